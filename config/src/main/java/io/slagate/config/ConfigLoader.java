@@ -1,0 +1,318 @@
+package io.slagate.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.slagate.config.utility.UtilityFunctionProvider;
+import io.slagate.config.utility.UtilityFunctions;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads and validates a slagate YAML configuration. Every problem in a file is reported at once, in
+ * one {@link ConfigException} naming the file, the key, the value and what is allowed.
+ */
+public final class ConfigLoader {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+    private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+
+    private ConfigLoader() {
+    }
+
+    public static SlagateConfig load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(file.toString(), List.of("file not found"));
+        } catch (IOException e) {
+            throw new ConfigException(file.toString(), List.of("cannot be read: " + e.getMessage()));
+        }
+        return parse(text, file.toString());
+    }
+
+    public static SlagateConfig parse(String yaml, String source) {
+        JsonNode root;
+        try {
+            root = YAML.readTree(yaml);
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+            throw new ConfigException(source, List.of("not valid YAML" + where + ": " + e.getOriginalMessage()));
+        }
+        List<String> problems = new ArrayList<>();
+        if (root == null || root.isMissingNode() || !root.isObject()) {
+            throw new ConfigException(source, List.of("(top level): the file must be a YAML mapping with at least `servers:` and `classes:`"));
+        }
+        ConfigNode top = new ConfigNode(root, "", problems);
+        top.allowOnly("gateway", "servers", "classes", "classification", "allocation");
+        GatewaySettings gateway = gateway(top.object("gateway"));
+        List<ServerConfig> servers = servers(top);
+        List<TrafficClassConfig> classes = classes(top);
+        ClassificationConfig classification = classification(top.object("classification"), classes);
+        StaticAllocation allocation = allocation(top.object("allocation"), classes, servers);
+        crossCheck(top, servers, classes);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(source, problems);
+        }
+        return new SlagateConfig(source, gateway, servers, classes, classification, allocation);
+    }
+
+    private static GatewaySettings gateway(ConfigNode g) {
+        g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
+                "connectTimeout", "serverTimeout", "health", "stats");
+        String id = g.string("id", "gw1");
+        if (id != null && !NAME.matcher(id).matches()) {
+            g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+        }
+        HostPort listen = hostPort(g, "listen", new HostPort("0.0.0.0", 8080));
+        HostPort admin = hostPort(g, "admin", new HostPort("127.0.0.1", 8081));
+        SchedulerMode mode = g.choice("scheduler", SchedulerMode.WRR, SchedulerMode::parse, "wrr", "fcfs", "priority");
+        LoadBalancing lb = g.choice("loadBalancing", LoadBalancing.LEAST_OUTSTANDING, LoadBalancing::parse,
+                "least-outstanding", "round-robin");
+        FaultStatus fs = g.choice("faultStatus", FaultStatus.WSI, FaultStatus::parse, "wsi", "http");
+        long maxBytes = g.bytes("maxRequestBytes", 10L * 1024 * 1024, 1024, 2L * 1024 * 1024 * 1024);
+        Duration connect = g.duration("connectTimeout", Duration.ofSeconds(2), Duration.ofMillis(10), Duration.ofMinutes(5));
+        Duration server = g.duration("serverTimeout", Duration.ofSeconds(30), Duration.ofMillis(10), MAX_TIMEOUT);
+        ConfigNode h = g.object("health");
+        h.allowOnly("failuresToEject", "backoff", "maxBackoff");
+        HealthSettings health = new HealthSettings(
+                h.integer("failuresToEject", 3, 1, 1000),
+                h.duration("backoff", Duration.ofSeconds(1), Duration.ofMillis(10), MAX_TIMEOUT),
+                h.duration("maxBackoff", Duration.ofSeconds(30), Duration.ofMillis(10), MAX_TIMEOUT));
+        if (health.maxBackoff().compareTo(health.backoff()) < 0) {
+            h.problem("maxBackoff", ConfigNode.human(health.maxBackoff()),
+                    "must be at least health.backoff (" + ConfigNode.human(health.backoff()) + ")");
+        }
+        ConfigNode st = g.object("stats");
+        st.allowOnly("reportingInterval", "window");
+        StatsSettings stats = new StatsSettings(
+                st.duration("reportingInterval", Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMinutes(10)),
+                st.duration("window", Duration.ofSeconds(30), Duration.ofMillis(50), Duration.ofHours(1)));
+        if (stats.window().compareTo(stats.reportingInterval()) < 0) {
+            st.problem("window", ConfigNode.human(stats.window()),
+                    "must be at least the reporting interval (" + ConfigNode.human(stats.reportingInterval()) + ")");
+        }
+        return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats);
+    }
+
+    private static HostPort hostPort(ConfigNode n, String key, HostPort def) {
+        String s = n.string(key, null);
+        if (s == null) {
+            return def;
+        }
+        HostPort hp = HostPort.parse(s);
+        if (hp == null) {
+            n.problem(key, s, "is not an address; write host:port, e.g. 127.0.0.1:8081, or :8080 for all interfaces");
+            return def;
+        }
+        return hp;
+    }
+
+    private static List<ServerConfig> servers(ConfigNode top) {
+        List<ServerConfig> out = new ArrayList<>();
+        List<ConfigNode> list = top.list("servers");
+        if (list.isEmpty() && !top.problemAlreadyAt("servers")) {
+            top.missing("servers", "at least one server is required: - {id: s1, url: http://127.0.0.1:9001, concurrency: 10}");
+        }
+        Set<String> ids = new HashSet<>();
+        for (ConfigNode s : list) {
+            s.allowOnly("id", "url", "concurrency", "pool", "healthPath");
+            String id = s.requiredString("id");
+            if (id != null && !NAME.matcher(id).matches()) {
+                s.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-'");
+            } else if (id != null && !ids.add(id)) {
+                s.problem("id", id, "is used by another server; server ids must be unique");
+            }
+            URI url = url(s);
+            int n = s.integer("concurrency", 10, 1, 100_000);
+            String pool = s.string("pool", "default");
+            String healthPath = s.string("healthPath", "/");
+            if (healthPath != null && !healthPath.startsWith("/")) {
+                s.problem("healthPath", healthPath, "must start with '/'");
+            }
+            out.add(new ServerConfig(id, url, n, pool, healthPath));
+        }
+        return out;
+    }
+
+    private static URI url(ConfigNode s) {
+        String text = s.requiredString("url");
+        if (text == null) {
+            return null;
+        }
+        try {
+            URI u = new URI(text);
+            if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
+                s.problem("url", text, "must be an absolute http:// or https:// URL with a host");
+                return null;
+            }
+            if (u.getQuery() != null || u.getFragment() != null) {
+                s.problem("url", text, "must not have a query or fragment; the request's own path and query are appended");
+                return null;
+            }
+            return u;
+        } catch (URISyntaxException e) {
+            s.problem("url", text, "is not a URL: " + e.getReason());
+            return null;
+        }
+    }
+
+    private static List<TrafficClassConfig> classes(ConfigNode top) {
+        List<TrafficClassConfig> out = new ArrayList<>();
+        List<ConfigNode> list = top.list("classes");
+        if (list.isEmpty() && !top.problemAlreadyAt("classes")) {
+            top.missing("classes", "at least one traffic class is required: - {name: basic, target: 3s}");
+        }
+        Set<String> names = new HashSet<>();
+        for (ConfigNode c : list) {
+            c.allowOnly("name", "target", "utility", "queueBound", "queueTimeout", "pool");
+            String name = c.requiredString("name");
+            if (name != null && !NAME.matcher(name).matches()) {
+                c.problem("name", name, "must be 1-64 letters, digits, '.', '_' or '-'");
+            } else if (name != null && !names.add(name)) {
+                c.problem("name", name, "is used by another class; class names must be unique");
+            }
+            if (c.child("target").isMissing()) {
+                c.missing("target", "the response-time target tau is required, e.g. target: 2s");
+            }
+            Duration target = c.duration("target", Duration.ofSeconds(1), Duration.ofMillis(1), MAX_TIMEOUT);
+            UtilityConfig utility = utility(c.object("utility"), target);
+            int bound = c.integer("queueBound", 1000, 0, 1_000_000);
+            Duration timeout = c.duration("queueTimeout", Duration.ofSeconds(30), Duration.ofMillis(1), MAX_TIMEOUT);
+            String pool = c.string("pool", "default");
+            out.add(new TrafficClassConfig(name, target, utility, bound, timeout, pool));
+        }
+        return out;
+    }
+
+    private static UtilityConfig utility(ConfigNode u, Duration target) {
+        if (u.isMissing()) {
+            return UtilityConfig.pacifici();
+        }
+        String type = u.string("type", "pacifici");
+        UtilityFunctionProvider p = UtilityFunctions.provider(type);
+        if (p == null) {
+            u.problem("type", type, "is not a known utility function; known: " + String.join(", ", UtilityFunctions.types()));
+            return UtilityConfig.pacifici();
+        }
+        List<String> keys = new ArrayList<>(p.parameterNames());
+        keys.add("type");
+        u.allowOnly(keys.toArray(String[]::new));
+        Map<String, Double> params = new LinkedHashMap<>(p.parameters());
+        for (String name : p.parameterNames()) {
+            params.put(name, u.number(name, p.parameters().get(name), -1e12, 1e12));
+        }
+        for (String problem : p.validate(target.toNanos() / 1e9, params)) {
+            u.problemHere(problem);
+        }
+        return new UtilityConfig(type, params);
+    }
+
+    private static ClassificationConfig classification(ConfigNode c, List<TrafficClassConfig> classes) {
+        c.allowOnly("customerFrom", "subscriptions", "defaultGrade", "rules", "defaultClass");
+        Set<String> classNames = new HashSet<>();
+        classes.forEach(tc -> classNames.add(tc.name()));
+        String from = c.string("customerFrom", "basic");
+        String header = null;
+        if (from != null && from.regionMatches(true, 0, "header:", 0, 7) && from.length() > 7) {
+            header = from.substring(7).trim();
+        } else if (from != null && !from.equalsIgnoreCase("basic")) {
+            c.problem("customerFrom", from, "is not allowed; use basic (the HTTP Basic user name) or header:NAME");
+        }
+        Map<String, Map<String, String>> subscriptions = new LinkedHashMap<>();
+        for (Map.Entry<String, ConfigNode> customer : c.entries("subscriptions").entrySet()) {
+            Map<String, String> byService = new LinkedHashMap<>();
+            for (Map.Entry<String, ConfigNode> service : customer.getValue().entries().entrySet()) {
+                String grade = service.getValue().asString();
+                if (grade != null) {
+                    byService.put(service.getKey(), grade);
+                }
+            }
+            if (byService.isEmpty()) {
+                c.child("subscriptions").problem(customer.getKey(), "(empty)",
+                        "must map services to grades, e.g. {\"/services/StockUtility\": gold, \"*\": silver}");
+            }
+            subscriptions.put(customer.getKey(), Map.copyOf(byService));
+        }
+        String defaultGrade = c.string("defaultGrade", "standard");
+        List<RuleConfig> rules = new ArrayList<>();
+        for (ConfigNode r : c.list("rules")) {
+            r.allowOnly("customer", "service", "operation", "grade", "class");
+            String cls = r.requiredString("class");
+            if (cls != null && !classNames.isEmpty() && !classNames.contains(cls)) {
+                r.problem("class", cls, "is not a configured class; classes: " + String.join(", ", sorted(classNames)));
+            }
+            rules.add(new RuleConfig(r.string("customer", "*"), r.string("service", "*"),
+                    r.string("operation", "*"), r.string("grade", "*"), cls));
+        }
+        String def = c.string("defaultClass", classes.isEmpty() ? null : classes.get(classes.size() - 1).name());
+        if (def != null && !classNames.isEmpty() && !classNames.contains(def)) {
+            c.problem("defaultClass", def, "is not a configured class; classes: " + String.join(", ", sorted(classNames)));
+        }
+        return new ClassificationConfig(header, subscriptions, defaultGrade, rules, def);
+    }
+
+    private static StaticAllocation allocation(ConfigNode a, List<TrafficClassConfig> classes, List<ServerConfig> servers) {
+        a.allowOnly("weights", "caps");
+        Set<String> classNames = new HashSet<>();
+        classes.forEach(tc -> classNames.add(tc.name()));
+        Map<String, Double> weights = new LinkedHashMap<>();
+        for (Map.Entry<String, ConfigNode> w : a.entries("weights").entrySet()) {
+            if (!classNames.contains(w.getKey())) {
+                a.child("weights").problem(w.getKey(), w.getKey(), "is not a configured class; classes: " + String.join(", ", sorted(classNames)));
+                continue;
+            }
+            weights.put(w.getKey(), w.getValue().asNumber(1.0, 0.001, 1e9));
+        }
+        Map<String, ServerConfig> byId = new LinkedHashMap<>();
+        servers.forEach(s -> byId.put(s.id(), s));
+        Map<String, Integer> caps = new LinkedHashMap<>();
+        for (Map.Entry<String, ConfigNode> e : a.entries("caps").entrySet()) {
+            ServerConfig s = byId.get(e.getKey());
+            if (s == null) {
+                a.child("caps").problem(e.getKey(), e.getKey(), "is not a configured server; servers: " + String.join(", ", sorted(byId.keySet())));
+                continue;
+            }
+            double v = e.getValue().asNumber(s.concurrency(), 0, s.concurrency());
+            if (v != Math.rint(v)) {
+                a.child("caps").problem(e.getKey(), v, "must be a whole number (N_{g,s} counts requests)");
+            }
+            caps.put(e.getKey(), (int) v);
+        }
+        return new StaticAllocation(weights, caps);
+    }
+
+    private static void crossCheck(ConfigNode top, List<ServerConfig> servers, List<TrafficClassConfig> classes) {
+        Set<String> pools = new HashSet<>();
+        servers.forEach(s -> pools.add(s.pool()));
+        for (int i = 0; i < classes.size(); i++) {
+            TrafficClassConfig c = classes.get(i);
+            if (c.pool() != null && !servers.isEmpty() && !pools.contains(c.pool())) {
+                top.problem("classes[" + i + "].pool", c.pool(), "has no server; pools with servers: " + String.join(", ", sorted(pools)));
+            }
+        }
+    }
+
+    private static List<String> sorted(Set<String> s) {
+        List<String> l = new ArrayList<>(s);
+        l.removeIf(x -> x == null);
+        l.sort(null);
+        return l;
+    }
+}

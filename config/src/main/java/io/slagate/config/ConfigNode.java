@@ -1,0 +1,349 @@
+package io.slagate.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A position in a parsed configuration tree that reads typed values and records, instead of
+ * throwing, every problem it meets. Each problem names the key path, the offending value and what
+ * is allowed. Reading continues after a problem (with the default value) so that one pass over a
+ * file reports all of its problems.
+ */
+final class ConfigNode {
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)");
+    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB|KB|MB|GB)?", Pattern.CASE_INSENSITIVE);
+
+    private final JsonNode node;
+    private final String path;
+    private final List<String> problems;
+
+    ConfigNode(JsonNode node, String path, List<String> problems) {
+        this.node = node;
+        this.path = path;
+        this.problems = problems;
+    }
+
+    String path() {
+        return path;
+    }
+
+    /** True when a problem was already recorded for {@code name} (avoids a second, vaguer message). */
+    boolean problemAlreadyAt(String name) {
+        String k = key(name);
+        return problems.stream().anyMatch(p -> p.startsWith(k + ":") || p.startsWith(k + "["));
+    }
+
+    boolean isMissing() {
+        return node == null || node.isMissingNode() || node.isNull();
+    }
+
+    String key(String name) {
+        return path.isEmpty() ? name : path + "." + name;
+    }
+
+    void problem(String key, Object value, String allowed) {
+        problems.add(key(key) + ": " + show(value) + " " + allowed);
+    }
+
+    void missing(String key, String what) {
+        problems.add(key(key) + ": missing; " + what);
+    }
+
+    void problemHere(String message) {
+        problems.add((path.isEmpty() ? "(top level)" : path) + ": " + message);
+    }
+
+    /** Reports keys that this object does not know: a typo must not be silently ignored. */
+    void allowOnly(String... keys) {
+        if (isMissing() || !node.isObject()) {
+            return;
+        }
+        Set<String> allowed = Set.of(keys);
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (!allowed.contains(name)) {
+                problems.add(key(name) + ": unknown key; allowed here: " + String.join(", ", new TreeSet<>(allowed)));
+            }
+        }
+    }
+
+    ConfigNode child(String name) {
+        JsonNode child = (isMissing() || !node.isObject()) ? null : node.get(name);
+        return new ConfigNode(child, key(name), problems);
+    }
+
+    /** The object at {@code name}; a problem if it is present but not an object. */
+    ConfigNode object(String name) {
+        ConfigNode child = child(name);
+        if (!child.isMissing() && !child.node.isObject()) {
+            problems.add(child.path + ": " + show(child.node) + " must be a mapping of keys to values");
+            return new ConfigNode(null, child.path, problems);
+        }
+        return child;
+    }
+
+    List<ConfigNode> list(String name) {
+        ConfigNode child = child(name);
+        List<ConfigNode> out = new ArrayList<>();
+        if (child.isMissing()) {
+            return out;
+        }
+        if (!child.node.isArray()) {
+            problems.add(child.path + ": " + show(child.node) + " must be a list");
+            return out;
+        }
+        for (int i = 0; i < child.node.size(); i++) {
+            out.add(new ConfigNode(child.node.get(i), child.path + "[" + i + "]", problems));
+        }
+        return out;
+    }
+
+    /** The entries of a mapping, in file order. */
+    Map<String, ConfigNode> entries(String name) {
+        ConfigNode child = object(name);
+        return child.entries();
+    }
+
+    Map<String, ConfigNode> entries() {
+        Map<String, ConfigNode> out = new LinkedHashMap<>();
+        if (isMissing() || !node.isObject()) {
+            return out;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            out.put(e.getKey(), new ConfigNode(e.getValue(), key(e.getKey()), problems));
+        }
+        return out;
+    }
+
+    /** This node as a scalar string (for values of a mapping), or null with a problem. */
+    String asString() {
+        if (isMissing() || !node.isValueNode()) {
+            problems.add(path + ": " + show(node) + " must be a single value");
+            return null;
+        }
+        return node.asText();
+    }
+
+    String string(String name, String def) {
+        ConfigNode c = child(name);
+        if (c.isMissing()) {
+            return def;
+        }
+        if (!c.node.isValueNode()) {
+            problems.add(c.path + ": " + show(c.node) + " must be a single value");
+            return def;
+        }
+        String s = c.node.asText().trim();
+        if (s.isEmpty()) {
+            problems.add(c.path + ": empty value; a non-empty text is required");
+            return def;
+        }
+        return s;
+    }
+
+    String requiredString(String name) {
+        String s = string(name, null);
+        if (s == null && child(name).isMissing()) {
+            missing(name, "a non-empty text is required");
+        }
+        return s;
+    }
+
+    <E> E choice(String name, E def, Function<String, E> parse, String... allowed) {
+        String s = string(name, null);
+        if (s == null) {
+            return def;
+        }
+        E e = parse.apply(s.toLowerCase(Locale.ROOT));
+        if (e == null) {
+            problem(name, s, "is not allowed; use one of: " + String.join(", ", allowed));
+            return def;
+        }
+        return e;
+    }
+
+    int integer(String name, int def, int min, int max) {
+        ConfigNode c = child(name);
+        if (c.isMissing()) {
+            return def;
+        }
+        if (!c.node.canConvertToInt() || !(c.node.isIntegralNumber() || isIntegralText(c.node))) {
+            problems.add(c.path + ": " + show(c.node) + " must be a whole number in [" + min + ", " + max + "]");
+            return def;
+        }
+        int v = c.node.isNumber() ? c.node.intValue() : Integer.parseInt(c.node.asText().trim());
+        if (v < min || v > max) {
+            problems.add(c.path + ": " + v + " is out of range; allowed: [" + min + ", " + max + "]");
+            return def;
+        }
+        return v;
+    }
+
+    private static boolean isIntegralText(JsonNode n) {
+        return n.isTextual() && n.asText().trim().matches("-?\\d{1,9}");
+    }
+
+    double number(String name, double def, double min, double max) {
+        ConfigNode c = child(name);
+        if (c.isMissing()) {
+            return def;
+        }
+        return c.asNumber(def, min, max);
+    }
+
+    double asNumber(double def, double min, double max) {
+        double v;
+        if (node != null && node.isNumber()) {
+            v = node.doubleValue();
+        } else {
+            try {
+                v = Double.parseDouble(node == null ? "" : node.asText().trim());
+            } catch (NumberFormatException e) {
+                problems.add(path + ": " + show(node) + " must be a number in [" + fmt(min) + ", " + fmt(max) + "]");
+                return def;
+            }
+        }
+        if (!(v >= min && v <= max)) {
+            problems.add(path + ": " + fmt(v) + " is out of range; allowed: [" + fmt(min) + ", " + fmt(max) + "]");
+            return def;
+        }
+        return v;
+    }
+
+    boolean bool(String name, boolean def) {
+        ConfigNode c = child(name);
+        if (c.isMissing()) {
+            return def;
+        }
+        if (c.node.isBoolean()) {
+            return c.node.booleanValue();
+        }
+        problems.add(c.path + ": " + show(c.node) + " must be true or false");
+        return def;
+    }
+
+    /** A duration such as {@code 250ms}, {@code 5s}, {@code 1.5m}, {@code 1h}; a bare number is milliseconds. */
+    Duration duration(String name, Duration def, Duration min, Duration max) {
+        ConfigNode c = child(name);
+        if (c.isMissing()) {
+            return def;
+        }
+        Duration d = parseDuration(c.node);
+        if (d == null) {
+            problems.add(c.path + ": " + show(c.node) + " is not a duration; write e.g. 250ms, 5s, 2m or 1h");
+            return def;
+        }
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            problems.add(c.path + ": " + show(c.node) + " is out of range; allowed: " + human(min) + " to " + human(max));
+            return def;
+        }
+        return d;
+    }
+
+    /** A size in bytes such as {@code 1048576}, {@code 512KiB} or {@code 10MiB}. */
+    long bytes(String name, long def, long min, long max) {
+        ConfigNode c = child(name);
+        if (c.isMissing()) {
+            return def;
+        }
+        Matcher m = SIZE.matcher(c.node.asText().trim());
+        if (!c.node.isValueNode() || !m.matches()) {
+            problems.add(c.path + ": " + show(c.node) + " is not a size; write e.g. 65536, 512KiB or 10MiB");
+            return def;
+        }
+        long v;
+        try {
+            long base = Long.parseLong(m.group(1));
+            String unit = m.group(2) == null ? "B" : m.group(2).toUpperCase(Locale.ROOT);
+            long mult = switch (unit) {
+                case "KIB", "KB" -> 1024L;
+                case "MIB", "MB" -> 1024L * 1024;
+                case "GIB", "GB" -> 1024L * 1024 * 1024;
+                default -> 1L;
+            };
+            v = Math.multiplyExact(base, mult);
+        } catch (ArithmeticException | NumberFormatException e) {
+            v = Long.MAX_VALUE;
+        }
+        if (v < min || v > max) {
+            problems.add(c.path + ": " + show(c.node) + " is out of range; allowed: " + min + " to " + max + " bytes");
+            return def;
+        }
+        return v;
+    }
+
+    static Duration parseDuration(JsonNode n) {
+        if (n == null || !n.isValueNode()) {
+            return null;
+        }
+        if (n.isNumber()) {
+            return n.doubleValue() >= 0 ? Duration.ofNanos((long) (n.doubleValue() * 1_000_000)) : null;
+        }
+        Matcher m = DURATION.matcher(n.asText().trim());
+        if (!m.matches()) {
+            return null;
+        }
+        double v = Double.parseDouble(m.group(1));
+        double nanosPer = switch (m.group(2)) {
+            case "ms" -> 1e6;
+            case "s" -> 1e9;
+            case "m" -> 60e9;
+            default -> 3600e9;
+        };
+        double nanos = v * nanosPer;
+        return nanos > Long.MAX_VALUE / 2.0 ? null : Duration.ofNanos(Math.round(nanos));
+    }
+
+    static String human(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 3_600_000 == 0 && ms > 0) {
+            return ms / 3_600_000 + "h";
+        }
+        if (ms % 60_000 == 0 && ms > 0) {
+            return ms / 60_000 + "m";
+        }
+        if (ms % 1000 == 0 && ms > 0) {
+            return ms / 1000 + "s";
+        }
+        return ms + "ms";
+    }
+
+    private static String fmt(double v) {
+        if (v == Double.MAX_VALUE) {
+            return "∞";
+        }
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return Long.toString((long) v);
+        }
+        return Double.toString(v);
+    }
+
+    private static String show(Object value) {
+        if (value == null) {
+            return "(missing)";
+        }
+        if (value instanceof JsonNode n) {
+            if (n.isMissingNode() || n.isNull()) {
+                return "(empty)";
+            }
+            if (n.isTextual()) {
+                return "\"" + n.asText() + "\"";
+            }
+            String s = n.toString();
+            return s.length() > 60 ? s.substring(0, 57) + "..." : s;
+        }
+        return value instanceof String ? "\"" + value + "\"" : String.valueOf(value);
+    }
+}

@@ -1,0 +1,16 @@
+package io.slagate.config;
+
+import java.time.Duration;
+
+/**
+ * Settings of one gateway node.
+ *
+ * @param maxRequestBytes largest request body accepted; a larger one gets a fault (413 semantics)
+ * @param connectTimeout  time allowed to open a connection to a server
+ * @param serverTimeout   time allowed for a server's whole response once the request was sent
+ */
+public record GatewaySettings(String id, HostPort listen, HostPort admin, SchedulerMode scheduler,
+                              LoadBalancing loadBalancing, FaultStatus faultStatus, long maxRequestBytes,
+                              Duration connectTimeout, Duration serverTimeout, HealthSettings health,
+                              StatsSettings stats) {
+}

@@ -1,0 +1,12 @@
+package io.slagate.config;
+
+import java.net.URI;
+
+/**
+ * One service server s: where it listens, its capacity N_s (the maximum number of requests it
+ * executes concurrently) and its pool (servers of one pool have the same services deployed).
+ *
+ * @param healthPath path probed after the server was taken out of rotation; any HTTP answer brings it back
+ */
+public record ServerConfig(String id, URI url, int concurrency, String pool, String healthPath) {
+}

@@ -1,0 +1,34 @@
+package io.slagate.config;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The whole, validated configuration. Immutable; obtained from {@link ConfigLoader}. */
+public record SlagateConfig(String source, GatewaySettings gateway, List<ServerConfig> servers,
+                            List<TrafficClassConfig> classes, ClassificationConfig classification,
+                            StaticAllocation allocation) {
+    public SlagateConfig {
+        servers = List.copyOf(servers);
+        classes = List.copyOf(classes);
+    }
+
+    /** Pool name → its servers, in configuration order. */
+    public Map<String, List<ServerConfig>> pools() {
+        Map<String, List<ServerConfig>> pools = new LinkedHashMap<>();
+        for (ServerConfig s : servers) {
+            pools.computeIfAbsent(s.pool(), p -> new ArrayList<>()).add(s);
+        }
+        return pools;
+    }
+
+    public int classIndex(String name) {
+        for (int i = 0; i < classes.size(); i++) {
+            if (classes.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

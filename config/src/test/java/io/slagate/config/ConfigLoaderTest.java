@@ -1,0 +1,164 @@
+package io.slagate.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+    private static final String MINIMAL = """
+            servers:
+              - { id: s1, url: "http://127.0.0.1:9001", concurrency: 10 }
+            classes:
+              - { name: gold, target: 2s }
+              - { name: bronze, target: 3s }
+            """;
+
+    @Test
+    void load_shippedConfig_isValid() {
+        SlagateConfig c = ConfigLoader.load(Path.of("slagate.yaml"));
+        assertEquals("gw1", c.gateway().id());
+        assertEquals(8080, c.gateway().listen().port());
+        assertEquals("127.0.0.1", c.gateway().admin().host());
+        assertEquals(8081, c.gateway().admin().port());
+        assertEquals(2, c.servers().size());
+        assertEquals(9001, c.servers().get(0).url().getPort());
+        assertEquals(SchedulerMode.WRR, c.gateway().scheduler());
+        assertEquals(Duration.ofSeconds(5), c.gateway().stats().reportingInterval());
+    }
+
+    @Test
+    void parse_minimal_fillsDefaults() {
+        SlagateConfig c = ConfigLoader.parse(MINIMAL, "t.yaml");
+        assertEquals("gw1", c.gateway().id());
+        assertEquals("bronze", c.classification().defaultClass());
+        assertNull(c.classification().customerHeader());
+        assertEquals("default", c.servers().get(0).pool());
+        assertEquals(2.0, c.classes().get(0).targetSeconds(), 1e-9);
+        assertEquals("pacifici", c.classes().get(0).utility().type());
+        assertEquals(LoadBalancing.LEAST_OUTSTANDING, c.gateway().loadBalancing());
+        assertEquals(FaultStatus.WSI, c.gateway().faultStatus());
+    }
+
+    @Test
+    void parse_durationsAndSizes_inAllUnits() {
+        SlagateConfig c = ConfigLoader.parse(MINIMAL + """
+                gateway:
+                  serverTimeout: 1.5m
+                  connectTimeout: 250ms
+                  maxRequestBytes: 512KiB
+                """, "t.yaml");
+        assertEquals(Duration.ofSeconds(90), c.gateway().serverTimeout());
+        assertEquals(Duration.ofMillis(250), c.gateway().connectTimeout());
+        assertEquals(512 * 1024, c.gateway().maxRequestBytes());
+    }
+
+    @Test
+    void parse_badValues_listsEveryProblemWithKeyValueAndAllowed() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                gateway:
+                  listen: "nowhere"
+                  scheduler: lottery
+                  serverTimeout: soon
+                  colour: blue
+                servers:
+                  - { id: s1, url: "ftp://x", concurrency: 0 }
+                  - { id: s1, url: "http://127.0.0.1:9002" }
+                classes:
+                  - { name: gold, target: -2s, utility: { type: cubic } }
+                  - { name: gold, target: 1s, utility: { type: pacifici, phi: -1 } }
+                classification:
+                  rules:
+                    - { grade: platinum, class: diamond }
+                  defaultClass: nothing
+                allocation:
+                  weights: { gold: 0, silver: 2 }
+                  caps: { s9: 3 }
+                """, "bad.yaml"));
+        String m = e.getMessage();
+        assertTrue(m.startsWith("bad.yaml: "), m);
+        assertTrue(m.contains("gateway.listen: \"nowhere\" is not an address"), m);
+        assertTrue(m.contains("gateway.scheduler: \"lottery\" is not allowed; use one of: wrr, fcfs, priority"), m);
+        assertTrue(m.contains("gateway.serverTimeout: \"soon\" is not a duration"), m);
+        assertTrue(m.contains("gateway.colour: unknown key"), m);
+        assertTrue(m.contains("servers[0].url: \"ftp://x\" must be an absolute http:// or https:// URL"), m);
+        assertTrue(m.contains("servers[0].concurrency: 0 is out of range; allowed: [1, 100000]"), m);
+        assertTrue(m.contains("servers[1].id: \"s1\" is used by another server"), m);
+        assertTrue(m.contains("classes[0].target: \"-2s\" is not a duration"), m);
+        assertTrue(m.contains("classes[0].utility.type: \"cubic\" is not a known utility function; known: pacifici, step"), m);
+        assertTrue(m.contains("classes[1].name: \"gold\" is used by another class"), m);
+        assertTrue(m.contains("classes[1].utility: phi = -1.0 must be > 0"), m);
+        assertTrue(m.contains("classification.rules[0].class: \"diamond\" is not a configured class"), m);
+        assertTrue(m.contains("classification.defaultClass: \"nothing\" is not a configured class"), m);
+        assertTrue(m.contains("allocation.weights.gold: 0 is out of range"), m);
+        assertTrue(m.contains("allocation.weights.silver: \"silver\" is not a configured class"), m);
+        assertTrue(m.contains("allocation.caps.s9: \"s9\" is not a configured server"), m);
+        assertEquals(16, e.problems().size(), m);
+    }
+
+    @Test
+    void parse_notYaml_namesLine() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse("servers: [\n  { id: s1\n", "broken.yaml"));
+        assertTrue(e.getMessage().startsWith("broken.yaml: 1 problem"), e.getMessage());
+        assertTrue(e.getMessage().contains("not valid YAML at line"), e.getMessage());
+    }
+
+    @Test
+    void parse_empty_saysWhatIsRequired() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("gateway: {id: a}\n", "e.yaml"));
+        assertTrue(e.getMessage().contains("servers: missing; at least one server is required"), e.getMessage());
+        assertTrue(e.getMessage().contains("classes: missing; at least one traffic class is required"), e.getMessage());
+    }
+
+    @Test
+    void parse_classPoolWithoutServers_isRejected() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:9001", pool: fast }
+                classes:
+                  - { name: gold, target: 2s, pool: slow }
+                """, "p.yaml"));
+        assertTrue(e.getMessage().contains("classes[0].pool: \"slow\" has no server; pools with servers: fast"), e.getMessage());
+    }
+
+    @Test
+    void parse_capAboveCapacity_isRejected() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MINIMAL + """
+                allocation:
+                  caps: { s1: 11 }
+                """, "c.yaml"));
+        assertTrue(e.getMessage().contains("allocation.caps.s1: 11 is out of range; allowed: [0, 10]"), e.getMessage());
+    }
+
+    @Test
+    void parse_customerFromHeader_andSubscriptions() {
+        SlagateConfig c = ConfigLoader.parse(MINIMAL + """
+                classification:
+                  customerFrom: "header:X-Customer"
+                  subscriptions:
+                    alice: { "/services/Stock": gold, "*": silver }
+                  rules:
+                    - { grade: gold, class: gold }
+                """, "s.yaml");
+        assertEquals("X-Customer", c.classification().customerHeader());
+        assertEquals("gold", c.classification().subscriptions().get("alice").get("/services/Stock"));
+        assertEquals("gold", c.classification().rules().get(0).className());
+        assertEquals("*", c.classification().rules().get(0).customer());
+    }
+
+    @Test
+    void load_missingFile_isOneClearProblem(@TempDir Path dir) throws Exception {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(dir.resolve("nope.yaml")));
+        assertTrue(e.getMessage().endsWith("nope.yaml: 1 problem" + System.lineSeparator() + "  - file not found"), e.getMessage());
+        Path f = dir.resolve("ok.yaml");
+        Files.writeString(f, MINIMAL);
+        assertEquals(f.toString(), ConfigLoader.load(f).source());
+    }
+}

@@ -1,0 +1,2 @@
+package io.slagate;
+public final class Main { public static void main(String[] a) {} }
