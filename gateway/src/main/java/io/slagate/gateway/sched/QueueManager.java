@@ -1,0 +1,366 @@
+package io.slagate.gateway.sched;
+
+import io.slagate.config.LoadBalancing;
+import io.slagate.config.SchedulerMode;
+import io.slagate.config.ServerConfig;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.TrafficClassConfig;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway's queue manager (section III-A): per-class FIFO queues of suspended requests and the
+ * scheduler that admits them under the caps N_{g,s} (and so N_g = Σ_s N_{g,s}) of the current
+ * {@link Allocation}, choosing the class by weighted round-robin (or FCFS, or static priority).
+ *
+ * <p>No thread waits per request and no lock is taken. Scheduling runs in a serialized loop: any
+ * thread that changes the state (an arrival, a completion, a new allocation) bumps {@code wip}; the
+ * thread that moved it from 0 runs passes until no change is left unprocessed, so exactly one thread
+ * at a time makes admission decisions and the others return at once. Caps are reserved with a CAS
+ * on the server's counter, so they hold exactly even against a retry that reserves a slot from
+ * outside the loop.
+ *
+ * <p>Under overload a class's queue grows to its bound, after which its arrivals are rejected
+ * ({@link Rejection#QUEUE_FULL}), and a request that waits longer than its class's queue timeout is
+ * expired by {@link #expireOverdue}; both become 503-type faults upstream. Other classes keep their
+ * shares.
+ */
+public final class QueueManager {
+    private static final Logger LOG = LoggerFactory.getLogger(QueueManager.class);
+
+    private final int classCount;
+    private final int[] classQueue;
+    private final int[] queueBound;
+    private final long[] queueTimeoutNanos;
+    private final ClassQueue[] queues;
+    private final int[][] poolQueues;
+    private final ServerSlots[] servers;
+    private final int[][] poolServers;
+    private final ClassSelector selector;
+    private final LoadBalancing loadBalancing;
+    private final LongSupplier nanoClock;
+    private final boolean perClassQueues;
+
+    private final AtomicIntegerArray waiting;
+    private final AtomicIntegerArray executing;
+    private final AtomicInteger wip = new AtomicInteger();
+    private volatile Allocation allocation;
+
+    // Touched only inside the serialized scheduling loop.
+    private final int[] roundRobinCursor;
+    private final boolean[][] scratchBacklogged;
+    private final int[][] scratchExecuting;
+
+    private QueueManager(SlagateConfig config, SchedulerMode mode, Allocation initial, LongSupplier nanoClock) {
+        this.nanoClock = nanoClock;
+        this.loadBalancing = config.gateway().loadBalancing();
+        List<TrafficClassConfig> classes = config.classes();
+        this.classCount = classes.size();
+        Map<String, Integer> poolIndex = new LinkedHashMap<>();
+        for (ServerConfig s : config.servers()) {
+            poolIndex.putIfAbsent(s.pool(), poolIndex.size());
+        }
+        int pools = poolIndex.size();
+
+        servers = new ServerSlots[config.servers().size()];
+        List<List<Integer>> serversOfPool = lists(pools);
+        for (int i = 0; i < servers.length; i++) {
+            ServerConfig s = config.servers().get(i);
+            int p = poolIndex.get(s.pool());
+            servers[i] = new ServerSlots(i, s.id(), p);
+            serversOfPool.get(p).add(i);
+        }
+        poolServers = toArrays(serversOfPool);
+
+        perClassQueues = mode != SchedulerMode.FCFS;
+        classQueue = new int[classCount];
+        queueBound = new int[classCount];
+        queueTimeoutNanos = new long[classCount];
+        List<ClassQueue> qs = new ArrayList<>();
+        List<List<Integer>> queuesOfPool = lists(pools);
+        Map<Integer, Integer> sharedQueueOfPool = new LinkedHashMap<>();
+        for (int c = 0; c < classCount; c++) {
+            TrafficClassConfig tc = classes.get(c);
+            int p = poolIndex.get(tc.pool());
+            queueBound[c] = tc.queueBound();
+            queueTimeoutNanos[c] = tc.queueTimeout().toNanos();
+            if (perClassQueues) {
+                classQueue[c] = qs.size();
+                qs.add(new ClassQueue(p, true));
+                queuesOfPool.get(p).add(classQueue[c]);
+            } else {
+                Integer q = sharedQueueOfPool.get(p);
+                if (q == null) {
+                    q = qs.size();
+                    qs.add(new ClassQueue(p, sameTimeout(classes, tc.pool())));
+                    sharedQueueOfPool.put(p, q);
+                    queuesOfPool.get(p).add(q);
+                }
+                classQueue[c] = q;
+            }
+        }
+        queues = qs.toArray(ClassQueue[]::new);
+        poolQueues = toArrays(queuesOfPool);
+        selector = switch (mode) {
+            case WRR -> new WeightedRoundRobinSelector(classCount);
+            case PRIORITY -> new PrioritySelector();
+            case FCFS -> ClassSelector.FIRST_BACKLOGGED;
+        };
+        waiting = new AtomicIntegerArray(classCount);
+        executing = new AtomicIntegerArray(classCount);
+        roundRobinCursor = new int[pools];
+        scratchBacklogged = new boolean[pools][];
+        scratchExecuting = new int[pools][];
+        for (int p = 0; p < pools; p++) {
+            scratchBacklogged[p] = new boolean[poolQueues[p].length];
+            scratchExecuting[p] = new int[poolQueues[p].length];
+        }
+        checkShape(initial);
+        this.allocation = initial;
+    }
+
+    public static QueueManager create(SlagateConfig config, Allocation initial, LongSupplier nanoClock) {
+        return new QueueManager(config, config.gateway().scheduler(), initial, nanoClock);
+    }
+
+    /**
+     * Queues {@code r} and runs the scheduler; the request may be admitted before this returns.
+     *
+     * @return null when queued (or admitted), else why it was refused — the caller answers it
+     */
+    public Rejection offer(QueuedRequest r) {
+        int c = r.classIndex();
+        if (waiting.incrementAndGet(c) > queueBound[c]) {
+            waiting.decrementAndGet(c);
+            return Rejection.QUEUE_FULL;
+        }
+        r.deadlineNanos = r.enqueuedNanos() + queueTimeoutNanos[c];
+        queues[classQueue[c]].add(r);
+        schedule();
+        return null;
+    }
+
+    /** Frees the slot a request held on {@code server} and schedules the next one. */
+    public void release(ServerSlots server, int classIndex) {
+        server.release();
+        executing.decrementAndGet(classIndex);
+        schedule();
+    }
+
+    /**
+     * Moves a request that could not be sent to {@code failed} to another server of the same pool
+     * with a free slot, keeping its class slot. Used only for requests the failed server never
+     * received, so a retry cannot execute anything twice.
+     *
+     * @return the new server, or null when no other server has a free slot (the caller then releases)
+     */
+    public ServerSlots reassign(ServerSlots failed) {
+        Allocation a = allocation;
+        for (int s : poolServers[failed.pool()]) {
+            ServerSlots other = servers[s];
+            if (other != failed && other.inRotation() && other.tryAcquire(a.cap(s))) {
+                failed.release();
+                schedule();
+                return other;
+            }
+        }
+        return null;
+    }
+
+    /** Expires requests that waited past their class's queue timeout; returns how many. */
+    public int expireOverdue() {
+        long now = nanoClock.getAsLong();
+        int n = 0;
+        for (ClassQueue q : queues) {
+            n += q.expire(now, r -> {
+                waiting.decrementAndGet(r.classIndex());
+                try {
+                    r.onExpired();
+                } catch (RuntimeException e) {
+                    LOG.error("expiring a request of class {} failed", r.classIndex(), e);
+                }
+            });
+        }
+        return n;
+    }
+
+    /** Swaps in a new allocation; never blocks, never drops a request. */
+    public void setAllocation(Allocation next) {
+        checkShape(next);
+        allocation = next;
+        schedule();
+    }
+
+    public Allocation allocation() {
+        return allocation;
+    }
+
+    /** Takes a server out of rotation (its slots are not offered) or brings it back. */
+    public void setInRotation(int serverIndex, boolean inRotation) {
+        servers[serverIndex].setInRotation(inRotation);
+        if (inRotation) {
+            schedule();
+        }
+    }
+
+    public int waiting(int classIndex) {
+        return waiting.get(classIndex);
+    }
+
+    public int executing(int classIndex) {
+        return executing.get(classIndex);
+    }
+
+    public int executingTotal() {
+        int n = 0;
+        for (int c = 0; c < classCount; c++) {
+            n += executing.get(c);
+        }
+        return n;
+    }
+
+    public ServerSlots server(int index) {
+        return servers[index];
+    }
+
+    public int serverCount() {
+        return servers.length;
+    }
+
+    public int classCount() {
+        return classCount;
+    }
+
+    private void schedule() {
+        if (wip.getAndIncrement() != 0) {
+            return;
+        }
+        int missed = 1;
+        do {
+            try {
+                schedulePass();
+            } catch (RuntimeException e) {
+                LOG.error("scheduling pass failed; continuing", e);
+            }
+            missed = wip.addAndGet(-missed);
+        } while (missed != 0);
+    }
+
+    private void schedulePass() {
+        Allocation a = allocation;
+        for (int p = 0; p < poolQueues.length; p++) {
+            int[] qs = poolQueues[p];
+            boolean[] backlogged = scratchBacklogged[p];
+            int[] exec = scratchExecuting[p];
+            while (true) {
+                ServerSlots server = pickServer(p, a);
+                if (server == null) {
+                    break;
+                }
+                boolean any = false;
+                for (int i = 0; i < qs.length; i++) {
+                    backlogged[i] = queues[qs[i]].backlogged();
+                    any |= backlogged[i];
+                    exec[i] = perClassQueues ? executing.get(qs[i]) : 0;
+                }
+                if (!any) {
+                    break;
+                }
+                int i = selector.select(qs, backlogged, exec, a, capacity(p, a));
+                if (i < 0) {
+                    break;
+                }
+                if (!server.tryAcquire(a.cap(server.index()))) {
+                    continue; // a retry took the slot since pickServer looked; pick again
+                }
+                QueuedRequest r = queues[qs[i]].pollForAdmission();
+                if (r == null) {
+                    server.release(); // the sweeper expired it meanwhile
+                    continue;
+                }
+                waiting.decrementAndGet(r.classIndex());
+                executing.incrementAndGet(r.classIndex());
+                try {
+                    r.onAdmitted(server);
+                } catch (RuntimeException e) {
+                    LOG.error("admitting a request of class {} failed", r.classIndex(), e);
+                }
+            }
+        }
+    }
+
+    private ServerSlots pickServer(int pool, Allocation a) {
+        int[] ss = poolServers[pool];
+        if (loadBalancing == LoadBalancing.ROUND_ROBIN) {
+            for (int k = 0; k < ss.length; k++) {
+                int idx = (roundRobinCursor[pool] + k) % ss.length;
+                ServerSlots s = servers[ss[idx]];
+                if (s.inRotation() && s.outstanding() < a.cap(s.index())) {
+                    roundRobinCursor[pool] = (idx + 1) % ss.length;
+                    return s;
+                }
+            }
+            return null;
+        }
+        ServerSlots best = null;
+        double bestLoad = Double.MAX_VALUE;
+        for (int s : ss) {
+            ServerSlots server = servers[s];
+            int cap = a.cap(s);
+            int out = server.outstanding();
+            if (!server.inRotation() || out >= cap) {
+                continue;
+            }
+            double load = (double) out / cap; // relative, so servers with larger caps take more
+            if (load < bestLoad) {
+                bestLoad = load;
+                best = server;
+            }
+        }
+        return best;
+    }
+
+    private int capacity(int pool, Allocation a) {
+        int n = 0;
+        for (int s : poolServers[pool]) {
+            if (servers[s].inRotation()) {
+                n += a.cap(s);
+            }
+        }
+        return n;
+    }
+
+    private void checkShape(Allocation a) {
+        if (a.classCount() != classCount || a.serverCount() != servers.length) {
+            throw new IllegalArgumentException("allocation for " + a.classCount() + " classes and " + a.serverCount()
+                    + " servers, but the gateway has " + classCount + " and " + servers.length);
+        }
+    }
+
+    private static boolean sameTimeout(List<TrafficClassConfig> classes, String pool) {
+        return classes.stream().filter(c -> c.pool().equals(pool)).map(TrafficClassConfig::queueTimeout).distinct().count() <= 1;
+    }
+
+    private static List<List<Integer>> lists(int n) {
+        List<List<Integer>> l = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            l.add(new ArrayList<>());
+        }
+        return l;
+    }
+
+    private static int[][] toArrays(List<List<Integer>> lists) {
+        int[][] out = new int[lists.size()][];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = lists.get(i).stream().mapToInt(Integer::intValue).toArray();
+        }
+        return out;
+    }
+}

@@ -1,0 +1,299 @@
+package io.slagate.gateway.sched;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The scheduler driven deterministically: a fake clock, and the test decides when requests complete. */
+class QueueManagerTest {
+    /** An arbitrary, large clock origin, so that code comparing nanos without overflow care fails. */
+    private final AtomicLong now = new AtomicLong(Long.MAX_VALUE - 1_000_000_000_000L);
+    private final List<TestRequest> running = new ArrayList<>();
+    private final List<TestRequest> admittedOrder = new ArrayList<>();
+
+    final class TestRequest extends QueuedRequest {
+        ServerSlots server;
+        int admissions;
+        int expirations;
+
+        TestRequest(int classIndex) {
+            super(classIndex, now.get());
+        }
+
+        @Override
+        protected void onAdmitted(ServerSlots s) {
+            server = s;
+            admissions++;
+            running.add(this);
+            admittedOrder.add(this);
+        }
+
+        @Override
+        protected void onExpired() {
+            expirations++;
+        }
+    }
+
+    private static SlagateConfig config(String scheduler, int capacity, String... classes) {
+        StringBuilder y = new StringBuilder("gateway: { scheduler: " + scheduler + " }\nservers:\n  - { id: s1, url: \"http://127.0.0.1:1\", concurrency: "
+                + capacity + " }\nclasses:\n");
+        for (String c : classes) {
+            y.append("  - { name: ").append(c).append(", target: 1s, queueBound: 100000, queueTimeout: 10s }\n");
+        }
+        return ConfigLoader.parse(y.toString(), "test");
+    }
+
+    private QueueManager manager(SlagateConfig cfg, double... weights) {
+        int[] caps = cfg.servers().stream().mapToInt(s -> s.concurrency()).toArray();
+        return QueueManager.create(cfg, new Allocation(1, weights, caps), now::get);
+    }
+
+    private void completeRandom(QueueManager qm, Random rnd) {
+        TestRequest r = running.remove(rnd.nextInt(running.size()));
+        qm.release(r.server, r.classIndex());
+    }
+
+    /** Keeps every class backlogged and returns the mean executing mix seen after each decision. */
+    private double[] saturatedMix(QueueManager qm, int classes, int decisions, long seed) {
+        Random rnd = new Random(seed);
+        for (int c = 0; c < classes; c++) {
+            for (int i = 0; i < 50; i++) {
+                assertNull(qm.offer(new TestRequest(c)));
+            }
+        }
+        double[] sum = new double[classes];
+        for (int d = 0; d < decisions; d++) {
+            completeRandom(qm, rnd);
+            for (int c = 0; c < classes; c++) {
+                if (qm.waiting(c) < 20) {
+                    qm.offer(new TestRequest(c));
+                }
+                sum[c] += qm.executing(c);
+            }
+        }
+        double total = 0;
+        for (double s : sum) {
+            total += s;
+        }
+        for (int c = 0; c < classes; c++) {
+            sum[c] /= total;
+        }
+        return sum;
+    }
+
+    @Test
+    void wrr_integerWeights_executingMixFollowsWeights() {
+        QueueManager qm = manager(config("wrr", 10, "p", "b"), 8, 2);
+        double[] mix = saturatedMix(qm, 2, 50_000, 1);
+        assertEquals(0.8, mix[0], 0.01);
+        assertEquals(0.2, mix[1], 0.01);
+    }
+
+    @Test
+    void wrr_fractionalWeights_longRunSharesFollowWeights() {
+        QueueManager qm = manager(config("wrr", 10, "p", "b"), 8.3, 1.7);
+        double[] mix = saturatedMix(qm, 2, 100_000, 2);
+        assertEquals(0.83, mix[0], 0.01);
+        assertEquals(0.17, mix[1], 0.01);
+    }
+
+    @Test
+    void wrr_threeClassesFractional_sharesFollowWeights() {
+        QueueManager qm = manager(config("wrr", 20, "a", "b", "c"), 10.5, 6.25, 3.25);
+        double[] mix = saturatedMix(qm, 3, 100_000, 3);
+        assertEquals(10.5 / 20, mix[0], 0.01);
+        assertEquals(6.25 / 20, mix[1], 0.01);
+        assertEquals(3.25 / 20, mix[2], 0.01);
+    }
+
+    @Test
+    void wrr_underContention_eachClassKeepsItsGuaranteedShare() {
+        QueueManager qm = manager(config("wrr", 10, "p", "b"), 6.5, 3.5);
+        Random rnd = new Random(4);
+        for (int i = 0; i < 30; i++) {
+            qm.offer(new TestRequest(0));
+            qm.offer(new TestRequest(1));
+        }
+        for (int d = 0; d < 20_000; d++) {
+            // contention: both queues stay non-empty (an idle class may lose a slot to work conservation)
+            for (int c = 0; c < 2; c++) {
+                while (qm.waiting(c) < 1 + rnd.nextInt(3)) {
+                    qm.offer(new TestRequest(c));
+                }
+            }
+            completeRandom(qm, rnd);
+            assertTrue(qm.executing(0) >= 6 || qm.waiting(0) == 0, "class p below its 6 guaranteed slots");
+            assertTrue(qm.executing(1) >= 3 || qm.waiting(1) == 0, "class b below its 3 guaranteed slots");
+            assertEquals(10, qm.executingTotal());
+        }
+    }
+
+    @Test
+    void wrr_workConserving_loneClassGetsEverySlot() {
+        QueueManager qm = manager(config("wrr", 10, "p", "b"), 9, 1);
+        for (int i = 0; i < 15; i++) {
+            qm.offer(new TestRequest(1));
+        }
+        assertEquals(10, qm.executing(1), "the small-weight class must use idle capacity");
+        assertEquals(5, qm.waiting(1));
+        qm.offer(new TestRequest(0));
+        assertEquals(1, qm.waiting(0), "no slot is free: it waits");
+        completeRandom(qm, new Random(5));
+        assertEquals(1, qm.executing(0), "the freed slot goes to the class below its share");
+    }
+
+    @Test
+    void fcfs_admitsInArrivalOrderAcrossClasses() {
+        QueueManager qm = manager(config("fcfs", 1, "p", "b"), 9, 1);
+        TestRequest first = new TestRequest(1);
+        qm.offer(first);
+        List<TestRequest> order = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            TestRequest r = new TestRequest(i % 2);
+            order.add(r);
+            qm.offer(r);
+        }
+        Random rnd = new Random(6);
+        for (int i = 0; i < 10; i++) {
+            completeRandom(qm, rnd);
+        }
+        assertEquals(order, admittedOrder.subList(1, 11));
+    }
+
+    @Test
+    void priority_firstClassAlwaysBeforeLater() {
+        QueueManager qm = manager(config("priority", 1, "p", "b"), 1, 1);
+        qm.offer(new TestRequest(1));
+        for (int i = 0; i < 5; i++) {
+            qm.offer(new TestRequest(1));
+            qm.offer(new TestRequest(0));
+        }
+        Random rnd = new Random(7);
+        for (int i = 0; i < 5; i++) {
+            completeRandom(qm, rnd);
+            assertEquals(0, admittedOrder.get(admittedOrder.size() - 1).classIndex());
+        }
+        completeRandom(qm, rnd);
+        assertEquals(1, admittedOrder.get(admittedOrder.size() - 1).classIndex());
+    }
+
+    @Test
+    void caps_smallerAllocation_neverBlocksAndHoldsNewCap() {
+        SlagateConfig cfg = ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 6 }
+                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 4 }
+                classes:
+                  - { name: p, target: 1s, queueBound: 1000 }
+                """, "t");
+        QueueManager qm = manager(cfg, 1);
+        for (int i = 0; i < 30; i++) {
+            qm.offer(new TestRequest(0));
+        }
+        assertEquals(6, qm.server(0).outstanding());
+        assertEquals(4, qm.server(1).outstanding());
+        qm.setAllocation(new Allocation(2, new double[] {1}, new int[] {2, 1}));
+        assertEquals(10, qm.executingTotal(), "requests already out simply finish");
+        Random rnd = new Random(8);
+        int[] newCaps = {2, 1};
+        for (int i = 0; i < 20; i++) {
+            int[] before = {qm.server(0).outstanding(), qm.server(1).outstanding()};
+            completeRandom(qm, rnd);
+            for (int s = 0; s < 2; s++) {
+                int after = qm.server(s).outstanding();
+                assertTrue(after <= Math.max(newCaps[s], before[s]), "a new request went to a server at its new cap");
+            }
+        }
+        assertTrue(qm.server(0).outstanding() <= 2 && qm.server(1).outstanding() <= 1);
+        assertEquals(3, qm.executingTotal(), "N_g = 2 + 1 once the old requests drained");
+    }
+
+    @Test
+    void rotation_serverOut_getsNoSlots_andCapacityMovesToOthers() {
+        SlagateConfig cfg = ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 3 }
+                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 3 }
+                classes:
+                  - { name: p, target: 1s }
+                """, "t");
+        QueueManager qm = manager(cfg, 1);
+        qm.setInRotation(0, false);
+        for (int i = 0; i < 5; i++) {
+            qm.offer(new TestRequest(0));
+        }
+        assertEquals(0, qm.server(0).outstanding());
+        assertEquals(3, qm.server(1).outstanding());
+        qm.setInRotation(0, true);
+        assertEquals(2, qm.server(0).outstanding());
+    }
+
+    @Test
+    void reassign_movesSlotToAnotherServer_withinCaps() {
+        SlagateConfig cfg = ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 1 }
+                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 1 }
+                classes:
+                  - { name: p, target: 1s }
+                """, "t");
+        QueueManager qm = manager(cfg, 1);
+        TestRequest r = new TestRequest(0);
+        qm.offer(r);
+        ServerSlots first = r.server;
+        ServerSlots other = qm.reassign(first);
+        assertTrue(other != null && other != first);
+        assertEquals(0, first.outstanding());
+        assertEquals(1, other.outstanding());
+        qm.offer(new TestRequest(0));
+        assertEquals(1, first.outstanding(), "the freed slot was offered to the next request");
+        assertNull(qm.reassign(other), "no free slot left anywhere");
+    }
+
+    @Test
+    void bound_fullQueue_rejectsWithQueueFull() {
+        SlagateConfig cfg = ConfigLoader.parse("""
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 1 } ]
+                classes: [ { name: p, target: 1s, queueBound: 2 } ]
+                """, "t");
+        QueueManager qm = manager(cfg, 1);
+        assertNull(qm.offer(new TestRequest(0)));
+        assertNull(qm.offer(new TestRequest(0)));
+        assertNull(qm.offer(new TestRequest(0)));
+        assertEquals(Rejection.QUEUE_FULL, qm.offer(new TestRequest(0)));
+        assertEquals(2, qm.waiting(0));
+    }
+
+    @Test
+    void timeout_expiresOverdueOnly_exactlyOnce() {
+        SlagateConfig cfg = ConfigLoader.parse("""
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 1 } ]
+                classes: [ { name: p, target: 1s, queueTimeout: 100ms } ]
+                """, "t");
+        QueueManager qm = manager(cfg, 1);
+        TestRequest running0 = new TestRequest(0);
+        qm.offer(running0);
+        TestRequest old = new TestRequest(0);
+        qm.offer(old);
+        now.addAndGet(60_000_000);
+        TestRequest young = new TestRequest(0);
+        qm.offer(young);
+        now.addAndGet(50_000_000);
+        assertEquals(1, qm.expireOverdue());
+        assertEquals(1, old.expirations);
+        assertEquals(0, young.expirations);
+        assertEquals(0, qm.expireOverdue());
+        qm.release(running0.server, 0);
+        assertEquals(1, young.admissions, "the next slot skips the expired entry");
+        assertEquals(0, old.admissions);
+        assertEquals(0, qm.waiting(0));
+    }
+}
