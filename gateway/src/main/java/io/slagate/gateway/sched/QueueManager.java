@@ -210,6 +210,16 @@ public final class QueueManager {
         }
     }
 
+    /** Whether the class's pool has at least one server in rotation. */
+    public boolean poolAvailable(int classIndex) {
+        for (int s : poolServers[queues[classQueue[classIndex]].pool]) {
+            if (servers[s].inRotation()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public int waiting(int classIndex) {
         return waiting.get(classIndex);
     }

@@ -1,0 +1,232 @@
+package io.slagate.gateway;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.slagate.config.GatewaySettings;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.TrafficClassConfig;
+import io.slagate.gateway.proxy.ProxyPath;
+import io.slagate.gateway.sched.Allocation;
+import io.slagate.gateway.sched.QueueManager;
+import io.slagate.gateway.stats.FlowStats;
+import io.slagate.gateway.stats.GatewayMetrics;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One gateway node: the client listener and the admin listener on one Jetty server, the queue
+ * manager, the dispatcher and the timers (queue-timeout sweeper, statistics window). Built from a
+ * validated configuration; {@link #setAllocation} is how the control plane steers it.
+ */
+public final class Gateway implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+
+    private final SlagateConfig config;
+    private final Server server;
+    private final ServerConnector gatewayConnector;
+    private final ServerConnector adminConnector;
+    private final QueueManager queues;
+    private final GatewayMetrics metrics;
+    private final PrometheusMeterRegistry registry;
+    private final ScheduledExecutorService timer;
+    private final ProxyPath proxy;
+    private volatile boolean started;
+
+    public Gateway(SlagateConfig config) {
+        this(config, System::nanoTime);
+    }
+
+    public Gateway(SlagateConfig config, LongSupplier nanoClock) {
+        this.config = config;
+        GatewaySettings g = config.gateway();
+        registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        queues = QueueManager.create(config, Allocation.fromConfig(config), nanoClock);
+        metrics = new GatewayMetrics(config, registry, queues);
+        QueuedThreadPool threads = new QueuedThreadPool(256, 8);
+        threads.setName("slagate-" + g.id());
+        server = new Server(threads);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        gatewayConnector = connector(http, g.listen().host(), g.listen().port(), "gateway");
+        adminConnector = connector(http, g.admin().host(), g.admin().port(), "admin");
+        server.addConnector(gatewayConnector);
+        server.addConnector(adminConnector);
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "slagate-" + g.id() + "-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        proxy = new ProxyPath(config, queues, metrics, threads, timer, nanoClock);
+        AdminHandler admin = new AdminHandler(registry, this::isReady, this::statsView);
+        Handler gatewayHandler = proxy.handler();
+        server.setHandler(new Handler.Abstract.NonBlocking() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                // One server, two listeners: route by the connector the request came in on.
+                if (request.getConnectionMetaData().getConnector() == adminConnector) {
+                    return admin.handle(request, response, callback);
+                }
+                return gatewayHandler.handle(request, response, callback);
+            }
+        });
+        server.addBean(proxy);
+    }
+
+    private ServerConnector connector(HttpConfiguration http, String host, int port, String name) {
+        ServerConnector c = new ServerConnector(server, new HttpConnectionFactory(http));
+        c.setHost(host);
+        c.setPort(port);
+        c.setName(name);
+        c.setIdleTimeout(Duration.ofSeconds(60).toMillis());
+        return c;
+    }
+
+    public Gateway start() throws Exception {
+        server.start();
+        long sweep = sweepIntervalMillis(config.classes());
+        timer.scheduleAtFixedRate(guarded("queue-timeout sweep", queues::expireOverdue), sweep, sweep, TimeUnit.MILLISECONDS);
+        long interval = config.gateway().stats().reportingInterval().toMillis();
+        timer.scheduleAtFixedRate(guarded("statistics window", metrics::rotate), interval, interval, TimeUnit.MILLISECONDS);
+        started = true;
+        LOG.info("gateway {} listening on {} (admin {}), scheduler {}, {} classes, {} servers, N_g = {}",
+                config.gateway().id(), address(gatewayConnector), address(adminConnector),
+                config.gateway().scheduler().name().toLowerCase(), config.classes().size(), config.servers().size(),
+                queues.allocation().totalCap());
+        return this;
+    }
+
+    /**
+     * Stops accepting requests (new ones get a shutting-down fault), waits up to {@code grace} for
+     * the accepted ones to be answered, then stops.
+     */
+    public void stop(Duration grace) throws Exception {
+        started = false;
+        proxy.stopAccepting();
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (metrics.inFlight() > 0 && System.nanoTime() - deadline < 0) {
+            queues.expireOverdue();
+            Thread.onSpinWait();
+            TimeUnit.MILLISECONDS.sleep(10);
+        }
+        if (metrics.inFlight() > 0) {
+            LOG.warn("stopping with {} requests still in flight after {}", metrics.inFlight(), grace);
+        }
+        timer.shutdownNow();
+        server.stop();
+    }
+
+    @Override
+    public void close() throws Exception {
+        stop(Duration.ofSeconds(5));
+    }
+
+    private static Runnable guarded(String what, Runnable r) {
+        return () -> {
+            try {
+                r.run();
+            } catch (Throwable t) {
+                LOG.error("{} failed; will run again", what, t); // never let a timer task die silently
+            }
+        };
+    }
+
+    private static long sweepIntervalMillis(List<TrafficClassConfig> classes) {
+        long min = classes.stream().mapToLong(c -> c.queueTimeout().toMillis()).min().orElse(1000);
+        return Math.max(5, Math.min(100, min / 20));
+    }
+
+    private static String address(ServerConnector c) {
+        return (c.getHost() == null ? "0.0.0.0" : c.getHost()) + ":" + c.getLocalPort();
+    }
+
+    public boolean isReady() {
+        if (!started) {
+            return false;
+        }
+        for (int s = 0; s < queues.serverCount(); s++) {
+            if (queues.server(s).inRotation()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Object statsView() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("gateway", config.gateway().id());
+        m.put("inFlight", metrics.inFlight());
+        m.put("arrived", metrics.arrivedTotal());
+        m.put("completed", metrics.completedTotal());
+        m.put("faulted", metrics.faultedTotal());
+        Allocation a = queues.allocation();
+        Map<String, Object> alloc = new LinkedHashMap<>();
+        alloc.put("version", a.version());
+        Map<String, Double> w = new LinkedHashMap<>();
+        for (int c = 0; c < a.classCount(); c++) {
+            w.put(config.classes().get(c).name(), a.weight(c));
+        }
+        Map<String, Object> n = new LinkedHashMap<>();
+        for (int s = 0; s < a.serverCount(); s++) {
+            Map<String, Object> srv = new LinkedHashMap<>();
+            srv.put("cap", a.cap(s));
+            srv.put("outstanding", queues.server(s).outstanding());
+            srv.put("inRotation", queues.server(s).inRotation());
+            n.put(config.servers().get(s).id(), srv);
+        }
+        alloc.put("weights", w);
+        alloc.put("servers", n);
+        m.put("allocation", alloc);
+        m.put("classes", flowStats());
+        return m;
+    }
+
+    public void setAllocation(Allocation allocation) {
+        queues.setAllocation(allocation);
+    }
+
+    public List<FlowStats> flowStats() {
+        return metrics.flowStats(queues);
+    }
+
+    public QueueManager queues() {
+        return queues;
+    }
+
+    public GatewayMetrics metrics() {
+        return metrics;
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    public SlagateConfig config() {
+        return config;
+    }
+
+    public int port() {
+        return gatewayConnector.getLocalPort();
+    }
+
+    public int adminPort() {
+        return adminConnector.getLocalPort();
+    }
+}

@@ -1,0 +1,229 @@
+package io.slagate.gateway.proxy;
+
+import io.slagate.config.ServerConfig;
+import io.slagate.gateway.sched.ServerSlots;
+import io.slagate.gateway.soap.FaultReason;
+import io.slagate.gateway.stats.GatewayMetrics.ServerError;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dispatch handler (section III-A): sends an admitted request to the server holding its slot
+ * and streams the answer back. Four legs, named as in Jetty's ProxyHandler: client→proxy (C2P),
+ * proxy→server (P2S), server→proxy (S2P), proxy→client (P2C).
+ *
+ * <p>Bodies stream both ways, untouched (MTOM and multipart included); the server's next chunk is
+ * demanded only once the previous one was written to the client, so a slow client slows its server
+ * exchange rather than filling memory. A connection that cannot be opened (the request was never
+ * sent) is retried on another server of the pool with a free slot; anything after the request was
+ * sent is not retried, since the server may have executed it.
+ */
+final class Dispatcher {
+    private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+
+    private final GatewayContext context;
+    private final HttpClient client;
+    private final String[] baseUrls;
+    private final long serverTimeoutMillis;
+    private final long maxRequestBytes;
+    private final HealthMonitor health;
+
+    Dispatcher(GatewayContext context, HttpClient client, List<ServerConfig> servers, long serverTimeoutMillis,
+               long maxRequestBytes, HealthMonitor health) {
+        this.context = context;
+        this.client = client;
+        this.baseUrls = new String[servers.size()];
+        for (int i = 0; i < baseUrls.length; i++) {
+            URI u = servers.get(i).url();
+            String s = u.toString();
+            baseUrls[i] = s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+        }
+        this.serverTimeoutMillis = serverTimeoutMillis;
+        this.maxRequestBytes = maxRequestBytes;
+        this.health = health;
+    }
+
+    void forward(GatewayExchange ex) {
+        try {
+            send(ex);
+        } catch (RuntimeException e) {
+            LOG.warn("{} P2S could not be sent", ex, e);
+            ex.fault(FaultReason.SERVER_FAILED);
+        }
+    }
+
+    private void send(GatewayExchange ex) {
+        Request c2p = ex.request;
+        ServerSlots server = ex.server();
+        HttpURI uri = c2p.getHttpURI();
+        String pathQuery = uri.getPathQuery();
+        var p2s = client.newRequest(baseUrls[server.index()] + (pathQuery == null ? "/" : pathQuery))
+                .method(c2p.getMethod())
+                .timeout(serverTimeoutMillis, TimeUnit.MILLISECONDS);
+        HttpFields c2pHeaders = c2p.getHeaders();
+        Set<String> listed = HopByHop.connectionListed(c2pHeaders);
+        p2s.headers(h -> {
+            for (HttpField f : c2pHeaders) {
+                HttpHeader known = f.getHeader();
+                if (known == HttpHeader.CONTENT_LENGTH || known == HttpHeader.EXPECT || HopByHop.isHopByHop(f, listed)) {
+                    continue; // length comes from the body below; 100-continue was answered on the C2P leg
+                }
+                h.add(f); // Host included: the server sees the address the client used
+            }
+            addForwarded(c2p, c2pHeaders, h);
+        });
+        if (c2p.getLength() > 0 || c2pHeaders.contains(HttpHeader.TRANSFER_ENCODING)) {
+            p2s.body(new LimitedRequestContent(c2p, ex, maxRequestBytes));
+        }
+        p2s.onRequestCommit(r -> ex.markCommitted());
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{} P2S {} {} to {}", ex, c2p.getMethod(), pathQuery, server.id());
+        }
+        p2s.send(new ServerResponseListener(ex, server));
+    }
+
+    private static void addForwarded(Request c2p, HttpFields c2pHeaders, HttpFields.Mutable h) {
+        String remote = Request.getRemoteAddr(c2p);
+        String prior = c2pHeaders.get("X-Forwarded-For");
+        h.put("X-Forwarded-For", prior == null ? remote : prior + ", " + remote);
+        String host = c2pHeaders.get(HttpHeader.HOST);
+        if (host != null && !c2pHeaders.contains("X-Forwarded-Host")) {
+            h.put("X-Forwarded-Host", host);
+        }
+        if (!c2pHeaders.contains("X-Forwarded-Proto")) {
+            h.put("X-Forwarded-Proto", c2p.isSecure() ? "https" : "http");
+        }
+        if (!c2pHeaders.contains("X-Forwarded-Port")) {
+            h.put("X-Forwarded-Port", String.valueOf(Request.getLocalPort(c2p)));
+        }
+    }
+
+    /** S2P and P2C: relays the server's response, or turns its failure into one fault. */
+    private final class ServerResponseListener implements org.eclipse.jetty.client.Response.Listener {
+        private final GatewayExchange ex;
+        private final ServerSlots server;
+
+        ServerResponseListener(GatewayExchange ex, ServerSlots server) {
+            this.ex = ex;
+            this.server = server;
+        }
+
+        @Override
+        public void onHeaders(org.eclipse.jetty.client.Response s2p) {
+            health.answered(server);
+            var p2c = ex.response;
+            p2c.setStatus(s2p.getStatus());
+            HttpFields s2pHeaders = s2p.getHeaders();
+            Set<String> listed = HopByHop.connectionListed(s2pHeaders);
+            HttpFields.Mutable out = p2c.getHeaders();
+            for (HttpField f : s2pHeaders) {
+                if (!HopByHop.isHopByHop(f, listed)) {
+                    out.add(f);
+                }
+            }
+            out.put(GatewayContext.CLASS_HEADER, ex.className());
+            out.put(GatewayContext.QUEUE_MILLIS_HEADER, Long.toString(TimeUnit.NANOSECONDS.toMillis(ex.queueingNanos())));
+        }
+
+        @Override
+        public void onContent(org.eclipse.jetty.client.Response s2p, Content.Chunk chunk, Runnable demander) {
+            ByteBuffer content = chunk.getByteBuffer();
+            if (!content.hasRemaining()) {
+                demander.run();
+                return;
+            }
+            chunk.retain();
+            ex.response.write(false, content, new Callback() {
+                @Override
+                public void succeeded() {
+                    chunk.release();
+                    demander.run(); // demand the next chunk only once this one reached the client
+                }
+
+                @Override
+                public void failed(Throwable x) {
+                    chunk.release();
+                    s2p.abort(x); // the client is gone: stop the server exchange too
+                }
+
+                @Override
+                public InvocationType getInvocationType() {
+                    return InvocationType.NON_BLOCKING;
+                }
+            });
+        }
+
+        @Override
+        public void onSuccess(org.eclipse.jetty.client.Response s2p) {
+            // The server is done: its slot can serve the next request while the last bytes go out.
+            ex.releaseSlot();
+            ex.response.write(true, BufferUtil.EMPTY_BUFFER, Callback.from(ex::completed, ex::clientFailed));
+        }
+
+        @Override
+        public void onComplete(Result result) {
+            if (result.isSucceeded()) {
+                return;
+            }
+            Throwable failure = result.getFailure();
+            if (ex.tooLarge()) {
+                ex.fault(FaultReason.REQUEST_TOO_LARGE);
+                return;
+            }
+            if (ex.response.isCommitted()) {
+                // Headers already went to the client: a fault can no longer be written.
+                context.metrics.serverError(server.index(), ServerError.BROKEN);
+                ex.fault(FaultReason.SERVER_FAILED);
+                return;
+            }
+            if (!ex.requestCommitted()) {
+                // Never sent (connection refused, connect timeout): safe to try another server.
+                context.metrics.serverError(server.index(), ServerError.CONNECT);
+                health.failed(server);
+                ServerSlots other = context.queues.reassign(server);
+                if (other != null) {
+                    LOG.debug("{} P2S {} unreachable ({}); retrying on {}", ex, server.id(), failure.toString(), other.id());
+                    ex.moveTo(other);
+                    context.executor.execute(() -> forward(ex));
+                    return;
+                }
+                ex.fault(FaultReason.SERVER_UNREACHABLE);
+                return;
+            }
+            if (failure instanceof TimeoutException) {
+                context.metrics.serverError(server.index(), ServerError.TIMEOUT);
+                health.failed(server);
+                ex.fault(FaultReason.SERVER_TIMEOUT);
+                return;
+            }
+            if (result.getRequestFailure() != null && result.getResponse().getStatus() == 0
+                    && isClientSide(result.getRequestFailure())) {
+                ex.clientFailed(failure); // reading the client's body failed: the client went away
+                return;
+            }
+            context.metrics.serverError(server.index(), ServerError.BROKEN);
+            LOG.debug("{} S2P {} failed: {}", ex, server.id(), failure.toString());
+            ex.fault(FaultReason.SERVER_FAILED);
+        }
+
+        private boolean isClientSide(Throwable t) {
+            return t instanceof org.eclipse.jetty.io.EofException || t instanceof org.eclipse.jetty.http.BadMessageException;
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package io.slagate.gateway.proxy;
+
+import io.slagate.gateway.sched.QueuedRequest;
+import io.slagate.gateway.sched.ServerSlots;
+import io.slagate.gateway.soap.FaultReason;
+import io.slagate.gateway.soap.SoapFaults;
+import io.slagate.gateway.soap.SoapVersion;
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client request through the gateway, from arrival to its single response. It waits in its
+ * class queue as a {@link QueuedRequest} (no thread), is forwarded by the {@link Dispatcher} once
+ * admitted, and ends in exactly one of: the server's response relayed, a SOAP fault, or (only when
+ * the server broke off after the response had started) an aborted client connection. One CAS on
+ * {@code flags} decides which; the slot on the server is released exactly once, by another.
+ */
+final class GatewayExchange extends QueuedRequest {
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayExchange.class);
+    private static final int SLOT_RELEASED = 1;
+    private static final int FINISHED = 2;
+
+    final Request request;
+    final Response response;
+    final Callback callback;
+    final SoapVersion soapVersion;
+    final GatewayContext context;
+    private final AtomicInteger flags = new AtomicInteger();
+    private volatile ServerSlots server;
+    private volatile long admittedNanos;
+    private volatile boolean requestCommitted;
+    private volatile boolean tooLarge;
+
+    GatewayExchange(GatewayContext context, int classIndex, long arrivedNanos, Request request, Response response,
+                    Callback callback, SoapVersion soapVersion) {
+        super(classIndex, arrivedNanos);
+        this.context = context;
+        this.request = request;
+        this.response = response;
+        this.callback = callback;
+        this.soapVersion = soapVersion;
+    }
+
+    @Override
+    protected void onAdmitted(ServerSlots s) {
+        server = s;
+        admittedNanos = context.clock.getAsLong();
+        // Forward on another thread: never on the stack of the thread that completed a request or
+        // delivered the arrival, which must get back to its own work.
+        context.executor.execute(() -> context.dispatcher.forward(this));
+    }
+
+    @Override
+    protected void onExpired() {
+        fault(FaultReason.QUEUE_TIMEOUT);
+    }
+
+    ServerSlots server() {
+        return server;
+    }
+
+    void moveTo(ServerSlots other) {
+        server = other;
+    }
+
+    String className() {
+        return context.classNames[classIndex()];
+    }
+
+    long queueingNanos() {
+        long a = admittedNanos;
+        return a == 0 ? 0 : a - enqueuedNanos();
+    }
+
+    void markCommitted() {
+        requestCommitted = true;
+    }
+
+    boolean requestCommitted() {
+        return requestCommitted;
+    }
+
+    void markTooLarge() {
+        tooLarge = true;
+    }
+
+    boolean tooLarge() {
+        return tooLarge;
+    }
+
+    /** Gives the server slot back (once) so the scheduler can admit the next request. */
+    void releaseSlot() {
+        ServerSlots s = server;
+        if (s != null && (flags.getAndUpdate(f -> f | SLOT_RELEASED) & SLOT_RELEASED) == 0) {
+            context.queues.release(s, classIndex());
+        }
+    }
+
+    private boolean finish() {
+        return (flags.getAndUpdate(f -> f | FINISHED) & FINISHED) == 0;
+    }
+
+    /** The server's response was relayed completely. */
+    void completed() {
+        releaseSlot();
+        if (!finish()) {
+            return;
+        }
+        long now = context.clock.getAsLong();
+        long admitted = admittedNanos;
+        context.metrics.completed(classIndex(), admitted - enqueuedNanos(), now - admitted, now - enqueuedNanos());
+        callback.succeeded();
+    }
+
+    /**
+     * Answers with a SOAP fault in the request's SOAP version. If the response already started
+     * (the server broke off mid-stream) a fault can no longer be written: the client connection is
+     * aborted instead, so the client sees a failure rather than a truncated success.
+     */
+    void fault(FaultReason reason) {
+        releaseSlot();
+        if (!finish()) {
+            return;
+        }
+        context.metrics.faulted(classIndex(), reason);
+        if (response.isCommitted()) {
+            LOG.debug("{} P2C abort after commit: {}", this, reason.code());
+            callback.failed(new IllegalStateException("server failed mid-response: " + reason.code()));
+            return;
+        }
+        if (reason == FaultReason.QUEUE_FULL || reason == FaultReason.QUEUE_TIMEOUT) {
+            LOG.debug("{}: class {} waiting {}, executing {}", reason.code(), className(),
+                    context.queues.waiting(classIndex()), context.queues.executing(classIndex()));
+        }
+        writeFault(context, response, callback, soapVersion, reason, className());
+    }
+
+    /** The client went away or the response could not be written. */
+    void clientFailed(Throwable failure) {
+        releaseSlot();
+        if (finish()) {
+            context.metrics.faulted(classIndex(), FaultReason.SERVER_FAILED);
+            callback.failed(failure);
+        }
+    }
+
+    static void writeFault(GatewayContext context, Response response, Callback callback, SoapVersion version,
+                           FaultReason reason, String className) {
+        SoapVersion v = version == null ? SoapVersion.SOAP_11 : version;
+        byte[] body = SoapFaults.body(v, reason, className, context.gatewayId);
+        response.reset();
+        response.setStatus(SoapFaults.httpStatus(context.faultStatus, v, reason));
+        var headers = response.getHeaders();
+        headers.put(HttpHeader.CONTENT_TYPE, v.contentType());
+        headers.put(HttpHeader.CONTENT_LENGTH, body.length);
+        headers.put(GatewayContext.FAULT_HEADER, reason.code());
+        if (className != null) {
+            headers.put(GatewayContext.CLASS_HEADER, className);
+        }
+        if (reason.retryable()) {
+            headers.put(HttpHeader.RETRY_AFTER, context.retryAfterSeconds);
+        }
+        if (reason.senderFault()) {
+            headers.put(HttpHeader.CONNECTION, "close"); // the rest of a bad body is not worth reading
+        }
+        response.write(true, ByteBuffer.wrap(body), callback);
+    }
+
+    @Override
+    public String toString() {
+        return "exchange@" + Integer.toHexString(System.identityHashCode(this));
+    }
+}

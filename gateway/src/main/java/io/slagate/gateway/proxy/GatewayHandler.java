@@ -1,0 +1,109 @@
+package io.slagate.gateway.proxy;
+
+import io.slagate.gateway.classify.Classifier;
+import io.slagate.gateway.sched.Rejection;
+import io.slagate.gateway.soap.FaultReason;
+import io.slagate.gateway.soap.SoapVersion;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The gateway's entry point for client requests: classification and queueing handlers of section
+ * III-A. Classifies from HTTP metadata only (never the SOAP body), refuses what cannot be forwarded
+ * with a fault, and hands the rest to the queue manager as a suspended request: this method returns
+ * at once and the request holds no thread while it waits.
+ */
+final class GatewayHandler extends Handler.Abstract.NonBlocking {
+    /** Longest customer name taken from a request; longer ones are treated as anonymous. */
+    private static final int MAX_CUSTOMER_LENGTH = 256;
+
+    private final GatewayContext context;
+    private final Classifier classifier;
+    private final String customerHeader;
+    private final long maxRequestBytes;
+    private volatile boolean accepting = true;
+
+    GatewayHandler(GatewayContext context, Classifier classifier, String customerHeader, long maxRequestBytes) {
+        this.context = context;
+        this.classifier = classifier;
+        this.customerHeader = customerHeader;
+        this.maxRequestBytes = maxRequestBytes;
+    }
+
+    /** After this, new requests get a shutting-down fault; requests already accepted finish. */
+    void stopAccepting() {
+        accepting = false;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        long now = context.clock.getAsLong();
+        HttpFields headers = request.getHeaders();
+        String contentType = headers.get(HttpHeader.CONTENT_TYPE);
+        SoapVersion version = SoapVersion.fromContentType(contentType);
+        String service = request.getHttpURI().getPath();
+        String operation = SoapVersion.operation(headers.get("SOAPAction"), contentType);
+        int cls = classifier.classify(customer(headers), service, operation);
+        context.metrics.arrived(cls);
+
+        FaultReason refused = refuse(request, version);
+        if (refused != null) {
+            context.metrics.faulted(cls, refused);
+            GatewayExchange.writeFault(context, response, callback, version, refused, context.classNames[cls]);
+            return true;
+        }
+        GatewayExchange ex = new GatewayExchange(context, cls, now, request, response, callback, version);
+        if (!context.queues.poolAvailable(cls)) {
+            ex.fault(FaultReason.SERVER_UNREACHABLE); // every server of its pool is out: fail fast
+            return true;
+        }
+        Rejection r = context.queues.offer(ex);
+        if (r == Rejection.QUEUE_FULL) {
+            ex.fault(FaultReason.QUEUE_FULL);
+        }
+        return true;
+    }
+
+    private FaultReason refuse(Request request, SoapVersion version) {
+        if (!accepting) {
+            return FaultReason.SHUTTING_DOWN;
+        }
+        long length = request.getLength();
+        if (length > maxRequestBytes) {
+            return FaultReason.REQUEST_TOO_LARGE;
+        }
+        if (HttpMethod.POST.is(request.getMethod()) && (version == null || length == 0)) {
+            return FaultReason.MALFORMED_REQUEST; // a POST that is not a SOAP message, or has no body
+        }
+        return null;
+    }
+
+    private String customer(HttpFields headers) {
+        if (customerHeader != null) {
+            String c = headers.get(customerHeader);
+            return c == null || c.length() > MAX_CUSTOMER_LENGTH ? null : c.trim();
+        }
+        String auth = headers.get(HttpHeader.AUTHORIZATION);
+        if (auth == null || auth.length() < 7 || !auth.regionMatches(true, 0, "Basic ", 0, 6)
+                || auth.length() > 6 + MAX_CUSTOMER_LENGTH * 2) {
+            return null;
+        }
+        try {
+            byte[] decoded = Base64.getDecoder().decode(auth.substring(6).trim());
+            int colon = 0;
+            while (colon < decoded.length && decoded[colon] != ':') {
+                colon++;
+            }
+            return new String(decoded, 0, colon, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException notBase64) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.slagate.gateway.proxy;
+
+import io.slagate.config.GatewaySettings;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.TrafficClassConfig;
+import io.slagate.gateway.classify.Classifier;
+import io.slagate.gateway.sched.QueueManager;
+import io.slagate.gateway.stats.GatewayMetrics;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.LongSupplier;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HttpCookieStore;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.util.component.ContainerLifeCycle;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The request path of a gateway wired together: classifier, handler, dispatcher, health monitor
+ * and the HTTP client toward the servers (pooled keep-alive connections, sharing the server's thread
+ * pool). A lifecycle bean of the Jetty server, so the client starts and stops with it.
+ */
+public final class ProxyPath extends ContainerLifeCycle {
+    private final GatewayHandler handler;
+    private final HttpClient client;
+
+    public ProxyPath(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, QueuedThreadPool threads,
+                     ScheduledExecutorService timer, LongSupplier clock) {
+        GatewaySettings g = config.gateway();
+        ClientConnector connector = new ClientConnector();
+        connector.setExecutor(threads);
+        connector.setConnectTimeout(g.connectTimeout());
+        client = new HttpClient(new HttpClientTransportOverHTTP(connector));
+        client.setExecutor(threads);
+        client.setFollowRedirects(false);
+        client.setHttpCookieStore(new HttpCookieStore.Empty());
+        client.setUserAgentField(null);
+        client.setConnectTimeout(g.connectTimeout().toMillis());
+        client.setIdleTimeout(g.serverTimeout().toMillis() + 30_000);
+        // N_{g,s} caps the requests per server; the pool only has to keep up with any cap in force.
+        client.setMaxConnectionsPerDestination(8192);
+        client.setMaxRequestsQueuedPerDestination(65536);
+        addBean(client);
+
+        String[] names = config.classes().stream().map(TrafficClassConfig::name).toArray(String[]::new);
+        GatewayContext context = new GatewayContext(g.id(), names, queues, metrics, threads, clock, g.faultStatus(), 1);
+        HealthMonitor health = new HealthMonitor(queues, client, timer, config.servers(), g.health(), g.connectTimeout().toMillis());
+        context.dispatcher = new Dispatcher(context, client, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(), health);
+        handler = new GatewayHandler(context, new Classifier(config), config.classification().customerHeader(), g.maxRequestBytes());
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        super.doStart();
+        // No content decoding (bodies pass untouched), no redirects, no authentication handling:
+        // every response, 401 and 3xx included, goes back to the client as the server sent it.
+        client.getContentDecoderFactories().clear();
+        client.getProtocolHandlers().clear();
+    }
+
+    public Handler handler() {
+        return handler;
+    }
+
+    public void stopAccepting() {
+        handler.stopAccepting();
+    }
+}

@@ -1,0 +1,51 @@
+package io.slagate.gateway.soap;
+
+/**
+ * Why the gateway answered a request itself. Each reason carries its machine-readable code (in the
+ * fault's detail and the {@code X-Slagate-Fault} header), whose side is at fault (Sender/Client or
+ * Receiver/Server), its HTTP-semantic status, and whether retrying later makes sense.
+ */
+public enum FaultReason {
+    QUEUE_FULL("queue-full", false, 503, true, "The gateway's queue for this class is full"),
+    QUEUE_TIMEOUT("queue-timeout", false, 503, true, "The request waited longer than its class's queue timeout"),
+    SERVER_UNREACHABLE("server-unreachable", false, 502, true, "No server of this service could be reached"),
+    SERVER_TIMEOUT("server-timeout", false, 504, false, "The server did not answer in time"),
+    SERVER_FAILED("server-failed", false, 502, false, "The server closed the connection without a complete response"),
+    REQUEST_TOO_LARGE("request-too-large", true, 413, false, "The request body exceeds the gateway's limit"),
+    MALFORMED_REQUEST("malformed-request", true, 400, false, "The request is not a SOAP request the gateway can forward"),
+    SHUTTING_DOWN("shutting-down", false, 503, true, "The gateway is shutting down");
+
+    private final String code;
+    private final boolean senderFault;
+    private final int httpStatus;
+    private final boolean retryable;
+    private final String text;
+
+    FaultReason(String code, boolean senderFault, int httpStatus, boolean retryable, String text) {
+        this.code = code;
+        this.senderFault = senderFault;
+        this.httpStatus = httpStatus;
+        this.retryable = retryable;
+        this.text = text;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public boolean senderFault() {
+        return senderFault;
+    }
+
+    public int httpStatus() {
+        return httpStatus;
+    }
+
+    public boolean retryable() {
+        return retryable;
+    }
+
+    public String text() {
+        return text;
+    }
+}

@@ -1,0 +1,187 @@
+package io.slagate.gateway.stats;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.TrafficClassConfig;
+import io.slagate.gateway.sched.QueueManager;
+import io.slagate.gateway.soap.FaultReason;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Every measurement of a gateway: Micrometer meters (scraped as Prometheus from the admin address)
+ * and the per-class sliding windows behind {@link FlowStats}. All meters are created up front, so
+ * recording on the request path is a few atomic adds and no map lookups.
+ *
+ * <p>The counters balance: {@code arrived = completed + faulted + in flight}, where "faulted" counts
+ * every request the gateway answered itself (any {@link FaultReason}).
+ */
+public final class GatewayMetrics {
+    private final String[] classNames;
+    private final Counter[] arrivals;
+    private final Counter[] completions;
+    private final Counter[][] faults;
+    private final Timer[] responseTime;
+    private final Timer[] queueingTime;
+    private final Timer[] serviceTime;
+    private final SlidingWindow[] windows;
+    private final Counter[][] serverErrors;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final double intervalSeconds;
+
+    /** What a server did wrong, for {@code slagate_server_errors_total{kind}}. */
+    public enum ServerError { CONNECT, TIMEOUT, BROKEN }
+
+    public GatewayMetrics(SlagateConfig config, MeterRegistry registry, QueueManager queues) {
+        String gw = config.gateway().id();
+        List<TrafficClassConfig> classes = config.classes();
+        int n = classes.size();
+        classNames = new String[n];
+        arrivals = new Counter[n];
+        completions = new Counter[n];
+        faults = new Counter[n][FaultReason.values().length];
+        responseTime = new Timer[n];
+        queueingTime = new Timer[n];
+        serviceTime = new Timer[n];
+        windows = new SlidingWindow[n];
+        Duration interval = config.gateway().stats().reportingInterval();
+        intervalSeconds = interval.toNanos() / 1e9;
+        int intervals = (int) Math.max(1, Math.round(config.gateway().stats().window().toNanos() / (double) interval.toNanos()));
+        for (int c = 0; c < n; c++) {
+            String cls = classes.get(c).name();
+            classNames[c] = cls;
+            arrivals[c] = Counter.builder("slagate.requests.arrived").tag("gateway", gw).tag("class", cls)
+                    .description("Requests received, per class").register(registry);
+            completions[c] = Counter.builder("slagate.requests.completed").tag("gateway", gw).tag("class", cls)
+                    .description("Requests answered by a server, per class").register(registry);
+            for (FaultReason r : FaultReason.values()) {
+                faults[c][r.ordinal()] = Counter.builder("slagate.requests.faulted").tag("gateway", gw).tag("class", cls)
+                        .tag("reason", r.code()).description("Requests the gateway answered with a SOAP fault").register(registry);
+            }
+            responseTime[c] = timer("slagate.response.time", "Arrival at the gateway to the last byte of the response", gw, cls, registry);
+            queueingTime[c] = timer("slagate.queueing.time", "Time waiting in the class queue", gw, cls, registry);
+            serviceTime[c] = timer("slagate.service.time", "Dispatch to the server until its response completed", gw, cls, registry);
+            int ci = c;
+            Gauge.builder("slagate.queue.length", queues, q -> q.waiting(ci)).tag("gateway", gw).tag("class", cls)
+                    .description("Requests waiting in the class queue").register(registry);
+            Gauge.builder("slagate.outstanding", queues, q -> q.executing(ci)).tag("gateway", gw).tag("class", cls)
+                    .description("Requests of the class executing on servers").register(registry);
+            Gauge.builder("slagate.allocation.weight", queues, q -> q.allocation().weight(ci)).tag("gateway", gw).tag("class", cls)
+                    .description("w_{g,c} of the allocation in force").register(registry);
+            windows[c] = new SlidingWindow(intervals);
+        }
+        serverErrors = new Counter[config.servers().size()][ServerError.values().length];
+        for (int s = 0; s < config.servers().size(); s++) {
+            String id = config.servers().get(s).id();
+            int si = s;
+            Gauge.builder("slagate.server.outstanding", queues, q -> q.server(si).outstanding()).tag("gateway", gw).tag("server", id)
+                    .description("Requests outstanding on the server from this gateway").register(registry);
+            Gauge.builder("slagate.server.in.rotation", queues, q -> q.server(si).inRotation() ? 1 : 0).tag("gateway", gw).tag("server", id)
+                    .description("1 while the server is offered requests, 0 while health checking keeps it out").register(registry);
+            Gauge.builder("slagate.allocation.cap", queues, q -> q.allocation().cap(si)).tag("gateway", gw).tag("server", id)
+                    .description("N_{g,s} of the allocation in force").register(registry);
+            for (ServerError e : ServerError.values()) {
+                serverErrors[s][e.ordinal()] = Counter.builder("slagate.server.errors").tag("gateway", gw).tag("server", id)
+                        .tag("kind", e.name().toLowerCase()).description("Failed exchanges with the server").register(registry);
+            }
+        }
+        Gauge.builder("slagate.requests.in.flight", inFlight, AtomicInteger::get).tag("gateway", gw)
+                .description("Requests accepted and not yet answered").register(registry);
+        Gauge.builder("slagate.allocation.version", queues, q -> q.allocation().version()).tag("gateway", gw)
+                .description("Version of the allocation in force (0: the static one)").register(registry);
+    }
+
+    private static Timer timer(String name, String description, String gw, String cls, MeterRegistry registry) {
+        return Timer.builder(name).tag("gateway", gw).tag("class", cls).description(description)
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(2))
+                .register(registry);
+    }
+
+    public void arrived(int c) {
+        inFlight.incrementAndGet();
+        arrivals[c].increment();
+        windows[c].arrived();
+    }
+
+    public void completed(int c, long queueingNanos, long serviceNanos, long responseNanos) {
+        completions[c].increment();
+        queueingTime[c].record(queueingNanos, TimeUnit.NANOSECONDS);
+        serviceTime[c].record(serviceNanos, TimeUnit.NANOSECONDS);
+        responseTime[c].record(responseNanos, TimeUnit.NANOSECONDS);
+        windows[c].completed(queueingNanos, serviceNanos, responseNanos);
+        inFlight.decrementAndGet();
+    }
+
+    public void faulted(int c, FaultReason reason) {
+        faults[c][reason.ordinal()].increment();
+        windows[c].rejected();
+        inFlight.decrementAndGet();
+    }
+
+    public void serverError(int serverIndex, ServerError kind) {
+        serverErrors[serverIndex][kind.ordinal()].increment();
+    }
+
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    public long arrivedTotal() {
+        long n = 0;
+        for (Counter c : arrivals) {
+            n += (long) c.count();
+        }
+        return n;
+    }
+
+    public long completedTotal() {
+        long n = 0;
+        for (Counter c : completions) {
+            n += (long) c.count();
+        }
+        return n;
+    }
+
+    public long faultedTotal() {
+        long n = 0;
+        for (Counter[] row : faults) {
+            for (Counter c : row) {
+                n += (long) c.count();
+            }
+        }
+        return n;
+    }
+
+    public long faulted(FaultReason reason) {
+        long n = 0;
+        for (Counter[] row : faults) {
+            n += (long) row[reason.ordinal()].count();
+        }
+        return n;
+    }
+
+    public long completed(int c) {
+        return (long) completions[c].count();
+    }
+
+    /** Closes the current reporting interval of every class (called every reporting interval). */
+    public void rotate() {
+        for (SlidingWindow w : windows) {
+            w.rotate();
+        }
+    }
+
+    public List<FlowStats> flowStats(QueueManager queues) {
+        List<FlowStats> out = new ArrayList<>(windows.length);
+        for (int c = 0; c < windows.length; c++) {
+            out.add(windows[c].summary(classNames[c], intervalSeconds, queues.waiting(c), queues.executing(c)));
+        }
+        return out;
+    }
+}

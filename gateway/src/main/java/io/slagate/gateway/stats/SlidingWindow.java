@@ -1,0 +1,88 @@
+package io.slagate.gateway.stats;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counts and time sums of one class over a sliding window of reporting intervals. Writers add to
+ * the current interval's bucket without locks (LongAdder); {@link #rotate} (one timer thread)
+ * closes the current interval. The summary covers the last {@code intervals} closed intervals.
+ */
+final class SlidingWindow {
+    private static final class Bucket {
+        final LongAdder arrivals = new LongAdder();
+        final LongAdder completions = new LongAdder();
+        final LongAdder rejections = new LongAdder();
+        final LongAdder responseNanos = new LongAdder();
+        final LongAdder queueingNanos = new LongAdder();
+        final LongAdder serviceNanos = new LongAdder();
+
+        void reset() {
+            arrivals.reset();
+            completions.reset();
+            rejections.reset();
+            responseNanos.reset();
+            queueingNanos.reset();
+            serviceNanos.reset();
+        }
+    }
+
+    private final Bucket[] buckets;
+    private volatile int current;
+    private int closed;
+
+    SlidingWindow(int intervals) {
+        buckets = new Bucket[intervals + 1];
+        for (int i = 0; i < buckets.length; i++) {
+            buckets[i] = new Bucket();
+        }
+    }
+
+    void arrived() {
+        buckets[current].arrivals.increment();
+    }
+
+    void rejected() {
+        buckets[current].rejections.increment();
+    }
+
+    void completed(long queueingNanos, long serviceNanos, long responseNanos) {
+        Bucket b = buckets[current];
+        b.completions.increment();
+        b.queueingNanos.add(queueingNanos);
+        b.serviceNanos.add(serviceNanos);
+        b.responseNanos.add(responseNanos);
+    }
+
+    /** Closes the current interval; the oldest bucket is cleared and becomes the current one. */
+    synchronized void rotate() {
+        int next = (current + 1) % buckets.length;
+        buckets[next].reset();
+        current = next;
+        if (closed < buckets.length - 1) {
+            closed++;
+        }
+    }
+
+    synchronized FlowStats summary(String className, double intervalSeconds, int queueLength, int outstanding) {
+        long arrivals = 0;
+        long completions = 0;
+        long rejections = 0;
+        long resp = 0;
+        long queue = 0;
+        long service = 0;
+        int cur = current;
+        for (int k = 1; k <= closed; k++) {
+            Bucket b = buckets[(cur - k + buckets.length) % buckets.length];
+            arrivals += b.arrivals.sum();
+            completions += b.completions.sum();
+            rejections += b.rejections.sum();
+            resp += b.responseNanos.sum();
+            queue += b.queueingNanos.sum();
+            service += b.serviceNanos.sum();
+        }
+        double window = Math.max(1, closed) * intervalSeconds;
+        double n = Math.max(1, completions);
+        return new FlowStats(className, arrivals / window, completions / window, rejections / window,
+                resp / n / 1e9, queue / n / 1e9, service / n / 1e9, queueLength, outstanding, window);
+    }
+}
