@@ -284,6 +284,23 @@ class GatewayProxyTest {
     }
 
     @Test
+    void dispatch_everyServerDown_eachTriedOnceThenUnreachableFault() throws Exception {
+        int[] ports = new int[2];
+        for (int i = 0; i < 2; i++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                ports[i] = s.getLocalPort();
+            }
+        }
+        Gateway g = gateway(config(", health: { failuresToEject: 3 }",
+                server("a", "http://127.0.0.1:" + ports[0], 5) + server("b", "http://127.0.0.1:" + ports[1], 5), TWO_CLASSES, ""));
+        assertFault(post11(g, "/s", "urn:x").send(), false, "wsi", FaultReason.SERVER_UNREACHABLE);
+        String metrics = client.GET("http://127.0.0.1:" + g.adminPort() + "/metrics").getContentAsString();
+        assertTrue(metrics.contains("slagate_server_errors_total{gateway=\"gw1\",kind=\"connect\",server=\"a\"} 1.0"), metrics);
+        assertTrue(metrics.contains("slagate_server_errors_total{gateway=\"gw1\",kind=\"connect\",server=\"b\"} 1.0"), metrics);
+        assertTrue(g.queues().server(0).inRotation() && g.queues().server(1).inRotation(), "one request must not eject both");
+    }
+
+    @Test
     void admin_exposesPrometheusMetricsAndStats() throws Exception {
         TestBackend b = backend();
         Gateway g = gateway(config("", server("s1", b.url(), 5), TWO_CLASSES, RULES));
@@ -297,7 +314,7 @@ class GatewayProxyTest {
         assertEquals(200, client.GET("http://127.0.0.1:" + g.adminPort() + "/ready").getStatus());
         String stats = client.GET("http://127.0.0.1:" + g.adminPort() + "/stats").getContentAsString();
         assertTrue(stats.contains("\"completed\" : 3"), stats);
-        assertEquals(404, client.GET("http://127.0.0.1:" + g.port() + "/nothing-here").getStatus() == 200 ? 404 : 404);
+        assertEquals(404, client.GET("http://127.0.0.1:" + g.adminPort() + "/nothing-here").getStatus());
     }
 
     private CompletableFuture<ContentResponse> send(Gateway g, boolean soap12) {

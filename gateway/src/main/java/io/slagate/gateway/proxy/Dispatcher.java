@@ -196,7 +196,7 @@ final class Dispatcher {
                 // Never sent (connection refused, connect timeout): safe to try another server.
                 context.metrics.serverError(server.index(), ServerError.CONNECT);
                 health.failed(server);
-                ServerSlots other = context.queues.reassign(server);
+                ServerSlots other = context.queues.reassign(server, ex.markTried());
                 if (other != null) {
                     LOG.debug("{} P2S {} unreachable ({}); retrying on {}", ex, server.id(), failure.toString(), other.id());
                     ex.moveTo(other);

@@ -36,6 +36,8 @@ final class GatewayExchange extends QueuedRequest {
     private volatile long admittedNanos;
     private volatile boolean requestCommitted;
     private volatile boolean tooLarge;
+    /** Servers this request was sent to (bit = server index), so a retry never goes back to one. */
+    private long tried;
 
     GatewayExchange(GatewayContext context, int classIndex, long arrivedNanos, Request request, Response response,
                     Callback callback, SoapVersion soapVersion) {
@@ -67,6 +69,15 @@ final class GatewayExchange extends QueuedRequest {
 
     void moveTo(ServerSlots other) {
         server = other;
+    }
+
+    /** Records the current server as tried; returns the mask of every server tried so far. */
+    long markTried() {
+        int i = server.index();
+        if (i < 64) {
+            tried |= 1L << i;
+        }
+        return tried;
     }
 
     String className() {

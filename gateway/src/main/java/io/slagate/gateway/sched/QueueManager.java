@@ -159,13 +159,15 @@ public final class QueueManager {
      * with a free slot, keeping its class slot. Used only for requests the failed server never
      * received, so a retry cannot execute anything twice.
      *
-     * @return the new server, or null when no other server has a free slot (the caller then releases)
+     * @param tried bit i set: server i (i &lt; 64) was already tried for this request and is skipped
+     * @return the new server, or null when no untried server has a free slot (the caller then releases)
      */
-    public ServerSlots reassign(ServerSlots failed) {
+    public ServerSlots reassign(ServerSlots failed, long tried) {
         Allocation a = allocation;
         for (int s : poolServers[failed.pool()]) {
             ServerSlots other = servers[s];
-            if (other != failed && other.inRotation() && other.tryAcquire(a.cap(s))) {
+            boolean alreadyTried = s < 64 && (tried & (1L << s)) != 0;
+            if (other != failed && !alreadyTried && other.inRotation() && other.tryAcquire(a.cap(s))) {
                 failed.release();
                 schedule();
                 return other;

@@ -89,7 +89,7 @@ class QueueManagerStressTest {
                         Req done1 = (Req) e[0];
                         ServerSlots s = (ServerSlots) e[1];
                         if (rnd.nextInt(10) == 0) {
-                            ServerSlots other = qm.reassign(s); // a "connect failure": retry elsewhere
+                            ServerSlots other = qm.reassign(s, 0L); // a "connect failure": retry elsewhere
                             if (other != null) {
                                 s = other;
                             }

@@ -249,13 +249,30 @@ class QueueManagerTest {
         TestRequest r = new TestRequest(0);
         qm.offer(r);
         ServerSlots first = r.server;
-        ServerSlots other = qm.reassign(first);
+        ServerSlots other = qm.reassign(first, 0L);
         assertTrue(other != null && other != first);
         assertEquals(0, first.outstanding());
         assertEquals(1, other.outstanding());
         qm.offer(new TestRequest(0));
         assertEquals(1, first.outstanding(), "the freed slot was offered to the next request");
-        assertNull(qm.reassign(other), "no free slot left anywhere");
+        assertNull(qm.reassign(other, 0L), "no free slot left anywhere");
+    }
+
+    @Test
+    void reassign_skipsServersAlreadyTried() {
+        SlagateConfig cfg = ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 1 }
+                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 1 }
+                classes:
+                  - { name: p, target: 1s }
+                """, "t");
+        QueueManager qm = manager(cfg, 1);
+        TestRequest r = new TestRequest(0);
+        qm.offer(r);
+        long triedBoth = 0b11;
+        assertNull(qm.reassign(r.server, triedBoth), "every server of the pool was tried once");
+        assertEquals(1, r.server.outstanding(), "a refused reassignment keeps the slot");
     }
 
     @Test
