@@ -18,7 +18,8 @@ import org.eclipse.jetty.util.Callback;
 /**
  * The admin address (loopback by default): {@code /metrics} for Prometheus, {@code /health}
  * (the process is up), {@code /ready} (accepting requests, with at least one server in rotation),
- * and {@code /stats}, the windowed per-class statistics and the allocation in force as JSON.
+ * and {@code /stats}, the windowed per-class statistics and the allocation in force as JSON, and
+ * {@code /dump}, the state of every Jetty component (connections, pools, queues) for diagnosis.
  */
 final class AdminHandler extends Handler.Abstract.NonBlocking {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -26,11 +27,13 @@ final class AdminHandler extends Handler.Abstract.NonBlocking {
     private final PrometheusMeterRegistry registry;
     private final BooleanSupplier ready;
     private final Supplier<Object> stats;
+    private final Supplier<String> dump;
 
-    AdminHandler(PrometheusMeterRegistry registry, BooleanSupplier ready, Supplier<Object> stats) {
+    AdminHandler(PrometheusMeterRegistry registry, BooleanSupplier ready, Supplier<Object> stats, Supplier<String> dump) {
         this.registry = registry;
         this.ready = ready;
         this.stats = stats;
+        this.dump = dump;
     }
 
     @Override
@@ -46,6 +49,7 @@ final class AdminHandler extends Handler.Abstract.NonBlocking {
                     ? reply(response, callback, 200, "application/json", "{\"ready\":true}\n")
                     : reply(response, callback, 503, "application/json", "{\"ready\":false}\n");
             case "/stats" -> reply(response, callback, 200, "application/json", JSON.writerWithDefaultPrettyPrinter().writeValueAsString(stats.get()));
+            case "/dump" -> reply(response, callback, 200, "text/plain; charset=utf-8", dump.get());
             case "/" -> reply(response, callback, 200, "application/json", JSON.writeValueAsString(index()));
             default -> reply(response, callback, 404, "text/plain", "not found; try /metrics, /health, /ready, /stats\n");
         };
@@ -57,6 +61,7 @@ final class AdminHandler extends Handler.Abstract.NonBlocking {
         m.put("health", "/health");
         m.put("ready", "/ready");
         m.put("stats", "/stats");
+        m.put("dump", "/dump");
         return m;
     }
 

@@ -59,12 +59,14 @@ public final class Gateway implements AutoCloseable {
         registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         queues = QueueManager.create(config, Allocation.fromConfig(config), nanoClock);
         metrics = new GatewayMetrics(config, registry, queues);
-        QueuedThreadPool threads = new QueuedThreadPool(256, 8);
+        // Nothing on the request path blocks: a small pool avoids context switches under load.
+        QueuedThreadPool threads = new QueuedThreadPool(64, 8);
         threads.setName("slagate-" + g.id());
         server = new Server(threads);
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
+        http.setSendDateHeader(false); // the server's Date is relayed; a second one would be a duplicate
         gatewayConnector = connector(http, g.listen().host(), g.listen().port(), "gateway");
         adminConnector = connector(http, g.admin().host(), g.admin().port(), "admin");
         server.addConnector(gatewayConnector);
@@ -75,7 +77,7 @@ public final class Gateway implements AutoCloseable {
             return t;
         });
         proxy = new ProxyPath(config, queues, metrics, threads, timer, nanoClock);
-        AdminHandler admin = new AdminHandler(registry, this::isReady, this::statsView);
+        AdminHandler admin = new AdminHandler(registry, this::isReady, this::statsView, () -> server.dump());
         Handler gatewayHandler = proxy.handler();
         server.setHandler(new Handler.Abstract.NonBlocking() {
             @Override

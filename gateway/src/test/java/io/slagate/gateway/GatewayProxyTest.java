@@ -28,6 +28,7 @@ import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import java.io.ByteArrayInputStream;
+import org.eclipse.jetty.client.AsyncRequestContent;
 import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.InputStreamRequestContent;
 import org.eclipse.jetty.client.Request;
@@ -298,6 +299,47 @@ class GatewayProxyTest {
         assertTrue(metrics.contains("slagate_server_errors_total{gateway=\"gw1\",kind=\"connect\",server=\"a\"} 1.0"), metrics);
         assertTrue(metrics.contains("slagate_server_errors_total{gateway=\"gw1\",kind=\"connect\",server=\"b\"} 1.0"), metrics);
         assertTrue(g.queues().server(0).inRotation() && g.queues().server(1).inRotation(), "one request must not eject both");
+    }
+
+    /**
+     * Regression: a server that answers before the proxy finished sending the request body, to a
+     * client that then goes away. The upstream connection must be released (or closed), or with one
+     * pooled connection (N_s = 1) every later request would wait forever.
+     */
+    @Test
+    void dispatch_serverAnswersBeforeBodySent_clientAborts_connectionNotLeaked() throws Exception {
+        TestBackend b = backend();
+        b.behave(new org.eclipse.jetty.server.Handler.Abstract() {
+            @Override
+            public boolean handle(org.eclipse.jetty.server.Request request, org.eclipse.jetty.server.Response response,
+                                  org.eclipse.jetty.util.Callback callback) {
+                // answer at once, body unread (as nginx's `return 200` does)
+                response.getHeaders().put("Content-Type", "text/xml");
+                response.write(true, java.nio.ByteBuffer.wrap("<early/>".getBytes(StandardCharsets.UTF_8)), callback);
+                return true;
+            }
+        });
+        Gateway g = gateway(config("", server("s1", b.url(), 1), TWO_CLASSES, ""));
+        for (int round = 0; round < 5; round++) {
+            AsyncRequestContent body = new AsyncRequestContent("text/xml");
+            Request r = client.newRequest("http://127.0.0.1:" + g.port() + "/services/S").method(HttpMethod.POST)
+                    .body(body).timeout(10, TimeUnit.SECONDS);
+            CompletableFuture<org.eclipse.jetty.client.Response> headers = new CompletableFuture<>();
+            r.onResponseHeaders(headers::complete);
+            CompletableFuture<ContentResponse> done = new CompletableResponseListener(r).send();
+            body.write(java.nio.ByteBuffer.wrap("<start>".repeat(1000).getBytes(StandardCharsets.UTF_8)), org.eclipse.jetty.util.Callback.NOOP);
+            assertEquals(200, headers.get(10, TimeUnit.SECONDS).getStatus(), "the early answer is relayed");
+            r.abort(new java.io.IOException("client gives up before finishing its body"));
+            try {
+                done.get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException expected) {
+                // the aborted request fails on the client side; what matters is what follows
+            }
+        }
+        for (int i = 0; i < 10; i++) {
+            assertEquals(200, post11(g, "/s", "urn:a").send().getStatus(), "the single connection is still usable");
+        }
+        assertBalanced(g);
     }
 
     @Test

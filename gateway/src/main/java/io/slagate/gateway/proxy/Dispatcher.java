@@ -114,10 +114,25 @@ final class Dispatcher {
         }
     }
 
-    /** S2P and P2C: relays the server's response, or turns its failure into one fault. */
+    /**
+     * S2P and P2C: relays the server's response, or turns its failure into one fault.
+     *
+     * <p>The exchange ends only when both the upstream exchange is complete ({@link #onComplete},
+     * request side included) and the last response byte was written to the client. Ending it at
+     * the last write alone is a race: a server may answer before the proxy finished sending the
+     * request (T1 writes the response's last byte and completes the client callback; Jetty then
+     * fails the unread request body; T2, still sending that body upstream, fails with "channel
+     * already completed" and the upstream connection is never released: one leaked connection
+     * per occurrence, a deadlock once the pool is bounded).
+     */
     private final class ServerResponseListener implements org.eclipse.jetty.client.Response.Listener {
         private final GatewayExchange ex;
         private final ServerSlots server;
+        /** Set once the whole response was received; then a late request-side failure is harmless. */
+        private volatile boolean responseSucceeded;
+        /** Two events end a relayed exchange: upstream complete, last client write done. */
+        private final java.util.concurrent.atomic.AtomicInteger pendingEnds = new java.util.concurrent.atomic.AtomicInteger(2);
+        private volatile Throwable clientWriteFailure;
 
         ServerResponseListener(GatewayExchange ex, ServerSlots server) {
             this.ex = ex;
@@ -171,14 +186,30 @@ final class Dispatcher {
 
         @Override
         public void onSuccess(org.eclipse.jetty.client.Response s2p) {
+            responseSucceeded = true;
             // The server is done: its slot can serve the next request while the last bytes go out.
             ex.releaseSlot();
-            ex.response.write(true, BufferUtil.EMPTY_BUFFER, Callback.from(ex::completed, ex::clientFailed));
+            ex.response.write(true, BufferUtil.EMPTY_BUFFER, Callback.from(this::ended, x -> {
+                clientWriteFailure = x;
+                ended();
+            }));
+        }
+
+        private void ended() {
+            if (pendingEnds.decrementAndGet() == 0) {
+                Throwable x = clientWriteFailure;
+                if (x == null) {
+                    ex.completed();
+                } else {
+                    ex.clientFailed(x);
+                }
+            }
         }
 
         @Override
         public void onComplete(Result result) {
-            if (result.isSucceeded()) {
+            if (result.isSucceeded() || responseSucceeded) {
+                ended(); // a request-side failure after the full response (client went away) changes nothing
                 return;
             }
             Throwable failure = result.getFailure();

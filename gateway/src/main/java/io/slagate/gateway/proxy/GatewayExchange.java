@@ -49,12 +49,33 @@ final class GatewayExchange extends QueuedRequest {
         this.soapVersion = soapVersion;
     }
 
+    /** The thread offering this request to the queue manager, while it does; see {@link #onAdmitted}. */
+    private Thread offeringThread;
+    private boolean admittedDuringOffer;
+
+    /** Offers this request; true when it was admitted at once and the caller must forward it. */
+    boolean offer() {
+        offeringThread = Thread.currentThread();
+        io.slagate.gateway.sched.Rejection r = context.queues.offer(this);
+        offeringThread = null;
+        if (r != null) {
+            fault(FaultReason.QUEUE_FULL);
+            return false;
+        }
+        return admittedDuringOffer;
+    }
+
     @Override
     protected void onAdmitted(ServerSlots s) {
         server = s;
         admittedNanos = context.clock.getAsLong();
-        // Forward on another thread: never on the stack of the thread that completed a request or
-        // delivered the arrival, which must get back to its own work.
+        if (Thread.currentThread() == offeringThread) {
+            // Admitted by its own arrival (a free slot): the arrival thread forwards it, no handoff.
+            admittedDuringOffer = true;
+            return;
+        }
+        // Admitted by another request's completion or arrival: forward on another thread, never on
+        // the stack of the thread that completed a request, which must get back to its own work.
         context.executor.execute(() -> context.dispatcher.forward(this));
     }
 
@@ -170,6 +191,7 @@ final class GatewayExchange extends QueuedRequest {
         var headers = response.getHeaders();
         headers.put(HttpHeader.CONTENT_TYPE, v.contentType());
         headers.put(HttpHeader.CONTENT_LENGTH, body.length);
+        headers.put(HttpHeader.DATE, org.eclipse.jetty.http.DateGenerator.formatDate(System.currentTimeMillis()));
         headers.put(GatewayContext.FAULT_HEADER, reason.code());
         if (className != null) {
             headers.put(GatewayContext.CLASS_HEADER, className);

@@ -1,7 +1,6 @@
 package io.slagate.gateway.proxy;
 
 import io.slagate.gateway.classify.Classifier;
-import io.slagate.gateway.sched.Rejection;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.soap.SoapVersion;
 import java.nio.charset.StandardCharsets;
@@ -64,9 +63,8 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
             ex.fault(FaultReason.SERVER_UNREACHABLE); // every server of its pool is out: fail fast
             return true;
         }
-        Rejection r = context.queues.offer(ex);
-        if (r == Rejection.QUEUE_FULL) {
-            ex.fault(FaultReason.QUEUE_FULL);
+        if (ex.offer()) {
+            context.dispatcher.forward(ex);
         }
         return true;
     }

@@ -1,6 +1,7 @@
 package io.slagate.gateway.proxy;
 
 import io.slagate.config.GatewaySettings;
+import io.slagate.config.ServerConfig;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
 import io.slagate.gateway.classify.Classifier;
@@ -9,6 +10,7 @@ import io.slagate.gateway.stats.GatewayMetrics;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.RoundRobinConnectionPool;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.io.ClientConnector;
@@ -38,9 +40,14 @@ public final class ProxyPath extends ContainerLifeCycle {
         client.setUserAgentField(null);
         client.setConnectTimeout(g.connectTimeout().toMillis());
         client.setIdleTimeout(g.serverTimeout().toMillis() + 30_000);
-        // N_{g,s} caps the requests per server; the pool only has to keep up with any cap in force.
-        client.setMaxConnectionsPerDestination(8192);
+        // The scheduler already caps each server at N_{g,s} ≤ N_s requests, so N_s connections per
+        // server suffice; a larger pool only lengthens the scan for an idle connection. Round-robin
+        // starts each scan after the last connection taken, which is rarely still busy (the default
+        // FIRST strategy rescans the busy ones at the front every time: 36% of CPU in a profile).
+        int maxConnections = config.servers().stream().mapToInt(ServerConfig::concurrency).max().orElse(1);
+        client.setMaxConnectionsPerDestination(maxConnections);
         client.setMaxRequestsQueuedPerDestination(65536);
+        client.getTransport().setConnectionPoolFactory(destination -> new RoundRobinConnectionPool(destination, maxConnections));
         addBean(client);
 
         String[] names = config.classes().stream().map(TrafficClassConfig::name).toArray(String[]::new);
