@@ -16,6 +16,9 @@ for tool in nginx haproxy wrk java; do command -v "$tool" >/dev/null || { echo "
 [ -f "$home/dist/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 
 BACKEND=9101 HAPROXY=9102 GATEWAY=9103 ADMIN=9104 CAP=64
+for p in $BACKEND $HAPROXY $GATEWAY $ADMIN; do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "port $p is in use; stop what listens there first" >&2; exit 1; fi
+done
 cleanup() { kill $(jobs -p) 2>/dev/null || true; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true; }
 trap cleanup EXIT
 
@@ -89,7 +92,7 @@ ms() { # wrk latency (e.g. 812.00us, 1.20ms, 1.01s) → milliseconds
 
 : > "$raw"
 echo "warming up the JVM ..." >&2
-run warmup "$GATEWAY" 64 15 >/dev/null
+run warmup "$GATEWAY" 64 15 >/dev/null; run warmup "$GATEWAY" 256 15 >/dev/null
 
 declare -A RPS P50 P99
 for r in $(seq 1 "$rounds"); do

@@ -60,17 +60,19 @@ public final class ConfigLoader {
             throw new ConfigException(source, List.of("(top level): the file must be a YAML mapping with at least `servers:` and `classes:`"));
         }
         ConfigNode top = new ConfigNode(root, "", problems);
-        top.allowOnly("gateway", "servers", "classes", "classification", "allocation");
+        top.allowOnly("gateway", "servers", "classes", "classification", "allocation", "bus", "controller");
         GatewaySettings gateway = gateway(top.object("gateway"));
         List<ServerConfig> servers = servers(top);
         List<TrafficClassConfig> classes = classes(top);
         ClassificationConfig classification = classification(top.object("classification"), classes);
         StaticAllocation allocation = allocation(top.object("allocation"), classes, servers);
+        BusSettings bus = bus(top.object("bus"));
+        ControllerSettings controller = controller(top.object("controller"));
         crossCheck(top, servers, classes);
         if (!problems.isEmpty()) {
             throw new ConfigException(source, problems);
         }
-        return new SlagateConfig(source, gateway, servers, classes, classification, allocation);
+        return new SlagateConfig(source, gateway, servers, classes, classification, allocation, bus, controller);
     }
 
     private static GatewaySettings gateway(ConfigNode g) {
@@ -296,6 +298,43 @@ public final class ConfigLoader {
             caps.put(e.getKey(), (int) v);
         }
         return new StaticAllocation(weights, caps);
+    }
+
+    private static BusSettings bus(ConfigNode b) {
+        b.allowOnly("url", "embedded", "listen", "user", "passwordEnv");
+        boolean embedded = b.bool("embedded", true);
+        String url = b.string("url", "vm://slagate");
+        if (url != null && !url.matches("(vm|tcp|ssl|nio|nio\\+ssl|failover|auto|auto\\+ssl):.*")) {
+            b.problem("url", url, "is not an ActiveMQ URL; e.g. vm://slagate, tcp://host:61616, failover:(tcp://a:61616,tcp://b:61616)");
+        }
+        String listen = b.child("listen").isMissing() ? "tcp://127.0.0.1:61616" : b.child("listen").asString();
+        if (listen != null && !listen.isEmpty() && !listen.matches("(tcp|ssl|nio|nio\\+ssl|auto|auto\\+ssl)://.+:\\d+.*")) {
+            b.problem("listen", listen, "is not a connector URL; e.g. tcp://127.0.0.1:61616, or \"\" for none");
+        }
+        String user = b.string("user", null);
+        String passwordEnv = b.string("passwordEnv", null);
+        String password = null;
+        if (passwordEnv != null) {
+            password = System.getenv(passwordEnv);
+            if (password == null) {
+                b.problem("passwordEnv", passwordEnv, "names an environment variable that is not set");
+            }
+        }
+        return new BusSettings(url, embedded, listen == null ? "" : listen, user, password);
+    }
+
+    private static ControllerSettings controller(ConfigNode c) {
+        c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry");
+        Duration cycle = c.duration("cycle", Duration.ofSeconds(5), Duration.ofMillis(20), Duration.ofHours(1));
+        Combining combining = c.choice("combining", Combining.SUM, Combining::parse, "sum", "min");
+        String model = c.string("model", "mm1");
+        if (model != null && !model.equals("mm1")) {
+            c.problem("model", model, "is not a known response-time model; known: mm1");
+        }
+        double resolution = c.number("resolution", 1.0, 0.001, 1000);
+        double minWeight = c.number("minWeight", 1.0, 0.001, 1e6);
+        int expiry = c.integer("gatewayExpiry", 3, 1, 1000);
+        return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry);
     }
 
     private static void crossCheck(ConfigNode top, List<ServerConfig> servers, List<TrafficClassConfig> classes) {

@@ -43,6 +43,15 @@ public final class PacificiUtility implements UtilityFunctionProvider {
         return problems;
     }
 
+    /**
+     * Concave in t only when alpha = beta = 1: alpha &lt; 1 or beta &gt; 1 bends the curve at the
+     * target the convex way (the slope jumps up at t = tau), beta &lt; 1 makes the miss side convex.
+     */
+    @Override
+    public boolean concaveNonIncreasing(Map<String, Double> parameters) {
+        return parameters.getOrDefault("alpha", 1.0) == 1.0 && parameters.getOrDefault("beta", 1.0) == 1.0;
+    }
+
     @Override
     public UtilityFunction create(double targetSeconds, Map<String, Double> parameters) {
         double phi = parameters.getOrDefault("phi", 1.0);

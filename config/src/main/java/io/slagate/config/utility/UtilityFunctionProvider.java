@@ -24,6 +24,15 @@ public interface UtilityFunctionProvider {
     /** A utility function for a class with target tau; parameters have been validated. */
     UtilityFunction create(double targetSeconds, Map<String, Double> parameters);
 
+    /**
+     * Whether U(t) is concave and non-increasing in t for these parameters. Then U(t(w)) is concave
+     * in w for a convex, decreasing model t(w) such as M/M/1, and the optimizer may use its exact
+     * greedy path instead of dynamic programming. Answer false when unsure: the DP is always exact.
+     */
+    default boolean concaveNonIncreasing(Map<String, Double> parameters) {
+        return false;
+    }
+
     default Set<String> parameterNames() {
         return parameters().keySet();
     }

@@ -1,0 +1,20 @@
+package io.slagate.config;
+
+/**
+ * How a component reaches the control bus (ActiveMQ).
+ *
+ * @param url      the broker URL: {@code vm://slagate} for the embedded broker, or e.g.
+ *                 {@code failover:(tcp://broker1:61616,tcp://broker2:61616)} for an external one
+ * @param embedded whether this process runs the broker (the single-JVM default)
+ * @param listen   the embedded broker's TCP connector for other processes, or empty for none
+ * @param user     broker user name, or null
+ * @param password broker password, or null; read from the environment variable named by
+ *                 {@code passwordEnv} so that no secret sits in a configuration file
+ */
+public record BusSettings(String url, boolean embedded, String listen, String user, String password) {
+    @Override
+    public String toString() {
+        return "BusSettings[url=" + url + ", embedded=" + embedded + ", listen=" + listen + ", user=" + user
+                + ", password=" + (password == null ? "none" : "***") + "]";
+    }
+}

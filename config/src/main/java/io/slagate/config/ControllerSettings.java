@@ -1,0 +1,17 @@
+package io.slagate.config;
+
+import java.time.Duration;
+
+/**
+ * The global resource manager (sections III-B and IV).
+ *
+ * @param cycle         the control horizon Γ between two allocations
+ * @param combining     eq. 2a (sum) or 2b (min)
+ * @param model         the response-time model, by name ({@code mm1}: eq. 8–9)
+ * @param resolution    granularity of the weights w_{g,c} (1: integers as in the paper; 0.1: tenths)
+ * @param minWeight     the lower bound of every w_{g,c} (eq. 3 uses 1)
+ * @param gatewayExpiry reporting intervals without statistics after which a gateway's share is given to the others
+ */
+public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
+                                 double minWeight, int gatewayExpiry) {
+}

@@ -1,0 +1,16 @@
+package io.slagate.config.bus;
+
+import java.util.Map;
+
+/**
+ * The resource manager's decision for one control cycle: per gateway, the shares and caps it must
+ * enforce. Versions increase; a gateway ignores a version not newer than the one it holds.
+ *
+ * @param managerId the resource manager that decided (with a standby, only the active one publishes)
+ */
+public record AllocationMessage(int schema, long version, long timestampMillis, String managerId,
+                                Map<String, GatewayAllocation> gateways) implements BusMessage {
+    public AllocationMessage {
+        gateways = Map.copyOf(gateways);
+    }
+}

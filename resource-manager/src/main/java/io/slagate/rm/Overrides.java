@@ -1,0 +1,91 @@
+package io.slagate.rm;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Manual overrides of the controller (section III-B, "manually override the control values"):
+ * a flow's weight or a server's N_s pinned, each until an optional deadline, and the controller
+ * paused. Set by the console, read by each control step; a pin past its deadline is ignored and
+ * dropped.
+ */
+public final class Overrides {
+    /** A pinned value with a deadline on the control loop's clock (Long.MAX_VALUE: until unpinned). */
+    public record Pin(double value, long untilNanos) {
+        boolean expired(long nowNanos) {
+            return untilNanos != Long.MAX_VALUE && nowNanos - untilNanos >= 0;
+        }
+    }
+
+    private final Map<String, Pin> weights = new ConcurrentHashMap<>();
+    private final Map<String, Pin> capacities = new ConcurrentHashMap<>();
+    private volatile boolean paused;
+
+    static String flowKey(String gatewayId, String className) {
+        return gatewayId + "/" + className;
+    }
+
+    public void pinWeight(String gatewayId, String className, double weight, long untilNanos) {
+        if (!(weight > 0)) {
+            throw new IllegalArgumentException("a pinned weight must be > 0: " + weight);
+        }
+        weights.put(flowKey(gatewayId, className), new Pin(weight, untilNanos));
+    }
+
+    public void unpinWeight(String gatewayId, String className) {
+        weights.remove(flowKey(gatewayId, className));
+    }
+
+    public void pinCapacity(String serverId, int capacity, long untilNanos) {
+        if (capacity < 0) {
+            throw new IllegalArgumentException("a pinned N_s must be ≥ 0: " + capacity);
+        }
+        capacities.put(serverId, new Pin(capacity, untilNanos));
+    }
+
+    public void unpinCapacity(String serverId) {
+        capacities.remove(serverId);
+    }
+
+    public void pause() {
+        paused = true;
+    }
+
+    public void resume() {
+        paused = false;
+    }
+
+    public boolean paused() {
+        return paused;
+    }
+
+    /** The pinned weight of a flow, or null; drops it when expired. */
+    Double weight(String gatewayId, String className, long nowNanos) {
+        return live(weights, flowKey(gatewayId, className), nowNanos);
+    }
+
+    Integer capacity(String serverId, long nowNanos) {
+        Double v = live(capacities, serverId, nowNanos);
+        return v == null ? null : (int) Math.round(v);
+    }
+
+    public Map<String, Pin> pinnedWeights() {
+        return Map.copyOf(weights);
+    }
+
+    public Map<String, Pin> pinnedCapacities() {
+        return Map.copyOf(capacities);
+    }
+
+    private static Double live(Map<String, Pin> pins, String key, long now) {
+        Pin p = pins.get(key);
+        if (p == null) {
+            return null;
+        }
+        if (p.expired(now)) {
+            pins.remove(key, p);
+            return null;
+        }
+        return p.value();
+    }
+}

@@ -1,0 +1,371 @@
+package io.slagate.rm;
+
+import io.slagate.config.ServerConfig;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.TrafficClassConfig;
+import io.slagate.config.bus.AllocationMessage;
+import io.slagate.config.bus.BusMessage;
+import io.slagate.config.bus.DecisionMessage;
+import io.slagate.config.bus.DecisionMessage.FlowDecision;
+import io.slagate.config.bus.FlowStatsMessage;
+import io.slagate.config.bus.GatewayAllocation;
+import io.slagate.config.bus.ServerStatusMessage;
+import io.slagate.config.bus.StatsMessage;
+import io.slagate.config.utility.UtilityFunction;
+import io.slagate.config.utility.UtilityFunctions;
+import io.slagate.rm.model.FlowObservation;
+import io.slagate.rm.model.ResponseTimeModel;
+import io.slagate.rm.optimize.AllocationOptimizer;
+import io.slagate.rm.optimize.AllocationProblem;
+import io.slagate.rm.optimize.CapPartition;
+import io.slagate.rm.optimize.Solution;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The global resource manager's decision logic (sections III-B and IV), free of JMS, Jetty and
+ * wall clocks: it is fed gateway statistics and asked for a decision with {@link #step(long)}, the
+ * time passed in. Every control cycle, per server pool: predict each flow's response time with the
+ * model, maximize the cluster utility over w_{g,c} (eq. 2–4), then split each server's N_s among the
+ * gateways in proportion to their shares (eq. 5–6).
+ *
+ * <p>Defined behaviour at the edges: a flow with no traffic or no measurement keeps the minimum
+ * weight (its share changes nothing it sees); a pool with no traffic at all gets the configured
+ * static weights; a gateway silent for {@code gatewayExpiry} reporting intervals, or that said
+ * {@code leave}, is dropped and its share goes to the others; a server that every gateway reports
+ * out of rotation leaves N; when N is smaller than the flows' minimums, a warning names the pool and
+ * the minimum becomes the equal split ⌊N/K⌋. Not thread-safe: call from one thread (the control loop).
+ */
+public final class ResourceManager {
+    private static final Logger LOG = LoggerFactory.getLogger(ResourceManager.class);
+    /** Gateways require positive weights; a flow given 0 units gets this (no guarantee, work conservation still serves it). */
+    private static final double WEIGHT_FLOOR = 1e-3;
+
+    private final String id;
+    private final SlagateConfig config;
+    private final ResponseTimeModel model;
+    private final Overrides overrides;
+    private final UtilityFunction[] utility;
+    private final boolean[] concave;
+    private final Map<String, Report> gateways = new TreeMap<>();
+    private long version;
+    private AllocationMessage last;
+
+    private record Report(StatsMessage stats, long heardNanos) {
+    }
+
+    /** One cycle's outcome: the allocation to publish (null when paused or nobody to serve) and what led to it. */
+    public record Decision(AllocationMessage allocation, DecisionMessage decision) {
+    }
+
+    public ResourceManager(String id, SlagateConfig config, Overrides overrides, long initialVersion) {
+        this.id = id;
+        this.config = config;
+        this.overrides = overrides;
+        this.model = ResponseTimeModel.named(config.controller().model());
+        this.version = initialVersion;
+        List<TrafficClassConfig> classes = config.classes();
+        utility = new UtilityFunction[classes.size()];
+        concave = new boolean[classes.size()];
+        for (int c = 0; c < classes.size(); c++) {
+            TrafficClassConfig tc = classes.get(c);
+            utility[c] = UtilityFunctions.create(tc.utility().type(), tc.targetSeconds(), tc.utility().parameters());
+            concave[c] = UtilityFunctions.provider(tc.utility().type()).concaveNonIncreasing(tc.utility().parameters());
+        }
+    }
+
+    public void onStats(StatsMessage stats, long nowNanos) {
+        gateways.put(stats.gatewayId(), new Report(stats, nowNanos));
+    }
+
+    /** A gateway left in order: its share is redistributed at the next step. */
+    public void onLeave(String gatewayId) {
+        gateways.remove(gatewayId);
+    }
+
+    /** A gateway joined: known from now on, with no measurements until its first report. */
+    public void onJoin(String gatewayId, long nowNanos) {
+        gateways.computeIfAbsent(gatewayId, g -> new Report(null, nowNanos));
+    }
+
+    public List<String> liveGateways() {
+        return new ArrayList<>(gateways.keySet());
+    }
+
+    /** The last allocation decided, for a gateway that joins late; null before the first. */
+    public AllocationMessage lastAllocation() {
+        return last;
+    }
+
+    public long version() {
+        return version;
+    }
+
+    public Decision step(long nowNanos) {
+        expire(nowNanos);
+        List<String> gws = new ArrayList<>(gateways.keySet());
+        long started = System.nanoTime();
+        if (overrides.paused()) {
+            return new Decision(null, new DecisionMessage(BusMessage.SCHEMA, version, System.currentTimeMillis(), id, true,
+                    Double.NaN, 0, List.of()));
+        }
+        if (gws.isEmpty()) {
+            return new Decision(null, null);
+        }
+        double resolution = config.controller().resolution();
+        List<TrafficClassConfig> classes = config.classes();
+        Map<String, List<Integer>> classesOfPool = new LinkedHashMap<>();
+        for (int c = 0; c < classes.size(); c++) {
+            classesOfPool.computeIfAbsent(classes.get(c).pool(), p -> new ArrayList<>()).add(c);
+        }
+        Map<String, Map<String, Double>> weights = new TreeMap<>();
+        Map<String, Map<String, Integer>> caps = new TreeMap<>();
+        for (String g : gws) {
+            weights.put(g, new LinkedHashMap<>());
+            caps.put(g, new LinkedHashMap<>());
+        }
+        List<FlowDecision> flowDecisions = new ArrayList<>();
+        double clusterUtility = config.controller().combining() == io.slagate.config.Combining.MIN
+                ? Double.POSITIVE_INFINITY : 0;
+        StringBuilder logLine = new StringBuilder();
+        for (Map.Entry<String, List<Integer>> pool : classesOfPool.entrySet()) {
+            List<ServerConfig> servers = config.servers().stream().filter(s -> s.pool().equals(pool.getKey())).toList();
+            int[] capacity = new int[servers.size()];
+            int n = 0;
+            for (int s = 0; s < servers.size(); s++) {
+                capacity[s] = serverUp(servers.get(s).id()) ? capacityOf(servers.get(s), nowNanos) : 0;
+                n += capacity[s];
+            }
+            PoolResult r = solvePool(pool.getKey(), pool.getValue(), gws, n, resolution, nowNanos);
+            for (int f = 0; f < r.flowGateway.length; f++) {
+                weights.get(r.flowGateway[f]).put(classes.get(r.flowClass[f]).name(), r.weight[f]);
+                flowDecisions.add(r.decisions.get(f));
+            }
+            clusterUtility = config.controller().combining() == io.slagate.config.Combining.MIN
+                    ? Math.min(clusterUtility, r.objective) : clusterUtility + r.objective;
+            // eq. 5–6: each server's N_s split among gateways in proportion to w_g (this pool's classes)
+            double[] share = new double[gws.size()];
+            for (int gi = 0; gi < gws.size(); gi++) {
+                for (int c : pool.getValue()) {
+                    share[gi] += weights.get(gws.get(gi)).getOrDefault(classes.get(c).name(), 0.0);
+                }
+            }
+            for (int s = 0; s < servers.size(); s++) {
+                int[] split = CapPartition.split(capacity[s], share);
+                for (int gi = 0; gi < gws.size(); gi++) {
+                    caps.get(gws.get(gi)).put(servers.get(s).id(), split[gi]);
+                }
+            }
+            logLine.append(" pool ").append(pool.getKey()).append(": N=").append(n).append(' ').append(r.summary);
+        }
+        // Servers of pools without classes still need a cap entry (0 leaves them unused).
+        for (ServerConfig s : config.servers()) {
+            for (String g : gws) {
+                caps.get(g).putIfAbsent(s.id(), 0);
+            }
+        }
+        version++;
+        Map<String, GatewayAllocation> perGateway = new TreeMap<>();
+        for (String g : gws) {
+            perGateway.put(g, new GatewayAllocation(weights.get(g), caps.get(g)));
+        }
+        long now = System.currentTimeMillis();
+        last = new AllocationMessage(BusMessage.SCHEMA, version, now, id, perGateway);
+        double solveMillis = (System.nanoTime() - started) / 1e6;
+        LOG.info("cycle v{} gateways={} Ω={} solve={}ms{}", version, gws, fmt(clusterUtility), String.format("%.2f", solveMillis), logLine);
+        return new Decision(last, new DecisionMessage(BusMessage.SCHEMA, version, now, id, false, clusterUtility, solveMillis, flowDecisions));
+    }
+
+    private record PoolResult(String[] flowGateway, int[] flowClass, double[] weight, double objective,
+                              List<FlowDecision> decisions, String summary) {
+    }
+
+    private PoolResult solvePool(String pool, List<Integer> poolClasses, List<String> gws, int n, double resolution, long nowNanos) {
+        int k = gws.size() * poolClasses.size();
+        String[] flowGateway = new String[k];
+        int[] flowClass = new int[k];
+        FlowObservation[] obs = new FlowObservation[k];
+        Double[] pinned = new Double[k];
+        int f = 0;
+        boolean anyTraffic = false;
+        for (String g : gws) {
+            for (int c : poolClasses) {
+                flowGateway[f] = g;
+                flowClass[f] = c;
+                obs[f] = observe(g, c, poolClasses);
+                anyTraffic |= !obs[f].isEmpty();
+                pinned[f] = overrides.weight(g, config.classes().get(c).name(), nowNanos);
+                f++;
+            }
+        }
+        double[] weight = new double[k];
+        int totalUnits = (int) Math.floor(n / resolution + 1e-9);
+        int pinnedUnits = 0;
+        List<Integer> free = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            if (pinned[i] != null) {
+                weight[i] = pinned[i];
+                pinnedUnits += (int) Math.round(pinned[i] / resolution);
+            } else {
+                free.add(i);
+            }
+        }
+        int units = Math.max(0, totalUnits - pinnedUnits);
+        int minUnits = (int) Math.round(config.controller().minWeight() / resolution);
+        String method;
+        double objective;
+        if (free.isEmpty()) {
+            method = "pinned";
+        } else if (!anyTraffic) {
+            // No traffic anywhere in the pool: nothing to optimize; use the configured static shares.
+            double staticTotal = 0;
+            for (int i : free) {
+                staticTotal += staticWeight(flowClass[i]);
+            }
+            for (int i : free) {
+                weight[i] = Math.floor(units * staticWeight(flowClass[i]) / staticTotal) * resolution;
+            }
+            method = "static (no traffic)";
+        } else {
+            if ((long) minUnits * free.size() > units) {
+                int equal = units / free.size();
+                LOG.warn("pool {}: N = {} is smaller than {} flows × minimum weight {}; each flow's minimum becomes {}",
+                        pool, n, free.size(), config.controller().minWeight(), equal * resolution);
+                minUnits = equal;
+            }
+            int[] cls = new int[free.size()];
+            AllocationProblem.FlowValue[] values = new AllocationProblem.FlowValue[free.size()];
+            boolean allConcave = true;
+            List<String> classNames = new ArrayList<>();
+            for (int j = 0; j < free.size(); j++) {
+                int i = free.get(j);
+                int ci = poolClasses.indexOf(flowClass[i]);
+                cls[j] = ci;
+                FlowObservation o = obs[i];
+                UtilityFunction u = utility[flowClass[i]];
+                values[j] = kk -> u.utility(model.predictSeconds(o, kk * resolution));
+                allConcave &= concave[flowClass[i]];
+            }
+            for (int c : poolClasses) {
+                classNames.add(config.classes().get(c).name());
+            }
+            AllocationProblem problem = new AllocationProblem(poolClasses.size(), cls, values, units, minUnits,
+                    config.controller().combining(), allConcave);
+            Solution sol = AllocationOptimizer.solve(problem);
+            for (int j = 0; j < free.size(); j++) {
+                weight[free.get(j)] = sol.units()[j] * resolution;
+            }
+            method = sol.method();
+        }
+        List<FlowDecision> decisions = new ArrayList<>();
+        double[] perClass = new double[config.classes().size()];
+        StringBuilder sb = new StringBuilder(method).append(" [");
+        for (int i = 0; i < k; i++) {
+            double w = Math.max(WEIGHT_FLOOR, weight[i]);
+            weight[i] = w;
+            double predicted = model.predictSeconds(obs[i], w);
+            double u = utility[flowClass[i]].utility(predicted);
+            perClass[flowClass[i]] += u;
+            String cn = config.classes().get(flowClass[i]).name();
+            decisions.add(new FlowDecision(flowGateway[i], cn, obs[i].arrivalRate(), obs[i].responseSeconds(),
+                    obs[i].weight(), w, predicted, u, pinned[i] != null));
+            sb.append(i == 0 ? "" : ", ").append(flowGateway[i]).append('/').append(cn)
+                    .append(" λ=").append(fmt(obs[i].arrivalRate())).append(" t=").append(fmt(obs[i].responseSeconds()))
+                    .append(" w~=").append(fmt(obs[i].weight())).append(" → w=").append(fmt(w))
+                    .append(" t(w)=").append(fmt(predicted)).append(" U=").append(fmt(u));
+        }
+        sb.append(']');
+        boolean byMin = config.controller().combining() == io.slagate.config.Combining.MIN;
+        objective = byMin ? Double.POSITIVE_INFINITY : 0;
+        for (int c : poolClasses) {
+            objective = byMin ? Math.min(objective, perClass[c]) : objective + perClass[c];
+        }
+        return new PoolResult(flowGateway, flowClass, weight, objective, decisions, sb.toString());
+    }
+
+    /**
+     * λ~, t~ and w~ of flow (g,c) from g's last report; w~ in server slots: the class's weight as a
+     * fraction of the pool's weights at g, times the slots g had in the pool.
+     */
+    private FlowObservation observe(String g, int c, List<Integer> poolClasses) {
+        Report r = gateways.get(g);
+        if (r == null || r.stats() == null) {
+            return FlowObservation.NONE;
+        }
+        StatsMessage s = r.stats();
+        String name = config.classes().get(c).name();
+        FlowStatsMessage mine = null;
+        double poolWeight = 0;
+        for (FlowStatsMessage fs : s.flows()) {
+            int ci = config.classIndex(fs.className());
+            if (ci >= 0 && poolClasses.contains(ci)) {
+                poolWeight += fs.weight();
+            }
+            if (fs.className().equals(name)) {
+                mine = fs;
+            }
+        }
+        if (mine == null || !(poolWeight > 0)) {
+            return FlowObservation.NONE;
+        }
+        int slots = 0;
+        String pool = config.classes().get(c).pool();
+        for (ServerStatusMessage ss : s.servers()) {
+            ServerConfig sc = config.servers().stream().filter(x -> x.id().equals(ss.serverId())).findFirst().orElse(null);
+            if (sc != null && sc.pool().equals(pool) && ss.inRotation()) {
+                slots += ss.cap();
+            }
+        }
+        double w = slots * mine.weight() / poolWeight;
+        return new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w);
+    }
+
+    private double staticWeight(int c) {
+        return config.allocation().weights().getOrDefault(config.classes().get(c).name(), 1.0);
+    }
+
+    private int capacityOf(ServerConfig s, long nowNanos) {
+        Integer pinned = overrides.capacity(s.id(), nowNanos);
+        return pinned != null ? pinned : s.concurrency();
+    }
+
+    /** Down only when at least one gateway reports the server and none has it in rotation. */
+    private boolean serverUp(String serverId) {
+        boolean reported = false;
+        for (Report r : gateways.values()) {
+            if (r.stats() == null) {
+                continue;
+            }
+            for (ServerStatusMessage ss : r.stats().servers()) {
+                if (ss.serverId().equals(serverId)) {
+                    reported = true;
+                    if (ss.inRotation()) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return !reported;
+    }
+
+    private void expire(long nowNanos) {
+        long limit = config.controller().gatewayExpiry() * config.gateway().stats().reportingInterval().toNanos();
+        gateways.entrySet().removeIf(e -> {
+            boolean gone = nowNanos - e.getValue().heardNanos() > limit;
+            if (gone) {
+                LOG.warn("gateway {} silent for more than {} reporting intervals; its share goes to the others",
+                        e.getKey(), config.controller().gatewayExpiry());
+            }
+            return gone;
+        });
+    }
+
+    private static String fmt(double v) {
+        return Double.isFinite(v) ? String.format("%.3f", v) : String.valueOf(v);
+    }
+}
