@@ -324,7 +324,7 @@ public final class ConfigLoader {
     }
 
     private static ControllerSettings controller(ConfigNode c) {
-        c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry");
+        c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry", "damping");
         Duration cycle = c.duration("cycle", Duration.ofSeconds(5), Duration.ofMillis(20), Duration.ofHours(1));
         Combining combining = c.choice("combining", Combining.SUM, Combining::parse, "sum", "min");
         String model = c.string("model", "mm1");
@@ -334,7 +334,8 @@ public final class ConfigLoader {
         double resolution = c.number("resolution", 1.0, 0.001, 1000);
         double minWeight = c.number("minWeight", 1.0, 0.001, 1e6);
         int expiry = c.integer("gatewayExpiry", 3, 1, 1000);
-        return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry);
+        double damping = c.number("damping", 0.5, 0.01, 1.0);
+        return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping);
     }
 
     private static void crossCheck(ConfigNode top, List<ServerConfig> servers, List<TrafficClassConfig> classes) {

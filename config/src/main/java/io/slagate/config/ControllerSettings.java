@@ -11,7 +11,12 @@ import java.time.Duration;
  * @param resolution    granularity of the weights w_{g,c} (1: integers as in the paper; 0.1: tenths)
  * @param minWeight     the lower bound of every w_{g,c} (eq. 3 uses 1)
  * @param gatewayExpiry reporting intervals without statistics after which a gateway's share is given to the others
+ * @param damping       γ in (0, 1]: each cycle moves the weights this fraction of the way from the
+ *                      last allocation to the optimum (1: straight to it, as in the paper). Below 1
+ *                      the loop tolerates a model that is wrong about the plant instead of oscillating:
+ *                      γ halves each time the optimum reverses the last move and grows back
+ *                      when moves are confirmed (never above this value).
  */
 public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
-                                 double minWeight, int gatewayExpiry) {
+                                 double minWeight, int gatewayExpiry, double damping) {
 }

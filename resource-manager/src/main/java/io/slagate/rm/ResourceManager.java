@@ -20,6 +20,7 @@ import io.slagate.rm.optimize.AllocationProblem;
 import io.slagate.rm.optimize.CapPartition;
 import io.slagate.rm.optimize.Solution;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,10 +54,16 @@ public final class ResourceManager {
     private final UtilityFunction[] utility;
     private final boolean[] concave;
     private final Map<String, Report> gateways = new TreeMap<>();
+    /** Units per flow of the last decision, per pool, with the flow list they belong to (for damping). */
+    private final Map<String, LastUnits> lastUnits = new HashMap<>();
     private long version;
     private AllocationMessage last;
 
     private record Report(StatsMessage stats, long heardNanos) {
+    }
+
+    /** The last decision of a pool: its flows, N in units, units per flow, the move that led there and γ then. */
+    private record LastUnits(List<String> flows, int total, int[] units, int[] move, double gamma) {
     }
 
     /** One cycle's outcome: the allocation to publish (null when paused or nobody to serve) and what led to it. */
@@ -257,10 +264,15 @@ public final class ResourceManager {
             AllocationProblem problem = new AllocationProblem(poolClasses.size(), cls, values, units, minUnits,
                     config.controller().combining(), allConcave);
             Solution sol = AllocationOptimizer.solve(problem);
-            for (int j = 0; j < free.size(); j++) {
-                weight[free.get(j)] = sol.units()[j] * resolution;
+            List<String> flowKeys = new ArrayList<>();
+            for (int i : free) {
+                flowKeys.add(flowGateway[i] + "/" + flowClass[i]);
             }
-            method = sol.method();
+            int[] chosen = damp(pool, flowKeys, units, minUnits, sol.units());
+            for (int j = 0; j < free.size(); j++) {
+                weight[free.get(j)] = chosen[j] * resolution;
+            }
+            method = sol.method() + (chosen == sol.units() ? "" : " damped");
         }
         List<FlowDecision> decisions = new ArrayList<>();
         double[] perClass = new double[config.classes().size()];
@@ -286,6 +298,45 @@ public final class ResourceManager {
             objective = byMin ? Math.min(objective, perClass[c]) : objective + perClass[c];
         }
         return new PoolResult(flowGateway, flowClass, weight, objective, decisions, sb.toString());
+    }
+
+    /**
+     * Moves γ of the way from the last allocation to the optimum, rounded by largest remainder so
+     * that Σ = total and every flow keeps its minimum (both ends satisfy them, so the blend does).
+     *
+     * <p>γ adapts, as step sizes do in sign-based descent: when the optimum asks to undo the last
+     * move (the model overshot: it is wrong about this plant), γ halves, down to a sixteenth of the
+     * configured value; after a move that the next optimum confirms, it grows back by half, up to
+     * the configured value. A fixed γ alone only shrinks an oscillation's amplitude, and with integer
+     * units a 2-cycle of any amplitude ≥ 1 survives it. No damping when the flows or N changed
+     * since the last cycle: there is nothing to blend from.
+     */
+    private int[] damp(String pool, List<String> flows, int total, int minUnits, int[] optimum) {
+        double configured = config.controller().damping();
+        LastUnits prev = lastUnits.get(pool);
+        int[] out = optimum;
+        double gamma = configured;
+        if (configured < 1 && prev != null && prev.flows().equals(flows) && prev.total() == total) {
+            long agreement = 0;
+            for (int j = 0; j < optimum.length; j++) {
+                agreement += (long) (optimum[j] - prev.units()[j]) * prev.move()[j];
+            }
+            gamma = agreement < 0 ? Math.max(configured / 16, prev.gamma() / 2)
+                    : agreement > 0 ? Math.min(configured, prev.gamma() * 1.5) : prev.gamma();
+            double[] target = new double[optimum.length];
+            for (int j = 0; j < optimum.length; j++) {
+                target[j] = prev.units()[j] + gamma * (optimum[j] - prev.units()[j]);
+            }
+            out = CapPartition.round(target, total, minUnits);
+        }
+        int[] move = new int[out.length];
+        if (prev != null && prev.flows().equals(flows) && prev.total() == total) {
+            for (int j = 0; j < out.length; j++) {
+                move[j] = out[j] - prev.units()[j];
+            }
+        }
+        lastUnits.put(pool, new LastUnits(List.copyOf(flows), total, out.clone(), move, gamma));
+        return out;
     }
 
     /**

@@ -10,6 +10,46 @@ public final class CapPartition {
     private CapPartition() {
     }
 
+    /**
+     * Rounds real values that sum to {@code total} (each ≥ {@code min}) to integers with the same
+     * sum and the same lower bound: floors, then the units left to the largest remainders.
+     */
+    public static int[] round(double[] values, int total, int min) {
+        int[] out = new int[values.length];
+        int given = 0;
+        for (int i = 0; i < values.length; i++) {
+            out[i] = Math.max(min, (int) Math.floor(values[i] + 1e-9));
+            given += out[i];
+        }
+        while (given < total) {
+            int best = 0;
+            double bestRem = -Double.MAX_VALUE;
+            for (int i = 0; i < values.length; i++) {
+                double rem = values[i] - out[i];
+                if (rem > bestRem + 1e-12) {
+                    bestRem = rem;
+                    best = i;
+                }
+            }
+            out[best]++;
+            given++;
+        }
+        while (given > total) {
+            int worst = -1;
+            double worstRem = Double.MAX_VALUE;
+            for (int i = 0; i < values.length; i++) {
+                double rem = values[i] - out[i];
+                if (out[i] > min && rem < worstRem) {
+                    worstRem = rem;
+                    worst = i;
+                }
+            }
+            out[worst]--;
+            given--;
+        }
+        return out;
+    }
+
     public static int[] split(int capacity, double[] gatewayShares) {
         int g = gatewayShares.length;
         int[] out = new int[g];

@@ -1,0 +1,249 @@
+package io.slagate.rm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.bus.AllocationMessage;
+import io.slagate.config.bus.BusMessage;
+import io.slagate.config.bus.FlowStatsMessage;
+import io.slagate.config.bus.ServerStatusMessage;
+import io.slagate.config.bus.StatsMessage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The control step fed synthetic statistics, with an injected clock (arbitrary, large origin). */
+class ResourceManagerTest {
+    private static final long SECOND = 1_000_000_000L;
+    private long now = Long.MAX_VALUE - 1_000_000 * SECOND;
+
+    private static SlagateConfig config(String combining, String extraServers, String controller) {
+        return ConfigLoader.parse("""
+                gateway: { stats: { reportingInterval: 5s, window: 30s } }
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 10 }
+                """ + extraServers + """
+                classes:
+                  - { name: premium, target: 2s }
+                  - { name: basic, target: 3s }
+                allocation: { weights: { premium: 7, basic: 3 } }
+                controller: { combining: %s%s }
+                """.formatted(combining, controller), "rm-test");
+    }
+
+    /** A gateway report: per class λ, t, its weight; servers with caps and rotation. */
+    private static StatsMessage stats(String gw, double[] lambda, double[] t, double[] w, Map<String, Boolean> servers, int capEach) {
+        List<FlowStatsMessage> flows = new ArrayList<>();
+        String[] names = {"premium", "basic"};
+        for (int c = 0; c < 2; c++) {
+            flows.add(new FlowStatsMessage(names[c], lambda[c], lambda[c], 0, t[c], 0, t[c], 0, 0, w[c]));
+        }
+        List<ServerStatusMessage> ss = new ArrayList<>();
+        servers.forEach((id, up) -> ss.add(new ServerStatusMessage(id, capEach, 0, up)));
+        return new StatsMessage(BusMessage.SCHEMA, gw, 1, 0, 30, 1, flows, ss);
+    }
+
+    private static double w(AllocationMessage a, String gw, String cls) {
+        return a.gateways().get(gw).weights().get(cls);
+    }
+
+    private static int cap(AllocationMessage a, String gw, String server) {
+        return a.gateways().get(gw).caps().get(server);
+    }
+
+    @Test
+    void step_premiumOverTarget_shiftsWeightFromBasic() {
+        ResourceManager rm = new ResourceManager("rm", config("sum", "", ", damping: 1"), new Overrides(), 0);
+        // premium misses its 2 s target badly at w = 5; basic is comfortably under 3 s at w = 5
+        rm.onStats(stats("gw1", new double[] {4, 4}, new double[] {4.0, 0.8}, new double[] {5, 5}, Map.of("s1", true), 10), now);
+        AllocationMessage a = rm.step(now).allocation();
+        assertTrue(w(a, "gw1", "premium") > 5, "premium gains share: " + a);
+        assertTrue(w(a, "gw1", "basic") < 5);
+        assertEquals(10, w(a, "gw1", "premium") + w(a, "gw1", "basic"), 1e-9, "Σ w = N");
+        assertEquals(1, a.version());
+    }
+
+    /** A plant: given the weights, the response time each class sees. */
+    private interface Plant {
+        double responseSeconds(int c, double w);
+    }
+
+    /** Runs the closed loop and returns the weights of every cycle. */
+    private List<double[]> closedLoop(ResourceManager rm, Plant plant, double[] lambda, int cycles) {
+        double[] w = {5, 5};
+        List<double[]> history = new ArrayList<>();
+        for (int cycle = 0; cycle < cycles; cycle++) {
+            double[] t = {plant.responseSeconds(0, w[0]), plant.responseSeconds(1, w[1])};
+            rm.onStats(stats("gw1", lambda, t, w, Map.of("s1", true), 10), now);
+            AllocationMessage a = rm.step(now).allocation();
+            w = new double[] {w(a, "gw1", "premium"), w(a, "gw1", "basic")};
+            history.add(w.clone());
+            now += 5 * SECOND;
+        }
+        return history;
+    }
+
+    private static void assertSettled(List<double[]> history, int lastCycles) {
+        double[] settled = history.get(history.size() - 1);
+        for (int i = history.size() - lastCycles; i < history.size(); i++) {
+            assertEquals(settled[0], history.get(i)[0], 1e-9, "the last " + lastCycles + " cycles hold the same weights");
+        }
+    }
+
+    /**
+     * The model's own plant: w slots, each an M/M/1 server at rate s fed λ/w, so t = 1/(s − λ/w).
+     * Eq. 8 recovers s exactly from one observation: the loop settles on the optimum at once.
+     */
+    @Test
+    void loop_onSlotwiseMM1Plant_settlesOnTheOptimum() {
+        ResourceManager rm = new ResourceManager("rm", config("min", "", ", damping: 1"), new Overrides(), 0);
+        double[] lambda = {3.0, 4.0};
+        Plant plant = (c, w) -> lambda[c] / w < 1 ? 1 / (1 - lambda[c] / w) : 100;
+        List<double[]> history = closedLoop(rm, plant, lambda, 20);
+        assertSettled(history, 18);
+        double[] w = history.get(19);
+        assertTrue(w[0] >= 4 && w[1] >= 5, "both stable: " + w[0] + "/" + w[1]);
+    }
+
+    /** Damping costs a few cycles, not the destination: on the model's own plant it reaches the undamped optimum. */
+    @Test
+    void loop_damped_reachesTheSameOptimumWithinFewCycles() {
+        double[] lambda = {3.0, 4.0};
+        Plant plant = (c, w) -> lambda[c] / w < 1 ? 1 / (1 - lambda[c] / w) : 100;
+        double[] undamped = closedLoop(new ResourceManager("rm", config("min", "", ", damping: 1"), new Overrides(), 0),
+                plant, lambda, 20).get(19);
+        List<double[]> damped = closedLoop(new ResourceManager("rm", config("min", "", ""), new Overrides(), 0), plant, lambda, 20);
+        assertSettled(damped, 12);
+        assertEquals(undamped[0], damped.get(19)[0], 1e-9);
+    }
+
+    /**
+     * A plant the model gets wrong: one M/M/1 queue per class whose rate grows with its share,
+     * t = 1/(w·s − λ). Undamped (γ = 1, the paper's controller) the loop cycles 6/4 → 2/8 → 8/2;
+     * a fixed γ = 0.5 still cycles 6/4 ↔ 4/6; the default adaptive damping settles (on 5/5).
+     */
+    @Test
+    void loop_onMismatchedPlant_oscillatesUndamped_settlesDamped() {
+        double[] lambda = {3.0, 4.0};
+        Plant plant = (c, w) -> w > lambda[c] ? 1 / (w - lambda[c]) : 100;
+        List<double[]> undamped = closedLoop(new ResourceManager("rm", config("min", "", ", damping: 1"), new Overrides(), 0),
+                plant, lambda, 30);
+        boolean moved = false;
+        for (int i = 20; i < 30; i++) {
+            moved |= undamped.get(i)[0] != undamped.get(19)[0];
+        }
+        assertTrue(moved, "undamped, the model mismatch makes the loop cycle (documents why damping exists)");
+        List<double[]> damped = closedLoop(new ResourceManager("rm", config("min", "", ""), new Overrides(), 0), plant, lambda, 30);
+        assertSettled(damped, 10);
+        double[] w = damped.get(29);
+        assertTrue(w[0] > 3 && w[1] > 4, "both stable: " + w[0] + "/" + w[1]);
+    }
+
+    @Test
+    void edges_noMeasurements_giveStaticWeights() {
+        ResourceManager rm = new ResourceManager("rm", config("sum", "", ""), new Overrides(), 0);
+        rm.onJoin("gw1", now);
+        AllocationMessage a = rm.step(now).allocation();
+        assertEquals(7, w(a, "gw1", "premium"), 1e-9);
+        assertEquals(3, w(a, "gw1", "basic"), 1e-9);
+        assertEquals(10, cap(a, "gw1", "s1"));
+    }
+
+    @Test
+    void edges_flowWithoutTraffic_keepsMinimumWeight() {
+        ResourceManager rm = new ResourceManager("rm", config("sum", "", ""), new Overrides(), 0);
+        rm.onStats(stats("gw1", new double[] {0, 5}, new double[] {0, 2.0}, new double[] {5, 5}, Map.of("s1", true), 10), now);
+        AllocationMessage a = rm.step(now).allocation();
+        assertEquals(1, w(a, "gw1", "premium"), 1e-9, "no traffic: the minimum");
+        assertEquals(9, w(a, "gw1", "basic"), 1e-9);
+    }
+
+    @Test
+    void edges_unstablePrediction_isWorstButNoCrash() {
+        ResourceManager rm = new ResourceManager("rm", config("min", "", ""), new Overrides(), 0);
+        // both heavily overloaded: every allocation predicts instability somewhere
+        rm.onStats(stats("gw1", new double[] {50, 50}, new double[] {9, 9}, new double[] {5, 5}, Map.of("s1", true), 10), now);
+        ResourceManager.Decision d = rm.step(now);
+        assertEquals(10, w(d.allocation(), "gw1", "premium") + w(d.allocation(), "gw1", "basic"), 1e-9);
+        assertTrue(Double.isFinite(d.decision().clusterUtility()) && d.decision().clusterUtility() < 0);
+    }
+
+    @Test
+    void edges_gatewayStopsReporting_expires_andShareGoesToOthers() {
+        ResourceManager rm = new ResourceManager("rm", config("sum", "", ""), new Overrides(), 0);
+        double[] l = {2, 2};
+        double[] t = {1, 1};
+        double[] w = {2.5, 2.5};
+        rm.onStats(stats("gw1", l, t, w, Map.of("s1", true), 5), now);
+        rm.onStats(stats("gw2", l, t, w, Map.of("s1", true), 5), now);
+        AllocationMessage both = rm.step(now).allocation();
+        assertEquals(10, cap(both, "gw1", "s1") + cap(both, "gw2", "s1"), "Σ_g N_{g,s} = N_s");
+        now += 10 * SECOND;
+        rm.onStats(stats("gw1", l, t, w, Map.of("s1", true), 5), now); // gw2 silent
+        now += 10 * SECOND; // 20 s since gw2 spoke: > 3 intervals of 5 s
+        AllocationMessage one = rm.step(now).allocation();
+        assertEquals(List.of("gw1"), new ArrayList<>(one.gateways().keySet()));
+        assertEquals(10, cap(one, "gw1", "s1"), "the whole N_s goes to the live gateway");
+    }
+
+    @Test
+    void edges_leave_redistributesAtOnce() {
+        ResourceManager rm = new ResourceManager("rm", config("sum", "", ""), new Overrides(), 0);
+        rm.onJoin("gw1", now);
+        rm.onJoin("gw2", now);
+        rm.onLeave("gw2");
+        assertEquals(10, cap(rm.step(now).allocation(), "gw1", "s1"));
+    }
+
+    @Test
+    void edges_serverDown_leavesN() {
+        ResourceManager rm = new ResourceManager("rm", config("sum", "  - { id: s2, url: \"http://127.0.0.1:2\", concurrency: 6 }\n", ""),
+                new Overrides(), 0);
+        rm.onStats(stats("gw1", new double[] {2, 2}, new double[] {1, 1}, new double[] {5, 5}, Map.of("s1", true, "s2", false), 10), now);
+        AllocationMessage a = rm.step(now).allocation();
+        assertEquals(0, cap(a, "gw1", "s2"), "down: no slots");
+        assertEquals(10, w(a, "gw1", "premium") + w(a, "gw1", "basic"), 1e-9, "N = 10, not 16");
+    }
+
+    @Test
+    void edges_nSmallerThanFlows_warnsAndSplitsEqually() {
+        ResourceManager rm = new ResourceManager("rm", config("sum", "", ", minWeight: 6"), new Overrides(), 0);
+        rm.onStats(stats("gw1", new double[] {2, 2}, new double[] {1, 1}, new double[] {5, 5}, Map.of("s1", true), 10), now);
+        AllocationMessage a = rm.step(now).allocation();
+        assertTrue(w(a, "gw1", "premium") >= 5 && w(a, "gw1", "basic") >= 5, "minimum becomes ⌊N/K⌋ = 5: " + a);
+    }
+
+    @Test
+    void overrides_pinnedWeight_heldUntilExpiry_andPause() {
+        Overrides o = new Overrides();
+        ResourceManager rm = new ResourceManager("rm", config("sum", "", ", damping: 1"), o, 0);
+        rm.onStats(stats("gw1", new double[] {4, 4}, new double[] {4.0, 0.8}, new double[] {5, 5}, Map.of("s1", true), 10), now);
+        o.pinWeight("gw1", "basic", 8, now + 60 * SECOND);
+        AllocationMessage pinned = rm.step(now).allocation();
+        assertEquals(8, w(pinned, "gw1", "basic"), 1e-9);
+        assertEquals(2, w(pinned, "gw1", "premium"), 1e-9, "the rest of N");
+        now += 61 * SECOND;
+        rm.onStats(stats("gw1", new double[] {4, 4}, new double[] {4.0, 0.8}, new double[] {5, 5}, Map.of("s1", true), 10), now);
+        assertTrue(w(rm.step(now).allocation(), "gw1", "basic") < 8, "the pin expired");
+        o.pause();
+        ResourceManager.Decision paused = rm.step(now);
+        assertNull(paused.allocation(), "paused: gateways keep what they have");
+        assertTrue(paused.decision().paused());
+        o.resume();
+        assertTrue(rm.step(now).allocation() != null);
+    }
+
+    @Test
+    void fractionalResolution_givesTenths() {
+        ResourceManager rm = new ResourceManager("rm", config("sum", "", ", resolution: 0.1"), new Overrides(), 0);
+        rm.onStats(stats("gw1", new double[] {4, 4}, new double[] {2.5, 0.8}, new double[] {5, 5}, Map.of("s1", true), 10), now);
+        AllocationMessage a = rm.step(now).allocation();
+        double p = w(a, "gw1", "premium");
+        assertEquals(p, Math.round(p * 10) / 10.0, 1e-9, "a multiple of 0.1");
+        assertEquals(10, p + w(a, "gw1", "basic"), 1e-9);
+    }
+}

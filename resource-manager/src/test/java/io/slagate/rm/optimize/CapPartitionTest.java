@@ -1,0 +1,42 @@
+package io.slagate.rm.optimize;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class CapPartitionTest {
+    @Test
+    void split_proportional_exactSum() {
+        assertArrayEquals(new int[] {6, 4}, CapPartition.split(10, new double[] {6, 4}));
+        assertArrayEquals(new int[] {4, 3, 3}, CapPartition.split(10, new double[] {1, 1, 1}), "remainder to the lowest index on ties");
+        assertArrayEquals(new int[] {7, 3}, CapPartition.split(10, new double[] {6.6, 3.4}), "largest remainder");
+        assertArrayEquals(new int[] {0, 0}, CapPartition.split(0, new double[] {1, 1}));
+        assertArrayEquals(new int[] {5, 5}, CapPartition.split(10, new double[] {0, 0}), "no shares: equal split");
+    }
+
+    @Test
+    void split_random_sumsExactly_andEachWithinOneOfQuota() {
+        Random rnd = new Random(11);
+        for (int i = 0; i < 10_000; i++) {
+            int g = 1 + rnd.nextInt(8);
+            int cap = rnd.nextInt(200);
+            double[] w = new double[g];
+            double total = 0;
+            for (int j = 0; j < g; j++) {
+                w[j] = rnd.nextDouble() * 10 + 0.01;
+                total += w[j];
+            }
+            int[] out = CapPartition.split(cap, w);
+            int sum = 0;
+            for (int j = 0; j < g; j++) {
+                sum += out[j];
+                double quota = cap * w[j] / total;
+                assertTrue(Math.abs(out[j] - quota) < 1.0 + 1e-9, "nearest point: " + out[j] + " vs " + quota);
+            }
+            assertEquals(cap, sum);
+        }
+    }
+}
