@@ -1,0 +1,383 @@
+package io.slagate.bus;
+
+import io.slagate.config.BusSettings;
+import io.slagate.config.bus.BusCodec;
+import io.slagate.config.bus.BusMessage;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.activemq.ActiveMQConnection;
+import org.apache.activemq.ActiveMQConnectionFactory;
+import org.apache.activemq.transport.TransportListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A component's connection to the control bus: publish JSON bus messages to topics, receive them
+ * through handlers. Never blocks its caller and never gives up: publishing is handed to the bus
+ * thread (bounded; the oldest state is not worth waiting for, so a full queue drops), connecting is
+ * retried with exponential backoff, and TCP URLs are wrapped in ActiveMQ's failover transport so
+ * that a broker restart is ridden out with subscriptions restored. Every (re)connection runs the
+ * {@link #onConnected} callbacks — how a gateway announces itself and gets the current allocation
+ * at once. A message that cannot be decoded is counted, logged (at most every 10 s) and skipped; a
+ * handler that throws is logged; neither stops the listener.
+ */
+public final class ControlBus implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ControlBus.class);
+    private static final int MAX_PENDING = 1024;
+    private static final Duration MIN_BACKOFF = Duration.ofMillis(100);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+    private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private record Subscription(String topic, Consumer<BusMessage> handler) {
+    }
+
+    private final String url;
+    private final String user;
+    private final String password;
+    private final String name;
+    private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
+    private final List<Runnable> connectedCallbacks = new CopyOnWriteArrayList<>();
+    /** The bus thread: connects, publishes, runs callbacks; JMS sessions are single-threaded. */
+    private final ScheduledExecutorService worker;
+    private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong malformed = new AtomicLong();
+    private final AtomicLong published = new AtomicLong();
+    private final AtomicLong received = new AtomicLong();
+    private final AtomicLong connects = new AtomicLong();
+    private final AtomicLong lastMalformedWarn = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
+    private volatile boolean connected;
+    private volatile String lastError;
+    private volatile boolean closed;
+    // bus thread only
+    private ActiveMQConnection connection;
+    private Session publishSession;
+    private MessageProducer producer;
+    private Duration backoff = MIN_BACKOFF;
+
+    public ControlBus(String url, String user, String password, String name) {
+        this.url = effectiveUrl(url);
+        this.user = user;
+        this.password = password;
+        this.name = name;
+        this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "slagate-bus-" + name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public static ControlBus of(BusSettings settings, String name) {
+        return new ControlBus(settings.url(), settings.user(), settings.password(), name);
+    }
+
+    /**
+     * In-VM URLs get {@code create=false} (never start a stray broker); plain TCP/SSL URLs are
+     * wrapped in failover so that a lost broker is reconnected with subscriptions restored; a
+     * failover URL gets a send timeout unless it has one, so that a publish cannot block forever.
+     */
+    static String effectiveUrl(String url) {
+        if (url.startsWith("vm:")) {
+            return url.contains("create=") ? url : url + (url.contains("?") ? "&" : "?") + "create=false";
+        }
+        String failover = url.startsWith("failover:") ? url
+                : "failover:(" + url + ")?initialReconnectDelay=100&maxReconnectDelay=2000&startupMaxReconnectAttempts=1";
+        if (!failover.contains("timeout=")) {
+            failover += (failover.contains(")?") ? "&" : "?") + "timeout=3000";
+        }
+        return failover;
+    }
+
+    /** Receives every valid message of a topic on the bus's listener thread; register before or after {@link #start}. */
+    public ControlBus subscribe(String topic, Consumer<BusMessage> handler) {
+        Subscription s = new Subscription(topic, handler);
+        subscriptions.add(s);
+        worker.execute(() -> {
+            if (connection != null) {
+                try {
+                    listen(connection, s);
+                } catch (JMSException e) {
+                    LOG.warn("bus {}: cannot subscribe to {} now ({}); will on reconnect", name, topic, e.getMessage());
+                }
+            }
+        });
+        return this;
+    }
+
+    /** Runs on the bus thread after the first connection and after every reconnection. */
+    public ControlBus onConnected(Runnable callback) {
+        connectedCallbacks.add(callback);
+        return this;
+    }
+
+    /** Connects in the background; returns at once, connected or not. */
+    public ControlBus start() {
+        worker.execute(this::connect);
+        return this;
+    }
+
+    /**
+     * Queues a message for the topic. Returns false (and counts a drop) when the bus is closed or
+     * too far behind; a message the broker does not take is logged and dropped, never retried:
+     * every bus message is superseded by the next one of its kind.
+     */
+    public boolean publish(String topic, BusMessage message) {
+        if (closed || pending.incrementAndGet() > MAX_PENDING) {
+            if (!closed) {
+                pending.decrementAndGet();
+            }
+            dropped.incrementAndGet();
+            return false;
+        }
+        String json = BusCodec.encode(message);
+        try {
+            worker.execute(() -> {
+                pending.decrementAndGet();
+                send(topic, json);
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            pending.decrementAndGet();
+            dropped.incrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /** Sends raw text to a topic: for tests and tools that must put arbitrary bytes on the bus. */
+    public void publishRaw(String topic, String text) {
+        worker.execute(() -> send(topic, text));
+    }
+
+    private void send(String topic, String text) {
+        if (producer == null) {
+            dropped.incrementAndGet();
+            return;
+        }
+        try {
+            TextMessage m = publishSession.createTextMessage(text);
+            producer.send(publishSession.createTopic(topic), m);
+            published.incrementAndGet();
+        } catch (JMSException e) {
+            dropped.incrementAndGet();
+            LOG.debug("bus {}: publish to {} failed: {}", name, topic, e.getMessage());
+        }
+    }
+
+    private void connect() {
+        if (closed || connection != null) {
+            return;
+        }
+        ActiveMQConnection c = null;
+        try {
+            ActiveMQConnectionFactory f = new ActiveMQConnectionFactory(user, password, url);
+            f.setWatchTopicAdvisories(false);
+            c = (ActiveMQConnection) f.createConnection();
+            ActiveMQConnection self = c;
+            // the failover transport also reports its very first connection as "resumed": only a
+            // resumption after an interruption is a reconnection
+            java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+            c.addTransportListener(new TransportListener() {
+                @Override
+                public void onCommand(Object command) {
+                }
+
+                @Override
+                public void onException(IOException error) {
+                }
+
+                @Override
+                public void transportInterupted() {
+                    interrupted.set(true);
+                    connected = false;
+                    LOG.warn("bus {}: lost the broker; reconnecting (the last allocation stays in force)", name);
+                }
+
+                @Override
+                public void transportResumed() {
+                    if (!closed && interrupted.getAndSet(false)) {
+                        worker.execute(() -> {
+                            if (connection == self) {
+                                connected = true;
+                                connects.incrementAndGet();
+                                LOG.info("bus {}: reconnected to {}", name, url);
+                                fireConnected();
+                            }
+                        });
+                    }
+                }
+            });
+            c.setExceptionListener(e -> worker.execute(() -> {
+                if (connection == self) {
+                    LOG.warn("bus {}: connection failed ({}); reconnecting", name, e.getMessage());
+                    dropConnection();
+                    scheduleConnect();
+                }
+            }));
+            c.start();
+            Session ps = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer p = ps.createProducer(null);
+            p.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
+            p.setTimeToLive(60_000);
+            for (Subscription s : subscriptions) {
+                listen(c, s);
+            }
+            connection = c;
+            publishSession = ps;
+            producer = p;
+            connected = true;
+            backoff = MIN_BACKOFF;
+            connects.incrementAndGet();
+            LOG.info("bus {}: connected to {}", name, url);
+            fireConnected();
+        } catch (Exception e) {
+            closeQuietly(c);
+            lastError = e.getMessage();
+            LOG.warn("bus {}: cannot reach {} ({}); retrying in {} ms", name, url, e.getMessage(), backoff.toMillis());
+            scheduleConnect();
+        }
+    }
+
+    private void scheduleConnect() {
+        if (closed) {
+            return;
+        }
+        Duration wait = backoff;
+        backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+        worker.schedule(this::connect, wait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void dropConnection() {
+        connected = false;
+        ActiveMQConnection c = connection;
+        connection = null;
+        producer = null;
+        publishSession = null;
+        closeQuietly(c);
+    }
+
+    private void listen(ActiveMQConnection c, Subscription s) throws JMSException {
+        Session session = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        session.createConsumer(session.createTopic(s.topic())).setMessageListener(m -> deliver(s, m));
+    }
+
+    private void deliver(Subscription s, Message m) {
+        BusMessage decoded;
+        try {
+            if (!(m instanceof TextMessage t) || t.getText() == null) {
+                throw new IllegalArgumentException("not a text message");
+            }
+            decoded = BusCodec.decode(t.getText());
+        } catch (IllegalArgumentException | JMSException e) {
+            long n = malformed.incrementAndGet();
+            long now = System.nanoTime();
+            long last = lastMalformedWarn.get();
+            if (now - last >= WARN_EVERY_NANOS && lastMalformedWarn.compareAndSet(last, now)) {
+                LOG.warn("bus {}: skipped a malformed message on {}: {} ({} skipped so far)", name, s.topic(), e.getMessage(), n);
+            }
+            return;
+        }
+        received.incrementAndGet();
+        try {
+            s.handler().accept(decoded);
+        } catch (RuntimeException e) {
+            LOG.error("bus {}: the handler of {} failed on a {}; the listener goes on", name, s.topic(),
+                    decoded.getClass().getSimpleName(), e);
+        }
+    }
+
+    private void fireConnected() {
+        for (Runnable r : connectedCallbacks) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                LOG.error("bus {}: a connect callback failed", name, e);
+            }
+        }
+    }
+
+    private static void closeQuietly(ActiveMQConnection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // closing a broken connection: nothing to save
+            }
+        }
+    }
+
+    public boolean isConnected() {
+        return connected;
+    }
+
+    /** Why the last connection attempt failed, or null if none has. */
+    public String lastError() {
+        return lastError;
+    }
+
+    public long dropped() {
+        return dropped.get();
+    }
+
+    public long malformed() {
+        return malformed.get();
+    }
+
+    public long published() {
+        return published.get();
+    }
+
+    public long received() {
+        return received.get();
+    }
+
+    /** Successful connections so far, reconnections included. */
+    public long connects() {
+        return connects.get();
+    }
+
+    public String url() {
+        return url;
+    }
+
+    /**
+     * Sends what is queued (up to {@code grace}), then closes. Messages queued before close are
+     * sent first: a {@code leave} heartbeat published just before close goes out.
+     */
+    public void close(Duration grace) {
+        java.util.concurrent.CountDownLatch flushed = new java.util.concurrent.CountDownLatch(1);
+        try {
+            worker.execute(flushed::countDown);
+            flushed.await(grace.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return; // already closed
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        closed = true;
+        try {
+            worker.submit(this::dropConnection).get(grace.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            LOG.debug("bus {}: close did not finish cleanly: {}", name, e.toString());
+        }
+        worker.shutdownNow();
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(2));
+    }
+}
