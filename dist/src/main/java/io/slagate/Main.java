@@ -3,11 +3,9 @@ package io.slagate;
 import io.slagate.config.ConfigException;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
-import io.slagate.gateway.Gateway;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -22,9 +20,10 @@ public final class Main {
             usage: slagate COMMAND [--config FILE]
 
             commands:
-              start      the embedded system on this machine (today: the gateway)
-              gateway    one gateway node
-              help       this text
+              start             the embedded system in one JVM: ActiveMQ broker, resource manager, gateway
+              gateway           one gateway node, on the broker at bus.url
+              resource-manager  the global resource manager, on the broker at bus.url
+              help              this text
 
             options:
               --config FILE   configuration file (default: $SLAGATE_CONFIG, else config/slagate.yaml
@@ -68,7 +67,9 @@ public final class Main {
             return 2;
         }
         return switch (command) {
-            case "start", "gateway" -> runGateway(config, err);
+            case "start" -> runUntilStopped(config, EmbeddedSystem.Parts.ALL, err);
+            case "gateway" -> runUntilStopped(config, EmbeddedSystem.Parts.GATEWAY, err);
+            case "resource-manager" -> runUntilStopped(config, EmbeddedSystem.Parts.RESOURCE_MANAGER, err);
             default -> {
                 err.println("slagate: unknown command " + command + "\n" + USAGE);
                 yield 1;
@@ -99,21 +100,17 @@ public final class Main {
         return home == null ? local : Path.of(home, "config", "slagate.yaml");
     }
 
-    private static int runGateway(SlagateConfig config, PrintStream err) {
-        Gateway gateway = new Gateway(config);
+    private static int runUntilStopped(SlagateConfig config, EmbeddedSystem.Parts parts, PrintStream err) {
+        EmbeddedSystem system;
         try {
-            gateway.start();
+            system = EmbeddedSystem.start(config, parts);
         } catch (Exception e) {
-            err.println("slagate: the gateway could not start: " + e.getMessage());
+            err.println("slagate: could not start: " + e.getMessage());
             return 3;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                gateway.stop(Duration.ofSeconds(10));
-            } catch (Exception e) {
-                err.println("slagate: stopping: " + e.getMessage());
-            }
+            system.close();
             stopped.countDown();
         }, "slagate-shutdown"));
         try {

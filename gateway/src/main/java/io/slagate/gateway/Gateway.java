@@ -47,6 +47,7 @@ public final class Gateway implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final ScheduledExecutorService timer;
     private final ProxyPath proxy;
+    private final List<Runnable> reportListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean started;
 
     public Gateway(SlagateConfig config) {
@@ -106,7 +107,7 @@ public final class Gateway implements AutoCloseable {
         long sweep = sweepIntervalMillis(config.classes());
         timer.scheduleAtFixedRate(guarded("queue-timeout sweep", queues::expireOverdue), sweep, sweep, TimeUnit.MILLISECONDS);
         long interval = config.gateway().stats().reportingInterval().toMillis();
-        timer.scheduleAtFixedRate(guarded("statistics window", metrics::rotate), interval, interval, TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(guarded("statistics window", this::endReportingInterval), interval, interval, TimeUnit.MILLISECONDS);
         started = true;
         LOG.info("gateway {} listening on {} (admin {}), scheduler {}, {} classes, {} servers, N_g = {}",
                 config.gateway().id(), address(gatewayConnector), address(adminConnector),
@@ -138,6 +139,19 @@ public final class Gateway implements AutoCloseable {
     @Override
     public void close() throws Exception {
         stop(Duration.ofSeconds(5));
+    }
+
+    /** Every reporting interval: close the window's current slot, then let the listeners (the stats publisher) read it. */
+    private void endReportingInterval() {
+        metrics.rotate();
+        for (Runnable r : reportListeners) {
+            guarded("report listener", r).run();
+        }
+    }
+
+    /** Runs on the gateway's timer at the end of every reporting interval, after the statistics window moved. */
+    public void addReportListener(Runnable listener) {
+        reportListeners.add(listener);
     }
 
     private static Runnable guarded(String what, Runnable r) {

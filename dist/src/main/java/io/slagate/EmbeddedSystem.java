@@ -1,0 +1,131 @@
+package io.slagate;
+
+import io.slagate.bus.ControlBus;
+import io.slagate.bus.EmbeddedBroker;
+import io.slagate.config.BusSettings;
+import io.slagate.config.SlagateConfig;
+import io.slagate.gateway.Gateway;
+import io.slagate.gateway.control.GatewayAgent;
+import io.slagate.rm.ControlLoop;
+import io.slagate.rm.Overrides;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The components one process runs, started in dependency order and stopped in the reverse one:
+ * the embedded broker, the resource manager, the gateway, each connected to the control bus. The
+ * launcher's {@code start} runs all of them; {@code gateway} and {@code resource-manager} run one
+ * against an external broker.
+ */
+public final class EmbeddedSystem implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedSystem.class);
+
+    private final Deque<AutoCloseable> stopOrder = new ArrayDeque<>();
+    private EmbeddedBroker broker;
+    private Gateway gateway;
+    private GatewayAgent agent;
+    private ControlLoop controlLoop;
+    private ControlBus gatewayBus;
+
+    /** Which components to run. */
+    public record Parts(boolean broker, boolean resourceManager, boolean gateway) {
+        public static final Parts ALL = new Parts(true, true, true);
+        public static final Parts GATEWAY = new Parts(false, false, true);
+        public static final Parts RESOURCE_MANAGER = new Parts(false, true, false);
+    }
+
+    public static EmbeddedSystem start(SlagateConfig config, Parts parts) throws Exception {
+        EmbeddedSystem s = new EmbeddedSystem();
+        try {
+            s.startParts(config, parts);
+        } catch (Exception e) {
+            s.close();
+            throw e;
+        }
+        return s;
+    }
+
+    private void startParts(SlagateConfig config, Parts parts) throws Exception {
+        BusSettings bus = config.bus();
+        String url = bus.url();
+        if (parts.broker() && bus.embedded()) {
+            broker = EmbeddedBroker.start(brokerName(url), bus.listen(), bus.user(), bus.password());
+            stopOrder.push(broker);
+            url = broker.vmUrl(); // in-VM: no sockets between components of one process
+        } else if (url.startsWith("vm:")) {
+            throw new IllegalStateException("bus.url " + url + " is an in-VM broker, which only `start` runs; point bus.url"
+                    + " at the broker of another process, e.g. tcp://127.0.0.1:61616");
+        }
+        if (parts.resourceManager()) {
+            String id = "rm-" + config.gateway().id();
+            ControlBus rmBus = ControlBus.of(new BusSettings(url, false, "", bus.user(), bus.password()), id);
+            stopOrder.push(rmBus);
+            io.micrometer.core.instrument.MeterRegistry registry = parts.gateway()
+                    ? null : new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+            if (parts.gateway()) {
+                gateway = new Gateway(config); // the manager's metrics go to the gateway's /metrics
+                registry = gateway.registry();
+            }
+            controlLoop = new ControlLoop(id, config, rmBus, new Overrides(), registry);
+            stopOrder.push(controlLoop);
+            rmBus.start();
+            controlLoop.start();
+        }
+        if (parts.gateway()) {
+            if (gateway == null) {
+                gateway = new Gateway(config);
+            }
+            gatewayBus = ControlBus.of(new BusSettings(url, false, "", bus.user(), bus.password()), config.gateway().id());
+            stopOrder.push(gatewayBus);
+            agent = new GatewayAgent(gateway, gatewayBus);
+            gateway.start();
+            stopOrder.push(() -> gateway.stop(Duration.ofSeconds(10)));
+            stopOrder.push(agent); // first to stop: the leave goes out while the gateway drains
+            gatewayBus.start();
+        }
+    }
+
+    private static String brokerName(String url) {
+        if (url.startsWith("vm://")) {
+            String rest = url.substring("vm://".length());
+            int q = rest.indexOf('?');
+            return q < 0 ? rest : rest.substring(0, q);
+        }
+        return "slagate";
+    }
+
+    public Gateway gateway() {
+        return gateway;
+    }
+
+    public GatewayAgent agent() {
+        return agent;
+    }
+
+    public ControlLoop controlLoop() {
+        return controlLoop;
+    }
+
+    public EmbeddedBroker broker() {
+        return broker;
+    }
+
+    public ControlBus gatewayBus() {
+        return gatewayBus;
+    }
+
+    @Override
+    public void close() {
+        while (!stopOrder.isEmpty()) {
+            AutoCloseable c = stopOrder.pop();
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("stopping {}: {}", c.getClass().getSimpleName(), e.toString());
+            }
+        }
+    }
+}

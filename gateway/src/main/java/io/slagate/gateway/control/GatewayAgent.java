@@ -1,0 +1,168 @@
+package io.slagate.gateway.control;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.slagate.bus.ControlBus;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.bus.AllocationMessage;
+import io.slagate.config.bus.BusMessage;
+import io.slagate.config.bus.FlowStatsMessage;
+import io.slagate.config.bus.GatewayAllocation;
+import io.slagate.config.bus.HeartbeatMessage;
+import io.slagate.config.bus.ServerStatusMessage;
+import io.slagate.config.bus.StatsMessage;
+import io.slagate.config.bus.Topics;
+import io.slagate.gateway.Gateway;
+import io.slagate.gateway.sched.Allocation;
+import io.slagate.gateway.sched.QueueManager;
+import io.slagate.gateway.stats.FlowStats;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway's side of the control loop: the stats publisher and the control listener of
+ * DESIGN.md. Every reporting interval it publishes the windowed statistics of each class and an
+ * {@code alive} heartbeat; on every (re)connection a {@code join} heartbeat, to which the resource
+ * manager answers with the current allocation; on close a {@code leave}. An allocation is applied
+ * when it is newer than the one in force, as one atomic swap; while the bus is down the gateway
+ * keeps serving with what it has.
+ */
+public final class GatewayAgent implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayAgent.class);
+    /** A class the allocation gives no share (or a non-positive one) still gets this: the WRR needs positive weights. */
+    private static final double WEIGHT_FLOOR = 1e-3;
+
+    private final Gateway gateway;
+    private final ControlBus bus;
+    private final SlagateConfig config;
+    private final String id;
+    private final AtomicLong sequence = new AtomicLong();
+    private final AtomicLong applied = new AtomicLong();
+    private final AtomicLong lastAppliedMillis = new AtomicLong();
+
+    public GatewayAgent(Gateway gateway, ControlBus bus) {
+        this.gateway = gateway;
+        this.bus = bus;
+        this.config = gateway.config();
+        this.id = config.gateway().id();
+        bus.subscribe(Topics.ALLOCATION, this::onMessage);
+        bus.subscribe(Topics.HEARTBEAT, this::onMessage);
+        bus.onConnected(() -> heartbeat(HeartbeatMessage.JOIN));
+        gateway.addReportListener(this::report);
+        MeterRegistry r = gateway.registry();
+        Gauge.builder("slagate.bus.connected", bus, b -> b.isConnected() ? 1 : 0).tag("gateway", id)
+                .description("1 while the gateway is connected to the control bus").register(r);
+        Gauge.builder("slagate.bus.dropped", bus, ControlBus::dropped).tag("gateway", id)
+                .description("Bus messages not sent (bus down or behind)").register(r);
+        Gauge.builder("slagate.bus.malformed", bus, ControlBus::malformed).tag("gateway", id)
+                .description("Bus messages received that could not be decoded and were skipped").register(r);
+        Gauge.builder("slagate.allocation.age", this, a -> a.allocationAgeSeconds()).tag("gateway", id)
+                .baseUnit("seconds").description("Seconds since the last allocation was applied (NaN: none yet)").register(r);
+    }
+
+    private void onMessage(BusMessage m) {
+        if (m instanceof AllocationMessage a) {
+            apply(a);
+        } else if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role())
+                && HeartbeatMessage.JOIN.equals(h.event())) {
+            // a (re)started manager knows no gateway yet: report now rather than at the next interval
+            bus.publish(Topics.STATS, statsMessage());
+        }
+    }
+
+    /** Applies the part of {@code a} meant for this gateway, if newer than the allocation in force. */
+    public boolean apply(AllocationMessage a) {
+        GatewayAllocation mine = a.gateways().get(id);
+        QueueManager q = gateway.queues();
+        Allocation current = q.allocation();
+        if (mine == null || a.version() <= current.version()) {
+            return false;
+        }
+        double[] w = current.weights();
+        int[] n = current.caps();
+        for (Map.Entry<String, Double> e : mine.weights().entrySet()) {
+            int c = config.classIndex(e.getKey());
+            if (c < 0) {
+                LOG.warn("allocation v{} names class {} which this gateway does not have; ignored", a.version(), e.getKey());
+                continue;
+            }
+            double v = e.getValue() == null ? 0 : e.getValue();
+            w[c] = Double.isFinite(v) && v > WEIGHT_FLOOR ? v : WEIGHT_FLOOR;
+        }
+        for (Map.Entry<String, Integer> e : mine.caps().entrySet()) {
+            int s = serverIndex(e.getKey());
+            if (s < 0) {
+                LOG.warn("allocation v{} names server {} which this gateway does not have; ignored", a.version(), e.getKey());
+                continue;
+            }
+            n[s] = Math.max(0, e.getValue() == null ? 0 : e.getValue());
+        }
+        Allocation next = new Allocation(a.version(), w, n);
+        gateway.setAllocation(next);
+        applied.incrementAndGet();
+        lastAppliedMillis.set(System.currentTimeMillis());
+        LOG.debug("applied {}", next);
+        return true;
+    }
+
+    private int serverIndex(String serverId) {
+        for (int s = 0; s < config.servers().size(); s++) {
+            if (config.servers().get(s).id().equals(serverId)) {
+                return s;
+            }
+        }
+        return -1;
+    }
+
+    /** The report of one reporting interval. */
+    public StatsMessage statsMessage() {
+        QueueManager q = gateway.queues();
+        Allocation a = q.allocation();
+        List<FlowStats> stats = gateway.flowStats();
+        List<FlowStatsMessage> flows = new ArrayList<>(stats.size());
+        double window = 0;
+        for (int c = 0; c < stats.size(); c++) {
+            FlowStats f = stats.get(c);
+            window = f.windowSeconds();
+            flows.add(new FlowStatsMessage(f.className(), f.arrivalRate(), f.throughput(), f.rejectionRate(),
+                    f.meanResponseSeconds(), f.meanQueueingSeconds(), f.meanServiceSeconds(), f.queueLength(),
+                    f.outstanding(), a.weight(c)));
+        }
+        List<ServerStatusMessage> servers = new ArrayList<>(q.serverCount());
+        for (int s = 0; s < q.serverCount(); s++) {
+            servers.add(new ServerStatusMessage(config.servers().get(s).id(), a.cap(s), q.server(s).outstanding(),
+                    q.server(s).inRotation()));
+        }
+        return new StatsMessage(BusMessage.SCHEMA, id, sequence.incrementAndGet(), System.currentTimeMillis(), window,
+                a.version(), flows, servers);
+    }
+
+    private void report() {
+        bus.publish(Topics.STATS, statsMessage());
+        heartbeat(HeartbeatMessage.ALIVE);
+    }
+
+    private void heartbeat(String event) {
+        bus.publish(Topics.HEARTBEAT, new HeartbeatMessage(BusMessage.SCHEMA, id, "gateway", event,
+                System.currentTimeMillis(), gateway.queues().allocation().version()));
+    }
+
+    public long allocationsApplied() {
+        return applied.get();
+    }
+
+    private double allocationAgeSeconds() {
+        long t = lastAppliedMillis.get();
+        return t == 0 ? Double.NaN : (System.currentTimeMillis() - t) / 1000.0;
+    }
+
+    /** Announces the leave (its share goes to the others at once); the bus itself belongs to the caller. */
+    @Override
+    public void close() {
+        heartbeat(HeartbeatMessage.LEAVE);
+    }
+}

@@ -1,0 +1,81 @@
+package io.slagate.gateway.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.slagate.bus.ControlBus;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.bus.AllocationMessage;
+import io.slagate.config.bus.BusMessage;
+import io.slagate.config.bus.GatewayAllocation;
+import io.slagate.config.bus.StatsMessage;
+import io.slagate.gateway.Gateway;
+import io.slagate.gateway.sched.Allocation;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Applying allocations and building reports; the bus is never started (its tests are in the bus module). */
+class GatewayAgentTest {
+    private final Gateway gateway = new Gateway(ConfigLoader.parse("""
+            gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0" }
+            servers:
+              - { id: s1, url: "http://127.0.0.1:1", concurrency: 6 }
+              - { id: s2, url: "http://127.0.0.1:2", concurrency: 4 }
+            classes:
+              - { name: premium, target: 1s }
+              - { name: basic, target: 2s }
+            allocation: { weights: { premium: 3, basic: 2 } }
+            """, "agent-test"));
+    private final ControlBus bus = new ControlBus("vm://nowhere", null, null, "gw1");
+    private final GatewayAgent agent = new GatewayAgent(gateway, bus);
+
+    @AfterEach
+    void close() {
+        bus.close();
+    }
+
+    private static AllocationMessage alloc(long version, String gw, Map<String, Double> w, Map<String, Integer> n) {
+        return new AllocationMessage(BusMessage.SCHEMA, version, 0, "rm", Map.of(gw, new GatewayAllocation(w, n)));
+    }
+
+    @Test
+    void newerAllocation_isApplied_olderOrForOthersIgnored() {
+        assertTrue(agent.apply(alloc(10, "gw1", Map.of("premium", 7.5, "basic", 2.5), Map.of("s1", 3, "s2", 2))));
+        Allocation a = gateway.queues().allocation();
+        assertEquals(10, a.version());
+        assertEquals(7.5, a.weight(0));
+        assertEquals(2.5, a.weight(1));
+        assertEquals(3, a.cap(0));
+        assertEquals(2, a.cap(1));
+        assertFalse(agent.apply(alloc(9, "gw1", Map.of("premium", 1.0), Map.of())), "older: ignored");
+        assertFalse(agent.apply(alloc(10, "gw1", Map.of("premium", 1.0), Map.of())), "same version: ignored");
+        assertFalse(agent.apply(alloc(11, "gw2", Map.of("premium", 1.0), Map.of())), "for another gateway");
+        assertEquals(7.5, gateway.queues().allocation().weight(0));
+        assertEquals(1, agent.allocationsApplied());
+    }
+
+    @Test
+    void unknownNamesIgnored_missingKept_nonPositiveWeightsFloored() {
+        agent.apply(alloc(5, "gw1", Map.of("gold", 9.0, "basic", 0.0), Map.of("s9", 1, "s2", 1)));
+        Allocation a = gateway.queues().allocation();
+        assertEquals(3, a.weight(0), "premium not named: kept");
+        assertTrue(a.weight(1) > 0 && a.weight(1) < 0.01, "0 becomes the positive floor the WRR needs");
+        assertEquals(6, a.cap(0), "s1 not named: kept");
+        assertEquals(1, a.cap(1));
+    }
+
+    @Test
+    void report_carriesEveryClassAndServer_withTheWeightsAndCapsInForce() {
+        StatsMessage m = agent.statsMessage();
+        assertEquals("gw1", m.gatewayId());
+        assertEquals(2, m.flows().size());
+        assertEquals("premium", m.flows().get(0).className());
+        assertEquals(3, m.flows().get(0).weight());
+        assertEquals(2, m.servers().size());
+        assertEquals(6, m.servers().get(0).cap());
+        assertTrue(m.servers().get(0).inRotation());
+        assertEquals(m.sequence() + 1, agent.statsMessage().sequence(), "sequence numbers increase");
+    }
+}

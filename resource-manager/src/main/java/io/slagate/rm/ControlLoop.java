@@ -1,0 +1,205 @@
+package io.slagate.rm;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.slagate.bus.ControlBus;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.bus.AllocationMessage;
+import io.slagate.config.bus.BusMessage;
+import io.slagate.config.bus.DecisionMessage;
+import io.slagate.config.bus.HeartbeatMessage;
+import io.slagate.config.bus.StatsMessage;
+import io.slagate.config.bus.Topics;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The resource manager as a running component: it feeds {@link ResourceManager} from the bus
+ * (statistics and heartbeats), runs a step every control cycle Γ and publishes the allocation and
+ * the decision. Everything touching the ResourceManager runs on one thread, so the decision logic
+ * needs no locks. A gateway that joins (or reconnects) gets the last allocation at once. The
+ * allocation version starts at the wall-clock millisecond, so a restarted manager's versions are
+ * newer than its predecessor's and gateways accept them.
+ */
+public final class ControlLoop implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ControlLoop.class);
+
+    private final String id;
+    private final SlagateConfig config;
+    private final ControlBus bus;
+    private final ResourceManager rm;
+    private final Overrides overrides;
+    private final LongSupplier nanoClock;
+    private final ScheduledExecutorService loop;
+    private final AtomicLong cycles = new AtomicLong();
+    private volatile DecisionMessage lastDecision;
+    private volatile AllocationMessage lastAllocation;
+    private final Timer solveTimer;
+    private final Counter cycleCounter;
+    private final Map<String, double[]> flowGauges = new ConcurrentHashMap<>();
+    private final MeterRegistry registry;
+
+    public ControlLoop(String id, SlagateConfig config, ControlBus bus, Overrides overrides, MeterRegistry registry) {
+        this(id, config, bus, overrides, registry, System::nanoTime);
+    }
+
+    ControlLoop(String id, SlagateConfig config, ControlBus bus, Overrides overrides, MeterRegistry registry,
+                LongSupplier nanoClock) {
+        this.id = id;
+        this.config = config;
+        this.bus = bus;
+        this.overrides = overrides;
+        this.nanoClock = nanoClock;
+        this.registry = registry;
+        this.rm = new ResourceManager(id, config, overrides, System.currentTimeMillis());
+        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "slagate-rm-" + id);
+            t.setDaemon(true);
+            return t;
+        });
+        solveTimer = Timer.builder("slagate.rm.solve").tag("manager", id)
+                .description("Time to compute one allocation (all pools)").register(registry);
+        cycleCounter = Counter.builder("slagate.rm.cycles").tag("manager", id).register(registry);
+        Gauge.builder("slagate.rm.utility", this, c -> c.lastDecision == null ? Double.NaN : c.lastDecision.clusterUtility())
+                .tag("manager", id).description("Cluster utility of the last decision (eq. 2)").register(registry);
+        Gauge.builder("slagate.rm.version", this, c -> c.lastAllocation == null ? 0 : c.lastAllocation.version())
+                .tag("manager", id).description("Version of the last allocation published").register(registry);
+        Gauge.builder("slagate.rm.gateways", this, c -> c.lastAllocation == null ? 0 : c.lastAllocation.gateways().size())
+                .tag("manager", id).description("Gateways in the last allocation").register(registry);
+        bus.subscribe(Topics.STATS, m -> {
+            if (m instanceof StatsMessage s) {
+                run(() -> rm.onStats(s, nanoClock.getAsLong()));
+            }
+        });
+        bus.subscribe(Topics.HEARTBEAT, m -> {
+            if (m instanceof HeartbeatMessage h && "gateway".equals(h.role())) {
+                run(() -> onGatewayHeartbeat(h));
+            }
+        });
+    }
+
+    public ControlLoop start() {
+        long cycle = config.controller().cycle().toMillis();
+        loop.scheduleAtFixedRate(this::cycle, cycle, cycle, TimeUnit.MILLISECONDS);
+        bus.onConnected(() -> bus.publish(Topics.HEARTBEAT, new HeartbeatMessage(BusMessage.SCHEMA, id,
+                "resource-manager", HeartbeatMessage.JOIN, System.currentTimeMillis(), rm.version())));
+        LOG.info("resource manager {} started: cycle {}, combining {}, model {}, resolution {}", id,
+                config.controller().cycle(), config.controller().combining().name().toLowerCase(),
+                config.controller().model(), config.controller().resolution());
+        return this;
+    }
+
+    private void onGatewayHeartbeat(HeartbeatMessage h) {
+        switch (h.event()) {
+            case HeartbeatMessage.JOIN -> {
+                rm.onJoin(h.componentId(), nanoClock.getAsLong());
+                AllocationMessage last = rm.lastAllocation();
+                if (last != null && last.gateways().containsKey(h.componentId())) {
+                    bus.publish(Topics.ALLOCATION, last); // at once: no waiting a cycle
+                } else {
+                    cycle(); // a gateway the last allocation does not cover: decide now, with it
+                }
+            }
+            case HeartbeatMessage.LEAVE -> {
+                rm.onLeave(h.componentId());
+                LOG.info("gateway {} left; its share goes to the others now", h.componentId());
+                cycle();
+            }
+            default -> {
+            }
+        }
+    }
+
+    /** One control cycle; never throws (a failure is logged and the next cycle runs). */
+    void cycle() {
+        try {
+            long t0 = System.nanoTime();
+            ResourceManager.Decision d = rm.step(nanoClock.getAsLong());
+            solveTimer.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
+            cycleCounter.increment();
+            cycles.incrementAndGet();
+            if (d.allocation() != null) {
+                lastAllocation = d.allocation();
+                bus.publish(Topics.ALLOCATION, d.allocation());
+            }
+            if (d.decision() != null) {
+                lastDecision = d.decision();
+                bus.publish(Topics.DECISION, d.decision());
+                recordFlows(d.decision());
+            }
+        } catch (RuntimeException e) {
+            LOG.error("control cycle failed; gateways keep the last allocation", e);
+        }
+    }
+
+    private void recordFlows(DecisionMessage d) {
+        for (DecisionMessage.FlowDecision f : d.flows()) {
+            String key = f.gatewayId() + "\u0000" + f.className();
+            double[] v = flowGauges.computeIfAbsent(key, k -> {
+                double[] holder = new double[3];
+                Gauge.builder("slagate.rm.flow.weight", holder, h -> h[0]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).description("w_{g,c} decided").register(registry);
+                Gauge.builder("slagate.rm.flow.predicted", holder, h -> h[1]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).baseUnit("seconds").description("Predicted response time t(w)")
+                        .register(registry);
+                Gauge.builder("slagate.rm.flow.utility", holder, h -> h[2]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).description("Predicted utility of the flow").register(registry);
+                return holder;
+            });
+            v[0] = f.weight();
+            v[1] = f.predictedSeconds();
+            v[2] = f.utility();
+        }
+    }
+
+    private void run(Runnable r) {
+        try {
+            loop.execute(() -> {
+                try {
+                    r.run();
+                } catch (RuntimeException e) {
+                    LOG.error("resource manager: handling a bus message failed", e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing
+        }
+    }
+
+    public DecisionMessage lastDecision() {
+        return lastDecision;
+    }
+
+    public AllocationMessage lastAllocation() {
+        return lastAllocation;
+    }
+
+    public long cycles() {
+        return cycles.get();
+    }
+
+    public Overrides overrides() {
+        return overrides;
+    }
+
+    public List<String> liveGateways() throws Exception {
+        return loop.submit(rm::liveGateways).get();
+    }
+
+    @Override
+    public void close() {
+        bus.publish(Topics.HEARTBEAT, new HeartbeatMessage(BusMessage.SCHEMA, id, "resource-manager",
+                HeartbeatMessage.LEAVE, System.currentTimeMillis(), rm.version()));
+        loop.shutdownNow();
+    }
+}
