@@ -1,0 +1,80 @@
+package io.slagate.load.service;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Synthetic SOAP servers: one Jetty server per port, each with its own thread pool and its own
+ * Axis2 runtime, so that they behave as separate servers s. The service is at
+ * {@code /services/StockUtility} (WSDL at {@code ?wsdl}).
+ */
+public final class BackendServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BackendServer.class);
+    private final List<Server> servers = new ArrayList<>();
+
+    /** Starts one server per port (0: any free port) on {@code host}. */
+    public static BackendServer start(String host, List<Integer> ports, ServiceTime serviceTime) throws Exception {
+        StockUtility.configure(serviceTime);
+        BackendServer b = new BackendServer();
+        try {
+            for (int port : ports) {
+                b.servers.add(startOne(host, port));
+            }
+        } catch (Exception e) {
+            b.close();
+            throw e;
+        }
+        LOG.info("synthetic StockUtility service on {} (mean service time {}, CPU fraction {})", b.urls(),
+                serviceTime.defaultMean(), serviceTime.cpu());
+        return b;
+    }
+
+    private static Server startOne(String host, int port) throws Exception {
+        // Axis2 is synchronous: a thread per executing request, so the pool bounds the concurrency it can take.
+        QueuedThreadPool threads = new QueuedThreadPool(400, 8);
+        threads.setName("backend-" + port);
+        Server server = new Server(threads);
+        ServerConnector c = new ServerConnector(server);
+        c.setHost(host);
+        c.setPort(port);
+        server.addConnector(c);
+        ServletContextHandler ctx = new ServletContextHandler("/");
+        ServletHolder axis = new ServletHolder("axis2", new SyntheticServiceServlet());
+        axis.setInitOrder(1);
+        ctx.addServlet(axis, "/services/*");
+        server.setHandler(ctx);
+        server.start();
+        return server;
+    }
+
+    public List<String> urls() {
+        List<String> out = new ArrayList<>();
+        for (Server s : servers) {
+            ServerConnector c = (ServerConnector) s.getConnectors()[0];
+            out.add("http://" + (c.getHost() == null ? "127.0.0.1" : c.getHost()) + ":" + c.getLocalPort());
+        }
+        return out;
+    }
+
+    public List<Integer> ports() {
+        List<Integer> out = new ArrayList<>();
+        for (Server s : servers) {
+            out.add(((ServerConnector) s.getConnectors()[0]).getLocalPort());
+        }
+        return out;
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (Server s : servers) {
+            s.stop();
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.slagate.load.service;
+
+import jakarta.servlet.ServletConfig;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URL;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.context.ConfigurationContextFactory;
+import org.apache.axis2.description.AxisService;
+import org.apache.axis2.transport.http.AxisServlet;
+
+/**
+ * Axis2's servlet with its configuration built in code rather than from a WAR's WEB-INF (STACK.md,
+ * pitfall 1): our own axis2.xml, the {@link StockUtility} POJO deployed as a service.
+ */
+public final class SyntheticServiceServlet extends AxisServlet {
+    public static final String SERVICE = "StockUtility";
+
+    @Override
+    protected ConfigurationContext initConfigContext(ServletConfig config) throws ServletException {
+        try {
+            URL axis2Xml = SyntheticServiceServlet.class.getResource("/slagate-axis2.xml");
+            ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromURIs(axis2Xml, null);
+            AxisService service = AxisService.createService(StockUtility.class.getName(), ctx.getAxisConfiguration());
+            service.setName(SERVICE);
+            ctx.getAxisConfiguration().addService(service);
+            return ctx;
+        } catch (AxisFault e) {
+            throw new ServletException("cannot build the Axis2 configuration: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Terminates the Axis2 runtime without Axis2's own destroy(), which looks for the commons-httpclient
+     * 3 connection manager (not on the classpath: the sender is httpclient5) and logs an ERROR trace.
+     */
+    @Override
+    public void destroy() {
+        try {
+            if (configContext != null) {
+                configContext.terminate();
+            }
+        } catch (AxisFault e) {
+            log("Axis2 did not terminate cleanly: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Axis2 may return before reading a chunked body's last chunk; Jetty would then close the
+     * connection and the client's next request on it fails (pitfall 4). Drain what is left.
+     */
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse resp) throws ServletException, IOException {
+        super.service(req, resp);
+        try (InputStream in = req.getInputStream()) {
+            in.transferTo(OutputStream.nullOutputStream());
+        } catch (IOException | IllegalStateException ignored) {
+            // nothing left to read, or the body was read as a reader: either way nothing to drain
+        }
+    }
+}
