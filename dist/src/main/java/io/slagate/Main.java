@@ -23,6 +23,10 @@ public final class Main {
               start             the embedded system in one JVM: ActiveMQ broker, resource manager, gateway
               gateway           one gateway node, on the broker at bus.url
               resource-manager  the global resource manager, on the broker at bus.url
+              backend           synthetic StockUtility SOAP servers (Axis2): --port N (repeat) [--mean 1s]
+                                [--cpu 0.1] [--host 127.0.0.1]; defaults: ports 9001 and 9002, mean 20ms
+              load              SOAP load through the gateway (slagate load --help)
+              experiment NAME   the paper's experiments A, B or C [--short] [--scale 0.05] [--out docs/experiments]
               help              this text
 
             options:
@@ -45,8 +49,29 @@ public final class Main {
         String command = args[0];
         List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
         if (rest.contains("--help") || rest.contains("-h")) {
-            out.print(USAGE);
+            out.print(command.equals("load") ? io.slagate.load.LoadCommand.USAGE : USAGE);
             return 0;
+        }
+        try {
+            switch (command) {
+                case "backend" -> {
+                    return runBackend(rest, out, err);
+                }
+                case "load" -> {
+                    return runLoad(rest, out, err);
+                }
+                case "experiment" -> {
+                    return runExperiment(rest, out, err);
+                }
+                default -> {
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("slagate " + command + ": " + e.getMessage());
+            return 1;
+        } catch (Exception e) {
+            err.println("slagate " + command + ": failed: " + e);
+            return 3;
         }
         Path configPath;
         try {
@@ -119,5 +144,96 @@ public final class Main {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    private static int runBackend(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        List<Integer> ports = new ArrayList<>();
+        String host = "127.0.0.1";
+        java.time.Duration mean = java.time.Duration.ofMillis(20);
+        double cpu = 0.1;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (i + 1 >= args.size()) {
+                throw new IllegalArgumentException(a + " needs a value");
+            }
+            String v = args.get(++i);
+            switch (a) {
+                case "--port" -> ports.add(Integer.parseInt(v));
+                case "--host" -> host = v;
+                case "--mean" -> mean = io.slagate.load.LoadCommand.duration(a, v);
+                case "--cpu" -> cpu = Double.parseDouble(v);
+                default -> throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
+        if (ports.isEmpty()) {
+            ports = List.of(9001, 9002);
+        }
+        io.slagate.load.service.ServiceTime t = new io.slagate.load.service.ServiceTime(java.util.Map.of(), mean, cpu,
+                java.time.Duration.ofNanos(Math.max(1_000_000, mean.toNanos() / 10)));
+        io.slagate.load.service.BackendServer backend = io.slagate.load.service.BackendServer.start(host, ports, t);
+        out.println("slagate backend: StockUtility at " + backend.urls() + " (WSDL: /services/StockUtility?wsdl)");
+        awaitShutdown(() -> {
+            try {
+                backend.close();
+            } catch (Exception e) {
+                err.println("slagate backend: stopping: " + e.getMessage());
+            }
+        });
+        return 0;
+    }
+
+    private static int runLoad(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        io.slagate.load.LoadSpec spec = io.slagate.load.LoadCommand.parse(args);
+        io.slagate.load.Summary s = new io.slagate.load.LoadGenerator(spec, err).run();
+        out.println(new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(s));
+        out.println("results in " + spec.out());
+        return s.lost() == 0 ? 0 : 4;
+    }
+
+    private static int runExperiment(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        if (args.isEmpty() || args.get(0).startsWith("--")) {
+            throw new IllegalArgumentException("which experiment? A, B or C");
+        }
+        String name = args.get(0);
+        boolean quick = false;
+        double scale = 0.05;
+        Path dir = Path.of("docs", "experiments");
+        String home = System.getProperty("slagate.home");
+        if (home != null) {
+            dir = Path.of(home, "docs", "experiments");
+        }
+        for (int i = 1; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--short")) {
+                quick = true;
+                continue;
+            }
+            if (i + 1 >= args.size()) {
+                throw new IllegalArgumentException(a + " needs a value");
+            }
+            String v = args.get(++i);
+            switch (a) {
+                case "--scale" -> scale = Double.parseDouble(v);
+                case "--out" -> dir = Path.of(v);
+                default -> throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
+        String command = "bin/slagate experiment " + String.join(" ", args);
+        new io.slagate.experiment.Experiments(scale, quick, dir, err, command).run(name);
+        out.println("results in " + dir.resolve(name.toUpperCase(java.util.Locale.ROOT)));
+        return 0;
+    }
+
+    private static void awaitShutdown(Runnable onStop) {
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            onStop.run();
+            stopped.countDown();
+        }, "slagate-shutdown"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -306,10 +306,12 @@ public final class ResourceManager {
      *
      * <p>γ adapts, as step sizes do in sign-based descent: when the optimum asks to undo the last
      * move (the model overshot: it is wrong about this plant), γ halves, down to a sixteenth of the
-     * configured value; after a move that the next optimum confirms, it grows back by half, up to
-     * the configured value. A fixed γ alone only shrinks an oscillation's amplitude, and with integer
-     * units a 2-cycle of any amplitude ≥ 1 survives it. No damping when the flows or N changed
-     * since the last cycle: there is nothing to blend from.
+     * configured value; whenever the optimum asks for a change that does not undo the last move, γ
+     * grows by half again, up to the configured value — also after cycles in which the small γ
+     * rounded the move away, so the loop cannot stay stuck on a stale allocation while the load
+     * changes. A fixed γ alone only shrinks an oscillation's amplitude, and with integer units a
+     * 2-cycle of any amplitude ≥ 1 survives it. No damping when the flows or N changed since the
+     * last cycle: there is nothing to blend from.
      */
     private int[] damp(String pool, List<String> flows, int total, int minUnits, int[] optimum) {
         double configured = config.controller().damping();
@@ -321,8 +323,9 @@ public final class ResourceManager {
             for (int j = 0; j < optimum.length; j++) {
                 agreement += (long) (optimum[j] - prev.units()[j]) * prev.move()[j];
             }
+            boolean wantsChange = !java.util.Arrays.equals(optimum, prev.units());
             gamma = agreement < 0 ? Math.max(configured / 16, prev.gamma() / 2)
-                    : agreement > 0 ? Math.min(configured, prev.gamma() * 1.5) : prev.gamma();
+                    : wantsChange ? Math.min(configured, prev.gamma() * 1.5) : prev.gamma();
             double[] target = new double[optimum.length];
             for (int j = 0; j < optimum.length; j++) {
                 target[j] = prev.units()[j] + gamma * (optimum[j] - prev.units()[j]);

@@ -123,24 +123,65 @@ class ResourceManagerTest {
 
     /**
      * A plant the model gets wrong: one M/M/1 queue per class whose rate grows with its share,
-     * t = 1/(w·s − λ). Undamped (γ = 1, the paper's controller) the loop cycles 6/4 → 2/8 → 8/2;
-     * a fixed γ = 0.5 still cycles 6/4 ↔ 4/6; the default adaptive damping settles (on 5/5).
+     * t = 1/(w·s − λ); its best allocation is 5/5. Undamped (γ = 1, the paper's controller) the loop
+     * swings 6/4 → 2/8 → 8/2 forever. With the default adaptive damping it stays within one unit of
+     * 5/5 and sits on 5/5 most of the time: the model keeps predicting that 6/4 is slightly better,
+     * so γ grows back and the loop probes 6/4 now and then (one cycle in six here), learns from it
+     * and returns — the price of never getting stuck when the load really changes.
      */
     @Test
-    void loop_onMismatchedPlant_oscillatesUndamped_settlesDamped() {
+    void loop_onMismatchedPlant_undampedSwingsWide_dampedStaysNearTheBest() {
         double[] lambda = {3.0, 4.0};
         Plant plant = (c, w) -> w > lambda[c] ? 1 / (w - lambda[c]) : 100;
         List<double[]> undamped = closedLoop(new ResourceManager("rm", config("min", "", ", damping: 1"), new Overrides(), 0),
                 plant, lambda, 30);
-        boolean moved = false;
-        for (int i = 20; i < 30; i++) {
-            moved |= undamped.get(i)[0] != undamped.get(19)[0];
+        double lo = 10;
+        double hi = 0;
+        for (int i = 10; i < 30; i++) {
+            lo = Math.min(lo, undamped.get(i)[0]);
+            hi = Math.max(hi, undamped.get(i)[0]);
         }
-        assertTrue(moved, "undamped, the model mismatch makes the loop cycle (documents why damping exists)");
+        assertTrue(hi - lo >= 4, "undamped, the model mismatch makes the loop swing wide: " + lo + ".." + hi);
         List<double[]> damped = closedLoop(new ResourceManager("rm", config("min", "", ""), new Overrides(), 0), plant, lambda, 30);
-        assertSettled(damped, 10);
-        double[] w = damped.get(29);
-        assertTrue(w[0] > 3 && w[1] > 4, "both stable: " + w[0] + "/" + w[1]);
+        int atBest = 0;
+        for (int i = 3; i < 30; i++) {
+            double p = damped.get(i)[0];
+            assertTrue(p >= 5 && p <= 6, "cycle " + i + ": within one unit of 5/5, never the unstable 2/8 or 8/2: " + p);
+            atBest += p == 5 ? 1 : 0;
+        }
+        assertTrue(atBest >= 20, "on 5/5 in most of the last 27 cycles: " + atBest);
+    }
+
+    /**
+     * The damping must never leave the loop stuck: statistics that flip the optimum every cycle
+     * shrink γ to its floor (each flip reverses the last move); then a steady load that calls for
+     * a new allocation must still be reached within a few cycles — not held off because the small
+     * γ rounds every move to zero.
+     */
+    @Test
+    void loop_afterDampingShrank_stillFollowsASteadyDemand() {
+        Map<String, Boolean> up = Map.of("s1", true);
+        double[] lambda = {4, 4};
+        double[] w5 = {5, 5};
+        ResourceManager undamped = new ResourceManager("rm", config("min", "", ", damping: 1"), new Overrides(), 0);
+        undamped.onStats(stats("gw1", lambda, new double[] {4.0, 0.8}, w5, up, 10), now);
+        double optimum = w(undamped.step(now).allocation(), "gw1", "premium");
+        assertTrue(optimum >= 7, "premium far over target needs much more weight: " + optimum);
+
+        ResourceManager rm = new ResourceManager("rm", config("min", "", ""), new Overrides(), 0);
+        for (int i = 0; i < 12; i++) {
+            double[] t = i % 2 == 0 ? new double[] {4.0, 0.8} : new double[] {0.8, 4.0};
+            rm.onStats(stats("gw1", lambda, t, w5, up, 10), now);
+            rm.step(now);
+            now += 5 * SECOND;
+        }
+        double reached = 0;
+        for (int i = 0; i < 15; i++) {
+            rm.onStats(stats("gw1", lambda, new double[] {4.0, 0.8}, w5, up, 10), now);
+            reached = w(rm.step(now).allocation(), "gw1", "premium");
+            now += 5 * SECOND;
+        }
+        assertEquals(optimum, reached, 1e-9, "the steady demand is met within 15 cycles");
     }
 
     @Test

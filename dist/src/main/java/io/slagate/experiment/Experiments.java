@@ -1,0 +1,359 @@
+package io.slagate.experiment;
+
+import io.slagate.load.LoadGenerator;
+import io.slagate.load.LoadSpec;
+import io.slagate.load.SecondSample;
+import io.slagate.load.Summary;
+import io.slagate.load.service.BackendServer;
+import io.slagate.load.service.ServiceTime;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/**
+ * The paper's section V experiments ({@code slagate experiment A|B|C}), time scaled so that each
+ * takes about 15 minutes here ({@code --short}: a minute or two). Results, with the command that
+ * produced them, go to {@code docs/experiments/NAME/}.
+ */
+public final class Experiments {
+    /** Mostly sleeping service for B and C: the N_s slots behave as the independent servers the model assumes. */
+    static final double SLEEPY_CPU = 0.02;
+    /** CPU-heavy service for A: 2 cores / 20% CPU per request puts the knee near N_s = 10, as in Fig. 7. */
+    static final double HEAVY_CPU = 0.2;
+
+    private final double scale;
+    private final boolean quick;
+    private final Path out;
+    private final PrintStream log;
+    private final String command;
+
+    public Experiments(double scale, boolean quick, Path out, PrintStream log, String command) {
+        this.scale = scale;
+        this.quick = quick;
+        this.out = out;
+        this.log = log;
+        this.command = command;
+    }
+
+    public void run(String name) throws Exception {
+        switch (name.toUpperCase(Locale.ROOT)) {
+            case "A" -> concurrencyKnee();
+            case "B" -> differentiation();
+            case "C" -> utilityRegions();
+            default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B or C");
+        }
+    }
+
+    private LoadSpec.ClassSpec premium(ExperimentSetup s) {
+        return new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, s.paper(2));
+    }
+
+    private LoadSpec.ClassSpec basic(ExperimentSetup s) {
+        return new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, s.paper(3));
+    }
+
+    // ---------------------------------------------------------------- A: throughput against N_s (Fig. 7)
+
+    private void concurrencyKnee() throws Exception {
+        Path dir = out.resolve("A");
+        Files.createDirectories(dir);
+        int[] levels = quick ? new int[] {1, 4, 10, 20} : new int[] {1, 2, 4, 6, 8, 10, 12, 15, 20, 30};
+        Duration warm = Duration.ofSeconds(quick ? 2 : 4);
+        Duration measure = Duration.ofSeconds(quick ? 5 : 16);
+        List<String> rows = new ArrayList<>(List.of("n_s,throughput_per_s,throughput_paper_units,mean_ms,p99_ms"));
+        XYSeries series = new XYSeries("throughput");
+        double best = 0;
+        double[] tput = new double[levels.length];
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, HEAVY_CPU))) {
+            for (int i = 0; i < levels.length; i++) {
+                int n = levels[i];
+                ExperimentSetup setup = new ExperimentSetup(scale, n, "fcfs");
+                try (RunningSystem sys = RunningSystem.start(setup.config(backend.urls().get(0)), false)) {
+                    // enough clients without think time that N_s requests always execute
+                    LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
+                            List.of(new LoadSpec.ClassSpec("all", "getQuote", null, false, null)),
+                            List.of(new LoadSpec.Phase(warm.plus(measure), List.of((double) (n + 10)))),
+                            false, Duration.ZERO, warm, 1000 + n, Duration.ofMinutes(5), null);
+                    Summary s = new LoadGenerator(spec, null).run();
+                    Summary.ClassSummary c = s.classes().get("all");
+                    tput[i] = c.throughput();
+                    best = Math.max(best, c.throughput());
+                    series.add(n, c.throughput() * scale);
+                    rows.add(String.format(Locale.ROOT, "%d,%.2f,%.3f,%.1f,%.1f", n, c.throughput(), c.throughput() * scale,
+                            c.meanMs(), c.p99Ms()));
+                    log.printf(Locale.ROOT, "A: N_s = %d → %.1f req/s (%.2f per paper second), mean %.1f ms%n", n,
+                            c.throughput(), c.throughput() * scale, c.meanMs());
+                }
+            }
+        }
+        int knee = levels[levels.length - 1];
+        for (int i = 0; i < levels.length; i++) {
+            if (tput[i] >= 0.95 * best) {
+                knee = levels[i];
+                break;
+            }
+        }
+        Files.write(dir.resolve("throughput.csv"), rows);
+        XYSeriesCollection data = new XYSeriesCollection(series);
+        JFreeChart chart = ChartFactory.createXYLineChart("Throughput against N_s (Fig. 7)", "N_s",
+                "requests per paper second", data);
+        chart.getXYPlot().addDomainMarker(new ValueMarker(knee));
+        System.setProperty("java.awt.headless", "true");
+        ChartUtils.saveChartAsPNG(dir.resolve("throughput.png").toFile(), chart, 960, 420);
+        StringBuilder md = header("A — throughput against N_s (Fig. 7)");
+        md.append("Service: exponential, mean 1 paper-second, ").append(pct(HEAVY_CPU))
+                .append(" of it on the CPU; one class of N_s + 10 clients without think time; `fcfs`.\n\n")
+                .append("| N_s | req/s | req per paper second | mean ms | p99 ms |\n|---:|---:|---:|---:|---:|\n");
+        for (String r : rows.subList(1, rows.size())) {
+            md.append("| ").append(r.replace(",", " | ")).append(" |\n");
+        }
+        md.append("\nThe knee (first N_s within 5% of the best throughput): **N_s = ").append(knee).append("**.\n\n")
+                .append("![throughput](throughput.png)\n");
+        Files.writeString(dir.resolve("RESULTS.md"), md);
+    }
+
+    // ---------------------------------------------------------------- B: four phases (Figs. 8-12)
+
+    private void differentiation() throws Exception {
+        Path dir = out.resolve("B");
+        Duration phase = Duration.ofSeconds(quick ? 25 : 150);
+        int[][] mixes = {{5, 5}, {20, 20}, {5, 20}, {20, 5}};
+        ExperimentSetup setup = new ExperimentSetup(scale, 10, "wrr");
+        Summary summary;
+        List<SecondSample> samples;
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, SLEEPY_CPU));
+             RunningSystem sys = RunningSystem.start(setup.config(backend.urls().get(0)), true)) {
+            List<LoadSpec.Phase> phases = new ArrayList<>();
+            for (int[] m : mixes) {
+                phases.add(new LoadSpec.Phase(phase, List.of((double) m[0], (double) m[1])));
+            }
+            LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(), List.of(premium(setup), basic(setup)),
+                    phases, false, setup.paper(1), Duration.ZERO, 42, Duration.ofMinutes(5), dir);
+            LoadGenerator g = new LoadGenerator(spec, log);
+            summary = g.run();
+            samples = readSamples(dir.resolve("samples.csv"));
+        }
+        utilityChart(samples, setup, dir.resolve("utility.png"));
+        StringBuilder md = header("B — service differentiation over four phases (Figs. 8–12)");
+        md.append(String.format(Locale.ROOT, "Scale %.3f (1 paper-second = %.0f ms); phases of %d s; N_s = 10; "
+                        + "τ_P = 2, τ_B = 3 paper-seconds; min combining; service %s CPU. Averages over the last 60%% of each phase, "
+                        + "in paper units (seconds ÷ scale).%n%n", scale, scale * 1000, phase.toSeconds(), pct(SLEEPY_CPU)))
+                .append("| phase | (L_P, L_B) | w_P : w_B | t_P | t_B | U_P | U_B | queue P / B | throughput P / B per paper-s |\n")
+                .append("|---|---|---|---:|---:|---:|---:|---|---|\n");
+        String[] names = {"Φ_A", "Φ_B", "Φ_C", "Φ_D"};
+        for (int p = 0; p < mixes.length; p++) {
+            PhaseStats sp = PhaseStats.of(samples, p + 1, "premium", 0.4);
+            PhaseStats sb = PhaseStats.of(samples, p + 1, "basic", 0.4);
+            double tP = sp.meanMs / 1000 / scale;
+            double tB = sb.meanMs / 1000 / scale;
+            md.append(String.format(Locale.ROOT, "| %s | (%d, %d) | %.1f : %.1f | %.2f | %.2f | %.2f | %.2f | %.1f / %.1f | %.2f / %.2f |%n",
+                    names[p], mixes[p][0], mixes[p][1], sp.weight, sb.weight, tP, tB, 2 - tP, 3 - tB, sp.queue, sb.queue,
+                    sp.throughput * scale, sb.throughput * scale));
+        }
+        md.append(String.format(Locale.ROOT, "%nRequests sent %d, answered %d, lost %d.%n%n", summary.sent(), summary.answered(),
+                summary.lost()));
+        md.append("![weights](weights.png)\n![response time](response-time.png)\n![queues](queues.png)\n"
+                + "![throughput](throughput.png)\n![utility](utility.png)\n");
+        Files.writeString(dir.resolve("RESULTS.md"), md);
+    }
+
+    // ---------------------------------------------------------------- C: utility regions (Figs. 13-15)
+
+    private void utilityRegions() throws Exception {
+        Path dir = out.resolve("C");
+        Files.createDirectories(dir);
+        int[] grid = quick ? new int[] {5, 20} : new int[] {5, 10, 15, 20};
+        Duration settle = Duration.ofSeconds(quick ? 4 : 5);
+        Duration measure = Duration.ofSeconds(quick ? 5 : 13);
+        String[][] modes = {{"fcfs", "fcfs"}, {"priority", "priority"}, {"controller", "wrr"}};
+        List<String> csv = new ArrayList<>(List.of("mode,l_p,l_b,t_p,t_b,u_p,u_b,u"));
+        StringBuilder md = header("C — utility regions (Figs. 13–15)");
+        md.append(String.format(Locale.ROOT, "Scale %.3f; each point %d s to settle then %d s measured; N_s = 10; τ_P = 2, τ_B = 3; "
+                + "U = min(U_P, U_B) with eq. 7, φ = α = β = 1; response times in paper-seconds.%n%n", scale,
+                settle.toSeconds(), measure.toSeconds()));
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, SLEEPY_CPU))) {
+            for (String[] mode : modes) {
+                ExperimentSetup setup = new ExperimentSetup(scale, 10, mode[1]);
+                double[][] u = new double[grid.length][grid.length];
+                List<SecondSample> samples;
+                Path modeDir = dir.resolve(mode[0]);
+                try (RunningSystem sys = RunningSystem.start(setup.config(backend.urls().get(0)), mode[0].equals("controller"))) {
+                    List<LoadSpec.Phase> phases = new ArrayList<>();
+                    for (int lp : grid) {
+                        for (int lb : grid) {
+                            phases.add(new LoadSpec.Phase(settle.plus(measure), List.of((double) lp, (double) lb)));
+                        }
+                    }
+                    LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(),
+                            List.of(premium(setup), basic(setup)), phases, false, setup.paper(1), Duration.ZERO, 7,
+                            Duration.ofMinutes(5), modeDir);
+                    log.println("C: " + mode[0]);
+                    new LoadGenerator(spec, log).run();
+                    samples = readSamples(modeDir.resolve("samples.csv"));
+                }
+                double keep = (double) measure.toSeconds() / settle.plus(measure).toSeconds();
+                int phase = 1;
+                md.append("### ").append(mode[0]).append("\n\n| L_P \\ L_B |");
+                for (int lb : grid) {
+                    md.append(' ').append(lb).append(" |");
+                }
+                md.append("\n|---|").append("---:|".repeat(grid.length)).append('\n');
+                for (int i = 0; i < grid.length; i++) {
+                    md.append("| **").append(grid[i]).append("** |");
+                    for (int j = 0; j < grid.length; j++) {
+                        PhaseStats p = PhaseStats.of(samples, phase++, "premium", keep);
+                        PhaseStats b = PhaseStats.of(samples, phase - 1, "basic", keep);
+                        double tP = p.meanMs / 1000 / scale;
+                        double tB = b.meanMs / 1000 / scale;
+                        double uP = 2 - tP;
+                        double uB = 3 - tB;
+                        u[i][j] = Math.min(uP, uB);
+                        csv.add(String.format(Locale.ROOT, "%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f", mode[0], grid[i], grid[j], tP, tB, uP, uB, u[i][j]));
+                        md.append(String.format(Locale.ROOT, " %.2f |", u[i][j]));
+                    }
+                    md.append('\n');
+                }
+                md.append("\nZero-utility contour: ").append(contour(grid, u)).append("\n\n");
+                regionChart(mode[0], grid, u, dir.resolve(mode[0] + ".png"));
+                md.append("![").append(mode[0]).append("](").append(mode[0]).append(".png)\n\n");
+            }
+        }
+        Files.write(dir.resolve("utility-grid.csv"), csv);
+        Files.writeString(dir.resolve("RESULTS.md"), md);
+    }
+
+    /** Where U crosses 0 along each row (fixed L_B) and column (fixed L_P), by linear interpolation: total clients there. */
+    static String contour(int[] grid, double[][] u) {
+        List<String> points = new ArrayList<>();
+        double lo = Double.MAX_VALUE;
+        double hi = -Double.MAX_VALUE;
+        for (int j = 0; j < grid.length; j++) { // fixed L_B, vary L_P
+            for (int i = 0; i + 1 < grid.length; i++) {
+                if (u[i][j] >= 0 && u[i + 1][j] < 0) {
+                    double lp = grid[i] + (grid[i + 1] - grid[i]) * u[i][j] / (u[i][j] - u[i + 1][j]);
+                    points.add(String.format(Locale.ROOT, "(%.1f, %d)", lp, grid[j]));
+                    lo = Math.min(lo, lp + grid[j]);
+                    hi = Math.max(hi, lp + grid[j]);
+                }
+            }
+        }
+        for (int i = 0; i < grid.length; i++) { // fixed L_P, vary L_B
+            for (int j = 0; j + 1 < grid.length; j++) {
+                if (u[i][j] >= 0 && u[i][j + 1] < 0) {
+                    double lb = grid[j] + (grid[j + 1] - grid[j]) * u[i][j] / (u[i][j] - u[i][j + 1]);
+                    points.add(String.format(Locale.ROOT, "(%d, %.1f)", grid[i], lb));
+                    lo = Math.min(lo, lb + grid[i]);
+                    hi = Math.max(hi, lb + grid[i]);
+                }
+            }
+        }
+        if (points.isEmpty()) {
+            return "no crossing inside the grid";
+        }
+        return String.format(Locale.ROOT, "(L_P, L_B) ≈ %s — total clients %.0f to %.0f", String.join(", ", points), lo, hi);
+    }
+
+    private static void regionChart(String mode, int[] grid, double[][] u, Path file) throws IOException {
+        XYSeriesCollection data = new XYSeriesCollection();
+        for (int j = 0; j < grid.length; j++) {
+            XYSeries s = new XYSeries("L_B = " + grid[j]);
+            for (int i = 0; i < grid.length; i++) {
+                s.add(grid[i], u[i][j]);
+            }
+            data.addSeries(s);
+        }
+        JFreeChart chart = ChartFactory.createXYLineChart("Cluster utility, " + mode, "L_P (premium clients)", "min(U_P, U_B)", data);
+        chart.getXYPlot().addRangeMarker(new ValueMarker(0));
+        System.setProperty("java.awt.headless", "true");
+        ChartUtils.saveChartAsPNG(file.toFile(), chart, 760, 420);
+    }
+
+    private void utilityChart(List<SecondSample> samples, ExperimentSetup setup, Path file) throws IOException {
+        XYSeriesCollection data = new XYSeriesCollection();
+        Map<String, Double> target = Map.of("premium", 2.0, "basic", 3.0);
+        for (String c : List.of("premium", "basic")) {
+            XYSeries s = new XYSeries(c);
+            for (SecondSample x : samples) {
+                if (x.className().equals(c) && !Double.isNaN(x.meanMs())) {
+                    s.add(x.second(), target.get(c) - x.meanMs() / 1000 / scale);
+                }
+            }
+            data.addSeries(s);
+        }
+        JFreeChart chart = ChartFactory.createXYLineChart("Utility per class (eq. 7, measured)", "time (s)", "U", data);
+        chart.getXYPlot().addRangeMarker(new ValueMarker(0));
+        System.setProperty("java.awt.headless", "true");
+        ChartUtils.saveChartAsPNG(file.toFile(), chart, 960, 420);
+    }
+
+    private StringBuilder header(String title) {
+        StringBuilder md = new StringBuilder("# Experiment ").append(title).append("\n\n");
+        md.append("Produced by `").append(command).append("` on ").append(Runtime.getRuntime().availableProcessors())
+                .append(" cores (load generator, gateway, resource manager and the Axis2 backend share them), ")
+                .append(java.time.LocalDate.now()).append(".\n\n");
+        return md;
+    }
+
+    private static String pct(double f) {
+        return String.format(Locale.ROOT, "%.0f%%", f * 100);
+    }
+
+    static List<SecondSample> readSamples(Path csv) throws IOException {
+        List<SecondSample> out = new ArrayList<>();
+        List<String> lines = Files.readAllLines(csv);
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",", -1);
+            out.add(new SecondSample(d(f[0]), Integer.parseInt(f[1]), Boolean.parseBoolean(f[2]), f[3], d(f[4]),
+                    Integer.parseInt(f[5]), Long.parseLong(f[6]), d(f[7]), d(f[8]), d(f[9]), d(f[10]), d(f[11]), d(f[12]),
+                    Long.parseLong(f[13]), Integer.parseInt(f[14]), d(f[15]), Integer.parseInt(f[16])));
+        }
+        return out;
+    }
+
+    private static double d(String s) {
+        return s.isEmpty() ? Double.NaN : Double.parseDouble(s);
+    }
+
+    /** One class's averages over the tail of one phase: completion-weighted mean response time, mean weight, queue, throughput. */
+    record PhaseStats(double meanMs, double weight, double queue, double throughput) {
+        static PhaseStats of(List<SecondSample> samples, int phase, String cls, double tailFraction) {
+            List<SecondSample> in = samples.stream().filter(s -> s.phase() == phase && s.className().equals(cls)).toList();
+            int skip = (int) Math.floor(in.size() * (1 - tailFraction));
+            List<SecondSample> tail = in.subList(Math.min(skip, in.size()), in.size());
+            double weighted = 0;
+            long n = 0;
+            double w = 0;
+            int wn = 0;
+            double q = 0;
+            int qn = 0;
+            for (SecondSample s : tail) {
+                if (s.completed() > 0) {
+                    weighted += s.meanMs() * s.completed();
+                    n += s.completed();
+                }
+                if (!Double.isNaN(s.weight())) {
+                    w += s.weight();
+                    wn++;
+                }
+                if (s.queue() >= 0) {
+                    q += s.queue();
+                    qn++;
+                }
+            }
+            return new PhaseStats(n > 0 ? weighted / n : Double.NaN, wn > 0 ? w / wn : Double.NaN,
+                    qn > 0 ? q / qn : Double.NaN, tail.isEmpty() ? 0 : (double) n / tail.size());
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.slagate.experiment;
+
+import io.slagate.EmbeddedSystem;
+import io.slagate.config.SlagateConfig;
+import io.slagate.gateway.Gateway;
+import java.time.Duration;
+
+/** A gateway for one experiment run: alone (fcfs, priority, static wrr), or with broker and resource manager. */
+final class RunningSystem implements AutoCloseable {
+    private final EmbeddedSystem embedded;
+    private final Gateway gateway;
+
+    private RunningSystem(EmbeddedSystem embedded, Gateway gateway) {
+        this.embedded = embedded;
+        this.gateway = gateway;
+    }
+
+    static RunningSystem start(SlagateConfig config, boolean controller) throws Exception {
+        if (controller) {
+            EmbeddedSystem s = EmbeddedSystem.start(config, EmbeddedSystem.Parts.ALL);
+            return new RunningSystem(s, s.gateway());
+        }
+        return new RunningSystem(null, new Gateway(config).start());
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + gateway.port();
+    }
+
+    String statsUrl() {
+        return "http://127.0.0.1:" + gateway.adminPort() + "/stats";
+    }
+
+    Gateway gateway() {
+        return gateway;
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (embedded != null) {
+            embedded.close();
+        } else {
+            gateway.stop(Duration.ofSeconds(5));
+        }
+    }
+}
