@@ -26,7 +26,8 @@ public final class Main {
               backend           synthetic StockUtility SOAP servers (Axis2): --port N (repeat) [--mean 1s]
                                 [--cpu 0.1] [--host 127.0.0.1]; defaults: ports 9001 and 9002, mean 20ms
               load              SOAP load through the gateway (slagate load --help)
-              experiment NAME   the paper's experiments A, B or C [--short] [--scale 0.05] [--out docs/experiments]
+              experiment NAME   the paper's experiments A, B or C [--short] [--scale 0.05] [--resolution 1]
+                                [--out docs/experiments]
               help              this text
 
             options:
@@ -197,6 +198,7 @@ public final class Main {
         String name = args.get(0);
         boolean quick = false;
         double scale = 0.05;
+        double resolution = 1;
         Path dir = Path.of("docs", "experiments");
         String home = System.getProperty("slagate.home");
         if (home != null) {
@@ -214,12 +216,13 @@ public final class Main {
             String v = args.get(++i);
             switch (a) {
                 case "--scale" -> scale = Double.parseDouble(v);
+                case "--resolution" -> resolution = Double.parseDouble(v);
                 case "--out" -> dir = Path.of(v);
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
         String command = "bin/slagate experiment " + String.join(" ", args);
-        new io.slagate.experiment.Experiments(scale, quick, dir, err, command).run(name);
+        new io.slagate.experiment.Experiments(scale, quick, dir, err, command, resolution).run(name);
         out.println("results in " + dir.resolve(name.toUpperCase(java.util.Locale.ROOT)));
         return 0;
     }

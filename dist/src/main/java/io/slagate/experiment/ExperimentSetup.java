@@ -12,7 +12,7 @@ import java.util.Locale;
  * cycle, min combining (eq. 2b). Premium clients are the customer {@code gold-customer}, subscribed
  * to the gold grade; Basic clients are {@code silver-customer}, on the default grade.
  */
-record ExperimentSetup(double scale, int concurrency, String scheduler) {
+record ExperimentSetup(double scale, int concurrency, String scheduler, double resolution) {
     static final String PREMIUM_USER = "gold-customer";
     static final String BASIC_USER = "silver-customer";
 
@@ -40,9 +40,9 @@ record ExperimentSetup(double scale, int concurrency, String scheduler) {
                   defaultClass: basic
                 allocation: { weights: { premium: 5, basic: 5 } }
                 bus: { url: "vm://slagate-experiment", listen: "" }
-                controller: { cycle: %dms, combining: min }
+                controller: { cycle: %dms, combining: min, resolution: %s }
                 """, scheduler, paper(5).toMillis(), paper(30).toMillis(), backendUrl, concurrency,
-                paper(2).toMillis(), paper(3).toMillis(), PREMIUM_USER, paper(5).toMillis());
+                paper(2).toMillis(), paper(3).toMillis(), PREMIUM_USER, paper(5).toMillis(), resolution);
         return ConfigLoader.parse(yaml, "experiment");
     }
 }

@@ -38,8 +38,14 @@ public final class Experiments {
     private final Path out;
     private final PrintStream log;
     private final String command;
+    private final double resolution;
 
-    public Experiments(double scale, boolean quick, Path out, PrintStream log, String command) {
+    /**
+     * @param resolution the controller's weight resolution: 1 as in the paper (integer weights), or
+     *                   finer (e.g. 0.1), which the paper's section V-B names as its limit
+     */
+    public Experiments(double scale, boolean quick, Path out, PrintStream log, String command, double resolution) {
+        this.resolution = resolution;
         this.scale = scale;
         this.quick = quick;
         this.out = out;
@@ -79,7 +85,7 @@ public final class Experiments {
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, HEAVY_CPU))) {
             for (int i = 0; i < levels.length; i++) {
                 int n = levels[i];
-                ExperimentSetup setup = new ExperimentSetup(scale, n, "fcfs");
+                ExperimentSetup setup = new ExperimentSetup(scale, n, "fcfs", 1);
                 try (RunningSystem sys = RunningSystem.start(setup.config(backend.urls().get(0)), false)) {
                     // enough clients without think time that N_s requests always execute
                     LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
@@ -127,10 +133,10 @@ public final class Experiments {
     // ---------------------------------------------------------------- B: four phases (Figs. 8-12)
 
     private void differentiation() throws Exception {
-        Path dir = out.resolve("B");
+        Path dir = out.resolve(resolution == 1 ? "B" : "B-resolution-" + resolution);
         Duration phase = Duration.ofSeconds(quick ? 25 : 150);
         int[][] mixes = {{5, 5}, {20, 20}, {5, 20}, {20, 5}};
-        ExperimentSetup setup = new ExperimentSetup(scale, 10, "wrr");
+        ExperimentSetup setup = new ExperimentSetup(scale, 10, "wrr", resolution);
         Summary summary;
         List<SecondSample> samples;
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, SLEEPY_CPU));
@@ -148,8 +154,8 @@ public final class Experiments {
         utilityChart(samples, setup, dir.resolve("utility.png"));
         StringBuilder md = header("B — service differentiation over four phases (Figs. 8–12)");
         md.append(String.format(Locale.ROOT, "Scale %.3f (1 paper-second = %.0f ms); phases of %d s; N_s = 10; "
-                        + "τ_P = 2, τ_B = 3 paper-seconds; min combining; service %s CPU. Averages over the last 60%% of each phase, "
-                        + "in paper units (seconds ÷ scale).%n%n", scale, scale * 1000, phase.toSeconds(), pct(SLEEPY_CPU)))
+                        + "τ_P = 2, τ_B = 3 paper-seconds; min combining; weight resolution %s; service %s CPU. Averages over the last 60%% of each phase, "
+                        + "in paper units (seconds ÷ scale).%n%n", scale, scale * 1000, phase.toSeconds(), resolution, pct(SLEEPY_CPU)))
                 .append("| phase | (L_P, L_B) | w_P : w_B | t_P | t_B | U_P | U_B | queue P / B | throughput P / B per paper-s |\n")
                 .append("|---|---|---|---:|---:|---:|---:|---|---|\n");
         String[] names = {"Φ_A", "Φ_B", "Φ_C", "Φ_D"};
@@ -177,7 +183,8 @@ public final class Experiments {
         int[] grid = quick ? new int[] {5, 20} : new int[] {5, 10, 15, 20};
         Duration settle = Duration.ofSeconds(quick ? 4 : 5);
         Duration measure = Duration.ofSeconds(quick ? 5 : 13);
-        String[][] modes = {{"fcfs", "fcfs"}, {"priority", "priority"}, {"controller", "wrr"}};
+        String[][] modes = {{"fcfs", "fcfs"}, {"priority", "priority"}, {"controller", "wrr", "1"},
+                {"controller-fractional", "wrr", "0.1"}};
         List<String> csv = new ArrayList<>(List.of("mode,l_p,l_b,t_p,t_b,u_p,u_b,u"));
         StringBuilder md = header("C — utility regions (Figs. 13–15)");
         md.append(String.format(Locale.ROOT, "Scale %.3f; each point %d s to settle then %d s measured; N_s = 10; τ_P = 2, τ_B = 3; "
@@ -185,11 +192,11 @@ public final class Experiments {
                 settle.toSeconds(), measure.toSeconds()));
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, SLEEPY_CPU))) {
             for (String[] mode : modes) {
-                ExperimentSetup setup = new ExperimentSetup(scale, 10, mode[1]);
+                ExperimentSetup setup = new ExperimentSetup(scale, 10, mode[1], mode.length > 2 ? Double.parseDouble(mode[2]) : 1);
                 double[][] u = new double[grid.length][grid.length];
                 List<SecondSample> samples;
                 Path modeDir = dir.resolve(mode[0]);
-                try (RunningSystem sys = RunningSystem.start(setup.config(backend.urls().get(0)), mode[0].equals("controller"))) {
+                try (RunningSystem sys = RunningSystem.start(setup.config(backend.urls().get(0)), mode[0].startsWith("controller"))) {
                     List<LoadSpec.Phase> phases = new ArrayList<>();
                     for (int lp : grid) {
                         for (int lb : grid) {

@@ -328,7 +328,10 @@ public final class ResourceManager {
                     : wantsChange ? Math.min(configured, prev.gamma() * 1.5) : prev.gamma();
             double[] target = new double[optimum.length];
             for (int j = 0; j < optimum.length; j++) {
-                target[j] = prev.units()[j] + gamma * (optimum[j] - prev.units()[j]);
+                int delta = optimum[j] - prev.units()[j];
+                // a hair toward the optimum: a blend that lands on .5 rounds toward it, not by index
+                // order (γ = 0.5 and a one-unit step would otherwise never be taken by a lower index)
+                target[j] = prev.units()[j] + gamma * delta + 1e-6 * Integer.signum(delta);
             }
             out = CapPartition.round(target, total, minUnits);
         }
