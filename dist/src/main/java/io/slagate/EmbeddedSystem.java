@@ -4,6 +4,7 @@ import io.slagate.bus.ControlBus;
 import io.slagate.bus.EmbeddedBroker;
 import io.slagate.config.BusSettings;
 import io.slagate.config.SlagateConfig;
+import io.slagate.console.ConsoleServer;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.control.GatewayAgent;
 import io.slagate.rm.ControlLoop;
@@ -29,12 +30,16 @@ public final class EmbeddedSystem implements AutoCloseable {
     private GatewayAgent agent;
     private ControlLoop controlLoop;
     private ControlBus gatewayBus;
+    private ConsoleServer console;
 
     /** Which components to run. */
-    public record Parts(boolean broker, boolean resourceManager, boolean gateway) {
-        public static final Parts ALL = new Parts(true, true, true);
-        public static final Parts GATEWAY = new Parts(false, false, true);
-        public static final Parts RESOURCE_MANAGER = new Parts(false, true, false);
+    public record Parts(boolean broker, boolean resourceManager, boolean gateway, boolean console) {
+        public static final Parts ALL = new Parts(true, true, true, true);
+        /** The embedded system without the console (experiments, tests). */
+        public static final Parts CORE = new Parts(true, true, true, false);
+        public static final Parts GATEWAY = new Parts(false, false, true, false);
+        public static final Parts RESOURCE_MANAGER = new Parts(false, true, false, false);
+        public static final Parts CONSOLE = new Parts(false, false, false, true);
     }
 
     public static EmbeddedSystem start(SlagateConfig config, Parts parts) throws Exception {
@@ -86,6 +91,18 @@ public final class EmbeddedSystem implements AutoCloseable {
             stopOrder.push(agent); // first to stop: the leave goes out while the gateway drains
             gatewayBus.start();
         }
+        if (parts.console()) {
+            ControlBus consoleBus = ControlBus.of(new BusSettings(url, false, "", bus.user(), bus.password()),
+                    "console-" + config.gateway().id());
+            stopOrder.push(consoleBus);
+            console = ConsoleServer.start(config, consoleBus, System.out);
+            stopOrder.push(console);
+            consoleBus.start();
+        }
+    }
+
+    public ConsoleServer console() {
+        return console;
     }
 
     private static String brokerName(String url) {

@@ -20,9 +20,11 @@ public final class Main {
             usage: slagate COMMAND [--config FILE]
 
             commands:
-              start             the embedded system in one JVM: ActiveMQ broker, resource manager, gateway
+              start             the embedded system in one JVM: ActiveMQ broker, resource manager, gateway,
+                                admin console (http://127.0.0.1:8082/)
               gateway           one gateway node, on the broker at bus.url
               resource-manager  the global resource manager, on the broker at bus.url
+              console           the admin console, on the broker at bus.url
               backend           synthetic StockUtility SOAP servers (Axis2): --port N (repeat) [--mean 1s]
                                 [--cpu 0.1] [--host 127.0.0.1]; defaults: ports 9001 and 9002, mean 20ms
               load              SOAP load through the gateway (slagate load --help)
@@ -96,6 +98,7 @@ public final class Main {
             case "start" -> runUntilStopped(config, EmbeddedSystem.Parts.ALL, err);
             case "gateway" -> runUntilStopped(config, EmbeddedSystem.Parts.GATEWAY, err);
             case "resource-manager" -> runUntilStopped(config, EmbeddedSystem.Parts.RESOURCE_MANAGER, err);
+            case "console" -> runUntilStopped(config, EmbeddedSystem.Parts.CONSOLE, err);
             default -> {
                 err.println("slagate: unknown command " + command + "\n" + USAGE);
                 yield 1;

@@ -59,7 +59,7 @@ class DifferentiationEndToEndTest {
 
     private static Outcome run(String backendUrl, boolean controller) throws Exception {
         SlagateConfig config = ConfigLoader.parse(yaml(backendUrl, controller ? "wrr" : "fcfs"), "e2e");
-        EmbeddedSystem system = controller ? EmbeddedSystem.start(config, EmbeddedSystem.Parts.ALL) : null;
+        EmbeddedSystem system = controller ? EmbeddedSystem.start(config, EmbeddedSystem.Parts.CORE) : null;
         Gateway gateway = controller ? system.gateway() : new Gateway(config).start();
         try {
             LoadSpec spec = new LoadSpec("http://127.0.0.1:" + gateway.port(), "/services/StockUtility", null,

@@ -60,7 +60,7 @@ public final class ConfigLoader {
             throw new ConfigException(source, List.of("(top level): the file must be a YAML mapping with at least `servers:` and `classes:`"));
         }
         ConfigNode top = new ConfigNode(root, "", problems);
-        top.allowOnly("gateway", "servers", "classes", "classification", "allocation", "bus", "controller");
+        top.allowOnly("gateway", "servers", "classes", "classification", "allocation", "bus", "controller", "console");
         GatewaySettings gateway = gateway(top.object("gateway"));
         List<ServerConfig> servers = servers(top);
         List<TrafficClassConfig> classes = classes(top);
@@ -68,11 +68,12 @@ public final class ConfigLoader {
         StaticAllocation allocation = allocation(top.object("allocation"), classes, servers);
         BusSettings bus = bus(top.object("bus"));
         ControllerSettings controller = controller(top.object("controller"));
+        ConsoleSettings console = console(top.object("console"));
         crossCheck(top, servers, classes);
         if (!problems.isEmpty()) {
             throw new ConfigException(source, problems);
         }
-        return new SlagateConfig(source, gateway, servers, classes, classification, allocation, bus, controller);
+        return new SlagateConfig(source, gateway, servers, classes, classification, allocation, bus, controller, console);
     }
 
     private static GatewaySettings gateway(ConfigNode g) {
@@ -321,6 +322,14 @@ public final class ConfigLoader {
             }
         }
         return new BusSettings(url, embedded, listen == null ? "" : listen, user, password);
+    }
+
+    private static ConsoleSettings console(ConfigNode c) {
+        c.allowOnly("listen", "usersFile", "sessionTimeout");
+        HostPort listen = hostPort(c, "listen", new HostPort("127.0.0.1", 8082));
+        String users = c.string("usersFile", "console-users.json");
+        Duration timeout = c.duration("sessionTimeout", Duration.ofHours(8), Duration.ofMinutes(1), Duration.ofDays(30));
+        return new ConsoleSettings(listen, users, timeout);
     }
 
     private static ControllerSettings controller(ConfigNode c) {

@@ -8,7 +8,8 @@ import java.util.Map;
 /** The whole, validated configuration. Immutable; obtained from {@link ConfigLoader}. */
 public record SlagateConfig(String source, GatewaySettings gateway, List<ServerConfig> servers,
                             List<TrafficClassConfig> classes, ClassificationConfig classification,
-                            StaticAllocation allocation, BusSettings bus, ControllerSettings controller) {
+                            StaticAllocation allocation, BusSettings bus, ControllerSettings controller,
+                            ConsoleSettings console) {
     public SlagateConfig {
         servers = List.copyOf(servers);
         classes = List.copyOf(classes);

@@ -17,7 +17,7 @@ final class RunningSystem implements AutoCloseable {
 
     static RunningSystem start(SlagateConfig config, boolean controller) throws Exception {
         if (controller) {
-            EmbeddedSystem s = EmbeddedSystem.start(config, EmbeddedSystem.Parts.ALL);
+            EmbeddedSystem s = EmbeddedSystem.start(config, EmbeddedSystem.Parts.CORE);
             return new RunningSystem(s, s.gateway());
         }
         return new RunningSystem(null, new Gateway(config).start());

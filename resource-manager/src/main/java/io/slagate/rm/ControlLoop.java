@@ -8,6 +8,7 @@ import io.slagate.bus.ControlBus;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.bus.AllocationMessage;
 import io.slagate.config.bus.BusMessage;
+import io.slagate.config.bus.ControlMessage;
 import io.slagate.config.bus.DecisionMessage;
 import io.slagate.config.bus.HeartbeatMessage;
 import io.slagate.config.bus.StatsMessage;
@@ -81,6 +82,11 @@ public final class ControlLoop implements AutoCloseable {
                 run(() -> rm.onStats(s, nanoClock.getAsLong()));
             }
         });
+        bus.subscribe(Topics.CONTROL, m -> {
+            if (m instanceof ControlMessage c) {
+                run(() -> onControl(c));
+            }
+        });
         bus.subscribe(Topics.HEARTBEAT, m -> {
             if (m instanceof HeartbeatMessage h && "gateway".equals(h.role())) {
                 run(() -> onGatewayHeartbeat(h));
@@ -118,6 +124,32 @@ public final class ControlLoop implements AutoCloseable {
             default -> {
             }
         }
+    }
+
+    /** An operator's override from the console: applied, logged, and a new decision made at once. */
+    void onControl(ControlMessage c) {
+        long now = nanoClock.getAsLong();
+        long until = c.expiresInSeconds() > 0 ? now + (long) (c.expiresInSeconds() * 1e9) : Long.MAX_VALUE;
+        try {
+            switch (c.command()) {
+                case ControlMessage.PAUSE -> overrides.pause();
+                case ControlMessage.RESUME -> overrides.resume();
+                case ControlMessage.PIN_WEIGHT -> overrides.pinWeight(c.gatewayId(), c.className(), c.value(), until);
+                case ControlMessage.UNPIN_WEIGHT -> overrides.unpinWeight(c.gatewayId(), c.className());
+                case ControlMessage.PIN_CAPACITY -> overrides.pinCapacity(c.serverId(), (int) c.value(), until);
+                case ControlMessage.UNPIN_CAPACITY -> overrides.unpinCapacity(c.serverId());
+                default -> {
+                    LOG.warn("unknown control command {} from {}; ignored", c.command(), c.user());
+                    return;
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            LOG.warn("control command {} from {} refused: {}", c.command(), c.user(), e.getMessage());
+            return;
+        }
+        LOG.info("override by {}: {} gateway={} class={} server={} value={} expires in {} s", c.user(), c.command(),
+                c.gatewayId(), c.className(), c.serverId(), c.value(), c.expiresInSeconds() > 0 ? c.expiresInSeconds() : "never");
+        cycle();
     }
 
     /** One control cycle; never throws (a failure is logged and the next cycle runs). */

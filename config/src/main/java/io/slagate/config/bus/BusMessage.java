@@ -13,8 +13,10 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = AllocationMessage.class, name = "allocation"),
         @JsonSubTypes.Type(value = HeartbeatMessage.class, name = "heartbeat"),
         @JsonSubTypes.Type(value = DecisionMessage.class, name = "decision"),
+        @JsonSubTypes.Type(value = ControlMessage.class, name = "control"),
 })
-public sealed interface BusMessage permits StatsMessage, AllocationMessage, HeartbeatMessage, DecisionMessage {
+public sealed interface BusMessage permits StatsMessage, AllocationMessage, HeartbeatMessage, DecisionMessage,
+        ControlMessage {
     int SCHEMA = 1;
 
     int schema();

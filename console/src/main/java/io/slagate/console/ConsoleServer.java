@@ -1,0 +1,84 @@
+package io.slagate.console;
+
+import io.slagate.bus.ControlBus;
+import io.slagate.config.SlagateConfig;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admin console as a component: its own Jetty server (loopback by default), the users file
+ * beside the configuration, an audit file next to it, and the live state fed from the bus.
+ */
+public final class ConsoleServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ConsoleServer.class);
+
+    private final Server server;
+    private final ServerConnector connector;
+    private final UserStore users;
+
+    private ConsoleServer(Server server, ServerConnector connector, UserStore users) {
+        this.server = server;
+        this.connector = connector;
+        this.users = users;
+    }
+
+    /**
+     * Starts the console; on the first start (no users file) prints the generated admin password
+     * once on {@code out} — it is stored only as a hash and never logged.
+     */
+    public static ConsoleServer start(SlagateConfig config, ControlBus bus, PrintStream out) throws Exception {
+        Path base = baseDir(config);
+        Path usersFile = base.resolve(config.console().usersFile());
+        UserStore users = UserStore.open(usersFile);
+        if (users.generatedPassword() != null) {
+            out.println("slagate console: created user \"admin\" with password " + users.generatedPassword()
+                    + " (shown this once; only its hash is stored in " + usersFile + ")");
+        }
+        LiveState state = new LiveState(50_000);
+        state.attach(bus);
+        long timeout = config.console().sessionTimeout().toNanos();
+        ConsoleHandler handler = new ConsoleHandler(config, users, new Sessions(timeout, System::nanoTime),
+                new LoginThrottle(System::nanoTime), new AuditLog(usersFile.resolveSibling("console-audit.log")), state, bus);
+        QueuedThreadPool threads = new QueuedThreadPool(32, 2);
+        threads.setName("console");
+        Server server = new Server(threads);
+        ServerConnector c = new ServerConnector(server);
+        c.setHost(config.console().listen().host());
+        c.setPort(config.console().listen().port());
+        server.addConnector(c);
+        server.setHandler(handler);
+        server.start();
+        LOG.info("console on http://{}:{}/ (users in {})", config.console().listen().host(), c.getLocalPort(), usersFile);
+        return new ConsoleServer(server, c, users);
+    }
+
+    private static Path baseDir(SlagateConfig config) {
+        Path source = Path.of(config.source());
+        Path parent = source.toAbsolutePath().getParent();
+        return parent != null && source.toFile().isFile() ? parent : Path.of("").toAbsolutePath();
+    }
+
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    public UserStore users() {
+        return users;
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.stop();
+    }
+
+    /** For tools: add or replace a user. */
+    public void putUser(String name, Role role, char[] password) throws IOException {
+        users.put(name, role, password);
+    }
+}

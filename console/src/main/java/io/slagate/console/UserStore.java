@@ -1,0 +1,108 @@
+package io.slagate.console;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The console's users, with their roles and password hashes, in a JSON file. When the file does
+ * not exist, the first start creates it with one {@code admin} whose random password is returned
+ * once (to be printed) and never stored: only its hash is. No default password exists.
+ */
+public final class UserStore {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    public record User(String name, String role, String hash) {
+        Role roleValue() {
+            return Role.parse(role);
+        }
+    }
+
+    private final Path file;
+    private final Map<String, User> users = new LinkedHashMap<>();
+    private final String generatedPassword;
+
+    private UserStore(Path file, List<User> list, String generatedPassword) {
+        this.file = file;
+        for (User u : list) {
+            users.put(u.name(), u);
+        }
+        this.generatedPassword = generatedPassword;
+    }
+
+    /** Loads the file, or creates it with a new admin; a malformed file is refused with its name and the problem. */
+    public static UserStore open(Path file) throws IOException {
+        if (Files.exists(file)) {
+            List<User> list;
+            try {
+                list = JSON.readValue(file.toFile(), new TypeReference<List<User>>() { });
+            } catch (IOException e) {
+                throw new IOException(file + ": not a list of {name, role, hash}: " + e.getMessage(), e);
+            }
+            for (User u : list) {
+                if (u.name() == null || u.hash() == null) {
+                    throw new IOException(file + ": every user needs a name and a hash");
+                }
+                try {
+                    u.roleValue();
+                } catch (IllegalArgumentException e) {
+                    throw new IOException(file + ": user " + u.name() + ": " + e.getMessage());
+                }
+            }
+            return new UserStore(file, list, null);
+        }
+        String password = PasswordHasher.randomPassword();
+        UserStore s = new UserStore(file, List.of(new User("admin", Role.ADMIN.text(), PasswordHasher.hash(password.toCharArray()))),
+                password);
+        s.save();
+        return s;
+    }
+
+    /** The password created for {@code admin} on this start, or null when the users file already existed. */
+    public String generatedPassword() {
+        return generatedPassword;
+    }
+
+    /** The user's role if the password is right, else null. */
+    public synchronized Role authenticate(String name, char[] password) {
+        User u = users.get(name);
+        if (u == null) {
+            PasswordHasher.verify(password, DUMMY); // same work either way: no user enumeration by timing
+            return null;
+        }
+        return PasswordHasher.verify(password, u.hash()) ? u.roleValue() : null;
+    }
+
+    private static final String DUMMY = PasswordHasher.hash("dummy".toCharArray());
+
+    public synchronized void put(String name, Role role, char[] password) throws IOException {
+        users.put(name, new User(name, role.text(), PasswordHasher.hash(password)));
+        save();
+    }
+
+    private void save() throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, ".console-users", ".tmp");
+        try {
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException ignored) {
+            // not a POSIX file system
+        }
+        JSON.writeValue(tmp.toFile(), List.copyOf(users.values()));
+        try {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+}

@@ -1,0 +1,200 @@
+'use strict';
+// The console page: fetches the state once, then follows the bus through Server-Sent Events.
+let me = null;
+let classes = [];
+let history = [];
+const charts = {};
+const palette = ['#1f6feb', '#d97706', '#059669', '#9333ea', '#dc2626', '#0891b2', '#65a30d', '#db2777'];
+
+async function api(path, options = {}) {
+  const headers = Object.assign({}, options.headers || {});
+  if (options.method && options.method !== 'GET') {
+    headers['X-CSRF-Token'] = me.csrf;
+    if (options.body) headers['Content-Type'] = 'application/json';
+  }
+  const r = await fetch(path, Object.assign({}, options, {headers}));
+  if (r.status === 401) { window.location.href = '/login.html'; throw new Error('logged out'); }
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) { const e = new Error(body.error || r.statusText); e.field = body.field; throw e; }
+  return body;
+}
+
+function showTab(name) {
+  document.querySelectorAll('.tab').forEach(s => { s.hidden = s.id !== name; });
+  document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active', a.dataset.tab === name));
+  if (name === 'audit') loadAudit();
+}
+
+function flowKey(p) { return p.gatewayId + '/' + p.className; }
+
+function chart(id, yLabel) {
+  charts[id] = new Chart(document.getElementById(id), {
+    type: 'line',
+    data: {datasets: []},
+    options: {animation: false, parsing: false, normalized: true, spanGaps: true,
+      scales: {x: {type: 'linear', title: {display: true, text: 'seconds ago'}, reverse: false,
+        ticks: {callback: v => Math.round(v)}}, y: {beginAtZero: true, title: {display: true, text: yLabel}}},
+      plugins: {legend: {position: 'bottom'}}, elements: {point: {radius: 0}}}
+  });
+}
+
+function redraw() {
+  const windowSeconds = Number(document.getElementById('window').value);
+  const now = Date.now();
+  const points = history.filter(p => now - p.timestampMillis <= windowSeconds * 1000);
+  const keys = [...new Set(points.map(flowKey))].sort();
+  const series = (field) => keys.map((k, i) => ({label: k, borderColor: palette[i % palette.length], borderWidth: 1.5,
+    data: points.filter(p => flowKey(p) === k).map(p => ({x: (p.timestampMillis - now) / 1000, y: p[field]}))}));
+  const rt = series('responseSeconds');
+  classes.forEach((c, i) => rt.push({label: 'target ' + c.name, borderDash: [6, 4], borderColor: '#888', borderWidth: 1,
+    data: [{x: -windowSeconds, y: c.targetSeconds}, {x: 0, y: c.targetSeconds}]}));
+  charts['chart-rt'].data.datasets = rt;
+  charts['chart-w'].data.datasets = series('weight');
+  charts['chart-x'].data.datasets = series('throughput');
+  charts['chart-q'].data.datasets = series('queueLength');
+  for (const c of Object.values(charts)) { c.options.scales.x.min = -windowSeconds; c.options.scales.x.max = 0; c.update(); }
+}
+
+function utility(c, t) {
+  const p = c.utility.parameters;
+  if (c.utility.type !== 'pacifici') return '';
+  const phi = p.phi ?? 1, a = p.alpha ?? 1, b = p.beta ?? 1, tau = c.targetSeconds;
+  return (t <= tau ? phi * Math.pow(tau - t, a) : -phi * Math.pow(t - tau, b)).toFixed(3);
+}
+
+function renderFlows(gateways) {
+  const body = document.querySelector('#flows tbody');
+  body.replaceChildren();
+  for (const [gw, s] of Object.entries(gateways)) {
+    for (const f of s.flows) {
+      const c = classes.find(x => x.name === f.className);
+      const tr = document.createElement('tr');
+      const cells = [gw, f.className, f.arrivalRate.toFixed(2), f.meanResponseSeconds.toFixed(3), c ? c.targetSeconds : '',
+        c ? utility(c, f.meanResponseSeconds) : '', f.weight.toFixed(2), f.queueLength, f.rejectionRate.toFixed(2)];
+      cells.forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
+      if (c && f.meanResponseSeconds > c.targetSeconds) tr.children[3].classList.add('bad');
+      body.appendChild(tr);
+    }
+  }
+}
+
+function renderDecision(d) {
+  if (!d) return;
+  document.getElementById('decision-summary').textContent = (d.paused ? 'PAUSED — ' : '') + 'version ' + d.version + ', '
+    + new Date(d.timestampMillis).toLocaleTimeString() + ', cluster utility ' + (d.clusterUtility ?? NaN).toFixed(3)
+    + ', solved in ' + d.solveMillis.toFixed(2) + ' ms';
+  document.getElementById('last-cycle').textContent = 'last control cycle ' + new Date(d.timestampMillis).toLocaleTimeString()
+    + (d.paused ? ' (paused)' : '');
+  const body = document.querySelector('#decision tbody');
+  body.replaceChildren();
+  for (const f of d.flows) {
+    const tr = document.createElement('tr');
+    [f.gatewayId, f.className, f.arrivalRate.toFixed(2), f.observedSeconds.toFixed(3), f.previousWeight.toFixed(2),
+      f.weight.toFixed(2), f.predictedSeconds.toFixed(3), f.utility.toFixed(3), f.pinned ? 'yes' : '']
+      .forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
+    body.appendChild(tr);
+  }
+}
+
+async function loadAudit() {
+  const rows = await api('/api/audit?limit=200');
+  const body = document.querySelector('#audit-table tbody');
+  body.replaceChildren();
+  for (const e of rows) {
+    const tr = document.createElement('tr');
+    [new Date(e.timestampMillis).toLocaleString(), e.user, e.action, e.detail, e.address]
+      .forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
+    body.appendChild(tr);
+  }
+}
+
+function formJson(form) {
+  const out = {};
+  for (const el of form.elements) {
+    if (!el.name || el.value === '') continue;
+    out[el.name] = el.type === 'number' ? Number(el.value) : el.value;
+  }
+  return out;
+}
+
+function wireForm(id, path, unpinQuery) {
+  const form = document.getElementById(id);
+  const result = form.querySelector('.result');
+  const clear = () => { form.querySelectorAll('.field-error').forEach(e => { e.textContent = ''; }); result.textContent = ''; };
+  const fail = (e) => {
+    const slot = e.field && form.querySelector('.field-error[data-for="' + e.field + '"]');
+    (slot || result).textContent = e.message;
+  };
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault(); clear();
+    try { await api(path, {method: 'POST', body: JSON.stringify(formJson(form))}); result.textContent = 'done'; } catch (e) { fail(e); }
+  });
+  form.querySelector('[data-unpin]').addEventListener('click', async () => {
+    clear();
+    try { await api(path + '?' + new URLSearchParams(unpinQuery(formJson(form))), {method: 'DELETE'}); result.textContent = 'unpinned'; }
+    catch (e) { fail(e); }
+  });
+}
+
+async function start() {
+  me = await api('/api/me');
+  document.getElementById('me').textContent = me.user + ' (' + me.role + ')';
+  if (me.role !== 'admin') document.body.classList.add('read-only');
+  classes = await api('/api/classes');
+  const servers = await api('/api/servers');
+  document.querySelector('#pin-weight select[name=class]').replaceChildren(...classes.map(c => new Option(c.name, c.name)));
+  document.querySelector('#pin-capacity select[name=server]').replaceChildren(...servers.map(s => new Option(s.id + ' (N_s ' + s.concurrency + ')', s.id)));
+  const table = document.querySelector('#class-table tbody');
+  for (const c of classes) {
+    const tr = document.createElement('tr');
+    [c.name, c.targetSeconds, c.utility.type + ' ' + JSON.stringify(c.utility.parameters), c.queueBound, c.queueTimeoutSeconds, c.pool]
+      .forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
+    table.appendChild(tr);
+  }
+  chart('chart-rt', 'seconds'); chart('chart-w', 'weight'); chart('chart-x', 'req/s'); chart('chart-q', 'requests');
+  history = await api('/api/history?seconds=3600');
+  const state = await api('/api/state');
+  document.getElementById('bus').textContent = state.busConnected ? 'bus connected' : 'bus down';
+  document.getElementById('bus').className = 'pill ' + (state.busConnected ? 'ok' : 'down');
+  renderFlows(state.gateways);
+  renderDecision(state.decision);
+  redraw();
+  const events = new EventSource('/api/events');
+  const gateways = state.gateways;
+  events.addEventListener('bus', (e) => {
+    const m = JSON.parse(e.data);
+    if (m.type === 'stats') {
+      gateways[m.gatewayId] = m;
+      for (const f of m.flows) {
+        history.push({timestampMillis: m.timestampMillis, gatewayId: m.gatewayId, className: f.className,
+          responseSeconds: f.meanResponseSeconds, throughput: f.throughput, rejectionRate: f.rejectionRate,
+          queueLength: f.queueLength, weight: f.weight});
+      }
+      const cutoff = Date.now() - 3600 * 1000;
+      while (history.length && history[0].timestampMillis < cutoff) history.shift();
+      renderFlows(gateways);
+      redraw();
+    } else if (m.type === 'decision') {
+      renderDecision(m);
+    }
+  });
+  document.getElementById('window').addEventListener('change', redraw);
+  document.getElementById('pause').addEventListener('click', () => api('/api/controller/pause', {method: 'POST'}));
+  document.getElementById('resume').addEventListener('click', () => api('/api/controller/resume', {method: 'POST'}));
+  wireForm('pin-weight', '/api/overrides/weight', f => ({gateway: f.gateway || '', class: f['class'] || ''}));
+  wireForm('pin-capacity', '/api/overrides/capacity', f => ({server: f.server || ''}));
+  document.getElementById('tester').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const form = ev.target;
+    const r = await api('/api/classify', {method: 'POST', body: JSON.stringify(formJson(form))}).catch(e => ({error: e.message}));
+    form.querySelector('.result').textContent = r.error ? r.error : 'class ' + r['class'] + ' (grade ' + r.grade + ')';
+  });
+  document.getElementById('logout').addEventListener('click', async () => {
+    await api('/api/logout', {method: 'POST'}).catch(() => {});
+    window.location.href = '/login.html';
+  });
+  document.querySelectorAll('nav a').forEach(a => a.addEventListener('click', () => showTab(a.dataset.tab)));
+  showTab((location.hash || '#overview').slice(1));
+}
+
+start().catch(e => { console.error(e); });

@@ -1,0 +1,267 @@
+package io.slagate.console;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.slagate.bus.ControlBus;
+import io.slagate.bus.EmbeddedBroker;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.bus.BusMessage;
+import io.slagate.config.bus.ControlMessage;
+import io.slagate.config.bus.FlowStatsMessage;
+import io.slagate.config.bus.ServerStatusMessage;
+import io.slagate.config.bus.StatsMessage;
+import io.slagate.config.bus.Topics;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every API endpoint over real HTTP, with a real embedded broker behind the console. */
+class ConsoleApiTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration DEADLINE = Duration.ofSeconds(20);
+    @TempDir
+    static Path dir;
+    private static EmbeddedBroker broker;
+    private static ControlBus consoleBus;
+    private static ControlBus observer;
+    private static ConsoleServer console;
+    private static String adminPassword;
+    private static final List<BusMessage> controls = new CopyOnWriteArrayList<>();
+    private static String base;
+
+    static SlagateConfig config(Path configDir) throws Exception {
+        Path file = configDir.resolve("slagate.yaml");
+        Files.writeString(file, """
+                gateway: { id: gw1 }
+                servers: [ { id: s1, url: "http://127.0.0.1:9", concurrency: 10 } ]
+                classes:
+                  - { name: premium, target: 2s }
+                  - { name: basic, target: 3s }
+                classification:
+                  subscriptions: { gold-customer: { "*": gold } }
+                  rules: [ { grade: gold, class: premium } ]
+                  defaultClass: basic
+                console: { listen: "127.0.0.1:0" }
+                """);
+        return ConfigLoader.load(file);
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        broker = EmbeddedBroker.start("console-test", "", null, null);
+        consoleBus = new ControlBus(broker.vmUrl(), null, null, "console").start();
+        observer = new ControlBus(broker.vmUrl(), null, null, "observer").subscribe(Topics.CONTROL, controls::add).start();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        console = ConsoleServer.start(config(dir), consoleBus, new PrintStream(out, true, StandardCharsets.UTF_8));
+        Matcher m = Pattern.compile("password (\\S+)").matcher(out.toString(StandardCharsets.UTF_8));
+        assertTrue(m.find(), "the first start prints the admin password: " + out);
+        adminPassword = m.group(1);
+        console.putUser("viewer", Role.READ_ONLY, "viewer-password-for-test".toCharArray());
+        base = "http://127.0.0.1:" + console.port();
+        await().atMost(DEADLINE).until(() -> consoleBus.isConnected() && observer.isConnected());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        console.close();
+        consoleBus.close();
+        observer.close();
+        broker.close();
+    }
+
+    /** A browser-like client: one cookie jar per user. */
+    private static final class Client {
+        final HttpClient http = HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
+        String csrf;
+
+        HttpResponse<String> get(String path) throws Exception {
+            return http.send(HttpRequest.newBuilder(URI.create(base + path)).build(), HttpResponse.BodyHandlers.ofString());
+        }
+
+        HttpResponse<String> send(String method, String path, String json, boolean withCsrf) throws Exception {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
+                    .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+            if (json != null) {
+                b.header("Content-Type", "application/json");
+            }
+            if (withCsrf && csrf != null) {
+                b.header(ConsoleHandler.CSRF_HEADER, csrf);
+            }
+            return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        }
+
+        HttpResponse<String> login(String user, String password) throws Exception {
+            HttpResponse<String> r = send("POST", "/api/login", JSON.writeValueAsString(java.util.Map.of("user", user, "password", password)), false);
+            if (r.statusCode() == 200) {
+                csrf = JSON.readTree(r.body()).path("csrf").asText();
+            }
+            return r;
+        }
+    }
+
+    private static JsonNode json(HttpResponse<String> r) throws Exception {
+        return JSON.readTree(r.body());
+    }
+
+    @Test
+    void anonymous_getsNothingButTheLoginPage() throws Exception {
+        Client c = new Client();
+        for (String path : List.of("/api/classes", "/api/state", "/api/me", "/api/audit", "/api/history", "/api/servers")) {
+            assertEquals(401, c.get(path).statusCode(), path);
+        }
+        assertEquals(401, c.send("POST", "/api/controller/pause", null, false).statusCode());
+        HttpResponse<String> root = c.get("/");
+        assertEquals(302, root.statusCode());
+        assertTrue(root.headers().firstValue("Location").orElse("").endsWith("/login.html"));
+        assertEquals(200, c.get("/login.html").statusCode());
+        HttpResponse<String> traversal = c.get("/../pom.xml");
+        assertTrue(traversal.statusCode() == 400 || traversal.statusCode() == 404, "never served: " + traversal.statusCode());
+        assertEquals(404, c.get("/console/../../pom.xml".replace("../", "")).statusCode());
+    }
+
+    @Test
+    void login_setsAStrictHttpOnlyCookie_wrongPasswordRefused() throws Exception {
+        Client c = new Client();
+        assertEquals(401, c.login("admin", "not-the-password").statusCode());
+        HttpResponse<String> ok = c.login("admin", adminPassword);
+        assertEquals(200, ok.statusCode());
+        String cookie = ok.headers().firstValue("Set-Cookie").orElseThrow();
+        assertTrue(cookie.contains("HttpOnly"), cookie);
+        assertTrue(cookie.toLowerCase().contains("samesite=strict"), cookie);
+        assertEquals("admin", json(c.get("/api/me")).path("role").asText());
+        assertEquals(200, c.get("/").statusCode(), "the page, once logged in");
+        assertEquals(200, c.send("POST", "/api/logout", null, true).statusCode());
+        assertEquals(401, c.get("/api/me").statusCode(), "logged out");
+    }
+
+    @Test
+    void readEndpoints_forEveryRole() throws Exception {
+        Client viewer = new Client();
+        assertEquals(200, viewer.login("viewer", "viewer-password-for-test").statusCode());
+        JsonNode classes = json(viewer.get("/api/classes"));
+        assertEquals("premium", classes.get(0).path("name").asText());
+        assertEquals(2.0, classes.get(0).path("targetSeconds").asDouble());
+        assertEquals("s1", json(viewer.get("/api/servers")).get(0).path("id").asText());
+        assertTrue(json(viewer.get("/api/state")).has("gateways"));
+        assertTrue(json(viewer.get("/api/history?seconds=60")).isArray());
+        assertEquals(400, viewer.get("/api/history?seconds=-1").statusCode());
+        assertTrue(json(viewer.get("/api/audit")).isArray());
+        HttpResponse<String> cls = viewer.send("POST", "/api/classify",
+                "{\"customer\":\"gold-customer\",\"service\":\"/services/StockUtility\",\"operation\":\"urn:getQuote\"}", true);
+        assertEquals(200, cls.statusCode(), cls.body());
+        assertEquals("premium", json(cls).path("class").asText());
+        assertEquals("gold", json(cls).path("grade").asText());
+    }
+
+    @Test
+    void changes_needAdmin_andCsrf_andArePublishedAndAudited() throws Exception {
+        Client viewer = new Client();
+        viewer.login("viewer", "viewer-password-for-test");
+        HttpResponse<String> denied = viewer.send("POST", "/api/controller/pause", null, true);
+        assertEquals(403, denied.statusCode(), "read-only cannot change");
+        Client admin = new Client();
+        admin.login("admin", adminPassword);
+        assertEquals(403, admin.send("POST", "/api/controller/pause", null, false).statusCode(), "no CSRF token");
+        HttpResponse<String> pin = admin.send("POST", "/api/overrides/weight",
+                "{\"gateway\":\"gw1\",\"class\":\"basic\",\"weight\":7.5,\"expiresInSeconds\":60}", true);
+        assertEquals(200, pin.statusCode(), pin.body());
+        await().atMost(DEADLINE).until(() -> controls.stream().anyMatch(m -> m instanceof ControlMessage c
+                && c.command().equals(ControlMessage.PIN_WEIGHT) && c.value() == 7.5 && "admin".equals(c.user())));
+        assertEquals(200, admin.send("DELETE", "/api/overrides/weight?gateway=gw1&class=basic", null, true).statusCode());
+        assertEquals(200, admin.send("POST", "/api/overrides/capacity", "{\"server\":\"s1\",\"capacity\":4}", true).statusCode());
+        assertEquals(200, admin.send("POST", "/api/controller/pause", null, true).statusCode());
+        assertEquals(200, admin.send("POST", "/api/controller/resume", null, true).statusCode());
+        await().atMost(DEADLINE).until(() -> controls.stream().anyMatch(m -> m instanceof ControlMessage c
+                && c.command().equals(ControlMessage.RESUME)));
+        JsonNode audit = json(admin.get("/api/audit"));
+        List<String> actions = new java.util.ArrayList<>();
+        audit.forEach(e -> actions.add(e.path("user").asText() + ":" + e.path("action").asText()));
+        assertTrue(actions.containsAll(List.of("admin:pin-weight", "admin:unpin-weight", "admin:pin-capacity",
+                "admin:pause", "admin:resume", "admin:login")), actions.toString());
+    }
+
+    @Test
+    void validationErrors_nameTheField() throws Exception {
+        Client admin = new Client();
+        admin.login("admin", adminPassword);
+        record Case(String body, String field) {
+        }
+        for (Case c : List.of(new Case("{\"gateway\":\"gw1\",\"class\":\"gold\",\"weight\":1}", "class"),
+                new Case("{\"gateway\":\"gw1\",\"class\":\"basic\",\"weight\":-1}", "weight"),
+                new Case("{\"class\":\"basic\",\"weight\":1}", "gateway"),
+                new Case("{\"gateway\":\"gw1\",\"class\":\"basic\",\"weight\":1,\"expiresInSeconds\":-5}", "expiresInSeconds"))) {
+            HttpResponse<String> r = admin.send("POST", "/api/overrides/weight", c.body(), true);
+            assertEquals(400, r.statusCode(), c.body());
+            assertEquals(c.field(), json(r).path("field").asText(), r.body());
+        }
+        HttpResponse<String> cap = admin.send("POST", "/api/overrides/capacity", "{\"server\":\"s1\",\"capacity\":2.5}", true);
+        assertEquals("capacity", json(cap).path("field").asText());
+        assertEquals("server", json(admin.send("POST", "/api/overrides/capacity", "{\"server\":\"s9\",\"capacity\":2}", true))
+                .path("field").asText());
+        HttpRequest form = HttpRequest.newBuilder(URI.create(base + "/api/overrides/weight"))
+                .header("Content-Type", "application/x-www-form-urlencoded").header(ConsoleHandler.CSRF_HEADER, admin.csrf)
+                .POST(HttpRequest.BodyPublishers.ofString("gateway=gw1&class=basic&weight=1")).build();
+        assertEquals(415, admin.http.send(form, HttpResponse.BodyHandlers.ofString()).statusCode(), "JSON only");
+        assertEquals(400, admin.send("POST", "/api/overrides/weight", "not json", true).statusCode());
+        assertEquals(404, admin.get("/api/nothing-here").statusCode());
+    }
+
+    @Test
+    void events_streamBusMessages() throws Exception {
+        Client viewer = new Client();
+        viewer.login("viewer", "viewer-password-for-test");
+        java.util.concurrent.CompletableFuture<String> seen = new java.util.concurrent.CompletableFuture<>();
+        HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/api/events")).build();
+        viewer.http.sendAsync(req, HttpResponse.BodyHandlers.ofLines()).thenAccept(r -> r.body().forEach(line -> {
+            if (line.startsWith("data:") && line.contains("\"stats\"")) {
+                seen.complete(line);
+            }
+        }));
+        StatsMessage s = new StatsMessage(BusMessage.SCHEMA, "gw1", 1, System.currentTimeMillis(), 30, 1,
+                List.of(new FlowStatsMessage("premium", 2, 2, 0, 1.5, 0.5, 1.0, 3, 4, 6)),
+                List.of(new ServerStatusMessage("s1", 10, 4, true)));
+        await().atMost(DEADLINE).until(() -> {
+            observer.publish(Topics.STATS, s);
+            return seen.isDone();
+        });
+        assertTrue(seen.get().contains("\"gatewayId\":\"gw1\""));
+        JsonNode history = json(viewer.get("/api/history?seconds=60"));
+        assertTrue(history.size() > 0 && history.get(0).path("className").asText().equals("premium"));
+    }
+
+    @Test
+    void usersFile_holdsOnlyHashes_andASecondStartCreatesNoPassword() throws Exception {
+        Path users = dir.resolve("console-users.json");
+        String text = Files.readString(users);
+        assertFalse(text.contains(adminPassword), "the password itself is never stored");
+        assertTrue(text.contains("pbkdf2-sha256$"));
+        UserStore again = UserStore.open(users);
+        assertNull(again.generatedPassword(), "no new password on the second start");
+        assertNotNull(again.authenticate("admin", adminPassword.toCharArray()));
+        assertNull(again.authenticate("admin", "x".toCharArray()));
+        assertNull(again.authenticate("nobody", "x".toCharArray()));
+    }
+}

@@ -1,0 +1,50 @@
+package io.slagate.rm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.slagate.bus.ControlBus;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.bus.BusMessage;
+import io.slagate.config.bus.ControlMessage;
+import org.junit.jupiter.api.Test;
+
+/** The console's overrides reach the decision logic (the bus is not started: its own tests are in the bus module). */
+class ControlLoopTest {
+    private long now = 1_000_000_000_000L;
+
+    private static ControlMessage cmd(String command, String gw, String cls, String server, double value, double expires) {
+        return new ControlMessage(BusMessage.SCHEMA, command, gw, cls, server, value, expires, "alice", 0);
+    }
+
+    @Test
+    void controlMessages_pinPauseAndResume() {
+        Overrides o = new Overrides();
+        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
+        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse("""
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 } ]
+                classes: [ { name: premium, target: 2s }, { name: basic, target: 3s } ]
+                """, "t"), bus, o, new SimpleMeterRegistry(), () -> now)) {
+            loop.onControl(cmd(ControlMessage.PIN_WEIGHT, "gw1", "basic", null, 7, 10));
+            assertEquals(7, o.weight("gw1", "basic", now));
+            now += 11_000_000_000L;
+            assertNull(o.weight("gw1", "basic", now), "expired after 10 s");
+            loop.onControl(cmd(ControlMessage.PIN_CAPACITY, null, null, "s1", 4, 0));
+            assertEquals(4, o.capacity("s1", now + 1_000_000_000_000L), "no expiry: until unpinned");
+            loop.onControl(cmd(ControlMessage.UNPIN_CAPACITY, null, null, "s1", 0, 0));
+            assertNull(o.capacity("s1", now));
+            loop.onControl(cmd(ControlMessage.PAUSE, null, null, null, 0, 0));
+            assertTrue(o.paused());
+            loop.onControl(cmd(ControlMessage.RESUME, null, null, null, 0, 0));
+            assertFalse(o.paused());
+            loop.onControl(cmd(ControlMessage.PIN_WEIGHT, "gw1", "basic", null, -3, 0));
+            assertNull(o.weight("gw1", "basic", now), "an invalid pin is refused, not applied");
+            loop.onControl(cmd("explode", null, null, null, 0, 0)); // unknown: logged and ignored
+        } finally {
+            bus.close();
+        }
+    }
+}
