@@ -136,21 +136,75 @@ function wireForm(id, path, unpinQuery) {
   });
 }
 
-async function start() {
-  me = await api('/api/me');
-  document.getElementById('me').textContent = me.user + ' (' + me.role + ')';
-  if (me.role !== 'admin') document.body.classList.add('read-only');
-  classes = await api('/api/classes');
-  const servers = await api('/api/servers');
-  document.querySelector('#pin-weight select[name=class]').replaceChildren(...classes.map(c => new Option(c.name, c.name)));
-  document.querySelector('#pin-capacity select[name=server]').replaceChildren(...servers.map(s => new Option(s.id + ' (N_s ' + s.concurrency + ')', s.id)));
+function classForm() {
+  const form = document.getElementById('class-form');
+  const v = (n) => form.elements[n].value;
+  const plot = () => {
+    const tau = Number(v('targetSeconds')) || 1, phi = Number(v('phi')) || 1, a = Number(v('alpha')) || 1, b = Number(v('beta')) || 1;
+    const pts = [];
+    for (let i = 0; i <= 60; i++) { const t = 3 * tau * i / 60; pts.push({x: t, y: t <= tau ? phi * Math.pow(tau - t, a) : -phi * Math.pow(t - tau, b)}); }
+    charts['chart-u'].data.datasets = [{label: 'U(t)', data: pts, borderColor: palette[0], borderWidth: 1.5}];
+    charts['chart-u'].options.scales.x.min = 0; charts['chart-u'].options.scales.x.max = 3 * tau;
+    charts['chart-u'].update();
+  };
+  const fill = () => {
+    const c = classes.find(x => x.name === v('name'));
+    if (!c) { plot(); return; }
+    form.elements.targetSeconds.value = c.targetSeconds;
+    ['phi', 'alpha', 'beta'].forEach(p => { form.elements[p].value = c.utility.parameters[p] ?? 1; });
+    form.elements.queueBound.value = c.queueBound;
+    form.elements.queueTimeoutSeconds.value = c.queueTimeoutSeconds;
+    plot();
+  };
+  form.elements.name.addEventListener('change', fill);
+  form.addEventListener('input', plot);
+  const result = form.querySelector('.result');
+  const clear = () => { form.querySelectorAll('.field-error').forEach(e => { e.textContent = ''; }); result.textContent = ''; };
+  const fail = (e) => { const slot = e.field && form.querySelector('.field-error[data-for="' + e.field + '"]'); (slot || result).textContent = e.message; };
+  const reload = async (r) => { classes = r.classes; result.textContent = r.note; renderClasses(); };
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault(); clear();
+    const body = {utility: {type: 'pacifici', parameters: {phi: Number(v('phi')), alpha: Number(v('alpha')), beta: Number(v('beta'))}}};
+    if (v('targetSeconds')) body.targetSeconds = Number(v('targetSeconds'));
+    if (v('queueBound')) body.queueBound = Number(v('queueBound'));
+    if (v('queueTimeoutSeconds')) body.queueTimeoutSeconds = Number(v('queueTimeoutSeconds'));
+    const exists = classes.some(c => c.name === v('name'));
+    try {
+      await reload(exists ? await api('/api/classes/' + encodeURIComponent(v('name')), {method: 'PUT', body: JSON.stringify(body)})
+        : await api('/api/classes', {method: 'POST', body: JSON.stringify(Object.assign({name: v('name')}, body))}));
+    } catch (e) { fail(e); }
+  });
+  document.getElementById('class-delete').addEventListener('click', async () => {
+    clear();
+    try { await reload(await api('/api/classes/' + encodeURIComponent(v('name')), {method: 'DELETE'})); } catch (e) { fail(e); }
+  });
+  charts['chart-u'] = new Chart(document.getElementById('chart-u'), {type: 'line', data: {datasets: []},
+    options: {animation: false, parsing: false, scales: {x: {type: 'linear', title: {display: true, text: 't (s)'}},
+      y: {title: {display: true, text: 'U'}}}, elements: {point: {radius: 0}}, plugins: {legend: {display: false}}}});
+  fill();
+}
+
+function renderClasses() {
   const table = document.querySelector('#class-table tbody');
+  table.replaceChildren();
   for (const c of classes) {
     const tr = document.createElement('tr');
     [c.name, c.targetSeconds, c.utility.type + ' ' + JSON.stringify(c.utility.parameters), c.queueBound, c.queueTimeoutSeconds, c.pool]
       .forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
     table.appendChild(tr);
   }
+  document.getElementById('class-names').replaceChildren(...classes.map(c => new Option(c.name)));
+  document.querySelector('#pin-weight select[name=class]').replaceChildren(...classes.map(c => new Option(c.name, c.name)));
+}
+
+async function start() {
+  me = await api('/api/me');
+  document.getElementById('me').textContent = me.user + ' (' + me.role + ')';
+  if (me.role !== 'admin') document.body.classList.add('read-only');
+  classes = await api('/api/classes');
+  const servers = await api('/api/servers');
+  document.querySelector('#pin-capacity select[name=server]').replaceChildren(...servers.map(s => new Option(s.id + ' (N_s ' + s.concurrency + ')', s.id)));
+  renderClasses();
   chart('chart-rt', 'seconds'); chart('chart-w', 'weight'); chart('chart-x', 'req/s'); chart('chart-q', 'requests');
   history = await api('/api/history?seconds=3600');
   const state = await api('/api/state');
@@ -189,6 +243,7 @@ async function start() {
     const r = await api('/api/classify', {method: 'POST', body: JSON.stringify(formJson(form))}).catch(e => ({error: e.message}));
     form.querySelector('.result').textContent = r.error ? r.error : 'class ' + r['class'] + ' (grade ' + r.grade + ')';
   });
+  classForm();
   document.getElementById('logout').addEventListener('click', async () => {
     await api('/api/logout', {method: 'POST'}).catch(() => {});
     window.location.href = '/login.html';

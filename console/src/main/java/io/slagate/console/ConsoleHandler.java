@@ -48,25 +48,38 @@ public final class ConsoleHandler extends Handler.Abstract {
             "text/javascript; charset=utf-8", "css", "text/css; charset=utf-8", "svg", "image/svg+xml", "png", "image/png");
     private static final String CHART_JS = "/webjars/chart.js/";
 
-    private final SlagateConfig config;
+    private final ConfigEditor editor;
     private final UserStore users;
     private final Sessions sessions;
     private final LoginThrottle throttle;
     private final AuditLog audit;
     private final LiveState state;
     private final ControlBus bus;
-    private final Classifier classifier;
+    private volatile Classifier classifier;
+    private volatile SlagateConfig classifierOf;
 
-    public ConsoleHandler(SlagateConfig config, UserStore users, Sessions sessions, LoginThrottle throttle, AuditLog audit,
+    public ConsoleHandler(ConfigEditor editor, UserStore users, Sessions sessions, LoginThrottle throttle, AuditLog audit,
                           LiveState state, ControlBus bus) {
-        this.config = config;
+        this.editor = editor;
         this.users = users;
         this.sessions = sessions;
         this.throttle = throttle;
         this.audit = audit;
         this.state = state;
         this.bus = bus;
-        this.classifier = new Classifier(config);
+    }
+
+    private SlagateConfig config() {
+        return editor.config();
+    }
+
+    private Classifier classifier() {
+        SlagateConfig c = config();
+        if (classifierOf != c) {
+            classifier = new Classifier(c);
+            classifierOf = c;
+        }
+        return classifier;
     }
 
     /** A refusal with an HTTP status and a message for the user (and the field it concerns, if any). */
@@ -229,6 +242,10 @@ public final class ConsoleHandler extends Handler.Abstract {
 
     private void change(Request request, Response response, Callback callback, String method, String path,
                         Sessions.Session session, String body) {
+        if (path.equals("/api/classes") || path.startsWith("/api/classes/")) {
+            editClass(request, response, callback, method, path, session, body);
+            return;
+        }
         Fields q = Request.extractQueryParameters(request);
         ControlMessage msg;
         switch (method + " " + path) {
@@ -261,6 +278,43 @@ public final class ConsoleHandler extends Handler.Abstract {
         }
         audit.record(session.user(), msg.command(), describe(msg), address(request));
         ok(response, callback, Map.of("published", msg));
+    }
+
+    private void editClass(Request request, Response response, Callback callback, String method, String path,
+                           Sessions.Session session, String body) {
+        String name = path.equals("/api/classes") ? null : path.substring("/api/classes/".length());
+        SlagateConfig next;
+        String action;
+        try {
+            if (method.equals("POST") && name == null) {
+                JsonNode in = json(request, body);
+                name = text(in, "name");
+                next = editor.putClass(name, in, false);
+                action = "class-create";
+            } else if (method.equals("PUT") && name != null) {
+                next = editor.putClass(name, json(request, body), true);
+                action = "class-update";
+            } else if (method.equals("DELETE") && name != null) {
+                next = editor.deleteClass(name);
+                action = "class-delete";
+            } else {
+                throw new ApiError(405, method + " is not allowed on " + path, null);
+            }
+        } catch (IOException e) {
+            throw new ApiError(500, "the configuration file could not be written: " + e.getMessage(), null);
+        }
+        boolean published = bus.publish(Topics.CONFIG, new io.slagate.config.bus.ConfigMessage(BusMessage.SCHEMA,
+                System.currentTimeMillis(), editor.yaml(), session.user(), System.currentTimeMillis()));
+        String n = name;
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("classes", next.classes().stream().map(ConsoleHandler::classView).toList());
+        view.put("published", published);
+        view.put("note", published ? "saved; the resource manager applies targets and utilities at once; a new or deleted class"
+                + " reaches the gateways' queues when they restart" : "saved to the file, but the bus is down: running components"
+                + " get it when they restart");
+        audit.record(session.user(), action, n + (body == null || body.isBlank() ? "" : " " + body.replaceAll("\\s+", " ")),
+                address(request));
+        ok(response, callback, view);
     }
 
     private static ControlMessage control(String command, String gw, String cls, String server, double value, double expiry,
@@ -309,7 +363,7 @@ public final class ConsoleHandler extends Handler.Abstract {
     // ------------------------------------------------------------------ views
 
     private List<Map<String, Object>> classes() {
-        return config.classes().stream().map(ConsoleHandler::classView).toList();
+        return config().classes().stream().map(ConsoleHandler::classView).toList();
     }
 
     static Map<String, Object> classView(TrafficClassConfig c) {
@@ -324,7 +378,7 @@ public final class ConsoleHandler extends Handler.Abstract {
     }
 
     private List<Map<String, Object>> servers() {
-        return config.servers().stream().map(s -> {
+        return config().servers().stream().map(s -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("id", s.id());
             m.put("url", s.url());
@@ -347,10 +401,10 @@ public final class ConsoleHandler extends Handler.Abstract {
         String customer = in.path("customer").asText("");
         String service = in.path("service").asText("");
         String operation = in.path("operation").asText("");
-        int c = classifier.classify(customer.isEmpty() ? null : customer, service, operation);
+        int c = classifier().classify(customer.isEmpty() ? null : customer, service, operation);
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("grade", classifier.grade(customer.isEmpty() ? null : customer, service));
-        m.put("class", config.classes().get(c).name());
+        m.put("grade", classifier().grade(customer.isEmpty() ? null : customer, service));
+        m.put("class", config().classes().get(c).name());
         return m;
     }
 
@@ -363,15 +417,15 @@ public final class ConsoleHandler extends Handler.Abstract {
     }
 
     private String knownClass(String name) {
-        if (config.classIndex(name) < 0) {
+        if (config().classIndex(name) < 0) {
             throw new ApiError(400, "no class named " + name + "; classes: "
-                    + config.classes().stream().map(TrafficClassConfig::name).toList(), "class");
+                    + config().classes().stream().map(TrafficClassConfig::name).toList(), "class");
         }
         return name;
     }
 
     private String knownServer(String id) {
-        for (ServerConfig s : config.servers()) {
+        for (ServerConfig s : config().servers()) {
             if (s.id().equals(id)) {
                 return id;
             }

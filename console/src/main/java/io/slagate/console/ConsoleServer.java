@@ -43,7 +43,9 @@ public final class ConsoleServer implements AutoCloseable {
         LiveState state = new LiveState(50_000);
         state.attach(bus);
         long timeout = config.console().sessionTimeout().toNanos();
-        ConsoleHandler handler = new ConsoleHandler(config, users, new Sessions(timeout, System::nanoTime),
+        Path source = Path.of(config.source());
+        ConfigEditor editor = new ConfigEditor(source.toFile().isFile() ? source : null, config);
+        ConsoleHandler handler = new ConsoleHandler(editor, users, new Sessions(timeout, System::nanoTime),
                 new LoginThrottle(System::nanoTime), new AuditLog(usersFile.resolveSibling("console-audit.log")), state, bus);
         QueuedThreadPool threads = new QueuedThreadPool(32, 2);
         threads.setName("console");

@@ -253,6 +253,47 @@ class ConsoleApiTest {
     }
 
     @Test
+    void classEditing_validatedSavedWithBackup_publishedAndAudited() throws Exception {
+        List<BusMessage> configs = new CopyOnWriteArrayList<>();
+        ControlBus listener = new ControlBus(broker.vmUrl(), null, null, "config-listener").subscribe(Topics.CONFIG, configs::add).start();
+        try {
+            await().atMost(DEADLINE).until(listener::isConnected);
+            Client viewer = new Client();
+            viewer.login("viewer", "viewer-password-for-test");
+            assertEquals(403, viewer.send("PUT", "/api/classes/basic", "{\"targetSeconds\":4}", true).statusCode());
+            Client admin = new Client();
+            admin.login("admin", adminPassword);
+            HttpResponse<String> bad = admin.send("PUT", "/api/classes/basic", "{\"targetSeconds\":0}", true);
+            assertEquals(400, bad.statusCode());
+            assertEquals("targetSeconds", json(bad).path("field").asText());
+            HttpResponse<String> bound = admin.send("PUT", "/api/classes/basic", "{\"queueBound\":-1}", true);
+            assertEquals(400, bound.statusCode(), bound.body());
+            assertEquals("queueBound", json(bound).path("field").asText(), "the loader's own rule, mapped to the field: " + bound.body());
+            assertEquals(404, admin.send("PUT", "/api/classes/gold", "{\"targetSeconds\":1}", true).statusCode());
+            String before = Files.readString(dir.resolve("slagate.yaml"));
+            HttpResponse<String> ok = admin.send("PUT", "/api/classes/basic",
+                    "{\"targetSeconds\":4.5,\"utility\":{\"type\":\"pacifici\",\"parameters\":{\"phi\":2}}}", true);
+            assertEquals(200, ok.statusCode(), ok.body());
+            assertEquals(before, Files.readString(dir.resolve("slagate.yaml.bak")), "the old version is kept");
+            assertEquals(4.5, ConfigLoader.load(dir.resolve("slagate.yaml")).classes().get(1).targetSeconds(), 1e-9, "saved");
+            assertEquals(4.5, json(admin.get("/api/classes")).get(1).path("targetSeconds").asDouble(), 1e-9, "served");
+            await().atMost(DEADLINE).until(() -> configs.stream().anyMatch(m -> m instanceof io.slagate.config.bus.ConfigMessage c
+                    && c.yaml().contains("4500ms") && "admin".equals(c.user())));
+            HttpResponse<String> created = admin.send("POST", "/api/classes", "{\"name\":\"bronze\",\"targetSeconds\":10}", true);
+            assertEquals(200, created.statusCode(), created.body());
+            assertEquals(409, admin.send("POST", "/api/classes", "{\"name\":\"bronze\",\"targetSeconds\":10}", true).statusCode());
+            assertEquals(200, admin.send("DELETE", "/api/classes/bronze", null, true).statusCode());
+            HttpResponse<String> inUse = admin.send("DELETE", "/api/classes/premium", null, true);
+            assertEquals(400, inUse.statusCode(), "a class a rule still names cannot go: " + inUse.body());
+            List<String> actions = new java.util.ArrayList<>();
+            json(admin.get("/api/audit")).forEach(e -> actions.add(e.path("action").asText()));
+            assertTrue(actions.containsAll(List.of("class-update", "class-create", "class-delete")), actions.toString());
+        } finally {
+            listener.close();
+        }
+    }
+
+    @Test
     void usersFile_holdsOnlyHashes_andASecondStartCreatesNoPassword() throws Exception {
         Path users = dir.resolve("console-users.json");
         String text = Files.readString(users);

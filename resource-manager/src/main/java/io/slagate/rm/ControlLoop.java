@@ -9,6 +9,9 @@ import io.slagate.config.SlagateConfig;
 import io.slagate.config.bus.AllocationMessage;
 import io.slagate.config.bus.BusMessage;
 import io.slagate.config.bus.ControlMessage;
+import io.slagate.config.bus.ConfigMessage;
+import io.slagate.config.ConfigException;
+import io.slagate.config.ConfigLoader;
 import io.slagate.config.bus.DecisionMessage;
 import io.slagate.config.bus.HeartbeatMessage;
 import io.slagate.config.bus.StatsMessage;
@@ -36,9 +39,9 @@ public final class ControlLoop implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControlLoop.class);
 
     private final String id;
-    private final SlagateConfig config;
+    private volatile SlagateConfig config;
     private final ControlBus bus;
-    private final ResourceManager rm;
+    private ResourceManager rm; // loop thread only
     private final Overrides overrides;
     private final LongSupplier nanoClock;
     private final ScheduledExecutorService loop;
@@ -80,6 +83,11 @@ public final class ControlLoop implements AutoCloseable {
         bus.subscribe(Topics.STATS, m -> {
             if (m instanceof StatsMessage s) {
                 run(() -> rm.onStats(s, nanoClock.getAsLong()));
+            }
+        });
+        bus.subscribe(Topics.CONFIG, m -> {
+            if (m instanceof ConfigMessage c) {
+                run(() -> onConfig(c));
             }
         });
         bus.subscribe(Topics.CONTROL, m -> {
@@ -124,6 +132,29 @@ public final class ControlLoop implements AutoCloseable {
             default -> {
             }
         }
+    }
+
+    /**
+     * A configuration changed at the console (targets, utilities, classes): decided with from the
+     * next cycle on, which runs at once. One that does not load is logged and ignored.
+     */
+    void onConfig(ConfigMessage c) {
+        SlagateConfig next;
+        try {
+            next = ConfigLoader.parse(c.yaml(), "configuration from the bus (v" + c.version() + " by " + c.user() + ")");
+        } catch (ConfigException e) {
+            LOG.warn("ignored a configuration from the bus: {}", e.getMessage());
+            return;
+        }
+        rm = rm.reconfigured(next);
+        config = next;
+        LOG.info("configuration v{} by {} applied: classes {}", c.version(), c.user(),
+                next.classes().stream().map(x -> x.name() + "(τ=" + x.targetSeconds() + "s)").toList());
+        cycle();
+    }
+
+    public SlagateConfig config() {
+        return config;
     }
 
     /** An operator's override from the console: applied, logged, and a new decision made at once. */

@@ -86,6 +86,18 @@ public final class ResourceManager {
         }
     }
 
+    /**
+     * A manager for a new configuration that continues this one: same version sequence, the
+     * gateways' last reports, the damping memory and the last allocation (for late joiners).
+     */
+    public ResourceManager reconfigured(SlagateConfig next) {
+        ResourceManager r = new ResourceManager(id, next, overrides, version);
+        r.gateways.putAll(gateways);
+        r.lastUnits.putAll(lastUnits);
+        r.last = last;
+        return r;
+    }
+
     public void onStats(StatsMessage stats, long nowNanos) {
         gateways.put(stats.gatewayId(), new Report(stats, nowNanos));
     }

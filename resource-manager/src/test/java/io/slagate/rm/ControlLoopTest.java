@@ -47,4 +47,22 @@ class ControlLoopTest {
             bus.close();
         }
     }
+
+    @Test
+    void configMessage_replacesTheClasses_badOneIgnored() {
+        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
+        String yaml = """
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 } ]
+                classes: [ { name: premium, target: 2s }, { name: basic, target: 3s } ]
+                """;
+        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+                new SimpleMeterRegistry(), () -> now)) {
+            loop.onConfig(new io.slagate.config.bus.ConfigMessage(BusMessage.SCHEMA, 2, yaml.replace("target: 3s", "target: 7s"), "bob", 0));
+            assertEquals(7.0, loop.config().classes().get(1).targetSeconds(), 1e-9);
+            loop.onConfig(new io.slagate.config.bus.ConfigMessage(BusMessage.SCHEMA, 3, "classes: nonsense", "eve", 0));
+            assertEquals(7.0, loop.config().classes().get(1).targetSeconds(), 1e-9, "a configuration that does not load changes nothing");
+        } finally {
+            bus.close();
+        }
+    }
 }

@@ -14,9 +14,10 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = HeartbeatMessage.class, name = "heartbeat"),
         @JsonSubTypes.Type(value = DecisionMessage.class, name = "decision"),
         @JsonSubTypes.Type(value = ControlMessage.class, name = "control"),
+        @JsonSubTypes.Type(value = ConfigMessage.class, name = "config"),
 })
 public sealed interface BusMessage permits StatsMessage, AllocationMessage, HeartbeatMessage, DecisionMessage,
-        ControlMessage {
+        ControlMessage, ConfigMessage {
     int SCHEMA = 1;
 
     int schema();

@@ -12,6 +12,8 @@ public final class Topics {
     public static final String DECISION = "slagate.decision";
     /** Console → gateways, resource manager: configuration changes and overrides. */
     public static final String CONTROL = "slagate.control";
+    /** Console → every component: a validated new configuration (SLA classes and the rest). */
+    public static final String CONFIG = "slagate.config";
 
     private Topics() {
     }

@@ -1,0 +1,156 @@
+package io.slagate.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import io.slagate.config.ConfigException;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Edits the SLA classes of the configuration file: each change is applied to a copy of the YAML
+ * document, validated by the same loader as a start-up (so the same rules and messages), then
+ * written atomically with the previous version kept as {@code FILE.bak}. A refused change names the
+ * field. Comments of the file survive in the {@code .bak} only: the new file is re-serialized.
+ */
+public final class ConfigEditor {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+    private static final Pattern CLASS_PROBLEM = Pattern.compile("classes\\[\\d+]\\.([A-Za-z]+)(?:\\.([A-Za-z]+))?:\\s*(.*)");
+
+    private final Path file;
+    private volatile SlagateConfig config;
+    private String yaml;
+
+    public ConfigEditor(Path file, SlagateConfig current) throws IOException {
+        this.file = file;
+        this.config = current;
+        this.yaml = file != null && Files.isRegularFile(file) ? Files.readString(file) : null;
+    }
+
+    public SlagateConfig config() {
+        return config;
+    }
+
+    /** The YAML text of the configuration in force (after the last change). */
+    public synchronized String yaml() {
+        return yaml;
+    }
+
+    /** Creates or replaces a class from the console's JSON form; returns the new configuration. */
+    public synchronized SlagateConfig putClass(String name, JsonNode form, boolean mustExist) throws IOException {
+        ObjectNode root = document();
+        ArrayNode classes = root.withArray("classes");
+        int at = indexOf(classes, name);
+        if (mustExist && at < 0) {
+            throw new ConsoleHandler.ApiError(404, "no class named " + name, "name");
+        }
+        if (!mustExist && at >= 0) {
+            throw new ConsoleHandler.ApiError(409, "a class named " + name + " exists already", "name");
+        }
+        ObjectNode c = at >= 0 ? (ObjectNode) classes.get(at) : classes.addObject();
+        c.put("name", name);
+        if (form.has("targetSeconds")) {
+            c.set("target", seconds(form.get("targetSeconds"), "targetSeconds"));
+        }
+        if (form.has("queueBound")) {
+            c.set("queueBound", form.get("queueBound"));
+        }
+        if (form.has("queueTimeoutSeconds")) {
+            c.set("queueTimeout", seconds(form.get("queueTimeoutSeconds"), "queueTimeoutSeconds"));
+        }
+        if (form.has("utility")) {
+            JsonNode u = form.get("utility");
+            ObjectNode out = YAML.createObjectNode();
+            out.put("type", u.path("type").asText("pacifici"));
+            for (Iterator<String> it = u.path("parameters").fieldNames(); it.hasNext(); ) {
+                String p = it.next();
+                out.set(p, u.path("parameters").get(p));
+            }
+            c.set("utility", out);
+        }
+        return save(root);
+    }
+
+    public synchronized SlagateConfig deleteClass(String name) throws IOException {
+        ObjectNode root = document();
+        ArrayNode classes = root.withArray("classes");
+        int at = indexOf(classes, name);
+        if (at < 0) {
+            throw new ConsoleHandler.ApiError(404, "no class named " + name, "name");
+        }
+        classes.remove(at);
+        return save(root);
+    }
+
+    private ObjectNode document() throws IOException {
+        if (yaml == null) {
+            throw new ConsoleHandler.ApiError(409, "this console was not started from a configuration file; nothing to edit", null);
+        }
+        return (ObjectNode) YAML.readTree(yaml);
+    }
+
+    private static int indexOf(ArrayNode classes, String name) {
+        for (int i = 0; i < classes.size(); i++) {
+            if (name.equals(classes.get(i).path("name").asText())) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static JsonNode seconds(JsonNode v, String field) {
+        if (v == null || !v.isNumber() || !(v.asDouble() > 0)) {
+            throw new ConsoleHandler.ApiError(400, field + " must be a number of seconds > 0", field);
+        }
+        return YAML.getNodeFactory().textNode(Math.round(v.asDouble() * 1000) + "ms");
+    }
+
+    private SlagateConfig save(ObjectNode root) throws IOException {
+        String text = YAML.writeValueAsString(root);
+        SlagateConfig next;
+        try {
+            next = ConfigLoader.parse(text, file.toString());
+        } catch (ConfigException e) {
+            String first = e.problems().get(0);
+            Matcher m = CLASS_PROBLEM.matcher(first);
+            String field = null;
+            if (m.matches()) {
+                field = switch (m.group(1)) {
+                    case "target" -> "targetSeconds";
+                    case "queueTimeout" -> "queueTimeoutSeconds";
+                    default -> m.group(1);
+                };
+            }
+            throw new ConsoleHandler.ApiError(400, String.join("; ", e.problems()), field);
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        Files.copy(file, file.resolveSibling(file.getFileName() + ".bak"), StandardCopyOption.REPLACE_EXISTING);
+        Path tmp = Files.createTempFile(dir, ".slagate", ".yaml.tmp");
+        Files.writeString(tmp, "# written by the slagate console; the previous version is " + file.getFileName() + ".bak\n" + text);
+        try {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+        yaml = text;
+        config = next;
+        return next;
+    }
+
+    static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}
