@@ -60,11 +60,11 @@ public final class Overrides {
     }
 
     /** The pinned weight of a flow, or null; drops it when expired. */
-    Double weight(String gatewayId, String className, long nowNanos) {
+    public Double weight(String gatewayId, String className, long nowNanos) {
         return live(weights, flowKey(gatewayId, className), nowNanos);
     }
 
-    Integer capacity(String serverId, long nowNanos) {
+    public Integer capacity(String serverId, long nowNanos) {
         Double v = live(capacities, serverId, nowNanos);
         return v == null ? null : (int) Math.round(v);
     }

@@ -1,0 +1,146 @@
+package io.slagate.e2e;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.slagate.EmbeddedSystem;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
+import io.slagate.console.Role;
+import io.slagate.load.LoadGenerator;
+import io.slagate.load.LoadSpec;
+import io.slagate.load.service.BackendServer;
+import io.slagate.load.service.ServiceTime;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
+
+/**
+ * The console in a real browser (Debian's chromium through chromedriver; `.ci/run` installs them):
+ * log in, watch the charts follow live load through the gateway, change a class's target and see
+ * the resource manager use it, pin and unpin a weight. A screenshot of the overview is saved as
+ * {@code dist/target/console-overview.png}.
+ */
+class ConsoleBrowserTest {
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Duration DEADLINE = Duration.ofSeconds(40);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void loginLiveChartsClassEditAndOverride() throws Exception {
+        assumeTrue(Files.isExecutable(CHROMEDRIVER), "chromium-driver is not installed (.ci/run installs it)");
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(0.02, 0.02))) {
+            Path file = dir.resolve("slagate.yaml");
+            Files.writeString(file, """
+                    gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", stats: { reportingInterval: 250ms, window: 2s } }
+                    servers: [ { id: s1, url: "%s", concurrency: 6 } ]
+                    classes:
+                      - { name: premium, target: 60ms }
+                      - { name: basic, target: 200ms }
+                    classification:
+                      subscriptions: { gold-customer: { "*": gold } }
+                      rules: [ { grade: gold, class: premium } ]
+                      defaultClass: basic
+                    bus: { url: "vm://browser-test", listen: "" }
+                    controller: { cycle: 250ms, combining: min }
+                    console: { listen: "127.0.0.1:0" }
+                    """.formatted(backend.urls().get(0)));
+            SlagateConfig config = ConfigLoader.load(file);
+            try (EmbeddedSystem system = EmbeddedSystem.start(config, EmbeddedSystem.Parts.ALL)) {
+                system.console().putUser("operator", Role.ADMIN, "operator-password-for-test".toCharArray());
+                String base = "http://127.0.0.1:" + system.console().port();
+                LoadSpec spec = new LoadSpec("http://127.0.0.1:" + system.gateway().port(), "/services/StockUtility", null,
+                        List.of(new LoadSpec.ClassSpec("premium", "getQuote", "gold-customer", false, null),
+                                new LoadSpec.ClassSpec("basic", "getQuote", "silver-customer", false, null)),
+                        List.of(new LoadSpec.Phase(Duration.ofSeconds(60), List.of(8.0, 8.0))),
+                        false, Duration.ofMillis(20), Duration.ZERO, 3, Duration.ofSeconds(30), null);
+                LoadGenerator load = new LoadGenerator(spec, null);
+                CompletableFuture<?> running = CompletableFuture.runAsync(() -> {
+                    try {
+                        load.run();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                ChromeOptions options = new ChromeOptions();
+                options.setBinary("/usr/bin/chromium");
+                options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000");
+                WebDriver browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build(),
+                        options);
+                try {
+                    browser.get(base + "/");
+                    assertTrue(browser.getCurrentUrl().endsWith("/login.html"), "redirected to the login page");
+                    browser.findElement(By.id("user")).sendKeys("operator");
+                    browser.findElement(By.id("password")).sendKeys("wrong");
+                    browser.findElement(By.id("submit")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> !browser.findElement(By.id("error")).getText().isEmpty());
+                    browser.findElement(By.id("password")).clear();
+                    browser.findElement(By.id("password")).sendKeys("operator-password-for-test");
+                    browser.findElement(By.id("submit")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("me")).getText().contains("operator"));
+
+                    // live charts: the response-time chart gains points while the load runs
+                    JavascriptExecutor js = (JavascriptExecutor) browser;
+                    String points = "const c = Chart.getChart('chart-rt'); return c ? c.data.datasets.reduce((n, d) => n + d.data.length, 0) : 0;";
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> ((Number) js.executeScript(points)).longValue() > 2);
+                    long first = ((Number) js.executeScript(points)).longValue();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> ((Number) js.executeScript(points)).longValue() > first + 4);
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElements(By.cssSelector("#flows tbody tr")).size() == 2);
+                    Path shot = Path.of("target", "console-overview.png");
+                    Files.createDirectories(shot.getParent());
+                    Files.write(shot, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+
+                    // change basic's target: saved and used by the resource manager
+                    browser.findElement(By.cssSelector("a[data-tab=classes]")).click();
+                    WebElement form = browser.findElement(By.id("class-form"));
+                    WebElement name = form.findElement(By.name("name"));
+                    name.clear();
+                    name.sendKeys("basic", Keys.TAB); // leaving the field fills the form with the class's values
+                    WebElement target = form.findElement(By.name("targetSeconds"));
+                    target.clear();
+                    target.sendKeys("0.35");
+                    form.findElement(By.cssSelector("button[type=submit]")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> Math.abs(system.controlLoop().config().classes().get(1).targetSeconds() - 0.35) < 1e-9);
+                    assertEquals(0.35, ConfigLoader.load(file).classes().get(1).targetSeconds(), 1e-9, "persisted");
+
+                    // pin premium's weight at gw1, see the manager hold it, then unpin
+                    browser.findElement(By.cssSelector("a[data-tab=controller]")).click();
+                    WebElement pin = browser.findElement(By.id("pin-weight"));
+                    pin.findElement(By.name("gateway")).sendKeys("gw1");
+                    new Select(pin.findElement(By.name("class"))).selectByValue("premium");
+                    pin.findElement(By.name("weight")).sendKeys("2.5");
+                    pin.findElement(By.cssSelector("button[type=submit]")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> Double.valueOf(2.5).equals(
+                            system.controlLoop().overrides().weight("gw1", "premium", System.nanoTime())));
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.gateway().queues().allocation().weight(0) == 2.5);
+                    pin.findElement(By.cssSelector("button[data-unpin=weight]")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.controlLoop().overrides().weight("gw1", "premium", System.nanoTime()) == null);
+                    browser.findElement(By.cssSelector("a[data-tab=audit]")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("audit-table")).getText().contains("unpin-weight"));
+                } finally {
+                    browser.quit();
+                    running.cancel(true);
+                }
+            }
+        }
+    }
+}
