@@ -184,6 +184,50 @@ function classForm() {
   fill();
 }
 
+async function serversAndClassification() {
+  const render = (servers) => {
+    const body = document.querySelector('#server-table tbody');
+    body.replaceChildren();
+    for (const sv of servers) {
+      const tr = document.createElement('tr');
+      [sv.id, sv.url, sv.pool].forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
+      const ns = document.createElement('td');
+      const input = document.createElement('input');
+      input.type = 'number'; input.min = '1'; input.step = '1'; input.value = sv.concurrency;
+      ns.appendChild(input);
+      tr.appendChild(ns);
+      const actions = document.createElement('td');
+      const save = document.createElement('button'); save.type = 'button'; save.textContent = 'Save N_s'; save.className = 'admin';
+      const drain = document.createElement('button'); drain.type = 'button'; drain.textContent = 'Drain'; drain.className = 'admin';
+      const out = document.getElementById('server-result');
+      save.addEventListener('click', async () => {
+        try { const r = await api('/api/servers/' + encodeURIComponent(sv.id), {method: 'PUT', body: JSON.stringify({concurrency: Number(input.value)})});
+          out.textContent = r.note; render(r.servers); } catch (e) { out.textContent = e.message; }
+      });
+      drain.addEventListener('click', async () => {
+        try { const r = await api('/api/servers/' + encodeURIComponent(sv.id) + '/drain', {method: 'POST'}); out.textContent = r.note; }
+        catch (e) { out.textContent = e.message; }
+      });
+      actions.append(save, ' ', drain);
+      tr.appendChild(actions);
+      body.appendChild(tr);
+    }
+  };
+  render(await api('/api/servers'));
+  const form = document.getElementById('classification-form');
+  form.elements.classification.value = JSON.stringify(await api('/api/classification'), null, 2);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const result = form.querySelector('.result');
+    const err = form.querySelector('.field-error');
+    result.textContent = ''; err.textContent = '';
+    let section;
+    try { section = JSON.parse(form.elements.classification.value); } catch (e) { err.textContent = 'not valid JSON: ' + e.message; return; }
+    try { const r = await api('/api/classification', {method: 'PUT', body: JSON.stringify(section)}); result.textContent = r.note; }
+    catch (e) { err.textContent = e.message; }
+  });
+}
+
 function renderClasses() {
   const table = document.querySelector('#class-table tbody');
   table.replaceChildren();
@@ -244,6 +288,7 @@ async function start() {
     form.querySelector('.result').textContent = r.error ? r.error : 'class ' + r['class'] + ' (grade ' + r.grade + ')';
   });
   classForm();
+  serversAndClassification();
   document.getElementById('logout').addEventListener('click', async () => {
     await api('/api/logout', {method: 'POST'}).catch(() => {});
     window.location.href = '/login.html';

@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
 public final class ConfigEditor {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
-    private static final Pattern CLASS_PROBLEM = Pattern.compile("classes\\[\\d+]\\.([A-Za-z]+)(?:\\.([A-Za-z]+))?:\\s*(.*)");
+    private static final Pattern CLASS_PROBLEM = Pattern.compile("(?:classes|servers)\\[\\d+]\\.([A-Za-z]+)(?:\\.([A-Za-z]+))?:\\s*(.*)");
+    private static final Pattern SECTION_PROBLEM = Pattern.compile("(classification)[.\\[].*");
 
     private final Path file;
     private volatile SlagateConfig config;
@@ -84,6 +85,53 @@ public final class ConfigEditor {
         return save(root);
     }
 
+    /** Creates or replaces a server: its URL, N_s and pool. */
+    public synchronized SlagateConfig putServer(String id, JsonNode form, boolean mustExist) throws IOException {
+        ObjectNode root = document();
+        ArrayNode servers = root.withArray("servers");
+        int at = indexOf(servers, "id", id);
+        if (mustExist && at < 0) {
+            throw new ConsoleHandler.ApiError(404, "no server named " + id, "id");
+        }
+        if (!mustExist && at >= 0) {
+            throw new ConsoleHandler.ApiError(409, "a server named " + id + " exists already", "id");
+        }
+        ObjectNode s = at >= 0 ? (ObjectNode) servers.get(at) : servers.addObject();
+        s.put("id", id);
+        for (String f : new String[] {"url", "concurrency", "pool"}) {
+            if (form.has(f)) {
+                s.set(f, form.get(f));
+            }
+        }
+        return save(root);
+    }
+
+    public synchronized SlagateConfig deleteServer(String id) throws IOException {
+        ObjectNode root = document();
+        ArrayNode servers = root.withArray("servers");
+        int at = indexOf(servers, "id", id);
+        if (at < 0) {
+            throw new ConsoleHandler.ApiError(404, "no server named " + id, "id");
+        }
+        servers.remove(at);
+        return save(root);
+    }
+
+    /** Replaces the classification section: customer source, subscriptions, grades, rules, default class. */
+    public synchronized SlagateConfig putClassification(JsonNode section) throws IOException {
+        if (section == null || !section.isObject()) {
+            throw new ConsoleHandler.ApiError(400, "classification must be an object", "classification");
+        }
+        ObjectNode root = document();
+        root.set("classification", section);
+        return save(root);
+    }
+
+    /** The classification section as it stands in the file (for the editor). */
+    public synchronized JsonNode classification() throws IOException {
+        return yaml == null ? YAML.createObjectNode() : YAML.readTree(yaml).path("classification");
+    }
+
     public synchronized SlagateConfig deleteClass(String name) throws IOException {
         ObjectNode root = document();
         ArrayNode classes = root.withArray("classes");
@@ -103,8 +151,12 @@ public final class ConfigEditor {
     }
 
     private static int indexOf(ArrayNode classes, String name) {
-        for (int i = 0; i < classes.size(); i++) {
-            if (name.equals(classes.get(i).path("name").asText())) {
+        return indexOf(classes, "name", name);
+    }
+
+    private static int indexOf(ArrayNode items, String key, String value) {
+        for (int i = 0; i < items.size(); i++) {
+            if (value.equals(items.get(i).path(key).asText())) {
                 return i;
             }
         }
@@ -127,7 +179,9 @@ public final class ConfigEditor {
             String first = e.problems().get(0);
             Matcher m = CLASS_PROBLEM.matcher(first);
             String field = null;
-            if (m.matches()) {
+            if (SECTION_PROBLEM.matcher(first).matches()) {
+                field = "classification";
+            } else if (m.matches()) {
                 field = switch (m.group(1)) {
                     case "target" -> "targetSeconds";
                     case "queueTimeout" -> "queueTimeoutSeconds";

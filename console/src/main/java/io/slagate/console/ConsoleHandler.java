@@ -191,6 +191,13 @@ public final class ConsoleHandler extends Handler.Abstract {
                         "csrf", session.csrf()));
                 case "GET /api/classes" -> ok(response, callback, classes());
                 case "GET /api/servers" -> ok(response, callback, servers());
+                case "GET /api/classification" -> {
+                    try {
+                        ok(response, callback, editor.classification());
+                    } catch (IOException e) {
+                        throw new ApiError(500, "cannot read the configuration: " + e.getMessage(), null);
+                    }
+                }
                 case "GET /api/state" -> ok(response, callback, stateView());
                 case "GET /api/history" -> {
                     long seconds = longParam(request, "seconds", 300, 1, 86_400);
@@ -246,6 +253,21 @@ public final class ConsoleHandler extends Handler.Abstract {
             editClass(request, response, callback, method, path, session, body);
             return;
         }
+        if (path.startsWith("/api/servers/") && path.endsWith("/drain") && method.equals("POST")) {
+            String id = knownServer(path.substring("/api/servers/".length(), path.length() - "/drain".length()));
+            ControlMessage drain = control(ControlMessage.PIN_CAPACITY, null, null, id, 0, 0, session);
+            if (!bus.publish(Topics.CONTROL, drain)) {
+                throw new ApiError(503, "the control bus is not reachable; nothing was changed", null);
+            }
+            audit.record(session.user(), "server-drain", id, address(request));
+            ok(response, callback, Map.of("published", drain, "note", "no new request goes to " + id
+                    + "; requests already there finish. DELETE /api/overrides/capacity?server=" + id + " undoes it"));
+            return;
+        }
+        if (path.equals("/api/servers") || path.startsWith("/api/servers/") || path.equals("/api/classification")) {
+            editConfig(request, response, callback, method, path, session, body);
+            return;
+        }
         Fields q = Request.extractQueryParameters(request);
         ControlMessage msg;
         switch (method + " " + path) {
@@ -280,6 +302,49 @@ public final class ConsoleHandler extends Handler.Abstract {
         ok(response, callback, Map.of("published", msg));
     }
 
+    private void editConfig(Request request, Response response, Callback callback, String method, String path,
+                            Sessions.Session session, String body) {
+        String action;
+        String what;
+        try {
+            if (path.equals("/api/classification") && method.equals("PUT")) {
+                editor.putClassification(json(request, body));
+                action = "classification-update";
+                what = "";
+            } else if (path.equals("/api/servers") && method.equals("POST")) {
+                JsonNode in = json(request, body);
+                what = text(in, "id");
+                editor.putServer(what, in, false);
+                action = "server-create";
+            } else if (path.startsWith("/api/servers/") && method.equals("PUT")) {
+                what = path.substring("/api/servers/".length());
+                editor.putServer(what, json(request, body), true);
+                action = "server-update";
+            } else if (path.startsWith("/api/servers/") && method.equals("DELETE")) {
+                what = path.substring("/api/servers/".length());
+                editor.deleteServer(what);
+                action = "server-delete";
+            } else {
+                throw new ApiError(405, method + " is not allowed on " + path, null);
+            }
+        } catch (IOException e) {
+            throw new ApiError(500, "the configuration file could not be written: " + e.getMessage(), null);
+        }
+        boolean published = publishConfig(session);
+        audit.record(session.user(), action, (what + " " + (body == null ? "" : body.replaceAll("\\s+", " "))).trim(), address(request));
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("servers", servers());
+        view.put("published", published);
+        view.put("note", published ? "saved; N_s and classification apply at once, added or removed servers when gateways restart"
+                : "saved to the file, but the bus is down: running components get it when they restart");
+        ok(response, callback, view);
+    }
+
+    private boolean publishConfig(Sessions.Session session) {
+        return bus.publish(Topics.CONFIG, new io.slagate.config.bus.ConfigMessage(BusMessage.SCHEMA,
+                System.currentTimeMillis(), editor.yaml(), session.user(), System.currentTimeMillis()));
+    }
+
     private void editClass(Request request, Response response, Callback callback, String method, String path,
                            Sessions.Session session, String body) {
         String name = path.equals("/api/classes") ? null : path.substring("/api/classes/".length());
@@ -303,8 +368,7 @@ public final class ConsoleHandler extends Handler.Abstract {
         } catch (IOException e) {
             throw new ApiError(500, "the configuration file could not be written: " + e.getMessage(), null);
         }
-        boolean published = bus.publish(Topics.CONFIG, new io.slagate.config.bus.ConfigMessage(BusMessage.SCHEMA,
-                System.currentTimeMillis(), editor.yaml(), session.user(), System.currentTimeMillis()));
+        boolean published = publishConfig(session);
         String n = name;
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("classes", next.classes().stream().map(ConsoleHandler::classView).toList());

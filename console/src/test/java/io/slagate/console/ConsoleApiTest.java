@@ -294,6 +294,37 @@ class ConsoleApiTest {
     }
 
     @Test
+    void serversAndClassification_editedLive_drainPublished() throws Exception {
+        Client admin = new Client();
+        admin.login("admin", adminPassword);
+        HttpResponse<String> ns = admin.send("PUT", "/api/servers/s1", "{\"concurrency\":6}", true);
+        assertEquals(200, ns.statusCode(), ns.body());
+        assertEquals(6, json(admin.get("/api/servers")).get(0).path("concurrency").asInt());
+        HttpResponse<String> badUrl = admin.send("POST", "/api/servers", "{\"id\":\"s2\",\"url\":\"ftp://x\",\"concurrency\":4}", true);
+        assertEquals(400, badUrl.statusCode(), badUrl.body());
+        assertEquals("url", json(badUrl).path("field").asText(), badUrl.body());
+        assertEquals(200, admin.send("POST", "/api/servers", "{\"id\":\"s2\",\"url\":\"http://127.0.0.1:8\",\"concurrency\":4}", true).statusCode());
+        assertEquals(200, admin.send("POST", "/api/servers/s2/drain", null, true).statusCode());
+        await().atMost(DEADLINE).until(() -> controls.stream().anyMatch(m -> m instanceof ControlMessage c
+                && c.command().equals(ControlMessage.PIN_CAPACITY) && "s2".equals(c.serverId()) && c.value() == 0));
+        assertEquals(200, admin.send("DELETE", "/api/servers/s2", null, true).statusCode());
+
+        JsonNode section = json(admin.get("/api/classification"));
+        assertEquals("basic", section.path("defaultClass").asText());
+        HttpResponse<String> unknown = admin.send("PUT", "/api/classification",
+                "{\"rules\":[{\"operation\":\"urn:buy*\",\"class\":\"platinum\"}],\"defaultClass\":\"basic\"}", true);
+        assertEquals(400, unknown.statusCode(), unknown.body());
+        assertEquals("classification", json(unknown).path("field").asText());
+        HttpResponse<String> ok = admin.send("PUT", "/api/classification",
+                "{\"rules\":[{\"operation\":\"urn:buy*\",\"class\":\"premium\"}],\"defaultClass\":\"basic\"}", true);
+        assertEquals(200, ok.statusCode(), ok.body());
+        HttpResponse<String> cls = admin.send("POST", "/api/classify", "{\"service\":\"/s\",\"operation\":\"urn:buyShares\"}", true);
+        assertEquals("premium", json(cls).path("class").asText(), "the tester uses the new rules at once");
+        assertEquals(200, admin.send("PUT", "/api/classification", JSON.writeValueAsString(section), true).statusCode(),
+                "restored for the other tests");
+    }
+
+    @Test
     void usersFile_holdsOnlyHashes_andASecondStartCreatesNoPassword() throws Exception {
         Path users = dir.resolve("console-users.json");
         String text = Files.readString(users);

@@ -214,6 +214,23 @@ public final class Gateway implements AutoCloseable {
         return m;
     }
 
+    /**
+     * Applies a configuration changed at run time, as far as it can be without a restart: the
+     * classification (rules, subscriptions, customer source). Returns false, changing nothing, when
+     * the classes or servers differ — their queues and slots are built at start-up.
+     */
+    public boolean reconfigure(SlagateConfig next) {
+        boolean sameClasses = next.classes().stream().map(c -> c.name()).toList()
+                .equals(config.classes().stream().map(c -> c.name()).toList());
+        boolean sameServers = next.servers().stream().map(s -> s.id() + "@" + s.url() + "/" + s.pool()).toList()
+                .equals(config.servers().stream().map(s -> s.id() + "@" + s.url() + "/" + s.pool()).toList());
+        if (!sameClasses || !sameServers) {
+            return false;
+        }
+        proxy.reclassify(next);
+        return true;
+    }
+
     public void setAllocation(Allocation allocation) {
         queues.setAllocation(allocation);
     }

@@ -51,6 +51,7 @@ public final class GatewayAgent implements AutoCloseable {
         this.id = config.gateway().id();
         bus.subscribe(Topics.ALLOCATION, this::onMessage);
         bus.subscribe(Topics.HEARTBEAT, this::onMessage);
+        bus.subscribe(Topics.CONFIG, this::onMessage);
         bus.onConnected(() -> heartbeat(HeartbeatMessage.JOIN));
         gateway.addReportListener(this::report);
         MeterRegistry r = gateway.registry();
@@ -67,10 +68,28 @@ public final class GatewayAgent implements AutoCloseable {
     private void onMessage(BusMessage m) {
         if (m instanceof AllocationMessage a) {
             apply(a);
+        } else if (m instanceof io.slagate.config.bus.ConfigMessage c) {
+            onConfig(c);
         } else if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role())
                 && HeartbeatMessage.JOIN.equals(h.event())) {
             // a (re)started manager knows no gateway yet: report now rather than at the next interval
             bus.publish(Topics.STATS, statsMessage());
+        }
+    }
+
+    private void onConfig(io.slagate.config.bus.ConfigMessage c) {
+        SlagateConfig next;
+        try {
+            next = io.slagate.config.ConfigLoader.parse(c.yaml(), "configuration v" + c.version() + " from the bus");
+        } catch (io.slagate.config.ConfigException e) {
+            LOG.warn("ignored a configuration from the bus: {}", e.getMessage());
+            return;
+        }
+        if (gateway.reconfigure(next)) {
+            LOG.info("configuration v{} by {}: classification applied", c.version(), c.user());
+        } else {
+            LOG.warn("configuration v{} by {} changes the classes or servers; gateway {} applies that on its next restart",
+                    c.version(), c.user(), id);
         }
     }
 

@@ -24,16 +24,23 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
     private static final int MAX_CUSTOMER_LENGTH = 256;
 
     private final GatewayContext context;
-    private final Classifier classifier;
-    private final String customerHeader;
+    /** Swapped whole when the classification changes live; one volatile read per request. */
+    private record Classification(Classifier classifier, String customerHeader) {
+    }
+
+    private volatile Classification classification;
     private final long maxRequestBytes;
     private volatile boolean accepting = true;
 
     GatewayHandler(GatewayContext context, Classifier classifier, String customerHeader, long maxRequestBytes) {
         this.context = context;
-        this.classifier = classifier;
-        this.customerHeader = customerHeader;
+        this.classification = new Classification(classifier, customerHeader);
         this.maxRequestBytes = maxRequestBytes;
+    }
+
+    /** Replaces the rules, subscriptions and customer source; requests already classified keep their class. */
+    void setClassification(Classifier classifier, String customerHeader) {
+        this.classification = new Classification(classifier, customerHeader);
     }
 
     /** After this, new requests get a shutting-down fault; requests already accepted finish. */
@@ -49,7 +56,8 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         SoapVersion version = SoapVersion.fromContentType(contentType);
         String service = request.getHttpURI().getPath();
         String operation = SoapVersion.operation(headers.get("SOAPAction"), contentType);
-        int cls = classifier.classify(customer(headers), service, operation);
+        Classification cl = classification;
+        int cls = cl.classifier().classify(customer(headers, cl.customerHeader()), service, operation);
         context.metrics.arrived(cls);
 
         FaultReason refused = refuse(request, version);
@@ -83,7 +91,7 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         return null;
     }
 
-    private String customer(HttpFields headers) {
+    private String customer(HttpFields headers, String customerHeader) {
         if (customerHeader != null) {
             String c = headers.get(customerHeader);
             return c == null || c.length() > MAX_CUSTOMER_LENGTH ? null : c.trim();

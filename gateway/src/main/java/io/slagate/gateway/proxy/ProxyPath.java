@@ -66,6 +66,11 @@ public final class ProxyPath extends ContainerLifeCycle {
         client.getProtocolHandlers().clear();
     }
 
+    /** A new classification (rules, subscriptions, customer source) for the same classes, in force for the next request. */
+    public void reclassify(SlagateConfig next) {
+        handler.setClassification(new Classifier(next), next.classification().customerHeader());
+    }
+
     public Handler handler() {
         return handler;
     }

@@ -78,4 +78,22 @@ class GatewayAgentTest {
         assertTrue(m.servers().get(0).inRotation());
         assertEquals(m.sequence() + 1, agent.statsMessage().sequence(), "sequence numbers increase");
     }
+
+    @Test
+    void reconfigure_appliesClassificationOnly_whenClassesAndServersAreTheSame() {
+        String same = """
+                gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0" }
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 6 }
+                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 4 }
+                classes:
+                  - { name: premium, target: 1s }
+                  - { name: basic, target: 2s }
+                classification: { rules: [ { operation: "urn:buy*", class: premium } ], defaultClass: basic }
+                """;
+        assertTrue(gateway.reconfigure(ConfigLoader.parse(same, "t")), "same classes and servers: applied live");
+        assertFalse(gateway.reconfigure(ConfigLoader.parse(same.replace("name: basic", "name: bronze")
+                .replace("defaultClass: basic", "defaultClass: bronze"), "t")), "a renamed class needs a restart");
+        assertFalse(gateway.reconfigure(ConfigLoader.parse(same.replace("127.0.0.1:2", "127.0.0.1:3"), "t")), "a moved server too");
+    }
 }
