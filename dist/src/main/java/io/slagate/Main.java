@@ -137,16 +137,7 @@ public final class Main {
             err.println("slagate: could not start: " + e.getMessage());
             return 3;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            system.close();
-            stopped.countDown();
-        }, "slagate-shutdown"));
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        awaitShutdown(system::close);
         return 0;
     }
 
