@@ -61,8 +61,14 @@ public final class EmbeddedSystem implements AutoCloseable {
             stopOrder.push(broker);
             url = broker.vmUrl(); // in-VM: no sockets between components of one process
         } else if (url.startsWith("vm:")) {
-            throw new IllegalStateException("bus.url " + url + " is an in-VM broker, which only `start` runs; point bus.url"
-                    + " at the broker of another process, e.g. tcp://127.0.0.1:61616");
+            if (parts.resourceManager() || parts.console()) {
+                throw new IllegalStateException("bus.url " + url + " is an in-VM broker, which only `start` runs; point bus.url"
+                        + " at the broker of another process, e.g. tcp://127.0.0.1:61616");
+            }
+            // a gateway alone with the in-VM default: no broker to reach, so it runs standalone
+            LOG.warn("bus.url is {} (in-VM) and this process runs no broker: the gateway runs standalone with the static"
+                    + " allocation; set bus.url to a broker (e.g. tcp://127.0.0.1:61616) to join a control plane", url);
+            url = null;
         }
         if (parts.resourceManager()) {
             String id = "rm-" + config.gateway().id();
@@ -78,6 +84,12 @@ public final class EmbeddedSystem implements AutoCloseable {
             stopOrder.push(controlLoop);
             rmBus.start();
             controlLoop.start();
+        }
+        if (parts.gateway() && url == null) {
+            gateway = new Gateway(config);
+            gateway.start();
+            stopOrder.push(() -> gateway.stop(Duration.ofSeconds(10)));
+            return;
         }
         if (parts.gateway()) {
             if (gateway == null) {
