@@ -25,6 +25,10 @@ public final class Main {
               gateway           one gateway node, on the broker at bus.url
               resource-manager  the global resource manager, on the broker at bus.url
               console           the admin console, on the broker at bus.url
+              broker            a standalone ActiveMQ broker for several nodes, on bus.listen (bus.user and
+                                bus.passwordEnv for authentication)
+              demo              the embedded system, two synthetic backends on the configured servers' ports and
+                                a load that changes mix every 2 minutes: watch the console differentiate
               backend           synthetic StockUtility SOAP servers (Axis2): --port N (repeat) [--mean 1s]
                                 [--cpu 0.1] [--host 127.0.0.1]; defaults: ports 9001 and 9002, mean 20ms
               load              SOAP load through the gateway (slagate load --help)
@@ -99,6 +103,8 @@ public final class Main {
             case "gateway" -> runUntilStopped(config, EmbeddedSystem.Parts.GATEWAY, err);
             case "resource-manager" -> runUntilStopped(config, EmbeddedSystem.Parts.RESOURCE_MANAGER, err);
             case "console" -> runUntilStopped(config, EmbeddedSystem.Parts.CONSOLE, err);
+            case "broker" -> runBroker(config, out, err);
+            case "demo" -> runDemo(config, out, err);
             default -> {
                 err.println("slagate: unknown command " + command + "\n" + USAGE);
                 yield 1;
@@ -139,6 +145,89 @@ public final class Main {
         }
         awaitShutdown(system::close);
         return 0;
+    }
+
+    private static int runBroker(SlagateConfig config, PrintStream out, PrintStream err) {
+        String listen = config.bus().listen().isEmpty() ? "tcp://127.0.0.1:61616" : config.bus().listen();
+        io.slagate.bus.EmbeddedBroker broker;
+        try {
+            broker = io.slagate.bus.EmbeddedBroker.start("slagate", listen, config.bus().user(), config.bus().password());
+        } catch (Exception e) {
+            err.println("slagate broker: could not start on " + listen + ": " + e.getMessage());
+            return 3;
+        }
+        out.println("slagate broker: listening on " + broker.tcpUrl() + (config.bus().user() == null ? " (no authentication)"
+                : " (user " + config.bus().user() + ")"));
+        awaitShutdown(() -> {
+            try {
+                broker.close();
+            } catch (Exception e) {
+                err.println("slagate broker: stopping: " + e.getMessage());
+            }
+        });
+        return 0;
+    }
+
+    /**
+     * The embedded system plus synthetic backends on the ports of the configured servers (1 s mean
+     * service, mostly asleep, as in the paper) and closed-loop Premium and Basic clients whose mix
+     * changes every two minutes: light, heavy, Basic-heavy, Premium-heavy, again and again.
+     */
+    private static int runDemo(SlagateConfig config, PrintStream out, PrintStream err) {
+        List<Integer> ports = new ArrayList<>();
+        for (io.slagate.config.ServerConfig s : config.servers()) {
+            java.net.URI u = s.url();
+            if (!"127.0.0.1".equals(u.getHost()) && !"localhost".equals(u.getHost())) {
+                err.println("slagate demo: server " + s.id() + " is at " + s.url() + "; the demo starts its backends on this"
+                        + " machine, so use a configuration whose servers are on 127.0.0.1");
+                return 1;
+            }
+            ports.add(u.getPort());
+        }
+        try {
+            io.slagate.load.service.BackendServer backend = io.slagate.load.service.BackendServer.start("127.0.0.1", ports,
+                    io.slagate.load.service.ServiceTime.paper(1.0, 0.02));
+            EmbeddedSystem system = EmbeddedSystem.start(config, EmbeddedSystem.Parts.ALL);
+            List<io.slagate.load.LoadSpec.Phase> phases = new ArrayList<>();
+            int n = config.servers().stream().mapToInt(io.slagate.config.ServerConfig::concurrency).sum();
+            double[][] mixes = {{n / 2.0, n / 2.0}, {2.0 * n, 2.0 * n}, {n / 2.0, 2.0 * n}, {2.0 * n, n / 2.0}};
+            for (int r = 0; r < 60; r++) {
+                for (double[] m : mixes) {
+                    phases.add(new io.slagate.load.LoadSpec.Phase(java.time.Duration.ofMinutes(2), List.of(m[0], m[1])));
+                }
+            }
+            String premium = config.classes().get(0).name();
+            String basic = config.classes().get(config.classes().size() - 1).name();
+            io.slagate.load.LoadSpec spec = new io.slagate.load.LoadSpec("http://127.0.0.1:" + system.gateway().port(),
+                    "/services/StockUtility", null,
+                    List.of(new io.slagate.load.LoadSpec.ClassSpec(premium, "getQuote", "gold-customer", false, null),
+                            new io.slagate.load.LoadSpec.ClassSpec(basic, "getQuote", "silver-customer", false, null)),
+                    phases, false, java.time.Duration.ofSeconds(1), java.time.Duration.ZERO, 1, java.time.Duration.ofMinutes(2), null);
+            out.println("slagate demo: gateway http://127.0.0.1:" + system.gateway().port() + ", console http://"
+                    + config.console().listen().host() + ":" + system.console().port() + "/ — clients of " + premium
+                    + " (customer gold-customer) and " + basic + " change mix every 2 minutes; Ctrl-C stops");
+            Thread load = new Thread(() -> {
+                try {
+                    new io.slagate.load.LoadGenerator(spec, null).run();
+                } catch (Exception e) {
+                    err.println("slagate demo: the load stopped: " + e);
+                }
+            }, "demo-load");
+            load.setDaemon(true);
+            load.start();
+            awaitShutdown(() -> {
+                system.close();
+                try {
+                    backend.close();
+                } catch (Exception e) {
+                    err.println("slagate demo: stopping the backends: " + e.getMessage());
+                }
+            });
+            return 0;
+        } catch (Exception e) {
+            err.println("slagate demo: could not start: " + e.getMessage());
+            return 3;
+        }
     }
 
     private static int runBackend(List<String> args, PrintStream out, PrintStream err) throws Exception {
