@@ -71,7 +71,9 @@ public final class EmbeddedSystem implements AutoCloseable {
             url = null;
         }
         if (parts.resourceManager()) {
-            String id = "rm-" + config.gateway().id();
+            // unique per process: several managers (active and standbys) may share one configuration
+            String host = System.getenv().getOrDefault("HOSTNAME", "local");
+            String id = "rm-" + host + "-" + ProcessHandle.current().pid();
             ControlBus rmBus = ControlBus.of(new BusSettings(url, false, "", bus.user(), bus.password()), id);
             stopOrder.push(rmBus);
             io.micrometer.core.instrument.MeterRegistry registry = parts.gateway()

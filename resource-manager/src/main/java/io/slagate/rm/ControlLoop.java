@@ -46,6 +46,10 @@ public final class ControlLoop implements AutoCloseable {
     private final LongSupplier nanoClock;
     private final ScheduledExecutorService loop;
     private final AtomicLong cycles = new AtomicLong();
+    private static final int PEER_EXPIRY_CYCLES = 3;
+    private final java.util.Map<String, Long> peers = new java.util.HashMap<>(); // loop thread only
+    private long maxVersionSeen; // loop thread only
+    private volatile boolean active = true;
     private volatile DecisionMessage lastDecision;
     private volatile AllocationMessage lastAllocation;
     private final Timer solveTimer;
@@ -98,8 +102,47 @@ public final class ControlLoop implements AutoCloseable {
         bus.subscribe(Topics.HEARTBEAT, m -> {
             if (m instanceof HeartbeatMessage h && "gateway".equals(h.role())) {
                 run(() -> onGatewayHeartbeat(h));
+            } else if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role()) && !id.equals(h.componentId())) {
+                run(() -> onPeerHeartbeat(h));
             }
         });
+        bus.subscribe(Topics.ALLOCATION, m -> {
+            if (m instanceof AllocationMessage a) {
+                run(() -> maxVersionSeen = Math.max(maxVersionSeen, a.version()));
+            }
+        });
+    }
+
+    /**
+     * Active or standby. Several managers may run (one per host, say); each announces itself every
+     * cycle, and the one with the smallest id among those heard within {@value #PEER_EXPIRY_CYCLES}
+     * cycles is active: only it publishes allocations. A standby keeps deciding (so its state is
+     * warm) and takes over when the active one leaves, or falls silent for that many cycles; its
+     * first allocation is numbered above every version it has seen, so gateways accept it.
+     */
+    public boolean isActive() {
+        return active;
+    }
+
+    private void onPeerHeartbeat(HeartbeatMessage h) {
+        if (HeartbeatMessage.LEAVE.equals(h.event())) {
+            peers.remove(h.componentId());
+        } else {
+            peers.put(h.componentId(), nanoClock.getAsLong());
+        }
+        updateActive();
+    }
+
+    private void updateActive() {
+        long now = nanoClock.getAsLong();
+        long expiry = PEER_EXPIRY_CYCLES * config.controller().cycle().toNanos();
+        peers.values().removeIf(heard -> now - heard > expiry);
+        String lowest = peers.keySet().stream().filter(p -> p.compareTo(id) < 0).min(String::compareTo).orElse(null);
+        boolean nowActive = lowest == null;
+        if (nowActive != active) {
+            LOG.info(nowActive ? "resource manager {} is now active" : "resource manager {} stands by: {} is active", id, lowest);
+        }
+        active = nowActive;
     }
 
     public ControlLoop start() {
@@ -116,6 +159,10 @@ public final class ControlLoop implements AutoCloseable {
     private void onGatewayHeartbeat(HeartbeatMessage h) {
         switch (h.event()) {
             case HeartbeatMessage.JOIN -> {
+                if (!active) {
+                    rm.onJoin(h.componentId(), nanoClock.getAsLong());
+                    return;
+                }
                 rm.onJoin(h.componentId(), nanoClock.getAsLong());
                 AllocationMessage last = rm.lastAllocation();
                 if (last != null && last.gateways().containsKey(h.componentId())) {
@@ -186,11 +233,20 @@ public final class ControlLoop implements AutoCloseable {
     /** One control cycle; never throws (a failure is logged and the next cycle runs). */
     void cycle() {
         try {
+            bus.publish(Topics.HEARTBEAT, new HeartbeatMessage(BusMessage.SCHEMA, id, "resource-manager",
+                    HeartbeatMessage.ALIVE, System.currentTimeMillis(), rm.version()));
+            updateActive();
+            if (active) {
+                rm.advanceVersionTo(maxVersionSeen);
+            }
             long t0 = System.nanoTime();
             ResourceManager.Decision d = rm.step(nanoClock.getAsLong());
             solveTimer.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
             cycleCounter.increment();
             cycles.incrementAndGet();
+            if (!active) {
+                return; // standing by: decided, not published
+            }
             if (d.allocation() != null) {
                 lastAllocation = d.allocation();
                 bus.publish(Topics.ALLOCATION, d.allocation());

@@ -125,6 +125,11 @@ public final class ResourceManager {
         return version;
     }
 
+    /** Makes the next allocation's version newer than {@code seen} (a predecessor's, when taking over). */
+    public void advanceVersionTo(long seen) {
+        version = Math.max(version, seen);
+    }
+
     public Decision step(long nowNanos) {
         expire(nowNanos);
         List<String> gws = new ArrayList<>(gateways.keySet());

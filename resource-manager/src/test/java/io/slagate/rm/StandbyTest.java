@@ -1,0 +1,75 @@
+package io.slagate.rm;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.slagate.bus.ControlBus;
+import io.slagate.bus.EmbeddedBroker;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.bus.AllocationMessage;
+import io.slagate.config.bus.BusMessage;
+import io.slagate.config.bus.FlowStatsMessage;
+import io.slagate.config.bus.ServerStatusMessage;
+import io.slagate.config.bus.StatsMessage;
+import io.slagate.config.bus.Topics;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two resource managers on a real embedded broker: only one publishes; when it dies without a
+ * word (its bus gone), the standby takes over within a few cycles with newer versions; a gateway
+ * (here, a bus client reporting statistics) keeps receiving allocations throughout.
+ */
+class StandbyTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+    @Test
+    void oneActive_standbyTakesOverWhenTheActiveFallsSilent() throws Exception {
+        SlagateConfig config = ConfigLoader.parse("""
+                gateway: { stats: { reportingInterval: 100ms, window: 500ms } }
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 } ]
+                classes: [ { name: premium, target: 2s }, { name: basic, target: 3s } ]
+                controller: { cycle: 100ms, gatewayExpiry: 50 }
+                """, "standby-test");
+        ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor();
+        try (EmbeddedBroker broker = EmbeddedBroker.start("standby-test", "", null, null)) {
+            List<AllocationMessage> seen = new CopyOnWriteArrayList<>();
+            ControlBus gateway = new ControlBus(broker.vmUrl(), null, null, "gw1")
+                    .subscribe(Topics.ALLOCATION, m -> seen.add((AllocationMessage) m)).start();
+            ControlBus busA = new ControlBus(broker.vmUrl(), null, null, "rm-a").start();
+            ControlBus busB = new ControlBus(broker.vmUrl(), null, null, "rm-b").start();
+            ControlLoop a = new ControlLoop("rm-a", config, busA, new Overrides(), new SimpleMeterRegistry()).start();
+            ControlLoop b = new ControlLoop("rm-b", config, busB, new Overrides(), new SimpleMeterRegistry()).start();
+            StatsMessage stats = new StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 0.5, 0,
+                    List.of(new FlowStatsMessage("premium", 5, 5, 0, 1.5, 0.5, 1, 2, 4, 5),
+                            new FlowStatsMessage("basic", 5, 5, 0, 1.0, 0.2, 0.8, 1, 4, 5)),
+                    List.of(new ServerStatusMessage("s1", 10, 8, true)));
+            reporter.scheduleAtFixedRate(() -> gateway.publish(Topics.STATS, stats), 0, 100, TimeUnit.MILLISECONDS);
+            try {
+                await("rm-b hears rm-a and stands by").atMost(DEADLINE).until(() -> a.isActive() && !b.isActive());
+                seen.clear();
+                await().atMost(DEADLINE).until(() -> seen.size() >= 10);
+                assertTrue(seen.stream().allMatch(x -> x.managerId().equals("rm-a")), "only the active one publishes");
+                long lastOfA = seen.stream().mapToLong(AllocationMessage::version).max().orElseThrow();
+
+                busA.close(); // rm-a dies without a leave: it just falls silent
+                await("the standby takes over").atMost(DEADLINE).until(b::isActive);
+                await("and its allocations reach the gateway").atMost(DEADLINE).until(() ->
+                        seen.stream().anyMatch(x -> x.managerId().equals("rm-b") && x.version() > lastOfA));
+            } finally {
+                reporter.shutdownNow();
+                a.close();
+                b.close();
+                busB.close();
+                gateway.close();
+            }
+        }
+    }
+}
