@@ -1,0 +1,204 @@
+package io.slagate.e2e;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.slagate.gateway.testing.TestBackend;
+import java.io.File;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Several nodes as separate JVM processes, started through the launcher's main class: a broker,
+ * two resource managers (active and standby), two gateways; backends and load in this JVM. Each
+ * gateway gets its own allocation and Σ_g N_{g,s} = N_s; killing a gateway gives its share to the
+ * other within three cycles; killing the active resource manager leaves the gateways serving and the
+ * standby takes over; a restarted broker is reconnected to; and every client request is answered.
+ */
+class SeveralProcessesTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final int N_S = 8;
+
+    @TempDir
+    Path dir;
+    private final List<Process> processes = new ArrayList<>();
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void stopAll() throws Exception {
+        for (Process p : processes) {
+            p.destroyForcibly();
+        }
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private Process launch(String name, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                "io.slagate.Main"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile()).start();
+        processes.add(p);
+        return p;
+    }
+
+    private Path config(String name, String gatewayId, int listen, int admin, int brokerPort, String s1, String s2) throws Exception {
+        Path f = dir.resolve(name + ".yaml");
+        Files.writeString(f, """
+                gateway:
+                  id: %s
+                  listen: "127.0.0.1:%d"
+                  admin: "127.0.0.1:%d"
+                  stats: { reportingInterval: 200ms, window: 1s }
+                servers:
+                  - { id: s1, url: "%s", concurrency: %d }
+                  - { id: s2, url: "%s", concurrency: %d }
+                classes:
+                  - { name: premium, target: 100ms }
+                  - { name: basic, target: 300ms }
+                classification: { rules: [ { operation: "urn:premium", class: premium } ], defaultClass: basic }
+                bus: { url: "tcp://127.0.0.1:%d", embedded: false, listen: "tcp://127.0.0.1:%d" }
+                controller: { cycle: 200ms, gatewayExpiry: 3 }
+                """.formatted(gatewayId, listen, admin, s1, N_S, s2, N_S, brokerPort, brokerPort));
+        return f;
+    }
+
+    private static JsonNode stats(int adminPort) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/stats"))
+                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? JSON.readTree(r.body()) : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /** server id → cap at one gateway, and the allocation version; empty when unreachable. */
+    private static Map<String, Integer> caps(int adminPort) {
+        Map<String, Integer> m = new TreeMap<>();
+        JsonNode s = stats(adminPort);
+        if (s != null) {
+            s.path("allocation").path("servers").fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().path("cap").asInt()));
+        }
+        return m;
+    }
+
+    private static long version(int adminPort) {
+        JsonNode s = stats(adminPort);
+        return s == null ? -1 : s.path("allocation").path("version").asLong();
+    }
+
+    @Test
+    void brokerTwoManagersTwoGateways_killsAndRestarts_everyRequestAnswered() throws Exception {
+        TestBackend b1 = new TestBackend();
+        TestBackend b2 = new TestBackend();
+        open.add(b1);
+        open.add(b2);
+        b1.behave(b1.delayed(20));
+        b2.behave(b2.delayed(20));
+        int broker = freePort();
+        int gw1 = freePort();
+        int adm1 = freePort();
+        int gw2 = freePort();
+        int adm2 = freePort();
+        Path c1 = config("gw1", "gw1", gw1, adm1, broker, b1.url(), b2.url());
+        Path c2 = config("gw2", "gw2", gw2, adm2, broker, b1.url(), b2.url());
+        Process brokerProcess = launch("broker", "broker", "--config", c1.toString());
+        launch("rm-1", "resource-manager", "--config", c1.toString());
+        launch("rm-2", "resource-manager", "--config", c1.toString());
+        launch("gw1", "gateway", "--config", c1.toString());
+        Process gw2Process = launch("gw2", "gateway", "--config", c2.toString());
+
+        await("both gateways hold one allocation that splits every N_s").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    Map<String, Integer> a = caps(adm1);
+                    Map<String, Integer> b = caps(adm2);
+                    long v1 = version(adm1);
+                    return v1 > 0 && v1 == version(adm2) && a.size() == 2 && b.size() == 2
+                            && a.get("s1") + b.get("s1") == N_S && a.get("s2") + b.get("s2") == N_S
+                            && a.get("s1") > 0 && b.get("s1") > 0;
+                });
+
+        org.eclipse.jetty.client.HttpClient client = new org.eclipse.jetty.client.HttpClient();
+        client.start();
+        open.add(client::stop);
+        ClosedLoopLoad load = new ClosedLoopLoad(client, gw1, "urn:premium", 8);
+        ClosedLoopLoad load2 = new ClosedLoopLoad(client, gw2, "urn:basic", 4);
+
+        // a gateway dies: within three cycles (plus the expiry) its share goes to the other
+        gw2Process.destroyForcibly().waitFor();
+        load2.close();
+        await("gw1 gets every slot").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
+                .until(() -> caps(adm1).equals(Map.of("s1", N_S, "s2", N_S)));
+
+        // the active manager dies: gw1 keeps serving, the standby takes over with newer versions
+        long before = version(adm1);
+        long served = load.ok();
+        List<Process> managers = processes.subList(1, 3);
+        String active = activeManager();
+        Process activeProcess = managers.stream().filter(p -> active.endsWith("-" + p.pid())).findFirst().orElseThrow();
+        activeProcess.destroyForcibly().waitFor();
+        await("gw1 keeps serving").atMost(DEADLINE).until(() -> load.ok() > served + 100);
+        await("the standby publishes").atMost(DEADLINE).pollInterval(Duration.ofMillis(200)).until(() -> version(adm1) > before);
+
+        // the broker dies and comes back: gw1 keeps serving, then allocations flow again
+        brokerProcess.destroyForcibly().waitFor();
+        long whileDown = version(adm1);
+        long servedDown = load.ok();
+        await("gw1 serves while the broker is down").atMost(DEADLINE).until(() -> load.ok() > servedDown + 100);
+        launch("broker-2", "broker", "--config", c1.toString());
+        await("allocations flow again after the broker restart").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
+                .until(() -> version(adm1) > whileDown);
+
+        load.close();
+        assertEquals(0, load.failed(), "no request through gw1 failed: " + load.lastFailure());
+        assertEquals(load.sent(), load.ok(), "every request sent to gw1 was answered");
+        assertEquals(load2.sent(), load2.ok() + load2.failed(), "requests to the killed gateway ended (answered or failed), none hangs");
+        assertTrue(load.ok() > 500, "the load ran: " + load.ok());
+    }
+
+    /** The active manager's id, from the managers' logs ("… is now active" is logged by the one that leads). */
+    private String activeManager() throws Exception {
+        String found = null;
+        for (String name : List.of("rm-1", "rm-2")) {
+            List<String> lines = Files.readAllLines(dir.resolve(name + ".log"));
+            for (String l : lines) {
+                int at = l.indexOf("resource manager rm-");
+                if (at >= 0 && l.contains(" started:")) {
+                    String id = l.substring(at + "resource manager ".length(), l.indexOf(' ', at + "resource manager ".length()));
+                    if (found == null || id.compareTo(found) < 0) {
+                        found = id;
+                    }
+                }
+            }
+        }
+        assertTrue(found != null, "both managers logged their start");
+        return found;
+    }
+}
