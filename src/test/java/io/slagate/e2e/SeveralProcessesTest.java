@@ -165,7 +165,9 @@ class SeveralProcessesTest {
         Process activeProcess = managers.stream().filter(p -> active.endsWith("-" + p.pid())).findFirst().orElseThrow();
         activeProcess.destroyForcibly().waitFor();
         await("gw1 keeps serving").atMost(DEADLINE).until(() -> load.ok() > served + 100);
-        await("the standby publishes").atMost(DEADLINE).pollInterval(Duration.ofMillis(200)).until(() -> version(adm1) > before);
+        String standbyLog = active.endsWith("-" + managers.get(0).pid()) ? "rm-2" : "rm-1";
+        await("the standby takes over").atMost(DEADLINE).until(() -> logged(standbyLog, "is now active"));
+        await("and publishes").atMost(DEADLINE).pollInterval(Duration.ofMillis(200)).until(() -> version(adm1) > before);
 
         // the broker dies and comes back: gw1 keeps serving, then allocations flow again
         brokerProcess.destroyForcibly().waitFor();
@@ -183,22 +185,25 @@ class SeveralProcessesTest {
         assertTrue(load.ok() > 500, "the load ran: " + load.ok());
     }
 
-    /** The active manager's id, from the managers' logs ("… is now active" is logged by the one that leads). */
-    private String activeManager() throws Exception {
-        String found = null;
-        for (String name : List.of("rm-1", "rm-2")) {
-            List<String> lines = Files.readAllLines(dir.resolve(name + ".log"));
-            for (String l : lines) {
-                int at = l.indexOf("resource manager rm-");
-                if (at >= 0 && l.contains(" started:")) {
-                    String id = l.substring(at + "resource manager ".length(), l.indexOf(' ', at + "resource manager ".length()));
-                    if (found == null || id.compareTo(found) < 0) {
-                        found = id;
+    /** The active manager's id, as the standby names it in its log ("… stands by: ID is active"). */
+    private String activeManager() {
+        String[] found = new String[1];
+        await("one manager stands by for the other").atMost(DEADLINE).until(() -> {
+            for (String name : List.of("rm-1", "rm-2")) {
+                for (String l : Files.readAllLines(dir.resolve(name + ".log"))) {
+                    int at = l.indexOf("stands by: ");
+                    if (at >= 0) {
+                        found[0] = l.substring(at + "stands by: ".length(), l.indexOf(" is active", at));
+                        return true;
                     }
                 }
             }
-        }
-        assertTrue(found != null, "both managers logged their start");
-        return found;
+            return false;
+        });
+        return found[0];
+    }
+
+    private boolean logged(String name, String text) throws Exception {
+        return Files.readAllLines(dir.resolve(name + ".log")).stream().anyMatch(l -> l.contains(text));
     }
 }
