@@ -31,6 +31,8 @@ public final class EmbeddedSystem implements AutoCloseable {
     private ControlLoop controlLoop;
     private ControlBus gatewayBus;
     private ConsoleServer console;
+    /** A bus client any process with a control plane has, for publishing a reloaded configuration. */
+    private ControlBus reloadBus;
 
     /** Which components to run. */
     public record Parts(boolean broker, boolean resourceManager, boolean gateway, boolean console) {
@@ -76,6 +78,7 @@ public final class EmbeddedSystem implements AutoCloseable {
             String id = "rm-" + host + "-" + ProcessHandle.current().pid();
             ControlBus rmBus = ControlBus.of(new BusSettings(url, false, "", bus.user(), bus.password()), id);
             stopOrder.push(rmBus);
+            reloadBus = rmBus;
             io.micrometer.core.instrument.MeterRegistry registry = parts.gateway()
                     ? null : new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
             if (parts.gateway()) {
@@ -109,10 +112,47 @@ public final class EmbeddedSystem implements AutoCloseable {
             ControlBus consoleBus = ControlBus.of(new BusSettings(url, false, "", bus.user(), bus.password()),
                     "console-" + config.gateway().id());
             stopOrder.push(consoleBus);
+            reloadBus = consoleBus;
             console = ConsoleServer.start(config, consoleBus, System.out);
             stopOrder.push(console);
             consoleBus.start();
         }
+    }
+
+    /**
+     * Reloads the configuration file (SIGHUP): a file that does not load is refused with its
+     * problems and the running configuration stays; one that loads is applied by this process's
+     * gateway (classification, live) and published on the bus, so that every resource manager and
+     * gateway applies it too. Requests in flight are not touched.
+     *
+     * @return the problems, or an empty list when the new configuration was taken
+     */
+    public java.util.List<String> reload(java.nio.file.Path file) {
+        SlagateConfig next;
+        try {
+            next = io.slagate.config.ConfigLoader.load(file);
+        } catch (io.slagate.config.ConfigException e) {
+            LOG.error("configuration reload refused; the running configuration stays: {}", e.getMessage());
+            return e.problems();
+        }
+        String yaml;
+        try {
+            yaml = java.nio.file.Files.readString(file);
+        } catch (java.io.IOException e) {
+            LOG.error("configuration reload: cannot read {}: {}", file, e.getMessage());
+            return java.util.List.of(e.getMessage());
+        }
+        if (gateway != null && !gateway.reconfigure(next)) {
+            LOG.warn("the reloaded configuration changes classes or servers; this gateway applies that on its next restart");
+        }
+        ControlBus bus = gatewayBus != null ? gatewayBus : reloadBus;
+        if (bus != null) {
+            bus.publish(io.slagate.config.bus.Topics.CONFIG, new io.slagate.config.bus.ConfigMessage(
+                    io.slagate.config.bus.BusMessage.SCHEMA, System.currentTimeMillis(), yaml, "reload:" + file,
+                    System.currentTimeMillis()));
+        }
+        LOG.info("configuration reloaded from {}", file);
+        return java.util.List.of();
     }
 
     public ConsoleServer console() {

@@ -99,10 +99,10 @@ public final class Main {
             return 2;
         }
         return switch (command) {
-            case "start" -> runUntilStopped(config, EmbeddedSystem.Parts.ALL, err);
-            case "gateway" -> runUntilStopped(config, EmbeddedSystem.Parts.GATEWAY, err);
-            case "resource-manager" -> runUntilStopped(config, EmbeddedSystem.Parts.RESOURCE_MANAGER, err);
-            case "console" -> runUntilStopped(config, EmbeddedSystem.Parts.CONSOLE, err);
+            case "start" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.ALL, err);
+            case "gateway" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.GATEWAY, err);
+            case "resource-manager" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.RESOURCE_MANAGER, err);
+            case "console" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.CONSOLE, err);
             case "broker" -> runBroker(config, out, err);
             case "demo" -> runDemo(config, out, err);
             default -> {
@@ -135,13 +135,19 @@ public final class Main {
         return home == null ? local : Path.of(home, "config", "slagate.yaml");
     }
 
-    private static int runUntilStopped(SlagateConfig config, EmbeddedSystem.Parts parts, PrintStream err) {
+    private static int runUntilStopped(SlagateConfig config, Path configPath, EmbeddedSystem.Parts parts, PrintStream err) {
         EmbeddedSystem system;
         try {
             system = EmbeddedSystem.start(config, parts);
         } catch (Exception e) {
             err.println("slagate: could not start: " + e.getMessage());
             return 3;
+        }
+        try {
+            // kill -HUP PID reloads the configuration file; a bad one is refused and the running one stays
+            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> system.reload(configPath));
+        } catch (IllegalArgumentException e) {
+            err.println("slagate: no SIGHUP on this platform; reload through the console");
         }
         awaitShutdown(system::close);
         return 0;
