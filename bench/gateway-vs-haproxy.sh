@@ -19,7 +19,10 @@ BACKEND=9101 HAPROXY=9102 GATEWAY=9103 ADMIN=9104 CAP=64
 for p in $BACKEND $HAPROXY $GATEWAY $ADMIN; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "port $p is in use; stop what listens there first" >&2; exit 1; fi
 done
-cleanup() { kill $(jobs -p) 2>/dev/null || true; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true; }
+cleanup() {
+  kill $(jobs -p) 2>/dev/null || true
+  for pidfile in "$work/nginx.pid" "$work/haproxy.pid"; do [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true; done
+}
 trap cleanup EXIT
 
 reply='<?xml version="1.0"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><ns:getQuoteResponse xmlns:ns="urn:stock"><ns:return>42.0</ns:return></ns:getQuoteResponse></soapenv:Body></soapenv:Envelope>'
