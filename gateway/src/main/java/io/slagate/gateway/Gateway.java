@@ -64,6 +64,7 @@ public final class Gateway implements AutoCloseable {
         QueuedThreadPool threads = new QueuedThreadPool(64, 8);
         threads.setName("slagate-" + g.id());
         server = new Server(threads);
+        server.setErrorHandler(new io.slagate.gateway.soap.SoapErrorHandler(g.id()));
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
