@@ -8,9 +8,10 @@ import java.time.Duration;
  * @param maxRequestBytes largest request body accepted; a larger one gets a fault (413 semantics)
  * @param connectTimeout  time allowed to open a connection to a server
  * @param serverTimeout   time allowed for a server's whole response once the request was sent
+ * @param headerTimeout   time allowed for a request's line and headers to arrive (slowloris guard)
  */
 public record GatewaySettings(String id, HostPort listen, HostPort admin, SchedulerMode scheduler,
                               LoadBalancing loadBalancing, FaultStatus faultStatus, long maxRequestBytes,
                               Duration connectTimeout, Duration serverTimeout, HealthSettings health,
-                              StatsSettings stats) {
+                              StatsSettings stats, Duration headerTimeout) {
 }

@@ -71,6 +71,8 @@ public final class Gateway implements AutoCloseable {
         http.setSendDateHeader(false); // the server's Date is relayed; a second one would be a duplicate
         gatewayConnector = connector(http, g.listen().host(), g.listen().port(), "gateway");
         adminConnector = connector(http, g.admin().host(), g.admin().port(), "admin");
+        // slowloris: headers that trickle in are cut off after the header timeout
+        gatewayConnector.addBean(new io.slagate.gateway.proxy.SlowHeaderGuard(gatewayConnector.getScheduler(), g.headerTimeout()));
         server.addConnector(gatewayConnector);
         server.addConnector(adminConnector);
         timer = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -33,7 +33,7 @@ class BadInputTest {
         backend = new TestBackend();
         backend.behave(TestBackend.echo());
         gateway = new Gateway(ConfigLoader.parse("""
-                gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0" }
+                gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", headerTimeout: 1s }
                 servers: [ { id: s1, url: "%s", concurrency: 8 } ]
                 classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
                 classification: { subscriptions: { gold: { "*": gold } }, rules: [ { grade: gold, class: premium } ], defaultClass: basic }
@@ -111,5 +111,36 @@ class BadInputTest {
                 HttpResponse.BodyHandlers.ofString()).body();
         assertFalse(metrics.contains("customer-"), "customers never become metric tags (unbounded series)");
         assertEquals(2000, gateway.metrics().completedTotal());
+    }
+
+    /** Slowloris: a header line trickling in one byte every 200 ms is cut off after the 1 s header timeout. */
+    @Test
+    void slowHeaders_connectionClosedAfterTheHeaderTimeout() throws Exception {
+        try (Socket s = new Socket("127.0.0.1", gateway.port())) {
+            s.setSoTimeout(200);
+            OutputStream out = s.getOutputStream();
+            out.write("POST /svc HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.ISO_8859_1));
+            long start = System.nanoTime();
+            boolean closed = false;
+            while (!closed && System.nanoTime() - start < 10_000_000_000L) {
+                try {
+                    out.write('a');
+                    out.flush();
+                    closed = s.getInputStream().read() == -1; // waits up to 200 ms: the pace of the trickle
+                } catch (java.net.SocketTimeoutException stillOpen) {
+                    // the server is still waiting for the headers
+                } catch (java.io.IOException reset) {
+                    closed = true;
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            assertTrue(closed, "the slow connection was closed");
+            assertTrue(seconds < 5, "within a few header timeouts: " + seconds + " s");
+        }
+        // a normal request still works
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/svc"))
+                .header("Content-Type", "text/xml").POST(HttpRequest.BodyPublishers.ofString(Soap.envelope11("getQuote"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode());
     }
 }
