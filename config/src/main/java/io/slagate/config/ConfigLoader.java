@@ -78,7 +78,7 @@ public final class ConfigLoader {
 
     private static GatewaySettings gateway(ConfigNode g) {
         g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
-                "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout");
+                "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections");
         String id = g.string("id", "gw1");
         if (id != null && !NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -112,7 +112,8 @@ public final class ConfigLoader {
                     "must be at least the reporting interval (" + ConfigNode.human(stats.reportingInterval()) + ")");
         }
         Duration headers = g.duration("headerTimeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(10));
-        return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers);
+        int maxConnections = g.integer("maxConnections", 10_000, 1, 1_000_000);
+        return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers, maxConnections);
     }
 
     private static HostPort hostPort(ConfigNode n, String key, HostPort def) {

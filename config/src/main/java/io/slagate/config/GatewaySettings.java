@@ -9,9 +9,10 @@ import java.time.Duration;
  * @param connectTimeout  time allowed to open a connection to a server
  * @param serverTimeout   time allowed for a server's whole response once the request was sent
  * @param headerTimeout   time allowed for a request's line and headers to arrive (slowloris guard)
+ * @param maxConnections  client connections held open at once; beyond, new ones wait in the accept backlog
  */
 public record GatewaySettings(String id, HostPort listen, HostPort admin, SchedulerMode scheduler,
                               LoadBalancing loadBalancing, FaultStatus faultStatus, long maxRequestBytes,
                               Duration connectTimeout, Duration serverTimeout, HealthSettings health,
-                              StatsSettings stats, Duration headerTimeout) {
+                              StatsSettings stats, Duration headerTimeout, int maxConnections) {
 }

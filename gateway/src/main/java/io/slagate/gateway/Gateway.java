@@ -74,6 +74,8 @@ public final class Gateway implements AutoCloseable {
         // slowloris: headers that trickle in are cut off after the header timeout
         gatewayConnector.addBean(new io.slagate.gateway.proxy.SlowHeaderGuard(gatewayConnector.getScheduler(), g.headerTimeout()));
         server.addConnector(gatewayConnector);
+        // bounded file descriptors and memory whatever the clients do; the admin listener is not counted
+        server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(g.maxConnections(), gatewayConnector));
         server.addConnector(adminConnector);
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "slagate-" + g.id() + "-timer");
@@ -260,6 +262,11 @@ public final class Gateway implements AutoCloseable {
 
     public int port() {
         return gatewayConnector.getLocalPort();
+    }
+
+    /** Client connections the gateway listener holds open now. */
+    public int connectedEndPoints() {
+        return gatewayConnector.getConnectedEndPoints().size();
     }
 
     public int adminPort() {

@@ -33,7 +33,7 @@ class BadInputTest {
         backend = new TestBackend();
         backend.behave(TestBackend.echo());
         gateway = new Gateway(ConfigLoader.parse("""
-                gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", headerTimeout: 1s }
+                gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", headerTimeout: 1s, maxConnections: 20 }
                 servers: [ { id: s1, url: "%s", concurrency: 8 } ]
                 classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
                 classification: { subscriptions: { gold: { "*": gold } }, rules: [ { grade: gold, class: premium } ], defaultClass: basic }
@@ -142,5 +142,31 @@ class BadInputTest {
                 .header("Content-Type", "text/xml").POST(HttpRequest.BodyPublishers.ofString(Soap.envelope11("getQuote"))).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode());
+    }
+
+    /** 25 idle connections against a limit of 20: the gateway holds at most 20; once they go, a request is served. */
+    @Test
+    void connectionLimit_holdsAtMostTheLimit() throws Exception {
+        java.util.List<Socket> idle = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 25; i++) {
+                idle.add(new Socket("127.0.0.1", gateway.port())); // the kernel completes the handshake; Jetty accepts up to the limit
+            }
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gatewayConnections() == 20);
+            assertEquals(20, gatewayConnections(), "never more than the limit");
+        } finally {
+            for (Socket s : idle) {
+                s.close();
+            }
+        }
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gatewayConnections() < 20);
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/svc"))
+                .header("Content-Type", "text/xml").POST(HttpRequest.BodyPublishers.ofString(Soap.envelope11("getQuote"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode());
+    }
+
+    private int gatewayConnections() {
+        return gateway.connectedEndPoints();
     }
 }
