@@ -3,6 +3,7 @@
 let me = null;
 let classes = [];
 let history = [];
+let liveGateways = {};
 const charts = {};
 const palette = ['#1f6feb', '#d97706', '#059669', '#9333ea', '#dc2626', '#0891b2', '#65a30d', '#db2777'];
 
@@ -191,6 +192,12 @@ async function serversAndClassification() {
     for (const sv of servers) {
       const tr = document.createElement('tr');
       [sv.id, sv.url, sv.pool].forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
+      const st = document.createElement('td');
+      st.textContent = Object.entries(liveGateways).map(([gw, s]) => {
+        const x = (s.servers || []).find(y => y.serverId === sv.id);
+        return x ? gw + ': ' + (x.inRotation ? 'in rotation' : 'OUT') + ', ' + x.outstanding + '/' + x.cap : gw + ': ?';
+      }).join('; ') || 'no gateway reporting';
+      tr.appendChild(st);
       const ns = document.createElement('td');
       const input = document.createElement('input');
       input.type = 'number'; input.min = '1'; input.step = '1'; input.value = sv.concurrency;
@@ -259,6 +266,7 @@ async function start() {
   redraw();
   const events = new EventSource('/api/events');
   const gateways = state.gateways;
+  liveGateways = gateways;
   events.addEventListener('bus', (e) => {
     const m = JSON.parse(e.data);
     if (m.type === 'stats') {
