@@ -59,7 +59,7 @@ public final class EmbeddedSystem implements AutoCloseable {
         BusSettings bus = config.bus();
         String url = bus.url();
         if (parts.broker() && bus.embedded()) {
-            broker = EmbeddedBroker.start(brokerName(url), bus.listen(), bus.user(), bus.password());
+            broker = EmbeddedBroker.start(brokerName(url), bus.listen(), bus.user(), bus.password(), bus.accounts());
             stopOrder.push(broker);
             url = broker.vmUrl(); // in-VM: no sockets between components of one process
         } else if (url.startsWith("vm:")) {

@@ -157,13 +157,15 @@ public final class Main {
         String listen = config.bus().listen().isEmpty() ? "tcp://127.0.0.1:61616" : config.bus().listen();
         io.slagate.bus.EmbeddedBroker broker;
         try {
-            broker = io.slagate.bus.EmbeddedBroker.start("slagate", listen, config.bus().user(), config.bus().password());
+            broker = io.slagate.bus.EmbeddedBroker.start("slagate", listen, config.bus().user(), config.bus().password(),
+                    config.bus().accounts());
         } catch (Exception e) {
             err.println("slagate broker: could not start on " + listen + ": " + e.getMessage());
             return 3;
         }
-        out.println("slagate broker: listening on " + broker.tcpUrl() + (config.bus().user() == null ? " (no authentication)"
-                : " (user " + config.bus().user() + ")"));
+        out.println("slagate broker: listening on " + broker.tcpUrl() + (config.bus().user() == null && config.bus().accounts().isEmpty()
+                ? " (no authentication)" : " (" + config.bus().accounts().size() + " accounts with roles"
+                + (config.bus().user() == null ? "" : ", admin " + config.bus().user()) + ")"));
         awaitShutdown(() -> {
             try {
                 broker.close();

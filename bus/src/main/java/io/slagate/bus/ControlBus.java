@@ -185,6 +185,8 @@ public final class ControlBus implements AutoCloseable {
         try {
             ActiveMQConnectionFactory f = new ActiveMQConnectionFactory(user, password, url);
             f.setWatchTopicAdvisories(false);
+            // a refused publish (an account not allowed on a topic) must fail the send, not the connection
+            f.setAlwaysSyncSend(true);
             c = (ActiveMQConnection) f.createConnection();
             ActiveMQConnection self = c;
             // the failover transport also reports its very first connection as "resumed": only a

@@ -38,6 +38,16 @@ public final class EmbeddedBroker implements AutoCloseable {
      * @param password that user's password
      */
     public static EmbeddedBroker start(String name, String listen, String user, String password) throws Exception {
+        return start(name, listen, user, password, List.of());
+    }
+
+    /**
+     * Starts a broker whose accounts carry roles: each may read every slagate topic, and publish
+     * only what its role publishes ({@link #WRITERS}). {@code user}, when set, is an extra account
+     * with the admin role (the embedded system's components share it).
+     */
+    public static EmbeddedBroker start(String name, String listen, String user, String password,
+                                       List<io.slagate.config.BusAccount> accounts) throws Exception {
         BrokerService b = new BrokerService();
         b.setBrokerName(name);
         b.setPersistent(false);
@@ -45,11 +55,18 @@ public final class EmbeddedBroker implements AutoCloseable {
         b.setUseShutdownHook(false); // the launcher stops components in order
         b.setAdvisorySupport(false); // nothing here consumes advisories; they double the topic traffic
         b.getSystemUsage().getMemoryUsage().setLimit(64L * 1024 * 1024);
+        java.util.List<AuthenticationUser> users = new java.util.ArrayList<>();
         if (user != null) {
-            SimpleAuthenticationPlugin auth = new SimpleAuthenticationPlugin(
-                    List.of(new AuthenticationUser(user, password == null ? "" : password, "slagate")));
+            users.add(new AuthenticationUser(user, password == null ? "" : password, "admin"));
+        }
+        for (io.slagate.config.BusAccount a : accounts) {
+            users.add(new AuthenticationUser(a.user(), a.password() == null ? "" : a.password(), a.role()));
+        }
+        if (!users.isEmpty()) {
+            SimpleAuthenticationPlugin auth = new SimpleAuthenticationPlugin(users);
             auth.setAnonymousAccessAllowed(false);
-            b.setPlugins(new BrokerPlugin[] {auth});
+            b.setPlugins(accounts.isEmpty() ? new BrokerPlugin[] {auth}
+                    : new BrokerPlugin[] {auth, new org.apache.activemq.security.AuthorizationPlugin(authorization())});
         }
         TransportConnector tcp = null;
         if (listen != null && !listen.isEmpty()) {
@@ -63,6 +80,35 @@ public final class EmbeddedBroker implements AutoCloseable {
         LOG.info("embedded broker {} started (in-VM {}{})", name, eb.vmUrl(),
                 tcp == null ? "" : ", TCP " + eb.tcpUrl());
         return eb;
+    }
+
+    /** Topic → the roles that may publish on it (every role may read every topic). */
+    static final java.util.Map<String, String> WRITERS = java.util.Map.of(
+            io.slagate.config.bus.Topics.STATS, "gateway,admin",
+            io.slagate.config.bus.Topics.ALLOCATION, "resource-manager,admin",
+            io.slagate.config.bus.Topics.DECISION, "resource-manager,admin",
+            io.slagate.config.bus.Topics.HEARTBEAT, "gateway,resource-manager,console,admin",
+            io.slagate.config.bus.Topics.CONTROL, "console,admin",
+            io.slagate.config.bus.Topics.CONFIG, "console,admin");
+
+    private static org.apache.activemq.security.DefaultAuthorizationMap authorization() throws Exception {
+        String all = String.join(",", io.slagate.config.BusAccount.ROLES);
+        java.util.List<org.apache.activemq.filter.DestinationMapEntry> entries = new java.util.ArrayList<>();
+        for (java.util.Map.Entry<String, String> w : WRITERS.entrySet()) {
+            org.apache.activemq.security.AuthorizationEntry e = new org.apache.activemq.security.AuthorizationEntry();
+            e.setTopic(w.getKey());
+            e.setRead(all);
+            e.setWrite(w.getValue());
+            e.setAdmin(all);
+            entries.add(e);
+        }
+        org.apache.activemq.security.AuthorizationEntry advisory = new org.apache.activemq.security.AuthorizationEntry();
+        advisory.setTopic("ActiveMQ.Advisory.>");
+        advisory.setRead(all);
+        advisory.setWrite(all);
+        advisory.setAdmin(all);
+        entries.add(advisory);
+        return new org.apache.activemq.security.DefaultAuthorizationMap(entries);
     }
 
     /** The in-VM URL; {@code create=false} so that a client never starts a second, persistent broker by accident. */

@@ -10,8 +10,19 @@ package io.slagate.config;
  * @param user     broker user name, or null
  * @param password broker password, or null; read from the environment variable named by
  *                 {@code passwordEnv} so that no secret sits in a configuration file
+ * @param accounts the accounts of the broker this process runs, with their roles (authorization);
+ *                 empty: only {@code user} (if set), allowed everything
  */
-public record BusSettings(String url, boolean embedded, String listen, String user, String password) {
+public record BusSettings(String url, boolean embedded, String listen, String user, String password,
+                          java.util.List<BusAccount> accounts) {
+    public BusSettings(String url, boolean embedded, String listen, String user, String password) {
+        this(url, embedded, listen, user, password, java.util.List.of());
+    }
+
+    public BusSettings {
+        accounts = accounts == null ? java.util.List.of() : java.util.List.copyOf(accounts);
+    }
+
     @Override
     public String toString() {
         return "BusSettings[url=" + url + ", embedded=" + embedded + ", listen=" + listen + ", user=" + user

@@ -304,7 +304,7 @@ public final class ConfigLoader {
     }
 
     private static BusSettings bus(ConfigNode b) {
-        b.allowOnly("url", "embedded", "listen", "user", "passwordEnv");
+        b.allowOnly("url", "embedded", "listen", "user", "passwordEnv", "accounts");
         boolean embedded = b.bool("embedded", true);
         String url = b.string("url", "vm://slagate");
         if (url != null && !url.matches("(vm|tcp|ssl|nio|nio\\+ssl|failover|auto|auto\\+ssl):.*")) {
@@ -323,7 +323,22 @@ public final class ConfigLoader {
                 b.problem("passwordEnv", passwordEnv, "names an environment variable that is not set");
             }
         }
-        return new BusSettings(url, embedded, listen == null ? "" : listen, user, password);
+        List<BusAccount> accounts = new ArrayList<>();
+        for (ConfigNode a : b.list("accounts")) {
+            a.allowOnly("user", "role", "passwordEnv");
+            String u = a.requiredString("user");
+            String role = a.string("role", null);
+            if (role == null || !BusAccount.ROLES.contains(role)) {
+                a.problem("role", role, "is required; use one of: " + String.join(", ", BusAccount.ROLES));
+            }
+            String env = a.requiredString("passwordEnv");
+            String pw = env == null ? null : System.getenv(env);
+            if (env != null && pw == null) {
+                a.problem("passwordEnv", env, "names an environment variable that is not set");
+            }
+            accounts.add(new BusAccount(u, role, pw));
+        }
+        return new BusSettings(url, embedded, listen == null ? "" : listen, user, password, accounts);
     }
 
     private static ConsoleSettings console(ConfigNode c) {
