@@ -78,7 +78,7 @@ public final class ConfigLoader {
 
     private static GatewaySettings gateway(ConfigNode g) {
         g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
-                "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections");
+                "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls");
         String id = g.string("id", "gw1");
         if (id != null && !NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -113,7 +113,23 @@ public final class ConfigLoader {
         }
         Duration headers = g.duration("headerTimeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(10));
         int maxConnections = g.integer("maxConnections", 10_000, 1, 1_000_000);
-        return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers, maxConnections);
+        TlsSettings tls = null;
+        if (!g.child("tls").isMissing()) {
+            ConfigNode t = g.object("tls");
+            t.allowOnly("keyStore", "type", "passwordEnv");
+            String ks = t.requiredString("keyStore");
+            if (ks != null && !java.nio.file.Files.isReadable(java.nio.file.Path.of(ks))) {
+                t.problem("keyStore", ks, "is not a readable file");
+            }
+            String env = t.requiredString("passwordEnv");
+            String pw = env == null ? null : System.getenv(env);
+            if (env != null && pw == null) {
+                t.problem("passwordEnv", env, "names an environment variable that is not set");
+            }
+            tls = new TlsSettings(ks, t.string("type", "PKCS12"), pw);
+        }
+        return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
+                maxConnections, tls);
     }
 
     private static HostPort hostPort(ConfigNode n, String key, HostPort def) {

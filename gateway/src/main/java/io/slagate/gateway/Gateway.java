@@ -69,7 +69,8 @@ public final class Gateway implements AutoCloseable {
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
         http.setSendDateHeader(false); // the server's Date is relayed; a second one would be a duplicate
-        gatewayConnector = connector(http, g.listen().host(), g.listen().port(), "gateway");
+        gatewayConnector = g.tls() == null ? connector(http, g.listen().host(), g.listen().port(), "gateway")
+                : tlsConnector(http, g.tls(), g.listen().host(), g.listen().port());
         adminConnector = connector(http, g.admin().host(), g.admin().port(), "admin");
         // slowloris: headers that trickle in are cut off after the header timeout
         gatewayConnector.addBean(new io.slagate.gateway.proxy.SlowHeaderGuard(gatewayConnector.getScheduler(), g.headerTimeout()));
@@ -103,6 +104,23 @@ public final class Gateway implements AutoCloseable {
         c.setHost(host);
         c.setPort(port);
         c.setName(name);
+        c.setIdleTimeout(Duration.ofSeconds(60).toMillis());
+        return c;
+    }
+
+    /** HTTPS on the client listener: the same HTTP handling behind TLS (the request's scheme becomes https). */
+    private ServerConnector tlsConnector(HttpConfiguration http, io.slagate.config.TlsSettings tls, String host, int port) {
+        org.eclipse.jetty.util.ssl.SslContextFactory.Server ssl = new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
+        ssl.setKeyStorePath(tls.keyStore());
+        ssl.setKeyStoreType(tls.type());
+        ssl.setKeyStorePassword(tls.password());
+        HttpConfiguration https = new HttpConfiguration(http);
+        https.addCustomizer(new org.eclipse.jetty.server.SecureRequestCustomizer());
+        ServerConnector c = new ServerConnector(server, new org.eclipse.jetty.server.SslConnectionFactory(ssl, "http/1.1"),
+                new HttpConnectionFactory(https));
+        c.setHost(host);
+        c.setPort(port);
+        c.setName("gateway");
         c.setIdleTimeout(Duration.ofSeconds(60).toMillis());
         return c;
     }
