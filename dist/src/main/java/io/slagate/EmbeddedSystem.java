@@ -76,7 +76,7 @@ public final class EmbeddedSystem implements AutoCloseable {
             // unique per process: several managers (active and standbys) may share one configuration
             String host = System.getenv().getOrDefault("HOSTNAME", "local");
             String id = "rm-" + host + "-" + ProcessHandle.current().pid();
-            ControlBus rmBus = ControlBus.of(new BusSettings(url, false, "", bus.user(), bus.password()), id);
+            ControlBus rmBus = busClient(url, bus, id);
             stopOrder.push(rmBus);
             reloadBus = rmBus;
             io.micrometer.core.instrument.MeterRegistry registry = parts.gateway()
@@ -100,7 +100,7 @@ public final class EmbeddedSystem implements AutoCloseable {
             if (gateway == null) {
                 gateway = new Gateway(config);
             }
-            gatewayBus = ControlBus.of(new BusSettings(url, false, "", bus.user(), bus.password()), config.gateway().id());
+            gatewayBus = busClient(url, bus, config.gateway().id());
             stopOrder.push(gatewayBus);
             agent = new GatewayAgent(gateway, gatewayBus);
             gateway.start();
@@ -109,8 +109,7 @@ public final class EmbeddedSystem implements AutoCloseable {
             gatewayBus.start();
         }
         if (parts.console()) {
-            ControlBus consoleBus = ControlBus.of(new BusSettings(url, false, "", bus.user(), bus.password()),
-                    "console-" + config.gateway().id());
+            ControlBus consoleBus = busClient(url, bus, "console-" + config.gateway().id());
             stopOrder.push(consoleBus);
             reloadBus = consoleBus;
             console = ConsoleServer.start(config, consoleBus, System.out);
@@ -157,6 +156,11 @@ public final class EmbeddedSystem implements AutoCloseable {
 
     public ConsoleServer console() {
         return console;
+    }
+
+    /** A component's own connection to the bus at {@code url}, with this process's credentials. */
+    private static ControlBus busClient(String url, BusSettings bus, String name) {
+        return new ControlBus(url, bus.user(), bus.password(), name);
     }
 
     private static String brokerName(String url) {

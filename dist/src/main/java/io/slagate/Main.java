@@ -260,8 +260,7 @@ public final class Main {
         if (ports.isEmpty()) {
             ports = List.of(9001, 9002);
         }
-        io.slagate.load.service.ServiceTime t = new io.slagate.load.service.ServiceTime(java.util.Map.of(), mean, cpu,
-                java.time.Duration.ofNanos(Math.max(1_000_000, mean.toNanos() / 10)));
+        io.slagate.load.service.ServiceTime t = io.slagate.load.service.ServiceTime.of(mean, cpu);
         io.slagate.load.service.BackendServer backend = io.slagate.load.service.BackendServer.start(host, ports, t);
         out.println("slagate backend: StockUtility at " + backend.urls() + " (WSDL: /services/StockUtility?wsdl)");
         awaitShutdown(() -> {

@@ -70,14 +70,15 @@ class FlashCrowdTest {
                 ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
                 sampler.scheduleAtFixedRate(() -> peakHeap.accumulateAndGet(
                         ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max), 0, 100, TimeUnit.MILLISECONDS);
+                LoadGenerator load = new LoadGenerator(spec, null);
                 Summary s;
                 try {
-                    s = new LoadGenerator(spec, null).run();
+                    s = load.run();
                 } finally {
                     sampler.shutdownNow();
                 }
-                List<SecondSample> samples = io.slagate.experiment.ExperimentsAccess.read(dir.resolve("out").resolve("samples.csv"));
-                double premiumFloodMs = meanOver(samples, "premium", 2);
+                List<SecondSample> samples = load.samples();
+                double premiumFloodMs = meanOverTail(samples, "premium", 2, 0);
                 long basicShed = s.classes().get("basic").errors().getOrDefault("queue-full", 0L)
                         + s.classes().get("basic").errors().getOrDefault("queue-timeout", 0L);
                 double basicAfterMs = meanOverTail(samples, "basic", 3, 4);
@@ -100,20 +101,9 @@ class FlashCrowdTest {
         }
     }
 
-    /** Completion-weighted mean response time of a class over a phase. */
-    private static double meanOver(List<SecondSample> samples, String cls, int phase) {
-        return meanOverTail(samples, cls, phase, 0);
-    }
-
+    /** Completion-weighted mean response time of a class over a phase, after its first seconds. */
     private static double meanOverTail(List<SecondSample> samples, String cls, int phase, int skipSeconds) {
-        double sum = 0;
-        long n = 0;
-        for (SecondSample x : samples.stream().filter(x -> x.phase() == phase && x.className().equals(cls)).skip(skipSeconds).toList()) {
-            if (x.completed() > 0) {
-                sum += x.meanMs() * x.completed();
-                n += x.completed();
-            }
-        }
-        return n == 0 ? Double.NaN : sum / n;
+        return SecondSample.weightedMeanMs(samples.stream().filter(x -> x.phase() == phase && x.className().equals(cls))
+                .skip(skipSeconds).toList());
     }
 }

@@ -121,12 +121,7 @@ public final class ConfigLoader {
             if (ks != null && !java.nio.file.Files.isReadable(java.nio.file.Path.of(ks))) {
                 t.problem("keyStore", ks, "is not a readable file");
             }
-            String env = t.requiredString("passwordEnv");
-            String pw = env == null ? null : System.getenv(env);
-            if (env != null && pw == null) {
-                t.problem("passwordEnv", env, "names an environment variable that is not set");
-            }
-            tls = new TlsSettings(ks, t.string("type", "PKCS12"), pw);
+            tls = new TlsSettings(ks, t.string("type", "PKCS12"), secretFromEnv(t, t.requiredString("passwordEnv")));
         }
         return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
                 maxConnections, tls);
@@ -331,14 +326,7 @@ public final class ConfigLoader {
             b.problem("listen", listen, "is not a connector URL; e.g. tcp://127.0.0.1:61616, or \"\" for none");
         }
         String user = b.string("user", null);
-        String passwordEnv = b.string("passwordEnv", null);
-        String password = null;
-        if (passwordEnv != null) {
-            password = System.getenv(passwordEnv);
-            if (password == null) {
-                b.problem("passwordEnv", passwordEnv, "names an environment variable that is not set");
-            }
-        }
+        String password = secretFromEnv(b, b.string("passwordEnv", null));
         List<BusAccount> accounts = new ArrayList<>();
         for (ConfigNode a : b.list("accounts")) {
             a.allowOnly("user", "role", "passwordEnv");
@@ -347,14 +335,24 @@ public final class ConfigLoader {
             if (role == null || !BusAccount.ROLES.contains(role)) {
                 a.problem("role", role, "is required; use one of: " + String.join(", ", BusAccount.ROLES));
             }
-            String env = a.requiredString("passwordEnv");
-            String pw = env == null ? null : System.getenv(env);
-            if (env != null && pw == null) {
-                a.problem("passwordEnv", env, "names an environment variable that is not set");
-            }
-            accounts.add(new BusAccount(u, role, pw));
+            accounts.add(new BusAccount(u, role, secretFromEnv(a, a.requiredString("passwordEnv"))));
         }
         return new BusSettings(url, embedded, listen == null ? "" : listen, user, password, accounts);
+    }
+
+    /**
+     * A secret named by {@code passwordEnv}: read from that environment variable, so that no secret
+     * sits in a configuration file; null when no variable is named, a problem when it is not set.
+     */
+    private static String secretFromEnv(ConfigNode n, String variable) {
+        if (variable == null) {
+            return null;
+        }
+        String value = System.getenv(variable);
+        if (value == null) {
+            n.problem("passwordEnv", variable, "names an environment variable that is not set");
+        }
+        return value;
     }
 
     private static ConsoleSettings console(ConfigNode c) {

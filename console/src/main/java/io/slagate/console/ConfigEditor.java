@@ -10,12 +10,10 @@ import io.slagate.config.ConfigException;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Iterator;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -190,21 +188,10 @@ public final class ConfigEditor {
             }
             throw new ConsoleHandler.ApiError(400, String.join("; ", e.problems()), field);
         }
-        Path dir = file.toAbsolutePath().getParent();
         Files.copy(file, file.resolveSibling(file.getFileName() + ".bak"), StandardCopyOption.REPLACE_EXISTING);
-        Path tmp = Files.createTempFile(dir, ".slagate", ".yaml.tmp");
-        Files.writeString(tmp, "# written by the slagate console; the previous version is " + file.getFileName() + ".bak\n" + text);
-        try {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
+        AtomicFiles.write(file, "# written by the slagate console; the previous version is " + file.getFileName() + ".bak\n" + text, false);
         yaml = text;
         config = next;
         return next;
-    }
-
-    static String lower(String s) {
-        return s.toLowerCase(Locale.ROOT);
     }
 }

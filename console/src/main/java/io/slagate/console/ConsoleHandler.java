@@ -22,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpCookie;
-import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;

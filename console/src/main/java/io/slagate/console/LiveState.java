@@ -62,6 +62,9 @@ public final class LiveState {
         } else if (m instanceof DecisionMessage d) {
             decision = d;
         }
+        if (listeners.isEmpty()) {
+            return; // no browser watching: nothing to encode
+        }
         String json = BusCodec.encode(m);
         for (Consumer<String> l : listeners) {
             l.accept(json);

@@ -149,7 +149,7 @@ public final class Experiments {
                     phases, false, setup.paper(1), Duration.ZERO, 42, Duration.ofMinutes(5), dir);
             LoadGenerator g = new LoadGenerator(spec, log);
             summary = g.run();
-            samples = readSamples(dir.resolve("samples.csv"));
+            samples = g.samples();
         }
         utilityChart(samples, setup, dir.resolve("utility.png"));
         StringBuilder md = header("B — service differentiation over four phases (Figs. 8–12)");
@@ -207,8 +207,9 @@ public final class Experiments {
                             List.of(premium(setup), basic(setup)), phases, false, setup.paper(1), Duration.ZERO, 7,
                             Duration.ofMinutes(5), modeDir);
                     log.println("C: " + mode[0]);
-                    new LoadGenerator(spec, log).run();
-                    samples = readSamples(modeDir.resolve("samples.csv"));
+                    LoadGenerator g = new LoadGenerator(spec, log);
+                    g.run();
+                    samples = g.samples();
                 }
                 double keep = (double) measure.toSeconds() / settle.plus(measure).toSeconds();
                 int phase = 1;
@@ -317,39 +318,19 @@ public final class Experiments {
         return String.format(Locale.ROOT, "%.0f%%", f * 100);
     }
 
-    static List<SecondSample> readSamples(Path csv) throws IOException {
-        List<SecondSample> out = new ArrayList<>();
-        List<String> lines = Files.readAllLines(csv);
-        for (String line : lines.subList(1, lines.size())) {
-            String[] f = line.split(",", -1);
-            out.add(new SecondSample(d(f[0]), Integer.parseInt(f[1]), Boolean.parseBoolean(f[2]), f[3], d(f[4]),
-                    Integer.parseInt(f[5]), Long.parseLong(f[6]), d(f[7]), d(f[8]), d(f[9]), d(f[10]), d(f[11]), d(f[12]),
-                    Long.parseLong(f[13]), Integer.parseInt(f[14]), d(f[15]), Integer.parseInt(f[16])));
-        }
-        return out;
-    }
-
-    private static double d(String s) {
-        return s.isEmpty() ? Double.NaN : Double.parseDouble(s);
-    }
-
     /** One class's averages over the tail of one phase: completion-weighted mean response time, mean weight, queue, throughput. */
     record PhaseStats(double meanMs, double weight, double queue, double throughput) {
         static PhaseStats of(List<SecondSample> samples, int phase, String cls, double tailFraction) {
             List<SecondSample> in = samples.stream().filter(s -> s.phase() == phase && s.className().equals(cls)).toList();
             int skip = (int) Math.floor(in.size() * (1 - tailFraction));
             List<SecondSample> tail = in.subList(Math.min(skip, in.size()), in.size());
-            double weighted = 0;
             long n = 0;
             double w = 0;
             int wn = 0;
             double q = 0;
             int qn = 0;
             for (SecondSample s : tail) {
-                if (s.completed() > 0) {
-                    weighted += s.meanMs() * s.completed();
-                    n += s.completed();
-                }
+                n += s.completed();
                 if (!Double.isNaN(s.weight())) {
                     w += s.weight();
                     wn++;
@@ -359,7 +340,7 @@ public final class Experiments {
                     qn++;
                 }
             }
-            return new PhaseStats(n > 0 ? weighted / n : Double.NaN, wn > 0 ? w / wn : Double.NaN,
+            return new PhaseStats(SecondSample.weightedMeanMs(tail), wn > 0 ? w / wn : Double.NaN,
                     qn > 0 ? q / qn : Double.NaN, tail.isEmpty() ? 0 : (double) n / tail.size());
         }
     }

@@ -19,7 +19,8 @@ import org.HdrHistogram.Histogram;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Result;
-import org.eclipse.jetty.client.StringRequestContent;
+import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -40,6 +41,7 @@ public final class LoadGenerator {
 
     private final LoadSpec spec;
     private final List<ClassState> classes = new ArrayList<>();
+    private final Template[] templates;
     private final List<SecondSample> samples = new ArrayList<>();
     private final SplittableRandom seeds;
     private final PrintStream progress;
@@ -55,8 +57,10 @@ public final class LoadGenerator {
         this.spec = spec;
         this.progress = progress;
         this.seeds = new SplittableRandom(spec.seed());
+        templates = new Template[spec.classes().size()];
         for (int i = 0; i < spec.classes().size(); i++) {
             classes.add(new ClassState(i, spec.classes().get(i)));
+            templates[i] = Template.of(spec, spec.classes().get(i));
         }
     }
 
@@ -192,20 +196,33 @@ public final class LoadGenerator {
         timer.schedule(() -> nextArrival(c, next, g, ps), Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
-    private Request request(ClassState c) {
-        LoadSpec.ClassSpec s = c.spec;
-        String action = "urn:" + s.operation();
-        String body = s.soap12() ? SoapEnvelopes.request12(s.operation(), "IBM") : SoapEnvelopes.request11(s.operation(), "IBM");
-        String contentType = s.soap12() ? "application/soap+xml; charset=utf-8; action=\"" + action + "\"" : "text/xml; charset=utf-8";
-        Request r = http.newRequest(spec.target() + spec.servicePath()).method(HttpMethod.POST)
-                .timeout(spec.timeout().toMillis(), TimeUnit.MILLISECONDS)
-                .body(new StringRequestContent(contentType, body, StandardCharsets.UTF_8));
-        if (!s.soap12()) {
-            r.headers(h -> h.put("SOAPAction", "\"" + action + "\""));
+    /** A class's request, the same every time: body and headers built once, not per request. */
+    private record Template(String url, String contentType, byte[] body, HttpField soapAction, HttpField authorization) {
+        static Template of(LoadSpec spec, LoadSpec.ClassSpec s) {
+            String action = "urn:" + s.operation();
+            String body = s.soap12() ? SoapEnvelopes.request12(s.operation(), "IBM") : SoapEnvelopes.request11(s.operation(), "IBM");
+            String contentType = s.soap12() ? "application/soap+xml; charset=utf-8; action=\"" + action + "\"" : "text/xml; charset=utf-8";
+            HttpField soapAction = s.soap12() ? null : new HttpField("SOAPAction", "\"" + action + "\"");
+            HttpField auth = s.user() == null ? null : new HttpField(HttpHeader.AUTHORIZATION,
+                    "Basic " + Base64.getEncoder().encodeToString((s.user() + ":x").getBytes(StandardCharsets.UTF_8)));
+            return new Template(spec.target() + spec.servicePath(), contentType, body.getBytes(StandardCharsets.UTF_8), soapAction, auth);
         }
-        if (s.user() != null) {
-            String token = Base64.getEncoder().encodeToString((s.user() + ":x").getBytes(StandardCharsets.UTF_8));
-            r.headers(h -> h.put(HttpHeader.AUTHORIZATION, "Basic " + token));
+    }
+
+    private Request request(ClassState c) {
+        Template t = templates[c.index];
+        Request r = http.newRequest(t.url()).method(HttpMethod.POST)
+                .timeout(spec.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                .body(new BytesRequestContent(t.contentType(), t.body()));
+        if (t.soapAction() != null || t.authorization() != null) {
+            r.headers(h -> {
+                if (t.soapAction() != null) {
+                    h.put(t.soapAction());
+                }
+                if (t.authorization() != null) {
+                    h.put(t.authorization());
+                }
+            });
         }
         return r;
     }
@@ -300,8 +317,9 @@ public final class LoadGenerator {
         return String.format(Locale.ROOT, "%d:%02d", seconds / 60, seconds % 60);
     }
 
-    List<SecondSample> samples() {
-        return samples;
+    /** Every sample of the run so far, in order (complete once {@link #run} returned). */
+    public List<SecondSample> samples() {
+        return List.copyOf(samples);
     }
 
     int maxInFlight(int classIndex) {

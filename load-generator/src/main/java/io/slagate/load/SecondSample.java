@@ -11,6 +11,19 @@ public record SecondSample(double second, int phase, boolean warmup, String clas
     public static final String CSV_HEADER =
             "second,phase,warmup,class,load,clients,completed,throughput,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,errors,in_flight,weight,queue";
 
+    /** Completion-weighted mean response time over samples (NaN when nothing completed). */
+    public static double weightedMeanMs(java.util.Collection<SecondSample> samples) {
+        double sum = 0;
+        long n = 0;
+        for (SecondSample s : samples) {
+            if (s.completed() > 0) {
+                sum += s.meanMs() * s.completed();
+                n += s.completed();
+            }
+        }
+        return n > 0 ? sum / n : Double.NaN;
+    }
+
     public String csv() {
         return String.join(",", fmt(second), String.valueOf(phase), String.valueOf(warmup), className, fmt(load),
                 String.valueOf(clients), String.valueOf(completed), fmt(throughput), fmt(meanMs), fmt(p50Ms),

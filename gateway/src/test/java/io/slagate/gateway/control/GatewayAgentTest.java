@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /** Applying allocations and building reports; the bus is never started (its tests are in the bus module). */
 class GatewayAgentTest {
-    private final Gateway gateway = new Gateway(ConfigLoader.parse("""
+    private static final String CONFIG = """
             gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0" }
             servers:
               - { id: s1, url: "http://127.0.0.1:1", concurrency: 6 }
@@ -26,8 +26,9 @@ class GatewayAgentTest {
             classes:
               - { name: premium, target: 1s }
               - { name: basic, target: 2s }
-            allocation: { weights: { premium: 3, basic: 2 } }
-            """, "agent-test"));
+            """;
+    private final Gateway gateway = new Gateway(ConfigLoader.parse(CONFIG + "allocation: { weights: { premium: 3, basic: 2 } }\n",
+            "agent-test"));
     private final ControlBus bus = new ControlBus("vm://nowhere", null, null, "gw1");
     private final GatewayAgent agent = new GatewayAgent(gateway, bus);
 
@@ -81,16 +82,7 @@ class GatewayAgentTest {
 
     @Test
     void reconfigure_appliesClassificationOnly_whenClassesAndServersAreTheSame() {
-        String same = """
-                gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0" }
-                servers:
-                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 6 }
-                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 4 }
-                classes:
-                  - { name: premium, target: 1s }
-                  - { name: basic, target: 2s }
-                classification: { rules: [ { operation: "urn:buy*", class: premium } ], defaultClass: basic }
-                """;
+        String same = CONFIG + "classification: { rules: [ { operation: \"urn:buy*\", class: premium } ], defaultClass: basic }\n";
         assertTrue(gateway.reconfigure(ConfigLoader.parse(same, "t")), "same classes and servers: applied live");
         assertFalse(gateway.reconfigure(ConfigLoader.parse(same.replace("name: basic", "name: bronze")
                 .replace("defaultClass: basic", "defaultClass: bronze"), "t")), "a renamed class needs a restart");

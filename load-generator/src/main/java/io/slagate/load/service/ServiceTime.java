@@ -31,7 +31,11 @@ public record ServiceTime(Map<String, Duration> meanByOperation, Duration defaul
 
     /** The paper's service: exponential, mean 1 s, scaled by {@code scale}. */
     public static ServiceTime paper(double scale, double cpu) {
-        Duration mean = Duration.ofNanos((long) (1e9 * scale));
+        return of(Duration.ofNanos((long) (1e9 * scale)), cpu);
+    }
+
+    /** Every operation with the same mean; ten CPU+sleep alternations per mean service time (at least 1 ms each). */
+    public static ServiceTime of(Duration mean, double cpu) {
         return new ServiceTime(Map.of(), mean, cpu, Duration.ofNanos(Math.max(1_000_000, mean.toNanos() / 10)));
     }
 
