@@ -59,7 +59,7 @@ public final class EmbeddedSystem implements AutoCloseable {
         BusSettings bus = config.bus();
         String url = bus.url();
         if (parts.broker() && bus.embedded()) {
-            broker = EmbeddedBroker.start(brokerName(url), bus.listen(), bus.user(), bus.password(), bus.accounts());
+            broker = EmbeddedBroker.start(brokerName(url), bus.listen(), bus.user(), bus.password(), bus.accounts(), bus.tls());
             stopOrder.push(broker);
             url = broker.vmUrl(); // in-VM: no sockets between components of one process
         } else if (url.startsWith("vm:")) {
@@ -160,7 +160,7 @@ public final class EmbeddedSystem implements AutoCloseable {
 
     /** A component's own connection to the bus at {@code url}, with this process's credentials. */
     private static ControlBus busClient(String url, BusSettings bus, String name) {
-        return new ControlBus(url, bus.user(), bus.password(), name);
+        return new ControlBus(url, bus.user(), bus.password(), bus.tls(), name);
     }
 
     private static String brokerName(String url) {

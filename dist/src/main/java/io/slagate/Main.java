@@ -158,7 +158,7 @@ public final class Main {
         io.slagate.bus.EmbeddedBroker broker;
         try {
             broker = io.slagate.bus.EmbeddedBroker.start("slagate", listen, config.bus().user(), config.bus().password(),
-                    config.bus().accounts());
+                    config.bus().accounts(), config.bus().tls());
         } catch (Exception e) {
             err.println("slagate broker: could not start on " + listen + ": " + e.getMessage());
             return 3;

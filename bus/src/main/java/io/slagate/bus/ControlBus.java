@@ -48,6 +48,7 @@ public final class ControlBus implements AutoCloseable {
     private final String url;
     private final String user;
     private final String password;
+    private final io.slagate.config.BusTls tls;
     private final String name;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final List<Runnable> connectedCallbacks = new CopyOnWriteArrayList<>();
@@ -70,6 +71,12 @@ public final class ControlBus implements AutoCloseable {
     private Duration backoff = MIN_BACKOFF;
 
     public ControlBus(String url, String user, String password, String name) {
+        this(url, user, password, null, name);
+    }
+
+    /** With TLS settings: {@code ssl://} URLs trust the certificates of {@code tls.trustStore}. */
+    public ControlBus(String url, String user, String password, io.slagate.config.BusTls tls, String name) {
+        this.tls = tls;
         this.url = effectiveUrl(url);
         this.user = user;
         this.password = password;
@@ -82,7 +89,7 @@ public final class ControlBus implements AutoCloseable {
     }
 
     public static ControlBus of(BusSettings settings, String name) {
-        return new ControlBus(settings.url(), settings.user(), settings.password(), name);
+        return new ControlBus(settings.url(), settings.user(), settings.password(), settings.tls(), name);
     }
 
     /**
@@ -177,13 +184,27 @@ public final class ControlBus implements AutoCloseable {
         }
     }
 
+    private ActiveMQConnectionFactory connectionFactory() throws Exception {
+        if (tls == null || tls.trustStore() == null) {
+            return new ActiveMQConnectionFactory(user, password, url);
+        }
+        org.apache.activemq.ActiveMQSslConnectionFactory f = new org.apache.activemq.ActiveMQSslConnectionFactory(url);
+        f.setUserName(user);
+        f.setPassword(password);
+        javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(BusTlsContext.load(tls.trustStore(), tls.trustStoreType(), tls.trustStorePassword()));
+        f.setKeyAndTrustManagers(null, tmf.getTrustManagers(), null);
+        return f;
+    }
+
     private void connect() {
         if (closed || connection != null) {
             return;
         }
         ActiveMQConnection c = null;
         try {
-            ActiveMQConnectionFactory f = new ActiveMQConnectionFactory(user, password, url);
+            ActiveMQConnectionFactory f = connectionFactory();
             f.setWatchTopicAdvisories(false);
             // a refused publish (an account not allowed on a topic) must fail the send, not the connection
             f.setAlwaysSyncSend(true);

@@ -48,7 +48,18 @@ public final class EmbeddedBroker implements AutoCloseable {
      */
     public static EmbeddedBroker start(String name, String listen, String user, String password,
                                        List<io.slagate.config.BusAccount> accounts) throws Exception {
+        return start(name, listen, user, password, accounts, null);
+    }
+
+    /**
+     * As above, with TLS: an {@code ssl://} listener presents the certificate of {@code tls.keyStore}.
+     */
+    public static EmbeddedBroker start(String name, String listen, String user, String password,
+                                       List<io.slagate.config.BusAccount> accounts, io.slagate.config.BusTls tls) throws Exception {
         BrokerService b = new BrokerService();
+        if (tls != null && tls.keyStore() != null) {
+            b.setSslContext(BusTlsContext.brokerContext(tls));
+        }
         b.setBrokerName(name);
         b.setPersistent(false);
         b.setUseJmx(false);

@@ -12,11 +12,17 @@ package io.slagate.config;
  *                 {@code passwordEnv} so that no secret sits in a configuration file
  * @param accounts the accounts of the broker this process runs, with their roles (authorization);
  *                 empty: only {@code user} (if set), allowed everything
+ * @param tls      key and trust stores for {@code ssl://} listeners and URLs, or null
  */
 public record BusSettings(String url, boolean embedded, String listen, String user, String password,
-                          java.util.List<BusAccount> accounts) {
+                          java.util.List<BusAccount> accounts, BusTls tls) {
     public BusSettings(String url, boolean embedded, String listen, String user, String password) {
-        this(url, embedded, listen, user, password, java.util.List.of());
+        this(url, embedded, listen, user, password, java.util.List.of(), null);
+    }
+
+    public BusSettings(String url, boolean embedded, String listen, String user, String password,
+                       java.util.List<BusAccount> accounts) {
+        this(url, embedded, listen, user, password, accounts, null);
     }
 
     public BusSettings {
@@ -26,6 +32,6 @@ public record BusSettings(String url, boolean embedded, String listen, String us
     @Override
     public String toString() {
         return "BusSettings[url=" + url + ", embedded=" + embedded + ", listen=" + listen + ", user=" + user
-                + ", password=" + (password == null ? "none" : "***") + "]";
+                + ", password=" + (password == null ? "none" : "***") + ", tls=" + tls + "]";
     }
 }

@@ -117,10 +117,7 @@ public final class ConfigLoader {
         if (!g.child("tls").isMissing()) {
             ConfigNode t = g.object("tls");
             t.allowOnly("keyStore", "type", "passwordEnv");
-            String ks = t.requiredString("keyStore");
-            if (ks != null && !java.nio.file.Files.isReadable(java.nio.file.Path.of(ks))) {
-                t.problem("keyStore", ks, "is not a readable file");
-            }
+            String ks = readable(t, "keyStore", t.requiredString("keyStore"));
             tls = new TlsSettings(ks, t.string("type", "PKCS12"), secretFromEnv(t, t.requiredString("passwordEnv")));
         }
         return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
@@ -315,7 +312,7 @@ public final class ConfigLoader {
     }
 
     private static BusSettings bus(ConfigNode b) {
-        b.allowOnly("url", "embedded", "listen", "user", "passwordEnv", "accounts");
+        b.allowOnly("url", "embedded", "listen", "user", "passwordEnv", "accounts", "tls");
         boolean embedded = b.bool("embedded", true);
         String url = b.string("url", "vm://slagate");
         if (url != null && !url.matches("(vm|tcp|ssl|nio|nio\\+ssl|failover|auto|auto\\+ssl):.*")) {
@@ -337,7 +334,39 @@ public final class ConfigLoader {
             }
             accounts.add(new BusAccount(u, role, secretFromEnv(a, a.requiredString("passwordEnv"))));
         }
-        return new BusSettings(url, embedded, listen == null ? "" : listen, user, password, accounts);
+        BusTls tls = b.child("tls").isMissing() ? null : busTls(b.object("tls"));
+        if (listen != null && isSsl(listen) && embedded && (tls == null || tls.keyStore() == null)) {
+            b.problem("listen", listen, "is a TLS listener; set bus.tls.keyStore (the broker's certificate and key)");
+        }
+        return new BusSettings(url, embedded, listen == null ? "" : listen, user, password, accounts, tls);
+    }
+
+    private static boolean isSsl(String url) {
+        return url.contains("ssl://") || url.startsWith("ssl:");
+    }
+
+    private static BusTls busTls(ConfigNode t) {
+        t.allowOnly("keyStore", "keyStoreType", "keyStorePasswordEnv", "trustStore", "trustStoreType", "trustStorePasswordEnv");
+        String keyStore = existingFile(t, "keyStore");
+        String keyPassword = null;
+        if (keyStore != null) {
+            keyPassword = secretFromEnv(t, "keyStorePasswordEnv", t.requiredString("keyStorePasswordEnv"));
+        }
+        String trustStore = existingFile(t, "trustStore");
+        String trustPassword = secretFromEnv(t, "trustStorePasswordEnv", t.string("trustStorePasswordEnv", null));
+        return new BusTls(keyStore, t.string("keyStoreType", "PKCS12"), keyPassword,
+                trustStore, t.string("trustStoreType", "PKCS12"), trustPassword);
+    }
+
+    private static String existingFile(ConfigNode n, String key) {
+        return readable(n, key, n.string(key, null));
+    }
+
+    private static String readable(ConfigNode n, String key, String path) {
+        if (path != null && !java.nio.file.Files.isReadable(java.nio.file.Path.of(path))) {
+            n.problem(key, path, "is not a readable file");
+        }
+        return path;
     }
 
     /**
@@ -345,12 +374,16 @@ public final class ConfigLoader {
      * sits in a configuration file; null when no variable is named, a problem when it is not set.
      */
     private static String secretFromEnv(ConfigNode n, String variable) {
+        return secretFromEnv(n, "passwordEnv", variable);
+    }
+
+    private static String secretFromEnv(ConfigNode n, String key, String variable) {
         if (variable == null) {
             return null;
         }
         String value = System.getenv(variable);
         if (value == null) {
-            n.problem("passwordEnv", variable, "names an environment variable that is not set");
+            n.problem(key, variable, "names an environment variable that is not set");
         }
         return value;
     }

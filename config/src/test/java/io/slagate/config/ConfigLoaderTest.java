@@ -129,6 +129,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void parse_busTls_problemsNameTheirKeys() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MINIMAL + """
+                bus:
+                  listen: "ssl://0.0.0.0:61617"
+                  tls: { trustStore: /nonexistent/trust.p12, trustStorePasswordEnv: SLAGATE_SURELY_UNSET_VARIABLE, color: red }
+                """, "b.yaml"));
+        String m = e.getMessage();
+        assertTrue(m.contains("bus.listen: \"ssl://0.0.0.0:61617\" is a TLS listener; set bus.tls.keyStore"), m);
+        assertTrue(m.contains("bus.tls.trustStore: \"/nonexistent/trust.p12\" is not a readable file"), m);
+        assertTrue(m.contains("bus.tls.trustStorePasswordEnv"), m);
+        assertTrue(m.contains("bus.tls.color"), m);
+    }
+
+    @Test
     void parse_capAboveCapacity_isRejected() {
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MINIMAL + """
                 allocation:

@@ -1,0 +1,77 @@
+package io.slagate.bus;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.slagate.config.BusTls;
+import io.slagate.config.bus.BusMessage;
+import io.slagate.config.bus.HeartbeatMessage;
+import io.slagate.config.bus.Topics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The bus over TLS: a broker with an {@code ssl://} listener and clients that trust its certificate. */
+class BusTlsTest {
+    @TempDir
+    Path dir;
+
+    private Path keytool(String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), out);
+        return dir;
+    }
+
+    @Test
+    void sslBroker_trustedClientsTalk_untrustedAndPlainClientsDoNot() throws Exception {
+        // passwords come from the environment in production; here one made up per run
+        String password = Long.toHexString(System.nanoTime()) + "pw";
+        Path brokerKs = dir.resolve("broker.p12");
+        Path cert = dir.resolve("broker.cer");
+        Path trust = dir.resolve("trust.p12");
+        keytool("-genkeypair", "-alias", "broker", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
+                "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
+                "-keystore", brokerKs.toString(), "-storepass", password, "-keypass", password);
+        keytool("-exportcert", "-alias", "broker", "-keystore", brokerKs.toString(), "-storepass", password,
+                "-file", cert.toString());
+        keytool("-importcert", "-noprompt", "-alias", "broker", "-file", cert.toString(), "-storetype", "PKCS12",
+                "-keystore", trust.toString(), "-storepass", password);
+        BusTls brokerTls = new BusTls(brokerKs.toString(), "PKCS12", password, null, null, null);
+        BusTls clientTls = new BusTls(null, null, null, trust.toString(), "PKCS12", password);
+
+        try (EmbeddedBroker broker = EmbeddedBroker.start("tls", "ssl://127.0.0.1:0", null, null, List.of(), brokerTls)) {
+            String sslUrl = broker.tcpUrl().replace("tcp://", "ssl://");
+            List<BusMessage> got = new CopyOnWriteArrayList<>();
+            ControlBus reader = new ControlBus(sslUrl, null, null, clientTls, "reader").subscribe(Topics.HEARTBEAT, got::add).start();
+            ControlBus writer = new ControlBus(sslUrl, null, null, clientTls, "writer").start();
+            // without the trust store the JDK's default trust refuses the self-signed certificate
+            ControlBus untrusted = new ControlBus(sslUrl, null, null, null, "untrusted").start();
+            ControlBus plain = new ControlBus(broker.tcpUrl(), null, null, null, "plain").start();
+            try {
+                await().atMost(Duration.ofSeconds(20)).until(() -> reader.isConnected() && writer.isConnected());
+                await("a heartbeat crosses the TLS connections").atMost(Duration.ofSeconds(20)).until(() -> {
+                    writer.publish(Topics.HEARTBEAT, new HeartbeatMessage(BusMessage.SCHEMA, "writer", "gateway", HeartbeatMessage.ALIVE, System.currentTimeMillis(), 0));
+                    return !got.isEmpty();
+                });
+                await("the untrusted client has tried and failed").atMost(Duration.ofSeconds(20))
+                        .until(() -> untrusted.lastError() != null);
+                assertFalse(untrusted.isConnected(), "an untrusted certificate is refused");
+                assertFalse(plain.isConnected(), "plain TCP is not spoken on the TLS listener");
+                assertTrue(reader.isConnected());
+            } finally {
+                reader.close();
+                writer.close();
+                untrusted.close();
+                plain.close();
+            }
+        }
+    }
+}
