@@ -202,7 +202,7 @@ final class GatewayExchange extends QueuedRequest {
         if (reason.senderFault()) {
             headers.put(HttpHeader.CONNECTION, "close"); // the rest of a bad body is not worth reading
         }
-        response.write(true, ByteBuffer.wrap(body), callback);
+        response.write(true, ByteBuffer.wrap(body), BodyDrain.after(response.getRequest(), callback));
     }
 
     @Override
