@@ -142,7 +142,8 @@ public final class EmbeddedSystem implements AutoCloseable {
             return java.util.List.of(e.getMessage());
         }
         if (gateway != null && !gateway.reconfigure(next)) {
-            LOG.warn("the reloaded configuration changes classes or servers; this gateway applies that on its next restart");
+            LOG.warn("the reloaded configuration changes gateway settings (listeners, TLS, timeouts, statistics);"
+                    + " this gateway applies those on its next restart, the rest now");
         }
         ControlBus bus = gatewayBus != null ? gatewayBus : reloadBus;
         if (bus != null) {

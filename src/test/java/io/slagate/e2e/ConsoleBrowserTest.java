@@ -122,6 +122,20 @@ class ConsoleBrowserTest {
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> Math.abs(system.controlLoop().config().classes().get(1).targetSeconds() - 0.35) < 1e-9);
                     assertEquals(0.35, ConfigLoader.load(file).classes().get(1).targetSeconds(), 1e-9, "persisted");
 
+                    // create a class: the gateway builds its queue live (no restart) and reports it; the load keeps running
+                    name.clear();
+                    name.sendKeys("gold", Keys.TAB);
+                    target.clear();
+                    target.sendKeys("0.5");
+                    form.findElement(By.cssSelector("button[type=submit]")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.gateway().config().classIndex("gold") >= 0
+                            && system.controlLoop().config().classIndex("gold") >= 0);
+                    long answeredBefore = system.gateway().metrics().completedTotal();
+                    await().atMost(DEADLINE).until(() -> system.gateway().metrics().completedTotal() > answeredBefore + 20);
+                    browser.findElement(By.cssSelector("a[data-tab=overview]")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElements(By.cssSelector("#flows tbody tr")).size() == 3);
+                    browser.findElement(By.cssSelector("a[data-tab=classes]")).click();
+
                     // pin premium's weight at gw1, see the manager hold it, then unpin
                     browser.findElement(By.cssSelector("a[data-tab=controller]")).click();
                     WebElement pin = browser.findElement(By.id("pin-weight"));

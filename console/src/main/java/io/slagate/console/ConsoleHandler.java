@@ -334,7 +334,7 @@ public final class ConsoleHandler extends Handler.Abstract {
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("servers", servers());
         view.put("published", published);
-        view.put("note", published ? "saved; N_s and classification apply at once, added or removed servers when gateways restart"
+        view.put("note", published ? "saved; every gateway and the resource manager apply it at once (requests already accepted finish where they are)"
                 : "saved to the file, but the bus is down: running components get it when they restart");
         ok(response, callback, view);
     }
@@ -372,8 +372,8 @@ public final class ConsoleHandler extends Handler.Abstract {
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("classes", next.classes().stream().map(ConsoleHandler::classView).toList());
         view.put("published", published);
-        view.put("note", published ? "saved; the resource manager applies targets and utilities at once; a new or deleted class"
-                + " reaches the gateways' queues when they restart" : "saved to the file, but the bus is down: running components"
+        view.put("note", published ? "saved; the resource manager and every gateway apply it at once (requests already accepted"
+                + " finish in the queues they are in)" : "saved to the file, but the bus is down: running components"
                 + " get it when they restart");
         audit.record(session.user(), action, n + (body == null || body.isBlank() ? "" : " " + body.replaceAll("\\s+", " ")),
                 address(request));

@@ -38,15 +38,26 @@ import org.slf4j.LoggerFactory;
 public final class Gateway implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
 
-    private final SlagateConfig config;
+    /**
+     * What a configuration's classes and servers are built into: queues and slots, meters, the
+     * request path. Replaced whole when classes or servers change at run time; the one replaced
+     * finishes what it accepted, then stops.
+     */
+    private record Generation(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, ProxyPath proxy) {
+    }
+
     private final Server server;
     private final ServerConnector gatewayConnector;
     private final ServerConnector adminConnector;
-    private final QueueManager queues;
-    private final GatewayMetrics metrics;
     private final PrometheusMeterRegistry registry;
     private final ScheduledExecutorService timer;
-    private final ProxyPath proxy;
+    private final QueuedThreadPool threads;
+    private final LongSupplier nanoClock;
+    private final GatewayMetrics.Totals totals = new GatewayMetrics.Totals();
+    private volatile Generation current;
+    /** Generations replaced and still finishing their requests. */
+    private final List<Generation> retiring = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile boolean accepting = true;
     private final List<Runnable> reportListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean started;
 
@@ -55,13 +66,11 @@ public final class Gateway implements AutoCloseable {
     }
 
     public Gateway(SlagateConfig config, LongSupplier nanoClock) {
-        this.config = config;
+        this.nanoClock = nanoClock;
         GatewaySettings g = config.gateway();
         registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        queues = QueueManager.create(config, Allocation.fromConfig(config), nanoClock);
-        metrics = new GatewayMetrics(config, registry, queues);
         // Nothing on the request path blocks: a small pool avoids context switches under load.
-        QueuedThreadPool threads = new QueuedThreadPool(64, 8);
+        threads = new QueuedThreadPool(64, 8);
         threads.setName("slagate-" + g.id());
         server = new Server(threads);
         server.setErrorHandler(new io.slagate.gateway.soap.SoapErrorHandler(g.id()));
@@ -83,9 +92,8 @@ public final class Gateway implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        proxy = new ProxyPath(config, queues, metrics, threads, timer, nanoClock);
+        current = generation(config, Allocation.fromConfig(config), null);
         AdminHandler admin = new AdminHandler(registry, this::isReady, this::statsView, () -> server.dump());
-        Handler gatewayHandler = proxy.handler();
         server.setHandler(new Handler.Abstract.NonBlocking() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
@@ -93,10 +101,17 @@ public final class Gateway implements AutoCloseable {
                 if (request.getConnectionMetaData().getConnector() == adminConnector) {
                     return admin.handle(request, response, callback);
                 }
-                return gatewayHandler.handle(request, response, callback);
+                return current.proxy().handler().handle(request, response, callback);
             }
         });
-        server.addBean(proxy);
+        server.addBean(current.proxy());
+    }
+
+    private Generation generation(SlagateConfig config, Allocation allocation, Generation previous) {
+        QueueManager queues = previous == null ? QueueManager.create(config, allocation, nanoClock)
+                : QueueManager.succeeding(previous.queues(), config, allocation, nanoClock);
+        GatewayMetrics metrics = new GatewayMetrics(config, registry, queues, totals);
+        return new Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock));
     }
 
     private ServerConnector connector(HttpConfiguration http, String host, int port, String name) {
@@ -127,16 +142,41 @@ public final class Gateway implements AutoCloseable {
 
     public Gateway start() throws Exception {
         server.start();
+        SlagateConfig config = current.config();
+        // from the first configuration's queue timeouts; a later one with shorter timeouts is swept at
+        // this pace (at most every 100 ms) all the same
         long sweep = sweepIntervalMillis(config.classes());
-        timer.scheduleAtFixedRate(guarded("queue-timeout sweep", queues::expireOverdue), sweep, sweep, TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(guarded("queue-timeout sweep", this::expireOverdue), sweep, sweep, TimeUnit.MILLISECONDS);
         long interval = config.gateway().stats().reportingInterval().toMillis();
         timer.scheduleAtFixedRate(guarded("statistics window", this::endReportingInterval), interval, interval, TimeUnit.MILLISECONDS);
         started = true;
         LOG.info("gateway {} listening on {} (admin {}), scheduler {}, {} classes, {} servers, N_g = {}",
                 config.gateway().id(), address(gatewayConnector), address(adminConnector),
                 config.gateway().scheduler().name().toLowerCase(), config.classes().size(), config.servers().size(),
-                queues.allocation().totalCap());
+                current.queues().allocation().totalCap());
         return this;
+    }
+
+    private void expireOverdue() {
+        current.queues().expireOverdue();
+        for (Generation old : retiring) {
+            old.queues().expireOverdue();
+            if (old.metrics().ownInFlight() == 0) {
+                retiring.remove(old);
+                // its last responses may still be on their way to the clients: stop its client a little later
+                timer.schedule(guarded("retire a configuration", () -> stopQuietly(old.proxy())), 5, TimeUnit.SECONDS);
+                LOG.info("the previous configuration's requests are all answered; its request path stops");
+            }
+        }
+    }
+
+    private void stopQuietly(ProxyPath proxy) {
+        try {
+            proxy.stop();
+        } catch (Exception e) {
+            LOG.warn("stopping a retired request path: {}", e.toString());
+        }
+        server.removeBean(proxy);
     }
 
     /**
@@ -145,16 +185,20 @@ public final class Gateway implements AutoCloseable {
      */
     public void stop(Duration grace) throws Exception {
         started = false;
-        proxy.stopAccepting();
+        synchronized (this) {
+            accepting = false;
+            current.proxy().stopAccepting();
+        }
         long deadline = System.nanoTime() + grace.toNanos();
-        while (metrics.inFlight() > 0 && System.nanoTime() - deadline < 0) {
-            queues.expireOverdue();
-            Thread.onSpinWait();
+        while (current.metrics().inFlight() > 0 && System.nanoTime() - deadline < 0) {
+            current.queues().expireOverdue();
+            retiring.forEach(g -> g.queues().expireOverdue());
             TimeUnit.MILLISECONDS.sleep(10);
         }
-        if (metrics.inFlight() > 0) {
-            LOG.warn("stopping with {} requests still in flight after {}", metrics.inFlight(), grace);
+        if (current.metrics().inFlight() > 0) {
+            LOG.warn("stopping with {} requests still in flight after {}", current.metrics().inFlight(), grace);
         }
+        // the request paths of replaced configurations still there are beans of the server: they stop with it
         timer.shutdownNow();
         server.stop();
     }
@@ -166,7 +210,7 @@ public final class Gateway implements AutoCloseable {
 
     /** Every reporting interval: close the window's current slot, then let the listeners (the stats publisher) read it. */
     private void endReportingInterval() {
-        metrics.rotate();
+        current.metrics().rotate();
         for (Runnable r : reportListeners) {
             guarded("report listener", r).run();
         }
@@ -200,6 +244,7 @@ public final class Gateway implements AutoCloseable {
         if (!started) {
             return false;
         }
+        QueueManager queues = current.queues();
         for (int s = 0; s < queues.serverCount(); s++) {
             if (queues.server(s).inRotation()) {
                 return true;
@@ -209,6 +254,10 @@ public final class Gateway implements AutoCloseable {
     }
 
     private Object statsView() {
+        Generation gen = current;
+        SlagateConfig config = gen.config();
+        QueueManager queues = gen.queues();
+        GatewayMetrics metrics = gen.metrics();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("gateway", config.gateway().id());
         m.put("inFlight", metrics.inFlight());
@@ -233,41 +282,115 @@ public final class Gateway implements AutoCloseable {
         alloc.put("weights", w);
         alloc.put("servers", n);
         m.put("allocation", alloc);
-        m.put("classes", flowStats());
+        m.put("classes", metrics.flowStats(queues));
         return m;
     }
 
     /**
-     * Applies a configuration changed at run time, as far as it can be without a restart: the
-     * classification (rules, subscriptions, customer source). Returns false, changing nothing, when
-     * the classes or servers differ — their queues and slots are built at start-up.
+     * Applies a configuration changed at run time without dropping a request. A new classification
+     * (rules, subscriptions, customer source) is in force for the next request. New, changed or
+     * deleted classes and servers (and the scheduler mode) build a new set of queues, slots and
+     * request path that takes every request from now on, while the previous one finishes the requests
+     * it accepted: classes and servers that stay keep their weights and caps (caps cut to a lower
+     * N_s) until the resource manager decides anew. The gateway's own settings (listeners, TLS,
+     * timeouts, statistics) need a restart: the rest is applied with the ones in force, and the
+     * answer is false.
+     *
+     * @return whether all of {@code next} is in force
      */
-    public boolean reconfigure(SlagateConfig next) {
-        boolean sameClasses = next.classes().stream().map(c -> c.name()).toList()
-                .equals(config.classes().stream().map(c -> c.name()).toList());
-        boolean sameServers = next.servers().stream().map(s -> s.id() + "@" + s.url() + "/" + s.pool()).toList()
-                .equals(config.servers().stream().map(s -> s.id() + "@" + s.url() + "/" + s.pool()).toList());
-        if (!sameClasses || !sameServers) {
+    public synchronized boolean reconfigure(SlagateConfig next) {
+        Generation gen = current;
+        if (!accepting) {
             return false;
         }
-        proxy.reclassify(next);
-        return true;
+        GatewaySettings live = withSchedulerOf(gen.config().gateway(), next.gateway());
+        boolean complete = live.equals(next.gateway());
+        SlagateConfig effective = complete ? next : new SlagateConfig(next.source(), live, next.servers(), next.classes(),
+                next.classification(), next.allocation(), next.bus(), next.controller(), next.console());
+        boolean sameClasses = queueingView(effective).equals(queueingView(gen.config()));
+        boolean sameServers = effective.servers().equals(gen.config().servers());
+        if (sameClasses && sameServers && live.equals(gen.config().gateway())) {
+            gen.proxy().reclassify(effective);
+            current = new Generation(effective, gen.queues(), gen.metrics(), gen.proxy());
+            return complete;
+        }
+        gen.metrics().retireGauges();
+        Generation fresh = generation(effective, carriedOver(gen, effective), gen);
+        try {
+            // a managed bean of the running server: started now, stopped with the server if still there
+            server.addBean(fresh.proxy(), true);
+            if (!fresh.proxy().isStarted()) {
+                fresh.proxy().start();
+            }
+        } catch (Exception e) {
+            server.removeBean(fresh.proxy());
+            LOG.error("could not start the request path of the new configuration; the old one stays", e);
+            registerGaugesAgain(gen);
+            return false;
+        }
+        current = fresh;
+        retiring.add(gen);
+        LOG.info("gateway {}: now {} classes, {} servers (N_g = {}); the previous configuration finishes its {} requests",
+                live.id(), effective.classes().size(), effective.servers().size(), fresh.queues().allocation().totalCap(),
+                gen.metrics().ownInFlight());
+        return complete;
+    }
+
+    /** What of the classes the gateway's queues are built from (targets and utilities are the manager's). */
+    private static List<String> queueingView(SlagateConfig c) {
+        return c.classes().stream().map(x -> x.name() + "/" + x.pool() + "/" + x.queueBound() + "/" + x.queueTimeout()).toList();
+    }
+
+    private void registerGaugesAgain(Generation gen) {
+        current = new Generation(gen.config(), gen.queues(), new GatewayMetrics(gen.config(), registry, gen.queues(), totals), gen.proxy());
+    }
+
+    /** The settings {@code a} with the scheduling choices of {@code b}: those may change live, the rest not. */
+    private static GatewaySettings withSchedulerOf(GatewaySettings a, GatewaySettings b) {
+        return new GatewaySettings(a.id(), a.listen(), a.admin(), b.scheduler(), b.loadBalancing(), a.faultStatus(),
+                a.maxRequestBytes(), a.connectTimeout(), a.serverTimeout(), a.health(), a.stats(), a.headerTimeout(),
+                a.maxConnections(), a.tls());
+    }
+
+    /** The allocation in force, carried over by name to a new set of classes and servers. */
+    private static Allocation carriedOver(Generation gen, SlagateConfig next) {
+        Allocation now = gen.queues().allocation();
+        Allocation fresh = Allocation.fromConfig(next);
+        double[] w = fresh.weights().clone();
+        for (int c = 0; c < w.length; c++) {
+            int old = gen.config().classIndex(next.classes().get(c).name());
+            if (old >= 0) {
+                w[c] = now.weight(old);
+            }
+        }
+        int[] n = fresh.caps().clone();
+        for (int s = 0; s < n.length; s++) {
+            String id = next.servers().get(s).id();
+            for (int o = 0; o < gen.config().servers().size(); o++) {
+                if (gen.config().servers().get(o).id().equals(id)) {
+                    n[s] = Math.min(now.cap(o), next.servers().get(s).concurrency());
+                }
+            }
+        }
+        return new Allocation(now.version(), w, n);
     }
 
     public void setAllocation(Allocation allocation) {
-        queues.setAllocation(allocation);
+        current.queues().setAllocation(allocation);
     }
 
     public List<FlowStats> flowStats() {
-        return metrics.flowStats(queues);
+        Generation gen = current;
+        return gen.metrics().flowStats(gen.queues());
     }
 
+    /** The queues of the configuration in force (a new object after classes or servers changed). */
     public QueueManager queues() {
-        return queues;
+        return current.queues();
     }
 
     public GatewayMetrics metrics() {
-        return metrics;
+        return current.metrics();
     }
 
     public PrometheusMeterRegistry registry() {
@@ -275,7 +398,7 @@ public final class Gateway implements AutoCloseable {
     }
 
     public SlagateConfig config() {
-        return config;
+        return current.config();
     }
 
     public int port() {

@@ -38,7 +38,6 @@ public final class GatewayAgent implements AutoCloseable {
 
     private final Gateway gateway;
     private final ControlBus bus;
-    private final SlagateConfig config;
     private final String id;
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong applied = new AtomicLong();
@@ -47,8 +46,7 @@ public final class GatewayAgent implements AutoCloseable {
     public GatewayAgent(Gateway gateway, ControlBus bus) {
         this.gateway = gateway;
         this.bus = bus;
-        this.config = gateway.config();
-        this.id = config.gateway().id();
+        this.id = gateway.config().gateway().id();
         bus.subscribe(Topics.ALLOCATION, this::onMessage);
         bus.subscribe(Topics.HEARTBEAT, this::onMessage);
         bus.subscribe(Topics.CONFIG, this::onMessage);
@@ -86,15 +84,24 @@ public final class GatewayAgent implements AutoCloseable {
             return;
         }
         if (gateway.reconfigure(next)) {
-            LOG.info("configuration v{} by {}: classification applied", c.version(), c.user());
+            LOG.info("configuration v{} by {} applied", c.version(), c.user());
         } else {
-            LOG.warn("configuration v{} by {} changes the classes or servers; gateway {} applies that on its next restart",
-                    c.version(), c.user(), id);
+            LOG.warn("configuration v{} by {} changes gateway settings (listeners, TLS, timeouts, statistics); gateway {}"
+                    + " applies that on its next restart", c.version(), c.user(), id);
         }
     }
 
-    /** Applies the part of {@code a} meant for this gateway, if newer than the allocation in force. */
+    /**
+     * Applies the part of {@code a} meant for this gateway, if newer than the allocation in force.
+     * Holds the gateway's lock so that the classes and servers cannot change meanwhile.
+     */
     public boolean apply(AllocationMessage a) {
+        synchronized (gateway) {
+            return applyLocked(a, gateway.config());
+        }
+    }
+
+    private boolean applyLocked(AllocationMessage a, SlagateConfig config) {
         GatewayAllocation mine = a.gateways().get(id);
         QueueManager q = gateway.queues();
         Allocation current = q.allocation();
@@ -113,7 +120,7 @@ public final class GatewayAgent implements AutoCloseable {
             w[c] = Double.isFinite(v) && v > WEIGHT_FLOOR ? v : WEIGHT_FLOOR;
         }
         for (Map.Entry<String, Integer> e : mine.caps().entrySet()) {
-            int s = serverIndex(e.getKey());
+            int s = serverIndex(config, e.getKey());
             if (s < 0) {
                 LOG.warn("allocation v{} names server {} which this gateway does not have; ignored", a.version(), e.getKey());
                 continue;
@@ -128,7 +135,7 @@ public final class GatewayAgent implements AutoCloseable {
         return true;
     }
 
-    private int serverIndex(String serverId) {
+    private static int serverIndex(SlagateConfig config, String serverId) {
         for (int s = 0; s < config.servers().size(); s++) {
             if (config.servers().get(s).id().equals(serverId)) {
                 return s;
@@ -137,8 +144,14 @@ public final class GatewayAgent implements AutoCloseable {
         return -1;
     }
 
-    /** The report of one reporting interval. */
+    /** The report of one reporting interval, of one configuration (the lock keeps it from changing meanwhile). */
     public StatsMessage statsMessage() {
+        synchronized (gateway) {
+            return statsMessage(gateway.config());
+        }
+    }
+
+    private StatsMessage statsMessage(SlagateConfig config) {
         QueueManager q = gateway.queues();
         Allocation a = q.allocation();
         List<FlowStats> stats = gateway.flowStats();

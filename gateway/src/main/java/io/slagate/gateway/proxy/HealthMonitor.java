@@ -92,6 +92,9 @@ final class HealthMonitor {
     }
 
     private void probe(int i) {
+        if (!client.isRunning()) {
+            return; // this request path was stopped (the gateway, or a configuration replaced at run time)
+        }
         try {
             client.newRequest(probeUrls[i]).method(HttpMethod.GET).timeout(probeTimeoutMillis, TimeUnit.MILLISECONDS)
                     .send(result -> {

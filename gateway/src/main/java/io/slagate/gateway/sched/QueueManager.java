@@ -52,13 +52,17 @@ public final class QueueManager {
     private final AtomicIntegerArray executing;
     private final AtomicInteger wip = new AtomicInteger();
     private volatile Allocation allocation;
+    private final String[] serverKeys;
+    /** The scheduler of the configuration that replaced this one, woken by every slot freed here; or null. */
+    private volatile Runnable slotFreed;
 
     // Touched only inside the serialized scheduling loop.
     private final int[] roundRobinCursor;
     private final boolean[][] scratchBacklogged;
     private final int[][] scratchExecuting;
 
-    private QueueManager(SlagateConfig config, SchedulerMode mode, Allocation initial, LongSupplier nanoClock) {
+    private QueueManager(SlagateConfig config, SchedulerMode mode, Allocation initial, LongSupplier nanoClock,
+                         Map<String, AtomicInteger> inherited) {
         this.nanoClock = nanoClock;
         this.loadBalancing = config.gateway().loadBalancing();
         List<TrafficClassConfig> classes = config.classes();
@@ -70,11 +74,12 @@ public final class QueueManager {
         int pools = poolIndex.size();
 
         servers = new ServerSlots[config.servers().size()];
+        serverKeys = config.servers().stream().map(QueueManager::serverKey).toArray(String[]::new);
         List<List<Integer>> serversOfPool = lists(pools);
         for (int i = 0; i < servers.length; i++) {
             ServerConfig s = config.servers().get(i);
             int p = poolIndex.get(s.pool());
-            servers[i] = new ServerSlots(i, s.id(), p);
+            servers[i] = new ServerSlots(i, s.id(), p, inherited.getOrDefault(serverKey(s), new AtomicInteger()));
             serversOfPool.get(p).add(i);
         }
         poolServers = toArrays(serversOfPool);
@@ -127,7 +132,26 @@ public final class QueueManager {
     }
 
     public static QueueManager create(SlagateConfig config, Allocation initial, LongSupplier nanoClock) {
-        return new QueueManager(config, config.gateway().scheduler(), initial, nanoClock);
+        return new QueueManager(config, config.gateway().scheduler(), initial, nanoClock, Map.of());
+    }
+
+    /**
+     * A queue manager for a configuration that replaces {@code previous}'s at run time: a server
+     * both have (same id and URL) shares its outstanding count, so that N_{g,s} bounds the requests
+     * of both while the previous one finishes; each slot the previous one frees wakes this one.
+     */
+    public static QueueManager succeeding(QueueManager previous, SlagateConfig config, Allocation initial, LongSupplier nanoClock) {
+        Map<String, AtomicInteger> counters = new java.util.HashMap<>();
+        for (int i = 0; i < previous.servers.length; i++) {
+            counters.put(previous.serverKeys[i], previous.servers[i].counter());
+        }
+        QueueManager next = new QueueManager(config, config.gateway().scheduler(), initial, nanoClock, counters);
+        previous.slotFreed = next::schedule;
+        return next;
+    }
+
+    private static String serverKey(ServerConfig s) {
+        return s.id() + " " + s.url();
     }
 
     /**
@@ -152,6 +176,10 @@ public final class QueueManager {
         server.release();
         executing.decrementAndGet(classIndex);
         schedule();
+        Runnable successor = slotFreed;
+        if (successor != null) {
+            successor.run();
+        }
     }
 
     /**

@@ -11,13 +11,26 @@ public final class ServerSlots {
     private final int index;
     private final String id;
     private final int pool;
-    private final AtomicInteger outstanding = new AtomicInteger();
+    private final AtomicInteger outstanding;
     private volatile boolean inRotation = true;
 
     public ServerSlots(int index, String id, int pool) {
+        this(index, id, pool, new AtomicInteger());
+    }
+
+    /**
+     * @param outstanding the count of requests out on the server, shared with the slots of the same
+     *                    server in the configuration this one replaces, so that the cap counts both
+     */
+    ServerSlots(int index, String id, int pool, AtomicInteger outstanding) {
         this.index = index;
         this.id = id;
         this.pool = pool;
+        this.outstanding = outstanding;
+    }
+
+    AtomicInteger counter() {
+        return outstanding;
     }
 
     public int index() {

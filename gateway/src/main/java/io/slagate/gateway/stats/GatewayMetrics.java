@@ -20,9 +20,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * recording on the request path is a few atomic adds and no map lookups.
  *
  * <p>The counters balance: {@code arrived = completed + faulted + in flight}, where "faulted" counts
- * every request the gateway answered itself (any {@link FaultReason}).
+ * every request the gateway answered itself (any {@link FaultReason}). The totals live in
+ * {@link Totals}, shared by the metrics of successive configurations of one gateway (classes and
+ * servers changed at run time), so they balance across a change too; the per-class counters are
+ * shared through the registry by name.
  */
 public final class GatewayMetrics {
+    /** A gateway's totals since start, whatever its configuration meanwhile. */
+    public static final class Totals {
+        final AtomicInteger inFlight = new AtomicInteger();
+        final java.util.concurrent.atomic.LongAdder arrived = new java.util.concurrent.atomic.LongAdder();
+        final java.util.concurrent.atomic.LongAdder completed = new java.util.concurrent.atomic.LongAdder();
+        final java.util.concurrent.atomic.LongAdder faulted = new java.util.concurrent.atomic.LongAdder();
+    }
+
     private final String[] classNames;
     private final Counter[] arrivals;
     private final Counter[] completions;
@@ -32,13 +43,24 @@ public final class GatewayMetrics {
     private final Timer[] serviceTime;
     private final SlidingWindow[] windows;
     private final Counter[][] serverErrors;
-    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Totals totals;
+    private final AtomicInteger inFlight;
+    private final AtomicInteger ownInFlight = new AtomicInteger();
+    private final List<io.micrometer.core.instrument.Meter> gauges = new ArrayList<>();
+    private final MeterRegistry registry;
     private final double intervalSeconds;
 
     /** What a server did wrong, for {@code slagate_server_errors_total{kind}}. */
     public enum ServerError { CONNECT, TIMEOUT, BROKEN }
 
     public GatewayMetrics(SlagateConfig config, MeterRegistry registry, QueueManager queues) {
+        this(config, registry, queues, new Totals());
+    }
+
+    public GatewayMetrics(SlagateConfig config, MeterRegistry registry, QueueManager queues, Totals totals) {
+        this.registry = registry;
+        this.totals = totals;
+        this.inFlight = totals.inFlight;
         String gw = config.gateway().id();
         List<TrafficClassConfig> classes = config.classes();
         int n = classes.size();
@@ -68,33 +90,33 @@ public final class GatewayMetrics {
             queueingTime[c] = timer("slagate.queueing.time", "Time waiting in the class queue", gw, cls, registry);
             serviceTime[c] = timer("slagate.service.time", "Dispatch to the server until its response completed", gw, cls, registry);
             int ci = c;
-            Gauge.builder("slagate.queue.length", queues, q -> q.waiting(ci)).tag("gateway", gw).tag("class", cls)
-                    .description("Requests waiting in the class queue").register(registry);
-            Gauge.builder("slagate.outstanding", queues, q -> q.executing(ci)).tag("gateway", gw).tag("class", cls)
-                    .description("Requests of the class executing on servers").register(registry);
-            Gauge.builder("slagate.allocation.weight", queues, q -> q.allocation().weight(ci)).tag("gateway", gw).tag("class", cls)
-                    .description("w_{g,c} of the allocation in force").register(registry);
+            gauges.add(Gauge.builder("slagate.queue.length", queues, q -> q.waiting(ci)).tag("gateway", gw).tag("class", cls)
+                    .description("Requests waiting in the class queue").register(registry));
+            gauges.add(Gauge.builder("slagate.outstanding", queues, q -> q.executing(ci)).tag("gateway", gw).tag("class", cls)
+                    .description("Requests of the class executing on servers").register(registry));
+            gauges.add(Gauge.builder("slagate.allocation.weight", queues, q -> q.allocation().weight(ci)).tag("gateway", gw).tag("class", cls)
+                    .description("w_{g,c} of the allocation in force").register(registry));
             windows[c] = new SlidingWindow(intervals);
         }
         serverErrors = new Counter[config.servers().size()][ServerError.values().length];
         for (int s = 0; s < config.servers().size(); s++) {
             String id = config.servers().get(s).id();
             int si = s;
-            Gauge.builder("slagate.server.outstanding", queues, q -> q.server(si).outstanding()).tag("gateway", gw).tag("server", id)
-                    .description("Requests outstanding on the server from this gateway").register(registry);
-            Gauge.builder("slagate.server.in.rotation", queues, q -> q.server(si).inRotation() ? 1 : 0).tag("gateway", gw).tag("server", id)
-                    .description("1 while the server is offered requests, 0 while health checking keeps it out").register(registry);
-            Gauge.builder("slagate.allocation.cap", queues, q -> q.allocation().cap(si)).tag("gateway", gw).tag("server", id)
-                    .description("N_{g,s} of the allocation in force").register(registry);
+            gauges.add(Gauge.builder("slagate.server.outstanding", queues, q -> q.server(si).outstanding()).tag("gateway", gw).tag("server", id)
+                    .description("Requests outstanding on the server from this gateway").register(registry));
+            gauges.add(Gauge.builder("slagate.server.in.rotation", queues, q -> q.server(si).inRotation() ? 1 : 0).tag("gateway", gw).tag("server", id)
+                    .description("1 while the server is offered requests, 0 while health checking keeps it out").register(registry));
+            gauges.add(Gauge.builder("slagate.allocation.cap", queues, q -> q.allocation().cap(si)).tag("gateway", gw).tag("server", id)
+                    .description("N_{g,s} of the allocation in force").register(registry));
             for (ServerError e : ServerError.values()) {
                 serverErrors[s][e.ordinal()] = Counter.builder("slagate.server.errors").tag("gateway", gw).tag("server", id)
                         .tag("kind", e.name().toLowerCase()).description("Failed exchanges with the server").register(registry);
             }
         }
-        Gauge.builder("slagate.requests.in.flight", inFlight, AtomicInteger::get).tag("gateway", gw)
-                .description("Requests accepted and not yet answered").register(registry);
-        Gauge.builder("slagate.allocation.version", queues, q -> q.allocation().version()).tag("gateway", gw)
-                .description("Version of the allocation in force (0: the static one)").register(registry);
+        gauges.add(Gauge.builder("slagate.requests.in.flight", inFlight, AtomicInteger::get).tag("gateway", gw)
+                .description("Requests accepted and not yet answered").register(registry));
+        gauges.add(Gauge.builder("slagate.allocation.version", queues, q -> q.allocation().version()).tag("gateway", gw)
+                .description("Version of the allocation in force (0: the static one)").register(registry));
     }
 
     private static Timer timer(String name, String description, String gw, String cls, MeterRegistry registry) {
@@ -105,6 +127,8 @@ public final class GatewayMetrics {
 
     public void arrived(int c) {
         inFlight.incrementAndGet();
+        ownInFlight.incrementAndGet();
+        totals.arrived.increment();
         arrivals[c].increment();
         windows[c].arrived();
     }
@@ -115,12 +139,16 @@ public final class GatewayMetrics {
         serviceTime[c].record(serviceNanos, TimeUnit.NANOSECONDS);
         responseTime[c].record(responseNanos, TimeUnit.NANOSECONDS);
         windows[c].completed(queueingNanos, serviceNanos, responseNanos);
+        totals.completed.increment();
+        ownInFlight.decrementAndGet();
         inFlight.decrementAndGet();
     }
 
     public void faulted(int c, FaultReason reason) {
         faults[c][reason.ordinal()].increment();
         windows[c].rejected();
+        totals.faulted.increment();
+        ownInFlight.decrementAndGet();
         inFlight.decrementAndGet();
     }
 
@@ -132,30 +160,26 @@ public final class GatewayMetrics {
         return inFlight.get();
     }
 
+    /** Requests of this configuration accepted and not yet answered (the gateway's total is {@link #inFlight}). */
+    public int ownInFlight() {
+        return ownInFlight.get();
+    }
+
+    /** Removes this configuration's gauges from the registry, so that the next one can register its own. */
+    public void retireGauges() {
+        gauges.forEach(registry::remove);
+    }
+
     public long arrivedTotal() {
-        long n = 0;
-        for (Counter c : arrivals) {
-            n += (long) c.count();
-        }
-        return n;
+        return totals.arrived.sum();
     }
 
     public long completedTotal() {
-        long n = 0;
-        for (Counter c : completions) {
-            n += (long) c.count();
-        }
-        return n;
+        return totals.completed.sum();
     }
 
     public long faultedTotal() {
-        long n = 0;
-        for (Counter[] row : faults) {
-            for (Counter c : row) {
-                n += (long) c.count();
-            }
-        }
-        return n;
+        return totals.faulted.sum();
     }
 
     public long faulted(FaultReason reason) {
