@@ -2,6 +2,7 @@ package io.slagate.gateway.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.slagate.bus.ControlBus;
@@ -81,11 +82,19 @@ class GatewayAgentTest {
     }
 
     @Test
-    void reconfigure_appliesClassificationOnly_whenClassesAndServersAreTheSame() {
+    void reconfigure_classesAndServersLive_gatewaySettingsAtRestart() {
         String same = CONFIG + "classification: { rules: [ { operation: \"urn:buy*\", class: premium } ], defaultClass: basic }\n";
+        var queuesBefore = gateway.queues();
         assertTrue(gateway.reconfigure(ConfigLoader.parse(same, "t")), "same classes and servers: applied live");
-        assertFalse(gateway.reconfigure(ConfigLoader.parse(same.replace("name: basic", "name: bronze")
-                .replace("defaultClass: basic", "defaultClass: bronze"), "t")), "a renamed class needs a restart");
-        assertFalse(gateway.reconfigure(ConfigLoader.parse(same.replace("127.0.0.1:2", "127.0.0.1:3"), "t")), "a moved server too");
+        assertSame(queuesBefore, gateway.queues(), "a classification change keeps the queues");
+        assertTrue(gateway.reconfigure(ConfigLoader.parse(same.replace("name: basic", "name: bronze")
+                .replace("defaultClass: basic", "defaultClass: bronze"), "t")), "a renamed class is applied live");
+        assertEquals(3.0, gateway.queues().allocation().weight(0), "premium keeps its weight across the change");
+        assertEquals("bronze", gateway.config().classes().get(1).name());
+        assertTrue(gateway.reconfigure(ConfigLoader.parse(same.replace("127.0.0.1:2", "127.0.0.1:3"), "t")), "a moved server too");
+        assertEquals("127.0.0.1:3", gateway.config().servers().get(1).url().getAuthority());
+        assertFalse(gateway.reconfigure(ConfigLoader.parse(same.replace("admin: \"127.0.0.1:0\"", "admin: \"127.0.0.1:9\""), "t")),
+                "a listener change waits for a restart");
+        assertEquals("basic", gateway.config().classes().get(1).name(), "the rest of that file is applied");
     }
 }
