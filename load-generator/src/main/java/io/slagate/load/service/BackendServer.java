@@ -21,22 +21,31 @@ public final class BackendServer implements AutoCloseable {
 
     /** Starts one server per port (0: any free port) on {@code host}. */
     public static BackendServer start(String host, List<Integer> ports, ServiceTime serviceTime) throws Exception {
+        return start(host, ports, serviceTime, null);
+    }
+
+    /**
+     * As above; with {@code jms}, the first server also consumes SOAP over JMS from the queue
+     * {@value SyntheticServiceServlet#SERVICE} on that broker.
+     */
+    public static BackendServer start(String host, List<Integer> ports, ServiceTime serviceTime, JmsEndpoint jms) throws Exception {
         StockUtility.configure(serviceTime);
         BackendServer b = new BackendServer();
         try {
-            for (int port : ports) {
-                b.servers.add(startOne(host, port));
+            for (int i = 0; i < ports.size(); i++) {
+                b.servers.add(startOne(host, ports.get(i), i == 0 ? jms : null));
             }
         } catch (Exception e) {
             b.close();
             throw e;
         }
-        LOG.info("synthetic StockUtility service on {} (mean service time {}, CPU fraction {})", b.urls(),
+        LOG.info("synthetic StockUtility service on {}{} (mean service time {}, CPU fraction {})", b.urls(),
+                jms == null ? "" : " and on JMS queue " + SyntheticServiceServlet.SERVICE + " at " + jms.brokerUrl(),
                 serviceTime.defaultMean(), serviceTime.cpu());
         return b;
     }
 
-    private static Server startOne(String host, int port) throws Exception {
+    private static Server startOne(String host, int port, JmsEndpoint jms) throws Exception {
         // Axis2 is synchronous: a thread per executing request, so the pool bounds the concurrency it can take.
         QueuedThreadPool threads = new QueuedThreadPool(400, 8);
         threads.setName("backend-" + port);
@@ -46,7 +55,7 @@ public final class BackendServer implements AutoCloseable {
         c.setPort(port);
         server.addConnector(c);
         ServletContextHandler ctx = new ServletContextHandler("/");
-        ServletHolder axis = new ServletHolder("axis2", new SyntheticServiceServlet());
+        ServletHolder axis = new ServletHolder("axis2", new SyntheticServiceServlet(jms));
         axis.setInitOrder(1);
         ctx.addServlet(axis, "/services/*");
         server.setHandler(ctx);

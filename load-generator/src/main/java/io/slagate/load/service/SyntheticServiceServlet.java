@@ -21,16 +21,32 @@ import org.apache.axis2.transport.http.AxisServlet;
 public final class SyntheticServiceServlet extends AxisServlet {
     public static final String SERVICE = "StockUtility";
 
+    private final JmsEndpoint jms;
+
+    /** The service over HTTP only. */
+    public SyntheticServiceServlet() {
+        this(null);
+    }
+
+    /**
+     * The service over HTTP and, when {@code jms} is given, over SOAP/JMS too: Axis2's JMS transport
+     * consumes the queue named after the service on that broker and sends each reply to the request's
+     * reply-to destination.
+     */
+    public SyntheticServiceServlet(JmsEndpoint jms) {
+        this.jms = jms;
+    }
+
     @Override
     protected ConfigurationContext initConfigContext(ServletConfig config) throws ServletException {
         try {
-            URL axis2Xml = SyntheticServiceServlet.class.getResource("/slagate-axis2.xml");
+            URL axis2Xml = jms == null ? SyntheticServiceServlet.class.getResource("/slagate-axis2.xml") : jms.axis2Xml();
             ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromURIs(axis2Xml, null);
             AxisService service = AxisService.createService(StockUtility.class.getName(), ctx.getAxisConfiguration());
             service.setName(SERVICE);
             ctx.getAxisConfiguration().addService(service);
             return ctx;
-        } catch (AxisFault e) {
+        } catch (IOException e) { // AxisFault included
             throw new ServletException("cannot build the Axis2 configuration: " + e.getMessage(), e);
         }
     }
