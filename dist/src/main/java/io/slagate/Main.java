@@ -30,7 +30,10 @@ public final class Main {
               demo              the embedded system, two synthetic backends on the configured servers' ports and
                                 a load that changes mix every 2 minutes: watch the console differentiate
               backend           synthetic StockUtility SOAP servers (Axis2): --port N (repeat) [--mean 1s]
-                                [--cpu 0.1] [--host 127.0.0.1]; defaults: ports 9001 and 9002, mean 20ms
+                                [--cpu 0.1] [--host 127.0.0.1]; defaults: ports 9001 and 9002, mean 20ms;
+                                [--jms tcp://broker:61616 [--jms-consumers 10]]: the first one also serves
+                                SOAP over JMS on queue StockUtility (broker credentials from
+                                SLAGATE_BROKER_USER / SLAGATE_BROKER_PASSWORD)
               load              SOAP load through the gateway (slagate load --help)
               experiment NAME   the paper's experiments A, B or C [--short] [--scale 0.05] [--resolution 1]
                                 [--out docs/experiments]
@@ -243,6 +246,8 @@ public final class Main {
         String host = "127.0.0.1";
         java.time.Duration mean = java.time.Duration.ofMillis(20);
         double cpu = 0.1;
+        String jms = null;
+        int consumers = 10;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (i + 1 >= args.size()) {
@@ -254,6 +259,8 @@ public final class Main {
                 case "--host" -> host = v;
                 case "--mean" -> mean = io.slagate.load.LoadCommand.duration(a, v);
                 case "--cpu" -> cpu = Double.parseDouble(v);
+                case "--jms" -> jms = v;
+                case "--jms-consumers" -> consumers = Integer.parseInt(v);
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
@@ -261,8 +268,12 @@ public final class Main {
             ports = List.of(9001, 9002);
         }
         io.slagate.load.service.ServiceTime t = io.slagate.load.service.ServiceTime.of(mean, cpu);
-        io.slagate.load.service.BackendServer backend = io.slagate.load.service.BackendServer.start(host, ports, t);
-        out.println("slagate backend: StockUtility at " + backend.urls() + " (WSDL: /services/StockUtility?wsdl)");
+        io.slagate.load.service.JmsEndpoint endpoint = jms == null ? null
+                : new io.slagate.load.service.JmsEndpoint(jms, consumers, System.getenv("SLAGATE_BROKER_USER"),
+                        System.getenv("SLAGATE_BROKER_PASSWORD"));
+        io.slagate.load.service.BackendServer backend = io.slagate.load.service.BackendServer.start(host, ports, t, endpoint);
+        out.println("slagate backend: StockUtility at " + backend.urls() + " (WSDL: /services/StockUtility?wsdl)"
+                + (jms == null ? "" : " and on JMS queue StockUtility at " + jms + " (" + consumers + " consumers)"));
         awaitShutdown(() -> {
             try {
                 backend.close();

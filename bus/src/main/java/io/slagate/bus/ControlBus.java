@@ -97,7 +97,7 @@ public final class ControlBus implements AutoCloseable {
      * wrapped in failover so that a lost broker is reconnected with subscriptions restored; a
      * failover URL gets a send timeout unless it has one, so that a publish cannot block forever.
      */
-    static String effectiveUrl(String url) {
+    public static String effectiveUrl(String url) {
         if (url.startsWith("vm:")) {
             return url.contains("create=") ? url : url + (url.contains("?") ? "&" : "?") + "create=false";
         }
@@ -185,6 +185,15 @@ public final class ControlBus implements AutoCloseable {
     }
 
     private ActiveMQConnectionFactory connectionFactory() throws Exception {
+        return connectionFactory(url, user, password, tls);
+    }
+
+    /**
+     * A connection factory for {@code url} (as given: see {@link #effectiveUrl}) with these credentials;
+     * with a trust store, an SSL one that trusts its certificates. Shared with the gateway's SOAP/JMS dispatch.
+     */
+    public static ActiveMQConnectionFactory connectionFactory(String url, String user, String password,
+                                                              io.slagate.config.BusTls tls) throws Exception {
         if (tls == null || tls.trustStore() == null) {
             return new ActiveMQConnectionFactory(user, password, url);
         }

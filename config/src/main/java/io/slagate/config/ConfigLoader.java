@@ -169,10 +169,18 @@ public final class ConfigLoader {
         if (text == null) {
             return null;
         }
+        if (text.startsWith("jms:")) {
+            // SOAP over JMS (RFC 6167's jms URI, "queue" variant): the queue on the bus's broker
+            if (!text.matches("jms:queue:[A-Za-z0-9_.\\-]+")) {
+                s.problem("url", text, "a JMS server is jms:queue:NAME (letters, digits, '.', '_', '-'), on the broker of bus.url");
+                return null;
+            }
+            return URI.create(text);
+        }
         try {
             URI u = new URI(text);
             if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
-                s.problem("url", text, "must be an absolute http:// or https:// URL with a host");
+                s.problem("url", text, "must be an absolute http:// or https:// URL with a host, or jms:queue:NAME");
                 return null;
             }
             if (u.getQuery() != null || u.getFragment() != null) {

@@ -9,4 +9,13 @@ import java.net.URI;
  * @param healthPath path probed after the server was taken out of rotation; any HTTP answer brings it back
  */
 public record ServerConfig(String id, URI url, int concurrency, String pool, String healthPath) {
+    /** Whether requests reach this server as SOAP over JMS ({@code jms:queue:NAME}) rather than HTTP. */
+    public boolean isJms() {
+        return "jms".equals(url.getScheme());
+    }
+
+    /** The queue of a JMS server. */
+    public String jmsQueue() {
+        return url.getSchemeSpecificPart().substring("queue:".length());
+    }
 }

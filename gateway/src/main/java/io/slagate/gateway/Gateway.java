@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -87,11 +86,14 @@ public final class Gateway implements AutoCloseable {
         // bounded file descriptors and memory whatever the clients do; the admin listener is not counted
         server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(g.maxConnections(), gatewayConnector));
         server.addConnector(adminConnector);
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        java.util.concurrent.ScheduledThreadPoolExecutor stpe = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "slagate-" + g.id() + "-timer");
             t.setDaemon(true);
             return t;
         });
+        // SOAP/JMS schedules a timeout per request and cancels it on the reply: drop cancelled ones at once
+        stpe.setRemoveOnCancelPolicy(true);
+        timer = stpe;
         current = generation(config, Allocation.fromConfig(config), null);
         AdminHandler admin = new AdminHandler(registry, this::isReady, this::statsView, () -> server.dump());
         server.setHandler(new Handler.Abstract.NonBlocking() {

@@ -43,10 +43,13 @@ final class Dispatcher {
     private final long serverTimeoutMillis;
     private final long maxRequestBytes;
     private final HealthMonitor health;
+    /** The SOAP/JMS leg, or null when no server is a JMS queue. */
+    private final JmsDispatcher jms;
 
     Dispatcher(GatewayContext context, HttpClient client, List<ServerConfig> servers, long serverTimeoutMillis,
-               long maxRequestBytes, HealthMonitor health) {
+               long maxRequestBytes, HealthMonitor health, JmsDispatcher jms) {
         this.context = context;
+        this.jms = jms;
         this.client = client;
         this.baseUrls = new String[servers.size()];
         for (int i = 0; i < baseUrls.length; i++) {
@@ -61,6 +64,10 @@ final class Dispatcher {
 
     void forward(GatewayExchange ex) {
         try {
+            if (jms != null && jms.serves(ex.server())) {
+                jms.send(ex);
+                return;
+            }
             send(ex);
         } catch (RuntimeException e) {
             LOG.warn("{} P2S could not be sent", ex, e);

@@ -26,6 +26,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 public final class ProxyPath extends ContainerLifeCycle {
     private final GatewayHandler handler;
     private final HttpClient client;
+    private final JmsDispatcher jms;
 
     public ProxyPath(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, QueuedThreadPool threads,
                      ScheduledExecutorService timer, LongSupplier clock) {
@@ -53,7 +54,13 @@ public final class ProxyPath extends ContainerLifeCycle {
         String[] names = config.classes().stream().map(TrafficClassConfig::name).toArray(String[]::new);
         GatewayContext context = new GatewayContext(g.id(), names, queues, metrics, threads, clock, g.faultStatus(), 1);
         HealthMonitor health = new HealthMonitor(queues, client, timer, config.servers(), g.health(), g.connectTimeout().toMillis());
-        context.dispatcher = new Dispatcher(context, client, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(), health);
+        jms = JmsDispatcher.anyJms(config.servers()) ? new JmsDispatcher(context, config.bus(), config.servers(),
+                g.serverTimeout().toMillis(), g.maxRequestBytes(), timer) : null;
+        if (jms != null) {
+            addBean(jms);
+        }
+        context.dispatcher = new Dispatcher(context, client, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(),
+                health, jms);
         handler = new GatewayHandler(context, new Classifier(config), config.classification().customerHeader(), g.maxRequestBytes());
     }
 

@@ -44,7 +44,7 @@ public record JmsEndpoint(String brokerUrl, int consumers, String user, String p
                     <transportSender name="jms" class="org.apache.axis2.transport.jms.JMSSender"/>
                 """.formatted(
                 param("java.naming.factory.initial", "org.apache.activemq.jndi.ActiveMQInitialContextFactory"),
-                param("java.naming.provider.url", brokerUrl),
+                param("java.naming.provider.url", providerUrl()),
                 param("transport.jms.ConnectionFactoryJNDIName", "ConnectionFactory"),
                 param("transport.jms.ConnectionFactoryType", "queue"),
                 param("transport.jms.ConcurrentConsumers", Integer.toString(consumers)),
@@ -56,6 +56,18 @@ public record JmsEndpoint(String brokerUrl, int consumers, String user, String p
         file.toFile().deleteOnExit();
         Files.writeString(file, xml);
         return file.toUri().toURL();
+    }
+
+    /**
+     * The broker URL with advisory watching off: slagate's broker sends no advisories, and an
+     * ActiveMQ client that watches them and sees none takes every reply-to temporary queue for a
+     * deleted one ("Cannot publish to a deleted Destination").
+     */
+    String providerUrl() {
+        if (brokerUrl.contains("watchTopicAdvisories")) {
+            return brokerUrl;
+        }
+        return brokerUrl + (brokerUrl.contains("?") ? "&" : "?") + "jms.watchTopicAdvisories=false";
     }
 
     private static String param(String name, String value) {

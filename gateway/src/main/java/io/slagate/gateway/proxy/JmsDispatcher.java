@@ -1,0 +1,315 @@
+package io.slagate.gateway.proxy;
+
+import io.slagate.bus.ControlBus;
+import io.slagate.config.BusSettings;
+import io.slagate.config.ServerConfig;
+import io.slagate.gateway.sched.ServerSlots;
+import io.slagate.gateway.soap.FaultReason;
+import io.slagate.gateway.stats.GatewayMetrics.ServerError;
+import jakarta.jms.BytesMessage;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Queue;
+import jakarta.jms.Session;
+import jakarta.jms.TemporaryQueue;
+import jakarta.jms.TextMessage;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.activemq.ActiveMQConnection;
+import org.apache.activemq.ActiveMQConnectionFactory;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.component.AbstractLifeCycle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dispatch handler's SOAP over JMS leg (the paper's "SOAP over HTTP and SOAP over JMS"): an
+ * admitted request for a {@code jms:queue:NAME} server is sent as one message to that queue on the
+ * bus's broker, following the SOAP/JMS binding's conventions (a bytes message; reply-to, our own
+ * correlation id; {@code SOAPJMS_soapAction}, {@code SOAPJMS_contentType}, {@code SOAPJMS_bindingVersion}
+ * and {@code SOAPJMS_requestURI}, plus the {@code SOAPAction} and {@code Content-Type} properties Axis2's
+ * JMS transport reads). The reply, matched by correlation id on one temporary queue, is relayed to
+ * the client. Slots, caps and counters are exactly those of an HTTP server; no thread waits for a
+ * reply (a map of pending requests, a timer for the server timeout).
+ *
+ * <p>The whole request body is read before sending (a JMS message is one unit), bounded by the
+ * gateway's request size limit. A request that cannot be sent (no broker) gets {@code server-unreachable};
+ * no reply within the server timeout, {@code server-timeout} (the message expires at the broker by
+ * then, so a late consumer does not execute it; a reply that still comes is dropped).
+ */
+final class JmsDispatcher extends AbstractLifeCycle {
+    private static final Logger LOG = LoggerFactory.getLogger(JmsDispatcher.class);
+    private static final long RETRY_MILLIS = 2000;
+
+    private record Pending(GatewayExchange exchange, ScheduledFuture<?> timeout) {
+    }
+
+    private final GatewayContext context;
+    private final BusSettings bus;
+    private final String[] queueNames; // by server index; null for HTTP servers
+    private final String[] requestUris;
+    private final long serverTimeoutMillis;
+    private final int maxRequestBytes;
+    private final ScheduledExecutorService timer;
+    private final String correlationPrefix;
+    private final AtomicLong sequence = new AtomicLong();
+    private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    private final AtomicLong lateReplies = new AtomicLong();
+    private final Object sendLock = new Object(); // a JMS session is single-threaded
+    // guarded by sendLock
+    private ActiveMQConnection connection;
+    private Session sendSession;
+    private MessageProducer producer;
+    private Queue[] queues;
+    private TemporaryQueue replies;
+    private volatile ScheduledFuture<?> retry;
+
+    JmsDispatcher(GatewayContext context, BusSettings bus, List<ServerConfig> servers, long serverTimeoutMillis,
+                  long maxRequestBytes, ScheduledExecutorService timer) {
+        this.context = context;
+        this.bus = bus;
+        this.queueNames = new String[servers.size()];
+        this.requestUris = new String[servers.size()];
+        for (int i = 0; i < queueNames.length; i++) {
+            if (servers.get(i).isJms()) {
+                queueNames[i] = servers.get(i).jmsQueue();
+                requestUris[i] = servers.get(i).url().toString();
+            }
+        }
+        this.serverTimeoutMillis = serverTimeoutMillis;
+        this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 16, maxRequestBytes);
+        this.timer = timer;
+        this.correlationPrefix = context.gatewayId + "-" + Long.toHexString(System.nanoTime()) + "-";
+    }
+
+    static boolean anyJms(List<ServerConfig> servers) {
+        return servers.stream().anyMatch(ServerConfig::isJms);
+    }
+
+    boolean serves(ServerSlots server) {
+        return queueNames[server.index()] != null;
+    }
+
+    /** Requests waiting for their reply now. */
+    int pending() {
+        return pending.size();
+    }
+
+    long lateReplies() {
+        return lateReplies.get();
+    }
+
+    @Override
+    protected void doStart() {
+        connectOrRetry();
+    }
+
+    private void connectOrRetry() {
+        if (!isRunning() && !isStarting()) {
+            return;
+        }
+        try {
+            connect();
+        } catch (Exception e) {
+            LOG.warn("SOAP/JMS: cannot reach the broker at {} ({}); JMS servers answer server-unreachable until it can;"
+                    + " retrying in {} ms", bus.url(), e.getMessage(), RETRY_MILLIS);
+            closeConnection();
+            try {
+                retry = timer.schedule(this::connectOrRetry, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                // the gateway is stopping
+            }
+        }
+    }
+
+    private void connect() throws Exception {
+        ActiveMQConnectionFactory f = ControlBus.connectionFactory(ControlBus.effectiveUrl(bus.url()), bus.user(),
+                bus.password(), bus.tls());
+        f.setWatchTopicAdvisories(false);
+        ActiveMQConnection c = (ActiveMQConnection) f.createConnection();
+        synchronized (sendLock) {
+            connection = c;
+            sendSession = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            producer = sendSession.createProducer(null);
+            producer.setDeliveryMode(DeliveryMode.NON_PERSISTENT); // a lost request is answered by the timeout
+            queues = new Queue[queueNames.length];
+            for (int i = 0; i < queueNames.length; i++) {
+                if (queueNames[i] != null) {
+                    queues[i] = sendSession.createQueue(queueNames[i]);
+                }
+            }
+            replies = sendSession.createTemporaryQueue();
+            Session receive = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            receive.createConsumer(replies).setMessageListener(this::onReply);
+            c.start();
+        }
+        LOG.info("SOAP/JMS: connected to {}; replies on {}", bus.url(), replies);
+    }
+
+    @Override
+    protected void doStop() {
+        ScheduledFuture<?> r = retry;
+        if (r != null) {
+            r.cancel(false);
+        }
+        closeConnection();
+        for (String corr : pending.keySet()) {
+            Pending p = pending.remove(corr);
+            if (p != null) {
+                p.timeout().cancel(false);
+                p.exchange().fault(FaultReason.SERVER_UNREACHABLE);
+            }
+        }
+    }
+
+    private void closeConnection() {
+        synchronized (sendLock) {
+            if (connection != null) {
+                try {
+                    connection.close();
+                } catch (JMSException e) {
+                    LOG.debug("SOAP/JMS: closing: {}", e.toString());
+                }
+            }
+            connection = null;
+            sendSession = null;
+            producer = null;
+        }
+    }
+
+    /** Reads the body (bounded), then sends; runs on the thread that forwards the admitted request. */
+    void send(GatewayExchange ex) {
+        if (!HttpMethod.POST.is(ex.request.getMethod())) {
+            ex.fault(FaultReason.MALFORMED_REQUEST); // a JMS server has no WSDL to GET
+            return;
+        }
+        Content.Source.asByteArrayAsync(ex.request, maxRequestBytes).whenComplete((body, failure) -> {
+            if (failure == null) {
+                sendMessage(ex, body);
+            } else if (failure instanceof IllegalArgumentException) {
+                ex.markTooLarge();
+                ex.fault(FaultReason.REQUEST_TOO_LARGE);
+            } else {
+                ex.clientFailed(failure);
+            }
+        });
+    }
+
+    private void sendMessage(GatewayExchange ex, byte[] body) {
+        ServerSlots server = ex.server();
+        String corr = correlationPrefix + sequence.incrementAndGet();
+        ScheduledFuture<?> timeout = timer.schedule(() -> timedOut(corr, server), serverTimeoutMillis, TimeUnit.MILLISECONDS);
+        pending.put(corr, new Pending(ex, timeout));
+        String contentType = ex.request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+        String action = io.slagate.gateway.soap.SoapVersion.operation(ex.request.getHeaders().get("SOAPAction"), contentType);
+        try {
+            synchronized (sendLock) {
+                if (producer == null) {
+                    throw new JMSException("not connected to the broker");
+                }
+                BytesMessage m = sendSession.createBytesMessage();
+                m.writeBytes(body);
+                m.setJMSCorrelationID(corr);
+                m.setJMSReplyTo(replies);
+                m.setStringProperty("SOAPJMS_bindingVersion", "1.0");
+                m.setStringProperty("SOAPJMS_requestURI", requestUris[server.index()]);
+                if (contentType != null) {
+                    m.setStringProperty("SOAPJMS_contentType", contentType);
+                    m.setStringProperty("Content-Type", contentType);
+                }
+                if (action != null) {
+                    m.setStringProperty("SOAPJMS_soapAction", action);
+                    m.setStringProperty("SOAPAction", action);
+                }
+                producer.send(queues[server.index()], m, DeliveryMode.NON_PERSISTENT, Message.DEFAULT_PRIORITY, serverTimeoutMillis);
+            }
+            ex.markCommitted();
+        } catch (JMSException | RuntimeException e) {
+            Pending p = pending.remove(corr);
+            if (p != null) {
+                timeout.cancel(false);
+                context.metrics.serverError(server.index(), ServerError.CONNECT);
+                LOG.debug("{} SOAP/JMS send to {} failed: {}", ex, queueNames[server.index()], e.toString());
+                ex.fault(FaultReason.SERVER_UNREACHABLE);
+            }
+        }
+    }
+
+    private void timedOut(String corr, ServerSlots server) {
+        Pending p = pending.remove(corr);
+        if (p != null) {
+            context.metrics.serverError(server.index(), ServerError.TIMEOUT);
+            p.exchange().fault(FaultReason.SERVER_TIMEOUT);
+        }
+    }
+
+    private void onReply(Message m) {
+        Pending p;
+        byte[] body;
+        String contentType;
+        boolean fault;
+        try {
+            p = pending.remove(String.valueOf(m.getJMSCorrelationID()));
+            if (p == null) {
+                lateReplies.incrementAndGet(); // after its timeout, or not ours
+                return;
+            }
+            p.timeout().cancel(false);
+            body = bodyOf(m);
+            contentType = m.getStringProperty("SOAPJMS_contentType");
+            if (contentType == null) {
+                contentType = m.getStringProperty("Content-Type");
+            }
+            fault = m.propertyExists("SOAPJMS_isFault") ? m.getBooleanProperty("SOAPJMS_isFault") : looksLikeFault(body);
+        } catch (JMSException | RuntimeException e) {
+            LOG.warn("SOAP/JMS: unreadable reply: {}", e.toString());
+            return; // its request is answered by its timeout
+        }
+        GatewayExchange ex = p.exchange();
+        if (contentType == null) {
+            contentType = ex.soapVersion == null ? "text/xml; charset=UTF-8" : ex.soapVersion.contentType();
+        }
+        ex.releaseSlot();
+        var response = ex.response;
+        response.setStatus(fault ? 500 : 200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+        response.getHeaders().put(GatewayContext.CLASS_HEADER, ex.className());
+        response.getHeaders().put(GatewayContext.QUEUE_MILLIS_HEADER, Long.toString(TimeUnit.NANOSECONDS.toMillis(ex.queueingNanos())));
+        response.write(true, ByteBuffer.wrap(body), Callback.from(ex::completed, ex::clientFailed));
+    }
+
+    /**
+     * Whether a reply without {@code SOAPJMS_isFault} (Axis2 does not set it) carries a SOAP Fault:
+     * a {@code Fault} element within the first 4 KB, where a fault body starts.
+     */
+    static boolean looksLikeFault(byte[] body) {
+        int end = Math.min(body.length, 4096);
+        String head = new String(body, 0, end, StandardCharsets.ISO_8859_1);
+        return head.contains(":Fault>") || head.contains("<Fault>") || head.contains(":Fault ") || head.contains("<Fault ");
+    }
+
+    private static byte[] bodyOf(Message m) throws JMSException {
+        if (m instanceof BytesMessage b) {
+            byte[] bytes = new byte[(int) b.getBodyLength()];
+            b.readBytes(bytes);
+            return bytes;
+        }
+        if (m instanceof TextMessage t) {
+            return t.getText() == null ? new byte[0] : t.getText().getBytes(StandardCharsets.UTF_8);
+        }
+        throw new JMSException("a reply must be a bytes or text message, not " + m.getClass().getSimpleName());
+    }
+}
