@@ -129,6 +129,22 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void parse_jmsServers() {
+        SlagateConfig c = ConfigLoader.parse("""
+                servers: [ { id: q1, url: "jms:queue:StockUtility", concurrency: 4 }, { id: s1, url: "http://127.0.0.1:9001" } ]
+                classes: [ { name: gold, target: 1s } ]
+                """, "j.yaml");
+        assertTrue(c.servers().get(0).isJms());
+        assertEquals("StockUtility", c.servers().get(0).jmsQueue());
+        assertTrue(!c.servers().get(1).isJms());
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                servers: [ { id: q1, url: "jms:topic:prices" } ]
+                classes: [ { name: gold, target: 1s } ]
+                """, "j.yaml"));
+        assertTrue(e.getMessage().contains("servers[0].url: \"jms:topic:prices\" a JMS server is jms:queue:NAME"), e.getMessage());
+    }
+
+    @Test
     void parse_busTls_problemsNameTheirKeys() {
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MINIMAL + """
                 bus:
