@@ -221,16 +221,94 @@ async function serversAndClassification() {
     }
   };
   render(await api('/api/servers'));
+  await classificationEditor();
+}
+
+/** Subscriptions and rules as tables, saved as the configuration's classification section. */
+async function classificationEditor() {
   const form = document.getElementById('classification-form');
-  form.elements.classification.value = JSON.stringify(await api('/api/classification'), null, 2);
+  const section = await api('/api/classification');
+  const cell = (value, name) => {
+    const td = document.createElement('td');
+    const input = document.createElement('input');
+    input.name = name; input.value = value == null ? '' : value;
+    td.appendChild(input);
+    return td;
+  };
+  const classSelect = (value) => {
+    const td = document.createElement('td');
+    const sel = document.createElement('select');
+    sel.name = 'class';
+    sel.append(...classes.map(c => new Option(c.name, c.name)));
+    sel.value = value || (classes[0] && classes[0].name);
+    td.appendChild(sel);
+    return td;
+  };
+  const button = (text, action) => {
+    const b = document.createElement('button');
+    b.type = 'button'; b.textContent = text; b.addEventListener('click', action);
+    return b;
+  };
+  const rowActions = (tr, movable) => {
+    const td = document.createElement('td');
+    if (movable) {
+      td.append(button('↑', () => tr.previousElementSibling && tr.parentNode.insertBefore(tr, tr.previousElementSibling)), ' ',
+        button('↓', () => tr.nextElementSibling && tr.parentNode.insertBefore(tr.nextElementSibling, tr)), ' ');
+    }
+    td.append(button('Remove', () => tr.remove()));
+    tr.appendChild(td);
+  };
+  const subscriptions = document.querySelector('#subscription-table tbody');
+  const addSubscription = (customer, service, grade) => {
+    const tr = document.createElement('tr');
+    tr.append(cell(customer, 'customer'), cell(service || '*', 'service'), cell(grade, 'grade'));
+    rowActions(tr, false);
+    subscriptions.appendChild(tr);
+  };
+  const rules = document.querySelector('#rule-table tbody');
+  const addRule = (r) => {
+    const tr = document.createElement('tr');
+    tr.append(cell(r.customer, 'customer'), cell(r.service, 'service'), cell(r.operation, 'operation'), cell(r.grade, 'grade'), classSelect(r.class));
+    rowActions(tr, true);
+    rules.appendChild(tr);
+  };
+  const from = section.customerFrom || 'basic';
+  form.elements.customerSource.value = from.startsWith('header:') ? 'header' : 'basic';
+  form.elements.customerHeader.value = from.startsWith('header:') ? from.substring(7) : '';
+  form.elements.defaultGrade.value = section.defaultGrade || '';
+  form.elements.defaultClass.replaceChildren(new Option('(the last class)', ''), ...classes.map(c => new Option(c.name, c.name)));
+  form.elements.defaultClass.value = section.defaultClass || '';
+  for (const [customer, services] of Object.entries(section.subscriptions || {})) {
+    for (const [service, grade] of Object.entries(services || {})) addSubscription(customer, service, grade);
+  }
+  (section.rules || []).forEach(addRule);
+  document.getElementById('add-subscription').addEventListener('click', () => addSubscription('', '*', ''));
+  document.getElementById('add-rule').addEventListener('click', () => addRule({}));
+
+  const value = (tr, name) => tr.querySelector('[name="' + name + '"]').value.trim();
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const result = form.querySelector('.result');
     const err = form.querySelector('.field-error');
     result.textContent = ''; err.textContent = '';
-    let section;
-    try { section = JSON.parse(form.elements.classification.value); } catch (e) { err.textContent = 'not valid JSON: ' + e.message; return; }
-    try { const r = await api('/api/classification', {method: 'PUT', body: JSON.stringify(section)}); result.textContent = r.note; }
+    const out = {customerFrom: form.elements.customerSource.value === 'header'
+      ? 'header:' + form.elements.customerHeader.value.trim() : 'basic'};
+    if (form.elements.defaultGrade.value.trim()) out.defaultGrade = form.elements.defaultGrade.value.trim();
+    const subs = {};
+    for (const tr of subscriptions.rows) {
+      const customer = value(tr, 'customer');
+      if (!customer) continue;
+      (subs[customer] = subs[customer] || {})[value(tr, 'service') || '*'] = value(tr, 'grade');
+    }
+    out.subscriptions = subs;
+    out.rules = [...rules.rows].map(tr => {
+      const r = {};
+      for (const k of ['customer', 'service', 'operation', 'grade']) { const v = value(tr, k); if (v && v !== '*') r[k] = v; }
+      r.class = tr.querySelector('[name="class"]').value;
+      return r;
+    });
+    if (form.elements.defaultClass.value) out.defaultClass = form.elements.defaultClass.value;
+    try { const r = await api('/api/classification', {method: 'PUT', body: JSON.stringify(out)}); result.textContent = r.note; }
     catch (e) { err.textContent = e.message; }
   });
 }

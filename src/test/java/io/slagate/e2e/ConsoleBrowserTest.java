@@ -135,6 +135,21 @@ class ConsoleBrowserTest {
                     browser.findElement(By.cssSelector("a[data-tab=overview]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElements(By.cssSelector("#flows tbody tr")).size() == 3);
                     browser.findElement(By.cssSelector("a[data-tab=classes]")).click();
+                    // a rule added in the rules table and moved first: saved and in force at the gateway
+                    WebElement rulesForm = browser.findElement(By.id("classification-form"));
+                    assertEquals(1, rulesForm.findElements(By.cssSelector("#rule-table tbody tr")).size(), "the file's rule is listed");
+                    assertEquals("gold-customer", rulesForm.findElement(By.cssSelector("#subscription-table input[name=customer]")).getAttribute("value"));
+                    browser.findElement(By.id("add-rule")).click();
+                    WebElement added = rulesForm.findElements(By.cssSelector("#rule-table tbody tr")).get(1);
+                    added.findElement(By.name("operation")).sendKeys("urn:buyShares");
+                    new Select(added.findElement(By.name("class"))).selectByValue("gold");
+                    added.findElement(By.xpath(".//button[text()='↑']")).click();
+                    rulesForm.findElement(By.cssSelector("button[type=submit]")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> "urn:buyShares".equals(
+                            system.gateway().config().classification().rules().get(0).operation()));
+                    assertEquals("gold", system.gateway().config().classification().rules().get(0).className());
+                    assertEquals("premium", ConfigLoader.load(file).classification().rules().get(1).className(), "persisted in order");
+                    Files.write(Path.of("target", "console-classes.png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
                     // pin premium's weight at gw1, see the manager hold it, then unpin
                     browser.findElement(By.cssSelector("a[data-tab=controller]")).click();
