@@ -24,6 +24,72 @@ function showTab(name) {
   document.querySelectorAll('.tab').forEach(s => { s.hidden = s.id !== name; });
   document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active', a.dataset.tab === name));
   if (name === 'audit') loadAudit();
+  if (name === 'users' && me.role === 'admin') loadUsers();
+}
+
+/** Shows an API error next to its field in {@code form}, or in its result line. */
+function showError(form, e) {
+  const slot = e.field && form.querySelector('.field-error[data-for="' + e.field + '"]');
+  (slot || form.querySelector('.result')).textContent = e.message;
+}
+
+function clearErrors(form) {
+  form.querySelectorAll('.field-error, .result').forEach(x => { x.textContent = ''; });
+}
+
+async function loadUsers() {
+  renderUsers(await api('/api/users'));
+}
+
+function renderUsers(users) {
+  const body = document.querySelector('#user-table tbody');
+  const out = document.getElementById('user-result');
+  body.replaceChildren();
+  for (const u of users) {
+    const tr = document.createElement('tr');
+    const name = document.createElement('td'); name.textContent = u.user;
+    const role = document.createElement('td');
+    const sel = document.createElement('select');
+    sel.append(new Option('read-only', 'read-only'), new Option('admin', 'admin'));
+    sel.value = u.role; role.appendChild(sel);
+    const pw = document.createElement('td');
+    const input = document.createElement('input'); input.type = 'password'; input.autocomplete = 'new-password';
+    pw.appendChild(input);
+    const actions = document.createElement('td');
+    const save = document.createElement('button'); save.type = 'button'; save.textContent = 'Save';
+    save.addEventListener('click', async () => {
+      const change = {role: sel.value};
+      if (input.value) change.password = input.value;
+      try { renderUsers(await api('/api/users/' + encodeURIComponent(u.user), {method: 'PUT', body: JSON.stringify(change)}));
+        out.textContent = u.user + ' saved; their sessions ended'; } catch (e) { out.textContent = e.message; }
+    });
+    const del = document.createElement('button'); del.type = 'button'; del.textContent = 'Delete';
+    del.addEventListener('click', async () => {
+      if (!confirm('Delete user ' + u.user + '?')) return;
+      try { renderUsers(await api('/api/users/' + encodeURIComponent(u.user), {method: 'DELETE'})); out.textContent = u.user + ' deleted'; }
+      catch (e) { out.textContent = e.message; }
+    });
+    actions.append(save, ' ', del);
+    tr.append(name, role, pw, actions);
+    body.appendChild(tr);
+  }
+}
+
+function usersAndPassword() {
+  const form = document.getElementById('user-form');
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault(); clearErrors(form);
+    const body = {user: form.elements.user.value.trim(), role: form.elements.role.value, password: form.elements.password.value};
+    try { renderUsers(await api('/api/users', {method: 'POST', body: JSON.stringify(body)}));
+      form.querySelector('.result').textContent = body.user + ' added'; form.reset(); } catch (e) { showError(form, e); }
+  });
+  const mine = document.getElementById('password-form');
+  mine.addEventListener('submit', async (ev) => {
+    ev.preventDefault(); clearErrors(mine);
+    const body = {current: mine.elements.current.value, password: mine.elements.password.value};
+    try { await api('/api/me/password', {method: 'PUT', body: JSON.stringify(body)}); window.location.href = '/login.html'; }
+    catch (e) { showError(mine, e); }
+  });
 }
 
 function flowKey(p) { return p.gatewayId + '/' + p.className; }
@@ -375,6 +441,7 @@ async function start() {
   });
   classForm();
   serversAndClassification();
+  usersAndPassword();
   document.getElementById('logout').addEventListener('click', async () => {
     await api('/api/logout', {method: 'POST'}).catch(() => {});
     window.location.href = '/login.html';

@@ -165,6 +165,17 @@ class ConsoleBrowserTest {
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> system.controlLoop().overrides().weight("gw1", "premium", System.nanoTime()) == null);
                     browser.findElement(By.cssSelector("a[data-tab=audit]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("audit-table")).getText().contains("unpin-weight"));
+
+                    // add a read-only user on the users page: listed, stored hashed
+                    browser.findElement(By.cssSelector("a[data-tab=users]")).click();
+                    WebElement userForm = browser.findElement(By.id("user-form"));
+                    userForm.findElement(By.name("user")).sendKeys("auditor");
+                    userForm.findElement(By.name("password")).sendKeys("auditor-password-for-test");
+                    userForm.findElement(By.cssSelector("button[type=submit]")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("user-table")).getText().contains("auditor"));
+                    String usersFile = Files.readString(dir.resolve("console-users.json"));
+                    assertTrue(usersFile.contains("\"auditor\"") && usersFile.contains("read-only") && !usersFile.contains("auditor-password-for-test"),
+                            "stored with its role, hashed");
                 } finally {
                     browser.quit();
                     running.cancel(true);

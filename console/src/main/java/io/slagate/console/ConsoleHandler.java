@@ -205,6 +205,11 @@ public final class ConsoleHandler extends Handler.Abstract {
                 case "GET /api/audit" -> ok(response, callback, audit.recent((int) longParam(request, "limit", 100, 1, 1000)));
                 case "GET /api/events" -> events(request, response, callback);
                 case "POST /api/classify" -> ok(response, callback, classify(json(request, body)));
+                case "PUT /api/me/password" -> changeOwnPassword(request, response, callback, session, json(request, body));
+                case "GET /api/users" -> {
+                    requireAdmin(session);
+                    ok(response, callback, users.list());
+                }
                 default -> {
                     if (change) {
                         requireAdmin(session);
@@ -248,6 +253,10 @@ public final class ConsoleHandler extends Handler.Abstract {
 
     private void change(Request request, Response response, Callback callback, String method, String path,
                         Sessions.Session session, String body) {
+        if (path.equals("/api/users") || path.startsWith("/api/users/")) {
+            editUser(request, response, callback, method, path, session, body);
+            return;
+        }
         if (path.equals("/api/classes") || path.startsWith("/api/classes/")) {
             editClass(request, response, callback, method, path, session, body);
             return;
@@ -472,6 +481,89 @@ public final class ConsoleHandler extends Handler.Abstract {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    private static final java.util.regex.Pattern USER_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._@-]{1,64}");
+    static final int MIN_PASSWORD = 12;
+
+    /** Users: create (POST), change role or password (PUT), delete (DELETE); every change audited, never a password. */
+    private void editUser(Request request, Response response, Callback callback, String method, String path,
+                          Sessions.Session session, String body) {
+        String name = path.equals("/api/users") ? null : java.net.URLDecoder.decode(path.substring("/api/users/".length()), StandardCharsets.UTF_8);
+        try {
+            if (method.equals("POST") && name == null) {
+                JsonNode in = json(request, body);
+                name = text(in, "user");
+                if (!USER_NAME.matcher(name).matches()) {
+                    throw new ApiError(400, "a user name is 1 to 64 letters, digits, '.', '_', '@' or '-'", "user");
+                }
+                if (users.exists(name)) {
+                    throw new ApiError(409, "user " + name + " exists; change it instead", "user");
+                }
+                Role role = role(in);
+                users.put(name, role, password(in, "password"));
+                audit.record(session.user(), "user-create", name + " " + role.text(), address(request));
+            } else if (method.equals("PUT") && name != null) {
+                JsonNode in = json(request, body);
+                requireUser(name);
+                Role role = in.hasNonNull("role") ? role(in) : null;
+                char[] password = in.hasNonNull("password") ? password(in, "password") : null;
+                users.update(name, role, password);
+                sessions.removeUser(name);
+                audit.record(session.user(), "user-update", name + (role == null ? "" : " role " + role.text())
+                        + (password == null ? "" : " password"), address(request));
+            } else if (method.equals("DELETE") && name != null) {
+                requireUser(name);
+                users.delete(name);
+                sessions.removeUser(name);
+                audit.record(session.user(), "user-delete", name, address(request));
+            } else {
+                throw new ApiError(405, method + " is not allowed on " + path, null);
+            }
+        } catch (IllegalStateException e) {
+            throw new ApiError(409, e.getMessage() + ": keep at least one admin", "role");
+        } catch (IOException e) {
+            throw new ApiError(500, "the users file could not be written: " + e.getMessage(), null);
+        }
+        ok(response, callback, users.list());
+    }
+
+    private void changeOwnPassword(Request request, Response response, Callback callback, Sessions.Session session, JsonNode in) {
+        String current = text(in, "current");
+        if (users.authenticate(session.user(), current.toCharArray()) == null) {
+            audit.record(session.user(), "password-change-refused", "", address(request));
+            throw new ApiError(403, "the current password is wrong", "current");
+        }
+        try {
+            users.update(session.user(), null, password(in, "password"));
+        } catch (IOException e) {
+            throw new ApiError(500, "the users file could not be written: " + e.getMessage(), null);
+        }
+        sessions.removeUser(session.user());
+        audit.record(session.user(), "password-change", "", address(request));
+        ok(response, callback, Map.of("changed", true, "note", "password changed; log in again"));
+    }
+
+    private void requireUser(String name) {
+        if (!users.exists(name)) {
+            throw new ApiError(404, "no user named " + name, "user");
+        }
+    }
+
+    private static Role role(JsonNode in) {
+        try {
+            return Role.parse(text(in, "role"));
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(400, e.getMessage(), "role");
+        }
+    }
+
+    private static char[] password(JsonNode in, String field) {
+        String p = text(in, field);
+        if (p.length() < MIN_PASSWORD) {
+            throw new ApiError(400, "a password needs at least " + MIN_PASSWORD + " characters", field);
+        }
+        return p.toCharArray();
+    }
 
     private static void requireAdmin(Sessions.Session s) {
         if (s.role() != Role.ADMIN) {

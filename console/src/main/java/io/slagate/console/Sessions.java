@@ -51,6 +51,11 @@ public final class Sessions {
         return touched;
     }
 
+    /** Ends every session of a user (deleted, role or password changed): they must log in again. */
+    public void removeUser(String user) {
+        sessions.values().removeIf(s -> s.user().equals(user));
+    }
+
     public void remove(String token) {
         if (token != null) {
             sessions.remove(token);

@@ -86,6 +86,49 @@ public final class UserStore {
         save();
     }
 
+    /** Names and roles, never hashes. */
+    public synchronized List<Map<String, String>> list() {
+        return users.values().stream().map(u -> Map.of("user", u.name(), "role", u.role())).toList();
+    }
+
+    public synchronized boolean exists(String name) {
+        return users.containsKey(name);
+    }
+
+    /**
+     * Changes a user's role and/or password (null: unchanged).
+     *
+     * @throws IllegalStateException when that would leave no admin
+     */
+    public synchronized void update(String name, Role role, char[] password) throws IOException {
+        User u = users.get(name);
+        if (u == null) {
+            throw new IllegalArgumentException("no user named " + name);
+        }
+        if (role != null && role != Role.ADMIN && u.roleValue() == Role.ADMIN && admins() == 1) {
+            throw new IllegalStateException(name + " is the last admin");
+        }
+        users.put(name, new User(name, role == null ? u.role() : role.text(), password == null ? u.hash() : PasswordHasher.hash(password)));
+        save();
+    }
+
+    /** @throws IllegalStateException when {@code name} is the last admin */
+    public synchronized void delete(String name) throws IOException {
+        User u = users.get(name);
+        if (u == null) {
+            throw new IllegalArgumentException("no user named " + name);
+        }
+        if (u.roleValue() == Role.ADMIN && admins() == 1) {
+            throw new IllegalStateException(name + " is the last admin");
+        }
+        users.remove(name);
+        save();
+    }
+
+    private long admins() {
+        return users.values().stream().filter(u -> u.roleValue() == Role.ADMIN).count();
+    }
+
     private void save() throws IOException {
         AtomicFiles.write(file, JSON.writeValueAsString(List.copyOf(users.values())), true);
     }

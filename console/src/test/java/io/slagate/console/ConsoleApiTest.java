@@ -204,6 +204,57 @@ class ConsoleApiTest {
     }
 
     @Test
+    void users_managedByAdmins_readOnlyRefused_lastAdminKept_ownPasswordChanged() throws Exception {
+        Client viewer = new Client();
+        viewer.login("viewer", "viewer-password-for-test");
+        assertEquals(403, viewer.get("/api/users").statusCode(), "read-only cannot list users");
+        assertEquals(403, viewer.send("POST", "/api/users", "{\"user\":\"x\",\"role\":\"admin\",\"password\":\"long-enough-password\"}", true)
+                .statusCode(), "nor create one");
+        Client admin = new Client();
+        admin.login("admin", adminPassword);
+        record Bad(String body, int status, String field) {
+        }
+        for (Bad b : List.of(new Bad("{\"user\":\"ops\",\"role\":\"admin\",\"password\":\"short\"}", 400, "password"),
+                new Bad("{\"user\":\"o p s\",\"role\":\"admin\",\"password\":\"ops-password-for-test\"}", 400, "user"),
+                new Bad("{\"user\":\"ops\",\"role\":\"root\",\"password\":\"ops-password-for-test\"}", 400, "role"),
+                new Bad("{\"user\":\"viewer\",\"role\":\"admin\",\"password\":\"ops-password-for-test\"}", 409, "user"))) {
+            HttpResponse<String> r = admin.send("POST", "/api/users", b.body(), true);
+            assertEquals(b.status(), r.statusCode(), r.body());
+            assertEquals(b.field(), json(r).path("field").asText(), r.body());
+        }
+        HttpResponse<String> created = admin.send("POST", "/api/users", "{\"user\":\"ops\",\"role\":\"admin\",\"password\":\"ops-password-for-test\"}", true);
+        assertEquals(200, created.statusCode(), created.body());
+        assertTrue(created.body().contains("\"ops\"") && !created.body().contains("hash") && !created.body().contains("pbkdf2"),
+                "names and roles only: " + created.body());
+
+        Client ops = new Client();
+        assertEquals("admin", json(ops.login("ops", "ops-password-for-test")).path("role").asText());
+        assertEquals(200, admin.send("PUT", "/api/users/ops", "{\"role\":\"read-only\"}", true).statusCode());
+        assertEquals(401, ops.get("/api/me").statusCode(), "a changed role ends the user's sessions");
+        assertEquals("read-only", json(ops.login("ops", "ops-password-for-test")).path("role").asText());
+
+        assertEquals(403, ops.send("PUT", "/api/me/password", "{\"current\":\"wrong-password-here\",\"password\":\"new-ops-password-1\"}", true)
+                .statusCode(), "the current password is checked");
+        assertEquals(200, ops.send("PUT", "/api/me/password", "{\"current\":\"ops-password-for-test\",\"password\":\"new-ops-password-1\"}", true)
+                .statusCode(), "a read-only user changes their own password");
+        assertEquals(401, new Client().login("ops", "ops-password-for-test").statusCode());
+        assertEquals(200, new Client().login("ops", "new-ops-password-1").statusCode());
+
+        HttpResponse<String> lastAdmin = admin.send("DELETE", "/api/users/admin", null, true);
+        assertEquals(409, lastAdmin.statusCode(), "the last admin cannot be deleted: " + lastAdmin.body());
+        assertEquals(409, admin.send("PUT", "/api/users/admin", "{\"role\":\"read-only\"}", true).statusCode(), "nor demoted");
+        assertEquals(200, admin.send("DELETE", "/api/users/ops", null, true).statusCode());
+        assertEquals(401, new Client().login("ops", "new-ops-password-1").statusCode(), "a deleted user cannot log in");
+        assertEquals(404, admin.send("DELETE", "/api/users/ops", null, true).statusCode());
+
+        String audit = admin.get("/api/audit?limit=1000").body();
+        for (String action : List.of("user-create", "user-update", "password-change", "password-change-refused", "user-delete")) {
+            assertTrue(audit.contains("\"" + action + "\""), action + " audited");
+        }
+        assertFalse(audit.contains("ops-password-for-test") || audit.contains("new-ops-password-1"), "no password in the audit log");
+    }
+
+    @Test
     void validationErrors_nameTheField() throws Exception {
         Client admin = new Client();
         admin.login("admin", adminPassword);
