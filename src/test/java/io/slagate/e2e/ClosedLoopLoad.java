@@ -28,8 +28,12 @@ final class ClosedLoopLoad implements AutoCloseable {
     private volatile String lastFailure;
 
     ClosedLoopLoad(HttpClient client, int port, String action, int clients) {
+        this(client, "127.0.0.1", port, action, clients);
+    }
+
+    ClosedLoopLoad(HttpClient client, String host, int port, String action, int clients) {
         this.client = client;
-        this.url = "http://127.0.0.1:" + port + "/services/StockUtility";
+        this.url = "http://" + host + ":" + port + "/services/StockUtility";
         this.action = action;
         for (int i = 0; i < clients; i++) {
             next();

@@ -47,11 +47,16 @@ public final class TestBackend implements AutoCloseable {
     }
 
     public TestBackend(int port) throws Exception {
+        this("127.0.0.1", port);
+    }
+
+    /** On {@code host} (an address of this machine), e.g. a bridge's for peers in other network namespaces. */
+    public TestBackend(String host, int port) throws Exception {
         QueuedThreadPool threads = new QueuedThreadPool(64, 4);
         threads.setName("backend");
         server = new Server(threads);
         connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
+        connector.setHost(host);
         connector.setPort(port);
         server.addConnector(connector);
         behaviour = echo();
@@ -79,7 +84,7 @@ public final class TestBackend implements AutoCloseable {
     }
 
     public String url() {
-        return "http://127.0.0.1:" + port();
+        return "http://" + connector.getHost() + ":" + port();
     }
 
     public void behave(Handler h) {

@@ -1,0 +1,209 @@
+package io.slagate.e2e;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.slagate.gateway.testing.TestBackend;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Several nodes whose traffic really crosses interfaces (issue 6, "optional but preferred"): the
+ * broker, the resource manager and two gateways each run in their own network namespace, joined by
+ * veth pairs to a bridge; the backends and the clients are in the test's namespace. Needs root and
+ * {@code ip netns} (skipped otherwise, with the reason). Checks what {@link SeveralProcessesTest}
+ * checks over loopback: one allocation splitting every N_s between the two gateways, every request
+ * answered, and a killed gateway's share moving to the other.
+ */
+class NetworkNamespacesTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(90);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final int N_S = 6;
+
+    @TempDir
+    Path dir;
+    private final String tag = Long.toString(System.nanoTime() % 46656, 36); // short: interface names have 15 characters
+    private final int subnet = 100 + (int) (System.nanoTime() % 100);
+    private final List<String> namespaces = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private String bridge;
+
+    private static boolean run(String... cmd) {
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private static void must(String... cmd) {
+        assertTrue(run(cmd), "failed: " + String.join(" ", cmd));
+    }
+
+    private String ip(int host) {
+        return "10.213." + subnet + "." + host;
+    }
+
+    /** A namespace with one interface on the bridge at 10.213.SUBNET.host. */
+    private String namespace(String name, int host) {
+        String ns = "sg" + tag + name;
+        String veth = "v" + tag + host;
+        must("ip", "netns", "add", ns);
+        namespaces.add(ns);
+        must("ip", "link", "add", veth + "a", "type", "veth", "peer", "name", veth + "b");
+        must("ip", "link", "set", veth + "b", "netns", ns);
+        must("ip", "link", "set", veth + "a", "master", bridge, "up");
+        must("ip", "netns", "exec", ns, "ip", "addr", "add", ip(host) + "/24", "dev", veth + "b");
+        must("ip", "netns", "exec", ns, "ip", "link", "set", veth + "b", "up");
+        must("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up");
+        return ns;
+    }
+
+    private Process launch(String ns, String name, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns,
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                "io.slagate.Main"));
+        cmd.addAll(List.of(args));
+        // ip netns exec execs the command: the process is the JVM itself
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile()).start();
+        processes.add(p);
+        return p;
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (Process p : processes) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+        for (String ns : namespaces) {
+            run("ip", "netns", "delete", ns); // its veth end goes with it, and the peer with that
+        }
+        if (bridge != null) {
+            run("ip", "link", "delete", bridge);
+        }
+    }
+
+    private Path config(String gatewayId, String host, String brokerHost, List<String> servers) throws Exception {
+        Path f = dir.resolve(gatewayId + ".yaml");
+        Files.writeString(f, """
+                gateway:
+                  id: %s
+                  listen: "%s:8080"
+                  admin: "%s:8081"
+                  stats: { reportingInterval: 200ms, window: 1s }
+                servers:
+                  - { id: s1, url: "%s", concurrency: %d }
+                  - { id: s2, url: "%s", concurrency: %d }
+                classes:
+                  - { name: premium, target: 100ms }
+                  - { name: basic, target: 300ms }
+                classification: { rules: [ { operation: "urn:premium", class: premium } ], defaultClass: basic }
+                bus: { url: "tcp://%s:61616", embedded: false, listen: "tcp://%s:61616" }
+                controller: { cycle: 200ms, gatewayExpiry: 3 }
+                """.formatted(gatewayId, host, host, servers.get(0), N_S, servers.get(1), N_S, brokerHost, brokerHost));
+        return f;
+    }
+
+    private static Map<String, Integer> caps(String host) {
+        Map<String, Integer> m = new TreeMap<>();
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + host + ":8081/stats"))
+                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 200) {
+                JsonNode s = JSON.readTree(r.body());
+                s.path("allocation").path("servers").fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().path("cap").asInt()));
+            }
+        } catch (Exception unreachable) {
+            // not up yet, or gone
+        }
+        return m;
+    }
+
+    @Test
+    void nodesInTheirOwnNamespaces_shareTheServers_overRealInterfaces() throws Exception {
+        assumeTrue(System.getProperty("os.name").startsWith("Linux") && run("ip", "netns", "list"),
+                "needs Linux with the ip tool");
+        Path nf = Path.of("/proc/sys/net/bridge/bridge-nf-call-iptables");
+        assumeTrue(!Files.exists(nf) || Files.readString(nf).trim().equals("0"),
+                "bridged traffic passes the host's iptables here (br_netfilter); the test does not touch the host's firewall");
+        bridge = "sgbr" + tag;
+        assumeTrue(run("ip", "link", "add", bridge, "type", "bridge"), "needs root (CAP_NET_ADMIN) to create a bridge");
+        must("ip", "addr", "add", ip(1) + "/24", "dev", bridge);
+        must("ip", "link", "set", bridge, "up");
+        String brokerNs = namespace("brk", 2);
+        String rmNs = namespace("rm", 3);
+        String gw1Ns = namespace("gw1", 4);
+        String gw2Ns = namespace("gw2", 5);
+
+        // backends in the test's namespace, on the bridge's address: the gateways reach them across the veths
+        TestBackend b1 = new TestBackend(ip(1), 0);
+        TestBackend b2 = new TestBackend(ip(1), 0);
+        open.add(b1);
+        open.add(b2);
+        b1.behave(b1.delayed(10));
+        b2.behave(b2.delayed(10));
+        List<String> backends = List.of(b1.url(), b2.url());
+        Path c1 = config("gw1", ip(4), ip(2), backends);
+        Path c2 = config("gw2", ip(5), ip(2), backends);
+        Path cb = config("node", ip(2), ip(2), backends);
+        launch(brokerNs, "broker", "broker", "--config", cb.toString());
+        launch(rmNs, "rm", "resource-manager", "--config", cb.toString());
+        launch(gw1Ns, "gw1", "gateway", "--config", c1.toString());
+        Process gw2 = launch(gw2Ns, "gw2", "gateway", "--config", c2.toString());
+
+        await("both gateways, across the bridge, hold one allocation that splits every N_s").atMost(DEADLINE)
+                .pollInterval(Duration.ofMillis(250)).until(() -> {
+                    Map<String, Integer> a = caps(ip(4));
+                    Map<String, Integer> b = caps(ip(5));
+                    return a.size() == 2 && b.size() == 2 && a.get("s1") + b.get("s1") == N_S && a.get("s2") + b.get("s2") == N_S
+                            && a.get("s1") > 0 && b.get("s1") > 0;
+                });
+
+        org.eclipse.jetty.client.HttpClient client = new org.eclipse.jetty.client.HttpClient();
+        client.start();
+        open.add(client::stop);
+        ClosedLoopLoad load1 = new ClosedLoopLoad(client, ip(4), 8080, "urn:premium", 6);
+        ClosedLoopLoad load2 = new ClosedLoopLoad(client, ip(5), 8080, "urn:basic", 4);
+        await("load runs through both").atMost(DEADLINE).until(() -> {
+            assertEquals(0, load1.failed() + load2.failed(), "no failure: " + load1.lastFailure() + " " + load2.lastFailure());
+            return load1.ok() > 200 && load2.ok() > 100;
+        });
+        assertTrue(b1.received() > 0 && b2.received() > 0, "both servers took requests from across the bridge");
+
+        gw2.destroyForcibly().waitFor();
+        load2.close();
+        await("gw1 gets every slot").atMost(DEADLINE).pollInterval(Duration.ofMillis(250))
+                .until(() -> caps(ip(4)).equals(Map.of("s1", N_S, "s2", N_S)));
+        long served = load1.ok();
+        await().atMost(DEADLINE).until(() -> load1.ok() > served + 100);
+        load1.close();
+        assertEquals(0, load1.failed(), "no request through gw1 failed: " + load1.lastFailure());
+        assertEquals(load1.sent(), load1.ok());
+        assertEquals(load2.sent(), load2.ok() + load2.failed(), "requests to the killed gateway ended, none hangs");
+    }
+}
