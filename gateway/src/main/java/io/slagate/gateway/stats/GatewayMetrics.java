@@ -45,7 +45,9 @@ public final class GatewayMetrics {
     private final Counter[][] serverErrors;
     private final Totals totals;
     private final AtomicInteger inFlight;
-    private final AtomicInteger ownInFlight = new AtomicInteger();
+    // this configuration's own arrivals and answers: striped adders, uncontended on the request path
+    private final java.util.concurrent.atomic.LongAdder ownArrived = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder ownAnswered = new java.util.concurrent.atomic.LongAdder();
     private final List<io.micrometer.core.instrument.Meter> gauges = new ArrayList<>();
     private final MeterRegistry registry;
     private final double intervalSeconds;
@@ -127,7 +129,7 @@ public final class GatewayMetrics {
 
     public void arrived(int c) {
         inFlight.incrementAndGet();
-        ownInFlight.incrementAndGet();
+        ownArrived.increment();
         totals.arrived.increment();
         arrivals[c].increment();
         windows[c].arrived();
@@ -140,7 +142,7 @@ public final class GatewayMetrics {
         responseTime[c].record(responseNanos, TimeUnit.NANOSECONDS);
         windows[c].completed(queueingNanos, serviceNanos, responseNanos);
         totals.completed.increment();
-        ownInFlight.decrementAndGet();
+        ownAnswered.increment();
         inFlight.decrementAndGet();
     }
 
@@ -148,7 +150,7 @@ public final class GatewayMetrics {
         faults[c][reason.ordinal()].increment();
         windows[c].rejected();
         totals.faulted.increment();
-        ownInFlight.decrementAndGet();
+        ownAnswered.increment();
         inFlight.decrementAndGet();
     }
 
@@ -161,8 +163,10 @@ public final class GatewayMetrics {
     }
 
     /** Requests of this configuration accepted and not yet answered (the gateway's total is {@link #inFlight}). */
-    public int ownInFlight() {
-        return ownInFlight.get();
+    public long ownInFlight() {
+        // answered first: a request answered between the two reads cannot make it look drained
+        long answered = ownAnswered.sum();
+        return ownArrived.sum() - answered;
     }
 
     /** Removes this configuration's gauges from the registry, so that the next one can register its own. */
