@@ -75,6 +75,19 @@ function renderUsers(users) {
   }
 }
 
+async function controllerSettings() {
+  const form = document.getElementById('controller-form');
+  const now = await api('/api/controller');
+  form.elements.cycleSeconds.value = now.cycleSeconds;
+  form.elements.combining.value = now.combining;
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault(); clearErrors(form);
+    const body = {cycleSeconds: Number(form.elements.cycleSeconds.value), combining: form.elements.combining.value};
+    try { const r = await api('/api/controller', {method: 'PUT', body: JSON.stringify(body)});
+      form.querySelector('.result').textContent = r.note; } catch (e) { showError(form, e); }
+  });
+}
+
 function usersAndPassword() {
   const form = document.getElementById('user-form');
   form.addEventListener('submit', async (ev) => {
@@ -429,6 +442,7 @@ async function start() {
     }
   });
   document.getElementById('window').addEventListener('change', redraw);
+  controllerSettings();
   document.getElementById('pause').addEventListener('click', () => api('/api/controller/pause', {method: 'POST'}));
   document.getElementById('resume').addEventListener('click', () => api('/api/controller/resume', {method: 'POST'}));
   wireForm('pin-weight', '/api/overrides/weight', f => ({gateway: f.gateway || '', class: f['class'] || ''}));

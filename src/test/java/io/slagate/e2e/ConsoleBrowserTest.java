@@ -151,8 +151,18 @@ class ConsoleBrowserTest {
                     assertEquals("premium", ConfigLoader.load(file).classification().rules().get(1).className(), "persisted in order");
                     Files.write(Path.of("target", "console-classes.png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
-                    // pin premium's weight at gw1, see the manager hold it, then unpin
+                    // the combining function and the cycle, changed in the controller tab, reach the resource manager
                     browser.findElement(By.cssSelector("a[data-tab=controller]")).click();
+                    WebElement controllerForm = browser.findElement(By.id("controller-form"));
+                    new Select(controllerForm.findElement(By.name("combining"))).selectByValue("sum");
+                    WebElement cycle = controllerForm.findElement(By.name("cycleSeconds"));
+                    cycle.clear();
+                    cycle.sendKeys("0.3");
+                    controllerForm.findElement(By.cssSelector("button[type=submit]")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.controlLoop().config().controller().combining()
+                            == io.slagate.config.Combining.SUM && system.controlLoop().config().controller().cycle().toMillis() == 300);
+
+                    // pin premium's weight at gw1, see the manager hold it, then unpin
                     WebElement pin = browser.findElement(By.id("pin-weight"));
                     pin.findElement(By.name("gateway")).sendKeys("gw1");
                     new Select(pin.findElement(By.name("class"))).selectByValue("premium");

@@ -115,6 +115,26 @@ public final class ConfigEditor {
         return save(root);
     }
 
+    /**
+     * Changes the controller's cycle Γ ({@code cycleSeconds}) and/or combining function
+     * ({@code combining}: sum, eq. 2a, or min, eq. 2b); the rest of the section stays.
+     */
+    public synchronized SlagateConfig putController(JsonNode form) throws IOException {
+        ObjectNode root = document();
+        ObjectNode controller = root.with("controller");
+        if (form.has("cycleSeconds")) {
+            JsonNode v = form.get("cycleSeconds");
+            if (!v.isNumber() || !(v.asDouble() > 0)) {
+                throw new ConsoleHandler.ApiError(400, "cycleSeconds must be a positive number of seconds", "cycleSeconds");
+            }
+            controller.put("cycle", Math.round(v.asDouble() * 1000) + "ms");
+        }
+        if (form.has("combining")) {
+            controller.set("combining", form.get("combining"));
+        }
+        return save(root);
+    }
+
     /** Replaces the classification section: customer source, subscriptions, grades, rules, default class. */
     public synchronized SlagateConfig putClassification(JsonNode section) throws IOException {
         if (section == null || !section.isObject()) {
@@ -179,6 +199,10 @@ public final class ConfigEditor {
             String field = null;
             if (SECTION_PROBLEM.matcher(first).matches()) {
                 field = "classification";
+            } else if (first.startsWith("controller.cycle")) {
+                field = "cycleSeconds";
+            } else if (first.startsWith("controller.combining")) {
+                field = "combining";
             } else if (m.matches()) {
                 field = switch (m.group(1)) {
                     case "target" -> "targetSeconds";

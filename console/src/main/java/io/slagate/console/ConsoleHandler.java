@@ -198,6 +198,9 @@ public final class ConsoleHandler extends Handler.Abstract {
                     }
                 }
                 case "GET /api/state" -> ok(response, callback, stateView());
+                case "GET /api/controller" -> ok(response, callback, Map.of(
+                        "cycleSeconds", config().controller().cycle().toMillis() / 1000.0,
+                        "combining", config().controller().combining().name().toLowerCase(java.util.Locale.ROOT)));
                 case "GET /api/history" -> {
                     long seconds = longParam(request, "seconds", 300, 1, 86_400);
                     ok(response, callback, state.history(System.currentTimeMillis() - seconds * 1000));
@@ -272,7 +275,8 @@ public final class ConsoleHandler extends Handler.Abstract {
                     + "; requests already there finish. DELETE /api/overrides/capacity?server=" + id + " undoes it"));
             return;
         }
-        if (path.equals("/api/servers") || path.startsWith("/api/servers/") || path.equals("/api/classification")) {
+        if (path.equals("/api/servers") || path.startsWith("/api/servers/") || path.equals("/api/classification")
+                || path.equals("/api/controller")) {
             editConfig(request, response, callback, method, path, session, body);
             return;
         }
@@ -318,6 +322,10 @@ public final class ConsoleHandler extends Handler.Abstract {
             if (path.equals("/api/classification") && method.equals("PUT")) {
                 editor.putClassification(json(request, body));
                 action = "classification-update";
+                what = "";
+            } else if (path.equals("/api/controller") && method.equals("PUT")) {
+                editor.putController(json(request, body));
+                action = "controller-update";
                 what = "";
             } else if (path.equals("/api/servers") && method.equals("POST")) {
                 JsonNode in = json(request, body);

@@ -255,6 +255,31 @@ class ConsoleApiTest {
     }
 
     @Test
+    void controllerSettings_validatedSavedPublished() throws Exception {
+        Client viewer = new Client();
+        viewer.login("viewer", "viewer-password-for-test");
+        assertEquals(5.0, json(viewer.get("/api/controller")).path("cycleSeconds").asDouble(), 1e-9, "everyone reads them");
+        assertEquals(403, viewer.send("PUT", "/api/controller", "{\"cycleSeconds\":2}", true).statusCode());
+        Client admin = new Client();
+        admin.login("admin", adminPassword);
+        HttpResponse<String> bad = admin.send("PUT", "/api/controller", "{\"cycleSeconds\":0}", true);
+        assertEquals(400, bad.statusCode(), bad.body());
+        assertEquals("cycleSeconds", json(bad).path("field").asText());
+        HttpResponse<String> badCombining = admin.send("PUT", "/api/controller", "{\"combining\":\"max\"}", true);
+        assertEquals(400, badCombining.statusCode(), badCombining.body());
+        assertEquals("combining", json(badCombining).path("field").asText(), badCombining.body());
+        HttpResponse<String> ok = admin.send("PUT", "/api/controller", "{\"cycleSeconds\":2.5,\"combining\":\"min\"}", true);
+        assertEquals(200, ok.statusCode(), ok.body());
+        io.slagate.config.SlagateConfig saved = ConfigLoader.load(dir.resolve("slagate.yaml"));
+        assertEquals(java.time.Duration.ofMillis(2500), saved.controller().cycle());
+        assertEquals(io.slagate.config.Combining.MIN, saved.controller().combining());
+        assertEquals("min", json(admin.get("/api/controller")).path("combining").asText());
+        assertTrue(admin.get("/api/audit").body().contains("controller-update"));
+        // put back what the other tests expect
+        assertEquals(200, admin.send("PUT", "/api/controller", "{\"cycleSeconds\":5,\"combining\":\"sum\"}", true).statusCode());
+    }
+
+    @Test
     void validationErrors_nameTheField() throws Exception {
         Client admin = new Client();
         admin.login("admin", adminPassword);

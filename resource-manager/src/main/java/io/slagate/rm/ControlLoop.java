@@ -45,6 +45,17 @@ public final class ControlLoop implements AutoCloseable {
     private final Overrides overrides;
     private final LongSupplier nanoClock;
     private final ScheduledExecutorService loop;
+    private volatile boolean started;
+    private java.util.concurrent.ScheduledFuture<?> timer; // the loop thread only, after start
+
+    /** (Re)starts the cycle timer with period {@code cycle}: the control cycle Γ may change at run time. */
+    private void scheduleCycles(java.time.Duration cycle) {
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        long ms = cycle.toMillis();
+        timer = loop.scheduleAtFixedRate(this::cycle, ms, ms, TimeUnit.MILLISECONDS);
+    }
     private final AtomicLong cycles = new AtomicLong();
     private static final int PEER_EXPIRY_CYCLES = 3;
     private final java.util.Map<String, Long> peers = new java.util.HashMap<>(); // loop thread only
@@ -146,8 +157,8 @@ public final class ControlLoop implements AutoCloseable {
     }
 
     public ControlLoop start() {
-        long cycle = config.controller().cycle().toMillis();
-        loop.scheduleAtFixedRate(this::cycle, cycle, cycle, TimeUnit.MILLISECONDS);
+        started = true;
+        scheduleCycles(config.controller().cycle());
         bus.onConnected(() -> bus.publish(Topics.HEARTBEAT, new HeartbeatMessage(BusMessage.SCHEMA, id,
                 "resource-manager", HeartbeatMessage.JOIN, System.currentTimeMillis(), rm.version())));
         LOG.info("resource manager {} started: cycle {}, combining {}, model {}, resolution {}", id,
@@ -193,10 +204,15 @@ public final class ControlLoop implements AutoCloseable {
             LOG.warn("ignored a configuration from the bus: {}", e.getMessage());
             return;
         }
+        boolean newCycle = !next.controller().cycle().equals(config.controller().cycle());
         rm = rm.reconfigured(next);
         config = next;
-        LOG.info("configuration v{} by {} applied: classes {}", c.version(), c.user(),
-                next.classes().stream().map(x -> x.name() + "(τ=" + x.targetSeconds() + "s)").toList());
+        LOG.info("configuration v{} by {} applied: classes {}, cycle {}, combining {}", c.version(), c.user(),
+                next.classes().stream().map(x -> x.name() + "(τ=" + x.targetSeconds() + "s)").toList(),
+                next.controller().cycle(), next.controller().combining().name().toLowerCase());
+        if (newCycle && started) {
+            loop.execute(() -> scheduleCycles(next.controller().cycle()));
+        }
         cycle();
     }
 

@@ -65,4 +65,24 @@ class ControlLoopTest {
             bus.close();
         }
     }
+    @Test
+    void configMessage_newControlCycle_reschedulesTheTimer() {
+        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
+        String yaml = """
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 } ]
+                classes: [ { name: premium, target: 2s }, { name: basic, target: 3s } ]
+                controller: { cycle: 1h, combining: sum }
+                """;
+        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+                new SimpleMeterRegistry(), () -> now).start()) {
+            loop.onConfig(new io.slagate.config.bus.ConfigMessage(BusMessage.SCHEMA, 2,
+                    yaml.replace("cycle: 1h, combining: sum", "cycle: 50ms, combining: min"), "bob", 0));
+            assertEquals(io.slagate.config.Combining.MIN, loop.config().controller().combining());
+            long after = loop.cycles();
+            // with the old period no timer cycle would come for an hour
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).until(() -> loop.cycles() >= after + 5);
+        } finally {
+            bus.close();
+        }
+    }
 }
