@@ -5,20 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.slagate.gateway.testing.TestBackend;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,8 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class NetworkNamespacesTest {
     private static final Duration DEADLINE = Duration.ofSeconds(90);
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final int N_S = 6;
 
     @TempDir
@@ -43,7 +33,7 @@ class NetworkNamespacesTest {
     private final String tag = Long.toString(System.nanoTime() % 46656, 36); // short: interface names have 15 characters
     private final int subnet = 100 + (int) (System.nanoTime() % 100);
     private final List<String> namespaces = new ArrayList<>();
-    private final List<Process> processes = new ArrayList<>();
+    private Nodes nodes;
     private final List<AutoCloseable> open = new ArrayList<>();
     private String bridge;
 
@@ -80,22 +70,10 @@ class NetworkNamespacesTest {
         return ns;
     }
 
-    private Process launch(String ns, String name, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns,
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                "io.slagate.Main"));
-        cmd.addAll(List.of(args));
-        // ip netns exec execs the command: the process is the JVM itself
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile()).start();
-        processes.add(p);
-        return p;
-    }
-
     @AfterEach
     void tearDown() throws Exception {
-        for (Process p : processes) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        if (nodes != null) {
+            nodes.close();
         }
         for (int i = open.size() - 1; i >= 0; i--) {
             open.get(i).close();
@@ -108,40 +86,9 @@ class NetworkNamespacesTest {
         }
     }
 
-    private Path config(String gatewayId, String host, String brokerHost, List<String> servers) throws Exception {
-        Path f = dir.resolve(gatewayId + ".yaml");
-        Files.writeString(f, """
-                gateway:
-                  id: %s
-                  listen: "%s:8080"
-                  admin: "%s:8081"
-                  stats: { reportingInterval: 200ms, window: 1s }
-                servers:
-                  - { id: s1, url: "%s", concurrency: %d }
-                  - { id: s2, url: "%s", concurrency: %d }
-                classes:
-                  - { name: premium, target: 100ms }
-                  - { name: basic, target: 300ms }
-                classification: { rules: [ { operation: "urn:premium", class: premium } ], defaultClass: basic }
-                bus: { url: "tcp://%s:61616", embedded: false, listen: "tcp://%s:61616" }
-                controller: { cycle: 200ms, gatewayExpiry: 3 }
-                """.formatted(gatewayId, host, host, servers.get(0), N_S, servers.get(1), N_S, brokerHost, brokerHost));
-        return f;
-    }
-
-    private static Map<String, Integer> caps(String host) {
-        Map<String, Integer> m = new TreeMap<>();
-        try {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + host + ":8081/stats"))
-                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 200) {
-                JsonNode s = JSON.readTree(r.body());
-                s.path("allocation").path("servers").fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().path("cap").asInt()));
-            }
-        } catch (Exception unreachable) {
-            // not up yet, or gone
-        }
-        return m;
+    /** {@code ip netns exec} execs its command: the process is the JVM itself. */
+    private static List<String> netns(String ns) {
+        return List.of("ip", "netns", "exec", ns);
     }
 
     private static boolean reachable(String host, int port) {
@@ -174,23 +121,25 @@ class NetworkNamespacesTest {
         b1.behave(b1.delayed(10));
         b2.behave(b2.delayed(10));
         List<String> backends = List.of(b1.url(), b2.url());
-        Path c1 = config("gw1", ip(4), ip(2), backends);
-        Path c2 = config("gw2", ip(5), ip(2), backends);
-        Path cb = config("node", ip(2), ip(2), backends);
-        launch(brokerNs, "broker", "broker", "--config", cb.toString());
+        nodes = new Nodes(dir);
+        String broker = ip(2) + ":61616";
+        Path c1 = nodes.config("gw1", "gw1", ip(4), 8080, 8081, broker, backends, N_S);
+        Path c2 = nodes.config("gw2", "gw2", ip(5), 8080, 8081, broker, backends, N_S);
+        Path cb = nodes.config("node", "node", ip(2), 8080, 8081, broker, backends, N_S);
+        nodes.launch(netns(brokerNs), "broker", "broker", "--config", cb.toString());
         await("the broker listens (seen from the test's namespace)").atMost(DEADLINE).pollInterval(Duration.ofMillis(250))
                 .until(() -> reachable(ip(2), 61616));
         // namespace to namespace is bridged traffic, which a host firewall (br_netfilter, a FORWARD drop policy) may stop
         assumeTrue(run("ip", "netns", "exec", gw1Ns, "bash", "-c", "exec 3<>/dev/tcp/" + ip(2) + "/61616"),
                 "namespaces cannot reach each other over the bridge here (the host's firewall filters bridged traffic)");
-        launch(rmNs, "rm", "resource-manager", "--config", cb.toString());
-        launch(gw1Ns, "gw1", "gateway", "--config", c1.toString());
-        Process gw2 = launch(gw2Ns, "gw2", "gateway", "--config", c2.toString());
+        nodes.launch(netns(rmNs), "rm", "resource-manager", "--config", cb.toString());
+        nodes.launch(netns(gw1Ns), "gw1", "gateway", "--config", c1.toString());
+        Process gw2 = nodes.launch(netns(gw2Ns), "gw2", "gateway", "--config", c2.toString());
 
         await("both gateways, across the bridge, hold one allocation that splits every N_s").atMost(DEADLINE)
                 .pollInterval(Duration.ofMillis(250)).until(() -> {
-                    Map<String, Integer> a = caps(ip(4));
-                    Map<String, Integer> b = caps(ip(5));
+                    Map<String, Integer> a = Nodes.caps(ip(4), 8081);
+                    Map<String, Integer> b = Nodes.caps(ip(5), 8081);
                     return a.size() == 2 && b.size() == 2 && a.get("s1") + b.get("s1") == N_S && a.get("s2") + b.get("s2") == N_S
                             && a.get("s1") > 0 && b.get("s1") > 0;
                 });
@@ -209,7 +158,7 @@ class NetworkNamespacesTest {
         gw2.destroyForcibly().waitFor();
         load2.close();
         await("gw1 gets every slot").atMost(DEADLINE).pollInterval(Duration.ofMillis(250))
-                .until(() -> caps(ip(4)).equals(Map.of("s1", N_S, "s2", N_S)));
+                .until(() -> Nodes.caps(ip(4), 8081).equals(Map.of("s1", N_S, "s2", N_S)));
         long served = load1.ok();
         await().atMost(DEADLINE).until(() -> load1.ok() > served + 100);
         load1.close();

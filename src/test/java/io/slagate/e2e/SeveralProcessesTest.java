@@ -4,22 +4,14 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.slagate.gateway.testing.TestBackend;
-import java.io.File;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,20 +25,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SeveralProcessesTest {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final int N_S = 8;
 
     @TempDir
     Path dir;
-    private final List<Process> processes = new ArrayList<>();
+    private Nodes nodes;
     private final List<AutoCloseable> open = new ArrayList<>();
 
     @AfterEach
     void stopAll() throws Exception {
-        for (Process p : processes) {
-            p.destroyForcibly();
-        }
+        nodes.close();
         for (int i = open.size() - 1; i >= 0; i--) {
             open.get(i).close();
         }
@@ -58,60 +46,12 @@ class SeveralProcessesTest {
         }
     }
 
-    private Process launch(String name, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                "io.slagate.Main"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile()).start();
-        processes.add(p);
-        return p;
-    }
-
-    private Path config(String name, String gatewayId, int listen, int admin, int brokerPort, String s1, String s2) throws Exception {
-        Path f = dir.resolve(name + ".yaml");
-        Files.writeString(f, """
-                gateway:
-                  id: %s
-                  listen: "127.0.0.1:%d"
-                  admin: "127.0.0.1:%d"
-                  stats: { reportingInterval: 200ms, window: 1s }
-                servers:
-                  - { id: s1, url: "%s", concurrency: %d }
-                  - { id: s2, url: "%s", concurrency: %d }
-                classes:
-                  - { name: premium, target: 100ms }
-                  - { name: basic, target: 300ms }
-                classification: { rules: [ { operation: "urn:premium", class: premium } ], defaultClass: basic }
-                bus: { url: "tcp://127.0.0.1:%d", embedded: false, listen: "tcp://127.0.0.1:%d" }
-                controller: { cycle: 200ms, gatewayExpiry: 3 }
-                """.formatted(gatewayId, listen, admin, s1, N_S, s2, N_S, brokerPort, brokerPort));
-        return f;
-    }
-
-    private static JsonNode stats(int adminPort) {
-        try {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/stats"))
-                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() == 200 ? JSON.readTree(r.body()) : null;
-        } catch (Exception e) {
-            return null;
-        }
-    }
-
-    /** server id → cap at one gateway, and the allocation version; empty when unreachable. */
     private static Map<String, Integer> caps(int adminPort) {
-        Map<String, Integer> m = new TreeMap<>();
-        JsonNode s = stats(adminPort);
-        if (s != null) {
-            s.path("allocation").path("servers").fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().path("cap").asInt()));
-        }
-        return m;
+        return Nodes.caps("127.0.0.1", adminPort);
     }
 
     private static long version(int adminPort) {
-        JsonNode s = stats(adminPort);
-        return s == null ? -1 : s.path("allocation").path("version").asLong();
+        return Nodes.version("127.0.0.1", adminPort);
     }
 
     @Test
@@ -122,18 +62,20 @@ class SeveralProcessesTest {
         open.add(b2);
         b1.behave(b1.delayed(20));
         b2.behave(b2.delayed(20));
+        nodes = new Nodes(dir);
         int broker = freePort();
         int gw1 = freePort();
         int adm1 = freePort();
         int gw2 = freePort();
         int adm2 = freePort();
-        Path c1 = config("gw1", "gw1", gw1, adm1, broker, b1.url(), b2.url());
-        Path c2 = config("gw2", "gw2", gw2, adm2, broker, b1.url(), b2.url());
-        Process brokerProcess = launch("broker", "broker", "--config", c1.toString());
-        launch("rm-1", "resource-manager", "--config", c1.toString());
-        launch("rm-2", "resource-manager", "--config", c1.toString());
-        launch("gw1", "gateway", "--config", c1.toString());
-        Process gw2Process = launch("gw2", "gateway", "--config", c2.toString());
+        List<String> servers = List.of(b1.url(), b2.url());
+        Path c1 = nodes.config("gw1", "gw1", "127.0.0.1", gw1, adm1, "127.0.0.1:" + broker, servers, N_S);
+        Path c2 = nodes.config("gw2", "gw2", "127.0.0.1", gw2, adm2, "127.0.0.1:" + broker, servers, N_S);
+        Process brokerProcess = nodes.launch("broker", "broker", "--config", c1.toString());
+        nodes.launch("rm-1", "resource-manager", "--config", c1.toString());
+        nodes.launch("rm-2", "resource-manager", "--config", c1.toString());
+        nodes.launch("gw1", "gateway", "--config", c1.toString());
+        Process gw2Process = nodes.launch("gw2", "gateway", "--config", c2.toString());
 
         await("both gateways hold one allocation that splits every N_s").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
                 .until(() -> {
@@ -160,13 +102,13 @@ class SeveralProcessesTest {
         // the active manager dies: gw1 keeps serving, the standby takes over with newer versions
         long before = version(adm1);
         long served = load.ok();
-        List<Process> managers = processes.subList(1, 3);
+        List<Process> managers = nodes.processes().subList(1, 3);
         String active = activeManager();
         Process activeProcess = managers.stream().filter(p -> active.endsWith("-" + p.pid())).findFirst().orElseThrow();
         activeProcess.destroyForcibly().waitFor();
         await("gw1 keeps serving").atMost(DEADLINE).until(() -> load.ok() > served + 100);
         String standbyLog = active.endsWith("-" + managers.get(0).pid()) ? "rm-2" : "rm-1";
-        await("the standby takes over").atMost(DEADLINE).until(() -> logged(standbyLog, "is now active"));
+        await("the standby takes over").atMost(DEADLINE).until(() -> nodes.logged(standbyLog, "is now active"));
         await("and publishes").atMost(DEADLINE).pollInterval(Duration.ofMillis(200)).until(() -> version(adm1) > before);
 
         // the broker dies and comes back: gw1 keeps serving, then allocations flow again
@@ -174,7 +116,7 @@ class SeveralProcessesTest {
         long whileDown = version(adm1);
         long servedDown = load.ok();
         await("gw1 serves while the broker is down").atMost(DEADLINE).until(() -> load.ok() > servedDown + 100);
-        launch("broker-2", "broker", "--config", c1.toString());
+        nodes.launch("broker-2", "broker", "--config", c1.toString());
         await("allocations flow again after the broker restart").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
                 .until(() -> version(adm1) > whileDown);
 
@@ -201,9 +143,5 @@ class SeveralProcessesTest {
             return false;
         });
         return found[0];
-    }
-
-    private boolean logged(String name, String text) throws Exception {
-        return Files.readAllLines(dir.resolve(name + ".log")).stream().anyMatch(l -> l.contains(text));
     }
 }

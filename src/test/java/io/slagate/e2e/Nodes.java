@@ -1,0 +1,116 @@
+package io.slagate.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Slagate nodes as separate JVM processes for the several-node tests: started through the
+ * launcher's main class (optionally behind a prefix such as {@code ip netns exec NS}), each with its
+ * own log file, all killed at the end; their gateways' allocations read from {@code /stats}.
+ */
+final class Nodes implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private final Path dir;
+    private final List<Process> processes = new ArrayList<>();
+
+    Nodes(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Runs {@code io.slagate.Main args} in a small JVM after {@code prefix}; output to {@code dir/name.log}. */
+    Process launch(List<String> prefix, String name, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                "io.slagate.Main"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile()).start();
+        processes.add(p);
+        return p;
+    }
+
+    Process launch(String name, String... args) throws Exception {
+        return launch(List.of(), name, args);
+    }
+
+    List<Process> processes() {
+        return processes;
+    }
+
+    boolean logged(String name, String text) throws Exception {
+        return Files.readAllLines(dir.resolve(name + ".log")).stream().anyMatch(l -> l.contains(text));
+    }
+
+    /**
+     * A node's configuration: gateway {@code gatewayId} on {@code host} (listen and admin ports),
+     * servers s1 and s2 with N_s each, two classes, the bus on {@code broker} (host:port), 200 ms cycles.
+     */
+    Path config(String name, String gatewayId, String host, int listen, int admin, String broker, List<String> servers, int nS)
+            throws Exception {
+        Path f = dir.resolve(name + ".yaml");
+        Files.writeString(f, """
+                gateway:
+                  id: %s
+                  listen: "%s:%d"
+                  admin: "%s:%d"
+                  stats: { reportingInterval: 200ms, window: 1s }
+                servers:
+                  - { id: s1, url: "%s", concurrency: %d }
+                  - { id: s2, url: "%s", concurrency: %d }
+                classes:
+                  - { name: premium, target: 100ms }
+                  - { name: basic, target: 300ms }
+                classification: { rules: [ { operation: "urn:premium", class: premium } ], defaultClass: basic }
+                bus: { url: "tcp://%s", embedded: false, listen: "tcp://%s" }
+                controller: { cycle: 200ms, gatewayExpiry: 3 }
+                """.formatted(gatewayId, host, listen, host, admin, servers.get(0), nS, servers.get(1), nS, broker, broker));
+        return f;
+    }
+
+    /** A gateway's {@code /stats}, or null when it does not answer. */
+    static JsonNode stats(String host, int adminPort) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + host + ":" + adminPort + "/stats"))
+                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? JSON.readTree(r.body()) : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /** server id → N_{g,s} at one gateway; empty when unreachable. */
+    static Map<String, Integer> caps(String host, int adminPort) {
+        Map<String, Integer> m = new TreeMap<>();
+        JsonNode s = stats(host, adminPort);
+        if (s != null) {
+            s.path("allocation").path("servers").fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().path("cap").asInt()));
+        }
+        return m;
+    }
+
+    static long version(String host, int adminPort) {
+        JsonNode s = stats(host, adminPort);
+        return s == null ? -1 : s.path("allocation").path("version").asLong();
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (Process p : processes) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}
