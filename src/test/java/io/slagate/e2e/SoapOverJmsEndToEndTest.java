@@ -104,6 +104,26 @@ class SoapOverJmsEndToEndTest {
                         .timeout(20, TimeUnit.SECONDS).send();
                 assertEquals(FaultReason.SERVER_TIMEOUT.code(), late.getHeaders().get("X-Slagate-Fault"), late.getContentAsString());
 
+                // the broker goes away: requests for the JMS server fail fast with server-unreachable (no send
+                // blocks a thread while the failover transport looks for the broker)
+                broker.close();
+                await("the gateway notices").atMost(Duration.ofSeconds(20)).until(() -> {
+                    ContentResponse r = client.newRequest(url).method(HttpMethod.POST).headers(h -> h.put("SOAPAction", "urn:getQuote"))
+                            .body(new StringRequestContent("text/xml; charset=UTF-8", SoapEnvelopes.request11("getQuote", "IBM")))
+                            .timeout(20, TimeUnit.SECONDS).send();
+                    return FaultReason.SERVER_UNREACHABLE.code().equals(r.getHeaders().get("X-Slagate-Fault"));
+                });
+                List<java.util.concurrent.CompletableFuture<ContentResponse>> burst = new java.util.ArrayList<>();
+                for (int i = 0; i < 50; i++) {
+                    burst.add(new org.eclipse.jetty.client.CompletableResponseListener(client.newRequest(url).method(HttpMethod.POST)
+                            .headers(h -> h.put("SOAPAction", "urn:getQuote"))
+                            .body(new StringRequestContent("text/xml; charset=UTF-8", SoapEnvelopes.request11("getQuote", "IBM")))
+                            .timeout(20, TimeUnit.SECONDS)).send());
+                }
+                for (var f : burst) {
+                    assertEquals(FaultReason.SERVER_UNREACHABLE.code(), f.get(20, TimeUnit.SECONDS).getHeaders().get("X-Slagate-Fault"));
+                }
+
                 assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
                         + gw.metrics().inFlight(), "the counters balance");
                 assertEquals(0, gw.metrics().inFlight());

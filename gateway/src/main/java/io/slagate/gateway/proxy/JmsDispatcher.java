@@ -75,6 +75,8 @@ final class JmsDispatcher extends AbstractLifeCycle {
     private Queue[] queues;
     private TemporaryQueue replies;
     private volatile ScheduledFuture<?> retry;
+    /** False while the failover transport is between brokers: sends would block, so requests fail fast instead. */
+    private volatile boolean brokerUp;
 
     JmsDispatcher(GatewayContext context, BusSettings bus, List<ServerConfig> servers, long serverTimeoutMillis,
                   long maxRequestBytes, ScheduledExecutorService timer) {
@@ -111,9 +113,17 @@ final class JmsDispatcher extends AbstractLifeCycle {
         return lateReplies.get();
     }
 
+    /** Connects on its own thread: an unreachable broker host can take a TCP connect timeout to refuse. */
+    private java.util.concurrent.ScheduledExecutorService connector;
+
     @Override
     protected void doStart() {
-        connectOrRetry();
+        connector = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "slagate-" + context.gatewayId + "-jms-connect");
+            t.setDaemon(true);
+            return t;
+        });
+        retry = connector.schedule(this::connectOrRetry, 0, TimeUnit.MILLISECONDS);
     }
 
     private void connectOrRetry() {
@@ -127,7 +137,7 @@ final class JmsDispatcher extends AbstractLifeCycle {
                     + " retrying in {} ms", bus.url(), e.getMessage(), RETRY_MILLIS);
             closeConnection();
             try {
-                retry = timer.schedule(this::connectOrRetry, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+                retry = connector.schedule(this::connectOrRetry, RETRY_MILLIS, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.RejectedExecutionException stopping) {
                 // the gateway is stopping
             }
@@ -139,6 +149,28 @@ final class JmsDispatcher extends AbstractLifeCycle {
                 bus.password(), bus.tls());
         f.setWatchTopicAdvisories(false);
         ActiveMQConnection c = (ActiveMQConnection) f.createConnection();
+        c.addTransportListener(new org.apache.activemq.transport.TransportListener() {
+            @Override
+            public void onCommand(Object command) {
+            }
+
+            @Override
+            public void onException(java.io.IOException error) {
+                brokerUp = false;
+            }
+
+            @Override
+            public void transportInterupted() {
+                brokerUp = false;
+                LOG.warn("SOAP/JMS: lost the broker; JMS servers answer server-unreachable until it is back");
+            }
+
+            @Override
+            public void transportResumed() {
+                brokerUp = true;
+                LOG.info("SOAP/JMS: broker back");
+            }
+        });
         synchronized (sendLock) {
             connection = c;
             sendSession = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -154,6 +186,7 @@ final class JmsDispatcher extends AbstractLifeCycle {
             Session receive = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             receive.createConsumer(replies).setMessageListener(this::onReply);
             c.start();
+            brokerUp = true;
         }
         LOG.info("SOAP/JMS: connected to {}; replies on {}", bus.url(), replies);
     }
@@ -164,6 +197,7 @@ final class JmsDispatcher extends AbstractLifeCycle {
         if (r != null) {
             r.cancel(false);
         }
+        connector.shutdownNow();
         closeConnection();
         for (String corr : pending.keySet()) {
             Pending p = pending.remove(corr);
@@ -175,6 +209,7 @@ final class JmsDispatcher extends AbstractLifeCycle {
     }
 
     private void closeConnection() {
+        brokerUp = false;
         synchronized (sendLock) {
             if (connection != null) {
                 try {
@@ -215,6 +250,9 @@ final class JmsDispatcher extends AbstractLifeCycle {
         String contentType = ex.request.getHeaders().get(HttpHeader.CONTENT_TYPE);
         String action = io.slagate.gateway.soap.SoapVersion.operation(ex.request.getHeaders().get("SOAPAction"), contentType);
         try {
+            if (!brokerUp) {
+                throw new JMSException("not connected to the broker");
+            }
             synchronized (sendLock) {
                 if (producer == null) {
                     throw new JMSException("not connected to the broker");
