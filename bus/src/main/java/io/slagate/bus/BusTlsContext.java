@@ -16,14 +16,19 @@ final class BusTlsContext {
 
     /** The broker side: its certificate and key; the trust store too when given (client certificates). */
     static SslContext brokerContext(BusTls tls) throws Exception {
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(load(tls.keyStore(), tls.keyStoreType(), tls.keyStorePassword()), chars(tls.keyStorePassword()));
         TrustManagerFactory tmf = null;
         if (tls.trustStore() != null) {
             tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(load(tls.trustStore(), tls.trustStoreType(), tls.trustStorePassword()));
         }
-        return new SslContext(kmf.getKeyManagers(), tmf == null ? null : tmf.getTrustManagers(), null);
+        return new SslContext(keyManagers(tls), tmf == null ? null : tmf.getTrustManagers(), null);
+    }
+
+    /** The certificate and key of {@code tls.keyStore}: the broker's, or a client's for a broker that requires one. */
+    static javax.net.ssl.KeyManager[] keyManagers(BusTls tls) throws Exception {
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(load(tls.keyStore(), tls.keyStoreType(), tls.keyStorePassword()), chars(tls.keyStorePassword()));
+        return kmf.getKeyManagers();
     }
 
     static KeyStore load(String path, String type, String password) throws Exception {

@@ -194,16 +194,24 @@ public final class ControlBus implements AutoCloseable {
      */
     public static ActiveMQConnectionFactory connectionFactory(String url, String user, String password,
                                                               io.slagate.config.BusTls tls) throws Exception {
-        if (tls == null || tls.trustStore() == null) {
+        if (tls == null || tls.trustStore() == null && tls.keyStore() == null) {
             return new ActiveMQConnectionFactory(user, password, url);
         }
         org.apache.activemq.ActiveMQSslConnectionFactory f = new org.apache.activemq.ActiveMQSslConnectionFactory(url);
         f.setUserName(user);
         f.setPassword(password);
-        javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
-                javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(BusTlsContext.load(tls.trustStore(), tls.trustStoreType(), tls.trustStorePassword()));
-        f.setKeyAndTrustManagers(null, tmf.getTrustManagers(), null);
+        javax.net.ssl.TrustManager[] trust = null; // null: the JDK's default trust
+        if (tls.trustStore() != null) {
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(BusTlsContext.load(tls.trustStore(), tls.trustStoreType(), tls.trustStorePassword()));
+            trust = tmf.getTrustManagers();
+        }
+        javax.net.ssl.KeyManager[] keys = null; // a client certificate, for brokers that require one
+        if (tls.keyStore() != null) {
+            keys = BusTlsContext.keyManagers(tls);
+        }
+        f.setKeyAndTrustManagers(keys, trust, null);
         return f;
     }
 

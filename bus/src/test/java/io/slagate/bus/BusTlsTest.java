@@ -74,4 +74,43 @@ class BusTlsTest {
             }
         }
     }
+    @Test
+    void brokerRequiringClientCertificates_acceptsOnlyClientsThatPresentATrustedOne() throws Exception {
+        String password = Long.toHexString(System.nanoTime()) + "pw";
+        Path brokerKs = dir.resolve("broker.p12");
+        Path clientKs = dir.resolve("client.p12");
+        Path brokerTrust = dir.resolve("broker-trust.p12");
+        Path clientTrust = dir.resolve("client-trust.p12");
+        for (String[] pair : new String[][] {{"broker", brokerKs.toString()}, {"client", clientKs.toString()}}) {
+            keytool("-genkeypair", "-alias", pair[0], "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
+                    "-dname", "CN=" + pair[0], "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
+                    "-keystore", pair[1], "-storepass", password, "-keypass", password);
+            keytool("-exportcert", "-alias", pair[0], "-keystore", pair[1], "-storepass", password,
+                    "-file", dir.resolve(pair[0] + ".cer").toString());
+        }
+        keytool("-importcert", "-noprompt", "-alias", "client", "-file", dir.resolve("client.cer").toString(),
+                "-storetype", "PKCS12", "-keystore", brokerTrust.toString(), "-storepass", password);
+        keytool("-importcert", "-noprompt", "-alias", "broker", "-file", dir.resolve("broker.cer").toString(),
+                "-storetype", "PKCS12", "-keystore", clientTrust.toString(), "-storepass", password);
+        BusTls brokerTls = new BusTls(brokerKs.toString(), "PKCS12", password, brokerTrust.toString(), "PKCS12", password);
+        BusTls withCertificate = new BusTls(clientKs.toString(), "PKCS12", password, clientTrust.toString(), "PKCS12", password);
+        BusTls withoutCertificate = new BusTls(null, null, null, clientTrust.toString(), "PKCS12", password);
+
+        try (EmbeddedBroker broker = EmbeddedBroker.start("mtls", "ssl://127.0.0.1:0?transport.needClientAuth=true", null, null,
+                List.of(), brokerTls)) {
+            String sslUrl = broker.tcpUrl().replace("tcp://", "ssl://");
+            ControlBus good = new ControlBus(sslUrl, null, null, withCertificate, "good").start();
+            ControlBus anonymous = new ControlBus(sslUrl, null, null, withoutCertificate, "anonymous").start();
+            try {
+                await("the client with a trusted certificate connects").atMost(Duration.ofSeconds(20)).until(good::isConnected);
+                // without a certificate the TLS 1.3 handshake ends on the broker's side after the client's: the
+                // client keeps retrying and must never count as connected
+                await("no client certificate, no connection").during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+                        .until(() -> !anonymous.isConnected());
+            } finally {
+                good.close();
+                anonymous.close();
+            }
+        }
+    }
 }
