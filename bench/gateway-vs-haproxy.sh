@@ -5,6 +5,7 @@
 #
 #   bench/gateway-vs-haproxy.sh [SECONDS_PER_RUN] [ROUNDS]       → bench/results/gateway-vs-haproxy.md
 #   PROFILE=1 bench/gateway-vs-haproxy.sh                         also records a JFR profile at 64 connections
+#   BASELINE=1 bench/gateway-vs-haproxy.sh                        also Jetty's own reverse proxy (builds benchmarks.jar)
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 secs="${1:-10}"
@@ -78,6 +79,16 @@ java ${JAVA_OPTS:-} -jar "$home/dist/target/slagate.jar" gateway --config "$work
 gw_pid=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$ADMIN/ready" >/dev/null && break; sleep 0.1; done
 
+# BASELINE=1: also Jetty's own reverse proxy (same HTTP stack as slagate, none of its logic)
+if [ "${BASELINE:-0}" = 1 ]; then
+  [ -f "$home/benchmarks/target/benchmarks.jar" ] || (cd "$home" && mvn -B -q -DskipTests -pl benchmarks -am package)
+  JETTY=$((GATEWAY + 3))
+  java ${JAVA_OPTS:-} -cp "$home/benchmarks/target/benchmarks.jar" io.slagate.bench.JettyProxyBaseline "$JETTY" \
+    "http://127.0.0.1:$BACKEND" "$CAP" > "$work/jetty.log" 2>&1 &
+  jetty_pid=$!
+  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$JETTY/" && break; sleep 0.1; done
+fi
+
 run() { # name port conns secs → "rps p50ms p99ms"
   local o
   o=$(wrk -t2 -c"$3" -d"$4"s --latency -s "$home/bench/post.lua" "http://127.0.0.1:$2" 2>&1)
@@ -96,13 +107,15 @@ ms() { # wrk latency (e.g. 812.00us, 1.20ms, 1.01s) → milliseconds
 : > "$raw"
 echo "warming up the JVM ..." >&2
 run warmup "$GATEWAY" 64 15 >/dev/null; run warmup "$GATEWAY" 256 15 >/dev/null
+[ "${BASELINE:-0}" = 1 ] && { run warmup "$JETTY" 64 15 >/dev/null; run warmup "$JETTY" 256 15 >/dev/null; }
 
 declare -A RPS P50 P99
 for r in $(seq 1 "$rounds"); do
   for c in 16 64 256; do
     order=(direct haproxy gateway); [ $((r % 2)) -eq 0 ] && order=(gateway haproxy direct)
+    [ "${BASELINE:-0}" = 1 ] && order+=(jetty)
     for t in "${order[@]}"; do
-      case $t in direct) port=$BACKEND;; haproxy) port=$HAPROXY;; gateway) port=$GATEWAY;; esac
+      case $t in direct) port=$BACKEND;; haproxy) port=$HAPROXY;; gateway) port=$GATEWAY;; jetty) port=$JETTY;; esac
       read -r rps p50 p99 errs <<<"$(run "$t" "$port" "$c" "$secs")"
       echo "round $r c=$c $t: $rps req/s p50 ${p50}ms p99 ${p99}ms errors: $errs" >&2
       RPS[$t,$c]="${RPS[$t,$c]:-} $rps"; P50[$t,$c]="${P50[$t,$c]:-} $p50"; P99[$t,$c]="${P99[$t,$c]:-} $p99"
@@ -135,6 +148,19 @@ meanf() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.3f", s/NF }' <<<"$1";
     hp99=$(meanf "${P99[haproxy,$c]}"); gp99=$(meanf "${P99[gateway,$c]}")
     echo "| $c | $d | $h | $g | $(awk -v a="$g" -v b="$h" 'BEGIN{printf "%.2f", a/b}') | $(meanf "${P50[direct,$c]}") / $(meanf "${P99[direct,$c]}") | $(meanf "${P50[haproxy,$c]}") / $hp99 | $(meanf "${P50[gateway,$c]}") / $gp99 | $(awk -v a="$gp99" -v b="$hp99" 'BEGIN{printf "%.2f", a/b}') |"
   done
+  if [ "${BASELINE:-0}" = 1 ]; then
+    echo
+    echo "Baseline (\`BASELINE=1\`): Jetty 12's own reverse proxy (\`io.slagate.bench.JettyProxyBaseline\`: same thread"
+    echo "pool and upstream connection cap, none of slagate's logic), interleaved in the same rounds."
+    echo
+    echo "| conns | Jetty proxy req/s | Jetty/HAProxy | slagate/Jetty | Jetty p50 / p99 ms | p99 Jetty/HAProxy |"
+    echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
+    for c in 16 64 256; do
+      h=$(mean "${RPS[haproxy,$c]}"); g=$(mean "${RPS[gateway,$c]}"); j=$(mean "${RPS[jetty,$c]}")
+      hp99=$(meanf "${P99[haproxy,$c]}"); jp99=$(meanf "${P99[jetty,$c]}")
+      echo "| $c | $j | $(awk -v a="$j" -v b="$h" 'BEGIN{printf "%.2f", a/b}') | $(awk -v a="$g" -v b="$j" 'BEGIN{printf "%.2f", a/b}') | $(meanf "${P50[jetty,$c]}") / $jp99 | $(awk -v a="$jp99" -v b="$hp99" 'BEGIN{printf "%.2f", a/b}') |"
+    done
+  fi
   echo
   echo "Raw wrk output: \`bench/results/gateway-vs-haproxy.raw.txt\`."
 } > "$out"
