@@ -66,7 +66,6 @@ final class JmsDispatcher extends AbstractLifeCycle {
     private final String correlationPrefix;
     private final AtomicLong sequence = new AtomicLong();
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
-    private final AtomicLong lateReplies = new AtomicLong();
     private final Object sendLock = new Object(); // a JMS session is single-threaded
     // guarded by sendLock
     private ActiveMQConnection connection;
@@ -102,15 +101,6 @@ final class JmsDispatcher extends AbstractLifeCycle {
 
     boolean serves(ServerSlots server) {
         return queueNames[server.index()] != null;
-    }
-
-    /** Requests waiting for their reply now. */
-    int pending() {
-        return pending.size();
-    }
-
-    long lateReplies() {
-        return lateReplies.get();
     }
 
     /** Connects on its own thread: an unreachable broker host can take a TCP connect timeout to refuse. */
@@ -301,7 +291,7 @@ final class JmsDispatcher extends AbstractLifeCycle {
         try {
             p = pending.remove(String.valueOf(m.getJMSCorrelationID()));
             if (p == null) {
-                lateReplies.incrementAndGet(); // after its timeout, or not ours
+                LOG.debug("SOAP/JMS: a reply for {} after its timeout, or not ours; dropped", m.getJMSCorrelationID());
                 return;
             }
             p.timeout().cancel(false);
