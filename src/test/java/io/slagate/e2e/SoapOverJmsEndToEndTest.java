@@ -37,7 +37,7 @@ class SoapOverJmsEndToEndTest {
             BackendServer backend = BackendServer.start("127.0.0.1", List.of(0),
                     new ServiceTime(Map.of(), Duration.ofMillis(5), 0.2, Duration.ofMillis(1)), new JmsEndpoint(broker.tcpUrl(), 8, null, null));
             Gateway gw = new Gateway(ConfigLoader.parse("""
-                    gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", serverTimeout: 2s }
+                    gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", serverTimeout: 2s, maxRequestBytes: 16KiB }
                     servers: [ { id: q1, url: "jms:queue:StockUtility", concurrency: 3 } ]
                     classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
                     bus: { url: "%s", embedded: false }
@@ -96,6 +96,13 @@ class SoapOverJmsEndToEndTest {
                         .timeout(20, TimeUnit.SECONDS).send();
                 assertEquals(500, fault.getStatus(), fault.getContentAsString());
                 assertTrue(fault.getContentAsString().contains("Fault"), fault.getContentAsString());
+
+                // a chunked body over the limit (its length not announced, so read before it is known too large)
+                ContentResponse big = client.newRequest(url).method(HttpMethod.POST).headers(h -> h.put("SOAPAction", "urn:getQuote"))
+                        .body(new org.eclipse.jetty.client.InputStreamRequestContent("text/xml; charset=UTF-8",
+                                new java.io.ByteArrayInputStream(new byte[64 * 1024])))
+                        .timeout(20, TimeUnit.SECONDS).send();
+                assertEquals(FaultReason.REQUEST_TOO_LARGE.code(), big.getHeaders().get("X-Slagate-Fault"), big.getContentAsString());
 
                 // the service stops consuming: requests end with server-timeout faults after 2 s
                 backend.close();

@@ -95,6 +95,7 @@ public final class Gateway implements AutoCloseable {
         stpe.setRemoveOnCancelPolicy(true);
         timer = stpe;
         current = generation(config, Allocation.fromConfig(config), null);
+        current.metrics().registerGauges();
         AdminHandler admin = new AdminHandler(registry, this::isReady, this::statsView, () -> server.dump());
         // Declared blocking although nothing in it blocks: a non-blocking handler may be run by the
         // selector thread itself, which then stops selecting for the other connections while it handles
@@ -320,7 +321,6 @@ public final class Gateway implements AutoCloseable {
             current = new Generation(effective, gen.queues(), gen.metrics(), gen.proxy());
             return complete;
         }
-        gen.metrics().retireGauges();
         Generation fresh = generation(effective, carriedOver(gen, effective), gen);
         try {
             // a managed bean of the running server: started now, stopped with the server if still there
@@ -331,9 +331,11 @@ public final class Gateway implements AutoCloseable {
         } catch (Exception e) {
             server.removeBean(fresh.proxy());
             LOG.error("could not start the request path of the new configuration; the old one stays", e);
-            registerGaugesAgain(gen);
             return false;
         }
+        gen.metrics().retireGauges();
+        fresh.metrics().registerGauges();
+        gen.queues().succeededBy(fresh.queues());
         current = fresh;
         retiring.add(gen);
         LOG.info("gateway {}: now {} classes, {} servers (N_g = {}); the previous configuration finishes its {} requests",
@@ -345,10 +347,6 @@ public final class Gateway implements AutoCloseable {
     /** What of the classes the gateway's queues are built from (targets and utilities are the manager's). */
     private static List<String> queueingView(SlagateConfig c) {
         return c.classes().stream().map(x -> x.name() + "/" + x.pool() + "/" + x.queueBound() + "/" + x.queueTimeout()).toList();
-    }
-
-    private void registerGaugesAgain(Generation gen) {
-        current = new Generation(gen.config(), gen.queues(), new GatewayMetrics(gen.config(), registry, gen.queues(), totals), gen.proxy());
     }
 
     /** The settings {@code a} with the scheduling choices of {@code b}: those may change live, the rest not. */

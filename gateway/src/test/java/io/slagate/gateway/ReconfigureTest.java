@@ -110,4 +110,41 @@ class ReconfigureTest {
             }
         }
     }
+
+    @Test
+    void twoChangesInARow_aSlotFreedByTheFirstConfigurationWakesTheLatest() throws Exception {
+        try (TestBackend s1 = new TestBackend(); TestBackend s2 = new TestBackend()) {
+            s1.behave(s1.hold());
+            s2.behave(TestBackend.echo());
+            String classes = "{ name: premium, target: 1s }, { name: basic, target: 2s }";
+            String oneServer = "{ id: s1, url: \"%s\", concurrency: 2 }".formatted(s1.url());
+            Gateway gw = new Gateway(config("", oneServer, classes, "")).start();
+            HttpClient client = new HttpClient();
+            client.start();
+            try {
+                List<CompletableFuture<ContentResponse>> first = List.of(send(client, gw, "a"), send(client, gw, "b"));
+                await().atMost(Duration.ofSeconds(10)).until(() -> s1.heldCount() == 2);
+                // second configuration: s2 added; third: s2 removed again, and a new class
+                assertTrue(gw.reconfigure(config("", oneServer + ", { id: s2, url: \"%s\", concurrency: 2 }".formatted(s2.url()),
+                        classes, "")));
+                assertTrue(gw.reconfigure(config("", oneServer, classes + ", { name: gold, target: 1s }", "")));
+                // the third configuration's request waits: s1's two slots are held by the first configuration
+                CompletableFuture<ContentResponse> latest = send(client, gw, "c");
+                await().atMost(Duration.ofSeconds(10)).until(() -> gw.queues().waiting(2) == 1);
+                s1.behave(TestBackend.echo());
+                s1.takeHeld(10_000).reply("<one/>");
+                assertEquals(200, latest.get(20, TimeUnit.SECONDS).getStatus(),
+                        "the slot freed by the first configuration went to the third one's waiting request");
+                s1.takeHeld(10_000).reply("<two/>");
+                for (CompletableFuture<ContentResponse> f : first) {
+                    assertEquals(200, f.get(20, TimeUnit.SECONDS).getStatus());
+                }
+                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
+                        + gw.metrics().inFlight(), "the counters balance across both changes");
+            } finally {
+                client.stop();
+                gw.stop(Duration.ofSeconds(2));
+            }
+        }
+    }
 }

@@ -61,7 +61,7 @@ final class JmsDispatcher extends AbstractLifeCycle {
     private final String[] queueNames; // by server index; null for HTTP servers
     private final String[] requestUris;
     private final long serverTimeoutMillis;
-    private final int maxRequestBytes;
+    private final long maxRequestBytes;
     private final ScheduledExecutorService timer;
     private final String correlationPrefix;
     private final AtomicLong sequence = new AtomicLong();
@@ -90,7 +90,7 @@ final class JmsDispatcher extends AbstractLifeCycle {
             }
         }
         this.serverTimeoutMillis = serverTimeoutMillis;
-        this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 16, maxRequestBytes);
+        this.maxRequestBytes = maxRequestBytes;
         this.timer = timer;
         this.correlationPrefix = context.gatewayId + "-" + Long.toHexString(System.nanoTime()) + "-";
     }
@@ -220,11 +220,11 @@ final class JmsDispatcher extends AbstractLifeCycle {
             ex.fault(FaultReason.MALFORMED_REQUEST); // a JMS server has no WSDL to GET
             return;
         }
-        Content.Source.asByteArrayAsync(ex.request, maxRequestBytes).whenComplete((body, failure) -> {
+        // the same size limit as for HTTP servers: past it the exchange is marked too large and reading fails
+        Content.Source.asByteArrayAsync(new LimitedRequestContent(ex.request, ex, maxRequestBytes), -1).whenComplete((body, failure) -> {
             if (failure == null) {
                 sendMessage(ex, body);
-            } else if (failure instanceof IllegalArgumentException) {
-                ex.markTooLarge();
+            } else if (ex.tooLarge()) {
                 ex.fault(FaultReason.REQUEST_TOO_LARGE);
             } else {
                 ex.clientFailed(failure);
@@ -324,9 +324,15 @@ final class JmsDispatcher extends AbstractLifeCycle {
      * a {@code Fault} element within the first 4 KB, where a fault body starts.
      */
     static boolean looksLikeFault(byte[] body) {
-        int end = Math.min(body.length, 4096);
-        String head = new String(body, 0, end, StandardCharsets.ISO_8859_1);
-        return head.contains(":Fault>") || head.contains("<Fault>") || head.contains(":Fault ") || head.contains("<Fault ");
+        // "Fault" right after '<' or a prefix's ':', followed by '>' or a space; a byte scan, no string copy
+        int end = Math.min(body.length, 4096) - 6;
+        for (int i = 1; i <= end; i++) {
+            if ((body[i - 1] == '<' || body[i - 1] == ':') && body[i] == 'F' && body[i + 1] == 'a' && body[i + 2] == 'u'
+                    && body[i + 3] == 'l' && body[i + 4] == 't' && (body[i + 5] == '>' || body[i + 5] == ' ')) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static byte[] bodyOf(Message m) throws JMSException {

@@ -138,16 +138,30 @@ public final class QueueManager {
     /**
      * A queue manager for a configuration that replaces {@code previous}'s at run time: a server
      * both have (same id and URL) shares its outstanding count, so that N_{g,s} bounds the requests
-     * of both while the previous one finishes; each slot the previous one frees wakes this one.
+     * of both while the previous one finishes. {@link #succeededBy} links them once it takes over.
      */
     public static QueueManager succeeding(QueueManager previous, SlagateConfig config, Allocation initial, LongSupplier nanoClock) {
         Map<String, AtomicInteger> counters = new java.util.HashMap<>();
         for (int i = 0; i < previous.servers.length; i++) {
             counters.put(previous.serverKeys[i], previous.servers[i].counter());
         }
-        QueueManager next = new QueueManager(config, config.gateway().scheduler(), initial, nanoClock, counters);
-        previous.slotFreed = next::schedule;
-        return next;
+        return new QueueManager(config, config.gateway().scheduler(), initial, nanoClock, counters);
+    }
+
+    /**
+     * {@code next} has taken over: every slot this one frees from now on also wakes {@code next}'s
+     * scheduler (and, through it, any that replaced {@code next} in turn), since they share the servers.
+     */
+    public void succeededBy(QueueManager next) {
+        slotFreed = next::wake;
+    }
+
+    private void wake() {
+        schedule();
+        Runnable successor = slotFreed;
+        if (successor != null) {
+            successor.run();
+        }
     }
 
     private static String serverKey(ServerConfig s) {
@@ -175,11 +189,7 @@ public final class QueueManager {
     public void release(ServerSlots server, int classIndex) {
         server.release();
         executing.decrementAndGet(classIndex);
-        schedule();
-        Runnable successor = slotFreed;
-        if (successor != null) {
-            successor.run();
-        }
+        wake();
     }
 
     /**
@@ -197,7 +207,7 @@ public final class QueueManager {
             boolean alreadyTried = s < 64 && (tried & (1L << s)) != 0;
             if (other != failed && !alreadyTried && other.inRotation() && other.tryAcquire(a.cap(s))) {
                 failed.release();
-                schedule();
+                wake();
                 return other;
             }
         }

@@ -50,17 +50,22 @@ public final class GatewayMetrics {
     private final java.util.concurrent.atomic.LongAdder ownAnswered = new java.util.concurrent.atomic.LongAdder();
     private final List<io.micrometer.core.instrument.Meter> gauges = new ArrayList<>();
     private final MeterRegistry registry;
+    private final SlagateConfig config;
+    private final QueueManager queues;
     private final double intervalSeconds;
 
     /** What a server did wrong, for {@code slagate_server_errors_total{kind}}. */
     public enum ServerError { CONNECT, TIMEOUT, BROKEN }
 
-    public GatewayMetrics(SlagateConfig config, MeterRegistry registry, QueueManager queues) {
-        this(config, registry, queues, new Totals());
-    }
-
+    /**
+     * Counters and timers are registered at once (by name, so a later configuration's continue
+     * them); the gauges, which read {@code queues}, only by {@link #registerGauges}, so that a
+     * replacement can be built while the configuration in force still owns the gauge names.
+     */
     public GatewayMetrics(SlagateConfig config, MeterRegistry registry, QueueManager queues, Totals totals) {
         this.registry = registry;
+        this.config = config;
+        this.queues = queues;
         this.totals = totals;
         this.inFlight = totals.inFlight;
         String gw = config.gateway().id();
@@ -91,34 +96,16 @@ public final class GatewayMetrics {
             responseTime[c] = timer("slagate.response.time", "Arrival at the gateway to the last byte of the response", gw, cls, registry);
             queueingTime[c] = timer("slagate.queueing.time", "Time waiting in the class queue", gw, cls, registry);
             serviceTime[c] = timer("slagate.service.time", "Dispatch to the server until its response completed", gw, cls, registry);
-            int ci = c;
-            gauges.add(Gauge.builder("slagate.queue.length", queues, q -> q.waiting(ci)).tag("gateway", gw).tag("class", cls)
-                    .description("Requests waiting in the class queue").register(registry));
-            gauges.add(Gauge.builder("slagate.outstanding", queues, q -> q.executing(ci)).tag("gateway", gw).tag("class", cls)
-                    .description("Requests of the class executing on servers").register(registry));
-            gauges.add(Gauge.builder("slagate.allocation.weight", queues, q -> q.allocation().weight(ci)).tag("gateway", gw).tag("class", cls)
-                    .description("w_{g,c} of the allocation in force").register(registry));
             windows[c] = new SlidingWindow(intervals);
         }
         serverErrors = new Counter[config.servers().size()][ServerError.values().length];
         for (int s = 0; s < config.servers().size(); s++) {
             String id = config.servers().get(s).id();
-            int si = s;
-            gauges.add(Gauge.builder("slagate.server.outstanding", queues, q -> q.server(si).outstanding()).tag("gateway", gw).tag("server", id)
-                    .description("Requests outstanding on the server from this gateway").register(registry));
-            gauges.add(Gauge.builder("slagate.server.in.rotation", queues, q -> q.server(si).inRotation() ? 1 : 0).tag("gateway", gw).tag("server", id)
-                    .description("1 while the server is offered requests, 0 while health checking keeps it out").register(registry));
-            gauges.add(Gauge.builder("slagate.allocation.cap", queues, q -> q.allocation().cap(si)).tag("gateway", gw).tag("server", id)
-                    .description("N_{g,s} of the allocation in force").register(registry));
             for (ServerError e : ServerError.values()) {
                 serverErrors[s][e.ordinal()] = Counter.builder("slagate.server.errors").tag("gateway", gw).tag("server", id)
                         .tag("kind", e.name().toLowerCase()).description("Failed exchanges with the server").register(registry);
             }
         }
-        gauges.add(Gauge.builder("slagate.requests.in.flight", inFlight, AtomicInteger::get).tag("gateway", gw)
-                .description("Requests accepted and not yet answered").register(registry));
-        gauges.add(Gauge.builder("slagate.allocation.version", queues, q -> q.allocation().version()).tag("gateway", gw)
-                .description("Version of the allocation in force (0: the static one)").register(registry));
     }
 
     private static Timer timer(String name, String description, String gw, String cls, MeterRegistry registry) {
@@ -169,9 +156,39 @@ public final class GatewayMetrics {
         return ownArrived.sum() - answered;
     }
 
+    /** Registers the gauges over this configuration's queues and slots (see the constructor). */
+    public void registerGauges() {
+        String gw = config.gateway().id();
+        for (int c = 0; c < classNames.length; c++) {
+            String cls = classNames[c];
+            int ci = c;
+            gauges.add(Gauge.builder("slagate.queue.length", queues, q -> q.waiting(ci)).tag("gateway", gw).tag("class", cls)
+                    .description("Requests waiting in the class queue").register(registry));
+            gauges.add(Gauge.builder("slagate.outstanding", queues, q -> q.executing(ci)).tag("gateway", gw).tag("class", cls)
+                    .description("Requests of the class executing on servers").register(registry));
+            gauges.add(Gauge.builder("slagate.allocation.weight", queues, q -> q.allocation().weight(ci)).tag("gateway", gw).tag("class", cls)
+                    .description("w_{g,c} of the allocation in force").register(registry));
+        }
+        for (int s = 0; s < config.servers().size(); s++) {
+            String id = config.servers().get(s).id();
+            int si = s;
+            gauges.add(Gauge.builder("slagate.server.outstanding", queues, q -> q.server(si).outstanding()).tag("gateway", gw).tag("server", id)
+                    .description("Requests outstanding on the server from this gateway").register(registry));
+            gauges.add(Gauge.builder("slagate.server.in.rotation", queues, q -> q.server(si).inRotation() ? 1 : 0).tag("gateway", gw).tag("server", id)
+                    .description("1 while the server is offered requests, 0 while health checking keeps it out").register(registry));
+            gauges.add(Gauge.builder("slagate.allocation.cap", queues, q -> q.allocation().cap(si)).tag("gateway", gw).tag("server", id)
+                    .description("N_{g,s} of the allocation in force").register(registry));
+        }
+        gauges.add(Gauge.builder("slagate.requests.in.flight", inFlight, AtomicInteger::get).tag("gateway", gw)
+                .description("Requests accepted and not yet answered").register(registry));
+        gauges.add(Gauge.builder("slagate.allocation.version", queues, q -> q.allocation().version()).tag("gateway", gw)
+                .description("Version of the allocation in force (0: the static one)").register(registry));
+    }
+
     /** Removes this configuration's gauges from the registry, so that the next one can register its own. */
     public void retireGauges() {
         gauges.forEach(registry::remove);
+        gauges.clear();
     }
 
     public long arrivedTotal() {
