@@ -46,16 +46,8 @@ public final class ControlLoop implements AutoCloseable {
     private final LongSupplier nanoClock;
     private final ScheduledExecutorService loop;
     private volatile boolean started;
-    private java.util.concurrent.ScheduledFuture<?> timer; // the loop thread only, after start
+    private java.util.concurrent.ScheduledFuture<?> timer; // set by start(), then on the loop thread only
 
-    /** (Re)starts the cycle timer with period {@code cycle}: the control cycle Γ may change at run time. */
-    private void scheduleCycles(java.time.Duration cycle) {
-        if (timer != null) {
-            timer.cancel(false);
-        }
-        long ms = cycle.toMillis();
-        timer = loop.scheduleAtFixedRate(this::cycle, ms, ms, TimeUnit.MILLISECONDS);
-    }
     private final AtomicLong cycles = new AtomicLong();
     private static final int PEER_EXPIRY_CYCLES = 3;
     private final java.util.Map<String, Long> peers = new java.util.HashMap<>(); // loop thread only
@@ -154,6 +146,15 @@ public final class ControlLoop implements AutoCloseable {
             LOG.info(nowActive ? "resource manager {} is now active" : "resource manager {} stands by: {} is active", id, lowest);
         }
         active = nowActive;
+    }
+
+    /** (Re)starts the cycle timer with period {@code cycle}: the control cycle Γ may change at run time. */
+    private void scheduleCycles(java.time.Duration cycle) {
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        long ms = cycle.toMillis();
+        timer = loop.scheduleAtFixedRate(this::cycle, ms, ms, TimeUnit.MILLISECONDS);
     }
 
     public ControlLoop start() {

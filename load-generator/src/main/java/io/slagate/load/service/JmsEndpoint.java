@@ -2,7 +2,6 @@ package io.slagate.load.service;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +26,11 @@ public record JmsEndpoint(String brokerUrl, int consumers, String user, String p
         }
     }
 
-    /** slagate-axis2.xml with the JMS transport inserted, written to a temporary file for Axis2 to read. */
-    URL axis2Xml() throws IOException {
+    /**
+     * slagate-axis2.xml with the JMS transport inserted, written to a temporary file (owner-only, as
+     * it may hold the broker password) for Axis2 to read; the caller deletes it once read.
+     */
+    Path axis2Xml() throws IOException {
         String base;
         try (InputStream in = JmsEndpoint.class.getResourceAsStream("/slagate-axis2.xml")) {
             base = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -52,10 +54,9 @@ public record JmsEndpoint(String brokerUrl, int consumers, String user, String p
                 param("transport.jms.CacheLevel", "consumer"),
                 credentials);
         String xml = base.replaceFirst("(?s)(\\s*<phaseOrder type=\"InFlow\">)", java.util.regex.Matcher.quoteReplacement(transport) + "$1");
-        Path file = Files.createTempFile("slagate-axis2-jms", ".xml");
-        file.toFile().deleteOnExit();
+        Path file = Files.createTempFile("slagate-axis2-jms", ".xml"); // rw------- on POSIX
         Files.writeString(file, xml);
-        return file.toUri().toURL();
+        return file;
     }
 
     /**

@@ -7,7 +7,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URL;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ConfigurationContextFactory;
@@ -40,8 +39,18 @@ public final class SyntheticServiceServlet extends AxisServlet {
     @Override
     protected ConfigurationContext initConfigContext(ServletConfig config) throws ServletException {
         try {
-            URL axis2Xml = jms == null ? SyntheticServiceServlet.class.getResource("/slagate-axis2.xml") : jms.axis2Xml();
-            ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromURIs(axis2Xml, null);
+            ConfigurationContext ctx;
+            if (jms == null) {
+                ctx = ConfigurationContextFactory.createConfigurationContextFromURIs(
+                        SyntheticServiceServlet.class.getResource("/slagate-axis2.xml"), null);
+            } else {
+                java.nio.file.Path xml = jms.axis2Xml();
+                try {
+                    ctx = ConfigurationContextFactory.createConfigurationContextFromURIs(xml.toUri().toURL(), null);
+                } finally {
+                    java.nio.file.Files.deleteIfExists(xml); // read: the broker password leaves the disk
+                }
+            }
             AxisService service = AxisService.createService(StockUtility.class.getName(), ctx.getAxisConfiguration());
             service.setName(SERVICE);
             ctx.getAxisConfiguration().addService(service);
