@@ -46,9 +46,13 @@ final class Dispatcher {
     /** The SOAP/JMS leg, or null when no server is a JMS queue. */
     private final JmsDispatcher jms;
 
-    Dispatcher(GatewayContext context, HttpClient client, List<ServerConfig> servers, long serverTimeoutMillis,
-               long maxRequestBytes, HealthMonitor health, JmsDispatcher jms) {
+    /** Per server index: its connection pool on the direct leg, or null (https, JMS) for Jetty's HttpClient / JMS. */
+    private final ServerConnectionPool[] pools;
+
+    Dispatcher(GatewayContext context, HttpClient client, ServerConnectionPool[] pools, List<ServerConfig> servers,
+               long serverTimeoutMillis, long maxRequestBytes, HealthMonitor health, JmsDispatcher jms) {
         this.context = context;
+        this.pools = pools;
         this.jms = jms;
         this.client = client;
         this.baseUrls = new String[servers.size()];
@@ -66,6 +70,11 @@ final class Dispatcher {
         try {
             if (jms != null && jms.serves(ex.server())) {
                 jms.send(ex);
+                return;
+            }
+            ServerConnectionPool pool = pools[ex.server().index()];
+            if (pool != null) {
+                new ServerExchange(this, ex, ex.server(), pool, serverTimeoutMillis, maxRequestBytes).start();
                 return;
             }
             send(ex);
@@ -106,19 +115,65 @@ final class Dispatcher {
     }
 
     private static void addForwarded(Request c2p, HttpFields c2pHeaders, HttpFields.Mutable h) {
-        String remote = Request.getRemoteAddr(c2p);
-        String prior = c2pHeaders.get("X-Forwarded-For");
-        h.put("X-Forwarded-For", prior == null ? remote : prior + ", " + remote);
-        String host = c2pHeaders.get(HttpHeader.HOST);
-        if (host != null && !c2pHeaders.contains("X-Forwarded-Host")) {
-            h.put("X-Forwarded-Host", host);
+        Forwarded.put(c2p, c2pHeaders, h::put);
+    }
+
+    /** The server sent a response head: it is alive. */
+    void answered(ServerSlots server) {
+        health.answered(server);
+    }
+
+    /**
+     * Turns an upstream failure into the exchange's one outcome (both HTTP legs): a fault, a retry on
+     * another server when the request was never sent, or an aborted client connection when the
+     * response had already started.
+     *
+     * @param requestFailure why sending the request failed, if it did (reading the client's body included)
+     * @param responseStarted whether the server's response head had arrived
+     */
+    void upstreamFailed(GatewayExchange ex, ServerSlots server, Throwable failure, Throwable requestFailure,
+                        boolean responseStarted) {
+        if (ex.tooLarge()) {
+            ex.fault(FaultReason.REQUEST_TOO_LARGE);
+            return;
         }
-        if (!c2pHeaders.contains("X-Forwarded-Proto")) {
-            h.put("X-Forwarded-Proto", c2p.isSecure() ? "https" : "http");
+        if (ex.response.isCommitted()) {
+            // Headers already went to the client: a fault can no longer be written.
+            context.metrics.serverError(server.index(), ServerError.BROKEN);
+            ex.fault(FaultReason.SERVER_FAILED);
+            return;
         }
-        if (!c2pHeaders.contains("X-Forwarded-Port")) {
-            h.put("X-Forwarded-Port", String.valueOf(Request.getLocalPort(c2p)));
+        if (!ex.requestCommitted()) {
+            // Never sent (connection refused, connect timeout): safe to try another server.
+            context.metrics.serverError(server.index(), ServerError.CONNECT);
+            health.failed(server);
+            ServerSlots other = context.queues.reassign(server, ex.markTried());
+            if (other != null) {
+                LOG.debug("{} P2S {} unreachable ({}); retrying on {}", ex, server.id(), failure.toString(), other.id());
+                ex.moveTo(other);
+                context.executor.execute(() -> forward(ex));
+                return;
+            }
+            ex.fault(FaultReason.SERVER_UNREACHABLE);
+            return;
         }
+        if (failure instanceof TimeoutException) {
+            context.metrics.serverError(server.index(), ServerError.TIMEOUT);
+            health.failed(server);
+            ex.fault(FaultReason.SERVER_TIMEOUT);
+            return;
+        }
+        if (requestFailure != null && !responseStarted && isClientSide(requestFailure)) {
+            ex.clientFailed(failure); // reading the client's body failed: the client went away
+            return;
+        }
+        context.metrics.serverError(server.index(), ServerError.BROKEN);
+        LOG.debug("{} S2P {} failed: {}", ex, server.id(), failure.toString());
+        ex.fault(FaultReason.SERVER_FAILED);
+    }
+
+    private static boolean isClientSide(Throwable t) {
+        return t instanceof org.eclipse.jetty.io.EofException || t instanceof org.eclipse.jetty.http.BadMessageException;
     }
 
     /**
@@ -159,8 +214,8 @@ final class Dispatcher {
                     out.add(f);
                 }
             }
-            out.put(GatewayContext.CLASS_HEADER, ex.className());
-            out.put(GatewayContext.QUEUE_MILLIS_HEADER, Long.toString(TimeUnit.NANOSECONDS.toMillis(ex.queueingNanos())));
+            out.add(context.classFields[ex.classIndex()]);
+            out.add(GatewayContext.queueMillisField(TimeUnit.NANOSECONDS.toMillis(ex.queueingNanos())));
         }
 
         @Override
@@ -219,49 +274,7 @@ final class Dispatcher {
                 ended(); // a request-side failure after the full response (client went away) changes nothing
                 return;
             }
-            Throwable failure = result.getFailure();
-            if (ex.tooLarge()) {
-                ex.fault(FaultReason.REQUEST_TOO_LARGE);
-                return;
-            }
-            if (ex.response.isCommitted()) {
-                // Headers already went to the client: a fault can no longer be written.
-                context.metrics.serverError(server.index(), ServerError.BROKEN);
-                ex.fault(FaultReason.SERVER_FAILED);
-                return;
-            }
-            if (!ex.requestCommitted()) {
-                // Never sent (connection refused, connect timeout): safe to try another server.
-                context.metrics.serverError(server.index(), ServerError.CONNECT);
-                health.failed(server);
-                ServerSlots other = context.queues.reassign(server, ex.markTried());
-                if (other != null) {
-                    LOG.debug("{} P2S {} unreachable ({}); retrying on {}", ex, server.id(), failure.toString(), other.id());
-                    ex.moveTo(other);
-                    context.executor.execute(() -> forward(ex));
-                    return;
-                }
-                ex.fault(FaultReason.SERVER_UNREACHABLE);
-                return;
-            }
-            if (failure instanceof TimeoutException) {
-                context.metrics.serverError(server.index(), ServerError.TIMEOUT);
-                health.failed(server);
-                ex.fault(FaultReason.SERVER_TIMEOUT);
-                return;
-            }
-            if (result.getRequestFailure() != null && result.getResponse().getStatus() == 0
-                    && isClientSide(result.getRequestFailure())) {
-                ex.clientFailed(failure); // reading the client's body failed: the client went away
-                return;
-            }
-            context.metrics.serverError(server.index(), ServerError.BROKEN);
-            LOG.debug("{} S2P {} failed: {}", ex, server.id(), failure.toString());
-            ex.fault(FaultReason.SERVER_FAILED);
-        }
-
-        private boolean isClientSide(Throwable t) {
-            return t instanceof org.eclipse.jetty.io.EofException || t instanceof org.eclipse.jetty.http.BadMessageException;
+            upstreamFailed(ex, server, result.getFailure(), result.getRequestFailure(), result.getResponse().getStatus() != 0);
         }
     }
 }

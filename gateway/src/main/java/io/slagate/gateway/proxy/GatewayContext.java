@@ -5,6 +5,8 @@ import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.PreEncodedHttpField;
 
 /** What every exchange of one gateway shares: set once at start, read on the request path. */
 final class GatewayContext {
@@ -20,7 +22,22 @@ final class GatewayContext {
     final LongSupplier clock;
     final FaultStatus faultStatus;
     final int retryAfterSeconds;
+    /** {@link #CLASS_HEADER} per class, encoded once rather than on every response. */
+    final HttpField[] classFields;
     Dispatcher dispatcher;
+    private static final HttpField[] QUEUE_MILLIS = new HttpField[100];
+
+    static {
+        for (int i = 0; i < QUEUE_MILLIS.length; i++) {
+            QUEUE_MILLIS[i] = new PreEncodedHttpField(QUEUE_MILLIS_HEADER, Integer.toString(i));
+        }
+    }
+
+    /** {@link #QUEUE_MILLIS_HEADER} for a queueing time; the short ones (most of them) pre-encoded. */
+    static HttpField queueMillisField(long millis) {
+        return millis >= 0 && millis < QUEUE_MILLIS.length ? QUEUE_MILLIS[(int) millis]
+                : new HttpField(QUEUE_MILLIS_HEADER, Long.toString(millis));
+    }
 
     GatewayContext(String gatewayId, String[] classNames, QueueManager queues, GatewayMetrics metrics, Executor executor,
                    LongSupplier clock, FaultStatus faultStatus, int retryAfterSeconds) {
@@ -32,5 +49,9 @@ final class GatewayContext {
         this.clock = clock;
         this.faultStatus = faultStatus;
         this.retryAfterSeconds = retryAfterSeconds;
+        this.classFields = new HttpField[classNames.length];
+        for (int i = 0; i < classNames.length; i++) {
+            classFields[i] = new PreEncodedHttpField(CLASS_HEADER, classNames[i]);
+        }
     }
 }

@@ -1,7 +1,7 @@
 package io.slagate.gateway.proxy;
 
+import java.util.EnumSet;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.eclipse.jetty.http.HttpField;
@@ -13,34 +13,50 @@ import org.eclipse.jetty.http.HttpHeader;
  * the fixed set below, plus any header the {@code Connection} header names. {@code Upgrade} and
  * {@code HTTP2-Settings} matter in practice: some SOAP clients send {@code Upgrade: h2c} on every
  * request, which a backend must not see as the gateway's wish.
+ *
+ * <p>Checked for every header of every request and response, so the common case costs no
+ * allocation: the fixed names are all headers Jetty knows (an enum set test; Jetty resolves a known
+ * name to its enum whatever its case), and a
+ * {@code Connection} header that lists only {@code keep-alive} or {@code close} lists nothing more.
  */
 final class HopByHop {
-    private static final Set<String> FIXED = Set.of("connection", "keep-alive", "proxy-connection", "proxy-authenticate",
-            "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "http2-settings");
+    private static final EnumSet<HttpHeader> FIXED = EnumSet.of(HttpHeader.CONNECTION, HttpHeader.KEEP_ALIVE,
+            HttpHeader.PROXY_CONNECTION, HttpHeader.PROXY_AUTHENTICATE, HttpHeader.PROXY_AUTHORIZATION, HttpHeader.TE,
+            HttpHeader.TRAILER, HttpHeader.TRANSFER_ENCODING, HttpHeader.UPGRADE, HttpHeader.HTTP2_SETTINGS);
 
     private HopByHop() {
     }
 
-    /** The lower-case names listed in {@code Connection}, or null when it lists none. */
+    /** The lower-case names listed in {@code Connection} beyond the fixed set, or null when it lists none. */
     static Set<String> connectionListed(HttpFields headers) {
-        List<String> values = headers.getValuesList(HttpHeader.CONNECTION);
-        if (values.isEmpty()) {
-            return null;
+        Set<String> names = null;
+        for (HttpField f : headers) {
+            if (f.getHeader() == HttpHeader.CONNECTION) {
+                names = listed(f.getValue(), names);
+            }
         }
-        Set<String> names = new HashSet<>();
-        for (String v : values) {
-            for (String name : v.split(",")) {
-                String n = name.trim().toLowerCase(Locale.ROOT);
-                if (!n.isEmpty()) {
-                    names.add(n);
+        return names;
+    }
+
+    /** Adds the names a {@code Connection} value lists beyond the fixed set to {@code names} (created when needed). */
+    static Set<String> listed(String connectionValue, Set<String> names) {
+        for (String name : connectionValue.split(",")) {
+            String n = name.trim().toLowerCase(Locale.ROOT);
+            if (!n.isEmpty() && !"keep-alive".equals(n) && !"close".equals(n)) {
+                if (names == null) {
+                    names = new HashSet<>();
                 }
+                names.add(n);
             }
         }
         return names;
     }
 
     static boolean isHopByHop(HttpField field, Set<String> connectionListed) {
-        String name = field.getLowerCaseName();
-        return FIXED.contains(name) || (connectionListed != null && connectionListed.contains(name));
+        HttpHeader known = field.getHeader();
+        if (known != null && FIXED.contains(known)) {
+            return true;
+        }
+        return connectionListed != null && connectionListed.contains(field.getLowerCaseName());
     }
 }

@@ -27,6 +27,7 @@ public final class ProxyPath extends ContainerLifeCycle {
     private final GatewayHandler handler;
     private final HttpClient client;
     private final JmsDispatcher jms;
+    private final ServerConnectionPool[] pools;
 
     public ProxyPath(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, QueuedThreadPool threads,
                      ScheduledExecutorService timer, LongSupplier clock) {
@@ -59,7 +60,18 @@ public final class ProxyPath extends ContainerLifeCycle {
         if (jms != null) {
             addBean(jms);
         }
-        context.dispatcher = new Dispatcher(context, client, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(),
+        // Plain-HTTP servers get the direct leg (bench/results/PROFILE.md: Jetty's HttpClient cost about
+        // twice the server side per request); https servers, and every server when
+        // -Dslagate.upstream=httpclient (a fallback and the benchmark's comparison), go through HttpClient.
+        boolean direct = !"httpclient".equals(System.getProperty("slagate.upstream"));
+        pools = new ServerConnectionPool[config.servers().size()];
+        for (int i = 0; i < pools.length; i++) {
+            java.net.URI url = config.servers().get(i).url();
+            if (direct && "http".equals(url.getScheme())) {
+                pools[i] = new ServerConnectionPool(connector, url, g.serverTimeout().toMillis() + 30_000);
+            }
+        }
+        context.dispatcher = new Dispatcher(context, client, pools, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(),
                 health, jms);
         handler = new GatewayHandler(context, new Classifier(config), config.classification().customerHeader(), g.maxRequestBytes());
     }
@@ -71,6 +83,16 @@ public final class ProxyPath extends ContainerLifeCycle {
         // every response, 401 and 3xx included, goes back to the client as the server sent it.
         client.getContentDecoderFactories().clear();
         client.getProtocolHandlers().clear();
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        for (ServerConnectionPool p : pools) {
+            if (p != null) {
+                p.stop();
+            }
+        }
+        super.doStop();
     }
 
     /** A new classification (rules, subscriptions, customer source) for the same classes, in force for the next request. */
