@@ -34,6 +34,7 @@ import org.eclipse.jetty.util.Promise;
  */
 final class ServerExchange implements Promise<ServerConnection> {
     private static final byte[] CRLF = {'\r', '\n'};
+    private static final int MAX_COPIED_PIECE = 8 * 1024;
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final Dispatcher dispatcher;
@@ -47,6 +48,8 @@ final class ServerExchange implements Promise<ServerConnection> {
     private ServerConnection connection;
     private volatile boolean timedOut;
     private volatile Throwable requestFailure;
+    /** Request leg and answer leg: the one that ends last decides what becomes of the connection. */
+    private final java.util.concurrent.atomic.AtomicInteger legs = new java.util.concurrent.atomic.AtomicInteger(2);
 
     ServerExchange(Dispatcher dispatcher, GatewayExchange ex, ServerSlots server, ServerConnectionPool pool,
                    long timeoutMillis, long maxRequestBytes) {
@@ -78,6 +81,15 @@ final class ServerExchange implements Promise<ServerConnection> {
         dispatcher.upstreamFailed(ex, server, failure, null, false);
     }
 
+    /**
+     * Gives the connection back (or closes it), then the slot: in that order, so the request the slot
+     * admits finds the connection idle. Called once both legs ended, or at once when not reusable.
+     */
+    private void releaseConnection(boolean reusable) {
+        connection.detach(reusable);
+        ex.releaseSlot();
+    }
+
     /** Called by the connection's timer: the relay answers server-timeout once it sees the connection closed. */
     void timedOut() {
         timedOut = true;
@@ -97,7 +109,10 @@ final class ServerExchange implements Promise<ServerConnection> {
         private ByteBuffer pendingHead;
         private boolean chunked;
         private boolean hasBody;
+        private long length;
         private boolean finished;
+        /** The request's last bytes are being written: an answer now is not an early one. */
+        volatile boolean lastWriteIssued;
         private long seen;
         private boolean started;
         private Content.Chunk inFlight;
@@ -114,6 +129,7 @@ final class ServerExchange implements Promise<ServerConnection> {
                 }
                 if (!hasBody) {
                     finished = true;
+                    lastWriteIssued = true;
                     write(pendingHead);
                     return Action.SCHEDULED;
                 }
@@ -140,7 +156,10 @@ final class ServerExchange implements Promise<ServerConnection> {
                     continue;
                 }
                 inFlight = chunk;
-                finished = chunk.isLast();
+                // Jetty may hand a body of known length as data then a separate empty last chunk: the
+                // body is whole once its length was read, so the answer that follows is not an early one.
+                finished = chunk.isLast() || (!chunked && seen == length);
+                lastWriteIssued = finished;
                 write(frame(chunk));
                 return Action.SCHEDULED;
             }
@@ -176,10 +195,21 @@ final class ServerExchange implements Promise<ServerConnection> {
         }
 
         @Override
+        protected void onCompleteSuccess() {
+            if (legs.decrementAndGet() == 0) {
+                releaseConnection(true); // the answer was complete first and left the connection to us
+            }
+        }
+
+        @Override
         protected void onCompleteFailure(Throwable cause) {
             if (inFlight != null) {
                 inFlight.release();
                 inFlight = null;
+            }
+            if (relay.reusable) {
+                releaseConnection(false); // the answer is relayed; the connection is not fit for another
+                return;
             }
             if (!relay.over) {
                 requestFailure = cause;
@@ -196,7 +226,7 @@ final class ServerExchange implements Promise<ServerConnection> {
         private ByteBuffer encodeHead() {
             Request c2p = ex.request;
             HttpFields headers = c2p.getHeaders();
-            long length = c2p.getLength();
+            length = c2p.getLength();
             chunked = length < 0 && headers.contains(HttpHeader.TRANSFER_ENCODING);
             hasBody = length > 0 || chunked;
             ByteBuffer buffer = connection.head;
@@ -276,6 +306,8 @@ final class ServerExchange implements Promise<ServerConnection> {
     final class Relay extends IteratingCallback {
         /** Set once the outcome is decided; only the relay writes it. */
         volatile boolean over;
+        /** The answer was complete and the connection may serve another request once the request leg ends. */
+        volatile boolean reusable;
         private int status;
         private boolean closeAfter;
         private boolean responseStarted;
@@ -301,6 +333,13 @@ final class ServerExchange implements Promise<ServerConnection> {
                     if (content != null) {
                         ByteBuffer piece = content;
                         content = null;
+                        if (isLastSmallPiece(c, piece)) {
+                            c.parser.parseNext(in); // the parser owes only the end of the message
+                            if (complete) {
+                                succeed(BufferUtil.copy(piece));
+                                return Action.IDLE;
+                            }
+                        }
                         ex.response.write(false, piece, this);
                         return Action.SCHEDULED;
                     }
@@ -314,7 +353,7 @@ final class ServerExchange implements Promise<ServerConnection> {
                         continue;
                     }
                     if (complete) {
-                        succeed();
+                        succeed(BufferUtil.EMPTY_BUFFER);
                         return Action.IDLE;
                     }
                     if (in.hasRemaining()) {
@@ -336,7 +375,7 @@ final class ServerExchange implements Promise<ServerConnection> {
                     c.parser.atEOF(); // a body delimited by the end of the connection ends here
                     c.parser.parseNext(in);
                     if (complete && content == null) {
-                        succeed();
+                        succeed(BufferUtil.EMPTY_BUFFER);
                     } else {
                         fail(closedCause());
                     }
@@ -348,17 +387,33 @@ final class ServerExchange implements Promise<ServerConnection> {
             }
         }
 
-        private void succeed() {
+        /**
+         * The whole body of a typical SOAP answer arrives in one read: its one piece goes out as the
+         * response's last write (one pass through Jetty's response instead of two). It is copied, since
+         * the connection's input is reused as soon as the connection is back in its pool.
+         */
+        private boolean isLastSmallPiece(ServerConnection c, ByteBuffer piece) {
+            long length = c.parser.getContentLength();
+            return length >= 0 && c.parser.getContentRead() >= length && piece.remaining() <= MAX_COPIED_PIECE;
+        }
+
+        /** The answer is complete; {@code lastPiece} (possibly empty, never the connection's input) ends it. */
+        private void succeed(ByteBuffer lastPiece) {
             over = true;
-            // Reusable only when the request went out whole and nobody asked to close: a server that
-            // answered before reading the whole body leaves unread bytes that would poison the next answer.
-            boolean reusable = !closeAfter && !timedOut && sender.isSucceeded();
-            if (!reusable) {
+            // Reusable only when the request goes out whole and nobody asked to close: a server that
+            // answered before reading the whole body leaves unread bytes that would poison the next
+            // answer. The answer usually arrives while the request's last write is still completing on
+            // another thread (loopback is that fast): then that write's completion returns the connection.
+            if (closeAfter || timedOut || !sender.lastWriteIssued) {
                 sender.abort(new EofException("the server answered before the request was sent"));
+                releaseConnection(false);
+            } else {
+                reusable = true;
+                if (legs.decrementAndGet() == 0) {
+                    releaseConnection(true);
+                }
             }
-            connection.detach(reusable);
-            ex.releaseSlot(); // after the connection is idle again, so the request this slot admits can use it
-            ex.response.write(true, BufferUtil.EMPTY_BUFFER, Callback.from(ex::completed, ex::clientFailed));
+            ex.response.write(true, lastPiece, Callback.from(ex::completed, ex::clientFailed));
         }
 
         private void fail(Throwable cause) {
