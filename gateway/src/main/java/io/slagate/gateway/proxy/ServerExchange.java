@@ -198,6 +198,7 @@ final class ServerExchange implements Promise<ServerConnection> {
         protected void onCompleteSuccess() {
             if (legs.decrementAndGet() == 0) {
                 releaseConnection(true); // the answer was complete first and left the connection to us
+                relay.finish();
             }
         }
 
@@ -208,7 +209,8 @@ final class ServerExchange implements Promise<ServerConnection> {
                 inFlight = null;
             }
             if (relay.reusable) {
-                releaseConnection(false); // the answer is relayed; the connection is not fit for another
+                releaseConnection(false); // the answer is complete; the connection is not fit for another
+                relay.finish();
                 return;
             }
             if (!relay.over) {
@@ -308,6 +310,8 @@ final class ServerExchange implements Promise<ServerConnection> {
         volatile boolean over;
         /** The answer was complete and the connection may serve another request once the request leg ends. */
         volatile boolean reusable;
+        /** What ends the client's response once both legs ended (published by the legs count). */
+        private ByteBuffer lastPiece;
         private int status;
         private boolean closeAfter;
         private boolean responseStarted;
@@ -403,16 +407,25 @@ final class ServerExchange implements Promise<ServerConnection> {
             // Reusable only when the request goes out whole and nobody asked to close: a server that
             // answered before reading the whole body leaves unread bytes that would poison the next
             // answer. The answer usually arrives while the request's last write is still completing on
-            // another thread (loopback is that fast): then that write's completion returns the connection.
+            // another thread (loopback is that fast): then that write's completion returns the
+            // connection, releases the slot and ends the client's response, in that order, so the
+            // request the slot admits finds the connection idle.
+            this.lastPiece = lastPiece;
             if (closeAfter || timedOut || !sender.lastWriteIssued) {
                 sender.abort(new EofException("the server answered before the request was sent"));
                 releaseConnection(false);
+                finish();
             } else {
                 reusable = true;
                 if (legs.decrementAndGet() == 0) {
                     releaseConnection(true);
+                    finish();
                 }
             }
+        }
+
+        /** The answer's end (its last piece, possibly empty) to the client: the exchange completes with it. */
+        void finish() {
             ex.response.write(true, lastPiece, Callback.from(ex::completed, ex::clientFailed));
         }
 

@@ -40,6 +40,7 @@ public final class TestBackend implements AutoCloseable {
     private final AtomicInteger received = new AtomicInteger();
     private final AtomicInteger concurrent = new AtomicInteger();
     private final AtomicInteger maxConcurrent = new AtomicInteger();
+    private final AtomicInteger connectionsOpened = new AtomicInteger();
     private volatile Handler behaviour;
 
     public TestBackend() throws Exception {
@@ -59,6 +60,12 @@ public final class TestBackend implements AutoCloseable {
         connector.setHost(host);
         connector.setPort(port);
         server.addConnector(connector);
+        connector.addEventListener(new org.eclipse.jetty.io.Connection.Listener() {
+            @Override
+            public void onOpened(org.eclipse.jetty.io.Connection connection) {
+                connectionsOpened.incrementAndGet();
+            }
+        });
         behaviour = echo();
         server.setHandler(new Handler.Abstract() {
             @Override
@@ -93,6 +100,21 @@ public final class TestBackend implements AutoCloseable {
 
     public int received() {
         return received.get();
+    }
+
+    /** Connections the gateway opened to this backend so far. */
+    public int connectionsOpened() {
+        return connectionsOpened.get();
+    }
+
+    /** Connections open right now. */
+    public int connectionsOpen() {
+        return connector.getConnectedEndPoints().size();
+    }
+
+    /** Closes keep-alive connections idle this long (servers do; the gateway must not trip over them). */
+    public void idleTimeout(long millis) {
+        connector.setIdleTimeout(millis);
     }
 
     public int maxConcurrent() {

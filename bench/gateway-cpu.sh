@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# What one request costs the gateway, measured rather than inferred from throughput (which is noisy on
+# a small shared machine): CPU (user and kernel), system calls by kind, context switches and new
+# upstream connections per request, at a fixed number of connections, with perf stat on the gateway's
+# process. Same backend (nginx) and gateway configuration as bench/gateway-vs-haproxy.sh. Needs nginx,
+# wrk and perf (Debian: apt-get install nginx-light wrk linux-perf) and root (or perf_event_paranoid<=1).
+#
+#   bench/gateway-cpu.sh [CONNECTIONS] [ROUNDS]          → bench/results/gateway-cpu.md
+#   JAVA_OPTS=-Dslagate.upstream=httpclient bench/gateway-cpu.sh   the same through Jetty's HttpClient
+#
+# The system-call tracepoints slow the gateway by a few percent: compare runs of this script with each
+# other, and take throughput figures from bench/gateway-vs-haproxy.sh.
+set -euo pipefail
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+conns="${1:-64}"
+rounds="${2:-2}"
+secs=8
+work="$(mktemp -d)"
+out="$home/bench/results/gateway-cpu.md"
+for tool in nginx wrk perf java; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
+[ -f "$home/dist/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
+
+BACKEND=9101 GATEWAY=9103 ADMIN=9104
+for p in $BACKEND $GATEWAY $ADMIN; do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "port $p is in use; stop what listens there first" >&2; exit 1; fi
+done
+cleanup() {
+  kill $(jobs -p) 2>/dev/null || true
+  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+reply='<?xml version="1.0"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><ns:getQuoteResponse xmlns:ns="urn:stock"><ns:return>42.0</ns:return></ns:getQuoteResponse></soapenv:Body></soapenv:Envelope>'
+cat > "$work/nginx.conf" <<NGINX
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  client_body_temp_path $work;
+  server {
+    listen 127.0.0.1:$BACKEND;
+    location / { default_type "text/xml; charset=utf-8"; return 200 '$reply'; }
+  }
+}
+NGINX
+nginx -c "$work/nginx.conf"
+cat > "$work/slagate.yaml" <<YAML
+gateway: { id: bench, listen: "127.0.0.1:$GATEWAY", admin: "127.0.0.1:$ADMIN" }
+servers: [ { id: s1, url: "http://127.0.0.1:$BACKEND", concurrency: 64 } ]
+classes:
+  - { name: premium, target: 1s, queueBound: 10000 }
+  - { name: basic, target: 2s, queueBound: 10000 }
+classification:
+  rules: [ { operation: "urn:premium", class: premium } ]
+  defaultClass: basic
+allocation: { weights: { premium: 40, basic: 24 } }
+YAML
+java ${JAVA_OPTS:-} -jar "$home/dist/target/slagate.jar" gateway --config "$work/slagate.yaml" > "$work/gateway.log" 2>&1 &
+gw=$!
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$ADMIN/ready" >/dev/null && break; sleep 0.1; done
+echo "warming up the JVM ..." >&2
+wrk -t2 -c"$conns" -d15s -s "$home/bench/post.lua" "http://127.0.0.1:$GATEWAY" >/dev/null
+
+events=task-clock,context-switches,raw_syscalls:sys_enter
+for s in read write writev epoll_wait epoll_ctl futex connect; do events="$events,syscalls:sys_enter_$s"; done
+ticks=$(getconf CLK_TCK)
+rows=""
+for r in $(seq 1 "$rounds"); do
+  perf stat -e "$events" -p "$gw" -o "$work/perf.txt" -- sleep "$secs" >/dev/null 2>&1 &
+  perf_pid=$!
+  read -r ut1 st1 < <(awk '{print $14, $15}' "/proc/$gw/stat")
+  o=$(wrk -t2 -c"$conns" -d"${secs}s" --latency -s "$home/bench/post.lua" "http://127.0.0.1:$GATEWAY")
+  wait "$perf_pid"
+  read -r ut2 st2 < <(awk '{print $14, $15}' "/proc/$gw/stat")
+  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$o")
+  n=$(awk -v r="$rps" -v s="$secs" 'BEGIN { print r * s }')
+  per() { awk -v v="$1" -v n="$n" -v k="${2:-1}" 'BEGIN { printf "%.2f", v * k / n }'; }
+  ev() { awk -v e="$1" '$2 == e { gsub(",", "", $1); print $1 }' "$work/perf.txt"; }
+  cpu=$(per "$(ev task-clock)" 1000)
+  user=$(per $((ut2 - ut1)) $((1000000 / ticks)))
+  sys=$(per $((st2 - st1)) $((1000000 / ticks)))
+  row="| $r | $rps | $cpu | $user | $sys | $(per "$(ev raw_syscalls:sys_enter)") | $(per "$(ev syscalls:sys_enter_read)") | $(per "$(ev syscalls:sys_enter_writev)")"
+  row="$row | $(per "$(ev syscalls:sys_enter_epoll_ctl)") | $(per "$(ev syscalls:sys_enter_futex)") | $(per "$(ev context-switches)") | $(per "$(ev syscalls:sys_enter_connect)") |"
+  echo "round $r: $rps req/s, $cpu us CPU per request (user $user, kernel $sys)" >&2
+  rows="$rows$row"$'\n'
+done
+
+{
+  echo "# Gateway cost per request — $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo
+  echo "Command: \`${JAVA_OPTS:+JAVA_OPTS=\"$JAVA_OPTS\" }bench/gateway-cpu.sh $conns $rounds\` on $(nproc) cores ($(java -version 2>&1 | head -1));"
+  echo "wrk -t2 -c$conns, ${secs}s per round, perf stat on the gateway process (tracepoints on, so a few percent slower"
+  echo "than \`bench/gateway-vs-haproxy.sh\`). Per request: CPU in µs (user and kernel from /proc), system calls, context"
+  echo "switches, new upstream connections (\`connect\`)."
+  echo
+  echo "| round | req/s | CPU µs | user µs | kernel µs | syscalls | read | writev | epoll_ctl | futex | ctx switches | connect |"
+  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  printf "%s" "$rows"
+} > "$out"
+echo "wrote $out" >&2

@@ -1,0 +1,218 @@
+package io.slagate.gateway;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.slagate.config.ConfigLoader;
+import io.slagate.gateway.testing.ScriptedBackend;
+import io.slagate.gateway.testing.Soap;
+import io.slagate.gateway.testing.TestBackend;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.StringRequestContent;
+import org.eclipse.jetty.http.HttpMethod;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gateway's own upstream HTTP/1.1 leg (plain-HTTP servers): keep-alive connections reused and
+ * never multiplied, connections a server closed while idle never used, and answers that well-behaved
+ * test servers do not produce (interim 1xx, a body ended by the connection's end, HTTP/1.0,
+ * {@code Connection: close}) relayed whole. The request head is checked byte for byte.
+ */
+class UpstreamConnectionsTest {
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private HttpClient client;
+
+    @BeforeEach
+    void startClient() throws Exception {
+        client = new HttpClient();
+        client.setMaxConnectionsPerDestination(64);
+        client.start();
+    }
+
+    @AfterEach
+    void stopAll() throws Exception {
+        client.stop();
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            closeables.get(i).close();
+        }
+    }
+
+    private Gateway gateway(String serverUrl, int concurrency) throws Exception {
+        String yaml = "gateway: { listen: \"127.0.0.1:0\", admin: \"127.0.0.1:0\", serverTimeout: 5s }\n"
+                + "servers:\n  - { id: s1, url: \"" + serverUrl + "\", concurrency: " + concurrency + " }\n"
+                + "classes:\n  - { name: basic, target: 1s, queueBound: 1000, queueTimeout: 10s }\n";
+        Gateway g = new Gateway(ConfigLoader.parse(yaml, "test.yaml")).start();
+        closeables.add(() -> g.stop(Duration.ofSeconds(2)));
+        return g;
+    }
+
+    private Request post(Gateway g) {
+        return client.newRequest("http://127.0.0.1:" + g.port() + "/services/S").method(HttpMethod.POST)
+                .headers(h -> h.put("SOAPAction", "\"urn:getQuote\"").put("X-Forwarded-For", "10.0.0.1"))
+                .body(new StringRequestContent("text/xml; charset=utf-8", Soap.envelope11("getQuote")))
+                .timeout(10, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Regression: the answer often arrives before the request's last (empty) body chunk was read,
+     * which once made the gateway take it for an early answer and drop the connection (about one
+     * request in a hundred opened a new one).
+     */
+    @Test
+    void keepAlive_manyRequests_noMoreConnectionsThanSlots() throws Exception {
+        TestBackend b = new TestBackend();
+        closeables.add(b);
+        Gateway g = gateway(b.url(), 8);
+        for (int round = 0; round < 100; round++) {
+            List<CompletableFuture<ContentResponse>> batch = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                CompletableFuture<ContentResponse> f = new CompletableFuture<>();
+                post(g).send(r -> {
+                    if (r.isSucceeded()) {
+                        f.complete(null);
+                    } else {
+                        f.completeExceptionally(r.getFailure());
+                    }
+                });
+                batch.add(f);
+            }
+            CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
+        }
+        assertEquals(1600, b.received());
+        assertTrue(b.connectionsOpened() <= 8, "connections opened to the server: " + b.connectionsOpened() + " for 8 slots");
+        assertEquals(1600, g.metrics().completedTotal());
+    }
+
+    @Test
+    void serverClosesIdleConnections_nextRequestsDoNotFail() throws Exception {
+        TestBackend b = new TestBackend();
+        closeables.add(b);
+        b.idleTimeout(200);
+        Gateway g = gateway(b.url(), 4);
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 4; i++) {
+                assertEquals(200, post(g).send().getStatus());
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> b.connectionsOpen() == 0); // the server closed them all
+        }
+        assertEquals(200, post(g).send().getStatus());
+        assertEquals(0, g.metrics().faultedTotal(), "no request may land on a connection the server had closed");
+        assertTrue(b.connectionsOpened() >= 4, "fresh connections after each close: " + b.connectionsOpened());
+    }
+
+    @Test
+    void requestHead_hopByHopDropped_forwardingAppended_lengthKept() throws Exception {
+        ScriptedBackend b = new ScriptedBackend();
+        closeables.add(b);
+        Gateway g = gateway(b.url() + "/prefix/", 2);
+        ContentResponse r = post(g).headers(h -> h.put("Connection", "keep-alive, X-Private").put("X-Private", "secret")
+                .put("Authorization", "Basic YWxpY2U6eA==")).send();
+        assertEquals(200, r.getStatus());
+        assertEquals("<ok>", r.getContentAsString());
+        String head = b.heads().get(0);
+        assertTrue(head.startsWith("POST /prefix/services/S HTTP/1.1\r\n"), head);
+        assertEquals(1, count(head, "\r\nX-Forwarded-For: "), head);
+        assertTrue(head.contains("\r\nX-Forwarded-For: 10.0.0.1, 127.0.0.1\r\n"), head);
+        assertTrue(head.contains("\r\nHost: 127.0.0.1:" + g.port() + "\r\n"), "the client's Host is kept: " + head);
+        assertTrue(head.contains("\r\nAuthorization: Basic YWxpY2U6eA==\r\n"), head);
+        assertTrue(head.contains("\r\nContent-Length: " + Soap.envelope11("getQuote").getBytes(StandardCharsets.UTF_8).length + "\r\n"), head);
+        assertFalse(head.contains("X-Private") || head.contains("\r\nConnection:"), head); // Upgrade & co: GatewayProxyTest
+        assertEquals(1, count(head, "\r\nHost: "), head);
+    }
+
+    @Test
+    void interimAnswer_thenTheRealOne_relayedOnce() throws Exception {
+        ScriptedBackend b = new ScriptedBackend();
+        closeables.add(b);
+        b.answer(new ScriptedBackend.Answer("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\nX-Step: 1\r\n\r\n"
+                + "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: 7\r\n\r\n<done/>", false));
+        Gateway g = gateway(b.url(), 2);
+        for (int i = 0; i < 3; i++) {
+            ContentResponse r = post(g).send();
+            assertEquals(200, r.getStatus());
+            assertEquals("<done/>", r.getContentAsString());
+            assertFalse(r.getHeaders().contains("X-Step"), "an interim answer's headers are not the answer's");
+        }
+        assertEquals(1, b.connectionsAccepted(), "the connection stays usable after interim answers");
+    }
+
+    @Test
+    void bodyEndedByTheConnection_http10_relayedWhole_connectionNotReused() throws Exception {
+        ScriptedBackend b = new ScriptedBackend();
+        closeables.add(b);
+        String body = "<quote>" + "x".repeat(50_000) + "</quote>";
+        b.answer(new ScriptedBackend.Answer("HTTP/1.0 200 OK\r\nContent-Type: text/xml\r\n\r\n" + body, true));
+        Gateway g = gateway(b.url(), 2);
+        for (int i = 0; i < 3; i++) {
+            ContentResponse r = post(g).send();
+            assertEquals(200, r.getStatus());
+            assertEquals(body, r.getContentAsString());
+        }
+        assertEquals(3, b.connectionsAccepted());
+        assertEquals(0, g.metrics().faultedTotal());
+    }
+
+    @Test
+    void connectionClose_answerRelayed_nextRequestOnAFreshConnection() throws Exception {
+        ScriptedBackend b = new ScriptedBackend();
+        closeables.add(b);
+        b.answer(new ScriptedBackend.Answer("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 4\r\n\r\n<ok>", true));
+        Gateway g = gateway(b.url(), 2);
+        for (int i = 0; i < 3; i++) {
+            ContentResponse r = post(g).send();
+            assertEquals(200, r.getStatus());
+            assertEquals("<ok>", r.getContentAsString());
+            assertFalse(r.getHeaders().getValuesList("Connection").contains("close"), "the server's Connection stays on its hop");
+        }
+        assertEquals(3, b.connectionsAccepted());
+    }
+
+    @Test
+    void chunkedAnswer_withTrailer_relayedWhole() throws Exception {
+        ScriptedBackend b = new ScriptedBackend();
+        closeables.add(b);
+        b.answer(new ScriptedBackend.Answer("HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "5\r\n<a>12\r\n3\r\n3<b\r\n2\r\n/>\r\n0\r\nX-Trailer: t\r\n\r\n", false));
+        Gateway g = gateway(b.url(), 2);
+        for (int i = 0; i < 2; i++) {
+            ContentResponse r = post(g).send();
+            assertEquals(200, r.getStatus());
+            assertEquals("<a>123<b/>", r.getContentAsString());
+        }
+        assertEquals(1, b.connectionsAccepted());
+    }
+
+    @Test
+    void garbageAnswer_serverFailedFault_connectionDropped() throws Exception {
+        ScriptedBackend b = new ScriptedBackend();
+        closeables.add(b);
+        b.answer(new ScriptedBackend.Answer("SMTP ready\r\n\r\n", false));
+        Gateway g = gateway(b.url(), 2);
+        ContentResponse r = post(g).send();
+        assertEquals(500, r.getStatus());
+        assertEquals("server-failed", Soap.parseFault(r.getContent()).reason());
+        b.answer(new ScriptedBackend.Answer("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n<ok>", false));
+        assertEquals(200, post(g).send().getStatus());
+        assertEquals(2, b.connectionsAccepted(), "a connection that carried garbage is not reused");
+    }
+
+    private static int count(String s, String part) {
+        int n = 0;
+        for (int at = s.indexOf(part); at >= 0; at = s.indexOf(part, at + 1)) {
+            n++;
+        }
+        return n;
+    }
+}
