@@ -2,11 +2,12 @@
 # What one request costs the gateway, measured rather than inferred from throughput (which is noisy on
 # a small shared machine): CPU (user and kernel), system calls by kind, context switches and new
 # upstream connections per request, at a fixed number of connections, with perf stat on the gateway's
-# process. Same backend (nginx) and gateway configuration as bench/gateway-vs-haproxy.sh. Needs nginx,
-# wrk and perf (Debian: apt-get install nginx-light wrk linux-perf) and root (or perf_event_paranoid<=1).
+# process. Two gateways, measured in alternating rounds so both see the same machine: slagate's own
+# upstream leg (the default) and Jetty's HttpClient (-Dslagate.upstream=httpclient). Same backend
+# (nginx) and gateway configuration as bench/gateway-vs-haproxy.sh. Needs nginx, wrk and perf
+# (Debian: apt-get install nginx-light wrk linux-perf) and root (or perf_event_paranoid<=1).
 #
-#   bench/gateway-cpu.sh [CONNECTIONS] [ROUNDS]          → bench/results/gateway-cpu.md
-#   JAVA_OPTS=-Dslagate.upstream=httpclient bench/gateway-cpu.sh   the same through Jetty's HttpClient
+#   bench/gateway-cpu.sh [CONNECTIONS] [ROUNDS]          → bench/results/gateway-cpu.md (WARMUP=40 seconds first)
 #
 # The system-call tracepoints slow the gateway by a few percent: compare runs of this script with each
 # other, and take throughput figures from bench/gateway-vs-haproxy.sh.
@@ -20,8 +21,9 @@ out="$home/bench/results/gateway-cpu.md"
 for tool in nginx wrk perf java; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
 [ -f "$home/dist/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 
-BACKEND=9101 GATEWAY=9103 ADMIN=9104
-for p in $BACKEND $GATEWAY $ADMIN; do
+BACKEND=9101
+declare -A PORT=([direct]=9103 [httpclient]=9105) ADMIN=([direct]=9104 [httpclient]=9106) OPTS=([direct]="" [httpclient]="-Dslagate.upstream=httpclient") PID=()
+for p in $BACKEND 9103 9104 9105 9106; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "port $p is in use; stop what listens there first" >&2; exit 1; fi
 done
 cleanup() {
@@ -47,8 +49,9 @@ http {
 }
 NGINX
 nginx -c "$work/nginx.conf"
-cat > "$work/slagate.yaml" <<YAML
-gateway: { id: bench, listen: "127.0.0.1:$GATEWAY", admin: "127.0.0.1:$ADMIN" }
+for leg in direct httpclient; do
+cat > "$work/$leg.yaml" <<YAML
+gateway: { id: $leg, listen: "127.0.0.1:${PORT[$leg]}", admin: "127.0.0.1:${ADMIN[$leg]}" }
 servers: [ { id: s1, url: "http://127.0.0.1:$BACKEND", concurrency: 64 } ]
 classes:
   - { name: premium, target: 1s, queueBound: 10000 }
@@ -58,46 +61,59 @@ classification:
   defaultClass: basic
 allocation: { weights: { premium: 40, basic: 24 } }
 YAML
-java ${JAVA_OPTS:-} -jar "$home/dist/target/slagate.jar" gateway --config "$work/slagate.yaml" > "$work/gateway.log" 2>&1 &
-gw=$!
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$ADMIN/ready" >/dev/null && break; sleep 0.1; done
-echo "warming up the JVM ..." >&2
-wrk -t2 -c"$conns" -d15s -s "$home/bench/post.lua" "http://127.0.0.1:$GATEWAY" >/dev/null
+java ${JAVA_OPTS:-} ${OPTS[$leg]} -jar "$home/dist/target/slagate.jar" gateway --config "$work/$leg.yaml" > "$work/$leg.log" 2>&1 &
+PID[$leg]=$!
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:${ADMIN[$leg]}/ready" >/dev/null && break; sleep 0.1; done
+done
+echo "warming up both JVMs ..." >&2
+for leg in direct httpclient; do
+  wrk -t2 -c"$conns" -d"${WARMUP:-40}s" -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$leg]}" >/dev/null
+done
 
 events=task-clock,context-switches,raw_syscalls:sys_enter
 for s in read write writev epoll_wait epoll_ctl futex connect; do events="$events,syscalls:sys_enter_$s"; done
 ticks=$(getconf CLK_TCK)
 rows=""
+declare -A CPU
 for r in $(seq 1 "$rounds"); do
-  perf stat -e "$events" -p "$gw" -o "$work/perf.txt" -- sleep "$secs" >/dev/null 2>&1 &
-  perf_pid=$!
-  read -r ut1 st1 < <(awk '{print $14, $15}' "/proc/$gw/stat")
-  o=$(wrk -t2 -c"$conns" -d"${secs}s" --latency -s "$home/bench/post.lua" "http://127.0.0.1:$GATEWAY")
-  wait "$perf_pid"
-  read -r ut2 st2 < <(awk '{print $14, $15}' "/proc/$gw/stat")
-  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$o")
-  n=$(awk -v r="$rps" -v s="$secs" 'BEGIN { print r * s }')
-  per() { awk -v v="$1" -v n="$n" -v k="${2:-1}" 'BEGIN { printf "%.2f", v * k / n }'; }
-  ev() { awk -v e="$1" '$2 == e { gsub(",", "", $1); print $1 }' "$work/perf.txt"; }
-  cpu=$(per "$(ev task-clock)" 1000)
-  user=$(per $((ut2 - ut1)) $((1000000 / ticks)))
-  sys=$(per $((st2 - st1)) $((1000000 / ticks)))
-  row="| $r | $rps | $cpu | $user | $sys | $(per "$(ev raw_syscalls:sys_enter)") | $(per "$(ev syscalls:sys_enter_read)") | $(per "$(ev syscalls:sys_enter_writev)")"
-  row="$row | $(per "$(ev syscalls:sys_enter_epoll_ctl)") | $(per "$(ev syscalls:sys_enter_futex)") | $(per "$(ev context-switches)") | $(per "$(ev syscalls:sys_enter_connect)") |"
-  echo "round $r: $rps req/s, $cpu us CPU per request (user $user, kernel $sys)" >&2
-  rows="$rows$row"$'\n'
+  order=(direct httpclient); [ $((r % 2)) -eq 0 ] && order=(httpclient direct)
+  for leg in "${order[@]}"; do
+    gw=${PID[$leg]}
+    perf stat -e "$events" -p "$gw" -o "$work/perf.txt" -- sleep "$secs" >/dev/null 2>&1 &
+    perf_pid=$!
+    read -r ut1 st1 < <(awk '{print $14, $15}' "/proc/$gw/stat")
+    o=$(wrk -t2 -c"$conns" -d"${secs}s" --latency -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$leg]}")
+    wait "$perf_pid"
+    read -r ut2 st2 < <(awk '{print $14, $15}' "/proc/$gw/stat")
+    rps=$(awk '/Requests\/sec/ {print $2}' <<<"$o")
+    n=$(awk -v r="$rps" -v s="$secs" 'BEGIN { print r * s }')
+    per() { awk -v v="$1" -v n="$n" -v k="${2:-1}" 'BEGIN { printf "%.2f", v * k / n }'; }
+    ev() { awk -v e="$1" '$2 == e || $3 == e { gsub(",", "", $1); print $1 }' "$work/perf.txt"; }
+    cpu=$(per "$(ev task-clock)" 1000)
+    user=$(per $((ut2 - ut1)) $((1000000 / ticks)))
+    sys=$(per $((st2 - st1)) $((1000000 / ticks)))
+    row="| $r | $leg | $rps | $cpu | $user | $sys | $(per "$(ev raw_syscalls:sys_enter)") | $(per "$(ev syscalls:sys_enter_read)") | $(per "$(ev syscalls:sys_enter_writev)")"
+    row="$row | $(per "$(ev syscalls:sys_enter_epoll_ctl)") | $(per "$(ev syscalls:sys_enter_futex)") | $(per "$(ev context-switches)") | $(per "$(ev syscalls:sys_enter_connect)") |"
+    echo "round $r $leg: $rps req/s, $cpu us CPU per request (user $user, kernel $sys)" >&2
+    rows="$rows$row"$'\n'
+    CPU[$leg]="${CPU[$leg]:-} $cpu"
+  done
 done
+mean() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.1f", s/NF }' <<<"$1"; }
 
 {
   echo "# Gateway cost per request — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
-  echo "Command: \`${JAVA_OPTS:+JAVA_OPTS=\"$JAVA_OPTS\" }bench/gateway-cpu.sh $conns $rounds\` on $(nproc) cores ($(java -version 2>&1 | head -1));"
+  echo "Command: \`bench/gateway-cpu.sh $conns $rounds\` on $(nproc) cores ($(java -version 2>&1 | head -1)); two gateways, one per upstream leg,"
+  echo "warmed ${WARMUP:-40}s each, measured in alternating rounds;"
   echo "wrk -t2 -c$conns, ${secs}s per round, perf stat on the gateway process (tracepoints on, so a few percent slower"
   echo "than \`bench/gateway-vs-haproxy.sh\`). Per request: CPU in µs (user and kernel from /proc), system calls, context"
   echo "switches, new upstream connections (\`connect\`)."
   echo
-  echo "| round | req/s | CPU µs | user µs | kernel µs | syscalls | read | writev | epoll_ctl | futex | ctx switches | connect |"
-  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| round | leg | req/s | CPU µs | user µs | kernel µs | syscalls | read | writev | epoll_ctl | futex | ctx switches | connect |"
+  echo "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   printf "%s" "$rows"
+  echo
+  echo "Mean CPU per request: slagate's leg $(mean "${CPU[direct]}") µs, Jetty's HttpClient $(mean "${CPU[httpclient]}") µs."
 } > "$out"
 echo "wrote $out" >&2
