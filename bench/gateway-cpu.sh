@@ -32,35 +32,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-reply='<?xml version="1.0"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><ns:getQuoteResponse xmlns:ns="urn:stock"><ns:return>42.0</ns:return></ns:getQuoteResponse></soapenv:Body></soapenv:Envelope>'
-cat > "$work/nginx.conf" <<NGINX
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 1000000;
-  client_body_temp_path $work;
-  server {
-    listen 127.0.0.1:$BACKEND;
-    location / { default_type "text/xml; charset=utf-8"; return 200 '$reply'; }
-  }
-}
-NGINX
-nginx -c "$work/nginx.conf"
+source "$home/bench/common.sh"
+start_nginx "$work" "$BACKEND"
 for leg in direct httpclient; do
-cat > "$work/$leg.yaml" <<YAML
-gateway: { id: $leg, listen: "127.0.0.1:${PORT[$leg]}", admin: "127.0.0.1:${ADMIN[$leg]}" }
-servers: [ { id: s1, url: "http://127.0.0.1:$BACKEND", concurrency: 64 } ]
-classes:
-  - { name: premium, target: 1s, queueBound: 10000 }
-  - { name: basic, target: 2s, queueBound: 10000 }
-classification:
-  rules: [ { operation: "urn:premium", class: premium } ]
-  defaultClass: basic
-allocation: { weights: { premium: 40, basic: 24 } }
-YAML
+gateway_yaml "$leg" "${PORT[$leg]}" "${ADMIN[$leg]}" "$BACKEND" > "$work/$leg.yaml"
 java ${JAVA_OPTS:-} ${OPTS[$leg]} -jar "$home/dist/target/slagate.jar" gateway --config "$work/$leg.yaml" > "$work/$leg.log" 2>&1 &
 PID[$leg]=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:${ADMIN[$leg]}/ready" >/dev/null && break; sleep 0.1; done

@@ -26,23 +26,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-reply='<?xml version="1.0"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><ns:getQuoteResponse xmlns:ns="urn:stock"><ns:return>42.0</ns:return></ns:getQuoteResponse></soapenv:Body></soapenv:Envelope>'
-cat > "$work/nginx.conf" <<NGINX
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 1000000;
-  client_body_temp_path $work;
-  server {
-    listen 127.0.0.1:$BACKEND;
-    location / { default_type "text/xml; charset=utf-8"; return 200 '$reply'; }
-  }
-}
-NGINX
-nginx -c "$work/nginx.conf"
+source "$home/bench/common.sh"
+start_nginx "$work" "$BACKEND"
 
 # HAProxy doing the gateway's job: one backend server with a concurrency cap (maxconn = N_s) and a queue.
 cat > "$work/haproxy.cfg" <<HAP
@@ -64,17 +49,7 @@ backend servers
 HAP
 haproxy -f "$work/haproxy.cfg" -D -p "$work/haproxy.pid"
 
-cat > "$work/slagate.yaml" <<YAML
-gateway: { id: bench, listen: "127.0.0.1:$GATEWAY", admin: "127.0.0.1:$ADMIN" }
-servers: [ { id: s1, url: "http://127.0.0.1:$BACKEND", concurrency: $CAP } ]
-classes:
-  - { name: premium, target: 1s, queueBound: 10000 }
-  - { name: basic, target: 2s, queueBound: 10000 }
-classification:
-  rules: [ { operation: "urn:premium", class: premium } ]
-  defaultClass: basic
-allocation: { weights: { premium: 40, basic: 24 } }
-YAML
+gateway_yaml bench "$GATEWAY" "$ADMIN" "$BACKEND" > "$work/slagate.yaml"
 java ${JAVA_OPTS:-} -jar "$home/dist/target/slagate.jar" gateway --config "$work/slagate.yaml" > "$work/gateway.log" 2>&1 &
 gw_pid=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$ADMIN/ready" >/dev/null && break; sleep 0.1; done

@@ -1,0 +1,39 @@
+# Shared by the gateway benchmarks (sourced): the trivial SOAP backend and the gateway's configuration.
+
+# nginx with one worker answering every request with a fixed SOAP reply, on 127.0.0.1:$2; files in $1.
+start_nginx() {
+  local work="$1" port="$2"
+  local reply='<?xml version="1.0"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><ns:getQuoteResponse xmlns:ns="urn:stock"><ns:return>42.0</ns:return></ns:getQuoteResponse></soapenv:Body></soapenv:Envelope>'
+  cat > "$work/nginx.conf" <<NGINX
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  client_body_temp_path $work;
+  server {
+    listen 127.0.0.1:$port;
+    location / { default_type "text/xml; charset=utf-8"; return 200 '$reply'; }
+  }
+}
+NGINX
+  nginx -c "$work/nginx.conf"
+}
+
+# The benchmark gateway: one server with N_s = 64, two classes by SOAPAction, WRR weights 40:24.
+#   gateway_yaml ID PORT ADMIN_PORT BACKEND_PORT > file
+gateway_yaml() {
+  cat <<YAML
+gateway: { id: $1, listen: "127.0.0.1:$2", admin: "127.0.0.1:$3" }
+servers: [ { id: s1, url: "http://127.0.0.1:$4", concurrency: 64 } ]
+classes:
+  - { name: premium, target: 1s, queueBound: 10000 }
+  - { name: basic, target: 2s, queueBound: 10000 }
+classification:
+  rules: [ { operation: "urn:premium", class: premium } ]
+  defaultClass: basic
+allocation: { weights: { premium: 40, basic: 24 } }
+YAML
+}
