@@ -64,6 +64,10 @@ public final class ProxyPath extends ContainerLifeCycle {
         // twice the server side per request); https servers, and every server when
         // -Dslagate.upstream=httpclient (a fallback and the benchmark's comparison), go through HttpClient.
         boolean direct = !"httpclient".equals(System.getProperty("slagate.upstream"));
+        if (!direct) {
+            org.slf4j.LoggerFactory.getLogger(ProxyPath.class).info(
+                    "slagate.upstream=httpclient: every server is reached through Jetty's HttpClient");
+        }
         pools = new ServerConnectionPool[config.servers().size()];
         for (int i = 0; i < pools.length; i++) {
             java.net.URI url = config.servers().get(i).url();
