@@ -37,3 +37,7 @@ classification:
 allocation: { weights: { premium: 40, basic: 24 } }
 YAML
 }
+
+# Means of whitespace-separated numbers: mean (one decimal), meanf (three).
+mean() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.1f", s/NF }' <<<"$1"; }
+meanf() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.3f", s/NF }' <<<"$1"; }

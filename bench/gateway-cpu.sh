@@ -74,7 +74,6 @@ for r in $(seq 1 "$rounds"); do
     CPU[$leg]="${CPU[$leg]:-} $cpu"
   done
 done
-mean() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.1f", s/NF }' <<<"$1"; }
 
 {
   echo "# Gateway cost per request — $(date -u +%Y-%m-%dT%H:%MZ)"

@@ -106,8 +106,6 @@ if [ "${PROFILE:-0}" = 1 ]; then
 fi
 curl -s "http://127.0.0.1:$ADMIN/stats" > "$work/stats.json"
 
-mean() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.1f", s/NF }' <<<"$1"; }
-meanf() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.3f", s/NF }' <<<"$1"; }
 {
   echo "# Gateway vs HAProxy vs direct — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo

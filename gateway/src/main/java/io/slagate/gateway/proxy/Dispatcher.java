@@ -96,13 +96,11 @@ final class Dispatcher {
         Set<String> listed = HopByHop.connectionListed(c2pHeaders);
         p2s.headers(h -> {
             for (HttpField f : c2pHeaders) {
-                HttpHeader known = f.getHeader();
-                if (known == HttpHeader.CONTENT_LENGTH || known == HttpHeader.EXPECT || HopByHop.isHopByHop(f, listed)) {
-                    continue; // length comes from the body below; 100-continue was answered on the C2P leg
+                if (HopByHop.copiedUpstream(f, listed)) {
+                    h.add(f); // Host included: the server sees the address the client used
                 }
-                h.add(f); // Host included: the server sees the address the client used
             }
-            addForwarded(c2p, c2pHeaders, h);
+            Forwarded.put(c2p, c2pHeaders, h::put);
         });
         if (c2p.getLength() > 0 || c2pHeaders.contains(HttpHeader.TRANSFER_ENCODING)) {
             p2s.body(new LimitedRequestContent(c2p, ex, maxRequestBytes));
@@ -112,10 +110,6 @@ final class Dispatcher {
             LOG.debug("{} P2S {} {} to {}", ex, c2p.getMethod(), pathQuery, server.id());
         }
         p2s.send(new ServerResponseListener(ex, server));
-    }
-
-    private static void addForwarded(Request c2p, HttpFields c2pHeaders, HttpFields.Mutable h) {
-        Forwarded.put(c2p, c2pHeaders, h::put);
     }
 
     /** The server sent a response head: it is alive. */

@@ -52,6 +52,17 @@ final class HopByHop {
         return names;
     }
 
+    /**
+     * Whether a client's request header is copied to the server as it is: not a hop-by-hop one, not the
+     * framing (the body's length is the proxy's to state), not {@code Expect} (100-continue was answered
+     * on the client's leg), not {@code X-Forwarded-For} (extended by {@link Forwarded}).
+     */
+    static boolean copiedUpstream(HttpField field, Set<String> connectionListed) {
+        HttpHeader known = field.getHeader();
+        return known != HttpHeader.CONTENT_LENGTH && known != HttpHeader.EXPECT && known != HttpHeader.X_FORWARDED_FOR
+                && !isHopByHop(field, connectionListed);
+    }
+
     static boolean isHopByHop(HttpField field, Set<String> connectionListed) {
         HttpHeader known = field.getHeader();
         if (known != null && FIXED.contains(known)) {

@@ -87,10 +87,6 @@ final class ServerConnectionPool implements ClientConnectionFactory {
         idle.remove(c);
     }
 
-    int idleCount() {
-        return idle.size();
-    }
-
     /** Closes the idle connections; busy ones close when their exchange ends. */
     void stop() {
         stopped = true;

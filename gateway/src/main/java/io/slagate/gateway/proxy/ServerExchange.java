@@ -256,13 +256,10 @@ final class ServerExchange implements Promise<ServerConnection> {
             Set<String> listed = HopByHop.connectionListed(headers);
             boolean host = false;
             for (HttpField f : headers) {
-                HttpHeader known = f.getHeader();
-                if (known == HttpHeader.CONTENT_LENGTH || known == HttpHeader.EXPECT || HopByHop.isHopByHop(f, listed)
-                        || known == HttpHeader.X_FORWARDED_FOR) {
-                    continue; // framing is ours; 100-continue was answered on the client's leg; X-Forwarded-For is extended below
+                if (HopByHop.copiedUpstream(f, listed)) {
+                    host |= f.getHeader() == HttpHeader.HOST;
+                    header(b, f.getName(), f.getValue()); // Host included: the server sees the address the client used
                 }
-                host |= known == HttpHeader.HOST;
-                header(b, f.getName(), f.getValue()); // Host included: the server sees the address the client used
             }
             if (!host) {
                 header(b, "Host", pool.authority);
