@@ -78,7 +78,9 @@ public final class ConfigLoader {
 
     private static GatewaySettings gateway(ConfigNode g) {
         g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
-                "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls");
+                "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
+                "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
+                "responseWriteTimeout", "trustedProxies", "underscoreHeaders");
         String id = g.string("id", "gw1");
         if (id != null && !NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -121,7 +123,38 @@ public final class ConfigLoader {
             tls = new TlsSettings(ks, t.string("type", "PKCS12"), secretFromEnv(t, t.requiredString("passwordEnv")));
         }
         return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
-                maxConnections, tls);
+                maxConnections, tls, clients(g, maxBytes));
+    }
+
+    private static ClientPolicy clients(ConfigNode g, long maxRequestBytes) {
+        ClientPolicy d = ClientPolicy.DEFAULTS;
+        long bufferedRequest = g.bytes("bufferedRequestBytes", Math.min(d.bufferedRequestBytes(), maxRequestBytes), 0, 64L << 20);
+        if (bufferedRequest > maxRequestBytes) {
+            g.problem("bufferedRequestBytes", bufferedRequest, "must not exceed maxRequestBytes (" + maxRequestBytes + ")");
+        }
+        Duration bodyTimeout = g.duration("requestBodyTimeout", d.requestBodyTimeout(), Duration.ofMillis(100), Duration.ofMinutes(10));
+        long minRate = g.bytes("minRequestDataRate", d.minRequestDataRate(), 0, 1L << 30);
+        long bufferedResponse = g.bytes("bufferedResponseBytes", d.bufferedResponseBytes(), 0, 64L << 20);
+        Duration writeTimeout = g.duration("responseWriteTimeout", d.responseWriteTimeout(), Duration.ofMillis(100), Duration.ofMinutes(10));
+        List<String> trusted = new ArrayList<>();
+        List<ConfigNode> proxies = g.list("trustedProxies");
+        for (int i = 0; i < proxies.size(); i++) {
+            String cidr = proxies.get(i).asString();
+            if (cidr != null) {
+                String why = Cidr.problem(cidr);
+                if (why != null) {
+                    g.problem("trustedProxies[" + i + "]", cidr, why);
+                } else {
+                    trusted.add(cidr);
+                }
+            }
+        }
+        String underscore = g.string("underscoreHeaders", "drop");
+        if (underscore != null && !underscore.equals("drop") && !underscore.equals("refuse")) {
+            g.problem("underscoreHeaders", underscore, "is not allowed; use one of: drop, refuse");
+        }
+        return new ClientPolicy(bufferedRequest, bodyTimeout, minRate, bufferedResponse, writeTimeout, trusted,
+                "refuse".equals(underscore));
     }
 
     private static HostPort hostPort(ConfigNode n, String key, HostPort def) {

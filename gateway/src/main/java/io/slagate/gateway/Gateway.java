@@ -77,6 +77,8 @@ public final class Gateway implements AutoCloseable {
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
         http.setSendDateHeader(false); // the server's Date is relayed; a second one would be a duplicate
+        // room for any head the upstream parser accepts from a server, plus the gateway's own fields
+        http.setResponseHeaderSize(64 * 1024);
         gatewayConnector = g.tls() == null ? connector(http, g.listen().host(), g.listen().port(), "gateway")
                 : tlsConnector(http, g.tls(), g.listen().host(), g.listen().port());
         adminConnector = connector(http, g.admin().host(), g.admin().port(), "admin");
@@ -353,7 +355,7 @@ public final class Gateway implements AutoCloseable {
     private static GatewaySettings withSchedulerOf(GatewaySettings a, GatewaySettings b) {
         return new GatewaySettings(a.id(), a.listen(), a.admin(), b.scheduler(), b.loadBalancing(), a.faultStatus(),
                 a.maxRequestBytes(), a.connectTimeout(), a.serverTimeout(), a.health(), a.stats(), a.headerTimeout(),
-                a.maxConnections(), a.tls());
+                a.maxConnections(), a.tls(), a.clients());
     }
 
     /** The allocation in force, carried over by name to a new set of classes and servers. */

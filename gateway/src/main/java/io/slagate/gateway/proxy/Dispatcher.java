@@ -94,16 +94,19 @@ final class Dispatcher {
                 .timeout(serverTimeoutMillis, TimeUnit.MILLISECONDS);
         HttpFields c2pHeaders = c2p.getHeaders();
         Set<String> listed = HopByHop.connectionListed(c2pHeaders);
+        boolean trusted = context.forwarded.trusts(c2p);
+        String host = Forwarded.host(c2p, c2pHeaders);
         p2s.headers(h -> {
+            h.put(HttpHeader.HOST, host); // the address the client used: the server publishes it, not its own
             for (HttpField f : c2pHeaders) {
-                if (HopByHop.copiedUpstream(f, listed)) {
-                    h.add(f); // Host included: the server sees the address the client used
+                if (HopByHop.copiedUpstream(f, listed, trusted)) {
+                    h.add(f);
                 }
             }
-            Forwarded.put(c2p, c2pHeaders, h::put);
+            Forwarded.put(c2p, c2pHeaders, trusted, host, h::put);
         });
-        if (c2p.getLength() > 0 || c2pHeaders.contains(HttpHeader.TRANSFER_ENCODING)) {
-            p2s.body(new LimitedRequestContent(c2p, ex, maxRequestBytes));
+        if (ex.body != null) {
+            p2s.body(new LimitedRequestContent(ex, maxRequestBytes));
         }
         p2s.onRequestCommit(r -> ex.markCommitted());
         if (LOG.isDebugEnabled()) {
@@ -127,6 +130,13 @@ final class Dispatcher {
      */
     void upstreamFailed(GatewayExchange ex, ServerSlots server, Throwable failure, Throwable requestFailure,
                         boolean responseStarted) {
+        // Blame first: what the client did is the client's, whatever it did to the upstream exchange.
+        ClientSideFailure client = clientSide(failure, requestFailure);
+        if (client != null) {
+            LOG.debug("{} C2P {}: {}", ex, client.reason.code(), client.getMessage());
+            ex.clientFault(client.reason);
+            return;
+        }
         if (ex.tooLarge()) {
             ex.fault(FaultReason.REQUEST_TOO_LARGE);
             return;
@@ -157,17 +167,21 @@ final class Dispatcher {
             ex.fault(FaultReason.SERVER_TIMEOUT);
             return;
         }
-        if (requestFailure != null && !responseStarted && isClientSide(requestFailure)) {
-            ex.clientFailed(failure); // reading the client's body failed: the client went away
-            return;
-        }
         context.metrics.serverError(server.index(), ServerError.BROKEN);
         LOG.debug("{} S2P {} failed: {}", ex, server.id(), failure.toString());
         ex.fault(FaultReason.SERVER_FAILED);
     }
 
-    private static boolean isClientSide(Throwable t) {
-        return t instanceof org.eclipse.jetty.io.EofException || t instanceof org.eclipse.jetty.http.BadMessageException;
+    /** The client's part in a failure, if it had one: its body failed (either leg marks it so). */
+    private static ClientSideFailure clientSide(Throwable failure, Throwable requestFailure) {
+        for (Throwable t : new Throwable[] {failure, requestFailure}) {
+            for (Throwable c = t; c != null; c = c.getCause()) {
+                if (c instanceof ClientSideFailure side) {
+                    return side;
+                }
+            }
+        }
+        return null;
     }
 
     /**

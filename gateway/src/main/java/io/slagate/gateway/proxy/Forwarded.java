@@ -1,32 +1,93 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.config.Cidr;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.List;
 import java.util.function.BiConsumer;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 
 /**
- * The {@code X-Forwarded-*} headers a server needs to publish addresses that point at the gateway
- * (WSDL locations, redirects): the client's address appended to any chain it came with, and the
- * host, scheme and port the client used unless a proxy before us already said them.
+ * The forwarding headers a server needs to publish addresses that point at the gateway (WSDL
+ * locations, redirects). A client's own {@code Forwarded} and {@code X-Forwarded-*} are believed only
+ * when it connected from a trusted proxy ({@code gateway.trustedProxies}, none by default): then the
+ * chain is extended and what it said of host, scheme and port kept. From anyone else they are dropped
+ * ({@link #isClientForwarding}) and the gateway states its own, so a client cannot make a service
+ * publish another host in its WSDL.
  */
 final class Forwarded {
-    private Forwarded() {
+    private final Cidr[] trusted;
+
+    Forwarded(List<String> trustedProxies) {
+        trusted = trustedProxies.stream().map(Cidr::parse).toArray(Cidr[]::new);
     }
 
-    static void put(Request c2p, HttpFields c2pHeaders, BiConsumer<String, String> out) {
+    /** Whether the client's forwarding headers are to be believed: it is one of the trusted proxies. */
+    boolean trusts(Request c2p) {
+        if (trusted.length == 0) {
+            return false;
+        }
+        SocketAddress remote = c2p.getConnectionMetaData().getRemoteSocketAddress();
+        if (!(remote instanceof InetSocketAddress inet) || inet.getAddress() == null) {
+            return false;
+        }
+        InetAddress a = inet.getAddress();
+        for (Cidr c : trusted) {
+            if (c.contains(a)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code Forwarded} or an {@code X-Forwarded-*} header: the client's claim of where the request came from. */
+    static boolean isClientForwarding(HttpField f) {
+        HttpHeader h = f.getHeader();
+        if (h == HttpHeader.FORWARDED || h == HttpHeader.X_FORWARDED_FOR || h == HttpHeader.X_FORWARDED_HOST
+                || h == HttpHeader.X_FORWARDED_PROTO || h == HttpHeader.X_FORWARDED_PORT || h == HttpHeader.X_FORWARDED_SERVER) {
+            return true;
+        }
+        return h == null && f.getName().regionMatches(true, 0, "X-Forwarded-", 0, 12);
+    }
+
+    /**
+     * Writes the forwarding headers. {@code trusted}: the client is a proxy whose headers were copied
+     * (all but X-Forwarded-For, which is extended here); otherwise none of its headers were copied.
+     * {@code host} is the Host the request is sent with.
+     */
+    static void put(Request c2p, HttpFields c2pHeaders, boolean trusted, String host, BiConsumer<String, String> out) {
         String remote = Request.getRemoteAddr(c2p);
-        String prior = c2pHeaders.get("X-Forwarded-For");
+        String prior = trusted ? c2pHeaders.get(HttpHeader.X_FORWARDED_FOR) : null;
         out.accept("X-Forwarded-For", prior == null ? remote : prior + ", " + remote);
-        String host = c2pHeaders.get(HttpHeader.HOST);
-        if (host != null && !c2pHeaders.contains("X-Forwarded-Host")) {
+        if (!trusted || !c2pHeaders.contains(HttpHeader.X_FORWARDED_HOST)) {
             out.accept("X-Forwarded-Host", host);
         }
-        if (!c2pHeaders.contains("X-Forwarded-Proto")) {
+        if (!trusted || !c2pHeaders.contains(HttpHeader.X_FORWARDED_PROTO)) {
             out.accept("X-Forwarded-Proto", c2p.isSecure() ? "https" : "http");
         }
-        if (!c2pHeaders.contains("X-Forwarded-Port")) {
+        if (!trusted || !c2pHeaders.contains(HttpHeader.X_FORWARDED_PORT)) {
             out.accept("X-Forwarded-Port", String.valueOf(Request.getLocalPort(c2p)));
         }
+    }
+
+    /**
+     * The Host a request is forwarded with: the client's, or, for a request without one (HTTP/1.0),
+     * the gateway's own address as the client reached it — never the server's, which would make the
+     * server publish its own address.
+     */
+    static String host(Request c2p, HttpFields c2pHeaders) {
+        String host = c2pHeaders.get(HttpHeader.HOST);
+        if (host != null && !host.isEmpty()) {
+            return host;
+        }
+        String local = Request.getLocalAddr(c2p);
+        if (local.indexOf(':') >= 0) {
+            local = "[" + local + "]";
+        }
+        return local + ":" + Request.getLocalPort(c2p);
     }
 }

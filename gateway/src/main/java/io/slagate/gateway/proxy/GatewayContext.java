@@ -24,6 +24,11 @@ final class GatewayContext {
     final int retryAfterSeconds;
     /** {@link #CLASS_HEADER} per class, encoded once rather than on every response. */
     final HttpField[] classFields;
+    /** How far clients are trusted and waited for. */
+    final io.slagate.config.ClientPolicy clients;
+    final Forwarded forwarded;
+    /** Body deadlines (only for bodies that do not come with their headers). */
+    final java.util.concurrent.ScheduledExecutorService timer;
     Dispatcher dispatcher;
     private static final HttpField[] QUEUE_MILLIS = new HttpField[100];
 
@@ -40,7 +45,11 @@ final class GatewayContext {
     }
 
     GatewayContext(String gatewayId, String[] classNames, QueueManager queues, GatewayMetrics metrics, Executor executor,
-                   LongSupplier clock, FaultStatus faultStatus, int retryAfterSeconds) {
+                   LongSupplier clock, FaultStatus faultStatus, int retryAfterSeconds, io.slagate.config.ClientPolicy clients,
+                   java.util.concurrent.ScheduledExecutorService timer) {
+        this.clients = clients;
+        this.forwarded = new Forwarded(clients.trustedProxies());
+        this.timer = timer;
         this.gatewayId = gatewayId;
         this.classNames = classNames;
         this.queues = queues;

@@ -38,6 +38,8 @@ final class GatewayExchange extends QueuedRequest {
     private volatile boolean tooLarge;
     /** Servers this request was sent to (bit = server index), so a retry never goes back to one. */
     private long tried;
+    /** The client's body as read before admission, or null when the request has none. */
+    RequestBody body;
 
     GatewayExchange(GatewayContext context, int classIndex, long arrivedNanos, Request request, Response response,
                     Callback callback, SoapVersion soapVersion) {
@@ -75,8 +77,41 @@ final class GatewayExchange extends QueuedRequest {
             return;
         }
         // Admitted by another request's completion or arrival: forward on another thread, never on
-        // the stack of the thread that completed a request, which must get back to its own work.
-        context.executor.execute(() -> context.dispatcher.forward(this));
+        // the stack of the thread that completed a request, which must get back to its own work. It
+        // waited, so its client may have left meanwhile: then the slot goes to the next request.
+        context.executor.execute(() -> {
+            if (clientGone()) {
+                clientFault(FaultReason.CLIENT_ABORTED);
+            } else {
+                context.dispatcher.forward(this);
+            }
+        });
+    }
+
+    /**
+     * Whether the client closed its connection while this request waited. Jetty does not read from a
+     * connection whose request is being handled and whose body was read, so a client's close goes
+     * unnoticed until the gateway writes; one non-blocking read finds it (end of input, or a reset).
+     * A client that pipelined its next request has those bytes taken by this read: that connection
+     * is closed after this answer (pipelining is all but unused by SOAP clients).
+     */
+    private boolean clientGone() {
+        if (body != null && !body.complete()) {
+            return false; // still streaming its body: the sender will see whether it is there
+        }
+        org.eclipse.jetty.io.EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
+        if (!endPoint.isOpen()) {
+            return true;
+        }
+        try {
+            int n = endPoint.fill(org.eclipse.jetty.util.BufferUtil.allocate(1));
+            if (n > 0) {
+                response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            }
+            return n < 0;
+        } catch (java.io.IOException | RuntimeException reset) {
+            return true;
+        }
     }
 
     @Override
@@ -173,12 +208,36 @@ final class GatewayExchange extends QueuedRequest {
         writeFault(context, response, callback, soapVersion, reason, className());
     }
 
-    /** The client went away or the response could not be written. */
+    /** The client went away or the response could not be written: its fault, nothing to answer. */
     void clientFailed(Throwable failure) {
         releaseSlot();
         if (finish()) {
-            context.metrics.faulted(classIndex(), FaultReason.SERVER_FAILED);
+            context.metrics.faulted(classIndex(), FaultReason.CLIENT_ABORTED);
             callback.failed(failure);
+        }
+    }
+
+    /**
+     * Cuts off a client that does not take its answer: the client's response ends in failure (its
+     * connection is aborted), which fails the write the relay is waiting on and frees the server.
+     */
+    void abortClient(FaultReason reason) {
+        releaseSlot();
+        if (finish()) {
+            context.metrics.faulted(classIndex(), reason);
+            callback.failed(new java.util.concurrent.TimeoutException(reason.text()));
+        }
+    }
+
+    /**
+     * Ends the exchange for something its client did (a body that is malformed, too large or late; a
+     * client that left). Charged to the client's class, never to a server: no health decision sees it.
+     */
+    void clientFault(FaultReason reason) {
+        if (reason == FaultReason.CLIENT_ABORTED) {
+            clientFailed(new org.eclipse.jetty.io.EofException("the client closed its connection"));
+        } else {
+            fault(reason);
         }
     }
 
@@ -199,10 +258,15 @@ final class GatewayExchange extends QueuedRequest {
         if (reason.retryable()) {
             headers.put(HttpHeader.RETRY_AFTER, context.retryAfterSeconds);
         }
+        if (reason == FaultReason.METHOD_NOT_ALLOWED) {
+            headers.put(HttpHeader.ALLOW, "GET, HEAD, POST");
+        }
         if (reason.senderFault()) {
             headers.put(HttpHeader.CONNECTION, "close"); // the rest of a bad body is not worth reading
         }
-        response.write(true, ByteBuffer.wrap(body), BodyDrain.after(response.getRequest(), callback));
+        // A client too slow to send its body is not waited for again: its connection closes with the fault.
+        Callback done = reason == FaultReason.REQUEST_TIMEOUT ? callback : BodyDrain.after(response.getRequest(), callback);
+        response.write(true, ByteBuffer.wrap(body), done);
     }
 
     @Override

@@ -71,22 +71,44 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
             ex.fault(FaultReason.SERVER_UNREACHABLE); // every server of its pool is out: fail fast
             return true;
         }
+        if (RequestBody.announced(request)) {
+            // The body first, then the queue: no server slot is ever held waiting for a client.
+            RequestBody.read(ex, context.clients.bufferedRequestBytes(), maxRequestBytes, context.timer,
+                    context.clients.requestBodyTimeout().toMillis(), () -> admit(ex));
+        } else {
+            admit(ex);
+        }
+        return true;
+    }
+
+    private void admit(GatewayExchange ex) {
         if (ex.offer()) {
             context.dispatcher.forward(ex);
         }
-        return true;
     }
 
     private FaultReason refuse(Request request, SoapVersion version) {
         if (!accepting) {
             return FaultReason.SHUTTING_DOWN;
         }
+        String method = request.getMethod();
+        boolean post = HttpMethod.POST.is(method);
+        if (!post && !HttpMethod.GET.is(method) && !HttpMethod.HEAD.is(method)) {
+            return FaultReason.METHOD_NOT_ALLOWED; // CONNECT, TRACE, PUT...: nothing a SOAP service is reached by
+        }
         long length = request.getLength();
         if (length > maxRequestBytes) {
             return FaultReason.REQUEST_TOO_LARGE;
         }
-        if (HttpMethod.POST.is(request.getMethod()) && (version == null || length == 0)) {
-            return FaultReason.MALFORMED_REQUEST; // a POST that is not a SOAP message, or has no body
+        if (post && (version == null || !RequestBody.announced(request))) {
+            return FaultReason.MALFORMED_REQUEST; // a POST that is not a SOAP message, or has no body whatever its framing
+        }
+        if (context.clients.refuseUnderscoreHeaders()) {
+            for (org.eclipse.jetty.http.HttpField f : request.getHeaders()) {
+                if (f.getHeader() == null && HopByHop.isDisguised(f)) {
+                    return FaultReason.MALFORMED_REQUEST;
+                }
+            }
         }
         return null;
     }

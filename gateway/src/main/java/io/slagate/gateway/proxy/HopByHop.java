@@ -54,13 +54,44 @@ final class HopByHop {
 
     /**
      * Whether a client's request header is copied to the server as it is: not a hop-by-hop one, not the
-     * framing (the body's length is the proxy's to state), not {@code Expect} (100-continue was answered
-     * on the client's leg), not {@code X-Forwarded-For} (extended by {@link Forwarded}).
+     * framing (the body's length is the proxy's to state), not {@code Host} (written by the sender),
+     * not {@code Expect} (100-continue was answered on the client's leg), not {@code X-Forwarded-For}
+     * (extended by {@link Forwarded}), no forwarding header at all unless the client is a trusted proxy,
+     * and no name that some servers would read as one of those ({@link #isDisguised}).
      */
-    static boolean copiedUpstream(HttpField field, Set<String> connectionListed) {
+    static boolean copiedUpstream(HttpField field, Set<String> connectionListed, boolean trustForwarding) {
         HttpHeader known = field.getHeader();
-        return known != HttpHeader.CONTENT_LENGTH && known != HttpHeader.EXPECT && known != HttpHeader.X_FORWARDED_FOR
-                && !isHopByHop(field, connectionListed);
+        if (known == null) {
+            if (isDisguised(field)) {
+                return false;
+            }
+        } else if (known == HttpHeader.CONTENT_LENGTH || known == HttpHeader.EXPECT || known == HttpHeader.HOST
+                || known == HttpHeader.X_FORWARDED_FOR) {
+            return false;
+        }
+        if (!trustForwarding && Forwarded.isClientForwarding(field)) {
+            return false;
+        }
+        return !isHopByHop(field, connectionListed);
+    }
+
+    /**
+     * A header name with an underscore that reads as a framing, hop-by-hop or forwarding header once
+     * '_' is taken for '-' ({@code Transfer_Encoding}, {@code Content_Length}, {@code X_Forwarded_Host}):
+     * servers behind CGI-style adapters do that, so such a header could frame or route a request
+     * differently at the server than at the gateway.
+     */
+    static boolean isDisguised(HttpField field) {
+        String name = field.getName();
+        if (name.indexOf('_') < 0) {
+            return false;
+        }
+        HttpHeader as = HttpHeader.CACHE.get(name.replace('_', '-'));
+        if (as == null) {
+            return name.regionMatches(true, 0, "X_Forwarded", 0, 11) || name.regionMatches(true, 0, "X-Forwarded_", 0, 12);
+        }
+        return FIXED.contains(as) || as == HttpHeader.CONTENT_LENGTH || as == HttpHeader.HOST || as == HttpHeader.EXPECT
+                || as == HttpHeader.FORWARDED || as.name().startsWith("X_FORWARDED");
     }
 
     static boolean isHopByHop(HttpField field, Set<String> connectionListed) {

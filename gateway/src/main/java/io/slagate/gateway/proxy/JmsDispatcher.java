@@ -220,14 +220,20 @@ final class JmsDispatcher extends AbstractLifeCycle {
             ex.fault(FaultReason.MALFORMED_REQUEST); // a JMS server has no WSDL to GET
             return;
         }
+        byte[] whole = ex.body.whole(); // a POST always has a body (refused at arrival otherwise)
+        if (whole != null) {
+            sendMessage(ex, whole); // read before admission, as most are
+            return;
+        }
         // the same size limit as for HTTP servers: past it the exchange is marked too large and reading fails
-        Content.Source.asByteArrayAsync(new LimitedRequestContent(ex.request, ex, maxRequestBytes), -1).whenComplete((body, failure) -> {
+        Content.Source.asByteArrayAsync(new LimitedRequestContent(ex, maxRequestBytes), -1).whenComplete((body, failure) -> {
             if (failure == null) {
                 sendMessage(ex, body);
             } else if (ex.tooLarge()) {
                 ex.fault(FaultReason.REQUEST_TOO_LARGE);
             } else {
-                ex.clientFailed(failure);
+                ex.clientFault(ClientSideFailure.of(failure instanceof java.util.concurrent.CompletionException
+                        && failure.getCause() != null ? failure.getCause() : failure).reason);
             }
         });
     }

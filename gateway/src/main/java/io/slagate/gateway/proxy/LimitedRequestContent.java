@@ -11,25 +11,31 @@ import org.eclipse.jetty.io.Content;
  */
 final class LimitedRequestContent implements Request.Content {
     private final org.eclipse.jetty.server.Request clientToProxy;
+    private final RequestBody body;
     private final GatewayExchange exchange;
     private final long maxBytes;
     private long seen;
 
-    LimitedRequestContent(org.eclipse.jetty.server.Request clientToProxy, GatewayExchange exchange, long maxBytes) {
-        this.clientToProxy = clientToProxy;
+    LimitedRequestContent(GatewayExchange exchange, long maxBytes) {
+        this.clientToProxy = exchange.request;
+        this.body = exchange.body;
         this.exchange = exchange;
         this.maxBytes = maxBytes;
     }
 
     @Override
     public long getLength() {
-        return clientToProxy.getLength();
+        return body.length();
     }
 
     @Override
     public Content.Chunk read() {
-        Content.Chunk chunk = clientToProxy.read();
-        if (chunk != null && !Content.Chunk.isFailure(chunk)) {
+        Content.Chunk chunk = body.read();
+        if (Content.Chunk.isFailure(chunk)) {
+            // the client's body failed: marked so that the upstream failure is charged to the client
+            return Content.Chunk.from(ClientSideFailure.of(chunk.getFailure()), true);
+        }
+        if (chunk != null) {
             seen += chunk.remaining();
             if (seen > maxBytes) {
                 chunk.release();
@@ -44,7 +50,7 @@ final class LimitedRequestContent implements Request.Content {
 
     @Override
     public void demand(Runnable demandCallback) {
-        clientToProxy.demand(demandCallback);
+        body.demand(demandCallback);
     }
 
     @Override

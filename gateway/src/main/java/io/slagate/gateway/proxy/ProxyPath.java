@@ -53,7 +53,8 @@ public final class ProxyPath extends ContainerLifeCycle {
         addBean(client);
 
         String[] names = config.classes().stream().map(TrafficClassConfig::name).toArray(String[]::new);
-        GatewayContext context = new GatewayContext(g.id(), names, queues, metrics, threads, clock, g.faultStatus(), 1);
+        GatewayContext context = new GatewayContext(g.id(), names, queues, metrics, threads, clock, g.faultStatus(), 1,
+                g.clients(), timer);
         HealthMonitor health = new HealthMonitor(queues, client, timer, config.servers(), g.health(), g.connectTimeout().toMillis());
         jms = JmsDispatcher.anyJms(config.servers()) ? new JmsDispatcher(context, config.bus(), config.servers(),
                 g.serverTimeout().toMillis(), g.maxRequestBytes(), timer) : null;

@@ -28,7 +28,20 @@ import org.eclipse.jetty.util.thread.Scheduler;
  */
 final class ServerConnection extends AbstractConnection implements HttpParser.ResponseHandler {
     private static final int INPUT_BYTES = 16 * 1024;
-    private static final int MAX_RESPONSE_HEADER_BYTES = 64 * 1024;
+    /**
+     * Largest response head accepted from a server, and most header fields: a server beyond either is
+     * broken or hostile ({@code server-failed}); both stay within what the client listener can send on.
+     */
+    static final int MAX_RESPONSE_HEADER_BYTES = 32 * 1024;
+    static final int MAX_RESPONSE_FIELDS = 200;
+    /**
+     * RFC 9110 parsing without its leniencies for bare LF: a lone LF inside a server's header would
+     * otherwise end the line here and start a header the server never meant (header injection).
+     */
+    private static final org.eclipse.jetty.http.HttpCompliance UPSTREAM = org.eclipse.jetty.http.HttpCompliance.RFC9110.without(
+            "slagate-upstream", org.eclipse.jetty.http.HttpCompliance.Violation.LF_HEADER_TERMINATION,
+            org.eclipse.jetty.http.HttpCompliance.Violation.LF_CHUNK_TERMINATION,
+            org.eclipse.jetty.http.HttpCompliance.Violation.MULTILINE_FIELD_VALUE);
     private static final int IDLE = 0;
     private static final int ACTIVE = 1;
     private static final int CLOSED = 2;
@@ -36,16 +49,16 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
     private final ServerConnectionPool pool;
     /** Server bytes in Jetty's flush mode (position..limit unread); only the exchange's relay touches it. */
     final ByteBuffer input = BufferUtil.allocateDirect(INPUT_BYTES);
-    final HttpParser parser = new HttpParser(this, MAX_RESPONSE_HEADER_BYTES);
+    final HttpParser parser = new HttpParser(this, MAX_RESPONSE_HEADER_BYTES, UPSTREAM);
     /** The request head is encoded here (grown when a request's headers do not fit); a heap buffer, encoded by array. */
     ByteBuffer head = ByteBuffer.allocate(4096);
     private final AtomicInteger state = new AtomicInteger(ACTIVE);
     private final AtomicBoolean fillInterested = new AtomicBoolean();
     private final CyclicTimeout timeout;
+    /** The client side's deadline while the exchange waits for its client: body data, or taking an answer. */
+    private final CyclicTimeout clientTimeout;
     private volatile ServerExchange exchange;
     private volatile long exchangeDeadline;
-    private volatile long releasedNanos;
-    private static final long CHECK_AFTER_IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     ServerConnection(EndPoint endPoint, Executor executor, Scheduler scheduler, ServerConnectionPool pool) {
         super(endPoint, executor);
@@ -59,6 +72,30 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
                 }
             }
         };
+        this.clientTimeout = new CyclicTimeout(scheduler) {
+            @Override
+            public void onTimeoutExpired() {
+                ServerExchange x = exchange;
+                if (x != null) {
+                    x.clientStalled();
+                }
+            }
+        };
+    }
+
+    /** The server gets {@code millis} more from now (time spent waiting for the client is not the server's). */
+    void extendServerTimeout(long millis) {
+        exchangeDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        timeout.schedule(millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Starts (or restarts) the wait for the client; {@link ServerExchange#clientStalled} when it runs out. */
+    void awaitClient(long millis) {
+        clientTimeout.schedule(millis, TimeUnit.MILLISECONDS);
+    }
+
+    void clientResponded() {
+        clientTimeout.cancel();
     }
 
     /** Binds the exchange that now owns this connection and arms its server timeout. */
@@ -73,9 +110,9 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
     /** Ends the exchange's hold: back to the pool when reusable, otherwise closed. */
     void detach(boolean reusable) {
         timeout.cancel();
+        clientTimeout.cancel();
         exchange = null;
         if (reusable && state.compareAndSet(ACTIVE, IDLE)) {
-            releasedNanos = System.nanoTime();
             pool.release(this);
         } else {
             close();
@@ -91,11 +128,11 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
 
     /**
      * Takes this idle connection for an exchange; false when it is closing, closed or was closed by the
-     * server. A connection idle for more than {@link #CHECK_AFTER_IDLE_NANOS} is checked with one read
-     * (end of input: the server closed it). Servers close keep-alive connections after seconds idle,
-     * and a server that restarts closes them all; skipping the read for connections reused within a
-     * millisecond saves a system call per request under load, at the cost of one failed request per
-     * connection caught in that millisecond — fewer than the restart fails among those in flight.
+     * server. Every connection is checked with one non-blocking read: end of input (the server closed
+     * it while idle) or any byte at all (the server wrote something nobody asked for: a stray or forged
+     * answer, which must never be taken for the next client's) makes it unusable, and it is closed.
+     * The read costs a system call per request; skipping it for connections reused within a
+     * millisecond let a server's stray answer reach another client (issue 14).
      */
     boolean activate() {
         if (!state.compareAndSet(IDLE, ACTIVE)) {
@@ -107,7 +144,7 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
                 close();
                 return false;
             }
-            if (System.nanoTime() - releasedNanos < CHECK_AFTER_IDLE_NANOS || getEndPoint().fill(input) == 0) {
+            if (getEndPoint().fill(input) == 0) {
                 return true;
             }
         } catch (IOException broken) {
@@ -148,6 +185,7 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
         super.onClose(cause);
         state.set(CLOSED);
         timeout.destroy();
+        clientTimeout.destroy();
         pool.closed(this);
         ServerExchange x = exchange;
         if (x != null) {

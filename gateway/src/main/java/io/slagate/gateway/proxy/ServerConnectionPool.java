@@ -24,8 +24,6 @@ final class ServerConnectionPool implements ClientConnectionFactory {
     private final int port;
     /** The server URL's path without a trailing slash, put before every request's path. */
     final String pathPrefix;
-    /** host:port for requests that came without a Host header. */
-    final String authority;
     private final long idleTimeoutMillis;
     private final ConcurrentLinkedDeque<ServerConnection> idle = new ConcurrentLinkedDeque<>();
     private volatile boolean stopped;
@@ -36,7 +34,6 @@ final class ServerConnectionPool implements ClientConnectionFactory {
         this.port = url.getPort() > 0 ? url.getPort() : 80;
         String path = url.getRawPath() == null ? "" : url.getRawPath();
         this.pathPrefix = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
-        this.authority = url.getPort() > 0 ? host + ":" + port : host;
         this.idleTimeoutMillis = idleTimeoutMillis;
     }
 

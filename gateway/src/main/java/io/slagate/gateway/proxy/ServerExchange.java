@@ -34,7 +34,6 @@ import org.eclipse.jetty.util.Promise;
  */
 final class ServerExchange implements Promise<ServerConnection> {
     private static final byte[] CRLF = {'\r', '\n'};
-    private static final int MAX_COPIED_PIECE = 8 * 1024;
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final Dispatcher dispatcher;
@@ -48,6 +47,9 @@ final class ServerExchange implements Promise<ServerConnection> {
     private ServerConnection connection;
     private volatile boolean timedOut;
     private volatile Throwable requestFailure;
+    /** Set when the client, not the server, stalled the exchange: why it ends. */
+    private volatile io.slagate.gateway.soap.FaultReason clientStall;
+    private final io.slagate.config.ClientPolicy clients;
     /** Request leg and answer leg: the one that ends last decides what becomes of the connection. */
     private final java.util.concurrent.atomic.AtomicInteger legs = new java.util.concurrent.atomic.AtomicInteger(2);
 
@@ -59,6 +61,7 @@ final class ServerExchange implements Promise<ServerConnection> {
         this.pool = pool;
         this.timeoutMillis = timeoutMillis;
         this.maxRequestBytes = maxRequestBytes;
+        this.clients = ex.context.clients;
     }
 
     void start() {
@@ -90,13 +93,40 @@ final class ServerExchange implements Promise<ServerConnection> {
         ex.releaseSlot();
     }
 
-    /** Called by the connection's timer: the relay answers server-timeout once it sees the connection closed. */
+    /**
+     * Called by the connection's timer: the relay answers server-timeout once it sees the connection
+     * closed. Time the exchange spent waiting for its client (its body, or taking the answer) is not
+     * the server's: then the server gets its timeout anew and the client's own deadline decides.
+     */
     void timedOut() {
+        if (relay.writing || sender.waitingForClient) {
+            connection.extendServerTimeout(timeoutMillis);
+            return;
+        }
         timedOut = true;
         connection.close();
     }
 
+    /**
+     * Called by the connection's client timer: the client sent no body data, or took no part of its
+     * answer, for the configured time. Its fault: it ends without touching the server's health.
+     */
+    void clientStalled() {
+        if (relay.writing) {
+            // The relay waits on a write the client does not take: end the client's response, which
+            // fails that write; the relay then drops the connection (the answer was not read whole).
+            ex.abortClient(io.slagate.gateway.soap.FaultReason.RESPONSE_TIMEOUT);
+        } else if (sender.waitingForClient) {
+            clientStall = io.slagate.gateway.soap.FaultReason.REQUEST_TIMEOUT;
+            connection.close(); // the relay sees the connection closed and reads clientStall
+        }
+    }
+
     private Throwable closedCause() {
+        io.slagate.gateway.soap.FaultReason stall = clientStall;
+        if (stall != null) {
+            return new ClientSideFailure(stall, "the client's body stalled");
+        }
         if (timedOut) {
             return new TimeoutException("no complete answer from the server within " + timeoutMillis + " ms");
         }
@@ -116,6 +146,9 @@ final class ServerExchange implements Promise<ServerConnection> {
         private long seen;
         private boolean started;
         private Content.Chunk inFlight;
+        /** The sender waits for the client's body (a large one, streamed after admission). */
+        volatile boolean waitingForClient;
+        private long bodyStartNanos;
 
         @Override
         protected Action process() throws Throwable {
@@ -133,19 +166,22 @@ final class ServerExchange implements Promise<ServerConnection> {
                     write(pendingHead);
                     return Action.SCHEDULED;
                 }
-                Content.Chunk chunk = ex.request.read();
+                Content.Chunk chunk = ex.body.read();
                 if (chunk == null) {
                     if (pendingHead != null) {
                         write(pendingHead); // the head goes out now; the body follows as the client sends it
                         return Action.SCHEDULED;
                     }
-                    ex.request.demand(this::iterate);
+                    waitingForClient = true;
+                    connection.awaitClient(clients.requestBodyTimeout().toMillis());
+                    ex.body.demand(this::clientSent);
                     return Action.IDLE;
                 }
                 if (Content.Chunk.isFailure(chunk)) {
-                    throw chunk.getFailure();
+                    throw ClientSideFailure.of(chunk.getFailure());
                 }
                 seen += chunk.remaining();
+                checkDataRate();
                 if (seen > maxRequestBytes) {
                     chunk.release();
                     ex.markTooLarge();
@@ -162,6 +198,28 @@ final class ServerExchange implements Promise<ServerConnection> {
                 lastWriteIssued = finished;
                 write(frame(chunk));
                 return Action.SCHEDULED;
+            }
+        }
+
+        private void clientSent() {
+            waitingForClient = false;
+            connection.clientResponded();
+            iterate();
+        }
+
+        /** A streamed body must keep up {@code minRequestDataRate} on average once the body timeout has passed. */
+        private void checkDataRate() {
+            long now = System.nanoTime();
+            if (bodyStartNanos == 0) {
+                bodyStartNanos = now;
+                return;
+            }
+            long elapsed = now - bodyStartNanos;
+            long grace = clients.requestBodyTimeout().toNanos();
+            if (elapsed > grace && clients.minRequestDataRate() > 0
+                    && seen * 1_000_000_000.0 / elapsed < clients.minRequestDataRate()) {
+                throw new ClientSideFailure(io.slagate.gateway.soap.FaultReason.REQUEST_TIMEOUT,
+                        "the client's body came slower than " + clients.minRequestDataRate() + " bytes/s");
             }
         }
 
@@ -228,8 +286,13 @@ final class ServerExchange implements Promise<ServerConnection> {
         private ByteBuffer encodeHead() {
             Request c2p = ex.request;
             HttpFields headers = c2p.getHeaders();
-            length = c2p.getLength();
-            chunked = length < 0 && headers.contains(HttpHeader.TRANSFER_ENCODING);
+            if (ex.body == null) {
+                length = c2p.getLength();
+                chunked = false;
+            } else {
+                length = ex.body.length();
+                chunked = length < 0;
+            }
             hasBody = length > 0 || chunked;
             ByteBuffer buffer = connection.head;
             while (true) {
@@ -254,17 +317,15 @@ final class ServerExchange implements Promise<ServerConnection> {
             put(b, " HTTP/1.1");
             b.put(CRLF);
             Set<String> listed = HopByHop.connectionListed(headers);
-            boolean host = false;
+            boolean trusted = ex.context.forwarded.trusts(c2p);
+            String host = Forwarded.host(c2p, headers);
+            header(b, "Host", host); // the address the client used: the server publishes it, not its own
             for (HttpField f : headers) {
-                if (HopByHop.copiedUpstream(f, listed)) {
-                    host |= f.getHeader() == HttpHeader.HOST;
-                    header(b, f.getName(), f.getValue()); // Host included: the server sees the address the client used
+                if (HopByHop.copiedUpstream(f, listed, trusted)) {
+                    header(b, f.getName(), f.getValue());
                 }
             }
-            if (!host) {
-                header(b, "Host", pool.authority);
-            }
-            Forwarded.put(c2p, headers, (name, value) -> header(b, name, value));
+            Forwarded.put(c2p, headers, trusted, host, (name, value) -> header(b, name, value));
             if (chunked) {
                 header(b, "Transfer-Encoding", "chunked");
             } else if (length >= 0 && (length > 0 || headers.contains(HttpHeader.CONTENT_LENGTH))) {
@@ -298,13 +359,28 @@ final class ServerExchange implements Promise<ServerConnection> {
     }
 
     /**
-     * S2P and P2C: parses the server's answer from the connection's input and writes it to the
-     * client, one piece at a time (the next piece is read only once the previous one was written, so
-     * a slow client slows its server exchange rather than filling memory).
+     * S2P and P2C: parses the server's answer from the connection's input and relays it to the client.
+     * An answer up to {@code bufferedResponseBytes} (most SOAP answers) is held until it is complete,
+     * so the server's slot is free before the client has to take a byte: a slow reader holds no server.
+     * A larger one streams, one piece at a time (the next piece is read only once the previous one was
+     * written, so memory stays bounded), under {@code responseWriteTimeout} per write. Holding the
+     * answer also means that a server breaking off mid-body still gets its client a proper fault.
+     *
+     * <p>What a server sends is checked before anything of it reaches a client: a status outside
+     * 100–599, a 101 (the gateway never forwards an upgrade), a head over {@link
+     * ServerConnection#MAX_RESPONSE_HEADER_BYTES} or {@link ServerConnection#MAX_RESPONSE_FIELDS}
+     * fields, or a bare LF in it are {@code server-failed}. Bytes left after a complete answer (a
+     * 204 with a body, a second answer nobody asked for) never reach anyone: the connection is closed.
      */
     final class Relay extends IteratingCallback {
         /** Set once the outcome is decided; only the relay writes it. */
         volatile boolean over;
+        /** A piece of the answer is being written to the client (who, not the server, is awaited). */
+        volatile boolean writing;
+        /** The answer held back until complete (heap, fill mode), or null; past the limit it streams. */
+        private ByteBuffer held;
+        private boolean streaming;
+        private int fields;
         /** The answer was complete and the connection may serve another request once the request leg ends. */
         volatile boolean reusable;
         /** What ends the client's response once both legs ended (published by the legs count). */
@@ -331,22 +407,25 @@ final class ServerExchange implements Promise<ServerConnection> {
                     // Parse even with nothing new: after a paused piece the parser may owe the end of the message.
                     int before = in.remaining();
                     c.parser.parseNext(in);
-                    if (content != null) {
-                        ByteBuffer piece = content;
-                        content = null;
-                        if (isLastSmallPiece(c, piece)) {
-                            c.parser.parseNext(in); // the parser owes only the end of the message
-                            if (complete) {
-                                succeed(BufferUtil.copy(piece));
-                                return Action.IDLE;
-                            }
-                        }
-                        ex.response.write(false, piece, this);
-                        return Action.SCHEDULED;
-                    }
                     if (bad != null) {
                         fail(bad);
                         return Action.IDLE;
+                    }
+                    if (content != null) {
+                        ByteBuffer piece = content;
+                        content = null;
+                        if (!streaming) {
+                            if (hold(c, piece)) {
+                                continue; // held (copied out of the input): parse on
+                            }
+                            streaming = true; // past the limit: what is held goes out, then the rest streams
+                            piece = held.flip();
+                            held = null;
+                        }
+                        writing = true;
+                        c.awaitClient(clients.responseWriteTimeout().toMillis());
+                        ex.response.write(false, piece, this);
+                        return Action.SCHEDULED;
                     }
                     if (interim) {
                         interim = false; // a 1xx answer: the real one follows on the same connection
@@ -354,7 +433,10 @@ final class ServerExchange implements Promise<ServerConnection> {
                         continue;
                     }
                     if (complete) {
-                        succeed(BufferUtil.EMPTY_BUFFER);
+                        if (in.hasRemaining()) {
+                            leftover(); // bytes after a complete answer: nobody's; the connection goes
+                        }
+                        succeed(heldAnswer());
                         return Action.IDLE;
                     }
                     if (in.hasRemaining()) {
@@ -375,8 +457,11 @@ final class ServerExchange implements Promise<ServerConnection> {
                     }
                     c.parser.atEOF(); // a body delimited by the end of the connection ends here
                     c.parser.parseNext(in);
+                    if (content != null && !streaming && hold(c, content)) {
+                        content = null;
+                    }
                     if (complete && content == null) {
-                        succeed(BufferUtil.EMPTY_BUFFER);
+                        succeed(heldAnswer());
                     } else {
                         fail(closedCause());
                     }
@@ -389,13 +474,43 @@ final class ServerExchange implements Promise<ServerConnection> {
         }
 
         /**
-         * The whole body of a typical SOAP answer arrives in one read: its one piece goes out as the
-         * response's last write (one pass through Jetty's response instead of two). It is copied, since
-         * the connection's input is reused as soon as the connection is back in its pool.
+         * Copies a piece of the answer aside (the connection's input is reused); false when the answer
+         * would then exceed {@code bufferedResponseBytes} (the piece is held all the same and the whole
+         * goes out as the first streamed write).
          */
-        private boolean isLastSmallPiece(ServerConnection c, ByteBuffer piece) {
-            long length = c.parser.getContentLength();
-            return length >= 0 && c.parser.getContentRead() >= length && piece.remaining() <= MAX_COPIED_PIECE;
+        private boolean hold(ServerConnection c, ByteBuffer piece) {
+            int n = piece.remaining();
+            if (held == null) {
+                long announced = c.parser.getContentLength();
+                int first = (int) Math.min(clients.bufferedResponseBytes(), announced > 0 ? announced : 8192);
+                held = ByteBuffer.allocate(Math.max(first, n));
+            } else if (held.remaining() < n) {
+                ByteBuffer bigger = ByteBuffer.allocate((int) Math.max(held.capacity() * 2L, (long) held.position() + n));
+                held.flip();
+                bigger.put(held);
+                held = bigger;
+            }
+            held.put(piece);
+            return held.position() <= clients.bufferedResponseBytes();
+        }
+
+        /** What was held of the answer (all of it, unless it streamed), ready to write. */
+        private ByteBuffer heldAnswer() {
+            ByteBuffer h = held;
+            held = null;
+            return h == null ? BufferUtil.EMPTY_BUFFER : h.flip();
+        }
+
+        /** The server sent more than its answer: relayed as it is, the connection never reused, the server's error counted. */
+        private void leftover() {
+            closeAfter = true;
+            ex.context.metrics.serverError(server.index(), io.slagate.gateway.stats.GatewayMetrics.ServerError.PROTOCOL);
+        }
+
+        @Override
+        protected void onSuccess() {
+            writing = false;
+            connection.clientResponded();
         }
 
         /** The answer is complete; {@code lastPiece} (possibly empty, never the connection's input) ends it. */
@@ -453,13 +568,22 @@ final class ServerExchange implements Promise<ServerConnection> {
             this.status = status;
             interim = false;
             closeAfter |= version != HttpVersion.HTTP_1_1;
-            finalAnswer = status >= 200 || status == HttpStatus.SWITCHING_PROTOCOLS_101;
+            finalAnswer = status >= 200;
+            if (status < 100 || status > 599) {
+                bad = new org.eclipse.jetty.http.BadMessageException("status " + status + " from the server is not HTTP");
+            } else if (status == HttpStatus.SWITCHING_PROTOCOLS_101) {
+                bad = new org.eclipse.jetty.http.BadMessageException("101 from the server, but no upgrade was asked for");
+            }
         }
 
         /** Straight into the client's response headers, hop-by-hop ones left out. */
         void parsedHeader(HttpField field) {
-            if (!finalAnswer) {
-                return; // a 1xx answer's headers concern no one
+            if (++fields > ServerConnection.MAX_RESPONSE_FIELDS && bad == null) {
+                bad = new org.eclipse.jetty.http.BadMessageException("more than " + ServerConnection.MAX_RESPONSE_FIELDS
+                        + " header fields from the server");
+            }
+            if (!finalAnswer || bad != null) {
+                return; // a 1xx answer's headers concern no one; a refused answer's neither
             }
             if (field.getHeader() == HttpHeader.CONNECTION) {
                 closeAfter |= field.contains("close");
@@ -471,11 +595,12 @@ final class ServerExchange implements Promise<ServerConnection> {
         }
 
         boolean headerComplete() {
+            fields = 0;
+            if (bad != null) {
+                return true; // stop here: nothing of this answer goes to the client
+            }
             if (!finalAnswer) {
                 return false;
-            }
-            if (status == HttpStatus.SWITCHING_PROTOCOLS_101) {
-                closeAfter = true; // never asked for (Upgrade is not forwarded): relayed, then the connection is dropped
             }
             responseStarted = true;
             dispatcher.answered(server);

@@ -13,6 +13,12 @@ public enum FaultReason {
     SERVER_FAILED("server-failed", false, 502, false, "The server closed the connection without a complete response"),
     REQUEST_TOO_LARGE("request-too-large", true, 413, false, "The request body exceeds the gateway's limit"),
     MALFORMED_REQUEST("malformed-request", true, 400, false, "The request is not a SOAP request the gateway can forward"),
+    REQUEST_TIMEOUT("request-timeout", true, 408, false, "The request body did not arrive in time"),
+    METHOD_NOT_ALLOWED("method-not-allowed", true, 405, false, "The gateway forwards only GET, HEAD and POST"),
+    /** The client went away (before dispatch, or while its answer was being written); nothing can be sent to it. */
+    CLIENT_ABORTED("client-aborted", true, 499, false, "The client closed its connection"),
+    /** The client did not read its answer in time; the exchange was ended to free the server's slot. */
+    RESPONSE_TIMEOUT("response-timeout", true, 408, false, "The client did not read the answer in time"),
     SHUTTING_DOWN("shutting-down", false, 503, true, "The gateway is shutting down");
 
     private final String code;

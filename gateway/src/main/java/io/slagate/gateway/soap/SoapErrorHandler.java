@@ -22,14 +22,18 @@ public final class SoapErrorHandler extends ErrorHandler {
         this.gatewayId = gatewayId;
     }
 
+    private static FaultReason reason(int status) {
+        return status == 413 || status == 431 || status == 414 ? FaultReason.REQUEST_TOO_LARGE : FaultReason.MALFORMED_REQUEST;
+    }
+
     private byte[] fault(int status) {
-        FaultReason reason = status == 413 || status == 431 || status == 414 ? FaultReason.REQUEST_TOO_LARGE : FaultReason.MALFORMED_REQUEST;
-        return SoapFaults.body(SoapVersion.SOAP_11, reason, null, gatewayId);
+        return SoapFaults.body(SoapVersion.SOAP_11, reason(status), null, gatewayId);
     }
 
     @Override
     public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
         fields.put(HttpHeader.CONTENT_TYPE, SoapVersion.SOAP_11.contentType());
+        fields.put("X-Slagate-Fault", reason(status).code());
         return ByteBuffer.wrap(fault(status));
     }
 
@@ -37,6 +41,7 @@ public final class SoapErrorHandler extends ErrorHandler {
     protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
                                     Callback callback) throws IOException {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, SoapVersion.SOAP_11.contentType());
+        response.getHeaders().put("X-Slagate-Fault", reason(code).code());
         response.write(true, ByteBuffer.wrap(fault(code)), callback);
     }
 }

@@ -55,7 +55,8 @@ public final class GatewayMetrics {
     private final double intervalSeconds;
 
     /** What a server did wrong, for {@code slagate_server_errors_total{kind}}. */
-    public enum ServerError { CONNECT, TIMEOUT, BROKEN }
+    /** CONNECT, TIMEOUT and BROKEN fail the request (and count toward ejection, but BROKEN); PROTOCOL: extra bytes after an answer. */
+    public enum ServerError { CONNECT, TIMEOUT, BROKEN, PROTOCOL }
 
     /**
      * Counters and timers are registered at once (by name, so a later configuration's continue
@@ -143,6 +144,11 @@ public final class GatewayMetrics {
 
     public void serverError(int serverIndex, ServerError kind) {
         serverErrors[serverIndex][kind.ordinal()].increment();
+    }
+
+    /** Failed exchanges of one kind charged to a server so far. */
+    public long serverErrors(int serverIndex, ServerError kind) {
+        return (long) serverErrors[serverIndex][kind.ordinal()].count();
     }
 
     public int inFlight() {

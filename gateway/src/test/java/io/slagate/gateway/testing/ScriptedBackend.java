@@ -29,6 +29,11 @@ public final class ScriptedBackend implements AutoCloseable {
     private final AtomicInteger accepted = new AtomicInteger();
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private volatile Answer answer = new Answer("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n<ok>", false);
+    /** When set, the answer to a request head (instead of the fixed {@link #answer}). */
+    private volatile java.util.function.Function<String, String> answerOf;
+    /** Bytes written on the connection {@link #strayDelayMillis} after each answer, as a misbehaving server would. */
+    private volatile String stray;
+    private volatile long strayDelayMillis;
 
     public ScriptedBackend() throws IOException {
         socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -43,6 +48,17 @@ public final class ScriptedBackend implements AutoCloseable {
 
     public void answer(Answer a) {
         answer = a;
+    }
+
+    /** Answers each request with what {@code f} makes of its head (request line and headers). */
+    public void answerWith(java.util.function.Function<String, String> f) {
+        answerOf = f;
+    }
+
+    /** After each answer, waits {@code delayMillis} and writes {@code bytes} nobody asked for. */
+    public void strayAfterEachAnswer(String bytes, long delayMillis) {
+        stray = bytes;
+        strayDelayMillis = delayMillis;
     }
 
     /** Request heads received, in order, exactly as sent (request line and headers). */
@@ -81,9 +97,20 @@ public final class ScriptedBackend implements AutoCloseable {
                 heads.add(head);
                 skipBody(in, head);
                 Answer a = answer;
-                out.write(a.raw().getBytes(StandardCharsets.ISO_8859_1));
+                java.util.function.Function<String, String> f = answerOf;
+                out.write((f != null ? f.apply(head) : a.raw()).getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
-                if (a.close()) {
+                String extra = stray;
+                if (extra != null) {
+                    try {
+                        Thread.sleep(strayDelayMillis); // the misbehaviour itself: late bytes on an idle connection
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    out.write(extra.getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                }
+                if (f == null && a.close()) {
                     return;
                 }
             }

@@ -1,0 +1,48 @@
+package io.slagate.gateway.proxy;
+
+import io.slagate.gateway.soap.FaultReason;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.io.EofException;
+
+/**
+ * A failure on the client's side of an exchange that was already sent upstream: the client's body
+ * broke off, was malformed, stalled or came too slowly. Carried through the upstream leg so that
+ * {@link Dispatcher#upstreamFailed} charges it to the client (its reason) and never to the server.
+ */
+final class ClientSideFailure extends RuntimeException {
+    final FaultReason reason;
+
+    ClientSideFailure(FaultReason reason, String message) {
+        super(message, null, false, false);
+        this.reason = reason;
+    }
+
+    /** What reading the client's body failed with, as the client's fault. */
+    static ClientSideFailure of(Throwable readFailure) {
+        if (readFailure instanceof ClientSideFailure c) {
+            return c;
+        }
+        return new ClientSideFailure(reasonOf(readFailure), "reading the client's body failed: " + readFailure);
+    }
+
+    /**
+     * An end of input is the client gone (Jetty's "Early EOF" is also an HTTP 400, so this comes first);
+     * otherwise a body that breaks HTTP (bad chunk framing) may come as an I/O failure caused by a bad
+     * message, so the causes are looked through for that: it is malformed, not a client gone.
+     */
+    private static FaultReason reasonOf(Throwable failure) {
+        if (failure instanceof EofException) {
+            return FaultReason.CLIENT_ABORTED; // Jetty's early EOF: the client closed mid-body
+        }
+        for (Throwable c = failure; c != null; c = c.getCause()) {
+            if (c instanceof org.eclipse.jetty.http.HttpException h) {
+                return h.getCode() == 413 ? FaultReason.REQUEST_TOO_LARGE : FaultReason.MALFORMED_REQUEST;
+            }
+            if (c instanceof TimeoutException) {
+                return FaultReason.REQUEST_TIMEOUT;
+            }
+        }
+        return failure instanceof EofException || failure instanceof java.io.IOException ? FaultReason.CLIENT_ABORTED
+                : FaultReason.MALFORMED_REQUEST;
+    }
+}

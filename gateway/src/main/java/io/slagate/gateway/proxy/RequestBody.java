@@ -1,0 +1,179 @@
+package io.slagate.gateway.proxy;
+
+import io.slagate.gateway.soap.FaultReason;
+import java.nio.ByteBuffer;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+
+/**
+ * C2P before admission: the client's body is read here, before its request may take a server slot,
+ * so that whatever a client does wrong with its body — bad chunk framing, a body that never comes
+ * ({@code Expect: 100-continue} and silence), one that trickles in, a disconnect — is found while only
+ * the client is involved and answered as the client's fault. A server never waits for a client, and
+ * never has its health charged for one.
+ *
+ * <p>A body up to {@code bufferedRequestBytes} (most SOAP requests) is read whole; of a larger one that
+ * much is read and the rest streams to the server after admission (under the stall and data-rate
+ * limits of {@link ServerExchange}). The buffered part must arrive within {@code requestBodyTimeout} of
+ * the request's arrival. A body that comes with the headers (the common case) is read on the arrival
+ * thread with no timer at all; a timer is set only when the body has to be waited for.
+ *
+ * <p>Once read, this is the body's source for the upstream legs: the buffered bytes, then (for a large
+ * body) the rest from the client. A whole body has a known length, so it goes upstream with
+ * {@code Content-Length} whatever framing the client used.
+ */
+final class RequestBody implements Runnable {
+    private final GatewayExchange ex;
+    private final Request c2p;
+    private final long bufferLimit;
+    private final long maxBytes;
+    private final Runnable admit;
+    private final AtomicBoolean decided = new AtomicBoolean();
+    private byte[] bytes;
+    private int size;
+    private volatile boolean complete;
+    private boolean served;
+    private ScheduledFuture<?> deadline;
+
+    private RequestBody(GatewayExchange ex, long bufferLimit, long maxBytes, Runnable admit) {
+        this.ex = ex;
+        this.c2p = ex.request;
+        this.bufferLimit = bufferLimit;
+        this.maxBytes = maxBytes;
+        this.admit = admit;
+        long announced = c2p.getLength();
+        this.bytes = new byte[(int) Math.max(0, Math.min(announced > 0 ? announced : 4096, bufferLimit))];
+    }
+
+    /** Whether the request announces a body (a length or a transfer coding); one that does not has none. */
+    static boolean announced(Request c2p) {
+        return c2p.getLength() > 0 || c2p.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+    }
+
+    /**
+     * Reads {@code ex}'s body, then runs {@code admit}; or answers the client with its fault and never
+     * runs it. {@code ex.body} is this reader from the start.
+     */
+    static void read(GatewayExchange ex, long bufferLimit, long maxBytes, ScheduledExecutorService timer,
+                     long timeoutMillis, Runnable admit) {
+        RequestBody b = new RequestBody(ex, bufferLimit, maxBytes, admit);
+        ex.body = b;
+        b.run();
+        if (!b.decided.get()) {
+            try {
+                b.deadline = timer.schedule(b::timedOut, timeoutMillis, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                b.end(FaultReason.SHUTTING_DOWN);
+                return;
+            }
+            if (b.decided.get()) {
+                b.deadline.cancel(false); // decided while the timer was being set
+            }
+        }
+    }
+
+    /** Reads what has arrived; demands more, or decides. Serialized by Jetty's demand. */
+    @Override
+    public void run() {
+        while (!decided.get()) {
+            Content.Chunk chunk = c2p.read();
+            if (chunk == null) {
+                c2p.demand(this);
+                return;
+            }
+            if (Content.Chunk.isFailure(chunk)) {
+                end(ClientSideFailure.of(chunk.getFailure()).reason);
+                return;
+            }
+            int n = chunk.remaining();
+            boolean last = chunk.isLast();
+            if ((long) size + n > maxBytes) {
+                chunk.release();
+                end(FaultReason.REQUEST_TOO_LARGE);
+                return;
+            }
+            if (n > 0) {
+                if (size + n > bytes.length) {
+                    bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(Math.max(bytes.length * 2L, (long) size + n),
+                            Math.max(bufferLimit, (long) size + n)));
+                }
+                chunk.get(bytes, size, n);
+                size += n;
+            }
+            chunk.release();
+            if (last) {
+                complete = true;
+                if (size == 0 && org.eclipse.jetty.http.HttpMethod.POST.is(c2p.getMethod())) {
+                    end(FaultReason.MALFORMED_REQUEST); // a POST whose framing announced a body that was empty
+                    return;
+                }
+                ready();
+                return;
+            }
+            if (size >= bufferLimit) {
+                ready(); // a large body: the rest streams once the request is admitted
+                return;
+            }
+        }
+    }
+
+    private void timedOut() {
+        end(FaultReason.REQUEST_TIMEOUT);
+    }
+
+    private void ready() {
+        if (decided.compareAndSet(false, true)) {
+            cancelDeadline();
+            admit.run();
+        }
+    }
+
+    private void end(FaultReason reason) {
+        if (decided.compareAndSet(false, true)) {
+            cancelDeadline();
+            ex.clientFault(reason);
+        }
+    }
+
+    private void cancelDeadline() {
+        ScheduledFuture<?> d = deadline;
+        if (d != null) {
+            d.cancel(false);
+        }
+    }
+
+    /** Whether the whole body is here (so the client has nothing more to send on this request). */
+    boolean complete() {
+        return complete;
+    }
+
+    /** The body's length when known (whole, or announced by the client), else -1: it goes upstream chunked. */
+    long length() {
+        return complete ? size : c2p.getLength();
+    }
+
+    /** The buffered bytes first, then the rest from the client. */
+    Content.Chunk read() {
+        if (!served) {
+            served = true;
+            if (size > 0 || complete) {
+                return Content.Chunk.from(ByteBuffer.wrap(bytes, 0, size), complete);
+            }
+        }
+        return complete ? Content.Chunk.EOF : c2p.read();
+    }
+
+    void demand(Runnable demandCallback) {
+        c2p.demand(demandCallback);
+    }
+
+    /** The body as one array, when whole (SOAP over JMS sends it as one message); null otherwise. */
+    byte[] whole() {
+        return complete ? java.util.Arrays.copyOf(bytes, size) : null;
+    }
+}
