@@ -149,6 +149,16 @@ public final class Gateway implements AutoCloseable {
         return c;
     }
 
+    /** Whether this gateway reuses its connections to server {@code i} (it does once the server proved it speaks only when asked). */
+    public boolean reusesConnections(int i) {
+        return current.proxy().reusesConnections(i);
+    }
+
+    /** Quiet checks started on connections to server {@code i}; each took one connection out of its pool for a while. */
+    public long quietChecks(int i) {
+        return current.proxy().quietChecks(i);
+    }
+
     public Gateway start() throws Exception {
         server.start();
         SlagateConfig config = current.config();

@@ -105,6 +105,19 @@ public final class ProxyPath extends ContainerLifeCycle {
         handler.setClassification(new Classifier(next), next.classification().customerHeader());
     }
 
+    /**
+     * Whether connections to server {@code i} are reused (plain-HTTP servers on the direct leg, once
+     * the server proved it writes only when asked; see {@link ServerConnectionPool#reusesConnections}).
+     */
+    public boolean reusesConnections(int i) {
+        return pools[i] != null && pools[i].reusesConnections();
+    }
+
+    /** Quiet checks started on server {@code i}'s connections (0 for servers not on the direct leg). */
+    public long quietChecks(int i) {
+        return pools[i] == null ? 0 : pools[i].quietChecks();
+    }
+
     public Handler handler() {
         return handler;
     }

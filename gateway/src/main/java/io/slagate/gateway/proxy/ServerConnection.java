@@ -45,6 +45,21 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
     private static final int IDLE = 0;
     private static final int ACTIVE = 1;
     private static final int CLOSED = 2;
+    /** Out of the pool for a quiet period after an answer, watched for bytes nobody asked for. */
+    private static final int QUIET_CHECK = 3;
+    /**
+     * A server's connections are reused only once one of them stayed silent for {@code
+     * QUIET_CHECK_MILLIS} after an answer, and one exchange in {@code QUIET_CHECK_EVERY} is followed by
+     * such a quiet check again (one connection per server at a time, out of the pool meanwhile). Why:
+     * a server that writes an extra complete answer some time after each real one shifts the
+     * connection's answers by one as soon as the next request is on it (each client then gets the
+     * previous client's answer), and nothing in HTTP/1.1 tells a late stray answer from the real one.
+     * Only silence between exchanges proves a server does not do that; bytes in a quiet check make the
+     * pool distrust the server (no reuse). Cost: single-use connections for a server's first quarter
+     * second, then one extra connection per server now and then; no request waits for it.
+     */
+    static final int QUIET_CHECK_EVERY = 64;
+    static final long QUIET_CHECK_MILLIS = 250;
 
     private final ServerConnectionPool pool;
     /** Server bytes in Jetty's flush mode (position..limit unread); only the exchange's relay touches it. */
@@ -66,6 +81,10 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
         this.timeout = new CyclicTimeout(scheduler) {
             @Override
             public void onTimeoutExpired() {
+                if (state.compareAndSet(QUIET_CHECK, IDLE)) {
+                    pool.quietCheckPassed(ServerConnection.this); // it stayed silent: fit for reuse
+                    return;
+                }
                 ServerExchange x = exchange;
                 if (x != null && System.nanoTime() - exchangeDeadline >= 0) {
                     x.timedOut();
@@ -112,7 +131,15 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
         timeout.cancel();
         clientTimeout.cancel();
         exchange = null;
-        if (reusable && state.compareAndSet(ACTIVE, IDLE)) {
+        if (reusable && pool.startQuietCheck()) {
+            if (state.compareAndSet(ACTIVE, QUIET_CHECK)) {
+                timeout.schedule(QUIET_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+                needInput(); // any byte now is one nobody asked for
+            } else {
+                pool.quietCheckEnded(); // closed meanwhile
+                close();
+            }
+        } else if (reusable && state.compareAndSet(ACTIVE, IDLE)) {
             pool.release(this);
         } else {
             close();
@@ -130,7 +157,8 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
      * Takes this idle connection for an exchange; false when it is closing, closed or was closed by the
      * server. Every connection is checked with one non-blocking read: end of input (the server closed
      * it while idle) or any byte at all (the server wrote something nobody asked for: a stray or forged
-     * answer, which must never be taken for the next client's) makes it unusable, and it is closed.
+     * answer, which must never be taken for the next client's) makes it unusable, and it is closed;
+     * bytes also make the pool distrust the server ({@link ServerConnectionPool#distrust}).
      * The read costs a system call per request; skipping it for connections reused within a
      * millisecond let a server's stray answer reach another client (issue 14).
      */
@@ -144,8 +172,12 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
                 close();
                 return false;
             }
-            if (getEndPoint().fill(input) == 0) {
+            int n = getEndPoint().fill(input);
+            if (n == 0) {
                 return true;
+            }
+            if (n > 0) {
+                pool.distrust(); // bytes on an idle connection: a stray or forged answer
             }
         } catch (IOException broken) {
             // reset by the server while idle: not usable
@@ -160,6 +192,31 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
         ServerExchange x = exchange;
         if (x != null) {
             x.relay.iterate();
+        } else if (state.get() == QUIET_CHECK || state.get() == IDLE) {
+            unaskedInput();
+        }
+    }
+
+    /** Input while no exchange holds the connection: the server closed it, or spoke out of turn. */
+    private void unaskedInput() {
+        try {
+            BufferUtil.clear(input);
+            int n = getEndPoint().fill(input);
+            if (n == 0) {
+                needInput();
+                return;
+            }
+            if (n > 0) {
+                pool.distrust();
+            }
+        } catch (IOException reset) {
+            // closed by the server: not usable
+        }
+        if (state.compareAndSet(QUIET_CHECK, CLOSED)) {
+            pool.quietCheckEnded();
+            close();
+        } else if (state.compareAndSet(IDLE, CLOSED)) {
+            close();
         }
     }
 
@@ -183,7 +240,9 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
     @Override
     public void onClose(Throwable cause) {
         super.onClose(cause);
-        state.set(CLOSED);
+        if (state.getAndSet(CLOSED) == QUIET_CHECK) {
+            pool.quietCheckEnded();
+        }
         timeout.destroy();
         clientTimeout.destroy();
         pool.closed(this);

@@ -27,6 +27,20 @@ final class ServerConnectionPool implements ClientConnectionFactory {
     private final long idleTimeoutMillis;
     private final ConcurrentLinkedDeque<ServerConnection> idle = new ConcurrentLinkedDeque<>();
     private volatile boolean stopped;
+    /** Until when (System.nanoTime) this server's connections serve one exchange each; 0 when trusted. */
+    private volatile long distrustedUntil;
+    /**
+     * False until a connection of this server stayed silent for a quiet period after an answer (see
+     * {@link ServerConnection#QUIET_CHECK_MILLIS}); until then, and again after a distrust, connections
+     * serve one exchange each, so no answer can be shifted onto another client's request.
+     */
+    private volatile boolean proven;
+    private final java.util.concurrent.atomic.AtomicBoolean checking = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicLong exchanges = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong quietChecks = new java.util.concurrent.atomic.AtomicLong();
+    /** How long a server that wrote bytes nobody asked for gets no connection reuse. */
+    static final long DISTRUST_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ServerConnectionPool.class);
 
     ServerConnectionPool(ClientConnector connector, URI url, long idleTimeoutMillis) {
         this.connector = connector;
@@ -73,11 +87,77 @@ final class ServerConnectionPool implements ClientConnectionFactory {
         return new ServerConnection(endPoint, connector.getExecutor(), connector.getScheduler(), this);
     }
 
+    /** Whether a connection is taken for a quiet check once its exchange ends (at most one at a time). */
+    boolean startQuietCheck() {
+        if (distrusted() || (proven && exchanges.incrementAndGet() % ServerConnection.QUIET_CHECK_EVERY != 0)) {
+            return false;
+        }
+        if (!checking.compareAndSet(false, true)) {
+            return false;
+        }
+        quietChecks.incrementAndGet();
+        return true;
+    }
+
+    /** Quiet checks started so far (each takes one connection out of the pool for the quiet period). */
+    long quietChecks() {
+        return quietChecks.get();
+    }
+
+    /** A connection stayed silent for the quiet period after an answer: the server has proved itself; reuse it. */
+    void quietCheckPassed(ServerConnection c) {
+        proven = true;
+        checking.set(false);
+        release(c);
+    }
+
+    /** A quiet check ended without proof either way (the server closed the connection). */
+    void quietCheckEnded() {
+        checking.set(false);
+    }
+
+    /** Whether connections to this server are reused: once it proved it speaks only when asked, and not while distrusted. */
+    boolean reusesConnections() {
+        return proven && !distrusted();
+    }
+
     void release(ServerConnection c) {
+        if (!reusesConnections()) {
+            c.close(); // single-use until the server has proved itself (again)
+            return;
+        }
         idle.offerFirst(c);
         if (stopped && idle.remove(c)) {
             c.close();
         }
+    }
+
+    /**
+     * The server wrote bytes nobody asked for (after an answer, or on an idle connection). Such a
+     * server may write more at any time, and on a reused connection a late stray answer would be
+     * taken for the next request's: for {@link #DISTRUST_NANOS} each of its connections carries one
+     * exchange and is closed, and the idle ones are closed now.
+     */
+    void distrust() {
+        boolean was = distrusted();
+        proven = false; // after the distrust it must prove itself again before reuse
+        checking.set(false);
+        distrustedUntil = System.nanoTime() + DISTRUST_NANOS;
+        if (distrustedUntil == 0) {
+            distrustedUntil = 1;
+        }
+        if (!was) {
+            LOG.warn("server {}:{} wrote bytes outside any answer; its connections are not reused for {} s",
+                    host, port, java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(DISTRUST_NANOS));
+        }
+        for (ServerConnection c = idle.pollFirst(); c != null; c = idle.pollFirst()) {
+            c.close();
+        }
+    }
+
+    private boolean distrusted() {
+        long until = distrustedUntil;
+        return until != 0 && until - System.nanoTime() > 0;
     }
 
     void closed(ServerConnection c) {

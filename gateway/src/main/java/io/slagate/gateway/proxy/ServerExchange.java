@@ -504,6 +504,7 @@ final class ServerExchange implements Promise<ServerConnection> {
         /** The server sent more than its answer: relayed as it is, the connection never reused, the server's error counted. */
         private void leftover() {
             closeAfter = true;
+            pool.distrust();
             ex.context.metrics.serverError(server.index(), io.slagate.gateway.stats.GatewayMetrics.ServerError.PROTOCOL);
         }
 

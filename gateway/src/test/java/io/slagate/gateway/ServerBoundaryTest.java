@@ -1,0 +1,192 @@
+package io.slagate.gateway;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.slagate.config.ConfigLoader;
+import io.slagate.gateway.soap.FaultReason;
+import io.slagate.gateway.stats.GatewayMetrics.ServerError;
+import io.slagate.gateway.testing.RawHttp;
+import io.slagate.gateway.testing.ScriptedBackend;
+import io.slagate.gateway.testing.Soap;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gateway → server boundary, against servers that misbehave (issue 14): what a server sends
+ * outside its answer reaches no client, an answer that breaks HTTP is the server's fault
+ * ({@code server-failed}), and nothing of it is relayed. Every case checks the reason, that the
+ * server was the one blamed, and the counters.
+ */
+class ServerBoundaryTest {
+    private static final String BODY = Soap.envelope11("getQuote");
+    private static final Pattern ID = Pattern.compile("X-Req: (\\d+)");
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    @AfterEach
+    void stopAll() throws Exception {
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            closeables.get(i).close();
+        }
+    }
+
+    private ScriptedBackend backend() throws Exception {
+        ScriptedBackend b = new ScriptedBackend();
+        closeables.add(b);
+        return b;
+    }
+
+    private Gateway gateway(String url, int concurrency) throws Exception {
+        String yaml = "gateway: { listen: \"127.0.0.1:0\", admin: \"127.0.0.1:0\", serverTimeout: 5s }\n"
+                + "servers:\n  - { id: s1, url: \"" + url + "\", concurrency: " + concurrency + " }\n"
+                + "classes:\n  - { name: basic, target: 1s, queueBound: 10000, queueTimeout: 60s }\n";
+        Gateway g = new Gateway(ConfigLoader.parse(yaml, "test.yaml")).start();
+        closeables.add(() -> g.stop(Duration.ofSeconds(2)));
+        return g;
+    }
+
+    private static void assertBalanced(Gateway g) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
+        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
+    }
+
+    /** An answer naming the request it answers (its X-Req header). */
+    private static String echoAnswer(String head) {
+        Matcher m = ID.matcher(head);
+        String id = m.find() ? m.group(1) : "none";
+        String body = "<answer>" + id + "</answer>";
+        return "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
+    }
+
+    /**
+     * A server that writes a second, complete (forged) answer 50 ms after each real one. Over 500
+     * requests, 32 at a time: no client receives another client's answer, nor the forged one. The
+     * gateway reuses a server's connections only after one stayed quiet after an answer; this server's
+     * first quiet check hears the forged answer, and its connections are never reused.
+     */
+    @Test
+    void strayAnswerAfterEach_noCrossedAnswers() throws Exception {
+        ScriptedBackend b = backend();
+        b.answerWith(ServerBoundaryTest::echoAnswer);
+        String forged = "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: 15\r\n\r\n<forged>\u0000</forged>".replace("\u0000", "x");
+        b.strayAfterEachAnswer(forged.replace("Content-Length: 15", "Content-Length: " + "<forged>x</forged>".length()), 50);
+        int slots = 16;
+        Gateway g = gateway(b.url(), slots);
+        AtomicInteger crossed = new AtomicInteger();
+        AtomicInteger forgedSeen = new AtomicInteger();
+        AtomicInteger own = new AtomicInteger();
+        ExecutorService clients = Executors.newFixedThreadPool(32);
+        try {
+            List<Future<?>> all = new ArrayList<>();
+            for (int i = 0; i < 500; i++) {
+                int id = i;
+                all.add(clients.submit(() -> {
+                    RawHttp.Response r = RawHttp.exchange(g.port(), RawHttp.post("/services/S", "X-Req: " + id + "\r\n", BODY));
+                    if (r.body().equals("<answer>" + id + "</answer>")) {
+                        own.incrementAndGet();
+                    } else if (r.body().startsWith("<answer>")) {
+                        crossed.incrementAndGet();
+                    } else if (r.body().startsWith("<forged>")) {
+                        forgedSeen.incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : all) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+        assertEquals(0, crossed.get(), "answers that were another client's");
+        System.out.println("stray-answer server: 500 requests, crossed " + crossed.get() + ", forged relayed " + forgedSeen.get()
+                + ", own " + own.get() + ", connections " + b.connectionsAccepted());
+        assertEquals(0, forgedSeen.get(), "a connection is reused only once the server proved it speaks when asked: none was");
+        assertFalse(g.reusesConnections(0), "the server that spoke out of turn is distrusted");
+        assertEquals(500, own.get() + forgedSeen.get() + g.metrics().faultedTotal(), "every request answered once");
+        assertTrue(g.queues().server(0).inRotation());
+        assertBalanced(g);
+    }
+
+    private void assertServerFailed(String answer, String mustNotLeak) throws Exception {
+        ScriptedBackend b = backend();
+        b.answer(new ScriptedBackend.Answer(answer, false));
+        Gateway g = gateway(b.url(), 2);
+        for (int i = 0; i < 4; i++) {
+            RawHttp.Response r = RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", BODY));
+            assertEquals("server-failed", r.header("X-Slagate-Fault"), "status " + r.status() + " " + r.headers());
+            assertTrue(r.body().contains("<faultcode>soap:Server</faultcode>"), r.body());
+            if (mustNotLeak != null) {
+                assertFalse(r.headers().toString().contains(mustNotLeak) || r.body().contains(mustNotLeak), r.headers().toString());
+            }
+        }
+        assertEquals(4, g.metrics().faulted(FaultReason.SERVER_FAILED));
+        assertEquals(4, g.metrics().serverErrors(0, ServerError.BROKEN), "the server is the one charged");
+        assertTrue(g.queues().server(0).inRotation(), "a server that answers, however badly, is not unreachable");
+        assertBalanced(g);
+    }
+
+    @Test
+    void unrequested101_serverFailed() throws Exception {
+        assertServerFailed("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\nraw bytes", "websocket");
+    }
+
+    @Test
+    void statusOutsideHttp_serverFailed() throws Exception {
+        assertServerFailed("HTTP/1.1 999 Odd\r\nContent-Length: 4\r\n\r\n<ok>", null);
+    }
+
+    @Test
+    void bareLfInsideHeader_serverFailed_noInjectedHeader() throws Exception {
+        assertServerFailed("HTTP/1.1 200 OK\r\nX-Note: a\nSet-Cookie: session=evil\r\nContent-Length: 4\r\n\r\n<ok>", "session=evil");
+    }
+
+    @Test
+    void hugeResponseHead_serverFailed() throws Exception {
+        assertServerFailed("HTTP/1.1 200 OK\r\nX-Big: " + "a".repeat(48 * 1024) + "\r\nContent-Length: 4\r\n\r\n<ok>", null);
+    }
+
+    @Test
+    void fiveThousandHeaderLines_serverFailed() throws Exception {
+        assertServerFailed("HTTP/1.1 200 OK\r\n" + "X-L: 1\r\n".repeat(5000) + "Content-Length: 4\r\n\r\n<ok>", null);
+    }
+
+    @Test
+    void resetMidBody_serverFailedFault_notATruncatedSuccess() throws Exception {
+        ScriptedBackend b = backend();
+        b.answer(new ScriptedBackend.Answer("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n<partial", true));
+        Gateway g = gateway(b.url(), 1);
+        RawHttp.Response r = RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", BODY));
+        assertEquals("server-failed", r.header("X-Slagate-Fault"));
+        assertEquals(1, g.metrics().serverErrors(0, ServerError.BROKEN));
+        assertBalanced(g);
+    }
+
+    /** 204 with a body: the 204 is relayed, the body bytes reach no one, the connection is not reused. */
+    @Test
+    void noContentWithBody_bodyDropped_connectionNotReused() throws Exception {
+        ScriptedBackend b = backend();
+        b.answer(new ScriptedBackend.Answer("HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\n<forged>", false));
+        Gateway g = gateway(b.url(), 1);
+        for (int i = 0; i < 3; i++) {
+            RawHttp.Response r = RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", BODY));
+            assertEquals(204, r.status());
+            assertEquals("", r.body());
+        }
+        assertEquals(3, b.connectionsAccepted(), "a connection with bytes left after the answer is never reused");
+        assertTrue(g.metrics().serverErrors(0, ServerError.PROTOCOL) >= 1);
+        assertBalanced(g);
+    }
+}
