@@ -158,6 +158,11 @@ public final class Main {
 
     private static int runBroker(SlagateConfig config, PrintStream out, PrintStream err) {
         String listen = config.bus().listen().isEmpty() ? "tcp://127.0.0.1:61616" : config.bus().listen();
+        if (config.bus().user() == null && config.bus().accounts().isEmpty()) {
+            err.println("slagate broker: refusing to listen on " + listen + " without authentication; set bus.user with "
+                    + "bus.passwordEnv, or bus.accounts with roles");
+            return 2;
+        }
         io.slagate.bus.EmbeddedBroker broker;
         try {
             broker = io.slagate.bus.EmbeddedBroker.start("slagate", listen, config.bus().user(), config.bus().password(),

@@ -26,6 +26,9 @@ final class Nodes implements AutoCloseable {
 
     private final Path dir;
     private final List<Process> processes = new ArrayList<>();
+    /** The environment variable every node reads the bus password from, and the password of this run. */
+    static final String PASSWORD_ENV = "SLAGATE_TEST_BUS_PASSWORD";
+    private final String busPassword = java.util.UUID.randomUUID().toString();
 
     Nodes(Path dir) {
         this.dir = dir;
@@ -38,7 +41,9 @@ final class Nodes implements AutoCloseable {
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 "io.slagate.Main"));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile());
+        pb.environment().put(PASSWORD_ENV, busPassword); // the bus is authenticated, as a deployment's must be
+        Process p = pb.start();
         processes.add(p);
         return p;
     }
@@ -75,9 +80,9 @@ final class Nodes implements AutoCloseable {
                   - { name: premium, target: 100ms }
                   - { name: basic, target: 300ms }
                 classification: { rules: [ { operation: "urn:premium", class: premium } ], defaultClass: basic }
-                bus: { url: "tcp://%s", embedded: false, listen: "tcp://%s" }
+                bus: { url: "tcp://%s", embedded: false, listen: "tcp://%s", user: slagate, passwordEnv: %s }
                 controller: { cycle: 200ms, gatewayExpiry: 3 }
-                """.formatted(gatewayId, host, listen, host, admin, servers.get(0), nS, servers.get(1), nS, broker, broker));
+                """.formatted(gatewayId, host, listen, host, admin, servers.get(0), nS, servers.get(1), nS, broker, broker, PASSWORD_ENV));
         return f;
     }
 

@@ -42,7 +42,7 @@ public final class ControlBus implements AutoCloseable {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
     private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-    private record Subscription(String topic, Consumer<BusMessage> handler) {
+    private record Subscription(String topic, java.util.function.BiConsumer<BusMessage, String> handler) {
     }
 
     private final String url;
@@ -57,6 +57,7 @@ public final class ControlBus implements AutoCloseable {
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong malformed = new AtomicLong();
+    private final AtomicLong oversized = new AtomicLong();
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
     private final AtomicLong connects = new AtomicLong();
@@ -111,6 +112,16 @@ public final class ControlBus implements AutoCloseable {
 
     /** Receives every valid message of a topic on the bus's listener thread; register before or after {@link #start}. */
     public ControlBus subscribe(String topic, Consumer<BusMessage> handler) {
+        return subscribeWithSender(topic, (m, sender) -> handler.accept(m));
+    }
+
+    /**
+     * As above, with the sender: the bus user the broker authenticated the sending connection as
+     * (the broker stamps it over anything the sender wrote), or null on a bus without authentication.
+     * Identities that matter (who changed the configuration, which account a gateway joined with) come
+     * from it, never from a field of the message.
+     */
+    public ControlBus subscribeWithSender(String topic, java.util.function.BiConsumer<BusMessage, String> handler) {
         Subscription s = new Subscription(topic, handler);
         subscriptions.add(s);
         worker.execute(() -> {
@@ -316,11 +327,26 @@ public final class ControlBus implements AutoCloseable {
 
     private void deliver(Subscription s, Message m) {
         BusMessage decoded;
+        String sender;
         try {
-            if (!(m instanceof TextMessage t) || t.getText() == null) {
+            if (!(m instanceof TextMessage t)) {
                 throw new IllegalArgumentException("not a text message");
             }
-            decoded = BusCodec.decode(t.getText());
+            // the size first, before the text is decoded or parsed (a 30 MB message must cost nothing more)
+            if (m instanceof org.apache.activemq.command.ActiveMQMessage am && am.getSize() > 4L * io.slagate.config.bus.Topics.MAX_MESSAGE_CHARS) {
+                refuseOversized(s, am.getSize());
+                return;
+            }
+            String text = t.getText();
+            if (text == null) {
+                throw new IllegalArgumentException("not a text message");
+            }
+            if (text.length() > io.slagate.config.bus.Topics.MAX_MESSAGE_CHARS) {
+                refuseOversized(s, text.length());
+                return;
+            }
+            decoded = BusCodec.decode(text);
+            sender = m instanceof org.apache.activemq.command.ActiveMQMessage am ? am.getUserID() : null;
         } catch (IllegalArgumentException | JMSException e) {
             long n = malformed.incrementAndGet();
             long now = System.nanoTime();
@@ -332,11 +358,27 @@ public final class ControlBus implements AutoCloseable {
         }
         received.incrementAndGet();
         try {
-            s.handler().accept(decoded);
+            s.handler().accept(decoded, sender);
         } catch (RuntimeException e) {
             LOG.error("bus {}: the handler of {} failed on a {}; the listener goes on", name, s.topic(),
                     decoded.getClass().getSimpleName(), e);
         }
+    }
+
+    private void refuseOversized(Subscription s, long size) {
+        long n = oversized.incrementAndGet();
+        malformed.incrementAndGet();
+        long now = System.nanoTime();
+        long last = lastMalformedWarn.get();
+        if (now - last >= WARN_EVERY_NANOS && lastMalformedWarn.compareAndSet(last, now)) {
+            LOG.warn("bus {}: refused a message of {} bytes on {} (limit {} characters; {} refused so far)", name, size, s.topic(),
+                    io.slagate.config.bus.Topics.MAX_MESSAGE_CHARS, n);
+        }
+    }
+
+    /** Messages refused for their size (also counted in {@link #malformed}). */
+    public long oversized() {
+        return oversized.get();
     }
 
     private void fireConnected() {

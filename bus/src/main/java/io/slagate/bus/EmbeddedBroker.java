@@ -66,6 +66,10 @@ public final class EmbeddedBroker implements AutoCloseable {
         b.setUseShutdownHook(false); // the launcher stops components in order
         b.setAdvisorySupport(false); // nothing here consumes advisories; they double the topic traffic
         b.getSystemUsage().getMemoryUsage().setLimit(64L * 1024 * 1024);
+        // every message carries the user its connection authenticated as (JMSXUserID), set by the
+        // broker over whatever the sender wrote: receivers bind identities to it and audit it
+        b.setPopulateJMSXUserID(true);
+        b.setUseAuthenticatedPrincipalForJMSXUserID(true);
         java.util.List<AuthenticationUser> users = new java.util.ArrayList<>();
         if (user != null) {
             users.add(new AuthenticationUser(user, password == null ? "" : password, "admin"));
@@ -81,7 +85,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
         TransportConnector tcp = null;
         if (listen != null && !listen.isEmpty()) {
-            tcp = b.addConnector(new URI(listen));
+            tcp = b.addConnector(new URI(withFrameCap(listen)));
         }
         b.start();
         if (!b.waitUntilStarted(30_000)) {
@@ -98,7 +102,8 @@ public final class EmbeddedBroker implements AutoCloseable {
             io.slagate.config.bus.Topics.STATS, "gateway,admin",
             io.slagate.config.bus.Topics.ALLOCATION, "resource-manager,admin",
             io.slagate.config.bus.Topics.DECISION, "resource-manager,admin",
-            io.slagate.config.bus.Topics.HEARTBEAT, "gateway,resource-manager,console,admin",
+            io.slagate.config.bus.Topics.HEARTBEAT_GATEWAY, "gateway,admin",
+            io.slagate.config.bus.Topics.HEARTBEAT_RESOURCE_MANAGER, "resource-manager,admin",
             io.slagate.config.bus.Topics.CONTROL, "console,admin",
             io.slagate.config.bus.Topics.CONFIG, "console,admin");
 
@@ -120,6 +125,18 @@ public final class EmbeddedBroker implements AutoCloseable {
         advisory.setAdmin(all);
         entries.add(advisory);
         return new org.apache.activemq.security.DefaultAuthorizationMap(entries);
+    }
+
+    /**
+     * A network listener refuses frames over {@link io.slagate.config.bus.Topics#MAX_MESSAGE_CHARS}
+     * (plus room for headers) unless the URL sets its own cap: a 30 MB message never reaches a receiver.
+     */
+    static String withFrameCap(String listen) {
+        if (listen.contains("maxFrameSize")) {
+            return listen;
+        }
+        long cap = 4L * io.slagate.config.bus.Topics.MAX_MESSAGE_CHARS + 64 * 1024; // UTF-8 at worst, and the frame's headers
+        return listen + (listen.contains("?") ? "&" : "?") + "wireFormat.maxFrameSize=" + cap;
     }
 
     /** The in-VM URL; {@code create=false} so that a client never starts a second, persistent broker by accident. */

@@ -50,7 +50,7 @@ class BusTlsTest {
         try (EmbeddedBroker broker = EmbeddedBroker.start("tls", "ssl://127.0.0.1:0", null, null, List.of(), brokerTls)) {
             String sslUrl = broker.tcpUrl().replace("tcp://", "ssl://");
             List<BusMessage> got = new CopyOnWriteArrayList<>();
-            ControlBus reader = new ControlBus(sslUrl, null, null, clientTls, "reader").subscribe(Topics.HEARTBEAT, got::add).start();
+            ControlBus reader = new ControlBus(sslUrl, null, null, clientTls, "reader").subscribe(Topics.HEARTBEAT_GATEWAY, got::add).start();
             ControlBus writer = new ControlBus(sslUrl, null, null, clientTls, "writer").start();
             // without the trust store the JDK's default trust refuses the self-signed certificate
             ControlBus untrusted = new ControlBus(sslUrl, null, null, null, "untrusted").start();
@@ -58,7 +58,7 @@ class BusTlsTest {
             try {
                 await().atMost(Duration.ofSeconds(20)).until(() -> reader.isConnected() && writer.isConnected());
                 await("a heartbeat crosses the TLS connections").atMost(Duration.ofSeconds(20)).until(() -> {
-                    writer.publish(Topics.HEARTBEAT, new HeartbeatMessage(BusMessage.SCHEMA, "writer", "gateway", HeartbeatMessage.ALIVE, System.currentTimeMillis(), 0));
+                    writer.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "writer", "gateway", HeartbeatMessage.ALIVE, System.currentTimeMillis(), 0));
                     return !got.isEmpty();
                 });
                 await("the untrusted client has tried and failed").atMost(Duration.ofSeconds(20))

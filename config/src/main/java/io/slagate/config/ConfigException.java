@@ -9,6 +9,8 @@ import java.util.List;
  */
 public final class ConfigException extends RuntimeException {
     private final List<String> problems;
+    /** Problems listed in the message at most. */
+    static final int MAX_LISTED = 25;
 
     public ConfigException(String source, List<String> problems) {
         super(format(source, problems));
@@ -23,8 +25,13 @@ public final class ConfigException extends RuntimeException {
         StringBuilder sb = new StringBuilder();
         sb.append(source).append(": ").append(problems.size())
                 .append(problems.size() == 1 ? " problem" : " problems");
-        for (String p : problems) {
-            sb.append(System.lineSeparator()).append("  - ").append(p);
+        // bounded whatever the document: a hostile one with a million bad entries gives one screen, not a million lines
+        int shown = Math.min(problems.size(), MAX_LISTED);
+        for (String p : problems.subList(0, shown)) {
+            sb.append(System.lineSeparator()).append("  - ").append(p.length() > 300 ? p.substring(0, 297) + "..." : p);
+        }
+        if (problems.size() > shown) {
+            sb.append(System.lineSeparator()).append("  - and ").append(problems.size() - shown).append(" more");
         }
         return sb.toString();
     }

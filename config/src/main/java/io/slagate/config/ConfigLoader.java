@@ -27,8 +27,37 @@ import java.util.regex.Pattern;
  * one {@link ConfigException} naming the file, the key, the value and what is allowed.
  */
 public final class ConfigLoader {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper YAML = new ObjectMapper(yamlFactory(8 << 20));
+    /** For documents from the bus or the console: at most this many characters, checked before parsing. */
+    public static final int MAX_UNTRUSTED_CHARS = 1 << 20;
+    private static final ObjectMapper UNTRUSTED_YAML = new ObjectMapper(yamlFactory(MAX_UNTRUSTED_CHARS));
+
+    /**
+     * The parser's own limits, whoever wrote the document: size, YAML aliases (an alias bomb expands
+     * a few lines into gigabytes) and nesting depth. No configuration comes near them.
+     */
+    private static YAMLFactory yamlFactory(int codePoints) {
+        org.yaml.snakeyaml.LoaderOptions limits = new org.yaml.snakeyaml.LoaderOptions();
+        limits.setCodePointLimit(codePoints);
+        limits.setMaxAliasesForCollections(20);
+        limits.setNestingDepthLimit(30);
+        limits.setAllowDuplicateKeys(false);
+        return YAMLFactory.builder().loaderOptions(limits).build();
+    }
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+    /** An HTTP header name (RFC 9110 token), as customerFrom names one. */
+    private static final Pattern HEADER = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}");
+    /**
+     * Free text that names request values (customers, services, operations, grades): printable, at most
+     * 256 characters, nothing that is markup or quoting anywhere it is shown (console, logs, YAML).
+     */
+    private static final Pattern SAFE_TEXT = Pattern.compile("[^\\p{Cntrl}<>\"'`\\\\]{1,256}");
+
+    private static void safeText(ConfigNode n, String key, String value) {
+        if (value != null && !SAFE_TEXT.matcher(value).matches()) {
+            n.problem(key, value, "must be 1-256 printable characters without < > \" ' ` or \\");
+        }
+    }
     private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
 
     private ConfigLoader() {
@@ -47,13 +76,31 @@ public final class ConfigLoader {
     }
 
     public static SlagateConfig parse(String yaml, String source) {
+        return parse(yaml, source, YAML);
+    }
+
+    /**
+     * A document that came over the bus or through the console: refused in one line when over
+     * {@link #MAX_UNTRUSTED_CHARS} (before any parsing), then parsed under the same limits.
+     */
+    public static SlagateConfig parseUntrusted(String yaml, String source) {
+        if (yaml == null || yaml.length() > MAX_UNTRUSTED_CHARS) {
+            throw new ConfigException(source, List.of("(document): " + (yaml == null ? "missing" : yaml.length() + " characters")
+                    + "; at most " + MAX_UNTRUSTED_CHARS + " are accepted from the bus or the console"));
+        }
+        return parse(yaml, source, UNTRUSTED_YAML);
+    }
+
+    private static SlagateConfig parse(String yaml, String source, ObjectMapper mapper) {
         JsonNode root;
         try {
-            root = YAML.readTree(yaml);
+            root = mapper.readTree(yaml);
         } catch (JsonProcessingException e) {
             String where = e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-            throw new ConfigException(source, List.of("not valid YAML" + where + ": " + e.getOriginalMessage()));
+            String why = e.getOriginalMessage();
+            throw new ConfigException(source, List.of("not valid YAML" + where + ": "
+                    + (why != null && why.length() > 200 ? why.substring(0, 200) + "..." : why)));
         }
         List<String> problems = new ArrayList<>();
         if (root == null || root.isMissingNode() || !root.isObject()) {
@@ -80,7 +127,7 @@ public final class ConfigLoader {
         g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
                 "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
                 "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
-                "responseWriteTimeout", "trustedProxies", "underscoreHeaders");
+                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "adminDump");
         String id = g.string("id", "gw1");
         if (id != null && !NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -123,7 +170,7 @@ public final class ConfigLoader {
             tls = new TlsSettings(ks, t.string("type", "PKCS12"), secretFromEnv(t, t.requiredString("passwordEnv")));
         }
         return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
-                maxConnections, tls, clients(g, maxBytes));
+                maxConnections, tls, clients(g, maxBytes), g.bool("adminDump", false));
     }
 
     private static ClientPolicy clients(ConfigNode g, long maxRequestBytes) {
@@ -188,6 +235,9 @@ public final class ConfigLoader {
             URI url = url(s);
             int n = s.integer("concurrency", 10, 1, 100_000);
             String pool = s.string("pool", "default");
+            if (pool != null && !NAME.matcher(pool).matches()) {
+                s.problem("pool", pool, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+            }
             String healthPath = s.string("healthPath", "/");
             if (healthPath != null && !healthPath.startsWith("/")) {
                 s.problem("healthPath", healthPath, "must start with '/'");
@@ -250,6 +300,9 @@ public final class ConfigLoader {
             int bound = c.integer("queueBound", 1000, 0, 1_000_000);
             Duration timeout = c.duration("queueTimeout", Duration.ofSeconds(30), Duration.ofMillis(1), MAX_TIMEOUT);
             String pool = c.string("pool", "default");
+            if (pool != null && !NAME.matcher(pool).matches()) {
+                c.problem("pool", pool, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+            }
             out.add(new TrafficClassConfig(name, target, utility, bound, timeout, pool));
         }
         return out;
@@ -286,14 +339,20 @@ public final class ConfigLoader {
         String header = null;
         if (from != null && from.regionMatches(true, 0, "header:", 0, 7) && from.length() > 7) {
             header = from.substring(7).trim();
+            if (!HEADER.matcher(header).matches()) {
+                c.problem("customerFrom", from, "names no valid header; write header:NAME with NAME an HTTP header name");
+            }
         } else if (from != null && !from.equalsIgnoreCase("basic")) {
             c.problem("customerFrom", from, "is not allowed; use basic (the HTTP Basic user name) or header:NAME");
         }
         Map<String, Map<String, String>> subscriptions = new LinkedHashMap<>();
         for (Map.Entry<String, ConfigNode> customer : c.entries("subscriptions").entrySet()) {
             Map<String, String> byService = new LinkedHashMap<>();
+            safeText(c.child("subscriptions"), customer.getKey(), customer.getKey());
             for (Map.Entry<String, ConfigNode> service : customer.getValue().entries().entrySet()) {
                 String grade = service.getValue().asString();
+                safeText(customer.getValue(), service.getKey(), service.getKey());
+                safeText(customer.getValue(), service.getKey(), grade);
                 if (grade != null) {
                     byService.put(service.getKey(), grade);
                 }
@@ -305,6 +364,7 @@ public final class ConfigLoader {
             subscriptions.put(customer.getKey(), Map.copyOf(byService));
         }
         String defaultGrade = c.string("defaultGrade", "standard");
+        safeText(c, "defaultGrade", defaultGrade);
         List<RuleConfig> rules = new ArrayList<>();
         for (ConfigNode r : c.list("rules")) {
             r.allowOnly("customer", "service", "operation", "grade", "class");
@@ -312,8 +372,13 @@ public final class ConfigLoader {
             if (cls != null && !classNames.isEmpty() && !classNames.contains(cls)) {
                 r.problem("class", cls, "is not a configured class; classes: " + String.join(", ", sorted(classNames)));
             }
-            rules.add(new RuleConfig(r.string("customer", "*"), r.string("service", "*"),
-                    r.string("operation", "*"), r.string("grade", "*"), cls));
+            RuleConfig rule = new RuleConfig(r.string("customer", "*"), r.string("service", "*"),
+                    r.string("operation", "*"), r.string("grade", "*"), cls);
+            safeText(r, "customer", rule.customer());
+            safeText(r, "service", rule.service());
+            safeText(r, "operation", rule.operation());
+            safeText(r, "grade", rule.grade());
+            rules.add(rule);
         }
         String def = c.string("defaultClass", classes.isEmpty() ? null : classes.get(classes.size() - 1).name());
         if (def != null && !classNames.isEmpty() && !classNames.contains(def)) {
@@ -359,7 +424,8 @@ public final class ConfigLoader {
         if (url != null && !url.matches("(vm|tcp|ssl|nio|nio\\+ssl|failover|auto|auto\\+ssl):.*")) {
             b.problem("url", url, "is not an ActiveMQ URL; e.g. vm://slagate, tcp://host:61616, failover:(tcp://a:61616,tcp://b:61616)");
         }
-        String listen = b.child("listen").isMissing() ? "tcp://127.0.0.1:61616" : b.child("listen").asString();
+        // in-VM only unless a listener is asked for: nothing of the control plane on the network by default
+        String listen = b.child("listen").isMissing() ? "" : b.child("listen").asString();
         if (listen != null && !listen.isEmpty() && !listen.matches("(tcp|ssl|nio|nio\\+ssl|auto|auto\\+ssl)://.+:\\d+.*")) {
             b.problem("listen", listen, "is not a connector URL; e.g. tcp://127.0.0.1:61616, or \"\" for none");
         }
@@ -376,6 +442,10 @@ public final class ConfigLoader {
             accounts.add(new BusAccount(u, role, secretFromEnv(a, a.requiredString("passwordEnv"))));
         }
         BusTls tls = b.child("tls").isMissing() ? null : busTls(b.object("tls"));
+        if (listen != null && !listen.isEmpty() && embedded && user == null && accounts.isEmpty()) {
+            b.problem("listen", listen, "opens the broker to other processes without authentication; set bus.user with "
+                    + "bus.passwordEnv (or bus.accounts with roles), or listen: \"\" for in-VM only");
+        }
         if (listen != null && isSsl(listen) && embedded && (tls == null || tls.keyStore() == null)) {
             b.problem("listen", listen, "is a TLS listener; set bus.tls.keyStore (the broker's certificate and key)");
         }
@@ -438,7 +508,7 @@ public final class ConfigLoader {
     }
 
     private static ControllerSettings controller(ConfigNode c) {
-        c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry", "damping");
+        c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry", "damping", "maxGateways");
         Duration cycle = c.duration("cycle", Duration.ofSeconds(5), Duration.ofMillis(20), Duration.ofHours(1));
         Combining combining = c.choice("combining", Combining.SUM, Combining::parse, "sum", "min");
         String model = c.string("model", "mm1");
@@ -449,7 +519,8 @@ public final class ConfigLoader {
         double minWeight = c.number("minWeight", 1.0, 0.001, 1e6);
         int expiry = c.integer("gatewayExpiry", 3, 1, 1000);
         double damping = c.number("damping", 0.5, 0.01, 1.0);
-        return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping);
+        int maxGateways = c.integer("maxGateways", 64, 1, 10_000);
+        return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways);
     }
 
     private static void crossCheck(ConfigNode top, List<ServerConfig> servers, List<TrafficClassConfig> classes) {

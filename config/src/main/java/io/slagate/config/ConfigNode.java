@@ -339,7 +339,8 @@ final class ConfigNode {
                 return "(empty)";
             }
             if (n.isTextual()) {
-                return "\"" + n.asText() + "\"";
+                String t = n.asText();
+                return "\"" + (t.length() > 60 ? t.substring(0, 57) + "..." : t) + "\"";
             }
             String s = n.toString();
             return s.length() > 60 ? s.substring(0, 57) + "..." : s;

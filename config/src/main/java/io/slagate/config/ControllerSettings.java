@@ -16,7 +16,9 @@ import java.time.Duration;
  *                      the loop tolerates a model that is wrong about the plant instead of oscillating:
  *                      γ halves each time the optimum reverses the last move and grows back
  *                      when moves are confirmed (never above this value).
+ * @param maxGateways   the most gateways the manager splits the servers among; joins beyond are refused
+ *                      (with a warning), so a flood of invented gateways cannot starve the real ones
  */
 public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
-                                 double minWeight, int gatewayExpiry, double damping) {
+                                 double minWeight, int gatewayExpiry, double damping, int maxGateways) {
 }

@@ -12,10 +12,11 @@ import java.time.Duration;
  * @param maxConnections  client connections held open at once; beyond, new ones wait in the accept backlog
  * @param tls             TLS on the client listener, or null for plain HTTP
  * @param clients         how far clients are trusted and waited for
+ * @param adminDump       whether the admin port serves {@code /dump} (Jetty's internals; off by default)
  */
 public record GatewaySettings(String id, HostPort listen, HostPort admin, SchedulerMode scheduler,
                               LoadBalancing loadBalancing, FaultStatus faultStatus, long maxRequestBytes,
                               Duration connectTimeout, Duration serverTimeout, HealthSettings health,
                               StatsSettings stats, Duration headerTimeout, int maxConnections, TlsSettings tls,
-                              ClientPolicy clients) {
+                              ClientPolicy clients, boolean adminDump) {
 }

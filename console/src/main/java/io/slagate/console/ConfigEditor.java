@@ -192,7 +192,7 @@ public final class ConfigEditor {
         String text = YAML.writeValueAsString(root);
         SlagateConfig next;
         try {
-            next = ConfigLoader.parse(text, file.toString());
+            next = ConfigLoader.parseUntrusted(text, file.toString());
         } catch (ConfigException e) {
             String first = e.problems().get(0);
             Matcher m = CLASS_PROBLEM.matcher(first);

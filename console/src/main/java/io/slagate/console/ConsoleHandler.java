@@ -231,7 +231,7 @@ public final class ConsoleHandler extends Handler.Abstract {
         String user = text(in, "user");
         String password = text(in, "password");
         String address = address(request);
-        long wait = Math.max(throttle.waitSeconds("user:" + user), throttle.waitSeconds("addr:" + address));
+        long wait = throttle.attempt(user, address); // counted before the check: concurrent guesses cannot race it
         if (wait > 0) {
             response.getHeaders().put(HttpHeader.RETRY_AFTER, wait);
             audit.record(user, "login-throttled", "", address);
@@ -239,13 +239,10 @@ public final class ConsoleHandler extends Handler.Abstract {
         }
         Role role = users.authenticate(user, password.toCharArray());
         if (role == null) {
-            throttle.failed("user:" + user);
-            throttle.failed("addr:" + address);
             audit.record(user, "login-failed", "", address);
             throw new ApiError(401, "wrong user name or password", null);
         }
-        throttle.succeeded("user:" + user);
-        throttle.succeeded("addr:" + address);
+        throttle.succeeded(user, address);
         Sessions.Session s = sessions.create(user, role);
         boolean secure = request.isSecure();
         Response.addCookie(response, HttpCookie.build(COOKIE, s.token()).path("/").httpOnly(true).secure(secure)
@@ -287,12 +284,12 @@ public final class ConsoleHandler extends Handler.Abstract {
             case "POST /api/controller/resume" -> msg = control(ControlMessage.RESUME, null, null, null, 0, 0, session);
             case "POST /api/overrides/weight" -> {
                 JsonNode in = json(request, body);
-                String gw = text(in, "gateway");
+                String gw = gatewayId(text(in, "gateway"));
                 String cls = knownClass(text(in, "class"));
                 double w = positive(in, "weight");
                 msg = control(ControlMessage.PIN_WEIGHT, gw, cls, null, w, expiry(in), session);
             }
-            case "DELETE /api/overrides/weight" -> msg = control(ControlMessage.UNPIN_WEIGHT, required(q, "gateway"),
+            case "DELETE /api/overrides/weight" -> msg = control(ControlMessage.UNPIN_WEIGHT, gatewayId(required(q, "gateway")),
                     knownClass(required(q, "class")), null, 0, 0, session);
             case "POST /api/overrides/capacity" -> {
                 JsonNode in = json(request, body);
@@ -640,6 +637,16 @@ public final class ConsoleHandler extends Handler.Abstract {
             throw new ApiError(400, "expiresInSeconds must be a number ≥ 0 (0 or absent: until unpinned)", "expiresInSeconds");
         }
         return n.asDouble();
+    }
+
+    private static final java.util.regex.Pattern GATEWAY_ID = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+
+    /** A gateway id as gateway.id allows it (it is stored, published and shown): anything else is refused. */
+    private static String gatewayId(String id) {
+        if (id == null || !GATEWAY_ID.matcher(id).matches()) {
+            throw new ApiError(400, "gateway must be a gateway id: 1-64 letters, digits, '.', '_' or '-'", "gateway");
+        }
+        return id;
     }
 
     private static String required(Fields q, String name) {

@@ -49,19 +49,23 @@ final class AdminHandler extends Handler.Abstract.NonBlocking {
                     ? reply(response, callback, 200, "application/json", "{\"ready\":true}\n")
                     : reply(response, callback, 503, "application/json", "{\"ready\":false}\n");
             case "/stats" -> reply(response, callback, 200, "application/json", JSON.writerWithDefaultPrettyPrinter().writeValueAsString(stats.get()));
-            case "/dump" -> reply(response, callback, 200, "text/plain; charset=utf-8", dump.get());
-            case "/" -> reply(response, callback, 200, "application/json", JSON.writeValueAsString(index()));
+            case "/dump" -> dump == null
+                    ? reply(response, callback, 404, "text/plain; charset=utf-8", "/dump is off; set gateway.adminDump: true to enable it\n")
+                    : reply(response, callback, 200, "text/plain; charset=utf-8", dump.get());
+            case "/" -> reply(response, callback, 200, "application/json", JSON.writeValueAsString(index(dump != null)));
             default -> reply(response, callback, 404, "text/plain", "not found; try /metrics, /health, /ready, /stats\n");
         };
     }
 
-    private static Map<String, String> index() {
+    private static Map<String, String> index(boolean dump) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("metrics", "/metrics");
         m.put("health", "/health");
         m.put("ready", "/ready");
         m.put("stats", "/stats");
-        m.put("dump", "/dump");
+        if (dump) {
+            m.put("dump", "/dump");
+        }
         return m;
     }
 

@@ -98,7 +98,7 @@ public final class Gateway implements AutoCloseable {
         timer = stpe;
         current = generation(config, Allocation.fromConfig(config), null);
         current.metrics().registerGauges();
-        AdminHandler admin = new AdminHandler(registry, this::isReady, this::statsView, () -> server.dump());
+        AdminHandler admin = new AdminHandler(registry, this::isReady, this::statsView, g.adminDump() ? server::dump : null);
         // Declared blocking although nothing in it blocks: a non-blocking handler may be run by the
         // selector thread itself, which then stops selecting for the other connections while it handles
         // one; on few cores that doubled the gateway's p99 (bench/results/PROFILE.md: 9.4 → 6.0 ms at
@@ -365,7 +365,7 @@ public final class Gateway implements AutoCloseable {
     private static GatewaySettings withSchedulerOf(GatewaySettings a, GatewaySettings b) {
         return new GatewaySettings(a.id(), a.listen(), a.admin(), b.scheduler(), b.loadBalancing(), a.faultStatus(),
                 a.maxRequestBytes(), a.connectTimeout(), a.serverTimeout(), a.health(), a.stats(), a.headerTimeout(),
-                a.maxConnections(), a.tls(), a.clients());
+                a.maxConnections(), a.tls(), a.clients(), a.adminDump());
     }
 
     /** The allocation in force, carried over by name to a new set of classes and servers. */

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Timer;
 import io.slagate.bus.ControlBus;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.bus.AllocationMessage;
+import io.slagate.config.bus.AllocationVersions;
 import io.slagate.config.bus.BusMessage;
 import io.slagate.config.bus.ControlMessage;
 import io.slagate.config.bus.ConfigMessage;
@@ -52,6 +53,9 @@ public final class ControlLoop implements AutoCloseable {
     private static final int PEER_EXPIRY_CYCLES = 3;
     private final java.util.Map<String, Long> peers = new java.util.HashMap<>(); // loop thread only
     private long maxVersionSeen; // loop thread only
+    private final GatewayRoster roster; // loop thread only
+    private final java.util.concurrent.atomic.AtomicLong refusedMessages = new java.util.concurrent.atomic.AtomicLong();
+    private long lastRefusedWarn = System.nanoTime() - 10_000_000_000L; // loop thread only
     private volatile boolean active = true;
     private volatile DecisionMessage lastDecision;
     private volatile AllocationMessage lastAllocation;
@@ -73,6 +77,7 @@ public final class ControlLoop implements AutoCloseable {
         this.nanoClock = nanoClock;
         this.registry = registry;
         this.rm = new ResourceManager(id, config, overrides, System.currentTimeMillis());
+        this.roster = new GatewayRoster(config.controller().maxGateways());
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "slagate-rm-" + id);
             t.setDaemon(true);
@@ -87,31 +92,42 @@ public final class ControlLoop implements AutoCloseable {
                 .tag("manager", id).description("Version of the last allocation published").register(registry);
         Gauge.builder("slagate.rm.gateways", this, c -> c.lastAllocation == null ? 0 : c.lastAllocation.gateways().size())
                 .tag("manager", id).description("Gateways in the last allocation").register(registry);
-        bus.subscribe(Topics.STATS, m -> {
+        bus.subscribeWithSender(Topics.STATS, (m, account) -> {
             if (m instanceof StatsMessage s) {
-                run(() -> rm.onStats(s, nanoClock.getAsLong()));
+                run(() -> onStats(s, account));
             }
         });
-        bus.subscribe(Topics.CONFIG, m -> {
+        bus.subscribeWithSender(Topics.CONFIG, (m, account) -> {
             if (m instanceof ConfigMessage c) {
-                run(() -> onConfig(c));
+                run(() -> onConfig(c, account));
             }
         });
-        bus.subscribe(Topics.CONTROL, m -> {
+        bus.subscribeWithSender(Topics.CONTROL, (m, account) -> {
             if (m instanceof ControlMessage c) {
-                run(() -> onControl(c));
+                run(() -> onControl(c, account));
             }
         });
-        bus.subscribe(Topics.HEARTBEAT, m -> {
+        // each role's heartbeats on its own topic (the broker decides who may publish there); a heartbeat
+        // that claims another role than its topic's is dropped
+        bus.subscribeWithSender(Topics.HEARTBEAT_GATEWAY, (m, account) -> {
             if (m instanceof HeartbeatMessage h && "gateway".equals(h.role())) {
-                run(() -> onGatewayHeartbeat(h));
-            } else if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role()) && !id.equals(h.componentId())) {
+                run(() -> onGatewayHeartbeat(h, account));
+            }
+        });
+        bus.subscribe(Topics.HEARTBEAT_RESOURCE_MANAGER, m -> {
+            if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role()) && !id.equals(h.componentId())) {
                 run(() -> onPeerHeartbeat(h));
             }
         });
         bus.subscribe(Topics.ALLOCATION, m -> {
             if (m instanceof AllocationMessage a) {
-                run(() -> maxVersionSeen = Math.max(maxVersionSeen, a.version()));
+                run(() -> {
+                    if (AllocationVersions.plausible(a.version(), System.currentTimeMillis())) {
+                        maxVersionSeen = Math.max(maxVersionSeen, a.version());
+                    } else {
+                        refused("allocation v" + a.version() + " runs ahead of the clock (a forgery or a broken sender)");
+                    }
+                });
             }
         });
     }
@@ -160,7 +176,7 @@ public final class ControlLoop implements AutoCloseable {
     public ControlLoop start() {
         started = true;
         scheduleCycles(config.controller().cycle());
-        bus.onConnected(() -> bus.publish(Topics.HEARTBEAT, new HeartbeatMessage(BusMessage.SCHEMA, id,
+        bus.onConnected(() -> bus.publish(Topics.HEARTBEAT_RESOURCE_MANAGER, new HeartbeatMessage(BusMessage.SCHEMA, id,
                 "resource-manager", HeartbeatMessage.JOIN, System.currentTimeMillis(), rm.version())));
         LOG.info("resource manager {} started: cycle {}, combining {}, model {}, resolution {}", id,
                 config.controller().cycle(), config.controller().combining().name().toLowerCase(),
@@ -168,7 +184,53 @@ public final class ControlLoop implements AutoCloseable {
         return this;
     }
 
-    private void onGatewayHeartbeat(HeartbeatMessage h) {
+    /** Statistics count only from a gateway that joined, sent with the account it joined with. */
+    private void onStats(StatsMessage s, String account) {
+        GatewayRoster.Refusal r = roster.check(s.gatewayId(), account);
+        if (r != null) {
+            refused("statistics of gateway " + s.gatewayId() + " from bus account " + account + ": " + r);
+            return;
+        }
+        rm.onStats(s, nanoClock.getAsLong());
+    }
+
+    /** A message about gateways that was not believed: counted, and logged at most every 10 s. */
+    private void refused(String what) {
+        long n = refusedMessages.incrementAndGet();
+        long now = System.nanoTime();
+        if (now - lastRefusedWarn >= 10_000_000_000L) {
+            lastRefusedWarn = now;
+            LOG.warn("resource manager {}: ignored {} ({} ignored so far)", id, what, n);
+        }
+    }
+
+    /** Bus messages this manager did not believe (unjoined or impersonated gateways, a full roster, implausible versions). */
+    public long refusedMessages() {
+        return refusedMessages.get();
+    }
+
+    /**
+     * Gateway membership: a join, or an alive beat from a gateway this manager does not know (it was
+     * expired for silence, or this manager started after it joined), admits the gateway to the roster,
+     * bound to the sender's account; statistics never do.
+     */
+    private void onGatewayHeartbeat(HeartbeatMessage h, String account) {
+        boolean alive = HeartbeatMessage.ALIVE.equals(h.event());
+        if (HeartbeatMessage.JOIN.equals(h.event()) || alive) {
+            boolean known = roster.check(h.componentId(), account) == null;
+            GatewayRoster.Refusal r = roster.join(h.componentId(), account);
+            if (r != null) {
+                refused(h.event() + " of gateway " + h.componentId() + " from bus account " + account + ": " + r
+                        + (r == GatewayRoster.Refusal.FULL ? " (controller.maxGateways " + config.controller().maxGateways() + ")" : ""));
+                return;
+            }
+            if (alive && !known) {
+                rm.onJoin(h.componentId(), nanoClock.getAsLong());
+            }
+        } else if (roster.check(h.componentId(), account) != null) {
+            refused(h.event() + " of gateway " + h.componentId() + " from bus account " + account);
+            return;
+        }
         switch (h.event()) {
             case HeartbeatMessage.JOIN -> {
                 if (!active) {
@@ -185,6 +247,7 @@ public final class ControlLoop implements AutoCloseable {
             }
             case HeartbeatMessage.LEAVE -> {
                 rm.onLeave(h.componentId());
+                roster.leave(h.componentId());
                 LOG.info("gateway {} left; its share goes to the others now", h.componentId());
                 cycle();
             }
@@ -198,9 +261,14 @@ public final class ControlLoop implements AutoCloseable {
      * next cycle on, which runs at once. One that does not load is logged and ignored.
      */
     void onConfig(ConfigMessage c) {
+        onConfig(c, null);
+    }
+
+    void onConfig(ConfigMessage c, String account) {
+        String who = io.slagate.config.bus.Senders.describe(c.user(), account);
         SlagateConfig next;
         try {
-            next = ConfigLoader.parse(c.yaml(), "configuration from the bus (v" + c.version() + " by " + c.user() + ")");
+            next = ConfigLoader.parseUntrusted(c.yaml(), "configuration from the bus (v" + c.version() + " by " + who + ")");
         } catch (ConfigException e) {
             LOG.warn("ignored a configuration from the bus: {}", e.getMessage());
             return;
@@ -208,7 +276,8 @@ public final class ControlLoop implements AutoCloseable {
         boolean newCycle = !next.controller().cycle().equals(config.controller().cycle());
         rm = rm.reconfigured(next);
         config = next;
-        LOG.info("configuration v{} by {} applied: classes {}, cycle {}, combining {}", c.version(), c.user(),
+        roster.setMax(next.controller().maxGateways());
+        LOG.info("configuration v{} by {} applied: classes {}, cycle {}, combining {}", c.version(), who,
                 next.classes().stream().map(x -> x.name() + "(τ=" + x.targetSeconds() + "s)").toList(),
                 next.controller().cycle(), next.controller().combining().name().toLowerCase());
         if (newCycle && started) {
@@ -223,6 +292,11 @@ public final class ControlLoop implements AutoCloseable {
 
     /** An operator's override from the console: applied, logged, and a new decision made at once. */
     void onControl(ControlMessage c) {
+        onControl(c, null);
+    }
+
+    void onControl(ControlMessage c, String account) {
+        String who = io.slagate.config.bus.Senders.describe(c.user(), account);
         long now = nanoClock.getAsLong();
         long until = c.expiresInSeconds() > 0 ? now + (long) (c.expiresInSeconds() * 1e9) : Long.MAX_VALUE;
         try {
@@ -234,15 +308,15 @@ public final class ControlLoop implements AutoCloseable {
                 case ControlMessage.PIN_CAPACITY -> overrides.pinCapacity(c.serverId(), (int) c.value(), until);
                 case ControlMessage.UNPIN_CAPACITY -> overrides.unpinCapacity(c.serverId());
                 default -> {
-                    LOG.warn("unknown control command {} from {}; ignored", c.command(), c.user());
+                    LOG.warn("unknown control command {} from {}; ignored", c.command(), who);
                     return;
                 }
             }
         } catch (IllegalArgumentException e) {
-            LOG.warn("control command {} from {} refused: {}", c.command(), c.user(), e.getMessage());
+            LOG.warn("control command {} from {} refused: {}", c.command(), who, e.getMessage());
             return;
         }
-        LOG.info("override by {}: {} gateway={} class={} server={} value={} expires in {} s", c.user(), c.command(),
+        LOG.info("override by {}: {} gateway={} class={} server={} value={} expires in {} s", who, c.command(),
                 c.gatewayId(), c.className(), c.serverId(), c.value(), c.expiresInSeconds() > 0 ? c.expiresInSeconds() : "never");
         cycle();
     }
@@ -250,7 +324,7 @@ public final class ControlLoop implements AutoCloseable {
     /** One control cycle; never throws (a failure is logged and the next cycle runs). */
     void cycle() {
         try {
-            bus.publish(Topics.HEARTBEAT, new HeartbeatMessage(BusMessage.SCHEMA, id, "resource-manager",
+            bus.publish(Topics.HEARTBEAT_RESOURCE_MANAGER, new HeartbeatMessage(BusMessage.SCHEMA, id, "resource-manager",
                     HeartbeatMessage.ALIVE, System.currentTimeMillis(), rm.version()));
             updateActive();
             if (active) {
@@ -258,6 +332,7 @@ public final class ControlLoop implements AutoCloseable {
             }
             long t0 = System.nanoTime();
             ResourceManager.Decision d = rm.step(nanoClock.getAsLong());
+            roster.retain(new java.util.HashSet<>(rm.liveGateways())); // expired for silence: must join again
             solveTimer.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
             cycleCounter.increment();
             cycles.incrementAndGet();
@@ -334,7 +409,7 @@ public final class ControlLoop implements AutoCloseable {
 
     @Override
     public void close() {
-        bus.publish(Topics.HEARTBEAT, new HeartbeatMessage(BusMessage.SCHEMA, id, "resource-manager",
+        bus.publish(Topics.HEARTBEAT_RESOURCE_MANAGER, new HeartbeatMessage(BusMessage.SCHEMA, id, "resource-manager",
                 HeartbeatMessage.LEAVE, System.currentTimeMillis(), rm.version()));
         loop.shutdownNow();
     }

@@ -51,7 +51,12 @@ class StandbyTest {
                     List.of(new FlowStatsMessage("premium", 5, 5, 0, 1.5, 0.5, 1, 2, 4, 5),
                             new FlowStatsMessage("basic", 5, 5, 0, 1.0, 0.2, 0.8, 1, 4, 5)),
                     List.of(new ServerStatusMessage("s1", 10, 8, true)));
-            reporter.scheduleAtFixedRate(() -> gateway.publish(Topics.STATS, stats), 0, 100, TimeUnit.MILLISECONDS);
+            // as a gateway does: it joins (again whenever a manager starts), then reports; managers count only joined gateways
+            reporter.scheduleAtFixedRate(() -> {
+                gateway.publish(Topics.HEARTBEAT_GATEWAY, new io.slagate.config.bus.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
+                        io.slagate.config.bus.HeartbeatMessage.JOIN, System.currentTimeMillis(), 0));
+                gateway.publish(Topics.STATS, stats);
+            }, 0, 100, TimeUnit.MILLISECONDS);
             try {
                 await("rm-b hears rm-a and stands by").atMost(DEADLINE).until(() -> a.isActive() && !b.isActive());
                 seen.clear();

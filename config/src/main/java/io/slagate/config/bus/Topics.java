@@ -6,8 +6,21 @@ public final class Topics {
     public static final String STATS = "slagate.stats";
     /** Resource manager → gateways, console: the allocation of every control cycle. */
     public static final String ALLOCATION = "slagate.allocation";
-    /** Every component → every component: liveness, join and leave. */
-    public static final String HEARTBEAT = "slagate.heartbeat";
+    /**
+     * Liveness, join and leave, one topic per role, so that the broker's authorization decides who
+     * may speak as what: a gateway's account cannot publish a resource manager's heartbeat (and so
+     * cannot make the real manager stand by). Receivers also drop a heartbeat whose role is not its topic's.
+     */
+    public static final String HEARTBEAT_GATEWAY = "slagate.heartbeat.gateway";
+    public static final String HEARTBEAT_RESOURCE_MANAGER = "slagate.heartbeat.resource-manager";
+
+    /** The heartbeat topic of {@code role}. */
+    public static String heartbeat(String role) {
+        return "resource-manager".equals(role) ? HEARTBEAT_RESOURCE_MANAGER : HEARTBEAT_GATEWAY;
+    }
+
+    /** Largest bus message accepted, in characters (the broker's TCP frames are capped alike). */
+    public static final int MAX_MESSAGE_CHARS = 1 << 20;
     /** Resource manager → console: the inputs and the decision of every control cycle. */
     public static final String DECISION = "slagate.decision";
     /** Console → gateways, resource manager: configuration changes and overrides. */

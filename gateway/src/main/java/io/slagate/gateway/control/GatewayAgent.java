@@ -42,14 +42,15 @@ public final class GatewayAgent implements AutoCloseable {
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong lastAppliedMillis = new AtomicLong();
+    private final AtomicLong refusedAllocations = new AtomicLong();
 
     public GatewayAgent(Gateway gateway, ControlBus bus) {
         this.gateway = gateway;
         this.bus = bus;
         this.id = gateway.config().gateway().id();
-        bus.subscribe(Topics.ALLOCATION, this::onMessage);
-        bus.subscribe(Topics.HEARTBEAT, this::onMessage);
-        bus.subscribe(Topics.CONFIG, this::onMessage);
+        bus.subscribeWithSender(Topics.ALLOCATION, this::onMessage);
+        bus.subscribeWithSender(Topics.HEARTBEAT_RESOURCE_MANAGER, this::onMessage);
+        bus.subscribeWithSender(Topics.CONFIG, this::onMessage);
         bus.onConnected(() -> heartbeat(HeartbeatMessage.JOIN));
         gateway.addReportListener(this::report);
         MeterRegistry r = gateway.registry();
@@ -59,35 +60,39 @@ public final class GatewayAgent implements AutoCloseable {
                 .description("Bus messages not sent (bus down or behind)").register(r);
         Gauge.builder("slagate.bus.malformed", bus, ControlBus::malformed).tag("gateway", id)
                 .description("Bus messages received that could not be decoded and were skipped").register(r);
+        Gauge.builder("slagate.bus.refused", this, GatewayAgent::refusedAllocations).tag("gateway", id)
+                .description("Bus messages refused as implausible (allocation versions ahead of the clock)").register(r);
         Gauge.builder("slagate.allocation.age", this, a -> a.allocationAgeSeconds()).tag("gateway", id)
                 .baseUnit("seconds").description("Seconds since the last allocation was applied (NaN: none yet)").register(r);
     }
 
-    private void onMessage(BusMessage m) {
+    private void onMessage(BusMessage m, String account) {
         if (m instanceof AllocationMessage a) {
             apply(a);
         } else if (m instanceof io.slagate.config.bus.ConfigMessage c) {
-            onConfig(c);
+            onConfig(c, account);
         } else if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role())
                 && HeartbeatMessage.JOIN.equals(h.event())) {
-            // a (re)started manager knows no gateway yet: report now rather than at the next interval
+            // a (re)started manager knows no gateway yet: join it, and report now rather than at the next interval
+            heartbeat(HeartbeatMessage.JOIN);
             bus.publish(Topics.STATS, statsMessage());
         }
     }
 
-    private void onConfig(io.slagate.config.bus.ConfigMessage c) {
+    private void onConfig(io.slagate.config.bus.ConfigMessage c, String account) {
+        String who = io.slagate.config.bus.Senders.describe(c.user(), account);
         SlagateConfig next;
         try {
-            next = io.slagate.config.ConfigLoader.parse(c.yaml(), "configuration v" + c.version() + " from the bus");
+            next = io.slagate.config.ConfigLoader.parseUntrusted(c.yaml(), "configuration v" + c.version() + " from the bus by " + who);
         } catch (io.slagate.config.ConfigException e) {
             LOG.warn("ignored a configuration from the bus: {}", e.getMessage());
             return;
         }
         if (gateway.reconfigure(next)) {
-            LOG.info("configuration v{} by {} applied", c.version(), c.user());
+            LOG.info("configuration v{} by {} applied", c.version(), who);
         } else {
             LOG.warn("configuration v{} by {} changes gateway settings (listeners, TLS, timeouts, statistics); gateway {}"
-                    + " applies that on its next restart", c.version(), c.user(), id);
+                    + " applies that on its next restart", c.version(), who, id);
         }
     }
 
@@ -106,6 +111,13 @@ public final class GatewayAgent implements AutoCloseable {
         QueueManager q = gateway.queues();
         Allocation current = q.allocation();
         if (mine == null || a.version() <= current.version()) {
+            return false;
+        }
+        if (!io.slagate.config.bus.AllocationVersions.plausible(a.version(), System.currentTimeMillis())) {
+            refusedAllocations.incrementAndGet();
+            LOG.warn("allocation v{} refused: it runs more than {} ms ahead of this clock (a forgery or a broken sender);"
+                    + " the allocation in force (v{}) stays", a.version(), io.slagate.config.bus.AllocationVersions.MAX_AHEAD_MILLIS,
+                    current.version());
             return false;
         }
         double[] w = current.weights();
@@ -179,12 +191,17 @@ public final class GatewayAgent implements AutoCloseable {
     }
 
     private void heartbeat(String event) {
-        bus.publish(Topics.HEARTBEAT, new HeartbeatMessage(BusMessage.SCHEMA, id, "gateway", event,
+        bus.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, id, "gateway", event,
                 System.currentTimeMillis(), gateway.queues().allocation().version()));
     }
 
     public long allocationsApplied() {
         return applied.get();
+    }
+
+    /** Allocations refused because their version was implausible. */
+    public long refusedAllocations() {
+        return refusedAllocations.get();
     }
 
     private double allocationAgeSeconds() {

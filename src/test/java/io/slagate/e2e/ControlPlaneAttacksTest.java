@@ -1,0 +1,220 @@
+package io.slagate.e2e;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.slagate.bus.ControlBus;
+import io.slagate.bus.EmbeddedBroker;
+import io.slagate.config.BusAccount;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.bus.AllocationMessage;
+import io.slagate.config.bus.BusMessage;
+import io.slagate.config.bus.ConfigMessage;
+import io.slagate.config.bus.ControlMessage;
+import io.slagate.config.bus.GatewayAllocation;
+import io.slagate.config.bus.HeartbeatMessage;
+import io.slagate.config.bus.StatsMessage;
+import io.slagate.config.bus.Topics;
+import io.slagate.gateway.Gateway;
+import io.slagate.gateway.control.GatewayAgent;
+import io.slagate.gateway.testing.RawHttp;
+import io.slagate.gateway.testing.Soap;
+import io.slagate.gateway.testing.TestBackend;
+import io.slagate.rm.ControlLoop;
+import io.slagate.rm.Overrides;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 15's attacks on the control plane, against a real broker with a TCP listener and an account
+ * per role: a resource manager ({@code rm}), a gateway ({@code gw1}) serving real HTTP, and an
+ * attacker holding a gateway's credentials ({@code evil}). Each forged message is refused by the
+ * broker or ignored by its receiver, the service keeps answering, and the refusal is counted.
+ */
+class ControlPlaneAttacksTest {
+    private static final String PW = "attack-test-password";
+    private EmbeddedBroker broker;
+    private TestBackend backend;
+    private ControlBus rmBus;
+    private ControlBus gwBus;
+    private ControlBus evil;
+    private ControlLoop rm;
+    private Gateway gw;
+    private GatewayAgent agent;
+
+    private String yaml(String backendUrl) {
+        return """
+                gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", stats: { reportingInterval: 200ms, window: 1s } }
+                servers: [ { id: s1, url: "%s", concurrency: 8 } ]
+                classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
+                bus: { url: "vm://unused", embedded: false }
+                controller: { cycle: 200ms, gatewayExpiry: 10, maxGateways: 4 }
+                """.formatted(backendUrl);
+    }
+
+    @BeforeEach
+    void start() throws Exception {
+        broker = EmbeddedBroker.start("attacks", "tcp://127.0.0.1:0", null, null, List.of(
+                new BusAccount("rm", "resource-manager", PW), new BusAccount("gw1", "gateway", PW),
+                new BusAccount("evil", "gateway", PW), new BusAccount("console", "console", PW)));
+        backend = new TestBackend();
+        SlagateConfig config = ConfigLoader.parse(yaml(backend.url()), "attacks.yaml");
+        rmBus = new ControlBus(broker.tcpUrl(), "rm", PW, "rm");
+        rm = new ControlLoop("rm", config, rmBus, new Overrides(), new SimpleMeterRegistry());
+        rmBus.start();
+        rm.start();
+        gw = new Gateway(config).start();
+        gwBus = new ControlBus(broker.tcpUrl(), "gw1", PW, "gw1");
+        agent = new GatewayAgent(gw, gwBus);
+        gwBus.start();
+        evil = new ControlBus(broker.tcpUrl(), "evil", PW, "evil").start();
+        await().atMost(Duration.ofSeconds(20)).until(() -> evil.isConnected() && gw.queues().allocation().version() > 0
+                && rm.lastAllocation() != null && rm.lastAllocation().gateways().containsKey("gw1"));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable c : new AutoCloseable[] {evil, agent, gwBus, () -> gw.stop(Duration.ofSeconds(2)), rm, rmBus, backend, broker}) {
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+
+    private void serviceAnswers() throws Exception {
+        assertEquals(200, RawHttp.exchange(gw.port(), RawHttp.post("/services/S", "", Soap.envelope11("getQuote"))).status());
+    }
+
+    private static AllocationMessage allocation(long version, String gatewayId) {
+        return new AllocationMessage(BusMessage.SCHEMA, version, System.currentTimeMillis(), "forger",
+                Map.of(gatewayId, new GatewayAllocation(Map.of("premium", 1.0, "basic", 1.0), Map.of("s1", 0))));
+    }
+
+    @Test
+    void anonymousConnection_refused() throws Exception {
+        try (ControlBus anonymous = new ControlBus(broker.tcpUrl(), null, null, "anonymous").start()) {
+            await().atMost(Duration.ofSeconds(20)).until(() -> anonymous.lastError() != null);
+            assertFalse(anonymous.isConnected(), "no anonymous session on a listener: " + anonymous.lastError());
+        }
+    }
+
+    /** A gateway's credentials: allocations, configurations, overrides and a manager's heartbeat are refused by the broker. */
+    @Test
+    void gatewayCredentials_cannotSpeakForOtherRoles() throws Exception {
+        long versionBefore = gw.queues().allocation().version();
+        long dropped = evil.dropped();
+        evil.publish(Topics.ALLOCATION, allocation(Long.MAX_VALUE, "gw1"));
+        evil.publish(Topics.CONFIG, new ConfigMessage(BusMessage.SCHEMA, 99, yaml("http://203.0.113.9:80"), "admin", 0));
+        evil.publish(Topics.CONTROL, new ControlMessage(BusMessage.SCHEMA, ControlMessage.PAUSE, null, null, null, 0, 0, "admin", 0));
+        evil.publish(Topics.HEARTBEAT_RESOURCE_MANAGER, new HeartbeatMessage(BusMessage.SCHEMA, "a-smaller-id", "resource-manager",
+                HeartbeatMessage.ALIVE, System.currentTimeMillis(), 0));
+        await("four publishes refused at the broker").atMost(Duration.ofSeconds(20)).until(() -> evil.dropped() >= dropped + 4);
+        assertTrue(evil.isConnected(), "a refused publish does not cost the connection");
+        long after = gw.queues().allocation().version();
+        await("the real manager keeps deciding and publishing").atMost(Duration.ofSeconds(20))
+                .until(() -> gw.queues().allocation().version() > after);
+        assertTrue(rm.isActive(), "the real manager was not made to stand by");
+        assertTrue(gw.queues().allocation().version() > versionBefore && gw.queues().allocation().cap(0) > 0);
+        assertEquals("http://127.0.0.1:" + backend.port(), gw.config().servers().get(0).url().toString().replaceAll("/$", ""));
+        serviceAnswers();
+    }
+
+    /** A forged allocation from a role allowed to publish one: a version ahead of the clock is refused by the receivers. */
+    @Test
+    void allocationVersionAheadOfTheClock_refusedByReceivers_managerUnaffected() throws Exception {
+        try (ControlBus forger = new ControlBus(broker.tcpUrl(), "rm", PW, "forger").start()) {
+            await().atMost(Duration.ofSeconds(20)).until(forger::isConnected);
+            forger.publish(Topics.ALLOCATION, allocation(Long.MAX_VALUE, "gw1"));
+            await().atMost(Duration.ofSeconds(20)).until(() -> agent.refusedAllocations() >= 1);
+        }
+        long now = gw.queues().allocation().version();
+        assertTrue(now < Long.MAX_VALUE / 2 && gw.queues().allocation().cap(0) > 0, "the forged caps 0 were not applied");
+        await("the manager's own versions carry on (no overflow)").atMost(Duration.ofSeconds(20))
+                .until(() -> gw.queues().allocation().version() > now);
+        assertTrue(rm.refusedMessages() >= 1, "the manager did not take the forged version as seen");
+        serviceAnswers();
+    }
+
+    /** 200 invented gateways: statistics without a join are ignored; joins beyond maxGateways refused; gw1 keeps its share. */
+    @Test
+    void inventedGateways_ignoredOrBounded_realGatewayKeepsItsShare() throws Exception {
+        for (int i = 0; i < 200; i++) {
+            evil.publish(Topics.STATS, new StatsMessage(BusMessage.SCHEMA, "fake-" + i, 1, System.currentTimeMillis(), 1.0, 0,
+                    List.of(), List.of()));
+        }
+        evil.publish(Topics.STATS, new StatsMessage(BusMessage.SCHEMA, "gw1", 1, System.currentTimeMillis(), 1.0, 0,
+                List.of(), List.of())); // speaking for the real gateway from another account
+        await().atMost(Duration.ofSeconds(20)).until(() -> rm.refusedMessages() >= 201);
+        for (int i = 0; i < 200; i++) {
+            evil.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "fake-" + i, "gateway",
+                    HeartbeatMessage.JOIN, System.currentTimeMillis(), 0));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> rm.refusedMessages() >= 201 + 197);
+        long v = gw.queues().allocation().version();
+        await().atMost(Duration.ofSeconds(20)).until(() -> gw.queues().allocation().version() > v + 2);
+        AllocationMessage last = rm.lastAllocation();
+        assertTrue(last.gateways().size() <= 4, "gateways in the allocation: " + last.gateways().keySet());
+        assertTrue(gw.queues().allocation().cap(0) >= 2, "the real gateway keeps a share: " + gw.queues().allocation());
+        serviceAnswers();
+    }
+
+    /** Oversized messages: refused by size before decoding (counted), or by the broker's frame cap. */
+    @Test
+    void oversizedMessages_refusedAndCounted() throws Exception {
+        long before = rmBus.oversized();
+        evil.publishRaw(Topics.STATS, "{\"type\":\"stats\",\"pad\":\"" + "x".repeat(2 << 20) + "\"}");
+        await("2 MB: refused by the manager before decoding").atMost(Duration.ofSeconds(20)).until(() -> rmBus.oversized() > before);
+        evil.publishRaw(Topics.STATS, "x".repeat(30 << 20)); // over the broker's frame cap: never delivered
+        serviceAnswers();
+        long v = gw.queues().allocation().version();
+        await("the control plane goes on").atMost(Duration.ofSeconds(20)).until(() -> gw.queues().allocation().version() > v + 2);
+        assertEquals(before + 1, rmBus.oversized(), "the 30 MB message never reached the manager");
+    }
+
+    /** The console's role may publish configurations, but not ones that blow up the parser. */
+    @Test
+    void yamlBombFromTheConsoleRole_refusedInOneLine_configurationStays() throws Exception {
+        StringBuilder bomb = new StringBuilder("a: &a [x, x, x, x, x, x, x, x, x]\n");
+        for (char c = 'b'; c <= 'k'; c++) {
+            char p = (char) (c - 1);
+            bomb.append(c).append(": &").append(c).append(" [*").append(p).append(", *").append(p).append(", *").append(p)
+                    .append(", *").append(p).append(", *").append(p).append(", *").append(p).append("]\n");
+        }
+        try (ControlBus console = new ControlBus(broker.tcpUrl(), "console", PW, "console").start()) {
+            await().atMost(Duration.ofSeconds(20)).until(console::isConnected);
+            console.publish(Topics.CONFIG, new ConfigMessage(BusMessage.SCHEMA, 7, bomb.toString(), "mallory", 0));
+            console.publish(Topics.CONFIG, new ConfigMessage(BusMessage.SCHEMA, 8, "servers: [" + "[".repeat(500) + "]".repeat(500) + "]", "mallory", 0));
+        }
+        long v = gw.queues().allocation().version();
+        await().atMost(Duration.ofSeconds(20)).until(() -> gw.queues().allocation().version() > v + 1);
+        assertEquals(1, gw.config().servers().size());
+        serviceAnswers();
+    }
+
+    @Test
+    void shippedConfiguration_hasNoBrokerListener_andAListenerNeedsCredentials() throws Exception {
+        Path shipped = Path.of(System.getProperty("user.dir")).resolveSibling("config").resolve("slagate.yaml");
+        if (!shipped.toFile().exists()) {
+            shipped = Path.of("config", "slagate.yaml");
+        }
+        SlagateConfig c = ConfigLoader.load(shipped);
+        assertEquals("", c.bus().listen(), "bin/slagate start opens no broker port");
+        try (EmbeddedBroker inVm = EmbeddedBroker.start("shipped-check", c.bus().listen(), null, null)) {
+            assertNull(inVm.tcpUrl(), "no TCP connector");
+        }
+        io.slagate.config.ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(io.slagate.config.ConfigException.class,
+                () -> ConfigLoader.parse(yaml("http://127.0.0.1:1").replace("bus: { url: \"vm://unused\", embedded: false }",
+                        "bus: { listen: \"tcp://127.0.0.1:0\" }"), "listener.yaml"));
+        assertTrue(e.getMessage().contains("bus.listen") && e.getMessage().contains("without authentication"), e.getMessage());
+    }
+}
