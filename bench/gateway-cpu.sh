@@ -8,6 +8,9 @@
 # (Debian: apt-get install nginx-light wrk linux-perf) and root (or perf_event_paranoid<=1).
 #
 #   bench/gateway-cpu.sh [CONNECTIONS] [ROUNDS]          → bench/results/gateway-cpu.md (WARMUP=40 seconds first)
+#   BEFORE_JAR=old.jar bench/gateway-cpu.sh [CONNECTIONS] [ROUNDS]
+#                                                       → bench/results/gateway-cpu-before-after.md: the same measurement,
+#                                                         an older build (e.g. the commit before a change) against this one
 #
 # The system-call tracepoints slow the gateway by a few percent: compare runs of this script with each
 # other, and take throughput figures from bench/gateway-vs-haproxy.sh.
@@ -18,11 +21,18 @@ rounds="${2:-2}"
 secs=8
 work="$(mktemp -d)"
 out="$home/bench/results/gateway-cpu.md"
+A=direct; B=httpclient
+declare -A JAR=([direct]="$home/dist/target/slagate.jar" [httpclient]="$home/dist/target/slagate.jar")
+if [ -n "${BEFORE_JAR:-}" ]; then
+  A=after; B=before; out="$home/bench/results/gateway-cpu-before-after.md"
+  JAR=([after]="$home/dist/target/slagate.jar" [before]="$BEFORE_JAR")
+fi
 for tool in nginx wrk perf java; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
 [ -f "$home/dist/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 
 BACKEND=9101
-declare -A PORT=([direct]=9103 [httpclient]=9105) ADMIN=([direct]=9104 [httpclient]=9106) OPTS=([direct]="" [httpclient]="-Dslagate.upstream=httpclient") PID=()
+declare -A PORT=([$A]=9103 [$B]=9105) ADMIN=([$A]=9104 [$B]=9106) OPTS=([$A]="" [$B]="") PID=()
+[ "$B" = httpclient ] && OPTS[httpclient]="-Dslagate.upstream=httpclient"
 for p in $BACKEND 9103 9104 9105 9106; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "port $p is in use; stop what listens there first" >&2; exit 1; fi
 done
@@ -34,14 +44,14 @@ trap cleanup EXIT
 
 source "$home/bench/common.sh"
 start_nginx "$work" "$BACKEND"
-for leg in direct httpclient; do
+for leg in $A $B; do
 gateway_yaml "$leg" "${PORT[$leg]}" "${ADMIN[$leg]}" "$BACKEND" > "$work/$leg.yaml"
-java ${JAVA_OPTS:-} ${OPTS[$leg]} -jar "$home/dist/target/slagate.jar" gateway --config "$work/$leg.yaml" > "$work/$leg.log" 2>&1 &
+java ${JAVA_OPTS:-} ${OPTS[$leg]} -jar "${JAR[$leg]}" gateway --config "$work/$leg.yaml" > "$work/$leg.log" 2>&1 &
 PID[$leg]=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:${ADMIN[$leg]}/ready" >/dev/null && break; sleep 0.1; done
 done
 echo "warming up both JVMs ..." >&2
-for leg in direct httpclient; do
+for leg in $A $B; do
   wrk -t2 -c"$conns" -d"${WARMUP:-40}s" -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$leg]}" >/dev/null
 done
 
@@ -51,7 +61,7 @@ ticks=$(getconf CLK_TCK)
 rows=""
 declare -A CPU
 for r in $(seq 1 "$rounds"); do
-  order=(direct httpclient); [ $((r % 2)) -eq 0 ] && order=(httpclient direct)
+  order=($A $B); [ $((r % 2)) -eq 0 ] && order=($B $A)
   for leg in "${order[@]}"; do
     gw=${PID[$leg]}
     perf stat -e "$events" -p "$gw" -o "$work/perf.txt" -- sleep "$secs" >/dev/null 2>&1 &
@@ -78,7 +88,7 @@ done
 {
   echo "# Gateway cost per request — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
-  echo "Command: \`bench/gateway-cpu.sh $conns $rounds\` on $(nproc) cores ($(java -version 2>&1 | head -1)); two gateways, one per upstream leg,"
+  echo "Command: \`${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }bench/gateway-cpu.sh $conns $rounds\` on $(nproc) cores ($(java -version 2>&1 | head -1)); two gateways ($A, $B),"
   echo "warmed ${WARMUP:-40}s each, measured in alternating rounds;"
   echo "wrk -t2 -c$conns, ${secs}s per round, perf stat on the gateway process (tracepoints on, so a few percent slower"
   echo "than \`bench/gateway-vs-haproxy.sh\`). Per request: CPU in µs (user and kernel from /proc), system calls, context"
@@ -88,6 +98,6 @@ done
   echo "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   printf "%s" "$rows"
   echo
-  echo "Mean CPU per request: slagate's leg $(mean "${CPU[direct]}") µs, Jetty's HttpClient $(mean "${CPU[httpclient]}") µs."
+  echo "Mean CPU per request: $A $(mean "${CPU[$A]}") µs, $B $(mean "${CPU[$B]}") µs."
 } > "$out"
 echo "wrote $out" >&2

@@ -1,6 +1,7 @@
 package io.slagate.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -190,5 +192,100 @@ class ConfigLoaderTest {
         Path f = dir.resolve("ok.yaml");
         Files.writeString(f, MINIMAL);
         assertEquals(f.toString(), ConfigLoader.load(f).source());
+    }
+
+    @Test
+    void parse_brokerListenerWithoutCredentials_refusedNamingTheKey() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse(MINIMAL + "bus: { listen: \"tcp://0.0.0.0:61616\" }\n", "t.yaml"));
+        assertTrue(e.getMessage().contains("bus.listen") && e.getMessage().contains("without authentication"), e.getMessage());
+        assertEquals("", ConfigLoader.parse(MINIMAL, "t.yaml").bus().listen(), "no listener unless asked for");
+    }
+
+    @Test
+    void parseUntrusted_aliasBombNestingAndSize_refusedInOneShortMessage() {
+        StringBuilder bomb = new StringBuilder("a: &a [x, x, x, x, x, x, x, x, x]\n");
+        for (char c = 'b'; c <= 'k'; c++) {
+            char p = (char) (c - 1);
+            bomb.append(c).append(": &").append(c).append(" [*").append(p).append(", *").append(p).append(", *").append(p)
+                    .append(", *").append(p).append(", *").append(p).append(", *").append(p).append("]\n");
+        }
+        for (String hostile : new String[] {bomb.toString(), "servers: " + "[".repeat(1000) + "]".repeat(1000),
+                "servers: []\n# " + "x".repeat(ConfigLoader.MAX_UNTRUSTED_CHARS)}) {
+            long t0 = System.nanoTime();
+            ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parseUntrusted(hostile, "bus"));
+            assertTrue(e.getMessage().length() < 1000, "one short message: " + e.getMessage().length());
+            assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "refused without expanding it");
+        }
+    }
+
+    @Test
+    void parse_manyBadEntries_messageBounded() {
+        StringBuilder rules = new StringBuilder(MINIMAL + "classification:\n  rules:\n");
+        for (int i = 0; i < 5000; i++) {
+            rules.append("    - { class: nope").append(i).append(" }\n");
+        }
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(rules.toString(), "t.yaml"));
+        assertEquals(5000, e.problems().size());
+        assertTrue(e.getMessage().lines().count() <= ConfigException.MAX_LISTED + 2, "bounded: " + e.getMessage().lines().count());
+        assertTrue(e.getMessage().contains("and 4975 more"));
+    }
+
+    @Test
+    void parse_markupInNamesAndTexts_refused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                servers: [ { id: s1, url: "http://127.0.0.1:9001", pool: "<script>x</script>" } ]
+                classes: [ { name: basic, target: 1s, pool: "<script>x</script>" } ]
+                classification:
+                  customerFrom: "header:X-<b>"
+                  subscriptions: { "<img src=x>": { "*": gold } }
+                  rules: [ { operation: "urn:\\"onload", class: basic } ]
+                """, "t.yaml"));
+        String m = e.getMessage();
+        for (String key : new String[] {"servers[0].pool", "classes[0].pool", "classification.customerFrom",
+                "classification.subscriptions", "classification.rules[0].operation"}) {
+            assertTrue(m.contains(key), key + " in " + m);
+        }
+    }
+
+    @Test
+    void parse_trustedProxiesAndClientLimits() {
+        SlagateConfig c = ConfigLoader.parse(MINIMAL + """
+                gateway: { trustedProxies: ["10.0.0.0/8", "192.0.2.7", "fd00::/8"], bufferedRequestBytes: 16KiB,
+                           requestBodyTimeout: 2s, bufferedResponseBytes: 1MiB, responseWriteTimeout: 3s, underscoreHeaders: refuse }
+                """, "t.yaml");
+        assertEquals(List.of("10.0.0.0/8", "192.0.2.7", "fd00::/8"), c.gateway().clients().trustedProxies());
+        assertEquals(16 * 1024, c.gateway().clients().bufferedRequestBytes());
+        assertTrue(c.gateway().clients().refuseUnderscoreHeaders());
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MINIMAL + """
+                gateway: { trustedProxies: ["evil.example", "10.0.0.0/40"], underscoreHeaders: maybe, maxRequestBytes: 8KiB,
+                           bufferedRequestBytes: 16KiB }
+                """, "t.yaml"));
+        for (String key : new String[] {"gateway.trustedProxies[0]", "gateway.trustedProxies[1]", "gateway.underscoreHeaders",
+                "gateway.bufferedRequestBytes"}) {
+            assertTrue(e.getMessage().contains(key), key + " in " + e.getMessage());
+        }
+    }
+
+    @Test
+    void cidr_containsExactlyItsBlock() {
+        Cidr c = Cidr.parse("10.1.0.0/16");
+        assertTrue(c.contains(java.net.InetAddress.getLoopbackAddress()) == false);
+        assertTrue(Cidr.parse("127.0.0.0/8").contains(java.net.InetAddress.getLoopbackAddress()));
+        assertTrue(Cidr.parse("192.0.2.7").contains(addr("192.0.2.7")));
+        assertFalse(Cidr.parse("192.0.2.7").contains(addr("192.0.2.8")));
+        assertTrue(Cidr.parse("10.1.0.0/16").contains(addr("10.1.255.1")));
+        assertFalse(Cidr.parse("10.1.0.0/16").contains(addr("10.2.0.1")));
+        assertTrue(Cidr.parse("10.0.0.0/9").contains(addr("10.127.0.1")));
+        assertFalse(Cidr.parse("10.0.0.0/9").contains(addr("10.128.0.1")));
+        assertFalse(Cidr.parse("::1/128").contains(addr("127.0.0.1")), "families do not mix");
+    }
+
+    private static java.net.InetAddress addr(String literal) {
+        try {
+            return java.net.InetAddress.getByName(literal);
+        } catch (java.net.UnknownHostException e) {
+            throw new AssertionError(e);
+        }
     }
 }
