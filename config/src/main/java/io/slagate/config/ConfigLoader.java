@@ -42,7 +42,9 @@ public final class ConfigLoader {
         limits.setMaxAliasesForCollections(20);
         limits.setNestingDepthLimit(30);
         limits.setAllowDuplicateKeys(false);
-        return YAMLFactory.builder().loaderOptions(limits).build();
+        // Jackson reads YAML as a stream of events (an alias is not expanded), so its own limits bound it too
+        return YAMLFactory.builder().loaderOptions(limits).streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                .maxNestingDepth(64).maxStringLength(codePoints).maxDocumentLength(4L * codePoints).build()).build();
     }
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     /** An HTTP header name (RFC 9110 token), as customerFrom names one. */
