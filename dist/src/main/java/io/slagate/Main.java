@@ -36,7 +36,8 @@ public final class Main {
                                 SLAGATE_BROKER_USER / SLAGATE_BROKER_PASSWORD)
               load              SOAP load through the gateway (slagate load --help)
               experiment NAME   the paper's experiments A, B or C [--short] [--scale 0.05] [--resolution 1]
-                                [--out docs/experiments]
+                                [--out docs/experiments]; C --point L_P,L_B --sweep: one point against the
+                                best static weights (an empirical oracle), ending with "capture MODEL VALUE"
               help              this text
 
             options:
@@ -310,10 +311,16 @@ public final class Main {
         if (home != null) {
             dir = Path.of(home, "docs", "experiments");
         }
+        String point = null;
+        boolean sweep = false;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             if (a.equals("--short")) {
                 quick = true;
+                continue;
+            }
+            if (a.equals("--sweep")) {
+                sweep = true;
                 continue;
             }
             if (i + 1 >= args.size()) {
@@ -324,11 +331,26 @@ public final class Main {
                 case "--scale" -> scale = Double.parseDouble(v);
                 case "--resolution" -> resolution = Double.parseDouble(v);
                 case "--out" -> dir = Path.of(v);
+                case "--point" -> point = v;
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
         String command = "bin/slagate experiment " + String.join(" ", args);
-        new io.slagate.experiment.Experiments(scale, quick, dir, err, command, resolution).run(name);
+        io.slagate.experiment.Experiments experiments = new io.slagate.experiment.Experiments(scale, quick, dir, err, command, resolution);
+        if (point != null || sweep) {
+            if (point == null || !sweep || !name.equalsIgnoreCase("C")) {
+                throw new IllegalArgumentException("a point against the oracle is: experiment C --point L_P,L_B --sweep [--short]");
+            }
+            String[] lp = point.split(",");
+            if (lp.length != 2) {
+                throw new IllegalArgumentException("--point takes L_P,L_B, e.g. 20,20");
+            }
+            List<String> lines = experiments.point(Integer.parseInt(lp[0].trim()), Integer.parseInt(lp[1].trim()));
+            out.println("results in " + dir.resolve("C"));
+            lines.forEach(out::println);
+            return 0;
+        }
+        experiments.run(name);
         out.println("results in " + dir.resolve(name.toUpperCase(java.util.Locale.ROOT)));
         return 0;
     }

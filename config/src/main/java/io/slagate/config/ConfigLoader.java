@@ -510,19 +510,26 @@ public final class ConfigLoader {
     }
 
     private static ControllerSettings controller(ConfigNode c) {
-        c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry", "damping", "maxGateways");
+        c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry", "damping", "maxGateways",
+                "correctionBound");
         Duration cycle = c.duration("cycle", Duration.ofSeconds(5), Duration.ofMillis(20), Duration.ofHours(1));
         Combining combining = c.choice("combining", Combining.SUM, Combining::parse, "sum", "min");
-        String model = c.string("model", "mm1");
-        if (model != null && !model.equals("mm1")) {
-            c.problem("model", model, "is not a known response-time model; known: mm1");
+        String model = c.string("model", "auto");
+        List<String> models = List.of("auto", "closed", "mmm", "mm1");
+        if (model != null && !models.contains(model)) {
+            c.problem("model", model, "is not a known response-time model; known: " + String.join(", ", models));
         }
         double resolution = c.number("resolution", 1.0, 0.001, 1000);
         double minWeight = c.number("minWeight", 1.0, 0.001, 1e6);
         int expiry = c.integer("gatewayExpiry", 3, 1, 1000);
         double damping = c.number("damping", 0.5, 0.01, 1.0);
         int maxGateways = c.integer("maxGateways", 64, 1, 10_000);
-        return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways);
+        double correctionBound = c.number("correctionBound", 4.0, 1.0, 100.0);
+        if (!Double.isFinite(correctionBound)) {
+            c.problem("correctionBound", correctionBound, "must be a finite number from 1 to 100");
+            correctionBound = 4.0;
+        }
+        return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound);
     }
 
     private static void crossCheck(ConfigNode top, List<ServerConfig> servers, List<TrafficClassConfig> classes) {

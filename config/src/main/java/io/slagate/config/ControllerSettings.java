@@ -7,7 +7,8 @@ import java.time.Duration;
  *
  * @param cycle         the control horizon Γ between two allocations
  * @param combining     eq. 2a (sum) or 2b (min)
- * @param model         the response-time model, by name ({@code mm1}: eq. 8–9)
+ * @param model         the response-time model, by name: {@code auto} (per flow), {@code closed}, {@code mmm},
+ *                      {@code mm1} (the paper's eq. 8–9)
  * @param resolution    granularity of the weights w_{g,c} (1: integers as in the paper; 0.1: tenths)
  * @param minWeight     the lower bound of every w_{g,c} (eq. 3 uses 1)
  * @param gatewayExpiry reporting intervals without statistics after which a gateway's share is given to the others
@@ -16,9 +17,11 @@ import java.time.Duration;
  *                      the loop tolerates a model that is wrong about the plant instead of oscillating:
  *                      γ halves each time the optimum reverses the last move and grows back
  *                      when moves are confirmed (never above this value).
+ * @param correctionBound the online model correction's gain stays within [1/bound, bound] (1: no gain)
  * @param maxGateways   the most gateways the manager splits the servers among; joins beyond are refused
  *                      (with a warning), so a flood of invented gateways cannot starve the real ones
  */
 public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
-                                 double minWeight, int gatewayExpiry, double damping, int maxGateways) {
+                                 double minWeight, int gatewayExpiry, double damping, int maxGateways,
+                                 double correctionBound) {
 }

@@ -12,7 +12,11 @@ import java.util.Locale;
  * cycle, min combining (eq. 2b). Premium clients are the customer {@code gold-customer}, subscribed
  * to the gold grade; Basic clients are {@code silver-customer}, on the default grade.
  */
-record ExperimentSetup(double scale, int concurrency, String scheduler, double resolution) {
+record ExperimentSetup(double scale, int concurrency, String scheduler, double resolution, String model, double premiumWeight) {
+    ExperimentSetup(double scale, int concurrency, String scheduler, double resolution) {
+        this(scale, concurrency, scheduler, resolution, "auto", concurrency / 2.0);
+    }
+
     static final String PREMIUM_USER = "gold-customer";
     static final String BASIC_USER = "silver-customer";
 
@@ -38,11 +42,12 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
                   subscriptions: { %s: { "*": gold } }
                   rules: [ { grade: gold, class: premium } ]
                   defaultClass: basic
-                allocation: { weights: { premium: 5, basic: 5 } }
+                allocation: { weights: { premium: %s, basic: %s } }
                 bus: { url: "vm://slagate-experiment", listen: "" }
-                controller: { cycle: %dms, combining: min, resolution: %s }
+                controller: { cycle: %dms, combining: min, resolution: %s, model: %s }
                 """, scheduler, paper(5).toMillis(), paper(30).toMillis(), backendUrl, concurrency,
-                paper(2).toMillis(), paper(3).toMillis(), PREMIUM_USER, paper(5).toMillis(), resolution);
+                paper(2).toMillis(), paper(3).toMillis(), PREMIUM_USER, premiumWeight, concurrency - premiumWeight,
+                paper(5).toMillis(), resolution, model);
         return ConfigLoader.parse(yaml, "experiment");
     }
 }

@@ -62,6 +62,14 @@ public final class Experiments {
         }
     }
 
+    /** Experiment C at one point against the empirical oracle; the result lines, captures last. */
+    public List<String> point(int lp, int lb) throws Exception {
+        if (lp < 1 || lb < 1 || lp > 200 || lb > 200) {
+            throw new IllegalArgumentException("--point takes client counts from 1 to 200");
+        }
+        return new PointSweep(scale, quick, log, lp, lb).run(out.resolve("C"), command);
+    }
+
     private LoadSpec.ClassSpec premium(ExperimentSetup s) {
         return new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, s.paper(2));
     }

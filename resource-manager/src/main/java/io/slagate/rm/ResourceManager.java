@@ -14,6 +14,7 @@ import io.slagate.config.bus.StatsMessage;
 import io.slagate.config.utility.UtilityFunction;
 import io.slagate.config.utility.UtilityFunctions;
 import io.slagate.rm.model.FlowObservation;
+import io.slagate.rm.model.ModelCorrection;
 import io.slagate.rm.model.ResponseTimeModel;
 import io.slagate.rm.optimize.AllocationOptimizer;
 import io.slagate.rm.optimize.AllocationProblem;
@@ -50,6 +51,9 @@ public final class ResourceManager {
     private final String id;
     private final SlagateConfig config;
     private final ResponseTimeModel model;
+    /** The model's own measured error and gain per flow; carried across reconfigurations. */
+    private ModelCorrection correction;
+    private long lastBadObservationWarn = System.nanoTime() - 10_000_000_000L;
     private final Overrides overrides;
     private final UtilityFunction[] utility;
     private final boolean[] concave;
@@ -75,6 +79,7 @@ public final class ResourceManager {
         this.config = config;
         this.overrides = overrides;
         this.model = ResponseTimeModel.named(config.controller().model());
+        this.correction = new ModelCorrection(config.controller().correctionBound());
         this.version = initialVersion;
         List<TrafficClassConfig> classes = config.classes();
         utility = new UtilityFunction[classes.size()];
@@ -95,6 +100,9 @@ public final class ResourceManager {
         r.gateways.putAll(gateways);
         r.lastUnits.putAll(lastUnits);
         r.last = last;
+        if (next.controller().correctionBound() == config.controller().correctionBound()) {
+            r.correction = correction;
+        }
         return r;
     }
 
@@ -222,6 +230,7 @@ public final class ResourceManager {
                 flowGateway[f] = g;
                 flowClass[f] = c;
                 obs[f] = observe(g, c, poolClasses);
+                correction.observe(flowKey(g, c), obs[f], resolution);
                 anyTraffic |= !obs[f].isEmpty();
                 pinned[f] = overrides.weight(g, config.classes().get(c).name(), nowNanos);
                 f++;
@@ -272,7 +281,8 @@ public final class ResourceManager {
                 cls[j] = ci;
                 FlowObservation o = obs[i];
                 UtilityFunction u = utility[flowClass[i]];
-                values[j] = kk -> u.utility(model.predictSeconds(o, kk * resolution));
+                String key = flowKey(flowGateway[i], flowClass[i]);
+                values[j] = kk -> u.utility(correction.predict(key, model, o, kk * resolution));
                 allConcave &= concave[flowClass[i]];
             }
             for (int c : poolClasses) {
@@ -297,12 +307,15 @@ public final class ResourceManager {
         for (int i = 0; i < k; i++) {
             double w = Math.max(WEIGHT_FLOOR, weight[i]);
             weight[i] = w;
-            double predicted = model.predictSeconds(obs[i], w);
+            String key = flowKey(flowGateway[i], flowClass[i]);
+            double predicted = correction.predict(key, model, obs[i], w);
+            correction.predicted(key, obs[i], w, predicted);
             double u = utility[flowClass[i]].utility(predicted);
             perClass[flowClass[i]] += u;
             String cn = config.classes().get(flowClass[i]).name();
             decisions.add(new FlowDecision(flowGateway[i], cn, obs[i].arrivalRate(), obs[i].responseSeconds(),
-                    obs[i].weight(), w, predicted, u, pinned[i] != null));
+                    obs[i].weight(), w, predicted, u, pinned[i] != null, model.nameFor(obs[i]), correction.error(key),
+                    correction.gain(key)));
             sb.append(i == 0 ? "" : ", ").append(flowGateway[i]).append('/').append(cn)
                     .append(" λ=").append(fmt(obs[i].arrivalRate())).append(" t=").append(fmt(obs[i].responseSeconds()))
                     .append(" w~=").append(fmt(obs[i].weight())).append(" → w=").append(fmt(w))
@@ -366,6 +379,10 @@ public final class ResourceManager {
      * λ~, t~ and w~ of flow (g,c) from g's last report; w~ in server slots: the class's weight as a
      * fraction of the pool's weights at g, times the slots g had in the pool.
      */
+    private String flowKey(String gateway, int classIndex) {
+        return gateway + "/" + config.classes().get(classIndex).name();
+    }
+
     private FlowObservation observe(String g, int c, List<Integer> poolClasses) {
         Report r = gateways.get(g);
         if (r == null || r.stats() == null) {
@@ -396,7 +413,19 @@ public final class ResourceManager {
             }
         }
         double w = slots * mine.weight() / poolWeight;
-        return new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w);
+        double[] measured = {mine.arrivalRate(), mine.meanResponseSeconds(), mine.throughput(), mine.meanServiceSeconds(), w};
+        for (double v : measured) {
+            if (!Double.isFinite(v)) {
+                long now = System.nanoTime();
+                if (now - lastBadObservationWarn > 10_000_000_000L) {
+                    lastBadObservationWarn = now;
+                    LOG.warn("gateway {} reported a non-finite measurement for class {} ({}); dropped, as if no traffic",
+                            g, name, java.util.Arrays.toString(measured));
+                }
+                return FlowObservation.NONE;
+            }
+        }
+        return new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(), mine.meanServiceSeconds());
     }
 
     private double staticWeight(int c) {

@@ -31,9 +31,12 @@ class ResourceManagerTest {
                   - { name: premium, target: 2s }
                   - { name: basic, target: 3s }
                 allocation: { weights: { premium: 7, basic: 3 } }
-                controller: { combining: %s%s }
+                controller: { combining: %s, model: mm1, correctionBound: 1%s }
                 """.formatted(combining, controller), "rm-test");
     }
+
+    // These tests exercise the optimizer and the damping on the paper's model (M/M/1, no online correction):
+    // their plants are built around it. The other models are tested in rm.model, the correction in ModelCorrectionTest.
 
     /** A gateway report: per class λ, t, its weight; servers with caps and rotation. */
     private static StatsMessage stats(String gw, double[] lambda, double[] t, double[] w, Map<String, Boolean> servers, int capEach) {

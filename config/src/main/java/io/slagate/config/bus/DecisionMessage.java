@@ -14,6 +14,6 @@ public record DecisionMessage(int schema, long version, long timestampMillis, St
 
     public record FlowDecision(String gatewayId, String className, double arrivalRate, double observedSeconds,
                                double previousWeight, double weight, double predictedSeconds, double utility,
-                               boolean pinned) {
+                               boolean pinned, String model, double modelError, double modelGain) {
     }
 }

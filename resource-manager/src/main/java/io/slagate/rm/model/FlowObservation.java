@@ -2,13 +2,26 @@ package io.slagate.rm.model;
 
 /**
  * What was measured for one flow (g,c) over the last window: the arrival rate λ~ (requests/s), the
- * mean response time t~ (s) and the share w~ (in server slots) it had meanwhile.
+ * mean response time t~ (s, queueing at the gateway included) and the share w~ (in server slots) it
+ * had meanwhile; and, where the gateway reports them, the throughput X~ (completions/s) and the mean
+ * service time S~ (s, from admission to the server's answer).
  */
-public record FlowObservation(double arrivalRate, double responseSeconds, double weight) {
+public record FlowObservation(double arrivalRate, double responseSeconds, double weight, double throughput,
+                              double serviceSeconds) {
     public static final FlowObservation NONE = new FlowObservation(0, 0, 0);
+
+    /** Without throughput and service time (the paper's inputs only): the M/M/1 model needs no more. */
+    public FlowObservation(double arrivalRate, double responseSeconds, double weight) {
+        this(arrivalRate, responseSeconds, weight, arrivalRate, Double.NaN);
+    }
 
     /** True when there is nothing to predict from: no traffic, or no completed request measured. */
     public boolean isEmpty() {
         return !(arrivalRate > 0) || !(responseSeconds > 0) || !(weight > 0);
+    }
+
+    /** Whether the service time was measured (models other than M/M/1 need it). */
+    public boolean hasServiceTime() {
+        return serviceSeconds > 0 && Double.isFinite(serviceSeconds) && serviceSeconds <= responseSeconds * 1.0001;
     }
 }

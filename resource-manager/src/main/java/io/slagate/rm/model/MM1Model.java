@@ -18,6 +18,11 @@ package io.slagate.rm.model;
  */
 public final class MM1Model implements ResponseTimeModel {
     @Override
+    public String name() {
+        return "mm1";
+    }
+
+    @Override
     public double predictSeconds(FlowObservation o, double w) {
         if (o.isEmpty()) {
             return o.responseSeconds() > 0 ? o.responseSeconds() : 0;

@@ -2,8 +2,9 @@ package io.slagate.rm.model;
 
 /**
  * Predicts a flow's response time if it were given w server slots, from what was observed at the
- * share it had. The M/M/1 approximation of the paper ({@link MM1Model}) is one; a closed queueing
- * network or M/M/m model (the paper's future work) would be another.
+ * share it had. The M/M/1 approximation of the paper ({@link MM1Model}) is one; the closed population
+ * model ({@link ClosedPopulationModel}), open M/M/m ({@link ErlangCModel}) and the per-flow choice
+ * between them ({@link AutoModel}) are the others.
  */
 public interface ResponseTimeModel {
     /**
@@ -13,13 +14,27 @@ public interface ResponseTimeModel {
      */
     double predictSeconds(FlowObservation observed, double w);
 
+    /** The name {@code controller.model} selects it by. */
+    String name();
+
+    /** The model actually used for this flow (differs from {@link #name} only for a model that picks per flow). */
+    default String nameFor(FlowObservation observed) {
+        return name();
+    }
+
+    /** The names {@code controller.model} accepts. */
+    java.util.List<String> NAMES = java.util.List.of("auto", "closed", "mmm", "mm1");
+
     /** Predictions at or above this mean "the queue grows without bound" (utilization ≥ 1). */
     double UNSTABLE_SECONDS = 3600;
 
     static ResponseTimeModel named(String name) {
-        if ("mm1".equals(name)) {
-            return new MM1Model();
-        }
-        throw new IllegalArgumentException("unknown response-time model " + name + "; known: mm1");
+        return switch (name) {
+            case "mm1" -> new MM1Model();
+            case "mmm" -> new ErlangCModel();
+            case "closed" -> new ClosedPopulationModel();
+            case "auto" -> new AutoModel();
+            default -> throw new IllegalArgumentException("unknown response-time model " + name + "; known: " + String.join(", ", NAMES));
+        };
     }
 }

@@ -1,0 +1,154 @@
+package io.slagate.experiment;
+
+import io.slagate.load.LoadGenerator;
+import io.slagate.load.LoadSpec;
+import io.slagate.load.SecondSample;
+import io.slagate.load.service.BackendServer;
+import io.slagate.load.service.ServiceTime;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One point of experiment C measured against an empirical oracle ({@code experiment C --point L_P,L_B
+ * --sweep}): on the same testbed and load, FCFS, static priority, the controller with each response-time
+ * model, and the best static fractional weights found by a coarse-to-fine search of w_P (steps 1, 0.5,
+ * 0.2, 0.1). The best static point is measured again and that second measurement is the oracle's
+ * utility, so that the maximum of many noisy runs does not inflate it. The capture of a controller is
+ * (U_controller − U_FCFS) / (U_best − U_FCFS): the share of what better weights can win over FCFS that
+ * the controller wins.
+ */
+final class PointSweep {
+    static final List<String> MODELS = List.of("mm1", "mmm", "closed", "auto");
+    /** Below this gap between the oracle and FCFS the capture is not meaningful (the allocation hardly matters). */
+    static final double MIN_GAP = 0.1;
+
+    /** What one run measured: mean response times in paper-seconds and U = min(U_P, U_B). */
+    record Run(String name, double premiumSeconds, double basicSeconds, double utility, double premiumWeight) {
+    }
+
+    private final double scale;
+    private final boolean quick;
+    private final PrintStream log;
+    private final int lp;
+    private final int lb;
+
+    PointSweep(double scale, boolean quick, PrintStream log, int lp, int lb) {
+        this.scale = scale;
+        this.quick = quick;
+        this.log = log;
+        this.lp = lp;
+        this.lb = lb;
+    }
+
+    /** Runs everything; returns the result lines (the capture of each model last) and writes POINT-LP-LB.md to {@code dir}. */
+    List<String> run(Path dir, String command) throws Exception {
+        Files.createDirectories(dir);
+        Duration settle = Duration.ofSeconds(quick ? 3 : 6);
+        Duration settleController = Duration.ofSeconds(quick ? 8 : 15);
+        Duration measure = Duration.ofSeconds(quick ? 7 : 15);
+        List<Run> runs = new ArrayList<>();
+        Map<String, Run> byName = new LinkedHashMap<>();
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, Experiments.SLEEPY_CPU))) {
+            String url = backend.urls().get(0);
+            Run fcfs = measure("fcfs", new ExperimentSetup(scale, 10, "fcfs", 1), url, false, settle, measure);
+            Run priority = measure("priority", new ExperimentSetup(scale, 10, "priority", 1), url, false, settle, measure);
+            runs.add(fcfs);
+            runs.add(priority);
+            for (String model : MODELS) {
+                Run r = measure("controller-" + model, new ExperimentSetup(scale, 10, "wrr", 0.1, model, 5), url, true,
+                        settleController, measure);
+                runs.add(r);
+                byName.put(model, r);
+            }
+            // the oracle: static fractional weights, coarse to fine
+            Map<Double, Run> tried = new LinkedHashMap<>();
+            double best = Double.NaN;
+            for (double w : new double[] {1, 3, 5, 7, 9}) {
+                best = better(tried, best, staticRun(url, w, settle, measure));
+            }
+            for (double step : new double[] {1, 0.5, 0.2, 0.1}) {
+                double center = best;
+                for (double w : new double[] {center - step, center + step}) {
+                    double rounded = Math.round(w * 10) / 10.0;
+                    if (rounded >= 0.5 && rounded <= 9.5 && !tried.containsKey(rounded)) {
+                        best = better(tried, best, staticRun(url, rounded, settle, measure));
+                    }
+                }
+            }
+            runs.addAll(tried.values());
+            Run oracle = staticRun(url, best, settle, measure);
+            oracle = new Run("best static (again)", oracle.premiumSeconds(), oracle.basicSeconds(), oracle.utility(), best);
+            runs.add(oracle);
+            return report(dir, command, runs, fcfs, oracle, byName);
+        }
+    }
+
+    private double better(Map<Double, Run> tried, double best, Run r) {
+        tried.put(r.premiumWeight(), r);
+        return Double.isNaN(best) || r.utility() > tried.get(best).utility() ? r.premiumWeight() : best;
+    }
+
+    private Run staticRun(String url, double premiumWeight, Duration settle, Duration measure) throws Exception {
+        return measure(String.format(Locale.ROOT, "static %.1f : %.1f", premiumWeight, 10 - premiumWeight),
+                new ExperimentSetup(scale, 10, "wrr", 0.1, "auto", premiumWeight), url, false, settle, measure);
+    }
+
+    private Run measure(String name, ExperimentSetup setup, String url, boolean controller, Duration settle, Duration measure)
+            throws Exception {
+        try (RunningSystem sys = RunningSystem.start(setup.config(url), controller)) {
+            LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(),
+                    List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, setup.paper(2)),
+                            new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, setup.paper(3))),
+                    List.of(new LoadSpec.Phase(settle.plus(measure), List.of((double) lp, (double) lb))), false, setup.paper(1),
+                    Duration.ZERO, 7, Duration.ofMinutes(5), null);
+            LoadGenerator g = new LoadGenerator(spec, null);
+            g.run();
+            List<SecondSample> samples = g.samples();
+            double keep = (double) measure.toSeconds() / settle.plus(measure).toSeconds();
+            double tP = Experiments.PhaseStats.of(samples, 1, "premium", keep).meanMs() / 1000 / scale;
+            double tB = Experiments.PhaseStats.of(samples, 1, "basic", keep).meanMs() / 1000 / scale;
+            double w = controller ? Experiments.PhaseStats.of(samples, 1, "premium", keep).weight() : setup.premiumWeight();
+            Run r = new Run(name, tP, tB, Math.min(2 - tP, 3 - tB), w);
+            log.printf(Locale.ROOT, "C point (%d,%d) %s: t_P %.2f, t_B %.2f, U %.3f%n", lp, lb, name, tP, tB, r.utility());
+            return r;
+        }
+    }
+
+    private List<String> report(Path dir, String command, List<Run> runs, Run fcfs, Run oracle, Map<String, Run> controllers)
+            throws java.io.IOException {
+        StringBuilder md = new StringBuilder();
+        md.append("# Experiment C, point (L_P, L_B) = (").append(lp).append(", ").append(lb).append(") against an empirical oracle\n\n");
+        md.append("Produced by `").append(command).append("` on ").append(Runtime.getRuntime().availableProcessors())
+                .append(" cores, ").append(java.time.LocalDate.now()).append(". Scale ").append(scale)
+                .append("; N_s = 10; τ_P = 2, τ_B = 3; U = min(U_P, U_B); response times in paper-seconds; the controller with ")
+                .append("weight resolution 0.1 and each model; static weights w_P : 10 − w_P searched coarse to fine, the best ")
+                .append("measured again (its second measurement is the oracle).\n\n");
+        md.append("| run | w_P | t_P | t_B | U |\n|---|---:|---:|---:|---:|\n");
+        for (Run r : runs) {
+            md.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.3f |%n", r.name(), r.premiumWeight(),
+                    r.premiumSeconds(), r.basicSeconds(), r.utility()));
+        }
+        double gap = oracle.utility() - fcfs.utility();
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "fcfs %.3f best-static %.3f (w_P %.1f)", fcfs.utility(), oracle.utility(),
+                oracle.premiumWeight()));
+        md.append(String.format(Locale.ROOT, "%nU_best − U_FCFS = %.3f%s%n%n", gap,
+                gap < MIN_GAP ? " (below " + MIN_GAP + ": the allocation hardly matters here; capture not meaningful)" : ""));
+        md.append("| model | U | capture |\n|---|---:|---:|\n");
+        for (Map.Entry<String, Run> e : controllers.entrySet()) {
+            double capture = (e.getValue().utility() - fcfs.utility()) / gap;
+            String c = gap < MIN_GAP ? "n/a" : String.format(Locale.ROOT, "%.2f", capture);
+            md.append(String.format(Locale.ROOT, "| %s | %.3f | %s |%n", e.getKey(), e.getValue().utility(), c));
+            lines.add("capture " + e.getKey() + " " + c);
+        }
+        Files.writeString(dir.resolve("POINT-" + lp + "-" + lb + ".md"), md);
+        return lines;
+    }
+}

@@ -1,0 +1,149 @@
+package io.slagate.rm.model;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A flow as a finite population of clients with think time sharing its w slots: the machine-repairman
+ * model M/M/m//N (closed, product form), solved exactly for integer m and N and interpolated between
+ * them. This is what the paper's own experiments are (closed-loop clients), and what M/M/1 gets wrong:
+ * giving such a flow more slots raises its throughput, and with it its arrival rate.
+ *
+ * <p>Its inputs are measured, none configured. The gateway measures the flow's throughput X~, its
+ * response time R~ and its service time S~ at the share w~ it had; the population N and think time
+ * Z are those for which the model reproduces that measurement: Z = N/X~ − R~ (Little's law over the
+ * whole loop) and R_model(N, Z, S~, w~) = R~, solved for N. A gateway cannot measure Z directly from
+ * a transparent position: clients pool their connections, so the gap between two requests on one
+ * connection is not any client's think time. Where no N reproduces the measurement (a flow that
+ * does not queue for its slots tells nothing about its population), {@link #population} is null and
+ * the prediction falls back to the open {@link ErlangCModel}.
+ */
+public final class ClosedPopulationModel implements ResponseTimeModel {
+    /** Calibrated populations beyond this are open traffic for all practical purposes. */
+    static final double MAX_CLIENTS = 5_000;
+    private static final ErlangCModel OPEN = new ErlangCModel();
+
+    /** A calibrated flow: N clients (real, interpolated), think time Z, service time S. */
+    public record Population(double clients, double thinkSeconds, double serviceSeconds) {
+    }
+
+    /** Calibrations of the observations of the current decision (each is used for every candidate w). */
+    private final Map<FlowObservation, Population> calibrated = new ConcurrentHashMap<>();
+    private static final Population NOT_CLOSED = new Population(Double.NaN, Double.NaN, Double.NaN);
+
+    @Override
+    public String name() {
+        return "closed";
+    }
+
+    @Override
+    public double predictSeconds(FlowObservation o, double w) {
+        Population p = population(o);
+        if (p == null) {
+            return OPEN.predictSeconds(o, w);
+        }
+        return responseSeconds(p, Math.max(w, 1e-3));
+    }
+
+    /** The population that reproduces {@code o}, or null when none does (then the flow is treated as open). */
+    public Population population(FlowObservation o) {
+        if (o.isEmpty() || !o.hasServiceTime() || !(o.throughput() > 0)) {
+            return null;
+        }
+        if (calibrated.size() > 10_000) {
+            calibrated.clear(); // observations change every cycle: keep only the recent ones
+        }
+        Population p = calibrated.computeIfAbsent(o, ClosedPopulationModel::calibrate);
+        return p == NOT_CLOSED ? null : p;
+    }
+
+    private static Population calibrate(FlowObservation o) {
+        double x = o.throughput();
+        double r = o.responseSeconds();
+        double s = o.serviceSeconds();
+        double w = o.weight();
+        double nMin = Math.max(x * r, 1e-6); // Z ≥ 0
+        // scan a geometric grid of N for a sign change of R_model − R~, then bisect
+        double prevN = nMin;
+        double prevG = g(prevN, x, r, s, w);
+        if (Math.abs(prevG) <= 1e-6 * r) {
+            return new Population(prevN, Math.max(0, prevN / x - r), s);
+        }
+        for (double n = nMin * 1.05; n <= MAX_CLIENTS; n *= 1.05) {
+            double gn = g(n, x, r, s, w);
+            if (Math.signum(gn) != Math.signum(prevG)) {
+                double lo = prevN;
+                double hi = n;
+                double glo = prevG;
+                for (int i = 0; i < 60; i++) {
+                    double mid = (lo + hi) / 2;
+                    double gm = g(mid, x, r, s, w);
+                    if (Math.signum(gm) == Math.signum(glo)) {
+                        lo = mid;
+                        glo = gm;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                double nStar = (lo + hi) / 2;
+                return new Population(nStar, nStar / x - r, s);
+            }
+            prevN = n;
+            prevG = gn;
+        }
+        return NOT_CLOSED;
+    }
+
+    private static double g(double n, double x, double r, double s, double w) {
+        return responseSeconds(new Population(n, n / x - r, s), w) - r;
+    }
+
+    /** Mean response time of the population at m slots, interpolated over fractional N and m. */
+    static double responseSeconds(Population p, double m) {
+        int n0 = (int) Math.floor(p.clients());
+        double fn = p.clients() - n0;
+        int m0 = (int) Math.floor(m);
+        double fm = m - m0;
+        double r00 = exact(Math.max(n0, 1), p.thinkSeconds(), p.serviceSeconds(), m0, m);
+        double r01 = fm > 1e-9 ? exact(Math.max(n0, 1), p.thinkSeconds(), p.serviceSeconds(), m0 + 1, m) : r00;
+        double rN0 = r00 + fm * (r01 - r00);
+        if (fn < 1e-9) {
+            return rN0;
+        }
+        double r10 = exact(n0 + 1, p.thinkSeconds(), p.serviceSeconds(), m0, m);
+        double r11 = fm > 1e-9 ? exact(n0 + 1, p.thinkSeconds(), p.serviceSeconds(), m0 + 1, m) : r10;
+        double rN1 = r10 + fm * (r11 - r10);
+        return rN0 + fn * (rN1 - rN0);
+    }
+
+    /**
+     * M/M/m//N exactly: the number k of the N clients at the station has p_k / p_{k−1} =
+     * (N − k + 1)·(S/Z) / min(k, m); throughput X = Σ p_k·min(k, m)/S and R = N/X − Z. Below one slot
+     * (m0 = 0) the flow gets a fraction m of one: its service stretches by 1/m.
+     */
+    static double exact(int n, double z, double s, int m0, double m) {
+        if (m0 < 1) {
+            return exact(n, z, s / Math.max(m, 1e-3), 1, 1);
+        }
+        if (z <= 1e-12 * s) {
+            return n * s / Math.min(n, m0); // every client always at the station
+        }
+        double ratio = s / z;
+        double p = 1;
+        double total = 1;
+        double busy = 0;
+        for (int k = 1; k <= n; k++) {
+            p = p * (n - k + 1) * ratio / Math.min(k, m0);
+            total += p;
+            busy += p * Math.min(k, m0);
+            if (total > 1e250) {
+                p /= 1e250;
+                total /= 1e250;
+                busy /= 1e250;
+            }
+        }
+        double throughput = busy / total / s;
+        double r = n / throughput - z;
+        return Math.min(Math.max(r, s), UNSTABLE_SECONDS);
+    }
+}

@@ -1,0 +1,100 @@
+package io.slagate.rm.model;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Online correction of a response-time model by its own measured error, per flow. Each cycle the
+ * manager predicted t(w) for the share it chose; once that share is in force, the measurement says
+ * how wrong the prediction was. Two things follow:
+ *
+ * <ul>
+ *   <li>the model error |t_predicted − t_measured| / t_measured, reported per flow and cycle, so an
+ *       operator sees when the model is wrong;</li>
+ *   <li>a smoothed gain on the predicted <em>change</em>: the level is the measurement's (t~ at w~), the
+ *       shape the model's, and the gain scales how strongly the model says t moves with w. A model
+ *       that over-reacts (as M/M/1 does for closed-loop clients) is damped; one that under-reacts is
+ *       amplified; the gain stays within [1/bound, bound].</li>
+ * </ul>
+ *
+ * Time enters only through the cycles that call it; nothing here reads a clock.
+ */
+public final class ModelCorrection {
+    /** Smoothing of the gain (weight of the newest cycle). */
+    static final double SMOOTHING = 0.3;
+
+    /** What was predicted for a flow last cycle, and with which gain (the update compares with the model's own change). */
+    private record Pending(double fromSeconds, double fromWeight, double toWeight, double predictedSeconds, double gain) {
+    }
+
+    private final double bound;
+    private final Map<String, Pending> pending = new HashMap<>();
+    private final Map<String, Double> gain = new HashMap<>();
+    private final Map<String, Double> error = new HashMap<>();
+
+    /** @param bound the gain's limit (≥ 1, finite): it stays within [1/bound, bound] */
+    public ModelCorrection(double bound) {
+        if (!(bound >= 1) || !Double.isFinite(bound)) {
+            throw new IllegalArgumentException("correction bound must be a finite number ≥ 1, not " + bound);
+        }
+        this.bound = bound;
+    }
+
+    /**
+     * A new observation of {@code flow}: if it was measured under the share predicted for it last
+     * cycle, updates the flow's error and gain. Observations without a finite response time are ignored.
+     */
+    public void observe(String flow, FlowObservation o, double resolution) {
+        Pending p = pending.remove(flow);
+        if (p == null || o.isEmpty() || !Double.isFinite(o.responseSeconds())) {
+            return;
+        }
+        if (Math.abs(o.weight() - p.toWeight()) > Math.max(0.5 * resolution, 0.05 * p.toWeight())) {
+            return; // the share predicted for is not the one measured under (not applied yet, or overridden)
+        }
+        double measured = o.responseSeconds();
+        error.put(flow, Math.abs(p.predictedSeconds() - measured) / measured);
+        double predictedChange = p.predictedSeconds() - p.fromSeconds();
+        double actualChange = measured - p.fromSeconds();
+        if (Math.abs(predictedChange) > 0.02 * p.fromSeconds() && Math.abs(p.toWeight() - p.fromWeight()) > 0) {
+            // the prediction carried the gain of its cycle: the model's own change was predictedChange / gain
+            double g = Math.max(1 / bound, Math.min(bound, p.gain() * actualChange / predictedChange));
+            double old = gain.getOrDefault(flow, 1.0);
+            gain.put(flow, Math.max(1 / bound, Math.min(bound, (1 - SMOOTHING) * old + SMOOTHING * g)));
+        }
+    }
+
+    /** The corrected prediction: the measured level at w~ plus the model's change from w~ to w, scaled by the gain. */
+    public double predict(String flow, ResponseTimeModel model, FlowObservation o, double w) {
+        double raw = model.predictSeconds(o, w);
+        if (o.isEmpty()) {
+            return raw;
+        }
+        double at = model.predictSeconds(o, o.weight());
+        double corrected = o.responseSeconds() + gain.getOrDefault(flow, 1.0) * (raw - at);
+        return Double.isFinite(corrected) ? Math.max(corrected, 1e-9) : raw;
+    }
+
+    /** Records what was predicted for the share chosen, to be compared with the next measurement. */
+    public void predicted(String flow, FlowObservation o, double chosenWeight, double predictedSeconds) {
+        if (!o.isEmpty() && Double.isFinite(predictedSeconds)) {
+            pending.put(flow, new Pending(o.responseSeconds(), o.weight(), chosenWeight, predictedSeconds, gain(flow)));
+        }
+    }
+
+    /** The last measured model error of the flow (relative), or NaN when there is none yet. */
+    public double error(String flow) {
+        return error.getOrDefault(flow, Double.NaN);
+    }
+
+    public double gain(String flow) {
+        return gain.getOrDefault(flow, 1.0);
+    }
+
+    /** Forgets flows that no longer exist. */
+    public void retain(java.util.Set<String> flows) {
+        pending.keySet().retainAll(flows);
+        gain.keySet().retainAll(flows);
+        error.keySet().retainAll(flows);
+    }
+}

@@ -1,0 +1,146 @@
+package io.slagate.rm.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The closed population (M/M/m//N) and open M/M/m models against answers computed independently
+ * here: a continuous-time Markov chain of the closed system solved by Gaussian elimination, and the
+ * textbook Erlang C values.
+ */
+class ClosedAndOpenModelsTest {
+
+    /** Stationary mean response time of the machine-repairman CTMC (k clients at the station), solved directly. */
+    private static double[] ctmc(int n, double z, double s, int m) {
+        int size = n + 1;
+        double[][] q = new double[size][size];
+        for (int k = 0; k <= n; k++) {
+            if (k < n) {
+                q[k][k + 1] = (n - k) / z; // a thinking client sends
+            }
+            if (k > 0) {
+                q[k][k - 1] = Math.min(k, m) / s; // a busy slot answers
+            }
+            double out = 0;
+            for (int j = 0; j < size; j++) {
+                out += j == k ? 0 : q[k][j];
+            }
+            q[k][k] = -out;
+        }
+        // π Q = 0, Σ π = 1: transpose, replace the last equation by the normalisation
+        double[][] a = new double[size][size + 1];
+        for (int i = 0; i < size; i++) {
+            for (int j = 0; j < size; j++) {
+                a[i][j] = q[j][i];
+            }
+        }
+        for (int j = 0; j < size; j++) {
+            a[size - 1][j] = 1;
+        }
+        a[size - 1][size] = 1;
+        for (int col = 0; col < size; col++) {
+            int pivot = col;
+            for (int r = col + 1; r < size; r++) {
+                if (Math.abs(a[r][col]) > Math.abs(a[pivot][col])) {
+                    pivot = r;
+                }
+            }
+            double[] t = a[col];
+            a[col] = a[pivot];
+            a[pivot] = t;
+            for (int r = 0; r < size; r++) {
+                if (r != col) {
+                    double f = a[r][col] / a[col][col];
+                    for (int c = col; c <= size; c++) {
+                        a[r][c] -= f * a[col][c];
+                    }
+                }
+            }
+        }
+        double x = 0;
+        for (int k = 0; k <= n; k++) {
+            x += a[k][size] / a[k][k] * Math.min(k, m) / s;
+        }
+        return new double[] {n / x - z, x};
+    }
+
+    @Test
+    void exact_matchesTheMarkovChain() {
+        int[][] cases = {{20, 5}, {20, 10}, {7, 3}, {40, 12}, {1, 1}, {15, 20}};
+        for (int[] c : cases) {
+            for (double z : new double[] {0.5, 1, 4}) {
+                double expected = ctmc(c[0], z, 1.0, c[1])[0];
+                double got = ClosedPopulationModel.exact(c[0], z, 1.0, c[1], c[1]);
+                assertEquals(expected, got, 1e-9 * Math.max(1, expected), "N=" + c[0] + " m=" + c[1] + " Z=" + z);
+            }
+        }
+    }
+
+    /** The measurement of a known closed system calibrates back to its population and predicts its other shares. */
+    @Test
+    void calibration_recoversPopulation_andPredictsOtherShares() {
+        int n = 20;
+        double z = 1;
+        double s = 1;
+        double[] at5 = ctmc(n, z, s, 5);
+        FlowObservation o = new FlowObservation(at5[1], at5[0], 5, at5[1], s);
+        ClosedPopulationModel model = new ClosedPopulationModel();
+        ClosedPopulationModel.Population p = model.population(o);
+        assertNotNull(p);
+        assertEquals(n, p.clients(), 0.01 * n);
+        assertEquals(z, p.thinkSeconds(), 0.02);
+        for (int m : new int[] {2, 4, 6, 8, 10, 15}) {
+            double truth = ctmc(n, z, s, m)[0];
+            assertEquals(truth, model.predictSeconds(o, m), 0.02 * truth, "share " + m);
+        }
+        assertTrue(model.predictSeconds(o, 4.5) > model.predictSeconds(o, 5) && model.predictSeconds(o, 4.5) < model.predictSeconds(o, 4),
+                "a fractional share lies between its neighbours");
+    }
+
+    /** M/M/1 gets this wrong in the direction the issue describes: it thinks a closed flow needs more than it does. */
+    @Test
+    void mm1_overstatesTheCostOfASlotTaken_closedDoesNot() {
+        double[] at6 = ctmc(20, 1, 1, 6);
+        FlowObservation o = new FlowObservation(at6[1], at6[0], 6, at6[1], 1);
+        double truth = ctmc(20, 1, 1, 4)[0];
+        double mm1 = new MM1Model().predictSeconds(o, 4);
+        double closed = new ClosedPopulationModel().predictSeconds(o, 4);
+        assertTrue(Math.abs(closed - truth) < 0.05 * truth, "closed " + closed + " vs " + truth);
+        assertTrue(Math.abs(mm1 - truth) > 0.3 * truth, "mm1 " + mm1 + " vs " + truth);
+    }
+
+    @Test
+    void erlangC_textbookValues() {
+        assertEquals(0.5, ErlangCModel.erlangC(1, 0.5), 1e-12, "M/M/1: P(wait) = ρ");
+        assertEquals(1.0 / 3, ErlangCModel.erlangC(2, 1.0), 1e-12);
+        // m = 1 is M/M/1: R = S/(1 − ρ)
+        assertEquals(2.0, ErlangCModel.responseSeconds(1, 0.5, 1.0), 1e-12);
+        assertEquals(4.0 / 3, ErlangCModel.responseSeconds(2, 1.0, 1.0), 1e-12);
+        FlowObservation o = new FlowObservation(3.0, 1.2, 5, 3.0, 1.0); // a = 3 slots busy on average
+        ErlangCModel model = new ErlangCModel();
+        assertTrue(model.predictSeconds(o, 3) >= ResponseTimeModel.UNSTABLE_SECONDS, "m = a is unstable");
+        assertTrue(model.predictSeconds(o, 2) > model.predictSeconds(o, 3), "less unstable ranks better");
+        assertTrue(model.predictSeconds(o, 4.5) < model.predictSeconds(o, 4) && model.predictSeconds(o, 4.5) > model.predictSeconds(o, 5));
+        assertEquals(new MM1Model().predictSeconds(new FlowObservation(3.0, 1.2, 5), 4),
+                model.predictSeconds(new FlowObservation(3.0, 1.2, 5), 4), 1e-12, "no service time: the paper's model");
+    }
+
+    @Test
+    void auto_picksClosedWhereTheFlowQueues_openWhereItDoesNot_mm1WithoutServiceTime() {
+        AutoModel auto = new AutoModel();
+        double[] at5 = ctmc(20, 1, 1, 5);
+        assertEquals("closed", auto.nameFor(new FlowObservation(at5[1], at5[0], 5, at5[1], 1)));
+        assertEquals("mmm", auto.nameFor(new FlowObservation(2, 1.01, 10, 2, 1)), "hardly any queueing: open");
+        assertEquals("mm1", auto.nameFor(new FlowObservation(2, 1.5, 10)));
+        assertNull(new ClosedPopulationModel().population(new FlowObservation(0, 0, 0, 0, 0)));
+        assertThrows(IllegalArgumentException.class, () -> ResponseTimeModel.named("lottery"));
+        for (String name : ResponseTimeModel.NAMES) {
+            assertEquals(name, ResponseTimeModel.named(name).name());
+        }
+    }
+}
