@@ -170,7 +170,9 @@ function renderDecision(d) {
   for (const f of d.flows) {
     const tr = document.createElement('tr');
     [f.gatewayId, f.className, f.arrivalRate.toFixed(2), f.observedSeconds.toFixed(3), f.previousWeight.toFixed(2),
-      f.weight.toFixed(2), f.predictedSeconds.toFixed(3), f.utility.toFixed(3), f.pinned ? 'yes' : '']
+      f.weight.toFixed(2), f.predictedSeconds.toFixed(3), f.utility.toFixed(3), f.pinned ? 'yes' : '', f.model ?? '',
+      f.modelError == null || Number.isNaN(f.modelError) ? '—' : (f.modelError * 100).toFixed(0) + '%',
+      f.modelGain == null ? '' : f.modelGain.toFixed(2)]
       .forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
     body.appendChild(tr);
   }

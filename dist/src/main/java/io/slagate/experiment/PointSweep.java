@@ -52,7 +52,7 @@ final class PointSweep {
         Files.createDirectories(dir);
         Duration settle = Duration.ofSeconds(quick ? 3 : 6);
         Duration settleController = Duration.ofSeconds(quick ? 8 : 15);
-        Duration measure = Duration.ofSeconds(quick ? 7 : 15);
+        Duration measure = Duration.ofSeconds(quick ? 12 : 30);
         List<Run> runs = new ArrayList<>();
         Map<String, Run> byName = new LinkedHashMap<>();
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, Experiments.SLEEPY_CPU))) {

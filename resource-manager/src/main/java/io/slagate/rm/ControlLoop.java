@@ -357,7 +357,7 @@ public final class ControlLoop implements AutoCloseable {
         for (DecisionMessage.FlowDecision f : d.flows()) {
             String key = f.gatewayId() + "\u0000" + f.className();
             double[] v = flowGauges.computeIfAbsent(key, k -> {
-                double[] holder = new double[3];
+                double[] holder = new double[5];
                 Gauge.builder("slagate.rm.flow.weight", holder, h -> h[0]).tag("gateway", f.gatewayId())
                         .tag("class", f.className()).description("w_{g,c} decided").register(registry);
                 Gauge.builder("slagate.rm.flow.predicted", holder, h -> h[1]).tag("gateway", f.gatewayId())
@@ -365,11 +365,19 @@ public final class ControlLoop implements AutoCloseable {
                         .register(registry);
                 Gauge.builder("slagate.rm.flow.utility", holder, h -> h[2]).tag("gateway", f.gatewayId())
                         .tag("class", f.className()).description("Predicted utility of the flow").register(registry);
+                Gauge.builder("slagate.rm.flow.model.error", holder, h -> h[3]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).description("|predicted - measured| / measured of the last cycle's prediction")
+                        .register(registry);
+                Gauge.builder("slagate.rm.flow.model.gain", holder, h -> h[4]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).description("The online correction's gain on the model's predicted change")
+                        .register(registry);
                 return holder;
             });
             v[0] = f.weight();
             v[1] = f.predictedSeconds();
             v[2] = f.utility();
+            v[3] = f.modelError();
+            v[4] = f.modelGain();
         }
     }
 
