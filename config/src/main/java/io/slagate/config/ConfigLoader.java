@@ -511,7 +511,7 @@ public final class ConfigLoader {
 
     private static ControllerSettings controller(ConfigNode c) {
         c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry", "damping", "maxGateways",
-                "correctionBound");
+                "correctionBound", "minGain");
         Duration cycle = c.duration("cycle", Duration.ofSeconds(5), Duration.ofMillis(20), Duration.ofHours(1));
         Combining combining = c.choice("combining", Combining.SUM, Combining::parse, "sum", "min");
         String model = c.string("model", "auto");
@@ -529,7 +529,9 @@ public final class ConfigLoader {
             c.problem("correctionBound", correctionBound, "must be a finite number from 1 to 100");
             correctionBound = 4.0;
         }
-        return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound);
+        double minGain = c.number("minGain", 0.02, 0, 1000);
+        return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound,
+                minGain);
     }
 
     private static void crossCheck(ConfigNode top, List<ServerConfig> servers, List<TrafficClassConfig> classes) {

@@ -17,11 +17,13 @@ import java.time.Duration;
  *                      the loop tolerates a model that is wrong about the plant instead of oscillating:
  *                      γ halves each time the optimum reverses the last move and grows back
  *                      when moves are confirmed (never above this value).
+ * @param minGain       the allocation in force is kept unless the optimum's predicted objective beats it by more
+ *                      than this (in utility units): no move on measurement noise, no swing while every target is met
  * @param correctionBound the online model correction's gain stays within [1/bound, bound] (1: no gain)
  * @param maxGateways   the most gateways the manager splits the servers among; joins beyond are refused
  *                      (with a warning), so a flood of invented gateways cannot starve the real ones
  */
 public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
                                  double minWeight, int gatewayExpiry, double damping, int maxGateways,
-                                 double correctionBound) {
+                                 double correctionBound, double minGain) {
 }

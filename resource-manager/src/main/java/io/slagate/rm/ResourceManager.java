@@ -295,11 +295,23 @@ public final class ResourceManager {
             for (int i : free) {
                 flowKeys.add(flowGateway[i] + "/" + flowClass[i]);
             }
-            int[] chosen = damp(pool, flowKeys, units, minUnits, sol.units());
+            int[] target = sol.units();
+            LastUnits prev = lastUnits.get(pool);
+            boolean kept = false;
+            if (config.controller().minGain() > 0 && prev != null && prev.flows().equals(flowKeys) && prev.total() == units
+                    && java.util.Arrays.stream(prev.units()).allMatch(u -> u >= problem.minUnits())) {
+                // dead band: moving costs something real (a transient), and a predicted gain this small is noise
+                double keep = AllocationOptimizer.objective(problem, prev.units());
+                if (sol.objective() - keep < config.controller().minGain()) {
+                    target = prev.units();
+                    kept = true;
+                }
+            }
+            int[] chosen = damp(pool, flowKeys, units, minUnits, target);
             for (int j = 0; j < free.size(); j++) {
                 weight[free.get(j)] = chosen[j] * resolution;
             }
-            method = sol.method() + (chosen == sol.units() ? "" : " damped");
+            method = sol.method() + (kept ? " kept (gain < minGain)" : chosen == sol.units() ? "" : " damped");
         }
         List<FlowDecision> decisions = new ArrayList<>();
         double[] perClass = new double[config.classes().size()];

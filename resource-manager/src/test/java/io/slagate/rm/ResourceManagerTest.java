@@ -290,4 +290,27 @@ class ResourceManagerTest {
         assertEquals(p, Math.round(p * 10) / 10.0, 1e-9, "a multiple of 0.1");
         assertEquals(10, p + w(a, "gw1", "basic"), 1e-9);
     }
+
+    /**
+     * The dead band: both classes far inside their targets, a second report that differs only by
+     * measurement noise. The optimum moves, but its predicted gain is below minGain: the allocation
+     * in force stays (no swing an operator reads as instability). With minGain 0 the same input moves it.
+     */
+    @Test
+    void step_gainBelowMinGain_keepsTheAllocationInForce() {
+        for (double minGain : new double[] {0.5, 0}) {
+            ResourceManager rm = new ResourceManager("rm", config("sum", "", ", damping: 1, minGain: " + minGain), new Overrides(), 0);
+            rm.onStats(stats("gw1", new double[] {1, 1}, new double[] {0.30, 0.31}, new double[] {5, 5}, Map.of("s1", true), 10), now);
+            AllocationMessage first = rm.step(now).allocation();
+            double w0 = w(first, "gw1", "premium");
+            rm.onStats(stats("gw1", new double[] {1.1, 0.9}, new double[] {0.33, 0.29}, new double[] {w0, 10 - w0},
+                    Map.of("s1", true), 10), now);
+            AllocationMessage second = rm.step(now).allocation();
+            if (minGain > 0) {
+                assertEquals(w0, w(second, "gw1", "premium"), 1e-9, "kept: the predicted gain is noise");
+            } else {
+                assertTrue(Math.abs(w(second, "gw1", "premium") - w0) > 0, "without a dead band the noise moves it");
+            }
+        }
+    }
 }

@@ -51,10 +51,10 @@ class StandbyTest {
                     List.of(new FlowStatsMessage("premium", 5, 5, 0, 1.5, 0.5, 1, 2, 4, 5),
                             new FlowStatsMessage("basic", 5, 5, 0, 1.0, 0.2, 0.8, 1, 4, 5)),
                     List.of(new ServerStatusMessage("s1", 10, 8, true)));
-            // as a gateway does: it joins (again whenever a manager starts), then reports; managers count only joined gateways
+            // as a gateway does: it reports, then beats; a manager that does not know it yet admits it on its beat
             reporter.scheduleAtFixedRate(() -> {
                 gateway.publish(Topics.HEARTBEAT_GATEWAY, new io.slagate.config.bus.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
-                        io.slagate.config.bus.HeartbeatMessage.JOIN, System.currentTimeMillis(), 0));
+                        io.slagate.config.bus.HeartbeatMessage.ALIVE, System.currentTimeMillis(), 0));
                 gateway.publish(Topics.STATS, stats);
             }, 0, 100, TimeUnit.MILLISECONDS);
             try {
