@@ -2,10 +2,9 @@ package io.slagate.rm.model;
 
 /**
  * Picks a model per flow from what is observed: the closed population model where the flow queues
- * for its slots (its response time exceeds its service time by over {@value #QUEUEING_FRACTION} of it:
- * a closed loop near saturation, where an open model would be badly wrong), open M/M/m where it does
- * not (nothing to calibrate a population from, and little to lose), and the paper's M/M/1 where the
- * gateway reports no service time. What it picked is reported
+ * for its slots (its response time exceeds its service time by over {@value #QUEUEING_FRACTION} of it,
+ * so its population can be calibrated), open M/M/m where it does not (or no population reproduces
+ * it), and the paper's M/M/1 where the gateway reports no service time. What it picked is reported
  * with every decision ({@link #nameFor}).
  */
 public final class AutoModel implements ResponseTimeModel {

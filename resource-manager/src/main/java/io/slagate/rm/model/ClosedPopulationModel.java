@@ -5,20 +5,18 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A flow as a finite population of clients with think time sharing its w slots: the machine-repairman
- * model M/M/m//N (closed, product form), solved exactly for integer m and N; a fractional N is
- * interpolated, a fractional share w keeps its capacity (⌈w⌉ slots, each slowed to w/⌈w⌉). This is what the paper's own experiments are (closed-loop clients), and what M/M/1 gets wrong:
+ * model M/M/m//N (closed, product form), solved exactly for integer m and N and interpolated between
+ * them. This is what the paper's own experiments are (closed-loop clients), and what M/M/1 gets wrong:
  * giving such a flow more slots raises its throughput, and with it its arrival rate.
  *
  * <p>Its inputs are measured, none configured. The gateway measures the flow's throughput X~, its
  * response time R~ and its service time S~ at the share w~ it had; the population N and think time
  * Z are those for which the model reproduces that measurement: Z = N/X~ − R~ (Little's law over the
- * whole loop) and R_model(N, Z, S~, w~) = R~, solved for N; the smallest such N. The share w~ is at
- * least the slots the flow was seen to keep busy, X~·S~ (work conservation lends a flow the slots
- * another leaves idle). A gateway cannot measure Z directly from
+ * whole loop) and R_model(N, Z, S~, w~) = R~, solved for N. A gateway cannot measure Z directly from
  * a transparent position: clients pool their connections, so the gap between two requests on one
- * connection is not any client's think time. Where no N reproduces the measurement, the flow is taken
- * as a saturated loop (Z = 0, N = X~·R~); {@link #population} is null, and the prediction the open
- * {@link ErlangCModel}'s, only without a throughput or service time to calibrate from.
+ * connection is not any client's think time. Where no N reproduces the measurement (a flow that
+ * does not queue for its slots tells nothing about its population), {@link #population} is null and
+ * the prediction falls back to the open {@link ErlangCModel}.
  */
 public final class ClosedPopulationModel implements ResponseTimeModel {
     /** Calibrated populations beyond this are open traffic for all practical purposes. */
@@ -63,8 +61,7 @@ public final class ClosedPopulationModel implements ResponseTimeModel {
         double x = o.throughput();
         double r = o.responseSeconds();
         double s = o.serviceSeconds();
-        double busy = x * s; // it kept X·S slots busy on average, whatever its weight
-        double w = busy > o.weight() ? busy * 1.001 : o.weight();
+        double w = o.weight();
         double nMin = Math.max(x * r, 1e-6); // Z ≥ 0
         // scan a geometric grid of N for a sign change of R_model − R~, then bisect
         double prevN = nMin;
@@ -94,11 +91,7 @@ public final class ClosedPopulationModel implements ResponseTimeModel {
             prevN = n;
             prevG = gn;
         }
-        // No population reproduces R~: it is above what M/M/m//N gives at this utilization (service times
-        // that are not exponential, the gateway's own delays). The flow then behaves as if every client were
-        // in the system: Z = 0, N = X~·R~ — a saturated closed loop, whose sensitivity the online correction
-        // then learns. An open model here would call a closed flow near saturation unstable.
-        return new Population(nMin, 0, s);
+        return NOT_CLOSED;
     }
 
     private static double g(double n, double x, double r, double s, double w) {
@@ -109,14 +102,18 @@ public final class ClosedPopulationModel implements ResponseTimeModel {
     static double responseSeconds(Population p, double m) {
         int n0 = (int) Math.floor(p.clients());
         double fn = p.clients() - n0;
-        int slots = (int) Math.ceil(m - 1e-9);
-        double s = p.serviceSeconds() * slots / m; // capacity kept: ⌈m⌉ slots, each slowed to m/⌈m⌉
-        double r0 = exact(Math.max(n0, 1), p.thinkSeconds(), s, slots, slots);
+        int m0 = (int) Math.floor(m);
+        double fm = m - m0;
+        double r00 = exact(Math.max(n0, 1), p.thinkSeconds(), p.serviceSeconds(), m0, m);
+        double r01 = fm > 1e-9 ? exact(Math.max(n0, 1), p.thinkSeconds(), p.serviceSeconds(), m0 + 1, m) : r00;
+        double rN0 = r00 + fm * (r01 - r00);
         if (fn < 1e-9) {
-            return r0;
+            return rN0;
         }
-        double r1 = exact(n0 + 1, p.thinkSeconds(), s, slots, slots);
-        return r0 + fn * (r1 - r0);
+        double r10 = exact(n0 + 1, p.thinkSeconds(), p.serviceSeconds(), m0, m);
+        double r11 = fm > 1e-9 ? exact(n0 + 1, p.thinkSeconds(), p.serviceSeconds(), m0 + 1, m) : r10;
+        double rN1 = r10 + fm * (r11 - r10);
+        return rN0 + fn * (rN1 - rN0);
     }
 
     /**

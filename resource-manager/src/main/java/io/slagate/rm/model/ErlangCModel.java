@@ -5,9 +5,7 @@ package io.slagate.rm.model;
  * service time S~, fed by Poisson arrivals at the measured rate λ~ — the right model for open
  * clients, where the slots of a share work in parallel rather than as one fast server (M/M/1).
  * R(m) = S + C(m, a)·S/(m − a), a = λ~·S~ the offered load in slots, C the Erlang C probability of
- * waiting. A fractional share w keeps its capacity: ⌈w⌉ servers, each slowed to w/⌈w⌉ (S' = S·⌈w⌉/w).
- * Interpolating R linearly between the neighbouring integers instead is badly wrong near saturation
- * (R(5) nearly unstable, R(6) comfortable: 5.5 would look half unstable).
+ * waiting. A fractional share interpolates linearly between its neighbouring integers.
  *
  * <p>Without a measured service time it falls back to {@link MM1Model}. Where m ≤ a (unstable) the
  * prediction is above {@link #UNSTABLE_SECONDS} and decreasing in m, so the least unstable share ranks best.
@@ -25,10 +23,17 @@ public final class ErlangCModel implements ResponseTimeModel {
         if (o.isEmpty() || !o.hasServiceTime()) {
             return FALLBACK.predictSeconds(o, w);
         }
+        double s = o.serviceSeconds();
+        double a = o.arrivalRate() * s;
         double m = Math.max(w, 1e-3);
-        int servers = (int) Math.ceil(m - 1e-9);
-        double s = o.serviceSeconds() * servers / m;
-        return responseSeconds(servers, o.arrivalRate() * s, s);
+        int lo = (int) Math.floor(m);
+        double frac = m - lo;
+        double rLo = lo < 1 ? unstable(a, m) : responseSeconds(lo, a, s);
+        if (frac < 1e-9) {
+            return rLo;
+        }
+        double rHi = responseSeconds(lo + 1, a, s);
+        return rLo + frac * (rHi - rLo);
     }
 
     /** Mean response time of M/M/m with offered load a and mean service s; above UNSTABLE when m ≤ a. */
