@@ -11,6 +11,7 @@ import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.ScriptedBackend;
+import io.slagate.gateway.testing.StrayAnswers;
 import io.slagate.gateway.testing.TestBackend;
 import io.slagate.load.SoapEnvelopes;
 import io.slagate.load.service.BackendServer;
@@ -27,8 +28,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -96,51 +95,16 @@ class TrustBoundariesEndToEndTest {
     /** Both servers write a forged complete answer 50 ms after each real one; 500 requests, 32 at a time. */
     @Test
     void strayAnswersAfterEachResponse_noCrossedAnswers() throws Exception {
-        Pattern id = Pattern.compile("X-Req: (\\d+)");
-        String forgedBody = "<forged/>";
-        String forged = "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: " + forgedBody.length() + "\r\n\r\n" + forgedBody;
         try (ScriptedBackend a = new ScriptedBackend(); ScriptedBackend b = new ScriptedBackend()) {
-            for (ScriptedBackend s : List.of(a, b)) {
-                s.answerWith(h -> {
-                    Matcher m = id.matcher(h);
-                    String body = "<answer>" + (m.find() ? m.group(1) : "none") + "</answer>";
-                    return "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
-                });
-                s.strayAfterEachAnswer(forged, 50);
-            }
+            StrayAnswers.misbehave(a);
+            StrayAnswers.misbehave(b);
             try (EmbeddedSystem system = start(a.url(), b.url(), "", "")) {
-                Gateway gw = system.gateway();
-                AtomicInteger own = new AtomicInteger();
-                AtomicInteger crossed = new AtomicInteger();
-                AtomicInteger forgedSeen = new AtomicInteger();
-                ExecutorService clients = Executors.newFixedThreadPool(32);
-                try {
-                    List<Future<?>> all = new ArrayList<>();
-                    for (int i = 0; i < 500; i++) {
-                        int n = i;
-                        all.add(clients.submit(() -> {
-                            RawHttp.Response r = RawHttp.exchange(gw.port(), soapPost("X-Req: " + n + "\r\n"));
-                            if (r.body().equals("<answer>" + n + "</answer>")) {
-                                own.incrementAndGet();
-                            } else if (r.body().startsWith("<answer>")) {
-                                crossed.incrementAndGet();
-                            } else if (r.body().equals(forgedBody)) {
-                                forgedSeen.incrementAndGet();
-                            }
-                            return null;
-                        }));
-                    }
-                    for (Future<?> f : all) {
-                        f.get(60, TimeUnit.SECONDS);
-                    }
-                } finally {
-                    clients.shutdownNow();
-                }
+                StrayAnswers.Outcome o = StrayAnswers.run(system.gateway().port(), 500, 32, n -> soapPost("X-Req: " + n + "\r\n"));
                 System.out.printf(Locale.ROOT, "trust e2e: stray answers: 500 requests, own answer %d, crossed %d, forged %d, "
-                        + "connections %d + %d%n", own.get(), crossed.get(), forgedSeen.get(), a.connectionsAccepted(), b.connectionsAccepted());
-                assertEquals(0, crossed.get(), "another client's answer");
-                assertEquals(0, forgedSeen.get(), "a stray answer relayed");
-                assertEquals(500, own.get());
+                        + "connections %d + %d%n", o.own(), o.crossed(), o.forged(), a.connectionsAccepted(), b.connectionsAccepted());
+                assertEquals(0, o.crossed(), "another client's answer");
+                assertEquals(0, o.forged(), "a stray answer relayed");
+                assertEquals(500, o.own());
             }
         }
     }

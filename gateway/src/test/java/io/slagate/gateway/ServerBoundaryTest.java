@@ -11,16 +11,10 @@ import io.slagate.gateway.stats.GatewayMetrics.ServerError;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.ScriptedBackend;
 import io.slagate.gateway.testing.Soap;
+import io.slagate.gateway.testing.StrayAnswers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +26,6 @@ import org.junit.jupiter.api.Test;
  */
 class ServerBoundaryTest {
     private static final String BODY = Soap.envelope11("getQuote");
-    private static final Pattern ID = Pattern.compile("X-Req: (\\d+)");
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
     @AfterEach
@@ -62,13 +55,6 @@ class ServerBoundaryTest {
         assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
     }
 
-    /** An answer naming the request it answers (its X-Req header). */
-    private static String echoAnswer(String head) {
-        Matcher m = ID.matcher(head);
-        String id = m.find() ? m.group(1) : "none";
-        String body = "<answer>" + id + "</answer>";
-        return "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
-    }
 
     /**
      * A server that writes a second, complete (forged) answer 50 ms after each real one. Over 500
@@ -79,43 +65,14 @@ class ServerBoundaryTest {
     @Test
     void strayAnswerAfterEach_noCrossedAnswers() throws Exception {
         ScriptedBackend b = backend();
-        b.answerWith(ServerBoundaryTest::echoAnswer);
-        String forged = "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: 15\r\n\r\n<forged>\u0000</forged>".replace("\u0000", "x");
-        b.strayAfterEachAnswer(forged.replace("Content-Length: 15", "Content-Length: " + "<forged>x</forged>".length()), 50);
-        int slots = 16;
-        Gateway g = gateway(b.url(), slots);
-        AtomicInteger crossed = new AtomicInteger();
-        AtomicInteger forgedSeen = new AtomicInteger();
-        AtomicInteger own = new AtomicInteger();
-        ExecutorService clients = Executors.newFixedThreadPool(32);
-        try {
-            List<Future<?>> all = new ArrayList<>();
-            for (int i = 0; i < 500; i++) {
-                int id = i;
-                all.add(clients.submit(() -> {
-                    RawHttp.Response r = RawHttp.exchange(g.port(), RawHttp.post("/services/S", "X-Req: " + id + "\r\n", BODY));
-                    if (r.body().equals("<answer>" + id + "</answer>")) {
-                        own.incrementAndGet();
-                    } else if (r.body().startsWith("<answer>")) {
-                        crossed.incrementAndGet();
-                    } else if (r.body().startsWith("<forged>")) {
-                        forgedSeen.incrementAndGet();
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : all) {
-                f.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            clients.shutdownNow();
-        }
-        assertEquals(0, crossed.get(), "answers that were another client's");
-        System.out.println("stray-answer server: 500 requests, crossed " + crossed.get() + ", forged relayed " + forgedSeen.get()
-                + ", own " + own.get() + ", connections " + b.connectionsAccepted());
-        assertEquals(0, forgedSeen.get(), "a connection is reused only once the server proved it speaks when asked: none was");
+        StrayAnswers.misbehave(b);
+        Gateway g = gateway(b.url(), 16);
+        StrayAnswers.Outcome o = StrayAnswers.run(g.port(), 500, 32, n -> RawHttp.post("/services/S", "X-Req: " + n + "\r\n", BODY));
+        System.out.println("stray-answer server: 500 requests, " + o + ", connections " + b.connectionsAccepted());
+        assertEquals(0, o.crossed(), "answers that were another client's");
+        assertEquals(0, o.forged(), "a connection is reused only once the server proved it speaks when asked: none was");
+        assertEquals(500, o.own() + g.metrics().faultedTotal(), "every request answered once");
         assertFalse(g.reusesConnections(0), "the server that spoke out of turn is distrusted");
-        assertEquals(500, own.get() + forgedSeen.get() + g.metrics().faultedTotal(), "every request answered once");
         assertTrue(g.queues().server(0).inRotation());
         assertBalanced(g);
     }
