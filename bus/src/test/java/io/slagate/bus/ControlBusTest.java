@@ -137,7 +137,34 @@ class ControlBusTest {
     void effectiveUrl_wrapsTcpInFailover_andVmNeverCreatesABroker() {
         assertEquals("vm://slagate?create=false", ControlBus.effectiveUrl("vm://slagate"));
         assertTrue(ControlBus.effectiveUrl("tcp://h:61616").startsWith("failover:(tcp://h:61616)?"));
-        assertTrue(ControlBus.effectiveUrl("failover:(tcp://a:1,tcp://b:2)").endsWith("?timeout=3000"));
-        assertEquals("failover:(tcp://a:1)?timeout=10", ControlBus.effectiveUrl("failover:(tcp://a:1)?timeout=10"));
+        assertEquals("failover:(tcp://a:1,tcp://b:2)?initialReconnectDelay=100&maxReconnectDelay=2000&timeout=3000",
+                ControlBus.effectiveUrl("failover:(tcp://a:1,tcp://b:2)"));
+        assertEquals("failover:(tcp://a:1)?timeout=10&maxReconnectDelay=500&initialReconnectDelay=100",
+                ControlBus.effectiveUrl("failover:(tcp://a:1)?timeout=10&maxReconnectDelay=500"), "the operator's own settings stay");
+    }
+
+    /**
+     * Issue 23: a broker down for several seconds (long enough for ActiveMQ's default backoff to grow
+     * to tens of seconds) is reconnected within 3 s of its return, whether the bus URL is a plain tcp://
+     * one (which the bus wraps) or the operator's own failover:(…).
+     */
+    @Test
+    void brokerBackAfterSeconds_bothUrlForms_reconnectWithinThreeSeconds() throws Exception {
+        int port = freePort();
+        String listen = "tcp://127.0.0.1:" + port;
+        EmbeddedBroker broker = EmbeddedBroker.start("t6", listen, null, null);
+        ControlBus plain = track(new ControlBus(listen, null, null, "plain").start());
+        ControlBus failover = track(new ControlBus("failover:(" + listen + ")", null, null, "failover").start());
+        await().atMost(DEADLINE).until(() -> plain.isConnected() && failover.isConnected());
+        broker.close();
+        await().atMost(DEADLINE).until(() -> !plain.isConnected() && !failover.isConnected());
+        long downSince = System.nanoTime();
+        // the outage itself, not a wait for a condition: the backoff of a client grows while the broker is away
+        await().pollDelay(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(9)).until(() -> System.nanoTime() - downSince > 7_900_000_000L);
+        track(EmbeddedBroker.start("t6", listen, null, null));
+        long back = System.nanoTime();
+        await().atMost(DEADLINE).until(() -> plain.isConnected() && failover.isConnected());
+        double seconds = (System.nanoTime() - back) / 1e9;
+        assertTrue(seconds < 3, "reconnected " + seconds + " s after the broker was back");
     }
 }

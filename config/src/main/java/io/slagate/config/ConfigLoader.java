@@ -529,7 +529,7 @@ public final class ConfigLoader {
             c.problem("correctionBound", correctionBound, "must be a finite number from 1 to 100");
             correctionBound = 4.0;
         }
-        double minGain = c.number("minGain", 0.02, 0, 1000);
+        double minGain = c.number("minGain", 0.02, 0, 10);
         return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound,
                 minGain);
     }

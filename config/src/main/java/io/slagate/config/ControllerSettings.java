@@ -18,7 +18,8 @@ import java.time.Duration;
  *                      γ halves each time the optimum reverses the last move and grows back
  *                      when moves are confirmed (never above this value).
  * @param minGain       the allocation in force is kept unless the optimum's predicted objective beats it by more
- *                      than this (in utility units): no move on measurement noise, no swing while every target is met
+ *                      than this fraction of the pool's tightest target (utilities are in seconds): no move on
+ *                      measurement noise, no swing while every target is met
  * @param correctionBound the online model correction's gain stays within [1/bound, bound] (1: no gain)
  * @param maxGateways   the most gateways the manager splits the servers among; joins beyond are refused
  *                      (with a warning), so a flood of invented gateways cannot starve the real ones

@@ -300,9 +300,14 @@ public final class ResourceManager {
             boolean kept = false;
             if (config.controller().minGain() > 0 && prev != null && prev.flows().equals(flowKeys) && prev.total() == units
                     && java.util.Arrays.stream(prev.units()).allMatch(u -> u >= problem.minUnits())) {
-                // dead band: moving costs something real (a transient), and a predicted gain this small is noise
+                // dead band: moving costs something real (a transient), and a predicted gain this small is noise.
+                // Utilities are in seconds (eq. 7): the band is a fraction of the pool's tightest target.
+                double tightest = Double.POSITIVE_INFINITY;
+                for (int c : poolClasses) {
+                    tightest = Math.min(tightest, config.classes().get(c).targetSeconds());
+                }
                 double keep = AllocationOptimizer.objective(problem, prev.units());
-                if (sol.objective() - keep < config.controller().minGain()) {
+                if (sol.objective() - keep < config.controller().minGain() * tightest) {
                     target = prev.units();
                     kept = true;
                 }

@@ -298,7 +298,7 @@ class ResourceManagerTest {
      */
     @Test
     void step_gainBelowMinGain_keepsTheAllocationInForce() {
-        for (double minGain : new double[] {0.5, 0}) {
+        for (double minGain : new double[] {0.25, 0}) { // 0.25 of the tightest target (2 s): 0.5 in utility
             ResourceManager rm = new ResourceManager("rm", config("sum", "", ", damping: 1, minGain: " + minGain), new Overrides(), 0);
             rm.onStats(stats("gw1", new double[] {1, 1}, new double[] {0.30, 0.31}, new double[] {5, 5}, Map.of("s1", true), 10), now);
             AllocationMessage first = rm.step(now).allocation();
