@@ -61,15 +61,24 @@ final class PointSweep {
             Run priority = measure("priority", new ExperimentSetup(scale, 10, "priority", 1), url, false, settle, measure);
             runs.add(fcfs);
             runs.add(priority);
-            // two runs of each controller, averaged: one run's U moves by about 0.1 here from noise alone
+            // two runs of each controller, averaged (one run's U moves by about 0.1 here from noise alone), in a
+            // balanced order — first runs forward, second runs backward — so that a drift over the sweep (JIT,
+            // heap, the backend's state) does not favour whichever model comes first
+            Map<String, Run> first = new LinkedHashMap<>();
             for (String model : MODELS) {
-                Run a = measure("controller-" + model + " (1)", new ExperimentSetup(scale, 10, "wrr", 0.1, model, 5), url, true,
-                        settleController, measure);
-                Run b = measure("controller-" + model + " (2)", new ExperimentSetup(scale, 10, "wrr", 0.1, model, 5), url, true,
-                        settleController, measure);
-                runs.add(a);
-                runs.add(b);
-                byName.put(model, mean("controller-" + model + " (mean)", a, b));
+                first.put(model, measure("controller-" + model + " (1)", new ExperimentSetup(scale, 10, "wrr", 0.1, model, 5), url,
+                        true, settleController, measure));
+            }
+            Map<String, Run> second = new LinkedHashMap<>();
+            for (int i = MODELS.size() - 1; i >= 0; i--) {
+                String model = MODELS.get(i);
+                second.put(model, measure("controller-" + model + " (2)", new ExperimentSetup(scale, 10, "wrr", 0.1, model, 5), url,
+                        true, settleController, measure));
+            }
+            for (String model : MODELS) {
+                runs.add(first.get(model));
+                runs.add(second.get(model));
+                byName.put(model, mean("controller-" + model + " (mean)", first.get(model), second.get(model)));
             }
             // the oracle: static fractional weights, coarse to fine
             Map<Double, Run> tried = new LinkedHashMap<>();
