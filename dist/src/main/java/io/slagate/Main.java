@@ -37,7 +37,8 @@ public final class Main {
               load              SOAP load through the gateway (slagate load --help)
               experiment NAME   the paper's experiments A, B or C [--short] [--scale 0.05] [--resolution 1]
                                 [--out docs/experiments]; C --point L_P,L_B --sweep: one point against the
-                                best static weights (an empirical oracle), ending with "capture MODEL VALUE"
+                                best static weights (an empirical oracle), ending with "capture MODEL VALUE";
+                                C --sweep: the grid, then each saturated point against the oracle
               help              this text
 
             options:
@@ -341,8 +342,8 @@ public final class Main {
         }
         String command = "bin/slagate experiment " + String.join(" ", args);
         io.slagate.experiment.Experiments experiments = new io.slagate.experiment.Experiments(scale, quick, dir, err, command, resolution);
-        if (point != null || sweep) {
-            if (point == null || !sweep || !name.equalsIgnoreCase("C")) {
+        if (point != null) {
+            if (!sweep || !name.equalsIgnoreCase("C")) {
                 throw new IllegalArgumentException("a point against the oracle is: experiment C --point L_P,L_B --sweep [--short]");
             }
             String[] lp = point.split(",");
@@ -352,14 +353,15 @@ public final class Main {
             if (!scaleGiven) {
                 // a finer time scale for one point: 2.5x the requests per second (the service mostly sleeps, so the CPU
                 // allows it), which is what makes a static-weights oracle measurable on 2 cores within minutes
-                experiments = new io.slagate.experiment.Experiments(0.02, quick, dir, err, command, resolution);
+                experiments = new io.slagate.experiment.Experiments(io.slagate.experiment.Experiments.POINT_SCALE, quick, dir, err,
+                        command, resolution);
             }
             List<String> lines = experiments.point(Integer.parseInt(lp[0].trim()), Integer.parseInt(lp[1].trim()));
             out.println("results in " + dir.resolve("C"));
             lines.forEach(out::println);
             return 0;
         }
-        experiments.run(name);
+        experiments.run(name, sweep);
         out.println("results in " + dir.resolve(name.toUpperCase(java.util.Locale.ROOT)));
         return 0;
     }

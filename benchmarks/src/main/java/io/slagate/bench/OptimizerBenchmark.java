@@ -3,8 +3,10 @@ package io.slagate.bench;
 import io.slagate.config.Combining;
 import io.slagate.config.utility.UtilityFunction;
 import io.slagate.config.utility.UtilityFunctions;
+import io.slagate.rm.model.ClosedPopulationModel;
 import io.slagate.rm.model.FlowObservation;
 import io.slagate.rm.model.MM1Model;
+import io.slagate.rm.model.ModelCorrection;
 import io.slagate.rm.optimize.AllocationOptimizer;
 import io.slagate.rm.optimize.AllocationProblem;
 import io.slagate.rm.optimize.Solution;
@@ -36,11 +38,48 @@ public class OptimizerBenchmark {
     @Param({"10", "100", "1000", "10000"})
     public int units;
 
+    /** The response-time model: the paper's M/M/1, or the closed population model as the resource manager uses it. */
+    @Param({"mm1"})
+    public String model;
+
     private AllocationProblem problem;
 
     @Setup
     public void setup() {
-        problem = problem(flows, units, Combining.SUM, 42);
+        problem = model.equals("closed") ? closedProblem(flows, units, Combining.SUM, 42) : problem(flows, units, Combining.SUM, 42);
+    }
+
+    /**
+     * The same shape of problem with each flow a closed population (S = Z, as in the paper's experiments)
+     * of 1 to 2 times its equal share in clients, predicted as the resource manager predicts: through
+     * {@link ModelCorrection} (the measured level plus the model's change), so that calibrating the
+     * population and the corrected predictions are in the measured time.
+     */
+    public static AllocationProblem closedProblem(int k, int n, Combining combining, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        ClosedPopulationModel closed = new ClosedPopulationModel();
+        ModelCorrection correction = new ModelCorrection(4);
+        UtilityFunction[] u = {
+                UtilityFunctions.create("pacifici", 0.2, Map.of()),
+                UtilityFunctions.create("pacifici", 0.5, Map.of()),
+        };
+        double s = 0.1;
+        double share = (double) n / k;
+        int[] classOf = new int[k];
+        AllocationProblem.FlowValue[] value = new AllocationProblem.FlowValue[k];
+        for (int f = 0; f < k; f++) {
+            int c = f % 2;
+            classOf[f] = c;
+            double clients = Math.max(1, Math.round(rnd.nextDouble(1.0, 2.0) * share));
+            double r = ClosedPopulationModel.responseSeconds(new ClosedPopulationModel.Population(clients, s, s), share);
+            double x = clients / (r + s);
+            FlowObservation o = new FlowObservation(x, r, share, x, s);
+            UtilityFunction uc = u[c];
+            String key = "flow" + f;
+            value[f] = units -> uc.utility(correction.predict(key, closed, o, units));
+        }
+        int min = Math.min(1, n / k);
+        return new AllocationProblem(2, classOf, value, n, min, combining, true);
     }
 
     /** The benchmark's problem; public so that the runner can check DP = greedy on it. */
@@ -69,7 +108,9 @@ public class OptimizerBenchmark {
 
     @Benchmark
     public Solution dp() {
-        return AllocationOptimizer.dynamicProgramming(problem);
+        // the closed model calibrates each flow's population once per decision: a fresh problem (and model) per
+        // solve keeps that calibration in the measured time, as it is in every control cycle
+        return AllocationOptimizer.dynamicProgramming(model.equals("closed") ? closedProblem(flows, units, Combining.SUM, 42) : problem);
     }
 
     @Benchmark

@@ -33,6 +33,10 @@ public final class OptimizerBenchmarkMain {
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args.length > 0 && !args[0].startsWith("--") ? args[0] : "bench/results/optimizer.md");
         boolean quick = List.of(args).contains("--quick");
+        if (List.of(args).contains("--models")) {
+            models(args.length > 0 && !args[0].startsWith("--") ? out : Path.of("bench/results/optimizer-models.md"), quick);
+            return;
+        }
         int[] ks = {4, 20, 100, 500};
         int[] ns = {10, 100, 1000, 10000};
         StringBuilder table = new StringBuilder();
@@ -61,6 +65,35 @@ public final class OptimizerBenchmarkMain {
         System.out.println("wrote " + out);
     }
 
+    /** The DP's solve time with each response-time model on the same K × N (issue 16: closed, K = 100, N = 1000 ≤ 50 ms). */
+    private static void models(Path out, boolean quick) throws Exception {
+        int[][] cases = {{20, 100}, {20, 1000}, {100, 100}, {100, 1000}};
+        StringBuilder table = new StringBuilder("| K flows | N units | DP ms/solve, mm1 | DP ms/solve, closed | closed / mm1 |\n")
+                .append("|---:|---:|---:|---:|---:|\n");
+        String headline = "";
+        for (int[] c : cases) {
+            double mm1 = run("dp", c[0], c[1], quick, "mm1");
+            double closed = run("dp", c[0], c[1], quick, "closed");
+            table.append(String.format(Locale.ROOT, "| %d | %d | %s | %s | %.2f× |%n", c[0], c[1], fmt(mm1), fmt(closed), closed / mm1));
+            System.out.println("K=" + c[0] + " N=" + c[1] + " mm1=" + fmt(mm1) + " closed=" + fmt(closed));
+            if (c[0] == 100 && c[1] == 1000) {
+                headline = String.format(Locale.ROOT, "closed K=100 N=1000 %s ms/solve (mm1 %s ms, same run)", fmt(closed), fmt(mm1));
+            }
+        }
+        String text = "# Optimizer solve time by response-time model\n\n"
+                + "Produced by `bench/optimizer.sh --models` (JMH " + (quick ? "quick mode" : "1 fork, 2×1 s warm-up, 3×1 s measurement")
+                + ", average time per solve) on " + Runtime.getRuntime().availableProcessors() + " cores, "
+                + System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + ".\n\n"
+                + "The DP of `OptimizerBenchmark` on the same K × N with each flow predicted by M/M/1 (eq. 8–9, as in "
+                + "optimizer.md) or by the closed population model through the online correction, as the resource manager "
+                + "predicts with `controller.model: closed` (each flow a population of 1–2× its equal share, S = Z).\n\n"
+                + table + "\n" + headline + "\n";
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, text);
+        System.out.println(headline);
+        System.out.println("wrote " + out);
+    }
+
     private static boolean sameObjective(int k, int n) {
         AllocationProblem p = OptimizerBenchmark.problem(k, n, Combining.SUM, 42);
         double dp = AllocationOptimizer.dynamicProgramming(p).objective();
@@ -69,10 +102,15 @@ public final class OptimizerBenchmarkMain {
     }
 
     private static double run(String method, int k, int n, boolean quick) throws Exception {
+        return run(method, k, n, quick, "mm1");
+    }
+
+    private static double run(String method, int k, int n, boolean quick, String model) throws Exception {
         Options opt = new OptionsBuilder()
                 .include(OptimizerBenchmark.class.getName() + "." + method + "$")
                 .param("flows", String.valueOf(k))
                 .param("units", String.valueOf(n))
+                .param("model", model)
                 .forks(1)
                 .warmupIterations(quick ? 1 : 2)
                 .warmupTime(TimeValue.seconds(1))

@@ -53,11 +53,24 @@ public final class Experiments {
         this.command = command;
     }
 
+    /** The saturated points of experiment C (issue 16's table), where the allocation decides the utility. */
+    static final int[][] SATURATED = {{20, 20}, {15, 15}, {15, 10}, {20, 15}, {15, 20}};
+    /** The time scale of a point against the oracle: finer than the grid's, so the oracle's many runs fit in minutes. */
+    public static final double POINT_SCALE = 0.02;
+
     public void run(String name) throws Exception {
+        run(name, false);
+    }
+
+    /** @param sweep for C: after the grid, each saturated point against the empirical oracle, with the capture in RESULTS.md */
+    public void run(String name, boolean sweep) throws Exception {
+        if (sweep && !name.equalsIgnoreCase("C")) {
+            throw new IllegalArgumentException("--sweep is for experiment C");
+        }
         switch (name.toUpperCase(Locale.ROOT)) {
             case "A" -> concurrencyKnee();
             case "B" -> differentiation();
-            case "C" -> utilityRegions();
+            case "C" -> utilityRegions(sweep);
             default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B or C");
         }
     }
@@ -67,7 +80,7 @@ public final class Experiments {
         if (lp < 1 || lb < 1 || lp > 200 || lb > 200) {
             throw new IllegalArgumentException("--point takes client counts from 1 to 200");
         }
-        return new PointSweep(scale, quick, log, lp, lb).run(out.resolve("C"), command);
+        return new PointSweep(scale, quick, log, lp, lb).run(out.resolve("C"), command).lines();
     }
 
     private LoadSpec.ClassSpec premium(ExperimentSetup s) {
@@ -185,7 +198,7 @@ public final class Experiments {
 
     // ---------------------------------------------------------------- C: utility regions (Figs. 13-15)
 
-    private void utilityRegions() throws Exception {
+    private void utilityRegions(boolean sweep) throws Exception {
         Path dir = out.resolve("C");
         Files.createDirectories(dir);
         int[] grid = quick ? new int[] {5, 20} : new int[] {5, 10, 15, 20};
@@ -248,6 +261,51 @@ public final class Experiments {
         }
         Files.write(dir.resolve("utility-grid.csv"), csv);
         Files.writeString(dir.resolve("RESULTS.md"), md);
+        if (sweep) {
+            List<PointSweep.Result> points = new ArrayList<>();
+            for (int[] p : SATURATED) {
+                if (contains(grid, p[0]) && contains(grid, p[1])) {
+                    log.printf(Locale.ROOT, "C: point (%d,%d) against the oracle%n", p[0], p[1]);
+                    points.add(new PointSweep(POINT_SCALE, quick, log, p[0], p[1]).run(dir, command));
+                    Files.writeString(dir.resolve("RESULTS.md"), md + captureSection(points));
+                }
+            }
+        }
+    }
+
+    private static boolean contains(int[] grid, int v) {
+        return java.util.Arrays.stream(grid).anyMatch(g -> g == v);
+    }
+
+    /** The capture table of the saturated points, and each model's error beside it. */
+    static String captureSection(List<PointSweep.Result> points) {
+        StringBuilder md = new StringBuilder("## Capture against the empirical oracle at the saturated points (issue 16)\n\n");
+        md.append(String.format(Locale.ROOT, "Each point at scale %.2f (each controller run twice in a balanced order, the best static "
+                + "fractional weights searched coarse to fine and re-measured twice; details in `POINT-L_P-L_B.md`). Capture = "
+                + "(U_controller − U_FCFS) / (U_best − U_FCFS), shown where U_best − U_FCFS ≥ %.1f. Model error: the resource "
+                + "manager's own |predicted − measured| / measured for the share in force, over the measured part of each run.%n%n",
+                POINT_SCALE, PointSweep.MIN_GAP));
+        md.append("| (L_P, L_B) | U FCFS | U best static (w_P) |");
+        for (String m : PointSweep.MODELS) {
+            md.append(' ').append(m).append(" |");
+        }
+        for (String m : PointSweep.MODELS) {
+            md.append(" error ").append(m).append(" |");
+        }
+        md.append("\n|---|---:|---:|").append("---:|".repeat(2 * PointSweep.MODELS.size())).append('\n');
+        for (PointSweep.Result r : points) {
+            md.append(String.format(Locale.ROOT, "| (%d,%d) | %.3f | %.3f (%.1f) |", r.lp(), r.lb(), r.fcfs().utility(),
+                    r.oracle().utility(), r.oracle().premiumWeight()));
+            for (String m : PointSweep.MODELS) {
+                double c = r.capture(m);
+                md.append(Double.isNaN(c) ? " n/a |" : String.format(Locale.ROOT, " %.2f |", c));
+            }
+            for (String m : PointSweep.MODELS) {
+                md.append(' ').append(PointSweep.percent(r.controllers().get(m).modelError())).append(" |");
+            }
+            md.append('\n');
+        }
+        return md.append('\n').toString();
     }
 
     /** Where U crosses 0 along each row (fixed L_B) and column (fixed L_P), by linear interpolation: total clients there. */

@@ -30,7 +30,19 @@ final class PointSweep {
     static final double MIN_GAP = 0.1;
 
     /** What one run measured: mean response times in paper-seconds and U = min(U_P, U_B). */
-    record Run(String name, double premiumSeconds, double basicSeconds, double utility, double premiumWeight) {
+    record Run(String name, double premiumSeconds, double basicSeconds, double utility, double premiumWeight, double modelError) {
+    }
+
+    /** What the sweep found at its point: FCFS, the oracle and each model's controller (their means). */
+    record Result(int lp, int lb, Run fcfs, Run oracle, Map<String, Run> controllers, List<String> lines) {
+        double gap() {
+            return oracle.utility() - fcfs.utility();
+        }
+
+        /** The capture of a model, or NaN where the gap is below {@link #MIN_GAP}. */
+        double capture(String model) {
+            return gap() < MIN_GAP ? Double.NaN : (controllers.get(model).utility() - fcfs.utility()) / gap();
+        }
     }
 
     private final double scale;
@@ -47,8 +59,8 @@ final class PointSweep {
         this.lb = lb;
     }
 
-    /** Runs everything; returns the result lines (the capture of each model last) and writes POINT-LP-LB.md to {@code dir}. */
-    List<String> run(Path dir, String command) throws Exception {
+    /** Runs everything; returns what it found (its result lines end with the capture of each model) and writes POINT-LP-LB.md to {@code dir}. */
+    Result run(Path dir, String command) throws Exception {
         Files.createDirectories(dir);
         Duration settle = Duration.ofSeconds(quick ? 3 : 6);
         Duration settleController = Duration.ofSeconds(quick ? 8 : 15);
@@ -110,7 +122,7 @@ final class PointSweep {
 
     private static Run mean(String name, Run a, Run b) {
         return new Run(name, (a.premiumSeconds() + b.premiumSeconds()) / 2, (a.basicSeconds() + b.basicSeconds()) / 2,
-                (a.utility() + b.utility()) / 2, (a.premiumWeight() + b.premiumWeight()) / 2);
+                (a.utility() + b.utility()) / 2, (a.premiumWeight() + b.premiumWeight()) / 2, (a.modelError() + b.modelError()) / 2);
     }
 
     private double better(Map<Double, Run> tried, double best, Run r) {
@@ -132,19 +144,24 @@ final class PointSweep {
                     List.of(new LoadSpec.Phase(settle.plus(measure), List.of((double) lp, (double) lb))), false, setup.paper(1),
                     Duration.ZERO, 7, Duration.ofMinutes(5), null);
             LoadGenerator g = new LoadGenerator(spec, null);
-            g.run();
+            double modelError;
+            try (ModelErrorProbe probe = new ModelErrorProbe(sys::lastDecision, System.currentTimeMillis() + settle.toMillis())) {
+                g.run();
+                modelError = controller ? probe.meanError() : Double.NaN;
+            }
             List<SecondSample> samples = g.samples();
             double keep = (double) measure.toSeconds() / settle.plus(measure).toSeconds();
             double tP = Experiments.PhaseStats.of(samples, 1, "premium", keep).meanMs() / 1000 / scale;
             double tB = Experiments.PhaseStats.of(samples, 1, "basic", keep).meanMs() / 1000 / scale;
             double w = controller ? Experiments.PhaseStats.of(samples, 1, "premium", keep).weight() : setup.premiumWeight();
-            Run r = new Run(name, tP, tB, Math.min(2 - tP, 3 - tB), w);
-            log.printf(Locale.ROOT, "C point (%d,%d) %s: t_P %.2f, t_B %.2f, U %.3f%n", lp, lb, name, tP, tB, r.utility());
+            Run r = new Run(name, tP, tB, Math.min(2 - tP, 3 - tB), w, modelError);
+            log.printf(Locale.ROOT, "C point (%d,%d) %s: t_P %.2f, t_B %.2f, U %.3f%s%n", lp, lb, name, tP, tB, r.utility(),
+                    controller ? String.format(Locale.ROOT, ", model error %.0f%%", 100 * modelError) : "");
             return r;
         }
     }
 
-    private List<String> report(Path dir, String command, List<Run> runs, Run fcfs, Run oracle, Map<String, Run> controllers)
+    private Result report(Path dir, String command, List<Run> runs, Run fcfs, Run oracle, Map<String, Run> controllers)
             throws java.io.IOException {
         StringBuilder md = new StringBuilder();
         md.append("# Experiment C, point (L_P, L_B) = (").append(lp).append(", ").append(lb).append(") against an empirical oracle\n\n");
@@ -153,10 +170,10 @@ final class PointSweep {
                 .append("; N_s = 10; τ_P = 2, τ_B = 3; U = min(U_P, U_B); response times in paper-seconds; the controller with ")
                 .append("weight resolution 0.1 and each model; static weights w_P : 10 − w_P searched coarse to fine, the best ")
                 .append("measured twice more (the mean of those two is the oracle); each controller run twice, its U the mean.\n\n");
-        md.append("| run | w_P | t_P | t_B | U |\n|---|---:|---:|---:|---:|\n");
+        md.append("| run | w_P | t_P | t_B | U | model error |\n|---|---:|---:|---:|---:|---:|\n");
         for (Run r : runs) {
-            md.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.3f |%n", r.name(), r.premiumWeight(),
-                    r.premiumSeconds(), r.basicSeconds(), r.utility()));
+            md.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.3f | %s |%n", r.name(), r.premiumWeight(),
+                    r.premiumSeconds(), r.basicSeconds(), r.utility(), percent(r.modelError())));
         }
         double gap = oracle.utility() - fcfs.utility();
         List<String> lines = new ArrayList<>();
@@ -164,14 +181,24 @@ final class PointSweep {
                 oracle.premiumWeight()));
         md.append(String.format(Locale.ROOT, "%nU_best − U_FCFS = %.3f%s%n%n", gap,
                 gap < MIN_GAP ? " (below " + MIN_GAP + ": the allocation hardly matters here; capture not meaningful)" : ""));
-        md.append("| model | U | capture |\n|---|---:|---:|\n");
+        md.append("The model error is the resource manager's own |predicted − measured| / measured for the share in force, ")
+                .append("averaged over the decisions of the measured part of each run and over both flows.\n\n");
+        md.append("| model | U | capture | model error |\n|---|---:|---:|---:|\n");
+        for (Map.Entry<String, Run> e : controllers.entrySet()) {
+            lines.add("model-error " + e.getKey() + " " + percent(e.getValue().modelError()));
+        }
         for (Map.Entry<String, Run> e : controllers.entrySet()) {
             double capture = (e.getValue().utility() - fcfs.utility()) / gap;
             String c = gap < MIN_GAP ? "n/a" : String.format(Locale.ROOT, "%.2f", capture);
-            md.append(String.format(Locale.ROOT, "| %s | %.3f | %s |%n", e.getKey(), e.getValue().utility(), c));
+            md.append(String.format(Locale.ROOT, "| %s | %.3f | %s | %s |%n", e.getKey(), e.getValue().utility(), c,
+                    percent(e.getValue().modelError())));
             lines.add("capture " + e.getKey() + " " + c);
         }
         Files.writeString(dir.resolve("POINT-" + lp + "-" + lb + ".md"), md);
-        return lines;
+        return new Result(lp, lb, fcfs, oracle, controllers, lines);
+    }
+
+    static String percent(double fraction) {
+        return Double.isFinite(fraction) ? String.format(Locale.ROOT, "%.0f%%", 100 * fraction) : "–";
     }
 }

@@ -35,6 +35,11 @@ final class RunningSystem implements AutoCloseable {
         return gateway;
     }
 
+    /** The resource manager's last decision, or null without one (no controller, or no cycle yet). */
+    io.slagate.config.bus.DecisionMessage lastDecision() {
+        return embedded == null || embedded.controlLoop() == null ? null : embedded.controlLoop().lastDecision();
+    }
+
     @Override
     public void close() throws Exception {
         if (embedded != null) {

@@ -99,7 +99,7 @@ public final class ClosedPopulationModel implements ResponseTimeModel {
     }
 
     /** Mean response time of the population at m slots, interpolated over fractional N and m. */
-    static double responseSeconds(Population p, double m) {
+    public static double responseSeconds(Population p, double m) {
         int n0 = (int) Math.floor(p.clients());
         double fn = p.clients() - n0;
         int m0 = (int) Math.floor(m);
