@@ -64,6 +64,13 @@ public final class LoadGenerator {
         }
     }
 
+    private final CountDownLatch finished = new CountDownLatch(1);
+
+    /** Ends the schedule now (a running {@link #run} then waits for the requests still out and returns). */
+    public void stop() {
+        finished.countDown();
+    }
+
     /** Runs the whole schedule, then waits for the requests still out; returns the summary (and writes results). */
     public Summary run() throws Exception {
         QueuedThreadPool threads = new QueuedThreadPool(16, 2);
@@ -86,7 +93,7 @@ public final class LoadGenerator {
             startNanos = System.nanoTime();
             warmupEndNanos = startNanos + spec.warmup().toNanos();
             long at = 0;
-            CountDownLatch finished = new CountDownLatch(1);
+            CountDownLatch finished = this.finished;
             for (int p = 0; p < spec.phases().size(); p++) {
                 int index = p;
                 timer.schedule(() -> enterPhase(index), at, TimeUnit.NANOSECONDS);
