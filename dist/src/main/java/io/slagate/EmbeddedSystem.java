@@ -33,6 +33,7 @@ public final class EmbeddedSystem implements AutoCloseable {
     private ConsoleServer console;
     /** A bus client any process with a control plane has, for publishing a reloaded configuration. */
     private ControlBus reloadBus;
+    private final java.util.List<ControlBus> buses = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Which components to run. */
     public record Parts(boolean broker, boolean resourceManager, boolean gateway, boolean console) {
@@ -160,8 +161,17 @@ public final class EmbeddedSystem implements AutoCloseable {
     }
 
     /** A component's own connection to the bus at {@code url}, with this process's credentials. */
-    private static ControlBus busClient(String url, BusSettings bus, String name) {
-        return new ControlBus(url, bus.user(), bus.password(), bus.tls(), name);
+    private ControlBus busClient(String url, BusSettings bus, String name) {
+        ControlBus b = new ControlBus(url, bus.user(), bus.password(), bus.tls(), name);
+        buses.add(b);
+        return b;
+    }
+
+    /** Runs {@code callback} (on a bus thread) when the broker refuses the credentials of any of this process's bus clients. */
+    public void onBusRefused(java.util.function.Consumer<String> callback) {
+        for (ControlBus b : buses) {
+            b.onRefused(callback);
+        }
     }
 
     private static String brokerName(String url) {
@@ -194,7 +204,7 @@ public final class EmbeddedSystem implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         while (!stopOrder.isEmpty()) {
             AutoCloseable c = stopOrder.pop();
             try {

@@ -13,7 +13,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The launcher's entry point ({@code bin/slagate COMMAND [options]}). A bad configuration ends the
  * process with the loader's message (every problem, each naming its key) and exit code 2, never a
- * stack trace.
+ * stack trace; a process that cannot start exits with 3, and one whose bus credentials the broker
+ * refuses with 4 ("bus authentication refused").
  */
 public final class Main {
     private static final String USAGE = """
@@ -154,7 +155,20 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             err.println("slagate: no SIGHUP on this platform; reload through the console");
         }
-        awaitShutdown(system::close);
+        // refused bus credentials end the process: running on without the control plane (a gateway on its static
+        // caps beside the other gateways' shares) would overcommit the servers, and a wrong password does not heal
+        java.util.concurrent.atomic.AtomicReference<String> refused = new java.util.concurrent.atomic.AtomicReference<>();
+        CountDownLatch stop = new CountDownLatch(1);
+        system.onBusRefused(reason -> {
+            refused.compareAndSet(null, reason);
+            stop.countDown();
+        });
+        awaitShutdown(system::close, stop);
+        if (refused.get() != null) {
+            err.println("slagate: " + refused.get() + "; exiting");
+            system.close();
+            return 4;
+        }
         return 0;
     }
 
@@ -182,7 +196,7 @@ public final class Main {
             } catch (Exception e) {
                 err.println("slagate broker: stopping: " + e.getMessage());
             }
-        });
+        }, new CountDownLatch(1));
         return 0;
     }
 
@@ -240,7 +254,7 @@ public final class Main {
                 } catch (Exception e) {
                     err.println("slagate demo: stopping the backends: " + e.getMessage());
                 }
-            });
+            }, new CountDownLatch(1));
             return 0;
         } catch (Exception e) {
             err.println("slagate demo: could not start: " + e.getMessage());
@@ -287,7 +301,7 @@ public final class Main {
             } catch (Exception e) {
                 err.println("slagate backend: stopping: " + e.getMessage());
             }
-        });
+        }, new CountDownLatch(1));
         return 0;
     }
 
@@ -366,8 +380,8 @@ public final class Main {
         return 0;
     }
 
-    private static void awaitShutdown(Runnable onStop) {
-        CountDownLatch stopped = new CountDownLatch(1);
+    /** Returns when the process is told to stop (its shutdown hook has run {@code onStop}) or {@code stopped} is counted down. */
+    private static void awaitShutdown(Runnable onStop, CountDownLatch stopped) {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             onStop.run();
             stopped.countDown();

@@ -108,6 +108,47 @@ class ControlPlaneAttacksTest {
         }
     }
 
+    /**
+     * Refused bus credentials: in a process, the gateway exits with 4 and says "bus authentication refused"
+     * (it would otherwise forward on its static caps — every server's full N_s — beside the other gateways'
+     * shares); as a library, its {@code /ready} answers 503 with the reason, so a load balancer takes it out.
+     */
+    @Test
+    void refusedBusPassword_processExits4_libraryGatewayNotReady(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        SlagateConfig config = ConfigLoader.parse(yaml(backend.url()).replace("id: gw1", "id: gw2"), "refused.yaml");
+        Gateway other = new Gateway(config).start();
+        try (ControlBus wrong = new ControlBus(broker.tcpUrl(), "gw1", "not-the-password", "gw2");
+             GatewayAgent otherAgent = new GatewayAgent(other, wrong)) {
+            wrong.start();
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            java.net.URI ready = java.net.URI.create("http://127.0.0.1:" + other.adminPort() + "/ready");
+            await().atMost(Duration.ofSeconds(20)).until(() -> http.send(java.net.http.HttpRequest.newBuilder(ready).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode() == 503);
+            String body = http.send(java.net.http.HttpRequest.newBuilder(ready).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(body.contains("bus authentication refused for user 'gw1'"), body);
+            assertFalse(body.contains("not-the-password"), "no secret in the reason: " + body);
+        } finally {
+            other.stop(Duration.ofSeconds(2));
+        }
+        // the same as a process: `slagate gateway` with a password the broker does not know
+        try (Nodes nodes = new Nodes(dir)) {
+            int listen;
+            int admin;
+            try (java.net.ServerSocket a = new java.net.ServerSocket(0); java.net.ServerSocket b = new java.net.ServerSocket(0)) {
+                listen = a.getLocalPort();
+                admin = b.getLocalPort();
+            }
+            Path file = nodes.config("refused", "gw9", "127.0.0.1", listen, admin, broker.tcpUrl().substring("tcp://".length()),
+                    List.of(backend.url(), backend.url()), 4);
+            Process p = nodes.launch("refused", "gateway", "--config", file.toString());
+            assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the gateway process exits by itself");
+            assertEquals(4, p.exitValue());
+            assertTrue(nodes.logged("refused", "slagate: bus authentication refused for user 'slagate'"),
+                    java.nio.file.Files.readString(dir.resolve("refused.log")));
+        }
+        serviceAnswers(); // the real gateway and its control plane are untouched
+    }
+
     /** A gateway's credentials: allocations, configurations, overrides and a manager's heartbeat are refused by the broker. */
     @Test
     void gatewayCredentials_cannotSpeakForOtherRoles() throws Exception {

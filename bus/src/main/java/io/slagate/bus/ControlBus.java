@@ -52,6 +52,9 @@ public final class ControlBus implements AutoCloseable {
     private final String name;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final List<Runnable> connectedCallbacks = new CopyOnWriteArrayList<>();
+    private final List<Consumer<String>> refusedCallbacks = new CopyOnWriteArrayList<>();
+    /** Why the broker refused this component's credentials, or null: set once, then the bus stops trying. */
+    private volatile String refused;
     /** The bus thread: connects, publishes, runs callbacks; JMS sessions are single-threaded. */
     private final ScheduledExecutorService worker;
     private final AtomicInteger pending = new AtomicInteger();
@@ -145,6 +148,25 @@ public final class ControlBus implements AutoCloseable {
     public ControlBus onConnected(Runnable callback) {
         connectedCallbacks.add(callback);
         return this;
+    }
+
+    /**
+     * Runs on the bus thread, once, when the broker refuses this component's credentials. The bus does
+     * not retry then: a wrong password does not fix itself, and a component that runs on without its
+     * control plane (a gateway on its static caps beside the others' shares) does harm.
+     */
+    public ControlBus onRefused(Consumer<String> callback) {
+        refusedCallbacks.add(callback);
+        String already = refused;
+        if (already != null) {
+            worker.execute(() -> callback.accept(already)); // refused before this registration
+        }
+        return this;
+    }
+
+    /** Why the broker refused the credentials ("bus authentication refused ..."), or null. */
+    public String refusal() {
+        return refused;
     }
 
     /** Connects in the background; returns at once, connected or not. */
@@ -302,9 +324,32 @@ public final class ControlBus implements AutoCloseable {
         } catch (Exception e) {
             closeQuietly(c);
             lastError = e.getMessage();
+            if (isAuthenticationFailure(e)) {
+                refused = "bus authentication refused for user '" + user + "' at " + url + " (" + e.getMessage() + ")";
+                LOG.error("bus {}: {}; not retrying: correct bus.user and the password (bus.passwordEnv names its variable) or the broker's"
+                        + " accounts", name, refused);
+                for (Consumer<String> cb : refusedCallbacks) {
+                    try {
+                        cb.accept(refused);
+                    } catch (RuntimeException x) {
+                        LOG.warn("bus {}: refusal callback failed", name, x);
+                    }
+                }
+                return;
+            }
             LOG.warn("bus {}: cannot reach {} ({}); retrying in {} ms", name, url, e.getMessage(), backoff.toMillis());
             scheduleConnect();
         }
+    }
+
+    /** A refusal of the credentials (not of the network): JMS's security exception, or a SecurityException under it. */
+    static boolean isAuthenticationFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof jakarta.jms.JMSSecurityException || t instanceof SecurityException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void scheduleConnect() {

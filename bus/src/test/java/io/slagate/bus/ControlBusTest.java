@@ -134,6 +134,32 @@ class ControlBusTest {
     }
 
     @Test
+    void refusedCredentials_reportedOnce_andNotRetried() throws Exception {
+        EmbeddedBroker broker = track(EmbeddedBroker.start("t7", "tcp://127.0.0.1:0", "gw", "s3cret-for-test"));
+        List<String> refusals = new CopyOnWriteArrayList<>();
+        ControlBus wrong = track(new ControlBus(broker.tcpUrl(), "gw", "guess", "wrong").onRefused(refusals::add).start());
+        await().atMost(DEADLINE).until(() -> !refusals.isEmpty());
+        assertTrue(refusals.get(0).startsWith("bus authentication refused for user 'gw'"), refusals.get(0));
+        assertFalse(refusals.get(0).contains("guess"), "no secret in the reason: " + refusals.get(0));
+        assertEquals(refusals.get(0), wrong.refusal());
+        // a callback registered after the refusal hears of it too
+        List<String> late = new CopyOnWriteArrayList<>();
+        wrong.onRefused(late::add);
+        await().atMost(DEADLINE).until(() -> !late.isEmpty());
+        // not retried: a retry would fail again and report again. Proving an absence takes a window; 600 ms holds
+        // three retries at the bus's first backoffs (100, 200, 400 ms)
+        String before = wrong.lastError();
+        Thread.sleep(600);
+        assertEquals(1, refusals.size(), "reported once: " + refusals);
+        assertFalse(wrong.isConnected());
+        assertEquals(before, wrong.lastError());
+        // a network failure is not a refusal: that one is retried
+        ControlBus nobody = track(new ControlBus("tcp://127.0.0.1:" + freePort(), "gw", "guess", "nobody").start());
+        await().atMost(DEADLINE).until(() -> nobody.lastError() != null);
+        assertEquals(null, nobody.refusal());
+    }
+
+    @Test
     void effectiveUrl_wrapsTcpInFailover_andVmNeverCreatesABroker() {
         assertEquals("vm://slagate?create=false", ControlBus.effectiveUrl("vm://slagate"));
         assertTrue(ControlBus.effectiveUrl("tcp://h:61616").startsWith("failover:(tcp://h:61616)?"));

@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -25,11 +24,12 @@ final class AdminHandler extends Handler.Abstract.NonBlocking {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final PrometheusMeterRegistry registry;
-    private final BooleanSupplier ready;
+    private final Supplier<String> ready;
     private final Supplier<Object> stats;
     private final Supplier<String> dump;
 
-    AdminHandler(PrometheusMeterRegistry registry, BooleanSupplier ready, Supplier<Object> stats, Supplier<String> dump) {
+    /** @param ready why the gateway is not ready, or null when it is */
+    AdminHandler(PrometheusMeterRegistry registry, Supplier<String> ready, Supplier<Object> stats, Supplier<String> dump) {
         this.registry = registry;
         this.ready = ready;
         this.stats = stats;
@@ -45,9 +45,7 @@ final class AdminHandler extends Handler.Abstract.NonBlocking {
         return switch (path) {
             case "/metrics" -> reply(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
             case "/health" -> reply(response, callback, 200, "application/json", "{\"status\":\"UP\"}\n");
-            case "/ready" -> ready.getAsBoolean()
-                    ? reply(response, callback, 200, "application/json", "{\"ready\":true}\n")
-                    : reply(response, callback, 503, "application/json", "{\"ready\":false}\n");
+            case "/ready" -> readiness(response, callback);
             case "/stats" -> reply(response, callback, 200, "application/json", JSON.writerWithDefaultPrettyPrinter().writeValueAsString(stats.get()));
             case "/dump" -> dump == null
                     ? reply(response, callback, 404, "text/plain; charset=utf-8", "/dump is off; set gateway.adminDump: true to enable it\n")
@@ -55,6 +53,13 @@ final class AdminHandler extends Handler.Abstract.NonBlocking {
             case "/" -> reply(response, callback, 200, "application/json", JSON.writeValueAsString(index(dump != null)));
             default -> reply(response, callback, 404, "text/plain", "not found; try /metrics, /health, /ready, /stats\n");
         };
+    }
+
+    private boolean readiness(Response response, Callback callback) throws Exception {
+        String why = ready.get();
+        return why == null
+                ? reply(response, callback, 200, "application/json", "{\"ready\":true}\n")
+                : reply(response, callback, 503, "application/json", JSON.writeValueAsString(Map.of("ready", false, "reason", why)) + "\n");
     }
 
     private static Map<String, String> index(boolean dump) {

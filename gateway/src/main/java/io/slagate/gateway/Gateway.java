@@ -98,7 +98,7 @@ public final class Gateway implements AutoCloseable {
         timer = stpe;
         current = generation(config, Allocation.fromConfig(config), null);
         current.metrics().registerGauges();
-        AdminHandler admin = new AdminHandler(registry, this::isReady, this::statsView, g.adminDump() ? server::dump : null);
+        AdminHandler admin = new AdminHandler(registry, this::notReadyReason, this::statsView, g.adminDump() ? server::dump : null);
         // Declared blocking although nothing in it blocks: a non-blocking handler may be run by the
         // selector thread itself, which then stops selecting for the other connections while it handles
         // one; on few cores that doubled the gateway's p99 (bench/results/PROFILE.md: 9.4 → 6.0 ms at
@@ -259,8 +259,26 @@ public final class Gateway implements AutoCloseable {
         return (c.getHost() == null ? "0.0.0.0" : c.getHost()) + ":" + c.getLocalPort();
     }
 
+    /**
+     * Takes the gateway out of rotation for good: {@code /ready} answers 503 with the reason from now
+     * on (the control plane refused it; a load balancer must not send it traffic on its static caps).
+     */
+    private volatile String notReadyReason;
+
+    public void notReady(String reason) {
+        notReadyReason = reason;
+    }
+
+    /** Why the gateway is not ready, or null when it is. */
+    public String notReadyReason() {
+        if (notReadyReason != null) {
+            return notReadyReason;
+        }
+        return isReady() ? null : started ? "no server in rotation" : "not started";
+    }
+
     public boolean isReady() {
-        if (!started) {
+        if (!started || notReadyReason != null) {
             return false;
         }
         QueueManager queues = current.queues();

@@ -52,6 +52,7 @@ public final class GatewayAgent implements AutoCloseable {
         bus.subscribeWithSender(Topics.HEARTBEAT_RESOURCE_MANAGER, this::onMessage);
         bus.subscribeWithSender(Topics.CONFIG, this::onMessage);
         bus.onConnected(() -> heartbeat(HeartbeatMessage.JOIN));
+        bus.onRefused(gateway::notReady);
         gateway.addReportListener(this::report);
         MeterRegistry r = gateway.registry();
         Gauge.builder("slagate.bus.connected", bus, b -> b.isConnected() ? 1 : 0).tag("gateway", id)
