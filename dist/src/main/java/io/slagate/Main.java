@@ -97,6 +97,14 @@ public final class Main {
             err.println("slagate: unknown option " + rest.get(0) + "\n" + USAGE);
             return 1;
         }
+        if (command.equals("broker")) { // the broker reads only bus: (a broker-only file has no servers or classes)
+            try {
+                return runBroker(ConfigLoader.loadBus(configPath), out, err);
+            } catch (ConfigException e) {
+                err.println("slagate: configuration refused: " + e.getMessage());
+                return 2;
+            }
+        }
         SlagateConfig config;
         try {
             config = ConfigLoader.load(configPath);
@@ -109,7 +117,6 @@ public final class Main {
             case "gateway" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.GATEWAY, err);
             case "resource-manager" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.RESOURCE_MANAGER, err);
             case "console" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.CONSOLE, err);
-            case "broker" -> runBroker(config, out, err);
             case "demo" -> runDemo(config, out, err);
             default -> {
                 err.println("slagate: unknown command " + command + "\n" + USAGE);
@@ -172,24 +179,24 @@ public final class Main {
         return 0;
     }
 
-    private static int runBroker(SlagateConfig config, PrintStream out, PrintStream err) {
-        String listen = config.bus().listen().isEmpty() ? "tcp://127.0.0.1:61616" : config.bus().listen();
-        if (config.bus().user() == null && config.bus().accounts().isEmpty()) {
+    private static int runBroker(io.slagate.config.BusSettings bus, PrintStream out, PrintStream err) {
+        String listen = bus.listen().isEmpty() ? "tcp://127.0.0.1:61616" : bus.listen();
+        if (bus.user() == null && bus.accounts().isEmpty()) {
             err.println("slagate broker: refusing to listen on " + listen + " without authentication; set bus.user with "
                     + "bus.passwordEnv, or bus.accounts with roles");
             return 2;
         }
         io.slagate.bus.EmbeddedBroker broker;
         try {
-            broker = io.slagate.bus.EmbeddedBroker.start("slagate", listen, config.bus().user(), config.bus().password(),
-                    config.bus().accounts(), config.bus().tls());
+            broker = io.slagate.bus.EmbeddedBroker.start("slagate", listen, bus.user(), bus.password(),
+                    bus.accounts(), bus.tls());
         } catch (Exception e) {
             err.println("slagate broker: could not start on " + listen + ": " + e.getMessage());
             return 3;
         }
-        out.println("slagate broker: listening on " + broker.tcpUrl() + (config.bus().user() == null && config.bus().accounts().isEmpty()
-                ? " (no authentication)" : " (" + config.bus().accounts().size() + " accounts with roles"
-                + (config.bus().user() == null ? "" : ", admin " + config.bus().user()) + ")"));
+        out.println("slagate broker: listening on " + broker.tcpUrl() + (bus.user() == null && bus.accounts().isEmpty()
+                ? " (no authentication)" : " (" + bus.accounts().size() + " accounts with roles"
+                + (bus.user() == null ? "" : ", admin " + bus.user()) + ")"));
         awaitShutdown(() -> {
             try {
                 broker.close();

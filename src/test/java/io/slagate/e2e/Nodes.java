@@ -86,6 +86,14 @@ final class Nodes implements AutoCloseable {
         return f;
     }
 
+    /** A broker-only file: nothing but {@code bus:} (`slagate broker` needs no servers or classes). */
+    Path brokerConfig(String name, String broker) throws Exception {
+        Path f = dir.resolve(name + ".yaml");
+        Files.writeString(f, "bus: { url: \"tcp://%s\", embedded: false, listen: \"tcp://%s\", user: slagate, passwordEnv: %s }\n"
+                .formatted(broker, broker, PASSWORD_ENV));
+        return f;
+    }
+
     /** A gateway's {@code /stats}, or null when it does not answer. */
     static JsonNode stats(String host, int adminPort) {
         try {

@@ -71,7 +71,8 @@ class SeveralProcessesTest {
         List<String> servers = List.of(b1.url(), b2.url());
         Path c1 = nodes.config("gw1", "gw1", "127.0.0.1", gw1, adm1, "127.0.0.1:" + broker, servers, N_S);
         Path c2 = nodes.config("gw2", "gw2", "127.0.0.1", gw2, adm2, "127.0.0.1:" + broker, servers, N_S);
-        Process brokerProcess = nodes.launch("broker", "broker", "--config", c1.toString());
+        Path brokerOnly = nodes.brokerConfig("broker", "127.0.0.1:" + broker);
+        Process brokerProcess = nodes.launch("broker", "broker", "--config", brokerOnly.toString());
         nodes.launch("rm-1", "resource-manager", "--config", c1.toString());
         nodes.launch("rm-2", "resource-manager", "--config", c1.toString());
         nodes.launch("gw1", "gateway", "--config", c1.toString());
@@ -116,7 +117,7 @@ class SeveralProcessesTest {
         long whileDown = version(adm1);
         long servedDown = load.ok();
         await("gw1 serves while the broker is down").atMost(DEADLINE).until(() -> load.ok() > servedDown + 100);
-        nodes.launch("broker-2", "broker", "--config", c1.toString());
+        nodes.launch("broker-2", "broker", "--config", brokerOnly.toString());
         await("allocations flow again after the broker restart").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
                 .until(() -> version(adm1) > whileDown);
 

@@ -66,15 +66,34 @@ public final class ConfigLoader {
     }
 
     public static SlagateConfig load(Path file) {
-        String text;
+        return parse(read(file), file.toString());
+    }
+
+    /**
+     * Only the {@code bus:} section of a file, for a process that is nothing but the broker: a
+     * broker-only file needs no servers or classes (a full node's file works too; its other sections
+     * are not checked here).
+     */
+    public static BusSettings loadBus(Path file) {
+        String source = file.toString();
+        List<String> problems = new ArrayList<>();
+        ConfigNode top = new ConfigNode(root(read(file), source, YAML), "", problems);
+        top.allowOnly("gateway", "servers", "classes", "classification", "allocation", "bus", "controller", "console");
+        BusSettings bus = bus(top.object("bus"));
+        if (!problems.isEmpty()) {
+            throw new ConfigException(source, problems);
+        }
+        return bus;
+    }
+
+    private static String read(Path file) {
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            return Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw new ConfigException(file.toString(), List.of("file not found"));
         } catch (IOException e) {
             throw new ConfigException(file.toString(), List.of("cannot be read: " + e.getMessage()));
         }
-        return parse(text, file.toString());
     }
 
     public static SlagateConfig parse(String yaml, String source) {
@@ -94,6 +113,11 @@ public final class ConfigLoader {
     }
 
     private static SlagateConfig parse(String yaml, String source, ObjectMapper mapper) {
+        List<String> problems = new ArrayList<>();
+        return parse(new ConfigNode(root(yaml, source, mapper), "", problems), problems, source);
+    }
+
+    private static JsonNode root(String yaml, String source, ObjectMapper mapper) {
         JsonNode root;
         try {
             root = mapper.readTree(yaml);
@@ -104,11 +128,13 @@ public final class ConfigLoader {
             throw new ConfigException(source, List.of("not valid YAML" + where + ": "
                     + (why != null && why.length() > 200 ? why.substring(0, 200) + "..." : why)));
         }
-        List<String> problems = new ArrayList<>();
         if (root == null || root.isMissingNode() || !root.isObject()) {
             throw new ConfigException(source, List.of("(top level): the file must be a YAML mapping with at least `servers:` and `classes:`"));
         }
-        ConfigNode top = new ConfigNode(root, "", problems);
+        return root;
+    }
+
+    private static SlagateConfig parse(ConfigNode top, List<String> problems, String source) {
         top.allowOnly("gateway", "servers", "classes", "classification", "allocation", "bus", "controller", "console");
         GatewaySettings gateway = gateway(top.object("gateway"));
         List<ServerConfig> servers = servers(top);

@@ -195,6 +195,21 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void loadBus_brokerOnlyFile_needsNoServersOrClasses_andNamesABadKey(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("broker.yaml");
+        Files.writeString(f, "bus:\n  listen: tcp://127.0.0.1:61616\n  accounts:\n    - { user: rm, role: resource-manager, passwordEnv: PATH }\n");
+        BusSettings bus = ConfigLoader.loadBus(f);
+        assertEquals("tcp://127.0.0.1:61616", bus.listen());
+        assertEquals("rm", bus.accounts().get(0).user());
+        ConfigException full = assertThrows(ConfigException.class, () -> ConfigLoader.load(f));
+        assertTrue(full.getMessage().contains("servers"), "a node still needs servers: " + full.getMessage());
+        Files.writeString(f, "bus: { listen: tcp://127.0.0.1:61616, usr: slagate }\n");
+        ConfigException bad = assertThrows(ConfigException.class, () -> ConfigLoader.loadBus(f));
+        assertTrue(bad.getMessage().contains("bus.usr"), bad.getMessage());
+        assertFalse(bad.getMessage().contains("servers"), "only bus: is checked: " + bad.getMessage());
+    }
+
+    @Test
     void parse_brokerListenerWithoutCredentials_refusedNamingTheKey() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> ConfigLoader.parse(MINIMAL + "bus: { listen: \"tcp://0.0.0.0:61616\" }\n", "t.yaml"));
