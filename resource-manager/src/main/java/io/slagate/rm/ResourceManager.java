@@ -67,7 +67,7 @@ public final class ResourceManager {
     }
 
     /** The last decision of a pool: its flows, N in units, units per flow, the move that led there and γ then. */
-    private record LastUnits(List<String> flows, int total, int[] units, int[] move, double gamma) {
+    private record LastUnits(List<String> flows, int total, int[] units, int[] move, double gamma, boolean[] idle) {
     }
 
     /** One cycle's outcome: the allocation to publish (null when paused or nobody to serve) and what led to it. */
@@ -223,6 +223,7 @@ public final class ResourceManager {
         int[] flowClass = new int[k];
         FlowObservation[] obs = new FlowObservation[k];
         Double[] pinned = new Double[k];
+        Double[] prior = new Double[k];
         int f = 0;
         boolean anyTraffic = false;
         for (String g : gws) {
@@ -233,6 +234,9 @@ public final class ResourceManager {
                 correction.observe(flowKey(g, c), obs[f], resolution);
                 anyTraffic |= !obs[f].isEmpty();
                 pinned[f] = overrides.weight(g, config.classes().get(c).name(), nowNanos);
+                if (pinned[f] == null && !reported(g)) {
+                    prior[f] = fairShare(g, c);
+                }
                 f++;
             }
         }
@@ -241,9 +245,10 @@ public final class ResourceManager {
         int pinnedUnits = 0;
         List<Integer> free = new ArrayList<>();
         for (int i = 0; i < k; i++) {
-            if (pinned[i] != null) {
-                weight[i] = pinned[i];
-                pinnedUnits += (int) Math.round(pinned[i] / resolution);
+            Double fixed = pinned[i] != null ? pinned[i] : prior[i];
+            if (fixed != null) {
+                weight[i] = fixed;
+                pinnedUnits += (int) Math.round(fixed / resolution);
             } else {
                 free.add(i);
             }
@@ -312,7 +317,11 @@ public final class ResourceManager {
                     kept = true;
                 }
             }
-            int[] chosen = damp(pool, flowKeys, units, minUnits, target);
+            boolean[] idle = new boolean[free.size()];
+            for (int j = 0; j < free.size(); j++) {
+                idle[j] = obs[free.get(j)].isEmpty();
+            }
+            int[] chosen = damp(pool, flowKeys, units, minUnits, target, idle);
             for (int j = 0; j < free.size(); j++) {
                 weight[free.get(j)] = chosen[j] * resolution;
             }
@@ -358,14 +367,22 @@ public final class ResourceManager {
      * rounded the move away, so the loop cannot stay stuck on a stale allocation while the load
      * changes. A fixed γ alone only shrinks an oscillation's amplitude, and with integer units a
      * 2-cycle of any amplitude ≥ 1 survives it. No damping when the flows or N changed since the
-     * last cycle: there is nothing to blend from.
+     * last cycle, or when a flow idle then carries traffic now (a gateway that has just joined, a
+     * class whose clients just came): there is nothing to blend from, and creeping up from the
+     * minimum a flow got while idle would make its first clients wait for cycles.
      */
-    private int[] damp(String pool, List<String> flows, int total, int minUnits, int[] optimum) {
+    private int[] damp(String pool, List<String> flows, int total, int minUnits, int[] optimum, boolean[] idle) {
         double configured = config.controller().damping();
         LastUnits prev = lastUnits.get(pool);
         int[] out = optimum;
         double gamma = configured;
-        if (configured < 1 && prev != null && prev.flows().equals(flows) && prev.total() == total) {
+        boolean woke = false;
+        if (prev != null && prev.flows().equals(flows)) {
+            for (int j = 0; j < idle.length; j++) {
+                woke |= prev.idle()[j] && !idle[j];
+            }
+        }
+        if (configured < 1 && prev != null && prev.flows().equals(flows) && prev.total() == total && !woke) {
             long agreement = 0;
             for (int j = 0; j < optimum.length; j++) {
                 agreement += (long) (optimum[j] - prev.units()[j]) * prev.move()[j];
@@ -388,8 +405,41 @@ public final class ResourceManager {
                 move[j] = out[j] - prev.units()[j];
             }
         }
-        lastUnits.put(pool, new LastUnits(List.copyOf(flows), total, out.clone(), move, gamma));
+        lastUnits.put(pool, new LastUnits(List.copyOf(flows), total, out.clone(), move, gamma, idle.clone()));
         return out;
+    }
+
+    private boolean reported(String g) {
+        Report r = gateways.get(g);
+        return r != null && r.stats() != null;
+    }
+
+    /**
+     * A gateway that joined and has not reported yet starts at a fair share: each class at the mean
+     * weight the other gateways hold for it in the allocation in force (behind one balancer its clients
+     * are as many as theirs), instead of the minimum an idle flow gets, from which it would creep up
+     * over cycles while its clients wait. Null (optimize it as usual) when no other gateway has one.
+     */
+    private Double fairShare(String g, int c) {
+        if (last == null) {
+            return null;
+        }
+        String name = config.classes().get(c).name();
+        double sum = 0;
+        int n = 0;
+        for (Map.Entry<String, GatewayAllocation> e : last.gateways().entrySet()) {
+            Double w = e.getValue().weights().get(name);
+            if (!e.getKey().equals(g) && gateways.containsKey(e.getKey()) && w != null && Double.isFinite(w)) {
+                sum += w;
+                n++;
+            }
+        }
+        if (n == 0) {
+            return null;
+        }
+        // the others give up a share to make room: of the pool's total, this gateway takes 1 / (n + 1)
+        double res = config.controller().resolution();
+        return Math.max(config.controller().minWeight(), Math.round(sum / (n + 1) / res) * res);
     }
 
     /**

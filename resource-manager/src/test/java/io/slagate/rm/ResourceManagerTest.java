@@ -234,6 +234,65 @@ class ResourceManagerTest {
         assertEquals(10, cap(one, "gw1", "s1"), "the whole N_s goes to the live gateway");
     }
 
+    /**
+     * Issue 23: a gateway that joins behind the same balancer serves at a fair share from its first
+     * allocation (before, it started at the minimum, one slot, and crept up over cycles with the damping),
+     * and its first report with traffic is not damped up from a minimum either.
+     */
+    @Test
+    void join_startsAtAFairShare_andItsFirstTrafficIsNotDampedFromTheMinimum() {
+        ResourceManager rm = new ResourceManager("rm", config("min", "", ""), new Overrides(), 0);
+        Map<String, Boolean> up = Map.of("s1", true);
+        double[] lambda = {1.2, 1.5};
+        for (String g : List.of("gw1", "gw2")) {
+            rm.onStats(stats(g, lambda, new double[] {1.5, 2.0}, new double[] {2.5, 2.5}, up, 5), now);
+        }
+        AllocationMessage two = rm.step(now).allocation();
+        assertEquals(10, cap(two, "gw1", "s1") + cap(two, "gw2", "s1"));
+        rm.onJoin("gw3", now);
+        AllocationMessage three = rm.step(now + SECOND).allocation();
+        int c1 = cap(three, "gw1", "s1");
+        int c2 = cap(three, "gw2", "s1");
+        int c3 = cap(three, "gw3", "s1");
+        assertEquals(10, c1 + c2 + c3, "Σ_g N_g,s = N_s");
+        assertTrue(c3 >= 3, "the joining gateway gets about a third of the slots, not the minimum: " + three.gateways());
+        for (String cls : List.of("premium", "basic")) {
+            double others = (w(two, "gw1", cls) + w(two, "gw2", cls)) / 3;
+            assertEquals(others, w(three, "gw3", cls), 1.0, cls + ": the others' mean weight shared three ways");
+        }
+        // its first report: it carries traffic like the others; the next allocation keeps it near its share
+        for (String g : List.of("gw1", "gw2", "gw3")) {
+            AllocationMessage a = three;
+            rm.onStats(stats(g, lambda, new double[] {1.5, 2.0},
+                    new double[] {w(a, g, "premium"), w(a, g, "basic")}, up, cap(a, g, "s1")), now + 2 * SECOND);
+        }
+        AllocationMessage next = rm.step(now + 2 * SECOND).allocation();
+        assertTrue(cap(next, "gw3", "s1") >= 3, "still about a third: " + next.gateways());
+    }
+
+    @Test
+    void damping_skipsAFlowThatWasIdleAndNowCarriesTraffic() {
+        ResourceManager rm = new ResourceManager("rm", config("min", "", ""), new Overrides(), 0);
+        Map<String, Boolean> up = Map.of("s1", true);
+        // basic idle: premium holds nearly everything, basic the minimum
+        rm.onStats(stats("gw1", new double[] {0.2, 0}, new double[] {0.5, 0}, new double[] {5, 5}, up, 10), now);
+        AllocationMessage idle = rm.step(now).allocation();
+        rm.onStats(stats("gw1", new double[] {0.2, 0}, new double[] {0.5, 0},
+                new double[] {w(idle, "gw1", "premium"), w(idle, "gw1", "basic")}, up, 10), now + SECOND);
+        idle = rm.step(now + SECOND).allocation();
+        assertEquals(1.0, w(idle, "gw1", "basic"), 1e-9, "an idle class keeps the minimum: " + idle.gateways());
+        // basic's clients arrive and queue behind its one slot: the optimum in one step, not a creep from 1
+        rm.onStats(stats("gw1", new double[] {0.2, 0.5}, new double[] {0.5, 30},
+                new double[] {w(idle, "gw1", "premium"), 1}, up, 10), now + 2 * SECOND);
+        AllocationMessage woke = rm.step(now + 2 * SECOND).allocation();
+        ResourceManager undamped = new ResourceManager("rm", config("min", "", ", damping: 1"), new Overrides(), 0);
+        undamped.onStats(stats("gw1", new double[] {0.2, 0.5}, new double[] {0.5, 30},
+                new double[] {w(idle, "gw1", "premium"), 1}, up, 10), now);
+        assertEquals(w(undamped.step(now).allocation(), "gw1", "basic"), w(woke, "gw1", "basic"), 1e-9,
+                "the same step as without damping: " + woke.gateways());
+        assertTrue(w(woke, "gw1", "basic") >= 3, "a step a damped blend (γ = 0.5) would not take: " + woke.gateways());
+    }
+
     @Test
     void edges_leave_redistributesAtOnce() {
         ResourceManager rm = new ResourceManager("rm", config("sum", "", ""), new Overrides(), 0);
