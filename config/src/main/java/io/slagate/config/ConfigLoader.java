@@ -174,7 +174,7 @@ public final class ConfigLoader {
         HealthSettings health = new HealthSettings(
                 h.integer("failuresToEject", 3, 1, 1000),
                 h.duration("backoff", Duration.ofSeconds(1), Duration.ofMillis(10), MAX_TIMEOUT),
-                h.duration("maxBackoff", Duration.ofSeconds(30), Duration.ofMillis(10), MAX_TIMEOUT));
+                h.duration("maxBackoff", Duration.ofSeconds(2), Duration.ofMillis(10), MAX_TIMEOUT));
         if (health.maxBackoff().compareTo(health.backoff()) < 0) {
             h.problem("maxBackoff", ConfigNode.human(health.maxBackoff()),
                     "must be at least health.backoff (" + ConfigNode.human(health.backoff()) + ")");

@@ -120,6 +120,15 @@ public final class Gateway implements AutoCloseable {
         QueueManager queues = previous == null ? QueueManager.create(config, allocation, nanoClock)
                 : QueueManager.succeeding(previous.queues(), config, allocation, nanoClock);
         GatewayMetrics metrics = new GatewayMetrics(config, registry, queues, totals);
+        // a server leaving or rejoining the rotation is reported at once, not at the end of the interval: the
+        // controller's next cycle then splits N_s knowing it (on the timer, where reports are always made)
+        queues.onRotationChange(() -> {
+            try {
+                timer.execute(() -> reportListeners.forEach(r -> guarded("report listener", r).run()));
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                // the gateway is stopping
+            }
+        });
         return new Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock));
     }
 

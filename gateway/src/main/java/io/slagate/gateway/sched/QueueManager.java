@@ -52,6 +52,9 @@ public final class QueueManager {
     private final AtomicIntegerArray executing;
     private final AtomicInteger wip = new AtomicInteger();
     private volatile Allocation allocation;
+    /** Per server, the last cap above 0 an allocation gave it (guarded by this): its share before an outage. */
+    private final int[] lastPositiveCap;
+    private volatile Runnable rotationListener = () -> { };
     private final String[] serverKeys;
     /** The scheduler of the configuration that replaced this one, woken by every slot freed here; or null. */
     private volatile Runnable slotFreed;
@@ -129,6 +132,7 @@ public final class QueueManager {
         }
         checkShape(initial);
         this.allocation = initial;
+        lastPositiveCap = initial.caps();
     }
 
     public static QueueManager create(SlagateConfig config, Allocation initial, LongSupplier nanoClock) {
@@ -234,8 +238,20 @@ public final class QueueManager {
     /** Swaps in a new allocation; never blocks, never drops a request. */
     public void setAllocation(Allocation next) {
         checkShape(next);
-        allocation = next;
+        synchronized (lastPositiveCap) {
+            for (int s = 0; s < lastPositiveCap.length; s++) {
+                if (next.caps()[s] > 0) {
+                    lastPositiveCap[s] = next.caps()[s];
+                }
+            }
+            allocation = next;
+        }
         schedule();
+    }
+
+    /** Runs after a server leaves or rejoins the rotation (the gateway reports at once, so the controller knows). */
+    public void onRotationChange(Runnable listener) {
+        rotationListener = listener;
     }
 
     public Allocation allocation() {
@@ -246,7 +262,28 @@ public final class QueueManager {
     public void setInRotation(int serverIndex, boolean inRotation) {
         servers[serverIndex].setInRotation(inRotation);
         if (inRotation) {
+            restoreCap(serverIndex);
             schedule();
+        }
+        rotationListener.run();
+    }
+
+    /**
+     * A server back in rotation whose cap in force is 0 (the controller zeroed it while the server was
+     * down) gets this gateway's share from before the outage at once, until the next allocation: the
+     * server answers now, and its requests should not queue for a control cycle. Every gateway restores
+     * its own part of the same split, so Σ_g N_{g,s} stays N_s unless gateways joined or left meanwhile.
+     */
+    private void restoreCap(int s) {
+        synchronized (lastPositiveCap) {
+            Allocation a = allocation;
+            if (a.caps()[s] == 0 && lastPositiveCap[s] > 0) {
+                int[] caps = a.caps();
+                caps[s] = lastPositiveCap[s];
+                allocation = new Allocation(a.version(), a.weights(), caps);
+                LOG.info("server {} back in rotation: its cap is {} again (its share before the outage) until the next allocation",
+                        servers[s].id(), caps[s]);
+            }
         }
     }
 

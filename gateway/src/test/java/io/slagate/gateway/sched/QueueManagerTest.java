@@ -236,6 +236,40 @@ class QueueManagerTest {
         assertEquals(2, qm.server(0).outstanding());
     }
 
+    /**
+     * Issue 23: the controller zeroes a down server's caps; when the server answers its probe again, this
+     * gateway's share from before the outage is back at once (its queued requests go out now, not after
+     * the next control cycle), the rotation change is announced, and the next allocation rules again.
+     */
+    @Test
+    void rotation_serverBack_getsItsShareFromBeforeTheOutageAtOnce() {
+        SlagateConfig cfg = ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 4 }
+                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 4 }
+                classes:
+                  - { name: p, target: 1s }
+                """, "t");
+        QueueManager qm = manager(cfg, 1);
+        java.util.concurrent.atomic.AtomicInteger announced = new java.util.concurrent.atomic.AtomicInteger();
+        qm.onRotationChange(announced::incrementAndGet);
+        qm.setAllocation(new Allocation(2, new double[] {1}, new int[] {2, 1})); // this gateway's share of s1: 2
+        qm.setInRotation(0, false);
+        qm.setAllocation(new Allocation(3, new double[] {1}, new int[] {0, 1})); // the controller saw s1 down
+        for (int i = 0; i < 4; i++) {
+            qm.offer(new TestRequest(0));
+        }
+        assertEquals(1, qm.server(1).outstanding());
+        assertEquals(0, qm.server(0).outstanding());
+        qm.setInRotation(0, true);
+        assertEquals(2, qm.server(0).outstanding(), "s1 takes its share of the queue at once");
+        assertEquals(2, qm.allocation().caps()[0]);
+        assertEquals(3, qm.allocation().version(), "provisional, under the allocation in force");
+        assertEquals(2, announced.get(), "out and back, each announced");
+        qm.setAllocation(new Allocation(4, new double[] {1}, new int[] {3, 1}));
+        assertEquals(3, qm.allocation().caps()[0], "the next allocation rules");
+    }
+
     @Test
     void reassign_movesSlotToAnotherServer_withinCaps() {
         SlagateConfig cfg = ConfigLoader.parse("""
