@@ -426,10 +426,13 @@ async function start() {
   const events = new EventSource('/api/events');
   const gateways = state.gateways;
   liveGateways = gateways;
+  const heard = {};
+  for (const gw of Object.keys(gateways)) heard[gw] = Date.now();
   events.addEventListener('bus', (e) => {
     const m = JSON.parse(e.data);
     if (m.type === 'stats') {
       gateways[m.gatewayId] = m;
+      heard[m.gatewayId] = Date.now();
       for (const f of m.flows) {
         history.push({timestampMillis: m.timestampMillis, gatewayId: m.gatewayId, className: f.className,
           responseSeconds: f.meanResponseSeconds, throughput: f.throughput, rejectionRate: f.rejectionRate,
@@ -441,8 +444,21 @@ async function start() {
       redraw();
     } else if (m.type === 'decision') {
       renderDecision(m);
+    } else if (m.type === 'gateway-gone') {
+      delete gateways[m.gatewayId];
+      renderFlows(gateways);
     }
   });
+  // a gateway that stops reporting is not drawn as live (the server says so too, when a message comes);
+  // by this browser's clock, from when each report arrived, so that a gateway's clock skew does not matter
+  setInterval(() => {
+    const cutoff = Date.now() - 1000 * (state.gatewayExpirySeconds || 15);
+    let dropped = false;
+    for (const gw of Object.keys(gateways)) {
+      if ((heard[gw] ?? 0) < cutoff) { delete gateways[gw]; dropped = true; }
+    }
+    if (dropped) renderFlows(gateways);
+  }, 1000);
   document.getElementById('window').addEventListener('change', redraw);
   controllerSettings();
   document.getElementById('pause').addEventListener('click', () => api('/api/controller/pause', {method: 'POST'}));

@@ -471,6 +471,7 @@ public final class ConsoleHandler extends Handler.Abstract {
         m.put("allocation", state.allocation());
         m.put("decision", state.decision());
         m.put("busConnected", bus.isConnected());
+        m.put("gatewayExpirySeconds", state.expirySeconds());
         return m;
     }
 

@@ -40,7 +40,8 @@ public final class ConsoleServer implements AutoCloseable {
             out.println("slagate console: created user \"admin\" with password " + users.generatedPassword()
                     + " (shown this once; only its hash is stored in " + usersFile + ")");
         }
-        LiveState state = new LiveState(50_000);
+        LiveState state = new LiveState(50_000, config.gateway().stats().reportingInterval()
+                .multipliedBy(config.controller().gatewayExpiry()), System::nanoTime);
         state.attach(bus);
         long timeout = config.console().sessionTimeout().toNanos();
         Path source = Path.of(config.source());
