@@ -21,6 +21,7 @@ async function api(path, options = {}) {
 }
 
 function showTab(name) {
+  if (!document.getElementById(name) || !document.getElementById(name).classList.contains('tab')) name = 'overview';
   document.querySelectorAll('.tab').forEach(s => { s.hidden = s.id !== name; });
   document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active', a.dataset.tab === name));
   if (name === 'audit') loadAudit();
@@ -158,11 +159,22 @@ function renderFlows(gateways) {
   }
 }
 
+/** Whether every flow of a decision measured a response time within its class's target. */
+function unconstrained(d) {
+  const flows = (d.flows || []).filter(f => f.arrivalRate > 0);
+  return flows.length > 0 && flows.every(f => {
+    const c = classes.find(x => x.name === f.className);
+    return c && f.observedSeconds <= c.targetSeconds;
+  });
+}
+
 function renderDecision(d) {
   if (!d) return;
   document.getElementById('decision-summary').textContent = (d.paused ? 'PAUSED — ' : '') + 'version ' + d.version + ', '
     + new Date(d.timestampMillis).toLocaleTimeString() + ', cluster utility ' + (d.clusterUtility ?? NaN).toFixed(3)
-    + ', solved in ' + d.solveMillis.toFixed(2) + ' ms';
+    + ', solved in ' + d.solveMillis.toFixed(2) + ' ms' + (unconstrained(d)
+      ? ' — every class is within its target: the controller is unconstrained, and it keeps the allocation unless a move gains'
+        + ' more than a small threshold (controller.minGain)' : '');
   document.getElementById('last-cycle').textContent = 'last control cycle ' + new Date(d.timestampMillis).toLocaleTimeString()
     + (d.paused ? ' (paused)' : '');
   const body = document.querySelector('#decision tbody');
@@ -401,6 +413,14 @@ function renderClasses() {
     const tr = document.createElement('tr');
     [c.name, c.targetSeconds, c.utility.type + ' ' + JSON.stringify(c.utility.parameters), c.queueBound, c.queueTimeoutSeconds, c.pool]
       .forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
+    tr.classList.add('clickable');
+    tr.title = 'edit ' + c.name;
+    tr.addEventListener('click', () => {
+      const form = document.getElementById('class-form');
+      form.elements.name.value = c.name;
+      form.elements.name.dispatchEvent(new Event('change'));
+      form.elements.targetSeconds.focus();
+    });
     table.appendChild(tr);
   }
   document.getElementById('class-names').replaceChildren(...classes.map(c => new Option(c.name)));
@@ -478,7 +498,8 @@ async function start() {
     await api('/api/logout', {method: 'POST'}).catch(() => {});
     window.location.href = '/login.html';
   });
-  document.querySelectorAll('nav a').forEach(a => a.addEventListener('click', () => showTab(a.dataset.tab)));
+  // the tab follows the URL: links set the hash, and back/forward (or a pasted #classes) switch tabs
+  window.addEventListener('hashchange', () => showTab((location.hash || '#overview').slice(1)));
   showTab((location.hash || '#overview').slice(1));
 }
 

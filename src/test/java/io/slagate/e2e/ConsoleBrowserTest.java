@@ -109,13 +109,30 @@ class ConsoleBrowserTest {
                     Files.createDirectories(shot.getParent());
                     Files.write(shot, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
-                    // change basic's target: saved and used by the resource manager
+                    // the tab follows the URL: a link sets #classes, back returns to the overview
                     browser.findElement(By.cssSelector("a[data-tab=classes]")).click();
+                    await().atMost(DEADLINE).until(() -> browser.getCurrentUrl().endsWith("#classes")
+                            && browser.findElement(By.id("class-form")).isDisplayed());
+                    browser.navigate().back();
+                    await().atMost(DEADLINE).until(() -> browser.findElement(By.id("flows")).isDisplayed()
+                            && !browser.findElement(By.id("class-form")).isDisplayed());
+                    browser.navigate().forward();
+                    await().atMost(DEADLINE).until(() -> browser.findElement(By.id("class-form")).isDisplayed());
+                    assertEquals("/favicon.svg", new java.net.URI(browser.findElement(By.cssSelector("link[rel=icon]")).getAttribute("href")).getPath());
+                    java.net.http.HttpResponse<String> icon = java.net.http.HttpClient.newHttpClient().send(
+                            java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/favicon.svg")).build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString());
+                    assertEquals(200, icon.statusCode());
+                    assertEquals("image/svg+xml", icon.headers().firstValue("Content-Type").orElse(""));
+
+                    // change basic's target: a click on its row opens it in the form; saved and used by the resource manager
                     WebElement form = browser.findElement(By.id("class-form"));
                     WebElement name = form.findElement(By.name("name"));
-                    name.clear();
-                    name.sendKeys("basic", Keys.TAB); // leaving the field fills the form with the class's values
+                    browser.findElements(By.cssSelector("#class-table tbody tr")).stream()
+                            .filter(r -> r.getText().startsWith("basic")).findFirst().orElseThrow().click();
+                    assertEquals("basic", name.getAttribute("value"), "the clicked class is in the form");
                     WebElement target = form.findElement(By.name("targetSeconds"));
+                    assertEquals(0.2, Double.parseDouble(target.getAttribute("value")), 1e-9, "with its values");
                     target.clear();
                     target.sendKeys("0.35");
                     form.findElement(By.cssSelector("button[type=submit]")).click();
@@ -175,6 +192,19 @@ class ConsoleBrowserTest {
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> system.controlLoop().overrides().weight("gw1", "premium", System.nanoTime()) == null);
                     browser.findElement(By.cssSelector("a[data-tab=audit]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("audit-table")).getText().contains("unpin-weight"));
+
+                    // a gateway that reports and then leaves: listed while it reports, gone from the table at once when it leaves
+                    browser.findElement(By.cssSelector("a[data-tab=overview]")).click();
+                    io.slagate.config.bus.StatsMessage ghost = new io.slagate.config.bus.StatsMessage(io.slagate.config.bus.BusMessage.SCHEMA,
+                            "gw-ghost", 1, System.currentTimeMillis(), 2, 0, List.of(new io.slagate.config.bus.FlowStatsMessage(
+                                    "premium", 1, 1, 0, 0.05, 0, 0.05, 0, 1, 1)), List.of());
+                    system.gatewayBus().publish(io.slagate.config.bus.Topics.STATS, ghost);
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("flows")).getText().contains("gw-ghost"));
+                    system.gatewayBus().publish(io.slagate.config.bus.Topics.HEARTBEAT_GATEWAY, new io.slagate.config.bus.HeartbeatMessage(
+                            io.slagate.config.bus.BusMessage.SCHEMA, "gw-ghost", "gateway", io.slagate.config.bus.HeartbeatMessage.LEAVE,
+                            System.currentTimeMillis(), 0));
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> !browser.findElement(By.id("flows")).getText().contains("gw-ghost"));
+                    assertTrue(browser.findElement(By.id("flows")).getText().contains("gw1"), "the live gateway stays");
 
                     // add a read-only user on the users page: listed, stored hashed
                     browser.findElement(By.cssSelector("a[data-tab=users]")).click();
