@@ -3,6 +3,7 @@ package io.slagate;
 import io.slagate.config.ConfigException;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +28,10 @@ public final class Main {
               resource-manager  the global resource manager, on the broker at bus.url
               console           the admin console, on the broker at bus.url
               broker            a standalone ActiveMQ broker for several nodes, on bus.listen (bus.user and
-                                bus.passwordEnv for authentication)
+                                bus.passwordEnv for authentication); reads only bus:
+              console-password [USER]
+                                a lost console password: a new random one for USER (default admin), printed
+                                once; restart a running console afterwards
               demo              the embedded system, two synthetic backends on the configured servers' ports and
                                 a load that changes mix every 2 minutes: watch the console differentiate
               backend           synthetic StockUtility SOAP servers (Axis2): --port N (repeat) [--mean 1s]
@@ -93,6 +97,10 @@ public final class Main {
             err.println("slagate: " + e.getMessage());
             return 1;
         }
+        String user = "admin";
+        if (command.equals("console-password") && !rest.isEmpty() && !rest.get(0).startsWith("-")) {
+            user = rest.remove(0);
+        }
         if (!rest.isEmpty()) {
             err.println("slagate: unknown option " + rest.get(0) + "\n" + USAGE);
             return 1;
@@ -118,6 +126,7 @@ public final class Main {
             case "resource-manager" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.RESOURCE_MANAGER, err);
             case "console" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.CONSOLE, err);
             case "demo" -> runDemo(config, out, err);
+            case "console-password" -> consolePassword(config, user, out, err);
             default -> {
                 err.println("slagate: unknown command " + command + "\n" + USAGE);
                 yield 1;
@@ -146,6 +155,26 @@ public final class Main {
         }
         String home = System.getProperty("slagate.home");
         return home == null ? local : Path.of(home, "config", "slagate.yaml");
+    }
+
+    /** A lost console password: a new random one for {@code user} (an admin, created if missing), printed once. */
+    private static int consolePassword(SlagateConfig config, String user, PrintStream out, PrintStream err) {
+        Path file = io.slagate.console.ConsoleServer.usersFile(config);
+        try {
+            io.slagate.console.UserStore users = io.slagate.console.UserStore.open(file);
+            String password = io.slagate.console.PasswordHasher.randomPassword();
+            if (users.exists(user)) {
+                users.update(user, null, password.toCharArray());
+            } else {
+                users.put(user, io.slagate.console.Role.ADMIN, password.toCharArray());
+            }
+            out.println("slagate console: user \"" + user + "\" has the new password " + password
+                    + " (shown this once; only its hash is stored in " + file + "); restart a running console to use it");
+            return 0;
+        } catch (IOException | IllegalArgumentException e) {
+            err.println("slagate console-password: " + e.getMessage());
+            return 3;
+        }
     }
 
     private static int runUntilStopped(SlagateConfig config, Path configPath, EmbeddedSystem.Parts parts, PrintStream err) {

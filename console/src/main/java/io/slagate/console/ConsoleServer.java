@@ -32,9 +32,13 @@ public final class ConsoleServer implements AutoCloseable {
      * Starts the console; on the first start (no users file) prints the generated admin password
      * once on {@code out} — it is stored only as a hash and never logged.
      */
+    /** Where the console keeps its users (beside the configuration file, by {@code console.usersFile}). */
+    public static Path usersFile(SlagateConfig config) {
+        return baseDir(config).resolve(config.console().usersFile());
+    }
+
     public static ConsoleServer start(SlagateConfig config, ControlBus bus, PrintStream out) throws Exception {
-        Path base = baseDir(config);
-        Path usersFile = base.resolve(config.console().usersFile());
+        Path usersFile = usersFile(config);
         UserStore users = UserStore.open(usersFile);
         if (users.generatedPassword() != null) {
             out.println("slagate console: created user \"admin\" with password " + users.generatedPassword()
