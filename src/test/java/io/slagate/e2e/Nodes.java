@@ -39,6 +39,8 @@ final class Nodes implements AutoCloseable {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                // the shipped logging configuration, not the tests' (logback-test.xml is on this class path too)
+                "-Dlogback.configurationFile=logback.xml",
                 "io.slagate.Main"));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile());

@@ -75,7 +75,7 @@ class SeveralProcessesTest {
         Process brokerProcess = nodes.launch("broker", "broker", "--config", brokerOnly.toString());
         nodes.launch("rm-1", "resource-manager", "--config", c1.toString());
         nodes.launch("rm-2", "resource-manager", "--config", c1.toString());
-        nodes.launch("gw1", "gateway", "--config", c1.toString());
+        Process gw1Process = nodes.launch("gw1", "gateway", "--config", c1.toString());
         Process gw2Process = nodes.launch("gw2", "gateway", "--config", c2.toString());
 
         await("both gateways hold one allocation that splits every N_s").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
@@ -126,6 +126,22 @@ class SeveralProcessesTest {
         assertEquals(load.sent(), load.ok(), "every request sent to gw1 was answered");
         assertEquals(load2.sent(), load2.ok() + load2.failed(), "requests to the killed gateway ended (answered or failed), none hangs");
         assertTrue(load.ok() > 500, "the load ran: " + load.ok());
+
+        // what the logs said (the shipped logging configuration): the broker loss in one line that says what it means
+        // for each process, no stack traces; and a gateway stopped by SIGTERM says it drains, leaves and stops
+        assertTrue(nodes.logged("gw1", "lost the broker; reconnecting (the last allocation stays in force"), "gw1's log");
+        assertTrue(nodes.logged(standbyLog, "lost the broker; reconnecting (no allocation is published until it is back"),
+                standbyLog + "'s log");
+        assertTrue(nodes.logged("gw1", "reconnected to"), "gw1's log");
+        for (String name : List.of("gw1", standbyLog)) {
+            List<String> traces = Files.readAllLines(dir.resolve(name + ".log")).stream().filter(l -> l.startsWith("\tat ")).toList();
+            assertTrue(traces.isEmpty(), name + " logged a stack trace: " + traces.subList(0, Math.min(5, traces.size())));
+        }
+        gw1Process.destroy(); // SIGTERM
+        assertTrue(gw1Process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "gw1 exits on SIGTERM");
+        assertTrue(nodes.logged("gw1", "gateway gw1 stopping: new requests get a shutting-down fault"), "gw1's log");
+        assertTrue(nodes.logged("gw1", "gateway gw1 left the control plane"), "gw1's log");
+        assertTrue(nodes.logged("gw1", "gateway gw1 stopped"), "gw1's log");
     }
 
     /** The active manager's id, as the standby names it in its log ("… stands by: ID is active"). */

@@ -66,6 +66,7 @@ public final class ControlBus implements AutoCloseable {
     private final AtomicLong connects = new AtomicLong();
     private final AtomicLong lastMalformedWarn = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
     private volatile boolean connected;
+    private volatile String whileLost = "";
     private volatile String lastError;
     private volatile boolean closed;
     // bus thread only
@@ -167,6 +168,12 @@ public final class ControlBus implements AutoCloseable {
     /** Why the broker refused the credentials ("bus authentication refused ..."), or null. */
     public String refusal() {
         return refused;
+    }
+
+    /** What losing the broker means for this component, for the log line that reports it (e.g. "the last allocation stays in force"). */
+    public ControlBus whileLost(String meaning) {
+        this.whileLost = meaning == null || meaning.isEmpty() ? "" : " (" + meaning + ")";
+        return this;
     }
 
     /** Connects in the background; returns at once, connected or not. */
@@ -281,7 +288,7 @@ public final class ControlBus implements AutoCloseable {
                 public void transportInterupted() {
                     interrupted.set(true);
                     connected = false;
-                    LOG.warn("bus {}: lost the broker; reconnecting (the last allocation stays in force)", name);
+                    LOG.warn("bus {}: lost the broker; reconnecting{}", name, whileLost);
                 }
 
                 @Override

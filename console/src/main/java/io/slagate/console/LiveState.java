@@ -52,6 +52,7 @@ public final class LiveState {
     }
 
     public void attach(ControlBus bus) {
+        bus.whileLost("the console's live figures pause until it is back; edits are not delivered meanwhile");
         for (String topic : List.of(Topics.STATS, Topics.ALLOCATION, Topics.DECISION, Topics.HEARTBEAT_GATEWAY)) {
             bus.subscribe(topic, this::accept);
         }

@@ -217,6 +217,10 @@ public final class Gateway implements AutoCloseable {
             accepting = false;
             current.proxy().stopAccepting();
         }
+        long draining = current.metrics().inFlight();
+        long stopStarted = System.nanoTime();
+        LOG.info("gateway {} stopping: new requests get a shutting-down fault; draining {} in flight (up to {})",
+                current.config().gateway().id(), draining, grace);
         long deadline = System.nanoTime() + grace.toNanos();
         while (current.metrics().inFlight() > 0 && System.nanoTime() - deadline < 0) {
             current.queues().expireOverdue();
@@ -225,10 +229,13 @@ public final class Gateway implements AutoCloseable {
         }
         if (current.metrics().inFlight() > 0) {
             LOG.warn("stopping with {} requests still in flight after {}", current.metrics().inFlight(), grace);
+        } else if (draining > 0) {
+            LOG.info("gateway {} drained in {} ms", current.config().gateway().id(), (System.nanoTime() - stopStarted) / 1_000_000);
         }
         // the request paths of replaced configurations still there are beans of the server: they stop with it
         timer.shutdownNow();
         server.stop();
+        LOG.info("gateway {} stopped", current.config().gateway().id());
     }
 
     @Override

@@ -73,6 +73,7 @@ public final class ControlLoop implements AutoCloseable {
         this.id = id;
         this.config = config;
         this.bus = bus;
+        bus.whileLost("no allocation is published until it is back; every gateway keeps the one in force");
         this.overrides = overrides;
         this.nanoClock = nanoClock;
         this.registry = registry;

@@ -207,9 +207,18 @@ public final class ResourceManager {
             perGateway.put(g, new GatewayAllocation(weights.get(g), caps.get(g)));
         }
         long now = System.currentTimeMillis();
+        boolean changed = last == null || !last.gateways().equals(perGateway);
         last = new AllocationMessage(BusMessage.SCHEMA, version, now, id, perGateway);
         double solveMillis = (System.nanoTime() - started) / 1e6;
-        LOG.info("cycle v{} gateways={} Ω={} solve={}ms{}", version, gws, fmt(clusterUtility), String.format("%.2f", solveMillis), logLine);
+        // a line per cycle that changes the allocation; the unchanged ones (most, at steady state) only at DEBUG
+        if (changed ? LOG.isInfoEnabled() : LOG.isDebugEnabled()) {
+            String line = String.format("cycle v%d gateways=%s Ω=%s solve=%.2fms%s", version, gws, fmt(clusterUtility), solveMillis, logLine);
+            if (changed) {
+                LOG.info(line);
+            } else {
+                LOG.debug(line);
+            }
+        }
         return new Decision(last, new DecisionMessage(BusMessage.SCHEMA, version, now, id, false, clusterUtility, solveMillis, flowDecisions));
     }
 

@@ -53,6 +53,7 @@ public final class GatewayAgent implements AutoCloseable {
         bus.subscribeWithSender(Topics.CONFIG, this::onMessage);
         bus.onConnected(() -> heartbeat(HeartbeatMessage.JOIN));
         bus.onRefused(gateway::notReady);
+        bus.whileLost("the last allocation stays in force; requests keep flowing under it");
         gateway.addReportListener(this::report);
         MeterRegistry r = gateway.registry();
         Gauge.builder("slagate.bus.connected", bus, b -> b.isConnected() ? 1 : 0).tag("gateway", id)
@@ -214,5 +215,6 @@ public final class GatewayAgent implements AutoCloseable {
     @Override
     public void close() {
         heartbeat(HeartbeatMessage.LEAVE);
+        LOG.info("gateway {} left the control plane (its share goes to the other gateways at the next cycle)", id);
     }
 }
