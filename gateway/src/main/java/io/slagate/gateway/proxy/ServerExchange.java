@@ -517,6 +517,7 @@ final class ServerExchange implements Promise<ServerConnection> {
         /** The answer is complete; {@code lastPiece} (possibly empty, never the connection's input) ends it. */
         private void succeed(ByteBuffer lastPiece) {
             over = true;
+            lastPiece = describedHere(lastPiece);
             // Reusable only when the request goes out whole and nobody asked to close: a server that
             // answered before reading the whole body leaves unread bytes that would poison the next
             // answer. The answer usually arrives while the request's last write is still completing on
@@ -535,6 +536,25 @@ final class ServerExchange implements Promise<ServerConnection> {
                     finish();
                 }
             }
+        }
+
+        /**
+         * A service description asked for through the gateway and held whole: its addresses become the
+         * gateway's, and the length follows. One that streamed (over {@code bufferedResponseBytes}) goes as it is.
+         */
+        private ByteBuffer describedHere(ByteBuffer answer) {
+            if (streaming || status != HttpStatus.OK_200 || !WsdlAddresses.asksForDescription(ex.request)) {
+                return answer;
+            }
+            String base = WsdlAddresses.publicBase(ex.request, ex.context.forwarded.trusts(ex.request));
+            if (base == null) {
+                return answer;
+            }
+            ByteBuffer rewritten = WsdlAddresses.rewrite(answer, base);
+            if (rewritten != answer) {
+                ex.response.getHeaders().put(HttpHeader.CONTENT_LENGTH, rewritten.remaining());
+            }
+            return rewritten;
         }
 
         /** The answer's end (its last piece, possibly empty) to the client: the exchange completes with it. */
