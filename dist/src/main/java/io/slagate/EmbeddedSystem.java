@@ -148,8 +148,8 @@ public final class EmbeddedSystem implements AutoCloseable {
         }
         ControlBus bus = gatewayBus != null ? gatewayBus : reloadBus;
         if (bus != null) {
-            bus.publish(io.slagate.config.bus.Topics.CONFIG, new io.slagate.config.bus.ConfigMessage(
-                    io.slagate.config.bus.BusMessage.SCHEMA, System.currentTimeMillis(), yaml, "reload:" + file,
+            bus.publish(io.slagate.bus.message.Topics.CONFIG, new io.slagate.bus.message.ConfigMessage(
+                    io.slagate.bus.message.BusMessage.SCHEMA, System.currentTimeMillis(), yaml, "reload:" + file,
                     System.currentTimeMillis()));
         }
         LOG.info("configuration reloaded from {}", file);

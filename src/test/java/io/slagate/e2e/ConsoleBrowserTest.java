@@ -195,13 +195,13 @@ class ConsoleBrowserTest {
 
                     // a gateway that reports and then leaves: listed while it reports, gone from the table at once when it leaves
                     browser.findElement(By.cssSelector("a[data-tab=overview]")).click();
-                    io.slagate.config.bus.StatsMessage ghost = new io.slagate.config.bus.StatsMessage(io.slagate.config.bus.BusMessage.SCHEMA,
-                            "gw-ghost", 1, System.currentTimeMillis(), 2, 0, List.of(new io.slagate.config.bus.FlowStatsMessage(
+                    io.slagate.bus.message.StatsMessage ghost = new io.slagate.bus.message.StatsMessage(io.slagate.bus.message.BusMessage.SCHEMA,
+                            "gw-ghost", 1, System.currentTimeMillis(), 2, 0, List.of(new io.slagate.bus.message.FlowStatsMessage(
                                     "premium", 1, 1, 0, 0.05, 0, 0.05, 0, 1, 1)), List.of());
-                    system.gatewayBus().publish(io.slagate.config.bus.Topics.STATS, ghost);
+                    system.gatewayBus().publish(io.slagate.bus.message.Topics.STATS, ghost);
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("flows")).getText().contains("gw-ghost"));
-                    system.gatewayBus().publish(io.slagate.config.bus.Topics.HEARTBEAT_GATEWAY, new io.slagate.config.bus.HeartbeatMessage(
-                            io.slagate.config.bus.BusMessage.SCHEMA, "gw-ghost", "gateway", io.slagate.config.bus.HeartbeatMessage.LEAVE,
+                    system.gatewayBus().publish(io.slagate.bus.message.Topics.HEARTBEAT_GATEWAY, new io.slagate.bus.message.HeartbeatMessage(
+                            io.slagate.bus.message.BusMessage.SCHEMA, "gw-ghost", "gateway", io.slagate.bus.message.HeartbeatMessage.LEAVE,
                             System.currentTimeMillis(), 0));
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> !browser.findElement(By.id("flows")).getText().contains("gw-ghost"));
                     assertTrue(browser.findElement(By.id("flows")).getText().contains("gw1"), "the live gateway stays");

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.slagate.EmbeddedSystem;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
-import io.slagate.config.bus.DecisionMessage;
+import io.slagate.bus.message.DecisionMessage;
 import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
 import io.slagate.load.Summary;

@@ -1,8 +1,8 @@
 package io.slagate.bus;
 
 import io.slagate.config.BusSettings;
-import io.slagate.config.bus.BusCodec;
-import io.slagate.config.bus.BusMessage;
+import io.slagate.bus.message.BusCodec;
+import io.slagate.bus.message.BusMessage;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -390,7 +390,7 @@ public final class ControlBus implements AutoCloseable {
                 throw new IllegalArgumentException("not a text message");
             }
             // the size first, before the text is decoded or parsed (a 30 MB message must cost nothing more)
-            if (m instanceof org.apache.activemq.command.ActiveMQMessage am && am.getSize() > 4L * io.slagate.config.bus.Topics.MAX_MESSAGE_CHARS) {
+            if (m instanceof org.apache.activemq.command.ActiveMQMessage am && am.getSize() > 4L * io.slagate.bus.message.Topics.MAX_MESSAGE_CHARS) {
                 refuseOversized(s, am.getSize());
                 return;
             }
@@ -398,7 +398,7 @@ public final class ControlBus implements AutoCloseable {
             if (text == null) {
                 throw new IllegalArgumentException("not a text message");
             }
-            if (text.length() > io.slagate.config.bus.Topics.MAX_MESSAGE_CHARS) {
+            if (text.length() > io.slagate.bus.message.Topics.MAX_MESSAGE_CHARS) {
                 refuseOversized(s, text.length());
                 return;
             }
@@ -429,7 +429,7 @@ public final class ControlBus implements AutoCloseable {
         long last = lastMalformedWarn.get();
         if (now - last >= WARN_EVERY_NANOS && lastMalformedWarn.compareAndSet(last, now)) {
             LOG.warn("bus {}: refused a message of {} bytes on {} (limit {} characters; {} refused so far)", name, size, s.topic(),
-                    io.slagate.config.bus.Topics.MAX_MESSAGE_CHARS, n);
+                    io.slagate.bus.message.Topics.MAX_MESSAGE_CHARS, n);
         }
     }
 

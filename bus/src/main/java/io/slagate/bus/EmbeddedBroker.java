@@ -99,13 +99,13 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     /** Topic → the roles that may publish on it (every role may read every topic). */
     static final java.util.Map<String, String> WRITERS = java.util.Map.of(
-            io.slagate.config.bus.Topics.STATS, "gateway,admin",
-            io.slagate.config.bus.Topics.ALLOCATION, "resource-manager,admin",
-            io.slagate.config.bus.Topics.DECISION, "resource-manager,admin",
-            io.slagate.config.bus.Topics.HEARTBEAT_GATEWAY, "gateway,admin",
-            io.slagate.config.bus.Topics.HEARTBEAT_RESOURCE_MANAGER, "resource-manager,admin",
-            io.slagate.config.bus.Topics.CONTROL, "console,admin",
-            io.slagate.config.bus.Topics.CONFIG, "console,admin");
+            io.slagate.bus.message.Topics.STATS, "gateway,admin",
+            io.slagate.bus.message.Topics.ALLOCATION, "resource-manager,admin",
+            io.slagate.bus.message.Topics.DECISION, "resource-manager,admin",
+            io.slagate.bus.message.Topics.HEARTBEAT_GATEWAY, "gateway,admin",
+            io.slagate.bus.message.Topics.HEARTBEAT_RESOURCE_MANAGER, "resource-manager,admin",
+            io.slagate.bus.message.Topics.CONTROL, "console,admin",
+            io.slagate.bus.message.Topics.CONFIG, "console,admin");
 
     private static org.apache.activemq.security.DefaultAuthorizationMap authorization() throws Exception {
         String all = String.join(",", io.slagate.config.BusAccount.ROLES);
@@ -128,14 +128,14 @@ public final class EmbeddedBroker implements AutoCloseable {
     }
 
     /**
-     * A network listener refuses frames over {@link io.slagate.config.bus.Topics#MAX_MESSAGE_CHARS}
+     * A network listener refuses frames over {@link io.slagate.bus.message.Topics#MAX_MESSAGE_CHARS}
      * (plus room for headers) unless the URL sets its own cap: a 30 MB message never reaches a receiver.
      */
     static String withFrameCap(String listen) {
         if (listen.contains("maxFrameSize")) {
             return listen;
         }
-        long cap = 4L * io.slagate.config.bus.Topics.MAX_MESSAGE_CHARS + 64 * 1024; // UTF-8 at worst, and the frame's headers
+        long cap = 4L * io.slagate.bus.message.Topics.MAX_MESSAGE_CHARS + 64 * 1024; // UTF-8 at worst, and the frame's headers
         return listen + (listen.contains("?") ? "&" : "?") + "wireFormat.maxFrameSize=" + cap;
     }
 

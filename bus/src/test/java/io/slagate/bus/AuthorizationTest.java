@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.slagate.config.BusAccount;
-import io.slagate.config.bus.AllocationMessage;
-import io.slagate.config.bus.BusMessage;
-import io.slagate.config.bus.Topics;
+import io.slagate.bus.message.AllocationMessage;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.Topics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.slagate.config.BusTls;
-import io.slagate.config.bus.BusMessage;
-import io.slagate.config.bus.HeartbeatMessage;
-import io.slagate.config.bus.Topics;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.bus.message.Topics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.slagate.config.bus.BusMessage;
-import io.slagate.config.bus.HeartbeatMessage;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.HeartbeatMessage;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;

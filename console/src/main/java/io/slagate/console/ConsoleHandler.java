@@ -6,9 +6,9 @@ import io.slagate.bus.ControlBus;
 import io.slagate.config.ServerConfig;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
-import io.slagate.config.bus.BusMessage;
-import io.slagate.config.bus.ControlMessage;
-import io.slagate.config.bus.Topics;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.ControlMessage;
+import io.slagate.bus.message.Topics;
 import io.slagate.gateway.classify.Classifier;
 import java.io.IOException;
 import java.io.InputStream;
@@ -354,7 +354,7 @@ public final class ConsoleHandler extends Handler.Abstract {
     }
 
     private boolean publishConfig(Sessions.Session session) {
-        return bus.publish(Topics.CONFIG, new io.slagate.config.bus.ConfigMessage(BusMessage.SCHEMA,
+        return bus.publish(Topics.CONFIG, new io.slagate.bus.message.ConfigMessage(BusMessage.SCHEMA,
                 System.currentTimeMillis(), editor.yaml(), session.user(), System.currentTimeMillis()));
     }
 

@@ -1,14 +1,14 @@
 package io.slagate.console;
 
 import io.slagate.bus.ControlBus;
-import io.slagate.config.bus.AllocationMessage;
-import io.slagate.config.bus.BusCodec;
-import io.slagate.config.bus.BusMessage;
-import io.slagate.config.bus.DecisionMessage;
-import io.slagate.config.bus.FlowStatsMessage;
-import io.slagate.config.bus.HeartbeatMessage;
-import io.slagate.config.bus.StatsMessage;
-import io.slagate.config.bus.Topics;
+import io.slagate.bus.message.AllocationMessage;
+import io.slagate.bus.message.BusCodec;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.DecisionMessage;
+import io.slagate.bus.message.FlowStatsMessage;
+import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.bus.message.StatsMessage;
+import io.slagate.bus.message.Topics;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

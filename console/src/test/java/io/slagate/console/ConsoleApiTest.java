@@ -13,12 +13,12 @@ import io.slagate.bus.ControlBus;
 import io.slagate.bus.EmbeddedBroker;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
-import io.slagate.config.bus.BusMessage;
-import io.slagate.config.bus.ControlMessage;
-import io.slagate.config.bus.FlowStatsMessage;
-import io.slagate.config.bus.ServerStatusMessage;
-import io.slagate.config.bus.StatsMessage;
-import io.slagate.config.bus.Topics;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.ControlMessage;
+import io.slagate.bus.message.FlowStatsMessage;
+import io.slagate.bus.message.ServerStatusMessage;
+import io.slagate.bus.message.StatsMessage;
+import io.slagate.bus.message.Topics;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -353,7 +353,7 @@ class ConsoleApiTest {
             assertEquals(before, Files.readString(dir.resolve("slagate.yaml.bak")), "the old version is kept");
             assertEquals(4.5, ConfigLoader.load(dir.resolve("slagate.yaml")).classes().get(1).targetSeconds(), 1e-9, "saved");
             assertEquals(4.5, json(admin.get("/api/classes")).get(1).path("targetSeconds").asDouble(), 1e-9, "served");
-            await().atMost(DEADLINE).until(() -> configs.stream().anyMatch(m -> m instanceof io.slagate.config.bus.ConfigMessage c
+            await().atMost(DEADLINE).until(() -> configs.stream().anyMatch(m -> m instanceof io.slagate.bus.message.ConfigMessage c
                     && c.yaml().contains("4500ms") && "admin".equals(c.user())));
             HttpResponse<String> created = admin.send("POST", "/api/classes", "{\"name\":\"bronze\",\"targetSeconds\":10}", true);
             assertEquals(200, created.statusCode(), created.body());

@@ -3,10 +3,10 @@ package io.slagate.console;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.slagate.config.bus.BusMessage;
-import io.slagate.config.bus.FlowStatsMessage;
-import io.slagate.config.bus.HeartbeatMessage;
-import io.slagate.config.bus.StatsMessage;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.FlowStatsMessage;
+import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.bus.message.StatsMessage;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;

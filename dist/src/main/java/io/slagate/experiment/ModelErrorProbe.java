@@ -1,6 +1,6 @@
 package io.slagate.experiment;
 
-import io.slagate.config.bus.DecisionMessage;
+import io.slagate.bus.message.DecisionMessage;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;

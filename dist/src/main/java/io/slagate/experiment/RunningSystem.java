@@ -36,7 +36,7 @@ final class RunningSystem implements AutoCloseable {
     }
 
     /** The resource manager's last decision, or null without one (no controller, or no cycle yet). */
-    io.slagate.config.bus.DecisionMessage lastDecision() {
+    io.slagate.bus.message.DecisionMessage lastDecision() {
         return embedded == null || embedded.controlLoop() == null ? null : embedded.controlLoop().lastDecision();
     }
 

@@ -6,17 +6,17 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.slagate.bus.ControlBus;
 import io.slagate.config.SlagateConfig;
-import io.slagate.config.bus.AllocationMessage;
-import io.slagate.config.bus.AllocationVersions;
-import io.slagate.config.bus.BusMessage;
-import io.slagate.config.bus.ControlMessage;
-import io.slagate.config.bus.ConfigMessage;
+import io.slagate.bus.message.AllocationMessage;
+import io.slagate.bus.message.AllocationVersions;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.ControlMessage;
+import io.slagate.bus.message.ConfigMessage;
 import io.slagate.config.ConfigException;
 import io.slagate.config.ConfigLoader;
-import io.slagate.config.bus.DecisionMessage;
-import io.slagate.config.bus.HeartbeatMessage;
-import io.slagate.config.bus.StatsMessage;
-import io.slagate.config.bus.Topics;
+import io.slagate.bus.message.DecisionMessage;
+import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.bus.message.StatsMessage;
+import io.slagate.bus.message.Topics;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -266,7 +266,7 @@ public final class ControlLoop implements AutoCloseable {
     }
 
     void onConfig(ConfigMessage c, String account) {
-        String who = io.slagate.config.bus.Senders.describe(c.user(), account);
+        String who = io.slagate.bus.message.Senders.describe(c.user(), account);
         SlagateConfig next;
         try {
             next = ConfigLoader.parseUntrusted(c.yaml(), "configuration from the bus (v" + c.version() + " by " + who + ")");
@@ -297,7 +297,7 @@ public final class ControlLoop implements AutoCloseable {
     }
 
     void onControl(ControlMessage c, String account) {
-        String who = io.slagate.config.bus.Senders.describe(c.user(), account);
+        String who = io.slagate.bus.message.Senders.describe(c.user(), account);
         long now = nanoClock.getAsLong();
         long until = c.expiresInSeconds() > 0 ? now + (long) (c.expiresInSeconds() * 1e9) : Long.MAX_VALUE;
         try {

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.slagate.bus.ControlBus;
 import io.slagate.config.ConfigLoader;
-import io.slagate.config.bus.BusMessage;
-import io.slagate.config.bus.ControlMessage;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.ControlMessage;
 import org.junit.jupiter.api.Test;
 
 /** The console's overrides reach the decision logic (the bus is not started: its own tests are in the bus module). */
@@ -57,9 +57,9 @@ class ControlLoopTest {
                 """;
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
-            loop.onConfig(new io.slagate.config.bus.ConfigMessage(BusMessage.SCHEMA, 2, yaml.replace("target: 3s", "target: 7s"), "bob", 0));
+            loop.onConfig(new io.slagate.bus.message.ConfigMessage(BusMessage.SCHEMA, 2, yaml.replace("target: 3s", "target: 7s"), "bob", 0));
             assertEquals(7.0, loop.config().classes().get(1).targetSeconds(), 1e-9);
-            loop.onConfig(new io.slagate.config.bus.ConfigMessage(BusMessage.SCHEMA, 3, "classes: nonsense", "eve", 0));
+            loop.onConfig(new io.slagate.bus.message.ConfigMessage(BusMessage.SCHEMA, 3, "classes: nonsense", "eve", 0));
             assertEquals(7.0, loop.config().classes().get(1).targetSeconds(), 1e-9, "a configuration that does not load changes nothing");
         } finally {
             bus.close();
@@ -75,7 +75,7 @@ class ControlLoopTest {
                 """;
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now).start()) {
-            loop.onConfig(new io.slagate.config.bus.ConfigMessage(BusMessage.SCHEMA, 2,
+            loop.onConfig(new io.slagate.bus.message.ConfigMessage(BusMessage.SCHEMA, 2,
                     yaml.replace("cycle: 1h, combining: sum", "cycle: 50ms, combining: min"), "bob", 0));
             assertEquals(io.slagate.config.Combining.MIN, loop.config().controller().combining());
             long after = loop.cycles();

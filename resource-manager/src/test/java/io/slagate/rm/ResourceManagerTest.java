@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
-import io.slagate.config.bus.AllocationMessage;
-import io.slagate.config.bus.BusMessage;
-import io.slagate.config.bus.FlowStatsMessage;
-import io.slagate.config.bus.ServerStatusMessage;
-import io.slagate.config.bus.StatsMessage;
+import io.slagate.bus.message.AllocationMessage;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.FlowStatsMessage;
+import io.slagate.bus.message.ServerStatusMessage;
+import io.slagate.bus.message.StatsMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

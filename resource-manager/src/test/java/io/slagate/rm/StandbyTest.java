@@ -8,12 +8,12 @@ import io.slagate.bus.ControlBus;
 import io.slagate.bus.EmbeddedBroker;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
-import io.slagate.config.bus.AllocationMessage;
-import io.slagate.config.bus.BusMessage;
-import io.slagate.config.bus.FlowStatsMessage;
-import io.slagate.config.bus.ServerStatusMessage;
-import io.slagate.config.bus.StatsMessage;
-import io.slagate.config.bus.Topics;
+import io.slagate.bus.message.AllocationMessage;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.FlowStatsMessage;
+import io.slagate.bus.message.ServerStatusMessage;
+import io.slagate.bus.message.StatsMessage;
+import io.slagate.bus.message.Topics;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -53,8 +53,8 @@ class StandbyTest {
                     List.of(new ServerStatusMessage("s1", 10, 8, true)));
             // as a gateway does: it reports, then beats; a manager that does not know it yet admits it on its beat
             reporter.scheduleAtFixedRate(() -> {
-                gateway.publish(Topics.HEARTBEAT_GATEWAY, new io.slagate.config.bus.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
-                        io.slagate.config.bus.HeartbeatMessage.ALIVE, System.currentTimeMillis(), 0));
+                gateway.publish(Topics.HEARTBEAT_GATEWAY, new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
+                        io.slagate.bus.message.HeartbeatMessage.ALIVE, System.currentTimeMillis(), 0));
                 gateway.publish(Topics.STATS, stats);
             }, 0, 100, TimeUnit.MILLISECONDS);
             try {

@@ -4,14 +4,14 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.slagate.bus.ControlBus;
 import io.slagate.config.SlagateConfig;
-import io.slagate.config.bus.AllocationMessage;
-import io.slagate.config.bus.BusMessage;
-import io.slagate.config.bus.FlowStatsMessage;
-import io.slagate.config.bus.GatewayAllocation;
-import io.slagate.config.bus.HeartbeatMessage;
-import io.slagate.config.bus.ServerStatusMessage;
-import io.slagate.config.bus.StatsMessage;
-import io.slagate.config.bus.Topics;
+import io.slagate.bus.message.AllocationMessage;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.FlowStatsMessage;
+import io.slagate.bus.message.GatewayAllocation;
+import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.bus.message.ServerStatusMessage;
+import io.slagate.bus.message.StatsMessage;
+import io.slagate.bus.message.Topics;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.sched.QueueManager;
@@ -71,7 +71,7 @@ public final class GatewayAgent implements AutoCloseable {
     private void onMessage(BusMessage m, String account) {
         if (m instanceof AllocationMessage a) {
             apply(a);
-        } else if (m instanceof io.slagate.config.bus.ConfigMessage c) {
+        } else if (m instanceof io.slagate.bus.message.ConfigMessage c) {
             onConfig(c, account);
         } else if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role())
                 && HeartbeatMessage.JOIN.equals(h.event())) {
@@ -81,8 +81,8 @@ public final class GatewayAgent implements AutoCloseable {
         }
     }
 
-    private void onConfig(io.slagate.config.bus.ConfigMessage c, String account) {
-        String who = io.slagate.config.bus.Senders.describe(c.user(), account);
+    private void onConfig(io.slagate.bus.message.ConfigMessage c, String account) {
+        String who = io.slagate.bus.message.Senders.describe(c.user(), account);
         SlagateConfig next;
         try {
             next = io.slagate.config.ConfigLoader.parseUntrusted(c.yaml(), "configuration v" + c.version() + " from the bus by " + who);
@@ -115,10 +115,10 @@ public final class GatewayAgent implements AutoCloseable {
         if (mine == null || a.version() <= current.version()) {
             return false;
         }
-        if (!io.slagate.config.bus.AllocationVersions.plausible(a.version(), System.currentTimeMillis())) {
+        if (!io.slagate.bus.message.AllocationVersions.plausible(a.version(), System.currentTimeMillis())) {
             refusedAllocations.incrementAndGet();
             LOG.warn("allocation v{} refused: it runs more than {} ms ahead of this clock (a forgery or a broken sender);"
-                    + " the allocation in force (v{}) stays", a.version(), io.slagate.config.bus.AllocationVersions.MAX_AHEAD_MILLIS,
+                    + " the allocation in force (v{}) stays", a.version(), io.slagate.bus.message.AllocationVersions.MAX_AHEAD_MILLIS,
                     current.version());
             return false;
         }

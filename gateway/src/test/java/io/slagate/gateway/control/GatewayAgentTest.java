@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.slagate.bus.ControlBus;
 import io.slagate.config.ConfigLoader;
-import io.slagate.config.bus.AllocationMessage;
-import io.slagate.config.bus.BusMessage;
-import io.slagate.config.bus.GatewayAllocation;
-import io.slagate.config.bus.StatsMessage;
+import io.slagate.bus.message.AllocationMessage;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.GatewayAllocation;
+import io.slagate.bus.message.StatsMessage;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.sched.Allocation;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.slagate.config.bus;
+package io.slagate.bus.message;
 
 /**
  * An operator's command from the console to the resource manager (section III-B: "manually

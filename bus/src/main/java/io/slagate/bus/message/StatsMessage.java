@@ -1,4 +1,4 @@
-package io.slagate.config.bus;
+package io.slagate.bus.message;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.slagate.config.bus;
+package io.slagate.bus.message;
 
 /** The control network's topics (section III-B: a publish/subscribe network shared by all components). */
 public final class Topics {

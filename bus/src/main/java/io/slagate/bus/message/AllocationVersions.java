@@ -1,4 +1,4 @@
-package io.slagate.config.bus;
+package io.slagate.bus.message;
 
 /**
  * What an allocation version may be. A resource manager numbers its first allocation with the

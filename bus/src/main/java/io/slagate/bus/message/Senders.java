@@ -1,4 +1,4 @@
-package io.slagate.config.bus;
+package io.slagate.bus.message;
 
 /**
  * How a change that came over the bus is attributed in logs and audit entries: the operator the

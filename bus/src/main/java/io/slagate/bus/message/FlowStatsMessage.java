@@ -1,4 +1,4 @@
-package io.slagate.config.bus;
+package io.slagate.bus.message;
 
 /**
  * One class's windowed statistics at one gateway (section III-B), in seconds and requests per

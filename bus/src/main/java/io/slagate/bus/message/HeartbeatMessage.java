@@ -1,4 +1,4 @@
-package io.slagate.config.bus;
+package io.slagate.bus.message;
 
 /**
  * Liveness of a component. {@code event} is {@code join} (first beat after start or reconnect: the

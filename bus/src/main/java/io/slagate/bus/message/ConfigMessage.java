@@ -1,4 +1,4 @@
-package io.slagate.config.bus;
+package io.slagate.bus.message;
 
 /**
  * A new configuration, published by the console after it validated and saved it: the whole YAML
