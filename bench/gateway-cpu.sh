@@ -22,13 +22,13 @@ secs=8
 work="$(mktemp -d)"
 out="$home/bench/results/gateway-cpu.md"
 A=direct; B=httpclient
-declare -A JAR=([direct]="$home/dist/target/slagate.jar" [httpclient]="$home/dist/target/slagate.jar")
+declare -A JAR=([direct]="$home/launcher/target/slagate.jar" [httpclient]="$home/launcher/target/slagate.jar")
 if [ -n "${BEFORE_JAR:-}" ]; then
   A=after; B=before; out="$home/bench/results/gateway-cpu-before-after.md"
-  JAR=([after]="$home/dist/target/slagate.jar" [before]="$BEFORE_JAR")
+  JAR=([after]="$home/launcher/target/slagate.jar" [before]="$BEFORE_JAR")
 fi
 for tool in nginx wrk perf java; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
-[ -f "$home/dist/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
+[ -f "$home/launcher/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 
 BACKEND=9101
 declare -A PORT=([$A]=9103 [$B]=9105) ADMIN=([$A]=9104 [$B]=9106) OPTS=([$A]="" [$B]="") PID=()

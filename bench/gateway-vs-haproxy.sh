@@ -14,7 +14,7 @@ work="$(mktemp -d)"
 out="$home/bench/results/gateway-vs-haproxy.md"
 raw="$home/bench/results/gateway-vs-haproxy.raw.txt"
 for tool in nginx haproxy wrk java; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
-[ -f "$home/dist/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
+[ -f "$home/launcher/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 
 BACKEND=9101 HAPROXY=9102 GATEWAY=9103 ADMIN=9104 CAP=64
 for p in $BACKEND $HAPROXY $GATEWAY $ADMIN; do
@@ -50,7 +50,7 @@ HAP
 haproxy -f "$work/haproxy.cfg" -D -p "$work/haproxy.pid"
 
 gateway_yaml bench "$GATEWAY" "$ADMIN" "$BACKEND" > "$work/slagate.yaml"
-java ${JAVA_OPTS:-} -jar "$home/dist/target/slagate.jar" gateway --config "$work/slagate.yaml" > "$work/gateway.log" 2>&1 &
+java ${JAVA_OPTS:-} -jar "$home/launcher/target/slagate.jar" gateway --config "$work/slagate.yaml" > "$work/gateway.log" 2>&1 &
 gw_pid=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$ADMIN/ready" >/dev/null && break; sleep 0.1; done
 

@@ -36,7 +36,7 @@ import org.openqa.selenium.support.ui.Select;
  * The console in a real browser (Debian's chromium through chromedriver; `.ci/run` installs them):
  * log in, watch the charts follow live load through the gateway, change a class's target and see
  * the resource manager use it, pin and unpin a weight. A screenshot of the overview is saved as
- * {@code dist/target/console-overview.png}.
+ * {@code launcher/target/console-overview.png}.
  */
 class ConsoleBrowserTest {
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
