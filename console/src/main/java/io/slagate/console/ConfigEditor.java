@@ -54,10 +54,10 @@ public final class ConfigEditor {
         ArrayNode classes = root.withArray("classes");
         int at = indexOf(classes, name);
         if (mustExist && at < 0) {
-            throw new ConsoleHandler.ApiError(404, "no class named " + name, "name");
+            throw new Api.ApiError(404, "no class named " + name, "name");
         }
         if (!mustExist && at >= 0) {
-            throw new ConsoleHandler.ApiError(409, "a class named " + name + " exists already", "name");
+            throw new Api.ApiError(409, "a class named " + name + " exists already", "name");
         }
         ObjectNode c = at >= 0 ? (ObjectNode) classes.get(at) : classes.addObject();
         c.put("name", name);
@@ -89,10 +89,10 @@ public final class ConfigEditor {
         ArrayNode servers = root.withArray("servers");
         int at = indexOf(servers, "id", id);
         if (mustExist && at < 0) {
-            throw new ConsoleHandler.ApiError(404, "no server named " + id, "id");
+            throw new Api.ApiError(404, "no server named " + id, "id");
         }
         if (!mustExist && at >= 0) {
-            throw new ConsoleHandler.ApiError(409, "a server named " + id + " exists already", "id");
+            throw new Api.ApiError(409, "a server named " + id + " exists already", "id");
         }
         ObjectNode s = at >= 0 ? (ObjectNode) servers.get(at) : servers.addObject();
         s.put("id", id);
@@ -109,7 +109,7 @@ public final class ConfigEditor {
         ArrayNode servers = root.withArray("servers");
         int at = indexOf(servers, "id", id);
         if (at < 0) {
-            throw new ConsoleHandler.ApiError(404, "no server named " + id, "id");
+            throw new Api.ApiError(404, "no server named " + id, "id");
         }
         servers.remove(at);
         return save(root);
@@ -125,7 +125,7 @@ public final class ConfigEditor {
         if (form.has("cycleSeconds")) {
             JsonNode v = form.get("cycleSeconds");
             if (!v.isNumber() || !(v.asDouble() > 0)) {
-                throw new ConsoleHandler.ApiError(400, "cycleSeconds must be a positive number of seconds", "cycleSeconds");
+                throw new Api.ApiError(400, "cycleSeconds must be a positive number of seconds", "cycleSeconds");
             }
             controller.put("cycle", Math.round(v.asDouble() * 1000) + "ms");
         }
@@ -138,7 +138,7 @@ public final class ConfigEditor {
     /** Replaces the classification section: customer source, subscriptions, grades, rules, default class. */
     public synchronized SlagateConfig putClassification(JsonNode section) throws IOException {
         if (section == null || !section.isObject()) {
-            throw new ConsoleHandler.ApiError(400, "classification must be an object", "classification");
+            throw new Api.ApiError(400, "classification must be an object", "classification");
         }
         ObjectNode root = document();
         root.set("classification", section);
@@ -155,7 +155,7 @@ public final class ConfigEditor {
         ArrayNode classes = root.withArray("classes");
         int at = indexOf(classes, name);
         if (at < 0) {
-            throw new ConsoleHandler.ApiError(404, "no class named " + name, "name");
+            throw new Api.ApiError(404, "no class named " + name, "name");
         }
         classes.remove(at);
         return save(root);
@@ -163,7 +163,7 @@ public final class ConfigEditor {
 
     private ObjectNode document() throws IOException {
         if (yaml == null) {
-            throw new ConsoleHandler.ApiError(409, "this console was not started from a configuration file; nothing to edit", null);
+            throw new Api.ApiError(409, "this console was not started from a configuration file; nothing to edit", null);
         }
         return (ObjectNode) YAML.readTree(yaml);
     }
@@ -183,7 +183,7 @@ public final class ConfigEditor {
 
     private static JsonNode seconds(JsonNode v, String field) {
         if (v == null || !v.isNumber() || !(v.asDouble() > 0)) {
-            throw new ConsoleHandler.ApiError(400, field + " must be a number of seconds > 0", field);
+            throw new Api.ApiError(400, field + " must be a number of seconds > 0", field);
         }
         return YAML.getNodeFactory().textNode(Math.round(v.asDouble() * 1000) + "ms");
     }
@@ -210,7 +210,7 @@ public final class ConfigEditor {
                     default -> m.group(1);
                 };
             }
-            throw new ConsoleHandler.ApiError(400, String.join("; ", e.problems()), field);
+            throw new Api.ApiError(400, String.join("; ", e.problems()), field);
         }
         Files.copy(file, file.resolveSibling(file.getFileName() + ".bak"), StandardCopyOption.REPLACE_EXISTING);
         AtomicFiles.write(file, "# written by the slagate console; the previous version is " + file.getFileName() + ".bak\n" + text, false);
