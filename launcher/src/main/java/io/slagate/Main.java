@@ -43,7 +43,8 @@ public final class Main {
               experiment NAME   the paper's experiments A, B or C [--short] [--scale 0.05] [--resolution 1]
                                 [--out docs/experiments]; C --point L_P,L_B --sweep: one point against the
                                 best static weights (an empirical oracle), ending with "capture MODEL VALUE";
-                                C --sweep: the grid, then each saturated point against the oracle
+                                C --sweep: the grid, then each saturated point against the oracle;
+                                B --sweep: each phase beside its best static weights, and settling times
               help              this text
 
             options:

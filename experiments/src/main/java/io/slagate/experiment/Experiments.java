@@ -64,12 +64,12 @@ public final class Experiments {
 
     /** @param sweep for C: after the grid, each saturated point against the empirical oracle, with the capture in RESULTS.md */
     public void run(String name, boolean sweep) throws Exception {
-        if (sweep && !name.equalsIgnoreCase("C")) {
-            throw new IllegalArgumentException("--sweep is for experiment C");
+        if (sweep && name.equalsIgnoreCase("A")) {
+            throw new IllegalArgumentException("--sweep is for experiments B and C");
         }
         switch (name.toUpperCase(Locale.ROOT)) {
             case "A" -> concurrencyKnee();
-            case "B" -> differentiation();
+            case "B" -> differentiation(sweep);
             case "C" -> utilityRegions(sweep);
             default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B or C");
         }
@@ -153,24 +153,33 @@ public final class Experiments {
 
     // ---------------------------------------------------------------- B: four phases (Figs. 8-12)
 
-    private void differentiation() throws Exception {
+    private void differentiation(boolean sweep) throws Exception {
         Path dir = out.resolve(resolution == 1 ? "B" : "B-resolution-" + resolution);
         Duration phase = Duration.ofSeconds(quick ? 25 : 150);
         int[][] mixes = {{5, 5}, {20, 20}, {5, 20}, {20, 5}};
         ExperimentSetup setup = new ExperimentSetup(scale, 10, "wrr", resolution);
         Summary summary;
         List<SecondSample> samples;
-        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, SLEEPY_CPU));
-             RunningSystem sys = RunningSystem.start(setup.config(backend.urls().get(0)), true)) {
-            List<LoadSpec.Phase> phases = new ArrayList<>();
-            for (int[] m : mixes) {
-                phases.add(new LoadSpec.Phase(phase, List.of((double) m[0], (double) m[1])));
+        PointSweep.Run[] oracle = new PointSweep.Run[mixes.length];
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, SLEEPY_CPU))) {
+            try (RunningSystem sys = RunningSystem.start(setup.config(backend.urls().get(0)), true)) {
+                List<LoadSpec.Phase> phases = new ArrayList<>();
+                for (int[] m : mixes) {
+                    phases.add(new LoadSpec.Phase(phase, List.of((double) m[0], (double) m[1])));
+                }
+                LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(), List.of(premium(setup), basic(setup)),
+                        phases, false, setup.paper(1), Duration.ZERO, 42, Duration.ofMinutes(5), dir);
+                LoadGenerator g = new LoadGenerator(spec, log);
+                summary = g.run();
+                samples = g.samples();
             }
-            LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(), List.of(premium(setup), basic(setup)),
-                    phases, false, setup.paper(1), Duration.ZERO, 42, Duration.ofMinutes(5), dir);
-            LoadGenerator g = new LoadGenerator(spec, log);
-            summary = g.run();
-            samples = g.samples();
+            if (sweep) {
+                // the best static fractional weights for each phase's mix, on the same backend (issue 16)
+                for (int p = 0; p < mixes.length; p++) {
+                    log.printf(Locale.ROOT, "B: phase %d (%d,%d) against the oracle%n", p + 1, mixes[p][0], mixes[p][1]);
+                    oracle[p] = new PointSweep(scale, quick, log, mixes[p][0], mixes[p][1]).oracle(backend.urls().get(0)).best();
+                }
+            }
         }
         utilityChart(samples, setup, dir.resolve("utility.png"));
         StringBuilder md = header("B — service differentiation over four phases (Figs. 8–12)");
@@ -191,6 +200,29 @@ public final class Experiments {
         }
         md.append(String.format(Locale.ROOT, "%nRequests sent %d, answered %d, lost %d.%n%n", summary.sent(), summary.answered(),
                 summary.lost()));
+        double cycleSeconds = setup.paper(5).toMillis() / 1000.0;
+        md.append(String.format(Locale.ROOT, "Settling after each change: the first second of the phase from which premium's weight stays "
+                + "within ±max(0.5, 10%%) of its mean over the phase's last 40%%, in seconds and in control cycles (%.2f s each); the "
+                + "statistics window is 30 paper-seconds (%d cycles), so a settled allocation also needs the window to fill with the "
+                + "new mix.%n%n", cycleSeconds, Math.round(30 / 5.0)));
+        md.append(sweep ? "| phase | U_controller | U best static (w_P) | U_controller − U_best | settled after |\n|---|---:|---:|---:|---|\n"
+                : "| phase | U_controller | settled after |\n|---|---:|---|\n");
+        for (int p = 0; p < mixes.length; p++) {
+            PhaseStats sp = PhaseStats.of(samples, p + 1, "premium", 0.4);
+            PhaseStats sb = PhaseStats.of(samples, p + 1, "basic", 0.4);
+            double u = Math.min(2 - sp.meanMs / 1000 / scale, 3 - sb.meanMs / 1000 / scale);
+            double settled = settleSeconds(samples, p + 1);
+            String settle = p == 0 ? "(start)" : Double.isNaN(settled) ? "not settled"
+                    : String.format(Locale.ROOT, "%.0f s (%.1f cycles)", settled, settled / cycleSeconds);
+            if (sweep) {
+                md.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f (%.1f) | %+.3f | %s |%n", names[p], u, oracle[p].utility(),
+                        oracle[p].premiumWeight(), u - oracle[p].utility(), settle));
+                log.printf(Locale.ROOT, "B %s controller %.3f best-static %.3f settled %s%n", names[p], u, oracle[p].utility(), settle);
+            } else {
+                md.append(String.format(Locale.ROOT, "| %s | %.3f | %s |%n", names[p], u, settle));
+            }
+        }
+        md.append('\n');
         md.append("![weights](weights.png)\n![response time](response-time.png)\n![queues](queues.png)\n"
                 + "![throughput](throughput.png)\n![utility](utility.png)\n");
         Files.writeString(dir.resolve("RESULTS.md"), md);
@@ -306,6 +338,29 @@ public final class Experiments {
             md.append('\n');
         }
         return md.append('\n').toString();
+    }
+
+    /**
+     * Seconds from the start of {@code phase} until premium's weight stays within ±max(0.5, 10%) of its
+     * mean over the phase's last 40%; NaN when it never does (or no weight was sampled).
+     */
+    static double settleSeconds(List<SecondSample> samples, int phase) {
+        List<SecondSample> in = samples.stream().filter(s -> s.phase() == phase && s.className().equals("premium")
+                && !Double.isNaN(s.weight())).toList();
+        if (in.isEmpty()) {
+            return Double.NaN;
+        }
+        double target = PhaseStats.of(samples, phase, "premium", 0.4).weight();
+        double band = Math.max(0.5, 0.1 * target);
+        int settledFrom = -1;
+        for (int i = 0; i < in.size(); i++) {
+            if (Math.abs(in.get(i).weight() - target) > band) {
+                settledFrom = -1;
+            } else if (settledFrom < 0) {
+                settledFrom = i;
+            }
+        }
+        return settledFrom < 0 ? Double.NaN : in.get(settledFrom).second() - in.get(0).second();
     }
 
     /** Where U crosses 0 along each row (fixed L_B) and column (fixed L_P), by linear interpolation: total clients there. */

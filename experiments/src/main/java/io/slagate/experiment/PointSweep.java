@@ -92,32 +92,50 @@ final class PointSweep {
                 runs.add(second.get(model));
                 byName.put(model, mean("controller-" + model + " (mean)", first.get(model), second.get(model)));
             }
-            // the oracle: static fractional weights, coarse to fine
-            Map<Double, Run> tried = new LinkedHashMap<>();
-            double best = Double.NaN;
-            for (double w : new double[] {1, 3, 5, 7, 9}) {
-                best = better(tried, best, staticRun(url, w, settle, measure));
-            }
-            for (double step : new double[] {1, 0.5, 0.2, 0.1}) {
-                double center = best;
-                for (double w : new double[] {center - step, center + step}) {
-                    double rounded = Math.round(w * 10) / 10.0;
-                    if (rounded >= 0.5 && rounded <= 9.5 && !tried.containsKey(rounded)) {
-                        best = better(tried, best, staticRun(url, rounded, settle, measure));
-                    }
-                }
-            }
-            runs.addAll(tried.values());
-            // the best static weights measured twice more: the oracle is their mean, not the maximum of noisy runs
-            Run again1 = staticRun(url, best, settle, measure);
-            Run again2 = staticRun(url, best, settle, measure);
-            runs.add(again1);
-            runs.add(again2);
-            Run oracle = mean("best static (mean of two more runs)", again1, again2);
+            Oracle o = oracle(url, settle, measure);
+            runs.addAll(o.tried());
+            Run oracle = o.best();
             runs.add(oracle);
             runs.addAll(byName.values());
             return report(dir, command, runs, fcfs, oracle, byName);
         }
+    }
+
+    /** The empirical oracle: every static run tried (the two re-measurements last) and the best's mean. */
+    record Oracle(List<Run> tried, Run best) {
+    }
+
+    /**
+     * Static fractional weights w_P : 10 − w_P searched coarse to fine (1, 3, 5, 7, 9, then steps 1, 0.5,
+     * 0.2, 0.1 around the best); the best measured twice more, and the oracle's utility is the mean of
+     * those two, so that the maximum of many noisy runs does not inflate it.
+     */
+    Oracle oracle(String url, Duration settle, Duration measure) throws Exception {
+        Map<Double, Run> tried = new LinkedHashMap<>();
+        double best = Double.NaN;
+        for (double w : new double[] {1, 3, 5, 7, 9}) {
+            best = better(tried, best, staticRun(url, w, settle, measure));
+        }
+        for (double step : new double[] {1, 0.5, 0.2, 0.1}) {
+            double center = best;
+            for (double w : new double[] {center - step, center + step}) {
+                double rounded = Math.round(w * 10) / 10.0;
+                if (rounded >= 0.5 && rounded <= 9.5 && !tried.containsKey(rounded)) {
+                    best = better(tried, best, staticRun(url, rounded, settle, measure));
+                }
+            }
+        }
+        List<Run> all = new ArrayList<>(tried.values());
+        Run again1 = staticRun(url, best, settle, measure);
+        Run again2 = staticRun(url, best, settle, measure);
+        all.add(again1);
+        all.add(again2);
+        return new Oracle(all, mean("best static (mean of two more runs)", again1, again2));
+    }
+
+    /** The oracle with this sweep's own run lengths. */
+    Oracle oracle(String url) throws Exception {
+        return oracle(url, Duration.ofSeconds(quick ? 3 : 6), Duration.ofSeconds(quick ? 12 : 30));
     }
 
     private static Run mean(String name, Run a, Run b) {
