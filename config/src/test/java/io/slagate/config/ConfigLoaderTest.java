@@ -210,6 +210,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void controllerModel_unknownNameOrBadCorrectionBound_refusedNamingTheKey() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MINIMAL
+                + "controller: { model: mg1, correctionBound: -2 }\n", "t.yaml"));
+        assertTrue(e.getMessage().contains("controller.model: \"mg1\" is not a known response-time model; known:"), e.getMessage());
+        assertTrue(e.getMessage().contains("controller.correctionBound"), e.getMessage());
+        ConfigException nan = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MINIMAL
+                + "controller: { correctionBound: 1e999 }\n", "t.yaml")); // infinite
+        assertTrue(nan.getMessage().contains("controller.correctionBound"), nan.getMessage());
+        for (String m : List.of("auto", "closed", "mmm", "mm1")) {
+            assertEquals(m, ConfigLoader.parse(MINIMAL + "controller: { model: " + m + " }\n", "t.yaml").controller().model());
+        }
+    }
+
+    @Test
     void parse_brokerListenerWithoutCredentials_refusedNamingTheKey() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> ConfigLoader.parse(MINIMAL + "bus: { listen: \"tcp://0.0.0.0:61616\" }\n", "t.yaml"));

@@ -240,10 +240,18 @@ public final class ResourceManager {
                 flowGateway[f] = g;
                 flowClass[f] = c;
                 obs[f] = observe(g, c, poolClasses);
+                if (obs[f] == NON_FINITE) {
+                    Double kept = lastWeight(g, c);
+                    if (kept != null && overrides.weight(g, config.classes().get(c).name(), nowNanos) == null) {
+                        // a broken measurement says nothing: this flow keeps the weight in force, the others share the rest
+                        prior[f] = kept;
+                    }
+                    obs[f] = FlowObservation.NONE;
+                }
                 correction.observe(flowKey(g, c), obs[f], resolution);
                 anyTraffic |= !obs[f].isEmpty();
                 pinned[f] = overrides.weight(g, config.classes().get(c).name(), nowNanos);
-                if (pinned[f] == null && !reported(g)) {
+                if (pinned[f] == null && prior[f] == null && !reported(g)) {
                     prior[f] = fairShare(g, c);
                 }
                 f++;
@@ -495,13 +503,25 @@ public final class ResourceManager {
                 long now = System.nanoTime();
                 if (now - lastBadObservationWarn > 10_000_000_000L) {
                     lastBadObservationWarn = now;
-                    LOG.warn("gateway {} reported a non-finite measurement for class {} ({}); dropped, as if no traffic",
-                            g, name, java.util.Arrays.toString(measured));
+                    LOG.warn("gateway {} reported a non-finite measurement for class {} ({}); dropped: the flow keeps the weight"
+                            + " in force", g, name, java.util.Arrays.toString(measured));
                 }
-                return FlowObservation.NONE;
+                return NON_FINITE;
             }
         }
         return new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(), mine.meanServiceSeconds());
+    }
+
+    /** Marks an observation dropped for a non-finite figure (compared by identity). */
+    private static final FlowObservation NON_FINITE = new FlowObservation(0, 0, 0);
+
+    /** The weight of flow (g, c) in the allocation in force, or null when there is none. */
+    private Double lastWeight(String g, int c) {
+        if (last == null || last.gateways().get(g) == null) {
+            return null;
+        }
+        Double w = last.gateways().get(g).weights().get(config.classes().get(c).name());
+        return w != null && Double.isFinite(w) ? w : null;
     }
 
     private double staticWeight(int c) {

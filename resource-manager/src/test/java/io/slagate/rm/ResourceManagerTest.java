@@ -293,6 +293,24 @@ class ResourceManagerTest {
         assertTrue(w(woke, "gw1", "basic") >= 3, "a step a damped blend (γ = 0.5) would not take: " + woke.gateways());
     }
 
+    /** Issue 16: a NaN or ∞ in a report is dropped (with a warning); that flow keeps the weight in force, nothing becomes NaN. */
+    @Test
+    void edges_nonFiniteObservation_dropped_andTheFlowKeepsItsWeight() {
+        ResourceManager rm = new ResourceManager("rm", config("min", "", ""), new Overrides(), 0);
+        Map<String, Boolean> up = Map.of("s1", true);
+        rm.onStats(stats("gw1", new double[] {2, 1}, new double[] {3.0, 1.0}, new double[] {5, 5}, up, 10), now);
+        AllocationMessage before = rm.step(now).allocation();
+        for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY}) {
+            rm.onStats(stats("gw1", new double[] {2, 1}, new double[] {bad, 1.0},
+                    new double[] {w(before, "gw1", "premium"), w(before, "gw1", "basic")}, up, 10), now + SECOND);
+            AllocationMessage after = rm.step(now + SECOND).allocation();
+            assertEquals(w(before, "gw1", "premium"), w(after, "gw1", "premium"), 1e-9, "premium keeps its weight (" + bad + ")");
+            double total = w(after, "gw1", "premium") + w(after, "gw1", "basic");
+            assertTrue(Double.isFinite(total) && Math.abs(total - 10) < 1e-9, "finite weights that add up: " + after.gateways());
+            assertEquals(10, cap(after, "gw1", "s1"));
+        }
+    }
+
     @Test
     void edges_leave_redistributesAtOnce() {
         ResourceManager rm = new ResourceManager("rm", config("sum", "", ""), new Overrides(), 0);
