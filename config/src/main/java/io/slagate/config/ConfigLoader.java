@@ -313,7 +313,7 @@ public final class ConfigLoader {
         }
         Set<String> names = new HashSet<>();
         for (ConfigNode c : list) {
-            c.allowOnly("name", "target", "utility", "queueBound", "queueTimeout", "pool");
+            c.allowOnly("name", "target", "utility", "queueBound", "queueTimeout", "pool", "fairness", "customerQueueBound", "deadline");
             String name = c.requiredString("name");
             if (name != null && !NAME.matcher(name).matches()) {
                 c.problem("name", name, "must be 1-64 letters, digits, '.', '_' or '-'");
@@ -331,7 +331,18 @@ public final class ConfigLoader {
             if (pool != null && !NAME.matcher(pool).matches()) {
                 c.problem("pool", pool, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
             }
-            out.add(new TrafficClassConfig(name, target, utility, bound, timeout, pool));
+            String fairness = c.string("fairness", "customers");
+            if (fairness != null && !fairness.equals("customers") && !fairness.equals("none")) {
+                c.problem("fairness", fairness, "is not allowed; use one of: customers (a lane per customer, served in turn), none (one FIFO)");
+            }
+            int customerBound = c.integer("customerQueueBound", bound, 1, 1_000_000);
+            if (customerBound > bound && !c.child("customerQueueBound").isMissing()) {
+                c.problem("customerQueueBound", customerBound, "must not exceed queueBound (" + bound + ")");
+            }
+            Duration deadline = c.child("deadline").isMissing() ? null
+                    : c.duration("deadline", Duration.ofSeconds(1), Duration.ofMillis(1), MAX_TIMEOUT);
+            out.add(new TrafficClassConfig(name, target, utility, bound, timeout, pool, !"none".equals(fairness),
+                    Math.min(customerBound, Math.max(bound, 1)), deadline));
         }
         return out;
     }

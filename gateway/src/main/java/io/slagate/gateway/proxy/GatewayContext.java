@@ -30,6 +30,8 @@ final class GatewayContext {
     /** Body deadlines (only for bodies that do not come with their headers). */
     final java.util.concurrent.ScheduledExecutorService timer;
     Dispatcher dispatcher;
+    /** Per class, its deadline ({@code deadline:}), or null: the class has none, and no client header gives it one. */
+    final java.time.Duration[] deadlines;
     private static final HttpField[] QUEUE_MILLIS = new HttpField[100];
 
     static {
@@ -59,6 +61,7 @@ final class GatewayContext {
         this.faultStatus = faultStatus;
         this.retryAfterSeconds = retryAfterSeconds;
         this.classFields = new HttpField[classNames.length];
+        this.deadlines = new java.time.Duration[classNames.length];
         for (int i = 0; i < classNames.length; i++) {
             classFields[i] = new PreEncodedHttpField(CLASS_HEADER, classNames[i]);
         }

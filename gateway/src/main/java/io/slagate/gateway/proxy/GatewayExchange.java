@@ -6,7 +6,10 @@ import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.soap.SoapFaults;
 import io.slagate.gateway.soap.SoapVersion;
 import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -43,7 +46,12 @@ final class GatewayExchange extends QueuedRequest {
 
     GatewayExchange(GatewayContext context, int classIndex, long arrivedNanos, Request request, Response response,
                     Callback callback, SoapVersion soapVersion) {
-        super(classIndex, arrivedNanos);
+        this(context, classIndex, arrivedNanos, request, response, callback, soapVersion, null);
+    }
+
+    GatewayExchange(GatewayContext context, int classIndex, long arrivedNanos, Request request, Response response,
+                    Callback callback, SoapVersion soapVersion, String customer) {
+        super(classIndex, arrivedNanos, customer);
         this.context = context;
         this.request = request;
         this.response = response;
@@ -82,6 +90,8 @@ final class GatewayExchange extends QueuedRequest {
         context.executor.execute(() -> {
             if (clientGone()) {
                 clientFault(FaultReason.CLIENT_ABORTED);
+            } else if (pastDeadline(context.clock.getAsLong())) {
+                fault(FaultReason.DEADLINE_EXCEEDED); // releases the slot: the next request takes it
             } else {
                 context.dispatcher.forward(this);
             }
@@ -116,7 +126,67 @@ final class GatewayExchange extends QueuedRequest {
 
     @Override
     protected void onExpired() {
-        fault(FaultReason.QUEUE_TIMEOUT);
+        fault(expiredForDeadline() ? FaultReason.DEADLINE_EXCEEDED : FaultReason.QUEUE_TIMEOUT);
+    }
+
+    /** When the answer stops being useful (arrival + the smaller of the class's and the client's deadline), or 0: none. */
+    private long deadlineAtNanos;
+
+    /**
+     * The request's deadline, for a class that has one ({@code deadline:}): the class's, or the client's
+     * {@code X-Request-Deadline} (milliseconds from now, a whole number) when smaller. It must be admitted
+     * early enough for the class's predicted service time to fit; past that it is answered with
+     * {@code deadline-exceeded} instead of being sent. A header that does not parse is ignored and counted.
+     */
+    void deadline(HttpFields headers) {
+        Duration classDeadline = context.deadlines[classIndex()];
+        if (classDeadline == null) {
+            return;
+        }
+        long nanos = classDeadline.toNanos();
+        String h = headers.get(DEADLINE_HEADER);
+        if (h != null) {
+            long ms = parseMillis(h);
+            if (ms < 0) {
+                context.metrics.badDeadlineHeader();
+            } else {
+                nanos = Math.min(nanos, TimeUnit.MILLISECONDS.toNanos(ms));
+            }
+        }
+        deadlineAtNanos = enqueuedNanos() + nanos;
+        if (deadlineAtNanos == 0) {
+            deadlineAtNanos = 1; // 0 means none
+        }
+        admitBy(deadlineAtNanos - context.metrics.predictedServiceNanos(classIndex()));
+    }
+
+    static final String DEADLINE_HEADER = "X-Request-Deadline";
+
+    /** A whole number of milliseconds from 0 to one hour, or −1. */
+    static long parseMillis(String s) {
+        String t = s.trim();
+        if (t.isEmpty() || t.length() > 7) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = 0; i < t.length(); i++) {
+            char ch = t.charAt(i);
+            if (ch < '0' || ch > '9') {
+                return -1;
+            }
+            v = v * 10 + (ch - '0');
+        }
+        return v <= 3_600_000 ? v : -1;
+    }
+
+    /** Whether a request with a deadline can no longer meet it if sent now (checked once admitted: the sweeper is coarse). */
+    boolean pastDeadline(long nowNanos) {
+        return deadlineAtNanos != 0 && nowNanos + context.metrics.predictedServiceNanos(classIndex()) - deadlineAtNanos > 0;
+    }
+
+    /** What a server should know of the deadline: the milliseconds left, passed on as X-Request-Deadline. */
+    long remainingDeadlineMillis(long nowNanos) {
+        return deadlineAtNanos == 0 ? -1 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineAtNanos - nowNanos));
     }
 
     ServerSlots server() {

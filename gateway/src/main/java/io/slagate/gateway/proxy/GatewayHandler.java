@@ -57,7 +57,8 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         String service = request.getHttpURI().getPath();
         String operation = SoapVersion.operation(headers.get("SOAPAction"), contentType);
         Classification cl = classification;
-        int cls = cl.classifier().classify(customer(headers, cl.customerHeader()), service, operation);
+        String customer = customer(headers, cl.customerHeader());
+        int cls = cl.classifier().classify(customer, service, operation);
         context.metrics.arrived(cls);
 
         FaultReason refused = refuse(request, version);
@@ -66,7 +67,8 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
             GatewayExchange.writeFault(context, response, callback, version, refused, context.classNames[cls]);
             return true;
         }
-        GatewayExchange ex = new GatewayExchange(context, cls, now, request, response, callback, version);
+        GatewayExchange ex = new GatewayExchange(context, cls, now, request, response, callback, version, customer);
+        ex.deadline(headers);
         if (!context.queues.poolAvailable(cls)) {
             ex.fault(FaultReason.SERVER_UNREACHABLE); // every server of its pool is out: fail fast
             return true;

@@ -55,6 +55,9 @@ public final class ProxyPath extends ContainerLifeCycle {
         String[] names = config.classes().stream().map(TrafficClassConfig::name).toArray(String[]::new);
         GatewayContext context = new GatewayContext(g.id(), names, queues, metrics, threads, clock, g.faultStatus(), 1,
                 g.clients(), timer);
+        for (int c = 0; c < names.length; c++) {
+            context.deadlines[c] = config.classes().get(c).deadline();
+        }
         HealthMonitor health = new HealthMonitor(queues, client, timer, config.servers(), g.health(), g.connectTimeout().toMillis());
         jms = JmsDispatcher.anyJms(config.servers()) ? new JmsDispatcher(context, config.bus(), config.servers(),
                 g.serverTimeout().toMillis(), g.maxRequestBytes(), timer) : null;

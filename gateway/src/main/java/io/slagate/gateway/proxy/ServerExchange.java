@@ -320,12 +320,19 @@ final class ServerExchange implements Promise<ServerConnection> {
             boolean trusted = ex.context.forwarded.trusts(c2p);
             String host = Forwarded.host(c2p, headers);
             header(b, "Host", host); // the address the client used: the server publishes it, not its own
+            long deadlineMillis = ex.remainingDeadlineMillis(ex.context.clock.getAsLong());
             for (HttpField f : headers) {
-                if (HopByHop.copiedUpstream(f, listed, trusted)) {
+                if (HopByHop.copiedUpstream(f, listed, trusted)
+                        && !(deadlineMillis >= 0 && f.getName().equalsIgnoreCase(GatewayExchange.DEADLINE_HEADER))) {
                     header(b, f.getName(), f.getValue());
                 }
             }
             Forwarded.put(c2p, headers, trusted, host, (name, value) -> header(b, name, value));
+            if (deadlineMillis >= 0) {
+                // what is left of the deadline after queueing here, and the class: a service (or a next gateway) can use both
+                header(b, GatewayExchange.DEADLINE_HEADER, Long.toString(deadlineMillis));
+                header(b, GatewayContext.CLASS_HEADER, ex.className());
+            }
             if (chunked) {
                 header(b, "Transfer-Encoding", "chunked");
             } else if (length >= 0 && (length > 0 || headers.contains(HttpHeader.CONTENT_LENGTH))) {

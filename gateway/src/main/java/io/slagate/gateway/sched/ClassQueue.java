@@ -1,30 +1,81 @@
 package io.slagate.gateway.sched;
 
 import java.util.Iterator;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A logical FIFO queue of waiting requests (one per class; one per pool in FCFS mode). Arrival
- * threads append, the scheduling loop takes from the head, and the timeout sweeper removes expired
+ * A logical queue of waiting requests (one per class; one per pool in FCFS mode). Arrival threads
+ * append, the scheduling loop (one thread at a time) takes, and the timeout sweeper removes expired
  * entries; an entry's state CAS decides which of the last two gets it.
+ *
+ * <p>With per-customer fairness (a class's {@code fairness: customers}, the default) the queue is a
+ * lane per customer, served round-robin, one request per turn: a customer sending ten times its share
+ * waits in its own lane while the class's other customers keep their turns, and a lane may hold at
+ * most {@code customerQueueBound} requests (beyond, that customer's requests are refused with
+ * queue-full, not the others'). Without it the queue is one FIFO. A lane lives while it holds
+ * requests; an idle one is dropped by the sweeper, so idle customers cost nothing.
  */
 final class ClassQueue {
-    private final ConcurrentLinkedQueue<QueuedRequest> entries = new ConcurrentLinkedQueue<>();
-    /** Live (still waiting) entries; dead ones may linger in {@code entries} until skipped. */
-    private final AtomicInteger live = new AtomicInteger();
-    final int pool;
-    /** True when every entry has the same queue timeout, so deadlines are in FIFO order. */
-    final boolean deadlinesOrdered;
-
-    ClassQueue(int pool, boolean deadlinesOrdered) {
-        this.pool = pool;
-        this.deadlinesOrdered = deadlinesOrdered;
+    /** One customer's waiting requests. */
+    private static final class Lane {
+        final ConcurrentLinkedQueue<QueuedRequest> entries = new ConcurrentLinkedQueue<>();
+        final AtomicInteger waiting = new AtomicInteger();
+        /** In {@code active} (or about to be): set by whoever puts it there, cleared by the poller. */
+        final AtomicBoolean scheduled = new AtomicBoolean();
     }
 
-    void add(QueuedRequest r) {
+    private static final String ANONYMOUS = "";
+
+    /** Live (still waiting) entries; dead ones may linger until skipped. */
+    private final AtomicInteger live = new AtomicInteger();
+    final int pool;
+    /** True when every entry has the same queue timeout, so deadlines are in FIFO order (per lane). */
+    final boolean deadlinesOrdered;
+    private final boolean fair;
+    private final int laneBound;
+    /** FIFO mode: the one lane. */
+    private final Lane fifo = new Lane();
+    /** Fair mode: the lanes by customer, and the round-robin order of those with waiting requests. */
+    private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<Lane> active = new ConcurrentLinkedQueue<>();
+
+    ClassQueue(int pool, boolean deadlinesOrdered) {
+        this(pool, deadlinesOrdered, false, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param fair      one lane per customer, served round-robin
+     * @param laneBound the most requests one customer's lane may hold (fair mode)
+     */
+    ClassQueue(int pool, boolean deadlinesOrdered, boolean fair, int laneBound) {
+        this.pool = pool;
+        this.deadlinesOrdered = deadlinesOrdered;
+        this.fair = fair;
+        this.laneBound = laneBound;
+    }
+
+    /** Appends {@code r}; false (nothing changed) when its customer's lane is full. */
+    boolean add(QueuedRequest r) {
+        if (!fair) {
+            live.incrementAndGet();
+            fifo.entries.add(r);
+            return true;
+        }
+        String customer = r.customer() == null ? ANONYMOUS : r.customer();
+        Lane lane = lanes.computeIfAbsent(customer, k -> new Lane());
+        if (lane.waiting.incrementAndGet() > laneBound) {
+            lane.waiting.decrementAndGet();
+            return false;
+        }
         live.incrementAndGet();
-        entries.add(r);
+        lane.entries.add(r);
+        if (lane.scheduled.compareAndSet(false, true)) {
+            active.add(lane);
+        }
+        return true;
     }
 
     boolean backlogged() {
@@ -35,11 +86,36 @@ final class ClassQueue {
         return Math.max(0, live.get());
     }
 
-    /** The oldest waiting entry, now marked admitted; null if none is waiting. */
+    /** Customers with a lane (waiting requests, or idle until the next sweep). */
+    int customers() {
+        return fair ? lanes.size() : 0;
+    }
+
+    /** The next waiting entry (the oldest, or the next customer's oldest), now marked admitted; null if none is waiting. */
     QueuedRequest pollForAdmission() {
+        if (!fair) {
+            return pollLive(fifo);
+        }
+        Lane lane;
+        while ((lane = active.poll()) != null) {
+            QueuedRequest r = pollLive(lane);
+            lane.scheduled.set(false);
+            // an arrival since the poll either saw scheduled set (and left it to us) or sets it now itself
+            if (lane.waiting.get() > 0 && lane.scheduled.compareAndSet(false, true)) {
+                active.add(lane); // its next turn comes after every other waiting customer's
+            }
+            if (r != null) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private QueuedRequest pollLive(Lane lane) {
         QueuedRequest r;
-        while ((r = entries.poll()) != null) {
+        while ((r = lane.entries.poll()) != null) {
             if (r.transition(QueuedRequest.ADMITTED)) {
+                lane.waiting.decrementAndGet();
                 live.decrementAndGet();
                 return r;
             }
@@ -47,10 +123,26 @@ final class ClassQueue {
         return null;
     }
 
-    /** Marks and removes entries whose deadline passed; returns them through {@code sink}. */
+    /** Marks and removes entries whose deadline passed; returns them through {@code sink}. Drops idle lanes. */
     int expire(long nowNanos, java.util.function.Consumer<QueuedRequest> sink) {
+        if (!fair) {
+            return expire(fifo, nowNanos, sink);
+        }
         int n = 0;
-        for (Iterator<QueuedRequest> it = entries.iterator(); it.hasNext(); ) {
+        for (Iterator<java.util.Map.Entry<String, Lane>> it = lanes.entrySet().iterator(); it.hasNext(); ) {
+            Lane lane = it.next().getValue();
+            n += expire(lane, nowNanos, sink);
+            if (lane.waiting.get() == 0 && !lane.scheduled.get()) {
+                // idle: forget it (an arrival racing this still has its entry served: it schedules the lane itself)
+                it.remove();
+            }
+        }
+        return n;
+    }
+
+    private int expire(Lane lane, long nowNanos, java.util.function.Consumer<QueuedRequest> sink) {
+        int n = 0;
+        for (Iterator<QueuedRequest> it = lane.entries.iterator(); it.hasNext(); ) {
             QueuedRequest r = it.next();
             if (!r.isWaiting()) {
                 continue;
@@ -62,6 +154,7 @@ final class ClassQueue {
                 continue;
             }
             if (r.transition(QueuedRequest.EXPIRED)) {
+                lane.waiting.decrementAndGet();
                 live.decrementAndGet();
                 it.remove();
                 sink.accept(r);

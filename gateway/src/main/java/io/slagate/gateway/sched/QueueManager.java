@@ -101,7 +101,7 @@ public final class QueueManager {
             queueTimeoutNanos[c] = tc.queueTimeout().toNanos();
             if (perClassQueues) {
                 classQueue[c] = qs.size();
-                qs.add(new ClassQueue(p, true));
+                qs.add(new ClassQueue(p, tc.deadline() == null, tc.fairByCustomer(), tc.customerQueueBound()));
                 queuesOfPool.get(p).add(classQueue[c]);
             } else {
                 Integer q = sharedQueueOfPool.get(p);
@@ -183,8 +183,11 @@ public final class QueueManager {
             waiting.decrementAndGet(c);
             return Rejection.QUEUE_FULL;
         }
-        r.deadlineNanos = r.enqueuedNanos() + queueTimeoutNanos[c];
-        queues[classQueue[c]].add(r);
+        r.expiresAt(r.enqueuedNanos() + queueTimeoutNanos[c]);
+        if (!queues[classQueue[c]].add(r)) {
+            waiting.decrementAndGet(c);
+            return Rejection.QUEUE_FULL; // its customer's lane is full; the class's other customers still queue
+        }
         schedule();
         return null;
     }
@@ -432,7 +435,8 @@ public final class QueueManager {
     }
 
     private static boolean sameTimeout(List<TrafficClassConfig> classes, String pool) {
-        return classes.stream().filter(c -> c.pool().equals(pool)).map(TrafficClassConfig::queueTimeout).distinct().count() <= 1;
+        return classes.stream().filter(c -> c.pool().equals(pool)).map(TrafficClassConfig::queueTimeout).distinct().count() <= 1
+                && classes.stream().filter(c -> c.pool().equals(pool)).allMatch(c -> c.deadline() == null);
     }
 
     private static List<List<Integer>> lists(int n) {

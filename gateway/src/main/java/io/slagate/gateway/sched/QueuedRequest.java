@@ -23,14 +23,50 @@ public abstract class QueuedRequest {
         }
     }
 
+    /** No deadline of its own: only the class's queue timeout ends its wait. */
+    private static final long NONE = Long.MIN_VALUE;
+
     private final int classIndex;
     private final long enqueuedNanos;
+    private final String customer;
     private volatile int state;
+    /** When the sweeper expires it: the class's queue timeout, or earlier, its own latest admission. */
     long deadlineNanos;
+    private long latestAdmissionNanos = NONE;
 
     protected QueuedRequest(int classIndex, long enqueuedNanos) {
+        this(classIndex, enqueuedNanos, null);
+    }
+
+    /** @param customer whose request it is (its class's queue gives each customer a turn), or null */
+    protected QueuedRequest(int classIndex, long enqueuedNanos, String customer) {
         this.classIndex = classIndex;
         this.enqueuedNanos = enqueuedNanos;
+        this.customer = customer;
+    }
+
+    public final String customer() {
+        return customer;
+    }
+
+    /**
+     * The latest moment it may still be admitted (its deadline less its predicted service time);
+     * set before it is offered. Waiting past it, it expires like a queue timeout, and
+     * {@link #expiredForDeadline} says which of the two it was.
+     */
+    protected final void admitBy(long nanos) {
+        latestAdmissionNanos = nanos;
+    }
+
+    /** The queue ends its wait at the earlier of the class's timeout and its own latest admission. */
+    final void expiresAt(long classTimeoutNanos) {
+        deadlineNanos = latestAdmissionNanos != NONE && latestAdmissionNanos - classTimeoutNanos < 0 ? latestAdmissionNanos
+                : classTimeoutNanos;
+    }
+
+    /** Whether its wait ended because its own deadline could no longer be met (not the class's queue timeout). */
+    protected final boolean expiredForDeadline() {
+        return latestAdmissionNanos != NONE && deadlineNanos == latestAdmissionNanos;
     }
 
     public final int classIndex() {

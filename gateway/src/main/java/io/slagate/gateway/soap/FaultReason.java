@@ -19,7 +19,9 @@ public enum FaultReason {
     CLIENT_ABORTED("client-aborted", true, 499, false, "The client closed its connection"),
     /** The client did not read its answer in time; the exchange was ended to free the server's slot. */
     RESPONSE_TIMEOUT("response-timeout", true, 408, false, "The client did not read the answer in time"),
-    SHUTTING_DOWN("shutting-down", false, 503, true, "The gateway is shutting down");
+    SHUTTING_DOWN("shutting-down", false, 503, true, "The gateway is shutting down"),
+    /** The request's deadline (its class's, or the client's X-Request-Deadline) could no longer be met: not sent. */
+    DEADLINE_EXCEEDED("deadline-exceeded", false, 504, true, "The request could not be answered within its deadline");
 
     private final String code;
     private final boolean senderFault;

@@ -63,6 +63,10 @@ public final class GatewayMetrics {
      * them); the gauges, which read {@code queues}, only by {@link #registerGauges}, so that a
      * replacement can be built while the configuration in force still owns the gauge names.
      */
+    /** Per class, written by the reporting timer, read by admissions: a stale value for an instant is harmless. */
+    private final long[] predictedServiceNanos;
+    private final Counter badDeadlineHeaders;
+
     public GatewayMetrics(SlagateConfig config, MeterRegistry registry, QueueManager queues, Totals totals) {
         this.registry = registry;
         this.config = config;
@@ -99,6 +103,9 @@ public final class GatewayMetrics {
             serviceTime[c] = timer("slagate.service.time", "Dispatch to the server until its response completed", gw, cls, registry);
             windows[c] = new SlidingWindow(intervals);
         }
+        predictedServiceNanos = new long[n];
+        badDeadlineHeaders = Counter.builder("slagate.requests.deadline.header.invalid").tag("gateway", gw)
+                .description("X-Request-Deadline headers that did not parse (ignored)").register(registry);
         serverErrors = new Counter[config.servers().size()][ServerError.values().length];
         for (int s = 0; s < config.servers().size(); s++) {
             String id = config.servers().get(s).id();
@@ -223,9 +230,26 @@ public final class GatewayMetrics {
 
     /** Closes the current reporting interval of every class (called every reporting interval). */
     public void rotate() {
-        for (SlidingWindow w : windows) {
-            w.rotate();
+        for (int c = 0; c < windows.length; c++) {
+            windows[c].rotate();
+            FlowStats f = windows[c].summary(classNames[c], intervalSeconds, 0, 0);
+            if (f.throughput() > 0) {
+                predictedServiceNanos[c] = (long) (f.meanServiceSeconds() * 1e9);
+            }
         }
+    }
+
+    /**
+     * The class's service time as the window last measured it (0 before any completion): how long a
+     * request admitted now is expected to take at the server, for deadline-aware admission.
+     */
+    public long predictedServiceNanos(int classIndex) {
+        return predictedServiceNanos[classIndex];
+    }
+
+    /** A client's X-Request-Deadline that did not parse (ignored; the class's deadline applies). */
+    public void badDeadlineHeader() {
+        badDeadlineHeaders.increment();
     }
 
     public List<FlowStats> flowStats(QueueManager queues) {
