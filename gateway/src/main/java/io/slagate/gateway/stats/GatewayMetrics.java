@@ -63,8 +63,8 @@ public final class GatewayMetrics {
      * them); the gauges, which read {@code queues}, only by {@link #registerGauges}, so that a
      * replacement can be built while the configuration in force still owns the gauge names.
      */
-    /** Per class, written by the reporting timer, read by admissions: a stale value for an instant is harmless. */
-    private final long[] predictedServiceNanos;
+    /** Per class with a deadline, else null. */
+    private final ServiceTimeQuantile[] serviceQuantile;
     private final Counter badDeadlineHeaders;
 
     public GatewayMetrics(SlagateConfig config, MeterRegistry registry, QueueManager queues, Totals totals) {
@@ -103,7 +103,11 @@ public final class GatewayMetrics {
             serviceTime[c] = timer("slagate.service.time", "Dispatch to the server until its response completed", gw, cls, registry);
             windows[c] = new SlidingWindow(intervals);
         }
-        predictedServiceNanos = new long[n];
+        serviceQuantile = new ServiceTimeQuantile[n];
+        for (int c = 0; c < n; c++) {
+            // only for classes with a deadline: the others pay nothing for it
+            serviceQuantile[c] = classes.get(c).deadline() == null ? null : new ServiceTimeQuantile(DEADLINE_QUANTILE, intervals);
+        }
         badDeadlineHeaders = Counter.builder("slagate.requests.deadline.header.invalid").tag("gateway", gw)
                 .description("X-Request-Deadline headers that did not parse (ignored)").register(registry);
         serverErrors = new Counter[config.servers().size()][ServerError.values().length];
@@ -136,6 +140,9 @@ public final class GatewayMetrics {
         serviceTime[c].record(serviceNanos, TimeUnit.NANOSECONDS);
         responseTime[c].record(responseNanos, TimeUnit.NANOSECONDS);
         windows[c].completed(queueingNanos, serviceNanos, responseNanos);
+        if (serviceQuantile[c] != null) {
+            serviceQuantile[c].record(serviceNanos);
+        }
         totals.completed.increment();
         ownAnswered.increment();
         inFlight.decrementAndGet();
@@ -232,20 +239,23 @@ public final class GatewayMetrics {
     public void rotate() {
         for (int c = 0; c < windows.length; c++) {
             windows[c].rotate();
-            FlowStats f = windows[c].summary(classNames[c], intervalSeconds, 0, 0);
-            if (f.throughput() > 0) {
-                predictedServiceNanos[c] = (long) (f.meanServiceSeconds() * 1e9);
+            if (serviceQuantile[c] != null) {
+                serviceQuantile[c].rotate();
             }
         }
     }
 
     /**
-     * The class's service time as the window last measured it (0 before any completion): how long a
-     * request admitted now is expected to take at the server, for deadline-aware admission.
+     * The class's service time that completions over the window stayed under with probability
+     * {@value #DEADLINE_QUANTILE} (the largest seen, with fewer samples; 0 before any): the time a request
+     * admitted now must still have before its deadline (deadline-aware admission).
      */
     public long predictedServiceNanos(int classIndex) {
-        return predictedServiceNanos[classIndex];
+        return serviceQuantile[classIndex] == null ? 0 : serviceQuantile[classIndex].nanos();
     }
+
+    /** A quantile high enough that the late answers (the longest services) take well under 1% of the servers' time. */
+    static final double DEADLINE_QUANTILE = 0.999;
 
     /** A client's X-Request-Deadline that did not parse (ignored; the class's deadline applies). */
     public void badDeadlineHeader() {
