@@ -40,7 +40,8 @@ public final class Main {
                                 SOAP over JMS on queue StockUtility (broker credentials from
                                 SLAGATE_BROKER_USER / SLAGATE_BROKER_PASSWORD)
               load              SOAP load through the gateway (slagate load --help)
-              experiment NAME   the paper's experiments A, B or C [--short] [--scale 0.05] [--resolution 1]
+              experiment NAME   the paper's experiments A, B or C, or sla (issue 21: a noisy customer, late work
+                                under overload) [--short] [--scale 0.05] [--resolution 1]
                                 [--out docs/experiments]; C --point L_P,L_B --sweep: one point against the
                                 best static weights (an empirical oracle), ending with "capture MODEL VALUE";
                                 C --sweep: the grid, then each saturated point against the oracle;
@@ -412,8 +413,9 @@ public final class Main {
             lines.forEach(out::println);
             return 0;
         }
-        experiments.run(name, sweep);
-        out.println("results in " + dir.resolve(name.toUpperCase(java.util.Locale.ROOT)));
+        List<String> lines = experiments.run(name, sweep);
+        out.println("results in " + dir.resolve(name.equalsIgnoreCase("sla") ? "sla" : name.toUpperCase(java.util.Locale.ROOT)));
+        lines.forEach(out::println);
         return 0;
     }
 

@@ -58,21 +58,25 @@ public final class Experiments {
     /** The time scale of a point against the oracle: finer than the grid's, so the oracle's many runs fit in minutes. */
     public static final double POINT_SCALE = 0.02;
 
-    public void run(String name) throws Exception {
-        run(name, false);
+    public List<String> run(String name) throws Exception {
+        return run(name, false);
     }
 
     /** @param sweep for C: after the grid, each saturated point against the empirical oracle, with the capture in RESULTS.md */
-    public void run(String name, boolean sweep) throws Exception {
-        if (sweep && name.equalsIgnoreCase("A")) {
+    public List<String> run(String name, boolean sweep) throws Exception {
+        if (sweep && !name.equalsIgnoreCase("B") && !name.equalsIgnoreCase("C")) {
             throw new IllegalArgumentException("--sweep is for experiments B and C");
         }
         switch (name.toUpperCase(Locale.ROOT)) {
             case "A" -> concurrencyKnee();
             case "B" -> differentiation(sweep);
             case "C" -> utilityRegions(sweep);
-            default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B or C");
+            case "SLA" -> {
+                return new SlaExperiment(quick, log).run(out, command);
+            }
+            default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B, C or sla");
         }
+        return List.of();
     }
 
     /** Experiment C at one point against the empirical oracle; the result lines, captures last. */

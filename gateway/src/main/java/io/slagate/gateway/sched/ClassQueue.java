@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * entries; an entry's state CAS decides which of the last two gets it.
  *
  * <p>With per-customer fairness (a class's {@code fairness: customers}, the default) the queue is a
- * lane per customer, served round-robin, one request per turn: a customer sending ten times its share
+ * lane per customer, served in turn, one request per turn (a lane that was idle first): a customer sending ten times its share
  * waits in its own lane while the class's other customers keep their turns, and a lane may hold at
  * most {@code customerQueueBound} requests (beyond, that customer's requests are refused with
  * queue-full, not the others'). Without it the queue is one FIFO. A lane lives while it holds
@@ -23,7 +23,7 @@ final class ClassQueue {
     private static final class Lane {
         final ConcurrentLinkedQueue<QueuedRequest> entries = new ConcurrentLinkedQueue<>();
         final AtomicInteger waiting = new AtomicInteger();
-        /** In {@code active} (or about to be): set by whoever puts it there, cleared by the poller. */
+        /** In {@code fresh} or {@code old} (or about to be): set by whoever puts it there, cleared by the poller. */
         final AtomicBoolean scheduled = new AtomicBoolean();
     }
 
@@ -38,9 +38,15 @@ final class ClassQueue {
     private final int laneBound;
     /** FIFO mode: the one lane. */
     private final Lane fifo = new Lane();
-    /** Fair mode: the lanes by customer, and the round-robin order of those with waiting requests. */
+    /**
+     * Fair mode: the lanes by customer, and the turn order of those with waiting requests — lanes that
+     * were idle ({@code fresh}) before lanes that stayed backlogged ({@code old}), as FQ-CoDel serves new
+     * flows first: a customer that sends a request now and then is served at the next free slot, and one
+     * that keeps its lane full takes its turns among the other backlogged ones.
+     */
     private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
-    private final ConcurrentLinkedQueue<Lane> active = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Lane> fresh = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Lane> old = new ConcurrentLinkedQueue<>();
 
     ClassQueue(int pool, boolean deadlinesOrdered) {
         this(pool, deadlinesOrdered, false, Integer.MAX_VALUE);
@@ -73,7 +79,7 @@ final class ClassQueue {
         live.incrementAndGet();
         lane.entries.add(r);
         if (lane.scheduled.compareAndSet(false, true)) {
-            active.add(lane);
+            fresh.add(lane);
         }
         return true;
     }
@@ -97,12 +103,12 @@ final class ClassQueue {
             return pollLive(fifo);
         }
         Lane lane;
-        while ((lane = active.poll()) != null) {
+        while ((lane = fresh.poll()) != null || (lane = old.poll()) != null) {
             QueuedRequest r = pollLive(lane);
             lane.scheduled.set(false);
             // an arrival since the poll either saw scheduled set (and left it to us) or sets it now itself
             if (lane.waiting.get() > 0 && lane.scheduled.compareAndSet(false, true)) {
-                active.add(lane); // its next turn comes after every other waiting customer's
+                old.add(lane); // still backlogged: its next turn comes after every other backlogged customer's
             }
             if (r != null) {
                 return r;

@@ -106,7 +106,7 @@ public final class GatewayMetrics {
         serviceQuantile = new ServiceTimeQuantile[n];
         for (int c = 0; c < n; c++) {
             // only for classes with a deadline: the others pay nothing for it
-            serviceQuantile[c] = classes.get(c).deadline() == null ? null : new ServiceTimeQuantile(DEADLINE_QUANTILE, intervals);
+            serviceQuantile[c] = classes.get(c).deadline() == null ? null : new ServiceTimeQuantile(DEADLINE_LATE_WORK, intervals);
         }
         badDeadlineHeaders = Counter.builder("slagate.requests.deadline.header.invalid").tag("gateway", gw)
                 .description("X-Request-Deadline headers that did not parse (ignored)").register(registry);
@@ -246,16 +246,16 @@ public final class GatewayMetrics {
     }
 
     /**
-     * The class's service time that completions over the window stayed under with probability
-     * {@value #DEADLINE_QUANTILE} (the largest seen, with fewer samples; 0 before any): the time a request
-     * admitted now must still have before its deadline (deadline-aware admission).
+     * The class's service time beyond which lies at most {@value #DEADLINE_LATE_WORK} of the servers' work
+     * over the window (the largest seen, with fewer samples; 0 before any): the time a request admitted
+     * now must still have before its deadline (deadline-aware admission, {@link ServiceTimeQuantile}).
      */
     public long predictedServiceNanos(int classIndex) {
         return serviceQuantile[classIndex] == null ? 0 : serviceQuantile[classIndex].nanos();
     }
 
-    /** A quantile high enough that the late answers (the longest services) take well under 1% of the servers' time. */
-    static final double DEADLINE_QUANTILE = 0.999;
+    /** The share of the servers' work that may lie beyond the admission margin: late answers stay well under 1% of it. */
+    static final double DEADLINE_LATE_WORK = 0.001;
 
     /** A client's X-Request-Deadline that did not parse (ignored; the class's deadline applies). */
     public void badDeadlineHeader() {

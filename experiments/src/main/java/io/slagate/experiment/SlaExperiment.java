@@ -1,0 +1,312 @@
+package io.slagate.experiment;
+
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
+import io.slagate.gateway.Gateway;
+import io.slagate.load.LoadGenerator;
+import io.slagate.load.LoadSpec;
+import io.slagate.load.SoapEnvelopes;
+import io.slagate.load.Summary;
+import io.slagate.load.service.BackendServer;
+import io.slagate.load.service.ServiceTime;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http.HttpMethod;
+
+/**
+ * Issue 21's measurements ({@code slagate experiment sla}), each against its own baseline in the same run:
+ *
+ * <ul>
+ *   <li><b>noisy customer</b>: four premium customers of three closed-loop clients each; then a fifth sends
+ *       ten times a customer's load. The quiet customers' p95 with per-customer fairness and without, each
+ *       against the same customers' p95 without the noisy one;</li>
+ *   <li><b>late work</b>: open-loop arrivals at twice the servers' capacity, each request with a deadline of
+ *       15 mean service times (X-Request-Deadline); the share of the servers' busy time spent on requests
+ *       answered after their deadline, with deadline-aware admission (the class has a deadline) and without.</li>
+ * </ul>
+ */
+final class SlaExperiment {
+    private final boolean quick;
+    private final PrintStream log;
+
+    SlaExperiment(boolean quick, PrintStream log) {
+        this.quick = quick;
+        this.log = log;
+    }
+
+    /** Runs both parts, writes sla/RESULTS.md under {@code out}, returns the result lines. */
+    List<String> run(Path out, String command) throws Exception {
+        Path dir = out.resolve("sla");
+        Files.createDirectories(dir);
+        StringBuilder md = new StringBuilder("# Experiment sla — customers and deadlines (issue 21)\n\n");
+        md.append("Produced by `").append(command).append("` on ").append(Runtime.getRuntime().availableProcessors())
+                .append(" cores (load, gateway and the Axis2 backend share them), ").append(java.time.LocalDate.now()).append(".\n\n");
+        List<String> lines = new ArrayList<>();
+        lines.add(noisyCustomer(md));
+        lines.add(lateWork(md));
+        md.append("\n```\n").append(String.join("\n", lines)).append("\n```\n");
+        Files.writeString(dir.resolve("RESULTS.md"), md);
+        return lines;
+    }
+
+    // ---------------------------------------------------------------- noisy customer
+
+    private static final double NOISY_SCALE = 0.02;
+    private static final int QUIET_CUSTOMERS = 4;
+    private static final int CLIENTS_EACH = 3;
+
+    private String noisyCustomer(StringBuilder md) throws Exception {
+        Duration warm = Duration.ofSeconds(quick ? 4 : 10);
+        Duration measure = Duration.ofSeconds(quick ? 16 : 60);
+        double[] base;
+        double[] fair;
+        double[] off;
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(NOISY_SCALE, Experiments.SLEEPY_CPU))) {
+            String url = backend.urls().get(0);
+            base = quietP95(url, "customers", false, warm, measure);
+            fair = quietP95(url, "customers", true, warm, measure);
+            off = quietP95(url, "none", true, warm, measure);
+        }
+        double f = mean(fair) / mean(base) - 1;
+        double o = mean(off) / mean(base) - 1;
+        md.append("## Noisy customer\n\n").append(String.format(Locale.ROOT, "One class (premium), N_s = 10, exponential service of "
+                + "mean %.0f ms, think time the same; %d quiet customers of %d clients each, and a noisy customer of %d clients "
+                + "(ten times a customer's load, more than the servers hold). p95 response time of each quiet customer (ms), "
+                + "%d s measured after %d s of warm-up:%n%n", NOISY_SCALE * 1000, QUIET_CUSTOMERS, CLIENTS_EACH, 10 * CLIENTS_EACH,
+                measure.toSeconds(), warm.toSeconds()));
+        md.append("| run |");
+        for (int i = 1; i <= QUIET_CUSTOMERS; i++) {
+            md.append(" quiet-").append(i).append(" |");
+        }
+        md.append(" mean | rise |\n|---|").append("---:|".repeat(QUIET_CUSTOMERS + 2)).append('\n');
+        row(md, "quiet customers alone", base, Double.NaN);
+        row(md, "with the noisy one, fairness: customers", fair, f);
+        row(md, "with the noisy one, fairness: none", off, o);
+        md.append('\n');
+        return String.format(Locale.ROOT, "noisy-customer p95-rise fair %.3f off %.3f", f, o);
+    }
+
+    private static void row(StringBuilder md, String name, double[] p95, double rise) {
+        md.append("| ").append(name).append(" |");
+        for (double v : p95) {
+            md.append(String.format(Locale.ROOT, " %.1f |", v));
+        }
+        md.append(String.format(Locale.ROOT, " %.1f | %s |%n", mean(p95), Double.isNaN(rise) ? "—" : String.format(Locale.ROOT, "%+.1f%%", 100 * rise)));
+    }
+
+    private static double mean(double[] v) {
+        double s = 0;
+        for (double x : v) {
+            s += x;
+        }
+        return s / v.length;
+    }
+
+    /** The p95 (ms) of each quiet customer, with or without the noisy one, under the class's {@code fairness}. */
+    private double[] quietP95(String backendUrl, String fairness, boolean noisy, Duration warm, Duration measure) throws Exception {
+        StringBuilder subscriptions = new StringBuilder();
+        for (int i = 1; i <= QUIET_CUSTOMERS; i++) {
+            subscriptions.append("quiet-").append(i).append(": { \"*\": gold }, ");
+        }
+        subscriptions.append("noisy: { \"*\": gold }");
+        SlagateConfig config = ConfigLoader.parse(String.format(Locale.ROOT, """
+                gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", serverTimeout: 10m }
+                servers: [ { id: s1, url: "%s", concurrency: 10 } ]
+                classes:
+                  - { name: premium, target: %dms, queueBound: 100000, queueTimeout: 10m, fairness: %s }
+                  - { name: basic, target: 1s }
+                classification:
+                  subscriptions: { %s }
+                  rules: [ { grade: gold, class: premium } ]
+                  defaultClass: basic
+                allocation: { weights: { premium: 9, basic: 1 } }
+                """, backendUrl, Math.round(2 * NOISY_SCALE * 1000), fairness, subscriptions), "sla-noisy");
+        Gateway g = new Gateway(config).start();
+        try {
+            List<LoadSpec.ClassSpec> specs = new ArrayList<>();
+            List<Double> clients = new ArrayList<>();
+            for (int i = 1; i <= QUIET_CUSTOMERS; i++) {
+                specs.add(new LoadSpec.ClassSpec("quiet-" + i, "getQuote", "quiet-" + i, false, null));
+                clients.add((double) CLIENTS_EACH);
+            }
+            specs.add(new LoadSpec.ClassSpec("noisy", "getQuote", "noisy", false, null));
+            clients.add(noisy ? 10.0 * CLIENTS_EACH : 0.0);
+            LoadSpec spec = new LoadSpec("http://127.0.0.1:" + g.port(), "/services/StockUtility", null, specs,
+                    List.of(new LoadSpec.Phase(warm.plus(measure), clients)), false, Duration.ofMillis(Math.round(NOISY_SCALE * 1000)),
+                    warm, 21, Duration.ofMinutes(5), null);
+            Summary s = new LoadGenerator(spec, null).run();
+            double[] p95 = new double[QUIET_CUSTOMERS];
+            for (int i = 1; i <= QUIET_CUSTOMERS; i++) {
+                p95[i - 1] = s.classes().get("quiet-" + i).p95Ms();
+            }
+            log.printf(Locale.ROOT, "sla: noisy customer %s, fairness %s: quiet p95 %s ms%n", noisy ? "on" : "off", fairness,
+                    java.util.Arrays.toString(p95));
+            return p95;
+        } finally {
+            g.stop(Duration.ofSeconds(5));
+        }
+    }
+
+    // ---------------------------------------------------------------- late work
+
+    private static final double LATE_SCALE = 0.1;
+    private static final int DEADLINE_SERVICE_TIMES = 15;
+
+    /** What one answered request cost the servers, and whether it came after its deadline. */
+    private record Answer(long responseNanos, long queueMillis, boolean late) {
+    }
+
+    private String lateWork(StringBuilder md) throws Exception {
+        Duration arrivals = Duration.ofSeconds(quick ? 12 : 60);
+        long deadlineMillis = Math.round(DEADLINE_SERVICE_TIMES * LATE_SCALE * 1000);
+        double[] with;
+        double[] without;
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(LATE_SCALE, Experiments.SLEEPY_CPU))) {
+            String url = backend.urls().get(0);
+            with = overload(url, true, arrivals, deadlineMillis);
+            without = overload(url, false, arrivals, deadlineMillis);
+        }
+        md.append("## Late work under overload\n\n").append(String.format(Locale.ROOT, "One class, N_s = 10, exponential service of "
+                + "mean %.0f ms (capacity %.0f requests/s); Poisson arrivals at twice that for %d s, each request with "
+                + "`X-Request-Deadline: %d` (%d mean service times). Late work = the servers' time (response time less the "
+                + "gateway's X-Slagate-Queue-Millis) spent on requests answered after their deadline, as a share of all the "
+                + "servers' time on answered requests. With: the class has a deadline (`deadline: 1h`, so the client's header "
+                + "rules); without: it has none, and the header is passed on untouched.%n%n", LATE_SCALE * 1000,
+                10 / LATE_SCALE, arrivals.toSeconds(), deadlineMillis, DEADLINE_SERVICE_TIMES));
+        md.append("| run | sent | answered | answered late | deadline-exceeded | other faults | lost | late work |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        lateRow(md, "with deadline-aware admission", with);
+        lateRow(md, "without", without);
+        md.append('\n');
+        return String.format(Locale.ROOT, "late-work fraction with %.4f without %.4f", with[6], without[6]);
+    }
+
+    private static void lateRow(StringBuilder md, String name, double[] r) {
+        md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.2f%% |%n", name, r[0], r[1], r[2], r[3],
+                r[4], r[5], 100 * r[6]));
+    }
+
+    /** {sent, answered, answered late, deadline-exceeded, other faults, lost, late-work fraction}. */
+    private double[] overload(String backendUrl, boolean deadlines, Duration arrivals, long deadlineMillis) throws Exception {
+        SlagateConfig config = ConfigLoader.parse(String.format(Locale.ROOT, """
+                gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", serverTimeout: 10m,
+                           stats: { reportingInterval: 500ms, window: 30s } }
+                servers: [ { id: s1, url: "%s", concurrency: 10 } ]
+                classes: [ { name: basic, target: %dms, queueBound: 1000000, queueTimeout: 10m%s } ]
+                """, backendUrl, Math.round(2 * LATE_SCALE * 1000), deadlines ? ", deadline: 1h" : ""), "sla-late");
+        Gateway g = new Gateway(config).start();
+        HttpClient http = new HttpClient();
+        http.setMaxConnectionsPerDestination(20_000);
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sla-arrivals");
+            t.setDaemon(true);
+            return t;
+        });
+        ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
+        AtomicLong sent = new AtomicLong();
+        AtomicLong deadlineFaults = new AtomicLong();
+        AtomicLong otherFaults = new AtomicLong();
+        AtomicLong lost = new AtomicLong();
+        AtomicLong done = new AtomicLong();
+        try {
+            http.start();
+            // a warm-up at half the capacity, so that the service-time estimate exists before the overload
+            String target = "http://127.0.0.1:" + g.port() + "/services/StockUtility";
+            byte[] body = SoapEnvelopes.request11("getQuote", "IBM").getBytes(StandardCharsets.UTF_8);
+            runArrivals(http, timer, target, body, 0.5 * 10 / LATE_SCALE, Duration.ofSeconds(3), deadlineMillis, null, null, null, null, null, null);
+            CountDownLatch all = runArrivals(http, timer, target, body, 2 * 10 / LATE_SCALE, arrivals, deadlineMillis, answers, sent,
+                    deadlineFaults, otherFaults, lost, done);
+            if (!all.await(20, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("requests still out after 20 minutes");
+            }
+        } finally {
+            timer.shutdownNow();
+            http.stop();
+            g.stop(Duration.ofSeconds(5));
+        }
+        long busy = 0;
+        long lateBusy = 0;
+        long late = 0;
+        for (Answer a : answers) {
+            long service = Math.max(0, a.responseNanos() - TimeUnit.MILLISECONDS.toNanos(a.queueMillis()));
+            busy += service;
+            if (a.late()) {
+                lateBusy += service;
+                late++;
+            }
+        }
+        double fraction = busy == 0 ? 0 : (double) lateBusy / busy;
+        List<String> lateOnes = answers.stream().filter(Answer::late).limit(10)
+                .map(a -> String.format(Locale.ROOT, "%.0f ms (queued %d)", a.responseNanos() / 1e6, a.queueMillis())).toList();
+        log.printf(Locale.ROOT, "sla: overload %s deadline-aware admission: sent %d, answered %d (%d late), deadline-exceeded %d,"
+                + " other faults %d, lost %d, late work %.4f; late answers (first 10): %s%n", deadlines ? "with" : "without", sent.get(),
+                answers.size(), late, deadlineFaults.get(), otherFaults.get(), lost.get(), fraction, lateOnes);
+        return new double[] {sent.get(), answers.size(), late, deadlineFaults.get(), otherFaults.get(), lost.get(), fraction};
+    }
+
+    /**
+     * Poisson arrivals at {@code rate} per second for {@code length}; each request's outcome is counted
+     * (counters null: a warm-up, not counted). Returns a latch that opens when every request has ended.
+     */
+    private static CountDownLatch runArrivals(HttpClient http, ScheduledExecutorService timer, String target, byte[] body, double rate,
+                                              Duration length, long deadlineMillis, ConcurrentLinkedQueue<Answer> answers,
+                                              AtomicLong sent, AtomicLong deadlineFaults, AtomicLong otherFaults, AtomicLong lost,
+                                              AtomicLong done) throws InterruptedException {
+        SplittableRandom rnd = new SplittableRandom(answers == null ? 3 : 7);
+        long start = System.nanoTime();
+        long end = start + length.toNanos();
+        List<Long> times = new ArrayList<>();
+        for (long t = start; t < end; t += (long) (-Math.log(1 - rnd.nextDouble()) / rate * 1e9)) {
+            times.add(t);
+        }
+        CountDownLatch all = new CountDownLatch(times.size());
+        for (long t : times) {
+            timer.schedule(() -> {
+                long begun = System.nanoTime();
+                if (sent != null) {
+                    sent.incrementAndGet();
+                }
+                http.newRequest(target).method(HttpMethod.POST).timeout(15, TimeUnit.MINUTES)
+                        .headers(h -> h.put("SOAPAction", "\"urn:getQuote\"").put("X-Request-Deadline", Long.toString(deadlineMillis)))
+                        .body(new BytesRequestContent("text/xml; charset=utf-8", body))
+                        .send(result -> {
+                            long response = System.nanoTime() - begun;
+                            if (answers != null) {
+                                if (result.isFailed()) {
+                                    lost.incrementAndGet();
+                                } else if (result.getResponse().getStatus() == 200) {
+                                    String q = result.getResponse().getHeaders().get("X-Slagate-Queue-Millis");
+                                    answers.add(new Answer(response, q == null ? 0 : Long.parseLong(q),
+                                            response > TimeUnit.MILLISECONDS.toNanos(deadlineMillis)));
+                                } else if ("deadline-exceeded".equals(result.getResponse().getHeaders().get("X-Slagate-Fault"))) {
+                                    deadlineFaults.incrementAndGet();
+                                } else {
+                                    otherFaults.incrementAndGet();
+                                }
+                                done.incrementAndGet();
+                            }
+                            all.countDown();
+                        });
+            }, Math.max(0, t - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        if (answers == null) {
+            all.await(5, TimeUnit.MINUTES); // the warm-up ends before the measured arrivals start
+        }
+        return all;
+    }
+}
