@@ -62,6 +62,7 @@ public final class ControlLoop implements AutoCloseable {
     private final Timer solveTimer;
     private final Counter cycleCounter;
     private final Map<String, double[]> flowGauges = new ConcurrentHashMap<>();
+    private final Map<String, double[]> deficitGauges = new ConcurrentHashMap<>();
     private final MeterRegistry registry;
 
     public ControlLoop(String id, SlagateConfig config, ControlBus bus, Overrides overrides, MeterRegistry registry) {
@@ -348,9 +349,41 @@ public final class ControlLoop implements AutoCloseable {
                 lastDecision = d.decision();
                 bus.publish(Topics.DECISION, d.decision());
                 recordFlows(d.decision());
+                recordDeficits(rm.deficits());
             }
         } catch (RuntimeException e) {
             LOG.error("control cycle failed; gateways keep the last allocation", e);
+        }
+    }
+
+    /** Per pool (and class): slots needed, lacking, and servers to add, for an autoscaler (README, deploy/hpa-capacity-deficit.yaml). */
+    private void recordDeficits(Map<String, CapacityDeficit.Result> deficits) {
+        for (CapacityDeficit.Result r : deficits.values()) {
+            double[] v = deficitGauges.computeIfAbsent(r.pool(), pool -> {
+                double[] holder = new double[3];
+                Gauge.builder("slagate.capacity.needed.slots", holder, h -> h[0]).tag("manager", id).tag("pool", pool)
+                        .description("Slots every class of the pool needs to meet its target at the measured load (NaN: no number of servers can)")
+                        .register(registry);
+                Gauge.builder("slagate.capacity.deficit.slots", holder, h -> h[1]).tag("manager", id).tag("pool", pool)
+                        .description("Slots the pool lacks for every class to meet its target (0: enough)").register(registry);
+                Gauge.builder("slagate.capacity.deficit.servers", holder, h -> h[2]).tag("manager", id).tag("pool", pool)
+                        .description("Servers of the pool's mean size to add for every class to meet its target (-1: more servers would not help)")
+                        .register(registry);
+                return holder;
+            });
+            v[0] = r.neededSlots();
+            v[1] = r.deficitSlots();
+            v[2] = r.extraServers();
+            for (Map.Entry<String, Double> c : r.neededByClass().entrySet()) {
+                double[] cv = deficitGauges.computeIfAbsent(r.pool() + "\u0000" + c.getKey(), k -> {
+                    double[] holder = new double[1];
+                    Gauge.builder("slagate.capacity.needed.class.slots", holder, h -> h[0]).tag("manager", id).tag("pool", r.pool())
+                            .tag("class", c.getKey()).description("Slots the class's flows need to meet its target at the measured load")
+                            .register(registry);
+                    return holder;
+                });
+                cv[0] = c.getValue();
+            }
         }
     }
 

@@ -174,6 +174,7 @@ public final class ResourceManager {
                 n += capacity[s];
             }
             PoolResult r = solvePool(pool.getKey(), pool.getValue(), gws, n, resolution, nowNanos);
+            deficits.put(pool.getKey(), r.deficit);
             for (int f = 0; f < r.flowGateway.length; f++) {
                 weights.get(r.flowGateway[f]).put(classes.get(r.flowClass[f]).name(), r.weight[f]);
                 flowDecisions.add(r.decisions.get(f));
@@ -223,7 +224,15 @@ public final class ResourceManager {
     }
 
     private record PoolResult(String[] flowGateway, int[] flowClass, double[] weight, double objective,
-                              List<FlowDecision> decisions, String summary) {
+                              List<FlowDecision> decisions, String summary, CapacityDeficit.Result deficit) {
+    }
+
+    /** Per pool, what the last decision found it lacks for every class to meet its target. */
+    private final Map<String, CapacityDeficit.Result> deficits = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Per pool, the capacity deficit of the last decision (issue 21's autoscaling signal). */
+    public Map<String, CapacityDeficit.Result> deficits() {
+        return Map.copyOf(deficits);
     }
 
     private PoolResult solvePool(String pool, List<Integer> poolClasses, List<String> gws, int n, double resolution, long nowNanos) {
@@ -370,7 +379,19 @@ public final class ResourceManager {
         for (int c : poolClasses) {
             objective = byMin ? Math.min(objective, perClass[c]) : objective + perClass[c];
         }
-        return new PoolResult(flowGateway, flowClass, weight, objective, decisions, sb.toString());
+        List<CapacityDeficit.Flow> demand = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            if (!obs[i].isEmpty()) {
+                String key = flowKey(flowGateway[i], flowClass[i]);
+                FlowObservation o = obs[i];
+                TrafficClassConfig tc = config.classes().get(flowClass[i]);
+                demand.add(new CapacityDeficit.Flow(tc.name(), tc.targetSeconds(), w -> correction.predict(key, model, o, w)));
+            }
+        }
+        double slotsPerServer = config.servers().stream().filter(x -> x.pool().equals(pool)).mapToInt(ServerConfig::concurrency)
+                .average().orElse(1);
+        CapacityDeficit.Result deficit = CapacityDeficit.of(pool, n, slotsPerServer, resolution, demand);
+        return new PoolResult(flowGateway, flowClass, weight, objective, decisions, sb.toString(), deficit);
     }
 
     /**

@@ -311,6 +311,25 @@ class ResourceManagerTest {
         }
     }
 
+    /**
+     * The deficit as the manager computes it, with the paper's M/M/1 (eq. 8–9: μ = 1/t~ + λ~/w~, t(w) =
+     * 1/(μ − λ~/w)): premium λ = 4, t = 10 s at w = 5 gives μ = 0.9, and t(w) ≤ 2 s needs 4/w ≤ 0.4, w ≥ 10;
+     * basic λ = 3, t = 10 s at w = 5 gives μ = 0.7, and t(w) ≤ 3 s needs 3/w ≤ 0.7 − 1/3, w ≥ 8.18 → 9:
+     * 19 slots of 10, so 9 lacking, one server of 10 more.
+     */
+    @Test
+    void capacityDeficit_slotsEveryClassNeedsAtTheMeasuredLoad() {
+        ResourceManager rm = new ResourceManager("rm", config("min", "", ""), new Overrides(), 0);
+        rm.onStats(stats("gw1", new double[] {4, 3}, new double[] {10, 10}, new double[] {5, 5}, Map.of("s1", true), 10), now);
+        rm.step(now);
+        CapacityDeficit.Result d = rm.deficits().get("default");
+        assertEquals(10, d.neededByClass().get("premium"), 1e-9);
+        assertEquals(9, d.neededByClass().get("basic"), 1e-9);
+        assertEquals(19, d.neededSlots(), 1e-9);
+        assertEquals(9, d.deficitSlots(), 1e-9);
+        assertEquals(1, d.extraServers());
+    }
+
     @Test
     void edges_leave_redistributesAtOnce() {
         ResourceManager rm = new ResourceManager("rm", config("sum", "", ""), new Overrides(), 0);
