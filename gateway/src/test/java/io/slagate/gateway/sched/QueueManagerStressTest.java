@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Many threads offering, completing, retrying on another server, expiring and changing the
- * allocation at once: no cap is ever exceeded and every request ends exactly once.
+ * allocation at once, for many customers (per-customer lanes with a lane bound, default lanes, and
+ * one FIFO class): no cap is ever exceeded and every request ends exactly once.
  */
 class QueueManagerStressTest {
     @Test
@@ -26,9 +27,9 @@ class QueueManagerStressTest {
                   - { id: s2, url: "http://127.0.0.1:2", concurrency: 3 }
                   - { id: s3, url: "http://127.0.0.1:3", concurrency: 2 }
                 classes:
-                  - { name: a, target: 1s, queueBound: 50, queueTimeout: 5ms }
+                  - { name: a, target: 1s, queueBound: 50, queueTimeout: 5ms, customerQueueBound: 10 }
                   - { name: b, target: 1s, queueBound: 50, queueTimeout: 5ms }
-                  - { name: c, target: 1s, queueBound: 50, queueTimeout: 5ms }
+                  - { name: c, target: 1s, queueBound: 50, queueTimeout: 5ms, fairness: none }
                 """, "t");
         QueueManager qm = QueueManager.create(cfg, new Allocation(1, new double[] {5, 3, 2}, new int[] {5, 3, 2}), System::nanoTime);
         AtomicIntegerArray maxSeen = new AtomicIntegerArray(3);
@@ -41,8 +42,8 @@ class QueueManagerStressTest {
         final class Req extends QueuedRequest {
             final AtomicInteger ends = new AtomicInteger();
 
-            Req(int c) {
-                super(c, System.nanoTime());
+            Req(int c, String customer) {
+                super(c, System.nanoTime(), customer);
             }
 
             void end() {
@@ -78,7 +79,9 @@ class QueueManagerStressTest {
             Thread th = new Thread(() -> {
                 ThreadLocalRandom rnd = ThreadLocalRandom.current();
                 for (int i = 0; i < perThread; i++) {
-                    Req r = new Req(rnd.nextInt(3));
+                    // 20 customers and the anonymous one: lanes come and go under the sweeper while others use them
+                    int who = rnd.nextInt(21);
+                    Req r = new Req(rnd.nextInt(3), who == 20 ? null : "customer-" + who);
                     offered.incrementAndGet();
                     if (qm.offer(r) != null) {
                         rejected.incrementAndGet();
