@@ -319,7 +319,8 @@ public final class Experiments {
         md.append(String.format(Locale.ROOT, "Each point at scale %.2f (each controller run twice in a balanced order, the best static "
                 + "fractional weights searched coarse to fine and re-measured twice; details in `POINT-L_P-L_B.md`). Capture = "
                 + "(U_controller − U_FCFS) / (U_best − U_FCFS), shown where U_best − U_FCFS ≥ %.1f. Model error: the resource "
-                + "manager's own |predicted − measured| / measured for the share in force, over the measured part of each run.%n%n",
+                + "manager's own |predicted − measured| / measured for the share in force over the measured part of each run, mean / median "
+                + "over its decisions.%n%n",
                 POINT_SCALE, PointSweep.MIN_GAP));
         md.append("| (L_P, L_B) | U FCFS | U best static (w_P) |");
         for (String m : PointSweep.MODELS) {
@@ -337,7 +338,9 @@ public final class Experiments {
                 md.append(Double.isNaN(c) ? " n/a |" : String.format(Locale.ROOT, " %.2f |", c));
             }
             for (String m : PointSweep.MODELS) {
-                md.append(' ').append(PointSweep.percent(r.controllers().get(m).modelError())).append(" |");
+                PointSweep.Run run = r.controllers().get(m);
+                md.append(' ').append(PointSweep.percent(run.modelError())).append(" / ").append(PointSweep.percent(run.medianModelError()))
+                        .append(" |");
             }
             md.append('\n');
         }

@@ -50,6 +50,14 @@ final class ModelErrorProbe implements AutoCloseable {
         }
     }
 
+    /** The median over the decisions seen (robust to the few where a model's prediction blew up), or NaN. */
+    double medianError() {
+        synchronized (perDecision) {
+            double[] v = perDecision.values().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            return v.length == 0 ? Double.NaN : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        }
+    }
+
     /** How many decisions the mean is over. */
     int decisions() {
         synchronized (perDecision) {

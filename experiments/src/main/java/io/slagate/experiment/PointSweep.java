@@ -30,7 +30,11 @@ final class PointSweep {
     static final double MIN_GAP = 0.1;
 
     /** What one run measured: mean response times in paper-seconds and U = min(U_P, U_B). */
-    record Run(String name, double premiumSeconds, double basicSeconds, double utility, double premiumWeight, double modelError) {
+    record Run(String name, double premiumSeconds, double basicSeconds, double utility, double premiumWeight, double modelError,
+               double medianModelError) {
+        Run(String name, double premiumSeconds, double basicSeconds, double utility, double premiumWeight, double modelError) {
+            this(name, premiumSeconds, basicSeconds, utility, premiumWeight, modelError, modelError);
+        }
     }
 
     /** What the sweep found at its point: FCFS, the oracle and each model's controller (their means). */
@@ -140,7 +144,8 @@ final class PointSweep {
 
     private static Run mean(String name, Run a, Run b) {
         return new Run(name, (a.premiumSeconds() + b.premiumSeconds()) / 2, (a.basicSeconds() + b.basicSeconds()) / 2,
-                (a.utility() + b.utility()) / 2, (a.premiumWeight() + b.premiumWeight()) / 2, (a.modelError() + b.modelError()) / 2);
+                (a.utility() + b.utility()) / 2, (a.premiumWeight() + b.premiumWeight()) / 2, (a.modelError() + b.modelError()) / 2,
+                (a.medianModelError() + b.medianModelError()) / 2);
     }
 
     private double better(Map<Double, Run> tried, double best, Run r) {
@@ -163,18 +168,20 @@ final class PointSweep {
                     Duration.ZERO, 7, Duration.ofMinutes(5), null);
             LoadGenerator g = new LoadGenerator(spec, null);
             double modelError;
+            double medianError;
             try (ModelErrorProbe probe = new ModelErrorProbe(sys::lastDecision, System.currentTimeMillis() + settle.toMillis())) {
                 g.run();
                 modelError = controller ? probe.meanError() : Double.NaN;
+                medianError = controller ? probe.medianError() : Double.NaN;
             }
             List<SecondSample> samples = g.samples();
             double keep = (double) measure.toSeconds() / settle.plus(measure).toSeconds();
             double tP = Experiments.PhaseStats.of(samples, 1, "premium", keep).meanMs() / 1000 / scale;
             double tB = Experiments.PhaseStats.of(samples, 1, "basic", keep).meanMs() / 1000 / scale;
             double w = controller ? Experiments.PhaseStats.of(samples, 1, "premium", keep).weight() : setup.premiumWeight();
-            Run r = new Run(name, tP, tB, Math.min(2 - tP, 3 - tB), w, modelError);
+            Run r = new Run(name, tP, tB, Math.min(2 - tP, 3 - tB), w, modelError, medianError);
             log.printf(Locale.ROOT, "C point (%d,%d) %s: t_P %.2f, t_B %.2f, U %.3f%s%n", lp, lb, name, tP, tB, r.utility(),
-                    controller ? String.format(Locale.ROOT, ", model error %.0f%%", 100 * modelError) : "");
+                    controller ? String.format(Locale.ROOT, ", model error mean %.0f%%, median %.0f%%", 100 * modelError, 100 * medianError) : "");
             return r;
         }
     }
@@ -188,10 +195,10 @@ final class PointSweep {
                 .append("; N_s = 10; τ_P = 2, τ_B = 3; U = min(U_P, U_B); response times in paper-seconds; the controller with ")
                 .append("weight resolution 0.1 and each model; static weights w_P : 10 − w_P searched coarse to fine, the best ")
                 .append("measured twice more (the mean of those two is the oracle); each controller run twice, its U the mean.\n\n");
-        md.append("| run | w_P | t_P | t_B | U | model error |\n|---|---:|---:|---:|---:|---:|\n");
+        md.append("| run | w_P | t_P | t_B | U | model error (mean / median) |\n|---|---:|---:|---:|---:|---:|\n");
         for (Run r : runs) {
             md.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.3f | %s |%n", r.name(), r.premiumWeight(),
-                    r.premiumSeconds(), r.basicSeconds(), r.utility(), percent(r.modelError())));
+                    r.premiumSeconds(), r.basicSeconds(), r.utility(), errors(r)));
         }
         double gap = oracle.utility() - fcfs.utility();
         List<String> lines = new ArrayList<>();
@@ -200,20 +207,26 @@ final class PointSweep {
         md.append(String.format(Locale.ROOT, "%nU_best − U_FCFS = %.3f%s%n%n", gap,
                 gap < MIN_GAP ? " (below " + MIN_GAP + ": the allocation hardly matters here; capture not meaningful)" : ""));
         md.append("The model error is the resource manager's own |predicted − measured| / measured for the share in force, ")
-                .append("averaged over the decisions of the measured part of each run and over both flows.\n\n");
-        md.append("| model | U | capture | model error |\n|---|---:|---:|---:|\n");
+                .append("per decision averaged over both flows, then the mean and the median over the decisions of the measured ")
+                .append("part of each run (a few blown-up predictions dominate a mean).\n\n");
+        md.append("| model | U | capture | model error (mean / median) |\n|---|---:|---:|---:|\n");
         for (Map.Entry<String, Run> e : controllers.entrySet()) {
-            lines.add("model-error " + e.getKey() + " " + percent(e.getValue().modelError()));
+            lines.add("model-error " + e.getKey() + " mean " + percent(e.getValue().modelError()) + " median "
+                    + percent(e.getValue().medianModelError()));
         }
         for (Map.Entry<String, Run> e : controllers.entrySet()) {
             double capture = (e.getValue().utility() - fcfs.utility()) / gap;
             String c = gap < MIN_GAP ? "n/a" : String.format(Locale.ROOT, "%.2f", capture);
             md.append(String.format(Locale.ROOT, "| %s | %.3f | %s | %s |%n", e.getKey(), e.getValue().utility(), c,
-                    percent(e.getValue().modelError())));
+                    errors(e.getValue())));
             lines.add("capture " + e.getKey() + " " + c);
         }
         Files.writeString(dir.resolve("POINT-" + lp + "-" + lb + ".md"), md);
         return new Result(lp, lb, fcfs, oracle, controllers, lines);
+    }
+
+    private static String errors(Run r) {
+        return Double.isFinite(r.modelError()) ? percent(r.modelError()) + " / " + percent(r.medianModelError()) : "–";
     }
 
     static String percent(double fraction) {
