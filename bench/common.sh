@@ -19,7 +19,7 @@ http {
   }
 }
 NGINX
-  nginx -c "$work/nginx.conf"
+  ${NGINX_PIN:-} nginx -c "$work/nginx.conf"
 }
 
 # The benchmark gateway: one server with N_s = 64, two classes by SOAPAction, WRR weights 40:24.

@@ -14,6 +14,8 @@
 #
 # The system-call tracepoints slow the gateway by a few percent: compare runs of this script with each
 # other, and take throughput figures from bench/gateway-vs-haproxy.sh.
+# Processes are pinned (taskset): the gateways and nginx on core 1, wrk on core 0. Unpinned, the same
+# jar measured 35 and 52 µs per request in one run (where the scheduler put it); pinned, the legs compare.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 conns="${1:-64}"
@@ -43,16 +45,16 @@ cleanup() {
 trap cleanup EXIT
 
 source "$home/bench/common.sh"
-start_nginx "$work" "$BACKEND"
+NGINX_PIN="taskset -c 1" start_nginx "$work" "$BACKEND"
 for leg in $A $B; do
 gateway_yaml "$leg" "${PORT[$leg]}" "${ADMIN[$leg]}" "$BACKEND" > "$work/$leg.yaml"
-java ${JAVA_OPTS:-} ${OPTS[$leg]} -jar "${JAR[$leg]}" gateway --config "$work/$leg.yaml" > "$work/$leg.log" 2>&1 &
+taskset -c 1 java ${JAVA_OPTS:-} ${OPTS[$leg]} -jar "${JAR[$leg]}" gateway --config "$work/$leg.yaml" > "$work/$leg.log" 2>&1 &
 PID[$leg]=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:${ADMIN[$leg]}/ready" >/dev/null && break; sleep 0.1; done
 done
 echo "warming up both JVMs ..." >&2
 for leg in $A $B; do
-  wrk -t2 -c"$conns" -d"${WARMUP:-40}s" -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$leg]}" >/dev/null
+  taskset -c 0 wrk -t2 -c"$conns" -d"${WARMUP:-40}s" -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$leg]}" >/dev/null
 done
 
 events=task-clock,context-switches,raw_syscalls:sys_enter
@@ -67,7 +69,7 @@ for r in $(seq 1 "$rounds"); do
     perf stat -e "$events" -p "$gw" -o "$work/perf.txt" -- sleep "$secs" >/dev/null 2>&1 &
     perf_pid=$!
     read -r ut1 st1 < <(awk '{print $14, $15}' "/proc/$gw/stat")
-    o=$(wrk -t2 -c"$conns" -d"${secs}s" --latency -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$leg]}")
+    o=$(taskset -c 0 wrk -t2 -c"$conns" -d"${secs}s" --latency -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$leg]}")
     wait "$perf_pid"
     read -r ut2 st2 < <(awk '{print $14, $15}' "/proc/$gw/stat")
     rps=$(awk '/Requests\/sec/ {print $2}' <<<"$o")
@@ -90,7 +92,7 @@ done
   echo
   echo "Command: \`${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }bench/gateway-cpu.sh $conns $rounds\` on $(nproc) cores ($(java -version 2>&1 | head -1)); two gateways ($A, $B),"
   echo "warmed ${WARMUP:-40}s each, measured in alternating rounds;"
-  echo "wrk -t2 -c$conns, ${secs}s per round, perf stat on the gateway process (tracepoints on, so a few percent slower"
+  echo "gateways and nginx pinned to core 1, wrk to core 0; wrk -t2 -c$conns, ${secs}s per round, perf stat on the gateway process (tracepoints on, so a few percent slower"
   echo "than \`bench/gateway-vs-haproxy.sh\`). Per request: CPU in µs (user and kernel from /proc), system calls, context"
   echo "switches, new upstream connections (\`connect\`)."
   echo
