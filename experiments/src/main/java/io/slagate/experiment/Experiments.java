@@ -434,10 +434,16 @@ public final class Experiments {
         ChartUtils.saveChartAsPNG(file.toFile(), chart, 960, 420);
     }
 
+    /** "1 core" or "N cores": what this process may run on (taskset narrows it). */
+    static String cores() {
+        int n = Runtime.getRuntime().availableProcessors();
+        return n == 1 ? "1 core" : n + " cores";
+    }
+
     private StringBuilder header(String title) {
         StringBuilder md = new StringBuilder("# Experiment ").append(title).append("\n\n");
-        md.append("Produced by `").append(command).append("` on ").append(Runtime.getRuntime().availableProcessors())
-                .append(" cores (load generator, gateway, resource manager and the Axis2 backend share them), ")
+        md.append("Produced by `").append(command).append("` on ").append(Experiments.cores())
+                .append(" (load generator, gateway, resource manager and the Axis2 backend share them), ")
                 .append(java.time.LocalDate.now()).append(".\n\n");
         return md;
     }

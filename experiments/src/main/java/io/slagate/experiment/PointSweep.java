@@ -190,8 +190,8 @@ final class PointSweep {
             throws java.io.IOException {
         StringBuilder md = new StringBuilder();
         md.append("# Experiment C, point (L_P, L_B) = (").append(lp).append(", ").append(lb).append(") against an empirical oracle\n\n");
-        md.append("Produced by `").append(command).append("` on ").append(Runtime.getRuntime().availableProcessors())
-                .append(" cores, ").append(java.time.LocalDate.now()).append(". Scale ").append(scale)
+        md.append("Produced by `").append(command).append("` on ").append(Experiments.cores())
+                .append(", ").append(java.time.LocalDate.now()).append(". Scale ").append(scale)
                 .append("; N_s = 10; τ_P = 2, τ_B = 3; U = min(U_P, U_B); response times in paper-seconds; the controller with ")
                 .append("weight resolution 0.1 and each model; static weights w_P : 10 − w_P searched coarse to fine, the best ")
                 .append("measured twice more (the mean of those two is the oracle); each controller run twice, its U the mean.\n\n");

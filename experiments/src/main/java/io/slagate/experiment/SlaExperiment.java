@@ -54,8 +54,8 @@ final class SlaExperiment {
         Path dir = out.resolve("sla");
         Files.createDirectories(dir);
         StringBuilder md = new StringBuilder("# Experiment sla — customers and deadlines (issue 21)\n\n");
-        md.append("Produced by `").append(command).append("` on ").append(Runtime.getRuntime().availableProcessors())
-                .append(" cores (load, gateway and the Axis2 backend share them), ").append(java.time.LocalDate.now()).append(".\n\n");
+        md.append("Produced by `").append(command).append("` on ").append(Experiments.cores())
+                .append(" (load, gateway and the Axis2 backend share them), ").append(java.time.LocalDate.now()).append(".\n\n");
         List<String> lines = new ArrayList<>();
         lines.add(noisyCustomer(md));
         lines.add(lateWork(md));

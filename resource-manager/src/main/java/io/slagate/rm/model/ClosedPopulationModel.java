@@ -21,6 +21,13 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ClosedPopulationModel implements ResponseTimeModel {
     /** Calibrated populations beyond this are open traffic for all practical purposes. */
     static final double MAX_CLIENTS = 5_000;
+    /**
+     * A window whose busy slots X~·S~ exceed the share w~ cannot come from any population at that share
+     * (the share changed during the window). The scan would then find a huge population with a huge
+     * think time, which predicts minutes at a slightly smaller share (R(w) = N·S/w − Z, both terms
+     * huge). The smallest population that Little's law allows is taken instead, Z = 0: R(w) = N·S/w,
+     * the clients in the system staying there while the share shrinks.
+     */
     private static final ErlangCModel OPEN = new ErlangCModel();
 
     /** A calibrated flow: N clients (real, interpolated), think time Z, service time S. */
@@ -63,6 +70,9 @@ public final class ClosedPopulationModel implements ResponseTimeModel {
         double s = o.serviceSeconds();
         double w = o.weight();
         double nMin = Math.max(x * r, 1e-6); // Z ≥ 0
+        if (x * s > w) {
+            return new Population(nMin, 0, s);
+        }
         // scan a geometric grid of N for a sign change of R_model − R~, then bisect
         double prevN = nMin;
         double prevG = g(prevN, x, r, s, w);

@@ -102,6 +102,25 @@ class ClosedAndOpenModelsTest {
                 "a fractional share lies between its neighbours");
     }
 
+    /**
+     * Recorded in experiment C (2026-11-24): basic λ=215/s, t=0.049 s at w~=4.1, its service time 20 ms,
+     * so the window's busy slots (4.3) exceeded the share (it changed during the window). The model had
+     * calibrated thousands of clients and predicted 185 s at w=4.0. With Z = 0 the 10.5 clients of
+     * Little's law stay in the system: R(4.0) = 10.5 · 0.02 / 4.0 = 52.7 ms.
+     */
+    @Test
+    void saturatedShare_takesTheSmallestPopulation_notMinutes() {
+        FlowObservation recorded = new FlowObservation(215, 0.049, 4.1, 215, 0.020);
+        ClosedPopulationModel model = new ClosedPopulationModel();
+        ClosedPopulationModel.Population p = model.population(recorded);
+        assertNotNull(p);
+        assertEquals(215 * 0.049, p.clients(), 1e-9);
+        assertEquals(0, p.thinkSeconds(), 0);
+        assertEquals(10.535 * 0.020 / 4.0, model.predictSeconds(recorded, 4.0), 1e-3);
+        // more slots than clients: each is served at once
+        assertEquals(0.020, model.predictSeconds(recorded, 12), 1e-9);
+    }
+
     /** M/M/1 gets this wrong in the direction the issue describes: it thinks a closed flow needs more than it does. */
     @Test
     void mm1_overstatesTheCostOfASlotTaken_closedDoesNot() {
