@@ -127,8 +127,8 @@ function redraw() {
   const series = (field) => keys.map((k, i) => ({label: k, borderColor: palette[i % palette.length], borderWidth: 1.5,
     data: points.filter(p => flowKey(p) === k).map(p => ({x: (p.timestampMillis - now) / 1000, y: p[field]}))}));
   const rt = series('responseSeconds');
-  classes.forEach((c, i) => rt.push({label: 'target ' + c.name, borderDash: [6, 4], borderColor: '#888', borderWidth: 1,
-    data: [{x: -windowSeconds, y: c.targetSeconds}, {x: 0, y: c.targetSeconds}]}));
+  classes.forEach((c, i) => rt.push({label: 'goal ' + c.name + ' (' + c.goal + ')', borderDash: [6, 4], borderColor: '#888',
+    borderWidth: 1, data: [{x: -windowSeconds, y: c.goalSeconds}, {x: 0, y: c.goalSeconds}]}));
   charts['chart-rt'].data.datasets = rt;
   charts['chart-w'].data.datasets = series('weight');
   charts['chart-x'].data.datasets = series('throughput');
@@ -138,7 +138,7 @@ function redraw() {
 
 function utility(c, t) {
   const p = c.utility.parameters;
-  if (c.utility.type !== 'pacifici') return '';
+  if (c.utility.type !== 'pacifici' || c.targetSeconds == null) return '';
   const phi = p.phi ?? 1, a = p.alpha ?? 1, b = p.beta ?? 1, tau = c.targetSeconds;
   return (t <= tau ? phi * Math.pow(tau - t, a) : -phi * Math.pow(t - tau, b)).toFixed(3);
 }
@@ -150,10 +150,16 @@ function renderFlows(gateways) {
     for (const f of s.flows) {
       const c = classes.find(x => x.name === f.className);
       const tr = document.createElement('tr');
-      const cells = [gw, f.className, f.arrivalRate.toFixed(2), f.meanResponseSeconds.toFixed(3), c ? c.targetSeconds : '',
+      const attained = Number(f.attainment), pct = Number(f.percentileSeconds);
+      const cells = [gw, f.className, f.arrivalRate.toFixed(2), f.meanResponseSeconds.toFixed(3),
+        Number.isFinite(pct) ? pct.toFixed(3) : '', c ? c.goal : '', Number.isFinite(attained) ? (100 * attained).toFixed(1) + '%' : '—',
         c ? utility(c, f.meanResponseSeconds) : '', f.weight.toFixed(2), f.queueLength, f.rejectionRate.toFixed(2)];
       cells.forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
-      if (c && f.meanResponseSeconds > c.targetSeconds) tr.children[3].classList.add('bad');
+      tr.children[6].classList.add('attainment');
+      if (c && c.targetSeconds != null && f.meanResponseSeconds > c.targetSeconds) tr.children[3].classList.add('bad');
+      if (c && c.percentile != null && Number.isFinite(pct) && pct > c.percentileTargetSeconds) tr.children[4].classList.add('bad');
+      // the headline: a percentile goal is met while at least that share is within it; a mean goal has no such share
+      if (c && c.percentile != null && Number.isFinite(attained) && attained < c.percentile / 100) tr.children[6].classList.add('bad');
       body.appendChild(tr);
     }
   }
@@ -164,7 +170,7 @@ function unconstrained(d) {
   const flows = (d.flows || []).filter(f => f.arrivalRate > 0);
   return flows.length > 0 && flows.every(f => {
     const c = classes.find(x => x.name === f.className);
-    return c && f.observedSeconds <= c.targetSeconds;
+    return c && (c.targetSeconds == null || f.observedSeconds <= c.targetSeconds);
   });
 }
 
@@ -234,7 +240,7 @@ function classForm() {
   const form = document.getElementById('class-form');
   const v = (n) => form.elements[n].value;
   const plot = () => {
-    const tau = Number(v('targetSeconds')) || 1, phi = Number(v('phi')) || 1, a = Number(v('alpha')) || 1, b = Number(v('beta')) || 1;
+    const tau = Number(v('targetSeconds')) || Number(v('percentileTargetSeconds')) || 1, phi = Number(v('phi')) || 1, a = Number(v('alpha')) || 1, b = Number(v('beta')) || 1;
     const pts = [];
     for (let i = 0; i <= 60; i++) { const t = 3 * tau * i / 60; pts.push({x: t, y: t <= tau ? phi * Math.pow(tau - t, a) : -phi * Math.pow(t - tau, b)}); }
     charts['chart-u'].data.datasets = [{label: 'U(t)', data: pts, borderColor: palette[0], borderWidth: 1.5}];
@@ -244,7 +250,9 @@ function classForm() {
   const fill = () => {
     const c = classes.find(x => x.name === v('name'));
     if (!c) { plot(); return; }
-    form.elements.targetSeconds.value = c.targetSeconds;
+    form.elements.targetSeconds.value = c.targetSeconds ?? '';
+    form.elements.percentile.value = c.percentile ?? '';
+    form.elements.percentileTargetSeconds.value = c.percentileTargetSeconds ?? '';
     ['phi', 'alpha', 'beta'].forEach(p => { form.elements[p].value = c.utility.parameters[p] ?? 1; });
     form.elements.queueBound.value = c.queueBound;
     form.elements.queueTimeoutSeconds.value = c.queueTimeoutSeconds;
@@ -259,7 +267,9 @@ function classForm() {
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault(); clear();
     const body = {utility: {type: 'pacifici', parameters: {phi: Number(v('phi')), alpha: Number(v('alpha')), beta: Number(v('beta'))}}};
-    if (v('targetSeconds')) body.targetSeconds = Number(v('targetSeconds'));
+    body.targetSeconds = v('targetSeconds') ? Number(v('targetSeconds')) : null;
+    body.percentile = v('percentile') ? Number(v('percentile')) : null;
+    if (v('percentileTargetSeconds')) body.percentileTargetSeconds = Number(v('percentileTargetSeconds'));
     if (v('queueBound')) body.queueBound = Number(v('queueBound'));
     if (v('queueTimeoutSeconds')) body.queueTimeoutSeconds = Number(v('queueTimeoutSeconds'));
     const exists = classes.some(c => c.name === v('name'));
@@ -411,7 +421,7 @@ function renderClasses() {
   table.replaceChildren();
   for (const c of classes) {
     const tr = document.createElement('tr');
-    [c.name, c.targetSeconds, c.utility.type + ' ' + JSON.stringify(c.utility.parameters), c.queueBound, c.queueTimeoutSeconds, c.pool]
+    [c.name, c.goal, c.utility.type + ' ' + JSON.stringify(c.utility.parameters), c.queueBound, c.queueTimeoutSeconds, c.pool]
       .forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
     tr.classList.add('clickable');
     tr.title = 'edit ' + c.name;

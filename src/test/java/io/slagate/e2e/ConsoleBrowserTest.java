@@ -144,6 +144,8 @@ class ConsoleBrowserTest {
                     name.sendKeys("gold", Keys.TAB);
                     target.clear();
                     target.sendKeys("0.5");
+                    form.findElement(By.name("percentile")).sendKeys("95");
+                    form.findElement(By.name("percentileTargetSeconds")).sendKeys("0.8");
                     form.findElement(By.cssSelector("button[type=submit]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> system.gateway().config().classIndex("gold") >= 0
                             && system.controlLoop().config().classIndex("gold") >= 0);
@@ -151,6 +153,14 @@ class ConsoleBrowserTest {
                     await().atMost(DEADLINE).until(() -> system.gateway().metrics().completedTotal() > answeredBefore + 20);
                     browser.findElement(By.cssSelector("a[data-tab=overview]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElements(By.cssSelector("#flows tbody tr")).size() == 3);
+                    assertEquals(95, ConfigLoader.load(file).classes().get(system.controlLoop().config().classIndex("gold"))
+                            .percentileGoal().percentile(), 0, "the percentile goal persisted");
+                    // attainment, the headline of a class with traffic: a share in percent
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElements(By.cssSelector("#flows tbody tr")).stream()
+                            .anyMatch(r -> r.findElement(By.cssSelector("td.attainment")).getText().matches("\\d+\\.\\d%")));
+                    // the table is redrawn with every report: read it whole, as the page has it now
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("flows")).getText()
+                            .contains("p95 ≤ 800ms"));
                     browser.findElement(By.cssSelector("a[data-tab=classes]")).click();
                     // a rule added in the rules table and moved first: saved and in force at the gateway
                     WebElement rulesForm = browser.findElement(By.id("classification-form"));

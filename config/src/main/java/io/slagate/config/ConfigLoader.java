@@ -313,18 +313,28 @@ public final class ConfigLoader {
         }
         Set<String> names = new HashSet<>();
         for (ConfigNode c : list) {
-            c.allowOnly("name", "target", "utility", "queueBound", "queueTimeout", "pool", "fairness", "customerQueueBound", "deadline");
+            c.allowOnly(PERCENTILE_KEY, "pNN (a percentile goal, e.g. p95: 300ms)", "name", "target", "utility",
+                    "queueBound", "queueTimeout", "pool", "fairness", "customerQueueBound", "deadline");
             String name = c.requiredString("name");
             if (name != null && !NAME.matcher(name).matches()) {
                 c.problem("name", name, "must be 1-64 letters, digits, '.', '_' or '-'");
             } else if (name != null && !names.add(name)) {
                 c.problem("name", name, "is used by another class; class names must be unique");
             }
-            if (c.child("target").isMissing()) {
-                c.missing("target", "the response-time target tau is required, e.g. target: 2s");
+            PercentileGoal percentile = percentileGoal(c);
+            if (c.child("target").isMissing() && percentile == null) {
+                c.missing("target", "a goal is required: a mean target (target: 2s), a percentile goal (p95: 300ms) or both");
             }
-            Duration target = c.duration("target", Duration.ofSeconds(1), Duration.ofMillis(1), MAX_TIMEOUT);
-            UtilityConfig utility = utility(c.object("utility"), target);
+            Duration target = c.child("target").isMissing() && percentile != null ? null
+                    : c.duration("target", Duration.ofSeconds(1), Duration.ofMillis(1), MAX_TIMEOUT);
+            List<Duration> thresholds = new ArrayList<>(); // the same function rates each goal against its threshold
+            if (target != null) {
+                thresholds.add(target);
+            }
+            if (percentile != null) {
+                thresholds.add(percentile.target());
+            }
+            UtilityConfig utility = utility(c.object("utility"), thresholds);
             int bound = c.integer("queueBound", 1000, 0, 1_000_000);
             Duration timeout = c.duration("queueTimeout", Duration.ofSeconds(30), Duration.ofMillis(1), MAX_TIMEOUT);
             String pool = c.string("pool", "default");
@@ -342,12 +352,39 @@ public final class ConfigLoader {
             Duration deadline = c.child("deadline").isMissing() ? null
                     : c.duration("deadline", Duration.ofSeconds(1), Duration.ofMillis(1), MAX_TIMEOUT);
             out.add(new TrafficClassConfig(name, target, utility, bound, timeout, pool, !"none".equals(fairness),
-                    Math.min(customerBound, Math.max(bound, 1)), deadline));
+                    Math.min(customerBound, Math.max(bound, 1)), deadline, percentile));
         }
         return out;
     }
 
-    private static UtilityConfig utility(ConfigNode u, Duration target) {
+    /** {@code p95}, {@code p99.9}: a percentile goal's key. */
+    static final Pattern PERCENTILE_KEY = Pattern.compile("p[0-9]+(\\.[0-9]+)?");
+
+    /** The class's percentile goal, or null; at most one per class, its percentile in (0, 100). */
+    private static PercentileGoal percentileGoal(ConfigNode c) {
+        PercentileGoal goal = null;
+        for (String key : c.keys()) {
+            if (!PERCENTILE_KEY.matcher(key).matches()) {
+                continue;
+            }
+            double p = Double.parseDouble(key.substring(1));
+            if (!(p > 0 && p < 100)) {
+                c.problem(key, key, "is not a percentile in (0, 100); write e.g. p95: 300ms or p99.9: 2s");
+                continue;
+            }
+            if (goal != null) {
+                c.problem(key, key, "is a second percentile goal; a class has at most one (here " + goal.key() + ")");
+                continue;
+            }
+            Duration d = c.duration(key, null, Duration.ofMillis(1), MAX_TIMEOUT);
+            if (d != null) {
+                goal = new PercentileGoal(p, d);
+            }
+        }
+        return goal;
+    }
+
+    private static UtilityConfig utility(ConfigNode u, List<Duration> targets) {
         if (u.isMissing()) {
             return UtilityConfig.pacifici();
         }
@@ -364,8 +401,13 @@ public final class ConfigLoader {
         for (String name : p.parameterNames()) {
             params.put(name, u.number(name, p.parameters().get(name), -1e12, 1e12));
         }
-        for (String problem : p.validate(target.toNanos() / 1e9, params)) {
-            u.problemHere(problem);
+        Set<String> seen = new HashSet<>();
+        for (Duration target : targets) {
+            for (String problem : p.validate(target.toNanos() / 1e9, params)) {
+                if (seen.add(problem)) {
+                    u.problemHere(problem);
+                }
+            }
         }
         return new UtilityConfig(type, params);
     }

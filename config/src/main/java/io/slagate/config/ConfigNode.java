@@ -66,16 +66,31 @@ final class ConfigNode {
 
     /** Reports keys that this object does not know: a typo must not be silently ignored. */
     void allowOnly(String... keys) {
+        allowOnly(null, null, keys);
+    }
+
+    /** As {@link #allowOnly(String...)}, and also any key matching {@code pattern} (described by {@code patternText}). */
+    void allowOnly(java.util.regex.Pattern pattern, String patternText, String... keys) {
         if (isMissing() || !node.isObject()) {
             return;
         }
         Set<String> allowed = Set.of(keys);
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String name = it.next();
-            if (!allowed.contains(name)) {
-                problems.add(key(name) + ": unknown key; allowed here: " + String.join(", ", new TreeSet<>(allowed)));
+            if (!allowed.contains(name) && (pattern == null || !pattern.matcher(name).matches())) {
+                problems.add(key(name) + ": unknown key; allowed here: " + String.join(", ", new TreeSet<>(allowed))
+                        + (patternText == null ? "" : ", " + patternText));
             }
         }
+    }
+
+    /** The keys of this mapping (none when it is missing or not a mapping). */
+    List<String> keys() {
+        List<String> out = new ArrayList<>();
+        if (!isMissing() && node.isObject()) {
+            node.fieldNames().forEachRemaining(out::add);
+        }
+        return out;
     }
 
     ConfigNode child(String name) {

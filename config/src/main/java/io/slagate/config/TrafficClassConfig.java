@@ -3,19 +3,44 @@ package io.slagate.config;
 import java.time.Duration;
 
 /**
- * A traffic class c: its response-time target tau, utility function, and how much it may wait at a
- * gateway (queue bound and queue timeout), and the server pool that serves it; how its queue treats
- * the class's customers (a lane each, served in turn, at most {@code customerQueueBound} waiting
- * per customer; or one FIFO); and its deadline, past which no answer is useful (null: none).
+ * A traffic class c: its goals — a mean response-time target tau ({@code target}), a percentile goal
+ * ({@code p95: 300ms}), or both, each null when absent but not both — its utility function, and how
+ * much it may wait at a gateway (queue bound and queue timeout), and the server pool that serves it;
+ * how its queue treats the class's customers (a lane each, served in turn, at most
+ * {@code customerQueueBound} waiting per customer; or one FIFO); and its deadline, past which no
+ * answer is useful (null: none).
  */
 public record TrafficClassConfig(String name, Duration target, UtilityConfig utility,
                                  int queueBound, Duration queueTimeout, String pool,
-                                 boolean fairByCustomer, int customerQueueBound, Duration deadline) {
-    public TrafficClassConfig(String name, Duration target, UtilityConfig utility, int queueBound, Duration queueTimeout, String pool) {
-        this(name, target, utility, queueBound, queueTimeout, pool, true, queueBound, null);
+                                 boolean fairByCustomer, int customerQueueBound, Duration deadline,
+                                 PercentileGoal percentileGoal) {
+    public TrafficClassConfig {
+        if (target == null && percentileGoal == null) {
+            throw new IllegalArgumentException("class " + name + " needs a mean target, a percentile goal or both");
+        }
     }
 
+    public TrafficClassConfig(String name, Duration target, UtilityConfig utility, int queueBound, Duration queueTimeout, String pool) {
+        this(name, target, utility, queueBound, queueTimeout, pool, true, queueBound, null, null);
+    }
+
+    /** The mean target tau in seconds, NaN when the class has only a percentile goal. */
     public double targetSeconds() {
-        return target.toNanos() / 1e9;
+        return target == null ? Double.NaN : target.toNanos() / 1e9;
+    }
+
+    /**
+     * The class's headline threshold in seconds: its percentile goal's, else its mean target. A
+     * request answered within it counts toward the class's attainment.
+     */
+    public double goalSeconds() {
+        return percentileGoal != null ? percentileGoal.targetSeconds() : targetSeconds();
+    }
+
+    /** The goal as an operator reads it: "mean ≤ 2s", "p95 ≤ 300ms", "mean ≤ 1s, p99 ≤ 3s". */
+    public String goalText() {
+        String mean = target == null ? null : "mean ≤ " + ConfigNode.human(target);
+        String pct = percentileGoal == null ? null : percentileGoal.key() + " ≤ " + ConfigNode.human(percentileGoal.target());
+        return mean == null ? pct : pct == null ? mean : mean + ", " + pct;
     }
 }

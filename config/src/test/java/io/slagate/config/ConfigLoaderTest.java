@@ -105,6 +105,54 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void parse_percentileGoals_insteadOfOrBesideTheMean() {
+        SlagateConfig c = ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:9001", concurrency: 10 }
+                classes:
+                  - { name: gold, p95: 300ms }
+                  - { name: silver, target: 1s, p99.9: 4s }
+                  - { name: bronze, target: 3s }
+                """, "t.yaml");
+        TrafficClassConfig gold = c.classes().get(0);
+        assertNull(gold.target());
+        assertTrue(Double.isNaN(gold.targetSeconds()));
+        assertEquals(95, gold.percentileGoal().percentile(), 0);
+        assertEquals(0.3, gold.goalSeconds(), 1e-9);
+        assertEquals("p95 ≤ 300ms", gold.goalText());
+        TrafficClassConfig silver = c.classes().get(1);
+        assertEquals(99.9, silver.percentileGoal().percentile(), 1e-9);
+        assertEquals("p99.9", silver.percentileGoal().key());
+        assertEquals(4.0, silver.goalSeconds(), 1e-9);
+        assertEquals(1.0, silver.targetSeconds(), 1e-9);
+        assertEquals("mean ≤ 1s, p99.9 ≤ 4s", silver.goalText());
+        assertNull(c.classes().get(2).percentileGoal());
+        assertEquals(3.0, c.classes().get(2).goalSeconds(), 1e-9);
+    }
+
+    @Test
+    void parse_badPercentileGoals_nameTheKeyAndTheProblem() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:9001", concurrency: 10 }
+                classes:
+                  - { name: a, p100: 1s }
+                  - { name: b, p0: 1s }
+                  - { name: c, p95: 1s, p99: 2s }
+                  - { name: d, p95: soon }
+                  - { name: e }
+                  - { name: f, q95: 1s }
+                """, "t.yaml"));
+        String all = String.join("\n", e.problems());
+        assertTrue(all.contains("classes[0].p100: \"p100\" is not a percentile in (0, 100)"), all);
+        assertTrue(all.contains("classes[1].p0: \"p0\" is not a percentile in (0, 100)"), all);
+        assertTrue(all.contains("classes[2].p99: \"p99\" is a second percentile goal; a class has at most one (here p95)"), all);
+        assertTrue(all.contains("classes[3].p95: \"soon\" is not a duration"), all);
+        assertTrue(all.contains("classes[4].target") && all.contains("a goal is required"), all);
+        assertTrue(all.contains("classes[5].q95: unknown key") && all.contains("pNN (a percentile goal"), all);
+    }
+
+    @Test
     void parse_notYaml_namesLine() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> ConfigLoader.parse("servers: [\n  { id: s1\n", "broken.yaml"));

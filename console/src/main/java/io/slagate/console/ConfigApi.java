@@ -51,7 +51,11 @@ final class ConfigApi {
     static Map<String, Object> classView(TrafficClassConfig c) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", c.name());
-        m.put("targetSeconds", c.targetSeconds());
+        m.put("targetSeconds", c.target() == null ? null : c.targetSeconds());
+        m.put("percentile", c.percentileGoal() == null ? null : c.percentileGoal().percentile());
+        m.put("percentileTargetSeconds", c.percentileGoal() == null ? null : c.percentileGoal().targetSeconds());
+        m.put("goal", c.goalText());
+        m.put("goalSeconds", c.goalSeconds());
         m.put("utility", Map.of("type", c.utility().type(), "parameters", c.utility().parameters()));
         m.put("queueBound", c.queueBound());
         m.put("queueTimeoutSeconds", c.queueTimeout().toMillis() / 1000.0);

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 public final class ConfigEditor {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
-    private static final Pattern CLASS_PROBLEM = Pattern.compile("(?:classes|servers)\\[\\d+]\\.([A-Za-z]+)(?:\\.([A-Za-z]+))?:\\s*(.*)");
+    private static final Pattern CLASS_PROBLEM = Pattern.compile("(?:classes|servers)\\[\\d+]\\.([A-Za-z]+)(?:[0-9]+(?:\\.[0-9]+)?)?(?:\\.([A-Za-z]+))?:\\s*(.*)");
     private static final Pattern SECTION_PROBLEM = Pattern.compile("(classification)[.\\[].*");
 
     private final Path file;
@@ -62,7 +62,27 @@ public final class ConfigEditor {
         ObjectNode c = at >= 0 ? (ObjectNode) classes.get(at) : classes.addObject();
         c.put("name", name);
         if (form.has("targetSeconds")) {
-            c.set("target", seconds(form.get("targetSeconds"), "targetSeconds"));
+            if (form.get("targetSeconds").isNull()) {
+                c.remove("target"); // a percentile goal alone (the loader says so if there is none)
+            } else {
+                c.set("target", seconds(form.get("targetSeconds"), "targetSeconds"));
+            }
+        }
+        if (form.has("percentile")) {
+            for (Iterator<String> it = c.fieldNames(); it.hasNext(); ) {
+                if (it.next().matches("p[0-9]+(\\.[0-9]+)?")) {
+                    it.remove();
+                }
+            }
+            JsonNode p = form.get("percentile");
+            if (!p.isNull()) {
+                if (!p.isNumber() || !(p.asDouble() > 0 && p.asDouble() < 100)) {
+                    throw new Api.ApiError(400, "percentile must be a number in (0, 100), e.g. 95 or 99.9", "percentile");
+                }
+                double v = p.asDouble();
+                String key = "p" + (v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v));
+                c.set(key, seconds(form.get("percentileTargetSeconds"), "percentileTargetSeconds"));
+            }
         }
         if (form.has("queueBound")) {
             c.set("queueBound", form.get("queueBound"));
@@ -206,6 +226,7 @@ public final class ConfigEditor {
             } else if (m.matches()) {
                 field = switch (m.group(1)) {
                     case "target" -> "targetSeconds";
+                    case "p" -> "percentile";
                     case "queueTimeout" -> "queueTimeoutSeconds";
                     default -> m.group(1);
                 };

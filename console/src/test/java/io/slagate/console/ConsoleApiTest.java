@@ -355,6 +355,26 @@ class ConsoleApiTest {
             assertEquals(4.5, json(admin.get("/api/classes")).get(1).path("targetSeconds").asDouble(), 1e-9, "served");
             await().atMost(DEADLINE).until(() -> configs.stream().anyMatch(m -> m instanceof io.slagate.bus.message.ConfigMessage c
                     && c.yaml().contains("4500ms") && "admin".equals(c.user())));
+            // a percentile goal: beside the mean, then instead of it; bad ones name their field
+            HttpResponse<String> p100 = admin.send("PUT", "/api/classes/basic", "{\"percentile\":100,\"percentileTargetSeconds\":1}", true);
+            assertEquals(400, p100.statusCode(), p100.body());
+            assertEquals("percentile", json(p100).path("field").asText());
+            HttpResponse<String> noWithin = admin.send("PUT", "/api/classes/basic", "{\"percentile\":95}", true);
+            assertEquals("percentileTargetSeconds", json(noWithin).path("field").asText(), noWithin.body());
+            HttpResponse<String> nothing = admin.send("PUT", "/api/classes/basic", "{\"targetSeconds\":null,\"percentile\":null}", true);
+            assertEquals(400, nothing.statusCode(), "a class needs a goal: " + nothing.body());
+            assertEquals("targetSeconds", json(nothing).path("field").asText(), nothing.body());
+            assertEquals(200, admin.send("PUT", "/api/classes/basic", "{\"percentile\":99.5,\"percentileTargetSeconds\":9}", true).statusCode());
+            assertEquals("mean ≤ 4500ms, p99.5 ≤ 9s", json(admin.get("/api/classes")).get(1).path("goal").asText());
+            assertEquals(200, admin.send("PUT", "/api/classes/basic", "{\"targetSeconds\":null,\"percentile\":95,\"percentileTargetSeconds\":1.5}", true)
+                    .statusCode());
+            io.slagate.config.TrafficClassConfig basic = ConfigLoader.load(dir.resolve("slagate.yaml")).classes().get(1);
+            assertEquals(null, basic.target(), "the mean target removed");
+            assertEquals(95, basic.percentileGoal().percentile(), 0, "one percentile goal: the earlier p99.5 replaced");
+            assertEquals(1.5, basic.goalSeconds(), 1e-9);
+            JsonNode served = json(admin.get("/api/classes")).get(1);
+            assertTrue(served.path("targetSeconds").isNull(), served.toString());
+            assertEquals(1.5, served.path("percentileTargetSeconds").asDouble(), 1e-9);
             HttpResponse<String> created = admin.send("POST", "/api/classes", "{\"name\":\"bronze\",\"targetSeconds\":10}", true);
             assertEquals(200, created.statusCode(), created.body());
             assertEquals(409, admin.send("POST", "/api/classes", "{\"name\":\"bronze\",\"targetSeconds\":10}", true).statusCode());

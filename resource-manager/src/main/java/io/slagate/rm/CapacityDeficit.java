@@ -14,8 +14,15 @@ import java.util.function.DoubleUnaryOperator;
  * servers would not help, and the figure says so rather than asking for infinitely many.
  */
 final class CapacityDeficit {
-    /** One flow: its class, the class's target (s), and its predicted response time as a function of its share. */
-    record Flow(String className, double targetSeconds, DoubleUnaryOperator predictSeconds) {
+    /** One flow: its class, and whether its predictions meet the class's goals at a share. */
+    record Flow(String className, java.util.function.DoublePredicate meetsAt) {
+        /** A flow with a mean target only: its predicted response time as a function of its share against the target (s). */
+        Flow(String className, double targetSeconds, DoubleUnaryOperator predictSeconds) {
+            this(className, w -> {
+                double t = predictSeconds.applyAsDouble(w);
+                return Double.isFinite(t) && t <= targetSeconds;
+            });
+        }
     }
 
     /**
@@ -74,7 +81,6 @@ final class CapacityDeficit {
     }
 
     private static boolean meets(Flow f, double w) {
-        double t = f.predictSeconds().applyAsDouble(w);
-        return Double.isFinite(t) && t <= f.targetSeconds();
+        return f.meetsAt().test(w);
     }
 }

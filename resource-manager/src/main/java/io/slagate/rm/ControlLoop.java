@@ -280,7 +280,7 @@ public final class ControlLoop implements AutoCloseable {
         config = next;
         roster.setMax(next.controller().maxGateways());
         LOG.info("configuration v{} by {} applied: classes {}, cycle {}, combining {}", c.version(), who,
-                next.classes().stream().map(x -> x.name() + "(τ=" + x.targetSeconds() + "s)").toList(),
+                next.classes().stream().map(x -> x.name() + "(" + x.goalText() + ")").toList(),
                 next.controller().cycle(), next.controller().combining().name().toLowerCase());
         if (newCycle && started) {
             loop.execute(() -> scheduleCycles(next.controller().cycle()));

@@ -11,7 +11,6 @@ import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.GatewayAllocation;
 import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.bus.message.StatsMessage;
-import io.slagate.config.utility.UtilityFunction;
 import io.slagate.config.utility.UtilityFunctions;
 import io.slagate.rm.model.FlowObservation;
 import io.slagate.rm.model.ModelCorrection;
@@ -55,7 +54,7 @@ public final class ResourceManager {
     private ModelCorrection correction;
     private long lastBadObservationWarn = System.nanoTime() - 10_000_000_000L;
     private final Overrides overrides;
-    private final UtilityFunction[] utility;
+    private final ClassGoals[] goals;
     private final boolean[] concave;
     private final Map<String, Report> gateways = new TreeMap<>();
     /** Units per flow of the last decision, per pool, with the flow list they belong to (for damping). */
@@ -82,12 +81,14 @@ public final class ResourceManager {
         this.correction = new ModelCorrection(config.controller().correctionBound());
         this.version = initialVersion;
         List<TrafficClassConfig> classes = config.classes();
-        utility = new UtilityFunction[classes.size()];
+        goals = new ClassGoals[classes.size()];
         concave = new boolean[classes.size()];
         for (int c = 0; c < classes.size(); c++) {
             TrafficClassConfig tc = classes.get(c);
-            utility[c] = UtilityFunctions.create(tc.utility().type(), tc.targetSeconds(), tc.utility().parameters());
-            concave[c] = UtilityFunctions.provider(tc.utility().type()).concaveNonIncreasing(tc.utility().parameters());
+            goals[c] = new ClassGoals(tc);
+            // a percentile's curve in w is not known to be convex: such a class takes the exact search
+            concave[c] = tc.percentileGoal() == null
+                    && UtilityFunctions.provider(tc.utility().type()).concaveNonIncreasing(tc.utility().parameters());
         }
     }
 
@@ -311,9 +312,9 @@ public final class ResourceManager {
                 int ci = poolClasses.indexOf(flowClass[i]);
                 cls[j] = ci;
                 FlowObservation o = obs[i];
-                UtilityFunction u = utility[flowClass[i]];
+                ClassGoals goal = goals[flowClass[i]];
                 String key = flowKey(flowGateway[i], flowClass[i]);
-                values[j] = kk -> u.utility(correction.predict(key, model, o, kk * resolution));
+                values[j] = kk -> goal.utility(key, correction, model, o, kk * resolution);
                 allConcave &= concave[flowClass[i]];
             }
             for (int c : poolClasses) {
@@ -335,7 +336,7 @@ public final class ResourceManager {
                 // Utilities are in seconds (eq. 7): the band is a fraction of the pool's tightest target.
                 double tightest = Double.POSITIVE_INFINITY;
                 for (int c : poolClasses) {
-                    tightest = Math.min(tightest, config.classes().get(c).targetSeconds());
+                    tightest = Math.min(tightest, goals[c].tightestSeconds());
                 }
                 double keep = AllocationOptimizer.objective(problem, prev.units());
                 if (sol.objective() - keep < config.controller().minGain() * tightest) {
@@ -362,12 +363,12 @@ public final class ResourceManager {
             String key = flowKey(flowGateway[i], flowClass[i]);
             double predicted = correction.predict(key, model, obs[i], w);
             correction.predicted(key, obs[i], w, predicted);
-            double u = utility[flowClass[i]].utility(predicted);
+            double u = goals[flowClass[i]].utility(key, correction, model, obs[i], w);
             perClass[flowClass[i]] += u;
             String cn = config.classes().get(flowClass[i]).name();
             decisions.add(new FlowDecision(flowGateway[i], cn, obs[i].arrivalRate(), obs[i].responseSeconds(),
                     obs[i].weight(), w, predicted, u, pinned[i] != null, model.nameFor(obs[i]), correction.error(key),
-                    correction.gain(key)));
+                    correction.gain(key), goals[flowClass[i]].predictedPercentile(key, correction, model, obs[i], w)));
             sb.append(i == 0 ? "" : ", ").append(flowGateway[i]).append('/').append(cn)
                     .append(" λ=").append(fmt(obs[i].arrivalRate())).append(" t=").append(fmt(obs[i].responseSeconds()))
                     .append(" w~=").append(fmt(obs[i].weight())).append(" → w=").append(fmt(w))
@@ -385,7 +386,8 @@ public final class ResourceManager {
                 String key = flowKey(flowGateway[i], flowClass[i]);
                 FlowObservation o = obs[i];
                 TrafficClassConfig tc = config.classes().get(flowClass[i]);
-                demand.add(new CapacityDeficit.Flow(tc.name(), tc.targetSeconds(), w -> correction.predict(key, model, o, w)));
+                ClassGoals goal = goals[flowClass[i]];
+                demand.add(new CapacityDeficit.Flow(tc.name(), w -> goal.meets(key, correction, model, o, w)));
             }
         }
         double slotsPerServer = config.servers().stream().filter(x -> x.pool().equals(pool)).mapToInt(ServerConfig::concurrency)
@@ -530,7 +532,8 @@ public final class ResourceManager {
                 return NON_FINITE;
             }
         }
-        return new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(), mine.meanServiceSeconds());
+        return new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(), mine.meanServiceSeconds(),
+                mine.percentileSeconds());
     }
 
     /** Marks an observation dropped for a non-finite figure (compared by identity). */

@@ -8,6 +8,7 @@ import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.DecisionMessage;
 import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.bus.message.StatsMessage;
@@ -328,6 +329,41 @@ class ResourceManagerTest {
         assertEquals(19, d.neededSlots(), 1e-9);
         assertEquals(9, d.deficitSlots(), 1e-9);
         assertEquals(1, d.extraServers());
+    }
+
+    /**
+     * A percentile goal under M/M/1, whose sojourn time is exponential: p95 = t · ln 20. The same
+     * measurement as above: premium's p95 ≤ 6 s needs t(w) ≤ 6/ln 20 = 2.003 s, 4/w ≤ 0.9 − 0.4993, w ≥ 9.98
+     * → 10 slots (as the 2 s mean did); p95 ≤ 2 s needs t(w) ≤ 0.668 s, beyond μ: no share reaches it.
+     */
+    @Test
+    void percentileGoal_isTheModelsQuantile_inTheDecisionAndTheDeficit() {
+        for (String goal : new String[] {"p95: 6s", "p95: 2s"}) {
+            SlagateConfig c = ConfigLoader.parse("""
+                    gateway: { stats: { reportingInterval: 5s, window: 30s } }
+                    servers:
+                      - { id: s1, url: "http://127.0.0.1:1", concurrency: 10 }
+                    classes:
+                      - { name: premium, %s }
+                      - { name: basic, target: 3s }
+                    controller: { combining: min, model: mm1, correctionBound: 1 }
+                    """.formatted(goal), "rm-test");
+            ResourceManager rm = new ResourceManager("rm", c, new Overrides(), 0);
+            rm.onStats(stats("gw1", new double[] {4, 3}, new double[] {10, 10}, new double[] {5, 5}, Map.of("s1", true), 10), now);
+            DecisionMessage d = rm.step(now).decision();
+            DecisionMessage.FlowDecision premium = d.flows().stream().filter(f -> f.className().equals("premium")).findFirst().orElseThrow();
+            assertEquals(premium.predictedSeconds() * Math.log(20), premium.predictedPercentileSeconds(), 1e-9);
+            DecisionMessage.FlowDecision basic = d.flows().stream().filter(f -> f.className().equals("basic")).findFirst().orElseThrow();
+            assertTrue(Double.isNaN(basic.predictedPercentileSeconds()));
+            CapacityDeficit.Result deficit = rm.deficits().get("default");
+            if (goal.equals("p95: 6s")) {
+                assertEquals(10, deficit.neededByClass().get("premium"), 1e-9);
+                assertEquals(19, deficit.neededSlots(), 1e-9);
+            } else {
+                assertTrue(Double.isNaN(deficit.neededByClass().get("premium")), "unreachable: " + deficit);
+                assertEquals(-1, deficit.extraServers());
+            }
+        }
     }
 
     @Test

@@ -3,9 +3,13 @@ package io.slagate.gateway.stats;
 /**
  * One class's statistics at one gateway, averaged over the sliding window (section III-B): what the
  * gateway publishes every reporting interval and what the resource manager's model reads (λ~, t~).
- * Times are in seconds, rates in requests per second.
+ * Times are in seconds, rates in requests per second. {@code attainment} is the share of the window's
+ * answered requests that met the class's goal threshold ({@link io.slagate.config.TrafficClassConfig#goalSeconds},
+ * NaN when none was answered); {@code percentileSeconds} the measured response time at the class's
+ * goal percentile (NaN for a class without a percentile goal, or without answers).
  */
 public record FlowStats(String className, double arrivalRate, double throughput, double rejectionRate,
                         double meanResponseSeconds, double meanQueueingSeconds, double meanServiceSeconds,
-                        int queueLength, int outstanding, double windowSeconds) {
+                        int queueLength, int outstanding, double windowSeconds, double attainment,
+                        double percentileSeconds) {
 }

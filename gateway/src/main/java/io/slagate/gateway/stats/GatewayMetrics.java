@@ -66,6 +66,13 @@ public final class GatewayMetrics {
     /** Per class with a deadline, else null. */
     private final ServiceTimeQuantile[] serviceQuantile;
     private final Counter badDeadlineHeaders;
+    /** Per class: the goal threshold a response must meet to count toward attainment. */
+    private final long[] goalNanos;
+    /** Per class with a percentile goal, else null: its response times over the window, and its goal percentile. */
+    private final WindowedHistogram[] responseWindow;
+    private final double[] goalPercentile;
+    /** The measured response time at the goal percentile, per class, as of the last closed interval (NaN: none). */
+    private volatile double[] measuredPercentileSeconds; // replaced whole by each rotation, read by any thread
 
     public GatewayMetrics(SlagateConfig config, MeterRegistry registry, QueueManager queues, Totals totals) {
         this.registry = registry;
@@ -108,6 +115,20 @@ public final class GatewayMetrics {
             // only for classes with a deadline: the others pay nothing for it
             serviceQuantile[c] = classes.get(c).deadline() == null ? null : new ServiceTimeQuantile(DEADLINE_LATE_WORK, intervals);
         }
+        goalNanos = new long[n];
+        responseWindow = new WindowedHistogram[n];
+        goalPercentile = new double[n];
+        measuredPercentileSeconds = new double[n];
+        for (int c = 0; c < n; c++) {
+            TrafficClassConfig tc = classes.get(c);
+            goalNanos[c] = (long) (tc.goalSeconds() * 1e9);
+            measuredPercentileSeconds[c] = Double.NaN;
+            if (tc.percentileGoal() != null) {
+                // two significant digits: a percentile within 1%, about 30 KB per class
+                responseWindow[c] = new WindowedHistogram(intervals, 2);
+                goalPercentile[c] = tc.percentileGoal().percentile();
+            }
+        }
         badDeadlineHeaders = Counter.builder("slagate.requests.deadline.header.invalid").tag("gateway", gw)
                 .description("X-Request-Deadline headers that did not parse (ignored)").register(registry);
         serverErrors = new Counter[config.servers().size()][ServerError.values().length];
@@ -139,7 +160,10 @@ public final class GatewayMetrics {
         queueingTime[c].record(queueingNanos, TimeUnit.NANOSECONDS);
         serviceTime[c].record(serviceNanos, TimeUnit.NANOSECONDS);
         responseTime[c].record(responseNanos, TimeUnit.NANOSECONDS);
-        windows[c].completed(queueingNanos, serviceNanos, responseNanos);
+        windows[c].completed(queueingNanos, serviceNanos, responseNanos, responseNanos <= goalNanos[c]);
+        if (responseWindow[c] != null) {
+            responseWindow[c].record(responseNanos);
+        }
         if (serviceQuantile[c] != null) {
             serviceQuantile[c].record(serviceNanos);
         }
@@ -188,6 +212,16 @@ public final class GatewayMetrics {
                     .description("Requests of the class executing on servers").register(registry));
             gauges.add(Gauge.builder("slagate.allocation.weight", queues, q -> q.allocation().weight(ci)).tag("gateway", gw).tag("class", cls)
                     .description("w_{g,c} of the allocation in force").register(registry));
+            gauges.add(Gauge.builder("slagate.class.attainment", windows[ci],
+                            w -> w.summary(cls, intervalSeconds, 0, 0, Double.NaN).attainment())
+                    .tag("gateway", gw).tag("class", cls)
+                    .description("Share of the window's answered requests within the class's goal threshold").register(registry));
+            if (responseWindow[ci] != null) {
+                gauges.add(Gauge.builder("slagate.class.response.percentile", this, m -> m.measuredPercentileSeconds[ci])
+                        .tag("gateway", gw).tag("class", cls).tag("percentile", config.classes().get(ci).percentileGoal().key())
+                        .baseUnit("seconds").description("Measured response time at the class's goal percentile, over the window")
+                        .register(registry));
+            }
         }
         for (int s = 0; s < config.servers().size(); s++) {
             String id = config.servers().get(s).id();
@@ -237,12 +271,19 @@ public final class GatewayMetrics {
 
     /** Closes the current reporting interval of every class (called every reporting interval). */
     public void rotate() {
+        double[] percentiles = measuredPercentileSeconds.clone();
         for (int c = 0; c < windows.length; c++) {
             windows[c].rotate();
             if (serviceQuantile[c] != null) {
                 serviceQuantile[c].rotate();
             }
+            if (responseWindow[c] != null) {
+                org.HdrHistogram.Histogram h = responseWindow[c].rotate();
+                percentiles[c] = h.getTotalCount() == 0 ? Double.NaN
+                        : h.highestEquivalentValue(h.getValueAtPercentile(goalPercentile[c])) / 1e6;
+            }
         }
+        measuredPercentileSeconds = percentiles;
     }
 
     /**
@@ -264,8 +305,10 @@ public final class GatewayMetrics {
 
     public List<FlowStats> flowStats(QueueManager queues) {
         List<FlowStats> out = new ArrayList<>(windows.length);
+        double[] percentiles = measuredPercentileSeconds;
         for (int c = 0; c < windows.length; c++) {
-            out.add(windows[c].summary(classNames[c], intervalSeconds, queues.waiting(c), queues.executing(c)));
+            out.add(windows[c].summary(classNames[c], intervalSeconds, queues.waiting(c), queues.executing(c),
+                    percentiles[c]));
         }
         return out;
     }

@@ -1,7 +1,6 @@
 package io.slagate.gateway.stats;
 
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 
 /**
  * How much time a request must have left for deadline-aware admission to send it, from one class's
@@ -10,44 +9,27 @@ import org.HdrHistogram.Recorder;
  * bounds is the servers' time spent on late answers, and long services weigh more than their number.
  * A request admitted with s left finishes late only when its service runs past s, so at most ε of the
  * work on such requests is late. With too few samples to resolve ε it is the largest seen.
- * Recording is wait-free (HdrHistogram's {@link Recorder}, one value per completion); the window is a
- * ring of per-interval histograms, summed when an interval closes.
+ * The window is a {@link WindowedHistogram} with one significant digit (10%): a few KB per class.
  */
 final class ServiceTimeQuantile {
-    /** Microseconds up to an hour, one significant digit (10%): a few KB per histogram. */
-    private static final long HIGHEST_MICROS = 3_600_000_000L;
-
     private final double tailShare;
-    private final Recorder recorder = new Recorder(HIGHEST_MICROS, 1);
-    private final Histogram[] intervals;
-    private final Histogram sum = new Histogram(HIGHEST_MICROS, 1);
-    private Histogram recycled;
-    private int next;
+    private final WindowedHistogram window;
+    private Histogram sum;
     private volatile long quantileNanos;
 
     /** @param tailShare ε in (0, 1), e.g. 0.005; {@code intervals}: how many reporting intervals the window spans */
     ServiceTimeQuantile(double tailShare, int intervals) {
         this.tailShare = tailShare;
-        this.intervals = new Histogram[Math.max(1, intervals)];
+        this.window = new WindowedHistogram(intervals, 1);
     }
 
     void record(long serviceNanos) {
-        recorder.recordValue(Math.max(0, Math.min(HIGHEST_MICROS, serviceNanos / 1000)));
+        window.record(serviceNanos);
     }
 
     /** Closes an interval (the reporting timer's thread only). Keeps the last estimate while the window has no sample. */
     void rotate() {
-        Histogram h = recorder.getIntervalHistogram(recycled);
-        Histogram dropped = intervals[next];
-        intervals[next] = h;
-        next = (next + 1) % intervals.length;
-        recycled = dropped;
-        sum.reset();
-        for (Histogram i : intervals) {
-            if (i != null) {
-                sum.add(i);
-            }
-        }
+        sum = window.rotate();
         if (sum.getTotalCount() > 0) {
             quantileNanos = workQuantile() * 1000;
         }

@@ -15,8 +15,10 @@ final class SlidingWindow {
         final LongAdder responseNanos = new LongAdder();
         final LongAdder queueingNanos = new LongAdder();
         final LongAdder serviceNanos = new LongAdder();
+        final LongAdder withinGoal = new LongAdder();
 
         void reset() {
+            withinGoal.reset();
             arrivals.reset();
             completions.reset();
             rejections.reset();
@@ -45,8 +47,11 @@ final class SlidingWindow {
         buckets[current].rejections.increment();
     }
 
-    void completed(long queueingNanos, long serviceNanos, long responseNanos) {
+    void completed(long queueingNanos, long serviceNanos, long responseNanos, boolean withinGoal) {
         Bucket b = buckets[current];
+        if (withinGoal) {
+            b.withinGoal.increment();
+        }
         b.completions.increment();
         b.queueingNanos.add(queueingNanos);
         b.serviceNanos.add(serviceNanos);
@@ -63,13 +68,19 @@ final class SlidingWindow {
         }
     }
 
-    synchronized FlowStats summary(String className, double intervalSeconds, int queueLength, int outstanding) {
+    /**
+     * The window's figures; {@code percentileSeconds} is the measured percentile of the class's goal
+     * (NaN without one), passed through.
+     */
+    synchronized FlowStats summary(String className, double intervalSeconds, int queueLength, int outstanding,
+                                   double percentileSeconds) {
         long arrivals = 0;
         long completions = 0;
         long rejections = 0;
         long resp = 0;
         long queue = 0;
         long service = 0;
+        long within = 0;
         int cur = current;
         for (int k = 1; k <= closed; k++) {
             Bucket b = buckets[(cur - k + buckets.length) % buckets.length];
@@ -79,10 +90,12 @@ final class SlidingWindow {
             resp += b.responseNanos.sum();
             queue += b.queueingNanos.sum();
             service += b.serviceNanos.sum();
+            within += b.withinGoal.sum();
         }
         double window = Math.max(1, closed) * intervalSeconds;
         double n = Math.max(1, completions);
         return new FlowStats(className, arrivals / window, completions / window, rejections / window,
-                resp / n / 1e9, queue / n / 1e9, service / n / 1e9, queueLength, outstanding, window);
+                resp / n / 1e9, queue / n / 1e9, service / n / 1e9, queueLength, outstanding, window,
+                completions == 0 ? Double.NaN : (double) within / completions, percentileSeconds);
     }
 }

@@ -28,6 +28,11 @@ public final class AutoModel implements ResponseTimeModel {
         return pick(o).predictSeconds(o, w);
     }
 
+    @Override
+    public double predictQuantileSeconds(FlowObservation o, double w, double p) {
+        return pick(o).predictQuantileSeconds(o, w, p);
+    }
+
     private ResponseTimeModel pick(FlowObservation o) {
         if (o.isEmpty() || !o.hasServiceTime()) {
             return mm1;

@@ -52,6 +52,138 @@ public final class ClosedPopulationModel implements ResponseTimeModel {
         return responseSeconds(p, Math.max(w, 1e-3));
     }
 
+    /**
+     * The response-time quantile of the calibrated population, under FCFS with exponential service:
+     * by the arrival theorem a request finds the station as the same system with N − 1 clients sees it
+     * in equilibrium (π_{N−1}(j) clients there). Finding j < m it is served at once, R ~ Exp(1/S);
+     * finding j ≥ m it first waits for j − m + 1 departures at rate m/S (an Erlang time), then is served.
+     * P(R > x) mixes these over j and is solved for x. Fractional N and m interpolate as the mean does.
+     */
+    @Override
+    public double predictQuantileSeconds(FlowObservation o, double w, double p) {
+        Population pop = population(o);
+        if (pop == null) {
+            return OPEN.predictQuantileSeconds(o, w, p);
+        }
+        double m = Math.max(w, 1e-3);
+        int n0 = (int) Math.floor(pop.clients());
+        double fn = pop.clients() - n0;
+        int m0 = (int) Math.floor(m);
+        double fm = m - m0;
+        double q00 = quantile(pop, Math.max(n0, 1), m0, m, p);
+        double q01 = fm > 1e-9 ? quantile(pop, Math.max(n0, 1), m0 + 1, m, p) : q00;
+        double qN0 = q00 + fm * (q01 - q00);
+        if (fn < 1e-9) {
+            return qN0;
+        }
+        double q10 = quantile(pop, n0 + 1, m0, m, p);
+        double q11 = fm > 1e-9 ? quantile(pop, n0 + 1, m0 + 1, m, p) : q10;
+        return qN0 + fn * (q10 + fm * (q11 - q10) - qN0);
+    }
+
+    private record QuantileKey(Population pop, int n, int m0, double m, double p) {
+    }
+
+    /** Quantiles of the current decisions' populations: each (N, m) is solved once per cycle, not per candidate. */
+    private final Map<QuantileKey, Double> quantiles = new ConcurrentHashMap<>();
+
+    private double quantile(Population pop, int n, int m0, double m, double p) {
+        if (quantiles.size() > 10_000) {
+            quantiles.clear();
+        }
+        return quantiles.computeIfAbsent(new QuantileKey(pop, n, m0, m0 < 1 ? m : m0, p),
+                k -> exactQuantile(n, pop.thinkSeconds(), pop.serviceSeconds(), m0, m, p));
+    }
+
+    /** The p-quantile of M/M/m//N's response time (FCFS, exponential service), see {@link #predictQuantileSeconds}. */
+    static double exactQuantile(int n, double z, double s, int m0, double m, double p) {
+        if (m0 < 1) {
+            return exactQuantile(n, z, s / Math.max(m, 1e-3), 1, 1, p);
+        }
+        // π_{N−1}(j): the station as an arriving client finds it
+        double[] pi = new double[n];
+        if (z <= 1e-12 * s) {
+            pi[n - 1] = 1;
+        } else {
+            double ratio = s / z;
+            double[] log = new double[n];
+            double max = 0;
+            for (int j = 1; j < n; j++) {
+                log[j] = log[j - 1] + Math.log((n - 1 - j + 1) * ratio / Math.min(j, m0));
+                max = Math.max(max, log[j]);
+            }
+            double total = 0;
+            for (int j = 0; j < n; j++) {
+                pi[j] = Math.exp(log[j] - max);
+                total += pi[j];
+            }
+            for (int j = 0; j < n; j++) {
+                pi[j] /= total;
+            }
+        }
+        double mu = 1 / s;
+        double a = m0 / s; // departures while all m slots are busy
+        java.util.function.DoubleUnaryOperator tail = x -> {
+            double t = 0;
+            double served = Math.exp(-mu * x);
+            int kMax = Math.max(0, n - 1 - m0 + 1);
+            double[] below = poissonTerms(a * x, kMax + 1); // log P(Pois(ax) = i), i ≤ kMax
+            double[] upper = m0 == 1 ? null : logUpperTail((a - mu) * x, kMax);
+            double erlangTail = 0; // P(Erlang(k, a) > x) = Σ_{i<k} P(Pois(ax) = i)
+            for (int j = 0; j < n; j++) {
+                if (pi[j] < 1e-300) {
+                    if (j >= m0) {
+                        erlangTail += Math.exp(below[j - m0]);
+                    }
+                    continue;
+                }
+                if (j < m0) {
+                    t += pi[j] * served;
+                    continue;
+                }
+                int k = j - m0 + 1;
+                erlangTail += Math.exp(below[k - 1]);
+                double rest;
+                if (m0 == 1) {
+                    rest = Math.exp(below[k]); // Erlang(k + 1, μ) > x
+                } else {
+                    // ∫ f_W(u) e^{−μ(x−u)} du = e^{−μx} (a/(a−μ))^k P(Erlang(k, a−μ) ≤ x)
+                    rest = Math.exp(-mu * x + k * Math.log(a / (a - mu)) + upper[k]);
+                }
+                t += pi[j] * Math.min(1, erlangTail + rest);
+            }
+            return t;
+        };
+        return Quantiles.solve(tail, 1 - p, s, UNSTABLE_SECONDS);
+    }
+
+    /** log P(Pois(λ) = i) for i = 0..last. */
+    private static double[] poissonTerms(double lambda, int last) {
+        double[] out = new double[last + 1];
+        double logLambda = Math.log(Math.max(lambda, 1e-300));
+        out[0] = -lambda;
+        for (int i = 1; i <= last; i++) {
+            out[i] = out[i - 1] + logLambda - Math.log(i);
+        }
+        return out;
+    }
+
+    /** log P(Pois(λ) ≥ k) for k = 0..kMax, summed from far enough above both kMax and λ that the rest is nil. */
+    private static double[] logUpperTail(double lambda, int kMax) {
+        int top = (int) Math.ceil(Math.max(kMax, lambda + 40 * Math.sqrt(lambda) + 40));
+        double[] terms = poissonTerms(lambda, top);
+        double[] out = new double[kMax + 1];
+        double acc = Double.NEGATIVE_INFINITY;
+        for (int i = top; i >= 0; i--) {
+            double hi = Math.max(acc, terms[i]);
+            acc = hi == Double.NEGATIVE_INFINITY ? hi : hi + Math.log(Math.exp(acc - hi) + Math.exp(terms[i] - hi));
+            if (i <= kMax) {
+                out[i] = acc;
+            }
+        }
+        return out;
+    }
+
     /** The population that reproduces {@code o}, or null when none does (then the flow is treated as open). */
     public Population population(FlowObservation o) {
         if (o.isEmpty() || !o.hasServiceTime() || !(o.throughput() > 0)) {

@@ -36,6 +36,41 @@ public final class ErlangCModel implements ResponseTimeModel {
         return rLo + frac * (rHi - rLo);
     }
 
+    /**
+     * The response-time quantile of M/M/m under FCFS: a request waits with probability C, then for an
+     * Exp(m/S − λ) time, and is served for an Exp(1/S) time, so P(R > x) = (1 − C)·e^{−x/S} + C·P(W' + S > x)
+     * with W' and S independent exponentials. A fractional share interpolates between its neighbours;
+     * an unstable or sub-slot share takes the exponential default on its mean.
+     */
+    @Override
+    public double predictQuantileSeconds(FlowObservation o, double w, double p) {
+        if (o.isEmpty() || !o.hasServiceTime()) {
+            return FALLBACK.predictQuantileSeconds(o, w, p);
+        }
+        double s = o.serviceSeconds();
+        double a = o.arrivalRate() * s;
+        double m = Math.max(w, 1e-3);
+        int lo = (int) Math.floor(m);
+        double frac = m - lo;
+        if (lo < 1 || lo <= a) {
+            return ResponseTimeModel.super.predictQuantileSeconds(o, w, p);
+        }
+        double qLo = quantile(lo, a, s, p);
+        return frac < 1e-9 ? qLo : qLo + frac * (quantile(lo + 1, a, s, p) - qLo);
+    }
+
+    static double quantile(int m, double a, double s, double p) {
+        double c = erlangC(m, a);
+        double mu = 1 / s;
+        double theta = m / s - a / s;
+        java.util.function.DoubleUnaryOperator tail = x -> {
+            double waitThenServe = Math.abs(theta - mu) < 1e-9 * mu ? (1 + mu * x) * Math.exp(-mu * x)
+                    : (theta * Math.exp(-mu * x) - mu * Math.exp(-theta * x)) / (theta - mu);
+            return (1 - c) * Math.exp(-mu * x) + c * waitThenServe;
+        };
+        return Quantiles.solve(tail, 1 - p, s, UNSTABLE_SECONDS);
+    }
+
     /** Mean response time of M/M/m with offered load a and mean service s; above UNSTABLE when m ≤ a. */
     static double responseSeconds(int m, double a, double s) {
         if (m <= a) {

@@ -4,11 +4,16 @@ package io.slagate.rm.model;
  * What was measured for one flow (g,c) over the last window: the arrival rate λ~ (requests/s), the
  * mean response time t~ (s, queueing at the gateway included) and the share w~ (in server slots) it
  * had meanwhile; and, where the gateway reports them, the throughput X~ (completions/s) and the mean
- * service time S~ (s, from admission to the server's answer).
+ * service time S~ (s, from admission to the server's answer); and, for a class with a percentile goal,
+ * the response time measured at that percentile (s; NaN otherwise).
  */
 public record FlowObservation(double arrivalRate, double responseSeconds, double weight, double throughput,
-                              double serviceSeconds) {
+                              double serviceSeconds, double percentileSeconds) {
     public static final FlowObservation NONE = new FlowObservation(0, 0, 0);
+
+    public FlowObservation(double arrivalRate, double responseSeconds, double weight, double throughput, double serviceSeconds) {
+        this(arrivalRate, responseSeconds, weight, throughput, serviceSeconds, Double.NaN);
+    }
 
     /** Without throughput and service time (the paper's inputs only): the M/M/1 model needs no more. */
     public FlowObservation(double arrivalRate, double responseSeconds, double weight) {

@@ -75,6 +75,22 @@ public final class ModelCorrection {
         return Double.isFinite(corrected) ? Math.max(corrected, 1e-9) : raw;
     }
 
+    /**
+     * The corrected quantile at probability p: the level measured at w~ (the gateway's percentile, or
+     * the model's own where none was measured) plus the model's change from w~ to w, scaled by the
+     * gain the mean's errors taught — one gain per flow, since both describe the same queue.
+     */
+    public double predictQuantile(String flow, ResponseTimeModel model, FlowObservation o, double w, double p) {
+        double raw = model.predictQuantileSeconds(o, w, p);
+        if (o.isEmpty()) {
+            return raw;
+        }
+        double at = model.predictQuantileSeconds(o, o.weight(), p);
+        double level = o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds()) ? o.percentileSeconds() : at;
+        double corrected = level + gain.getOrDefault(flow, 1.0) * (raw - at);
+        return Double.isFinite(corrected) ? Math.max(corrected, 1e-9) : raw;
+    }
+
     /** Records what was predicted for the share chosen, to be compared with the next measurement. */
     public void predicted(String flow, FlowObservation o, double chosenWeight, double predictedSeconds) {
         if (!o.isEmpty() && Double.isFinite(predictedSeconds)) {

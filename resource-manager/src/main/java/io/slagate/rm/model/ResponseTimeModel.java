@@ -14,6 +14,16 @@ public interface ResponseTimeModel {
      */
     double predictSeconds(FlowObservation observed, double w);
 
+    /**
+     * The predicted response time at probability {@code p} in (0, 1) (e.g. 0.95), at share w. The
+     * default takes the response time as exponential with the predicted mean — exact for M/M/1 under
+     * FCFS (the sojourn time is Exp(μ − λ)): t_p = t(w) · (−ln(1 − p)).
+     */
+    default double predictQuantileSeconds(FlowObservation observed, double w, double p) {
+        double mean = predictSeconds(observed, w);
+        return mean >= UNSTABLE_SECONDS ? mean : Math.min(mean * -Math.log1p(-p), UNSTABLE_SECONDS);
+    }
+
     /** The name {@code controller.model} selects it by. */
     String name();
 

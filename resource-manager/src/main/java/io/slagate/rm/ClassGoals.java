@@ -1,0 +1,74 @@
+package io.slagate.rm;
+
+import io.slagate.config.TrafficClassConfig;
+import io.slagate.config.utility.UtilityFunction;
+import io.slagate.config.utility.UtilityFunctions;
+import io.slagate.rm.model.FlowObservation;
+import io.slagate.rm.model.ModelCorrection;
+import io.slagate.rm.model.ResponseTimeModel;
+
+/**
+ * How a class's goals rate a flow at a share w (issue 21). A mean target is the paper's eq. 7 on the
+ * predicted mean; a percentile goal ({@code p95: 300ms}) is the same utility function, built on its
+ * own threshold, of the predicted percentile (each model's response-time distribution, corrected as
+ * the mean is). A class with both is rated by the worse of the two: it meets its SLA only when both hold.
+ */
+final class ClassGoals {
+    private final UtilityFunction mean;
+    private final UtilityFunction percentile;
+    private final double p;
+    private final double meanTarget;
+    private final double percentileTarget;
+
+    ClassGoals(TrafficClassConfig tc) {
+        String type = tc.utility().type();
+        mean = tc.target() == null ? null : UtilityFunctions.create(type, tc.targetSeconds(), tc.utility().parameters());
+        percentile = tc.percentileGoal() == null ? null
+                : UtilityFunctions.create(type, tc.percentileGoal().targetSeconds(), tc.utility().parameters());
+        p = tc.percentileGoal() == null ? Double.NaN : tc.percentileGoal().fraction();
+        meanTarget = tc.targetSeconds();
+        percentileTarget = tc.percentileGoal() == null ? Double.NaN : tc.percentileGoal().targetSeconds();
+    }
+
+    boolean hasPercentile() {
+        return percentile != null;
+    }
+
+    /** U_c of the flow at share w: the utility of each goal at its corrected prediction, the lower one. */
+    double utility(String flow, ModelCorrection correction, ResponseTimeModel model, FlowObservation o, double w) {
+        double u = Double.POSITIVE_INFINITY;
+        if (mean != null) {
+            u = mean.utility(correction.predict(flow, model, o, w));
+        }
+        if (percentile != null) {
+            u = Math.min(u, percentile.utility(correction.predictQuantile(flow, model, o, w, p)));
+        }
+        return u;
+    }
+
+    /** The corrected prediction at the goal percentile (NaN for a class without one). */
+    double predictedPercentile(String flow, ModelCorrection correction, ResponseTimeModel model, FlowObservation o, double w) {
+        return percentile == null ? Double.NaN : correction.predictQuantile(flow, model, o, w, p);
+    }
+
+    /** Whether both predictions (where the class has the goal) are within their thresholds at w. */
+    boolean meets(String flow, ModelCorrection correction, ResponseTimeModel model, FlowObservation o, double w) {
+        if (mean != null) {
+            double t = correction.predict(flow, model, o, w);
+            if (!(Double.isFinite(t) && t <= meanTarget)) {
+                return false;
+            }
+        }
+        if (percentile != null) {
+            double t = correction.predictQuantile(flow, model, o, w, p);
+            return Double.isFinite(t) && t <= percentileTarget;
+        }
+        return true;
+    }
+
+    /** The tightest threshold, seconds (the dead band is a fraction of it). */
+    double tightestSeconds() {
+        return Math.min(mean == null ? Double.POSITIVE_INFINITY : meanTarget,
+                percentile == null ? Double.POSITIVE_INFINITY : percentileTarget);
+    }
+}
