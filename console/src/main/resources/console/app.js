@@ -127,7 +127,7 @@ function redraw() {
   const series = (field) => keys.map((k, i) => ({label: k, borderColor: palette[i % palette.length], borderWidth: 1.5,
     data: points.filter(p => flowKey(p) === k).map(p => ({x: (p.timestampMillis - now) / 1000, y: p[field]}))}));
   const rt = series('responseSeconds');
-  classes.forEach((c, i) => rt.push({label: 'goal ' + c.name + ' (' + c.goal + ')', borderDash: [6, 4], borderColor: '#888',
+  classes.filter(c => c.goalSeconds != null).forEach((c, i) => rt.push({label: 'goal ' + c.name + ' (' + c.goal + ')', borderDash: [6, 4], borderColor: '#888',
     borderWidth: 1, data: [{x: -windowSeconds, y: c.goalSeconds}, {x: 0, y: c.goalSeconds}]}));
   charts['chart-rt'].data.datasets = rt;
   charts['chart-w'].data.datasets = series('weight');
@@ -255,6 +255,8 @@ function classForm() {
     form.elements.percentileTargetSeconds.value = c.percentileTargetSeconds ?? '';
     ['phi', 'alpha', 'beta'].forEach(p => { form.elements[p].value = c.utility.parameters[p] ?? 1; });
     form.elements.queueBound.value = c.queueBound;
+    form.elements.importance.value = c.importance ?? 0;
+    form.elements.discretionary.checked = !!c.discretionary;
     form.elements.queueTimeoutSeconds.value = c.queueTimeoutSeconds;
     plot();
   };
@@ -271,6 +273,9 @@ function classForm() {
     body.percentile = v('percentile') ? Number(v('percentile')) : null;
     if (v('percentileTargetSeconds')) body.percentileTargetSeconds = Number(v('percentileTargetSeconds'));
     if (v('queueBound')) body.queueBound = Number(v('queueBound'));
+    body.importance = v('importance') === '' ? null : Number(v('importance'));
+    body.discretionary = form.elements.discretionary.checked;
+    if (body.discretionary) { body.targetSeconds = null; body.percentile = null; } // it has no goal
     if (v('queueTimeoutSeconds')) body.queueTimeoutSeconds = Number(v('queueTimeoutSeconds'));
     const exists = classes.some(c => c.name === v('name'));
     try {
@@ -421,7 +426,7 @@ function renderClasses() {
   table.replaceChildren();
   for (const c of classes) {
     const tr = document.createElement('tr');
-    [c.name, c.goal, c.utility.type + ' ' + JSON.stringify(c.utility.parameters), c.queueBound, c.queueTimeoutSeconds, c.pool]
+    [c.name, c.goal + (c.importance ? ' (importance ' + c.importance + ')' : ''), c.utility.type + ' ' + JSON.stringify(c.utility.parameters), c.queueBound, c.queueTimeoutSeconds, c.pool]
       .forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
     tr.classList.add('clickable');
     tr.title = 'edit ' + c.name;

@@ -44,6 +44,7 @@ public final class Main {
                                 under overload) [--short] [--scale 0.05] [--resolution 1]
                                 [--out docs/experiments]; C --point L_P,L_B --sweep: one point against the
                                 best static weights (an empirical oracle), ending with "capture MODEL VALUE";
+                                [--percentile 95]: with p95 goals, also "attainment RUN premium P basic B";
                                 C --sweep: the grid, then each saturated point against the oracle;
                                 B --sweep: each phase beside its best static weights, and settling times
               help              this text
@@ -365,6 +366,7 @@ public final class Main {
             dir = Path.of(home, "docs", "experiments");
         }
         String point = null;
+        double percentile = 0;
         boolean sweep = false;
         boolean scaleGiven = false;
         for (int i = 1; i < args.size(); i++) {
@@ -389,11 +391,15 @@ public final class Main {
                 case "--resolution" -> resolution = Double.parseDouble(v);
                 case "--out" -> dir = Path.of(v);
                 case "--point" -> point = v;
+                case "--percentile" -> percentile = Double.parseDouble(v);
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
         String command = "bin/slagate experiment " + String.join(" ", args);
         io.slagate.experiment.Experiments experiments = new io.slagate.experiment.Experiments(scale, quick, dir, err, command, resolution);
+        if (percentile != 0 && point == null) {
+            throw new IllegalArgumentException("--percentile is for one point: experiment C --point L_P,L_B --sweep --percentile 95");
+        }
         if (point != null) {
             if (!sweep || !name.equalsIgnoreCase("C")) {
                 throw new IllegalArgumentException("a point against the oracle is: experiment C --point L_P,L_B --sweep [--short]");
@@ -408,7 +414,7 @@ public final class Main {
                 experiments = new io.slagate.experiment.Experiments(io.slagate.experiment.Experiments.POINT_SCALE, quick, dir, err,
                         command, resolution);
             }
-            List<String> lines = experiments.point(Integer.parseInt(lp[0].trim()), Integer.parseInt(lp[1].trim()));
+            List<String> lines = experiments.point(Integer.parseInt(lp[0].trim()), Integer.parseInt(lp[1].trim()), percentile);
             out.println("results in " + dir.resolve("C"));
             lines.forEach(out::println);
             return 0;

@@ -312,9 +312,10 @@ public final class ConfigLoader {
             top.missing("classes", "at least one traffic class is required: - {name: basic, target: 3s}");
         }
         Set<String> names = new HashSet<>();
+        String discretionaryName = null;
         for (ConfigNode c : list) {
             c.allowOnly(PERCENTILE_KEY, "pNN (a percentile goal, e.g. p95: 300ms)", "name", "target", "utility",
-                    "queueBound", "queueTimeout", "pool", "fairness", "customerQueueBound", "deadline");
+                    "queueBound", "queueTimeout", "pool", "fairness", "customerQueueBound", "deadline", "importance", "discretionary");
             String name = c.requiredString("name");
             if (name != null && !NAME.matcher(name).matches()) {
                 c.problem("name", name, "must be 1-64 letters, digits, '.', '_' or '-'");
@@ -322,12 +323,28 @@ public final class ConfigLoader {
                 c.problem("name", name, "is used by another class; class names must be unique");
             }
             PercentileGoal percentile = percentileGoal(c);
-            if (c.child("target").isMissing() && percentile == null) {
-                c.missing("target", "a goal is required: a mean target (target: 2s), a percentile goal (p95: 300ms) or both");
+            boolean discretionary = c.bool("discretionary", false);
+            int importance = c.integer("importance", 0, -1000, 1000);
+            if (discretionary) {
+                if (!c.child("target").isMissing() || percentile != null) {
+                    c.problem(percentile != null ? percentile.key() : "target", "a goal",
+                            "is not allowed on the discretionary class: it has no goal and gets what the classes with goals leave");
+                    percentile = null;
+                }
+                if (!c.child("importance").isMissing()) {
+                    c.problem("importance", importance, "is not allowed on the discretionary class: it always comes after every level");
+                }
+                if (discretionaryName != null) {
+                    c.problem("discretionary", true, "is set on " + discretionaryName + " already; at most one class is discretionary");
+                }
+                discretionaryName = name;
+            } else if (c.child("target").isMissing() && percentile == null) {
+                c.missing("target", "a goal is required: a mean target (target: 2s), a percentile goal (p95: 300ms) or both"
+                        + " (or discretionary: true for a class without one)");
             }
-            Duration target = c.child("target").isMissing() && percentile != null ? null
+            Duration target = discretionary || (c.child("target").isMissing() && percentile != null) ? null
                     : c.duration("target", Duration.ofSeconds(1), Duration.ofMillis(1), MAX_TIMEOUT);
-            List<Duration> thresholds = new ArrayList<>(); // the same function rates each goal against its threshold
+            List<Duration> thresholds = new ArrayList<>(); // the same function rates each goal against its threshold (none: none)
             if (target != null) {
                 thresholds.add(target);
             }
@@ -352,7 +369,7 @@ public final class ConfigLoader {
             Duration deadline = c.child("deadline").isMissing() ? null
                     : c.duration("deadline", Duration.ofSeconds(1), Duration.ofMillis(1), MAX_TIMEOUT);
             out.add(new TrafficClassConfig(name, target, utility, bound, timeout, pool, !"none".equals(fairness),
-                    Math.min(customerBound, Math.max(bound, 1)), deadline, percentile));
+                    Math.min(customerBound, Math.max(bound, 1)), deadline, percentile, discretionary ? 0 : importance, discretionary));
         }
         return out;
     }

@@ -153,6 +153,47 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void parse_importanceAndDiscretionary() {
+        SlagateConfig c = ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:9001", concurrency: 10 }
+                classes:
+                  - { name: gold, target: 1s, importance: 2 }
+                  - { name: silver, target: 3s }
+                  - { name: batch, discretionary: true }
+                """, "t.yaml");
+        assertEquals(2, c.classes().get(0).importance());
+        assertEquals(0, c.classes().get(1).importance(), "the default level");
+        TrafficClassConfig batch = c.classes().get(2);
+        assertTrue(batch.discretionary());
+        assertFalse(batch.hasGoal());
+        assertNull(batch.target());
+        assertTrue(Double.isNaN(batch.goalSeconds()));
+        assertEquals("discretionary", batch.goalText());
+    }
+
+    @Test
+    void parse_badImportanceOrDiscretionary_nameTheKeyAndTheProblem() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:9001", concurrency: 10 }
+                classes:
+                  - { name: a, target: 1s, importance: high }
+                  - { name: b, target: 1s, importance: 1.5 }
+                  - { name: c, discretionary: true }
+                  - { name: d, discretionary: true }
+                  - { name: e, discretionary: true, target: 2s }
+                  - { name: f, discretionary: true, importance: 3 }
+                """, "t.yaml"));
+        String all = String.join("\n", e.problems());
+        assertTrue(all.contains("classes[0].importance: \"high\" must be a whole number"), all);
+        assertTrue(all.contains("classes[1].importance: 1.5 must be a whole number"), all);
+        assertTrue(all.contains("classes[3].discretionary: true is set on c already; at most one class is discretionary"), all);
+        assertTrue(all.contains("classes[4].target") && all.contains("is not allowed on the discretionary class"), all);
+        assertTrue(all.contains("classes[5].importance: 3 is not allowed on the discretionary class"), all);
+    }
+
+    @Test
     void parse_notYaml_namesLine() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> ConfigLoader.parse("servers: [\n  { id: s1\n", "broken.yaml"));

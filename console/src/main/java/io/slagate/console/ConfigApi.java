@@ -55,7 +55,9 @@ final class ConfigApi {
         m.put("percentile", c.percentileGoal() == null ? null : c.percentileGoal().percentile());
         m.put("percentileTargetSeconds", c.percentileGoal() == null ? null : c.percentileGoal().targetSeconds());
         m.put("goal", c.goalText());
-        m.put("goalSeconds", c.goalSeconds());
+        m.put("goalSeconds", c.hasGoal() ? c.goalSeconds() : null);
+        m.put("importance", c.importance());
+        m.put("discretionary", c.discretionary());
         m.put("utility", Map.of("type", c.utility().type(), "parameters", c.utility().parameters()));
         m.put("queueBound", c.queueBound());
         m.put("queueTimeoutSeconds", c.queueTimeout().toMillis() / 1000.0);

@@ -87,6 +87,20 @@ public final class ConfigEditor {
         if (form.has("queueBound")) {
             c.set("queueBound", form.get("queueBound"));
         }
+        if (form.has("importance")) {
+            if (form.get("importance").isNull() || form.get("importance").asInt(0) == 0 && form.get("importance").isNumber()) {
+                c.remove("importance"); // the default level
+            } else {
+                c.set("importance", form.get("importance"));
+            }
+        }
+        if (form.has("discretionary")) {
+            if (form.get("discretionary").asBoolean(false)) {
+                c.put("discretionary", true);
+            } else {
+                c.remove("discretionary");
+            }
+        }
         if (form.has("queueTimeoutSeconds")) {
             c.set("queueTimeout", seconds(form.get("queueTimeoutSeconds"), "queueTimeoutSeconds"));
         }

@@ -375,6 +375,20 @@ class ConsoleApiTest {
             JsonNode served = json(admin.get("/api/classes")).get(1);
             assertTrue(served.path("targetSeconds").isNull(), served.toString());
             assertEquals(1.5, served.path("percentileTargetSeconds").asDouble(), 1e-9);
+            // importance, and the discretionary class (which has no goal)
+            assertEquals(200, admin.send("PUT", "/api/classes/basic", "{\"importance\":2}", true).statusCode());
+            assertEquals(2, ConfigLoader.load(dir.resolve("slagate.yaml")).classes().get(1).importance());
+            HttpResponse<String> badLevel = admin.send("PUT", "/api/classes/basic", "{\"importance\":\"high\"}", true);
+            assertEquals("importance", json(badLevel).path("field").asText(), badLevel.body());
+            assertEquals(200, admin.send("PUT", "/api/classes/basic", "{\"importance\":null}", true).statusCode());
+            HttpResponse<String> both = admin.send("PUT", "/api/classes/basic", "{\"discretionary\":true}", true);
+            assertEquals(400, both.statusCode(), "a discretionary class with a goal: " + both.body());
+            assertEquals(200, admin.send("PUT", "/api/classes/basic", "{\"discretionary\":true,\"targetSeconds\":null,\"percentile\":null}", true)
+                    .statusCode());
+            JsonNode batch = json(admin.get("/api/classes")).get(1);
+            assertEquals("discretionary", batch.path("goal").asText(), batch.toString());
+            assertTrue(batch.path("goalSeconds").isNull());
+            assertEquals(200, admin.send("PUT", "/api/classes/basic", "{\"discretionary\":false,\"targetSeconds\":3}", true).statusCode());
             HttpResponse<String> created = admin.send("POST", "/api/classes", "{\"name\":\"bronze\",\"targetSeconds\":10}", true);
             assertEquals(200, created.statusCode(), created.body());
             assertEquals(409, admin.send("POST", "/api/classes", "{\"name\":\"bronze\",\"targetSeconds\":10}", true).statusCode());

@@ -12,9 +12,33 @@ import java.util.Locale;
  * cycle, min combining (eq. 2b). Premium clients are the customer {@code gold-customer}, subscribed
  * to the gold grade; Basic clients are {@code silver-customer}, on the default grade.
  */
-record ExperimentSetup(double scale, int concurrency, String scheduler, double resolution, String model, double premiumWeight) {
+record ExperimentSetup(double scale, int concurrency, String scheduler, double resolution, String model, double premiumWeight,
+                       double percentile) {
     ExperimentSetup(double scale, int concurrency, String scheduler, double resolution) {
         this(scale, concurrency, scheduler, resolution, "auto", concurrency / 2.0);
+    }
+
+    ExperimentSetup(double scale, int concurrency, String scheduler, double resolution, String model, double premiumWeight) {
+        this(scale, concurrency, scheduler, resolution, model, premiumWeight, 0);
+    }
+
+    /**
+     * With percentile goals ({@code percentile} > 0) each class's goal is that percentile within this many
+     * times its mean target (premium p95 ≤ 5 paper-seconds, basic p95 ≤ 7.5): an exponential response time's
+     * 95th percentile is 3× its mean, so the goals are as contested as the paper's means.
+     */
+    static final double PERCENTILE_TARGET_FACTOR = 2.5;
+
+    /** The goal threshold of a class whose mean target is {@code meanTarget} paper-seconds, in paper-seconds. */
+    double goal(double meanTarget) {
+        return percentile > 0 ? meanTarget * PERCENTILE_TARGET_FACTOR : meanTarget;
+    }
+
+    private String goalKey() {
+        if (percentile <= 0) {
+            return "target";
+        }
+        return "p" + (percentile == Math.rint(percentile) ? String.valueOf((long) percentile) : String.valueOf(percentile));
     }
 
     static final String PREMIUM_USER = "gold-customer";
@@ -36,8 +60,8 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
                 servers:
                   - { id: s1, url: "%s", concurrency: %d }
                 classes:
-                  - { name: premium, target: %dms, utility: { type: pacifici, phi: 1, alpha: 1, beta: 1 }, queueBound: 100000, queueTimeout: 10m }
-                  - { name: basic, target: %dms, utility: { type: pacifici, phi: 1, alpha: 1, beta: 1 }, queueBound: 100000, queueTimeout: 10m }
+                  - { name: premium, %s: %dms, utility: { type: pacifici, phi: 1, alpha: 1, beta: 1 }, queueBound: 100000, queueTimeout: 10m }
+                  - { name: basic, %s: %dms, utility: { type: pacifici, phi: 1, alpha: 1, beta: 1 }, queueBound: 100000, queueTimeout: 10m }
                 classification:
                   subscriptions: { %s: { "*": gold } }
                   rules: [ { grade: gold, class: premium } ]
@@ -46,7 +70,7 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
                 bus: { url: "vm://slagate-experiment", listen: "" }
                 controller: { cycle: %dms, combining: min, resolution: %s, model: %s }
                 """, scheduler, paper(5).toMillis(), paper(30).toMillis(), backendUrl, concurrency,
-                paper(2).toMillis(), paper(3).toMillis(), PREMIUM_USER, premiumWeight, concurrency - premiumWeight,
+                goalKey(), paper(goal(2)).toMillis(), goalKey(), paper(goal(3)).toMillis(), PREMIUM_USER, premiumWeight, concurrency - premiumWeight,
                 paper(5).toMillis(), resolution, model);
         return ConfigLoader.parse(yaml, "experiment");
     }

@@ -81,10 +81,18 @@ public final class Experiments {
 
     /** Experiment C at one point against the empirical oracle; the result lines, captures last. */
     public List<String> point(int lp, int lb) throws Exception {
+        return point(lp, lb, 0);
+    }
+
+    /** The same with percentile goals (p95 ≤ 2.5× the paper's mean targets) when {@code percentile} > 0. */
+    public List<String> point(int lp, int lb, double percentile) throws Exception {
         if (lp < 1 || lb < 1 || lp > 200 || lb > 200) {
             throw new IllegalArgumentException("--point takes client counts from 1 to 200");
         }
-        return new PointSweep(scale, quick, log, lp, lb).run(out.resolve("C"), command).lines();
+        if (percentile < 0 || percentile >= 100) {
+            throw new IllegalArgumentException("--percentile takes a percentile in (0, 100), e.g. 95");
+        }
+        return new PointSweep(scale, quick, log, lp, lb, percentile).run(out.resolve("C"), command).lines();
     }
 
     private LoadSpec.ClassSpec premium(ExperimentSetup s) {

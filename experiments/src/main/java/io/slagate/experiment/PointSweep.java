@@ -29,11 +29,15 @@ final class PointSweep {
     /** Below this gap between the oracle and FCFS the capture is not meaningful (the allocation hardly matters). */
     static final double MIN_GAP = 0.1;
 
-    /** What one run measured: mean response times in paper-seconds and U = min(U_P, U_B). */
+    /**
+     * What one run measured: each class's response time in paper-seconds (its mean, or with percentile
+     * goals its goal percentile), U = min(U_P, U_B) on them, and each class's attainment (the share of
+     * its answers within its goal threshold).
+     */
     record Run(String name, double premiumSeconds, double basicSeconds, double utility, double premiumWeight, double modelError,
-               double medianModelError) {
+               double medianModelError, double premiumAttainment, double basicAttainment) {
         Run(String name, double premiumSeconds, double basicSeconds, double utility, double premiumWeight, double modelError) {
-            this(name, premiumSeconds, basicSeconds, utility, premiumWeight, modelError, modelError);
+            this(name, premiumSeconds, basicSeconds, utility, premiumWeight, modelError, modelError, Double.NaN, Double.NaN);
         }
     }
 
@@ -54,8 +58,15 @@ final class PointSweep {
     private final PrintStream log;
     private final int lp;
     private final int lb;
+    /** The classes' goal percentile (e.g. 95), or 0 for the paper's mean targets. */
+    private final double percentile;
 
     PointSweep(double scale, boolean quick, PrintStream log, int lp, int lb) {
+        this(scale, quick, log, lp, lb, 0);
+    }
+
+    PointSweep(double scale, boolean quick, PrintStream log, int lp, int lb, double percentile) {
+        this.percentile = percentile;
         this.scale = scale;
         this.quick = quick;
         this.log = log;
@@ -73,8 +84,8 @@ final class PointSweep {
         Map<String, Run> byName = new LinkedHashMap<>();
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, Experiments.SLEEPY_CPU))) {
             String url = backend.urls().get(0);
-            Run fcfs = measure("fcfs", new ExperimentSetup(scale, 10, "fcfs", 1), url, false, settle, measure);
-            Run priority = measure("priority", new ExperimentSetup(scale, 10, "priority", 1), url, false, settle, measure);
+            Run fcfs = measure("fcfs", setup("fcfs", 1, "auto", 5), url, false, settle, measure);
+            Run priority = measure("priority", setup("priority", 1, "auto", 5), url, false, settle, measure);
             runs.add(fcfs);
             runs.add(priority);
             // two runs of each controller, averaged (one run's U moves by about 0.1 here from noise alone), in a
@@ -82,13 +93,13 @@ final class PointSweep {
             // heap, the backend's state) does not favour whichever model comes first
             Map<String, Run> first = new LinkedHashMap<>();
             for (String model : MODELS) {
-                first.put(model, measure("controller-" + model + " (1)", new ExperimentSetup(scale, 10, "wrr", 0.1, model, 5), url,
+                first.put(model, measure("controller-" + model + " (1)", setup("wrr", 0.1, model, 5), url,
                         true, settleController, measure));
             }
             Map<String, Run> second = new LinkedHashMap<>();
             for (int i = MODELS.size() - 1; i >= 0; i--) {
                 String model = MODELS.get(i);
-                second.put(model, measure("controller-" + model + " (2)", new ExperimentSetup(scale, 10, "wrr", 0.1, model, 5), url,
+                second.put(model, measure("controller-" + model + " (2)", setup("wrr", 0.1, model, 5), url,
                         true, settleController, measure));
             }
             for (String model : MODELS) {
@@ -145,7 +156,8 @@ final class PointSweep {
     private static Run mean(String name, Run a, Run b) {
         return new Run(name, (a.premiumSeconds() + b.premiumSeconds()) / 2, (a.basicSeconds() + b.basicSeconds()) / 2,
                 (a.utility() + b.utility()) / 2, (a.premiumWeight() + b.premiumWeight()) / 2, (a.modelError() + b.modelError()) / 2,
-                (a.medianModelError() + b.medianModelError()) / 2);
+                (a.medianModelError() + b.medianModelError()) / 2, (a.premiumAttainment() + b.premiumAttainment()) / 2,
+                (a.basicAttainment() + b.basicAttainment()) / 2);
     }
 
     private double better(Map<Double, Run> tried, double best, Run r) {
@@ -155,7 +167,21 @@ final class PointSweep {
 
     private Run staticRun(String url, double premiumWeight, Duration settle, Duration measure) throws Exception {
         return measure(String.format(Locale.ROOT, "static %.1f : %.1f", premiumWeight, 10 - premiumWeight),
-                new ExperimentSetup(scale, 10, "wrr", 0.1, "auto", premiumWeight), url, false, settle, measure);
+                setup("wrr", 0.1, "auto", premiumWeight), url, false, settle, measure);
+    }
+
+    private ExperimentSetup setup(String scheduler, double resolution, String model, double premiumWeight) {
+        return new ExperimentSetup(scale, 10, scheduler, resolution, model, premiumWeight, percentile);
+    }
+
+    /** The goal statistic of a class's answers in paper-seconds, and the share within its goal (µs histogram). */
+    private double[] goalFigures(org.HdrHistogram.Histogram h, double goalPaperSeconds) {
+        if (h == null || h.getTotalCount() == 0) {
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        long within = h.getCountBetweenValues(0, (long) (goalPaperSeconds * scale * 1e6));
+        double stat = percentile > 0 ? h.getValueAtPercentile(percentile) / 1e6 / scale : h.getMean() / 1e6 / scale;
+        return new double[] {stat, (double) within / h.getTotalCount()};
     }
 
     private Run measure(String name, ExperimentSetup setup, String url, boolean controller, Duration settle, Duration measure)
@@ -165,7 +191,7 @@ final class PointSweep {
                     List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, setup.paper(2)),
                             new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, setup.paper(3))),
                     List.of(new LoadSpec.Phase(settle.plus(measure), List.of((double) lp, (double) lb))), false, setup.paper(1),
-                    Duration.ZERO, 7, Duration.ofMinutes(5), null);
+                    settle, 7, Duration.ofMinutes(5), null);
             LoadGenerator g = new LoadGenerator(spec, null);
             double modelError;
             double medianError;
@@ -179,7 +205,14 @@ final class PointSweep {
             double tP = Experiments.PhaseStats.of(samples, 1, "premium", keep).meanMs() / 1000 / scale;
             double tB = Experiments.PhaseStats.of(samples, 1, "basic", keep).meanMs() / 1000 / scale;
             double w = controller ? Experiments.PhaseStats.of(samples, 1, "premium", keep).weight() : setup.premiumWeight();
-            Run r = new Run(name, tP, tB, Math.min(2 - tP, 3 - tB), w, modelError, medianError);
+            double[] premium = goalFigures(g.measured("premium"), setup.goal(2));
+            double[] basic = goalFigures(g.measured("basic"), setup.goal(3));
+            if (percentile > 0) { // U on the goal percentile, each against its own threshold
+                tP = premium[0];
+                tB = basic[0];
+            }
+            Run r = new Run(name, tP, tB, Math.min(setup.goal(2) - tP, setup.goal(3) - tB), w, modelError, medianError,
+                    premium[1], basic[1]);
             log.printf(Locale.ROOT, "C point (%d,%d) %s: t_P %.2f, t_B %.2f, U %.3f%s%n", lp, lb, name, tP, tB, r.utility(),
                     controller ? String.format(Locale.ROOT, ", model error mean %.0f%%, median %.0f%%", 100 * modelError, 100 * medianError) : "");
             return r;
@@ -189,16 +222,23 @@ final class PointSweep {
     private Result report(Path dir, String command, List<Run> runs, Run fcfs, Run oracle, Map<String, Run> controllers)
             throws java.io.IOException {
         StringBuilder md = new StringBuilder();
-        md.append("# Experiment C, point (L_P, L_B) = (").append(lp).append(", ").append(lb).append(") against an empirical oracle\n\n");
+        md.append("# Experiment C, point (L_P, L_B) = (").append(lp).append(", ").append(lb).append(") against an empirical oracle")
+                .append(percentile > 0 ? ", p" + goalNumber() + " goals" : "").append("\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores())
                 .append(", ").append(java.time.LocalDate.now()).append(". Scale ").append(scale)
-                .append("; N_s = 10; τ_P = 2, τ_B = 3; U = min(U_P, U_B); response times in paper-seconds; the controller with ")
+                .append(percentile > 0
+                        ? "; N_s = 10; goals p" + goalNumber() + " ≤ " + fmt(ExperimentSetup.PERCENTILE_TARGET_FACTOR * 2) + " (premium) and ≤ "
+                        + fmt(ExperimentSetup.PERCENTILE_TARGET_FACTOR * 3) + " (basic) paper-seconds; U = min(U_P, U_B) of eq. 7 on each "
+                        + "class's measured p" + goalNumber() + " (t_P, t_B below) against its threshold; the controller with "
+                        : "; N_s = 10; τ_P = 2, τ_B = 3; U = min(U_P, U_B); response times in paper-seconds; the controller with ")
                 .append("weight resolution 0.1 and each model; static weights w_P : 10 − w_P searched coarse to fine, the best ")
                 .append("measured twice more (the mean of those two is the oracle); each controller run twice, its U the mean.\n\n");
-        md.append("| run | w_P | t_P | t_B | U | model error (mean / median) |\n|---|---:|---:|---:|---:|---:|\n");
+        md.append("Attainment: the share of a class's answers (measured part) within its goal threshold.\n\n");
+        md.append("| run | w_P | t_P | t_B | U | attainment P / B | model error (mean / median) |\n|---|---:|---:|---:|---:|---:|---:|\n");
         for (Run r : runs) {
-            md.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.3f | %s |%n", r.name(), r.premiumWeight(),
-                    r.premiumSeconds(), r.basicSeconds(), r.utility(), errors(r)));
+            md.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.3f | %s / %s | %s |%n", r.name(), r.premiumWeight(),
+                    r.premiumSeconds(), r.basicSeconds(), r.utility(), share(r.premiumAttainment()), share(r.basicAttainment()),
+                    errors(r)));
         }
         double gap = oracle.utility() - fcfs.utility();
         List<String> lines = new ArrayList<>();
@@ -221,12 +261,32 @@ final class PointSweep {
                     errors(e.getValue())));
             lines.add("capture " + e.getKey() + " " + c);
         }
-        Files.writeString(dir.resolve("POINT-" + lp + "-" + lb + ".md"), md);
+        if (percentile > 0) {
+            lines.add("attainment best-static premium " + share(oracle.premiumAttainment()) + " basic " + share(oracle.basicAttainment()));
+            for (Map.Entry<String, Run> e : controllers.entrySet()) {
+                lines.add("attainment " + e.getKey() + " premium " + share(e.getValue().premiumAttainment()) + " basic "
+                        + share(e.getValue().basicAttainment()));
+            }
+        }
+        Files.writeString(dir.resolve("POINT-" + lp + "-" + lb + (percentile > 0 ? "-p" + goalNumber() : "") + ".md"), md);
         return new Result(lp, lb, fcfs, oracle, controllers, lines);
     }
 
     private static String errors(Run r) {
         return Double.isFinite(r.modelError()) ? percent(r.modelError()) + " / " + percent(r.medianModelError()) : "–";
+    }
+
+    private String goalNumber() {
+        return percentile == Math.rint(percentile) ? String.valueOf((long) percentile) : String.valueOf(percentile);
+    }
+
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    /** A share to three decimals, or – where nothing was measured. */
+    static String share(double fraction) {
+        return Double.isFinite(fraction) ? String.format(Locale.ROOT, "%.3f", fraction) : "–";
     }
 
     static String percent(double fraction) {

@@ -324,6 +324,19 @@ public final class LoadGenerator {
         return String.format(Locale.ROOT, "%d:%02d", seconds / 60, seconds % 60);
     }
 
+    /**
+     * A copy of the class's response times recorded after the warm-up, in microseconds; call it once
+     * {@link #run} returned (the sampling timer adds to it until then). Null for a class the spec does not name.
+     */
+    public Histogram measured(String className) {
+        for (ClassState c : classes) {
+            if (c.spec.name().equals(className)) {
+                return c.total.copy();
+            }
+        }
+        return null;
+    }
+
     /** Every sample of the run so far, in order (complete once {@link #run} returned). */
     public List<SecondSample> samples() {
         return List.copyOf(samples);

@@ -22,7 +22,7 @@ final class ClassGoals {
 
     ClassGoals(TrafficClassConfig tc) {
         String type = tc.utility().type();
-        mean = tc.target() == null ? null : UtilityFunctions.create(type, tc.targetSeconds(), tc.utility().parameters());
+        mean = tc.target() == null || tc.discretionary() ? null : UtilityFunctions.create(type, tc.targetSeconds(), tc.utility().parameters());
         percentile = tc.percentileGoal() == null ? null
                 : UtilityFunctions.create(type, tc.percentileGoal().targetSeconds(), tc.utility().parameters());
         p = tc.percentileGoal() == null ? Double.NaN : tc.percentileGoal().fraction();
@@ -34,8 +34,11 @@ final class ClassGoals {
         return percentile != null;
     }
 
-    /** U_c of the flow at share w: the utility of each goal at its corrected prediction, the lower one. */
+    /** U_c of the flow at share w: the utility of each goal at its corrected prediction, the lower one; 0 without a goal. */
     double utility(String flow, ModelCorrection correction, ResponseTimeModel model, FlowObservation o, double w) {
+        if (mean == null && percentile == null) {
+            return 0; // the discretionary class: no goal, no utility (it is placed by ImportanceTiers)
+        }
         double u = Double.POSITIVE_INFINITY;
         if (mean != null) {
             u = mean.utility(correction.predict(flow, model, o, w));

@@ -79,6 +79,7 @@ public final class ResourceManager {
         this.overrides = overrides;
         this.model = ResponseTimeModel.named(config.controller().model());
         this.correction = new ModelCorrection(config.controller().correctionBound());
+        this.correction.onBlownPrediction(this::blown);
         this.version = initialVersion;
         List<TrafficClassConfig> classes = config.classes();
         goals = new ClassGoals[classes.size()];
@@ -103,6 +104,7 @@ public final class ResourceManager {
         r.last = last;
         if (next.controller().correctionBound() == config.controller().correctionBound()) {
             r.correction = correction;
+            correction.onBlownPrediction(r::blown);
         }
         return r;
     }
@@ -303,45 +305,46 @@ public final class ResourceManager {
                         pool, n, free.size(), config.controller().minWeight(), equal * resolution);
                 minUnits = equal;
             }
-            int[] cls = new int[free.size()];
-            AllocationProblem.FlowValue[] values = new AllocationProblem.FlowValue[free.size()];
-            boolean allConcave = true;
-            List<String> classNames = new ArrayList<>();
-            for (int j = 0; j < free.size(); j++) {
-                int i = free.get(j);
-                int ci = poolClasses.indexOf(flowClass[i]);
-                cls[j] = ci;
-                FlowObservation o = obs[i];
-                ClassGoals goal = goals[flowClass[i]];
-                String key = flowKey(flowGateway[i], flowClass[i]);
-                values[j] = kk -> goal.utility(key, correction, model, o, kk * resolution);
-                allConcave &= concave[flowClass[i]];
-            }
-            for (int c : poolClasses) {
-                classNames.add(config.classes().get(c).name());
-            }
-            AllocationProblem problem = new AllocationProblem(poolClasses.size(), cls, values, units, minUnits,
-                    config.controller().combining(), allConcave);
-            Solution sol = AllocationOptimizer.solve(problem);
+            int[] target;
+            boolean kept = false;
+            String how;
             List<String> flowKeys = new ArrayList<>();
             for (int i : free) {
                 flowKeys.add(flowGateway[i] + "/" + flowClass[i]);
             }
-            int[] target = sol.units();
-            LastUnits prev = lastUnits.get(pool);
-            boolean kept = false;
-            if (config.controller().minGain() > 0 && prev != null && prev.flows().equals(flowKeys) && prev.total() == units
-                    && java.util.Arrays.stream(prev.units()).allMatch(u -> u >= problem.minUnits())) {
-                // dead band: moving costs something real (a transient), and a predicted gain this small is noise.
-                // Utilities are in seconds (eq. 7): the band is a fraction of the pool's tightest target.
-                double tightest = Double.POSITIVE_INFINITY;
-                for (int c : poolClasses) {
-                    tightest = Math.min(tightest, goals[c].tightestSeconds());
+            if (tiered(poolClasses)) {
+                Tiered t = solveTiers(free, flowGateway, flowClass, obs, units, minUnits, resolution, poolClasses);
+                target = t.units();
+                how = t.method();
+            } else {
+                int[] cls = new int[free.size()];
+                AllocationProblem.FlowValue[] values = new AllocationProblem.FlowValue[free.size()];
+                boolean allConcave = true;
+                for (int j = 0; j < free.size(); j++) {
+                    int i = free.get(j);
+                    cls[j] = poolClasses.indexOf(flowClass[i]);
+                    values[j] = value(flowGateway[i], flowClass[i], obs[i], resolution, 0);
+                    allConcave &= concave[flowClass[i]];
                 }
-                double keep = AllocationOptimizer.objective(problem, prev.units());
-                if (sol.objective() - keep < config.controller().minGain() * tightest) {
-                    target = prev.units();
-                    kept = true;
+                AllocationProblem problem = new AllocationProblem(poolClasses.size(), cls, values, units, minUnits,
+                        config.controller().combining(), allConcave);
+                Solution sol = AllocationOptimizer.solve(problem);
+                target = sol.units();
+                how = sol.method();
+                LastUnits prev = lastUnits.get(pool);
+                if (config.controller().minGain() > 0 && prev != null && prev.flows().equals(flowKeys) && prev.total() == units
+                        && java.util.Arrays.stream(prev.units()).allMatch(u -> u >= problem.minUnits())) {
+                    // dead band: moving costs something real (a transient), and a predicted gain this small is noise.
+                    // Utilities are in seconds (eq. 7): the band is a fraction of the pool's tightest target.
+                    double tightest = Double.POSITIVE_INFINITY;
+                    for (int c : poolClasses) {
+                        tightest = Math.min(tightest, goals[c].tightestSeconds());
+                    }
+                    double keep = AllocationOptimizer.objective(problem, prev.units());
+                    if (sol.objective() - keep < config.controller().minGain() * tightest) {
+                        target = prev.units();
+                        kept = true;
+                    }
                 }
             }
             boolean[] idle = new boolean[free.size()];
@@ -352,7 +355,7 @@ public final class ResourceManager {
             for (int j = 0; j < free.size(); j++) {
                 weight[free.get(j)] = chosen[j] * resolution;
             }
-            method = sol.method() + (kept ? " kept (gain < minGain)" : chosen == sol.units() ? "" : " damped");
+            method = how + (kept ? " kept (gain < minGain)" : chosen == target ? "" : " damped");
         }
         List<FlowDecision> decisions = new ArrayList<>();
         double[] perClass = new double[config.classes().size()];
@@ -378,11 +381,13 @@ public final class ResourceManager {
         boolean byMin = config.controller().combining() == io.slagate.config.Combining.MIN;
         objective = byMin ? Double.POSITIVE_INFINITY : 0;
         for (int c : poolClasses) {
-            objective = byMin ? Math.min(objective, perClass[c]) : objective + perClass[c];
+            if (config.classes().get(c).hasGoal()) { // the discretionary class has no utility to count
+                objective = byMin ? Math.min(objective, perClass[c]) : objective + perClass[c];
+            }
         }
         List<CapacityDeficit.Flow> demand = new ArrayList<>();
         for (int i = 0; i < k; i++) {
-            if (!obs[i].isEmpty()) {
+            if (!obs[i].isEmpty() && config.classes().get(flowClass[i]).hasGoal()) {
                 String key = flowKey(flowGateway[i], flowClass[i]);
                 FlowObservation o = obs[i];
                 TrafficClassConfig tc = config.classes().get(flowClass[i]);
@@ -394,6 +399,93 @@ public final class ResourceManager {
                 .average().orElse(1);
         CapacityDeficit.Result deficit = CapacityDeficit.of(pool, n, slotsPerServer, resolution, demand);
         return new PoolResult(flowGateway, flowClass, weight, objective, decisions, sb.toString(), deficit);
+    }
+
+    private long lastBlownWarn = System.nanoTime() - 10_000_000_000L;
+
+    /** A prediction that missed by over 10×: said at WARN, at most every 10 s, with what led to it. */
+    private void blown(String what) {
+        long now = System.nanoTime();
+        if (now - lastBlownWarn > 10_000_000_000L) {
+            lastBlownWarn = now;
+            LOG.warn("{} — the {} model is wrong here", what, model.name());
+        }
+    }
+
+    /** U_c of flow (g, c) at {@code floor + k} units, for the optimizer. */
+    private AllocationProblem.FlowValue value(String g, int c, FlowObservation o, double resolution, int floor) {
+        ClassGoals goal = goals[c];
+        String key = flowKey(g, c);
+        return kk -> goal.utility(key, correction, model, o, (floor + kk) * resolution);
+    }
+
+    /** Whether the pool's classes use importance levels or a discretionary class (else the paper's single objective). */
+    private boolean tiered(List<Integer> poolClasses) {
+        java.util.Set<Integer> levels = new java.util.HashSet<>();
+        for (int c : poolClasses) {
+            TrafficClassConfig tc = config.classes().get(c);
+            if (tc.discretionary()) {
+                return true;
+            }
+            levels.add(tc.importance());
+        }
+        return levels.size() > 1;
+    }
+
+    private record Tiered(int[] units, String method) {
+    }
+
+    /**
+     * The allocation under importance levels ({@link ImportanceTiers}): the tiers fix some flows' units,
+     * and the optimizer places the rest among the flows they leave free, over those flows' classes only
+     * (a class without a free flow must not enter a min).
+     */
+    private Tiered solveTiers(List<Integer> free, String[] flowGateway, int[] flowClass, FlowObservation[] obs, int units,
+                              int minUnits, double resolution, List<Integer> poolClasses) {
+        List<ImportanceTiers.Flow> tiers = new ArrayList<>();
+        for (int i : free) {
+            TrafficClassConfig tc = config.classes().get(flowClass[i]);
+            ClassGoals goal = goals[flowClass[i]];
+            String key = flowKey(flowGateway[i], flowClass[i]);
+            FlowObservation o = obs[i];
+            tiers.add(new ImportanceTiers.Flow(tc.importance(), tc.discretionary(), !o.isEmpty(), o.arrivalRate(),
+                    kk -> goal.meets(key, correction, model, o, kk * resolution)));
+        }
+        ImportanceTiers.Plan plan = ImportanceTiers.plan(tiers, units, minUnits);
+        int[] out = plan.fixed().clone();
+        if (!plan.anyFree()) {
+            return new Tiered(out, "tiers (" + plan.note() + ")");
+        }
+        List<Integer> freeFlows = new ArrayList<>();
+        List<Integer> classes = new ArrayList<>();
+        int left = units;
+        for (int j = 0; j < out.length; j++) {
+            if (out[j] >= 0) {
+                left -= out[j];
+            } else {
+                freeFlows.add(j);
+                left -= plan.floor()[j];
+                int c = flowClass[free.get(j)];
+                if (!classes.contains(c)) {
+                    classes.add(c);
+                }
+            }
+        }
+        int[] cls = new int[freeFlows.size()];
+        AllocationProblem.FlowValue[] values = new AllocationProblem.FlowValue[freeFlows.size()];
+        for (int x = 0; x < freeFlows.size(); x++) {
+            int j = freeFlows.get(x);
+            int i = free.get(j);
+            cls[x] = classes.indexOf(flowClass[i]);
+            values[x] = value(flowGateway[i], flowClass[i], obs[i], resolution, plan.floor()[j]);
+        }
+        Solution sol = AllocationOptimizer.dynamicProgramming(new AllocationProblem(classes.size(), cls, values, Math.max(0, left), 0,
+                config.controller().combining(), false));
+        for (int x = 0; x < freeFlows.size(); x++) {
+            int j = freeFlows.get(x);
+            out[j] = plan.floor()[j] + sol.units()[x];
+        }
+        return new Tiered(out, "tiers+" + sol.method() + " (" + plan.note() + ")");
     }
 
     /**

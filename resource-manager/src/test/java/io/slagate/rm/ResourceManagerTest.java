@@ -366,6 +366,54 @@ class ResourceManagerTest {
         }
     }
 
+    /**
+     * Importance under the paper's M/M/1 (eq. 9), damping off: premium λ = 4, t = 10 s at w = 5 (μ = 0.9),
+     * basic λ = 3, t = 10 s at w = 5 (μ = 0.7); 10 slots, minimum 1. Premium's 5 s needs 4/w ≤ 0.7, w ≥ 5.71
+     * → 6; basic's 3 s needs 3/w ≤ 0.367, w ≥ 8.18 → 9: not both. Whichever is more important gets its need;
+     * the other gets the rest. A discretionary class with traffic keeps the minimum while goals are missed.
+     */
+    @Test
+    void importance_theMoreImportantClassGetsItsNeed_theOtherTheRest() {
+        for (boolean premiumFirst : new boolean[] {true, false}) {
+            SlagateConfig c = ConfigLoader.parse("""
+                    gateway: { stats: { reportingInterval: 5s, window: 30s } }
+                    servers:
+                      - { id: s1, url: "http://127.0.0.1:1", concurrency: 10 }
+                    classes:
+                      - { name: premium, target: 5s, importance: %d }
+                      - { name: basic, target: 3s, importance: %d }
+                    controller: { combining: min, model: mm1, correctionBound: 1, damping: 1 }
+                    """.formatted(premiumFirst ? 2 : 1, premiumFirst ? 1 : 2), "rm-test");
+            ResourceManager rm = new ResourceManager("rm", c, new Overrides(), 0);
+            rm.onStats(stats("gw1", new double[] {4, 3}, new double[] {10, 10}, new double[] {5, 5}, Map.of("s1", true), 10), now);
+            AllocationMessage a = rm.step(now).allocation();
+            assertEquals(premiumFirst ? 6 : 1, w(a, "gw1", "premium"), 1e-9, "premium first: " + premiumFirst);
+            assertEquals(premiumFirst ? 4 : 9, w(a, "gw1", "basic"), 1e-9);
+        }
+    }
+
+    /** The same load with basic discretionary: premium's 5 s needs 6 slots, basic gets the 4 it leaves. */
+    @Test
+    void discretionary_getsWhatTheGoalClassesLeave() {
+        SlagateConfig c = ConfigLoader.parse("""
+                gateway: { stats: { reportingInterval: 5s, window: 30s } }
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 10 }
+                classes:
+                  - { name: premium, target: 5s }
+                  - { name: basic, discretionary: true }
+                controller: { combining: min, model: mm1, correctionBound: 1, damping: 1 }
+                """, "rm-test");
+        ResourceManager rm = new ResourceManager("rm", c, new Overrides(), 0);
+        rm.onStats(stats("gw1", new double[] {4, 3}, new double[] {10, 10}, new double[] {5, 5}, Map.of("s1", true), 10), now);
+        ResourceManager.Decision d = rm.step(now);
+        assertEquals(6, w(d.allocation(), "gw1", "premium"), 1e-9);
+        assertEquals(4, w(d.allocation(), "gw1", "basic"), 1e-9);
+        assertEquals(0, d.decision().flows().get(1).utility(), 0, "no goal, no utility");
+        assertTrue(d.decision().clusterUtility() > 0, "Ω counts premium only: " + d.decision().clusterUtility());
+        assertEquals(6, rm.deficits().get("default").neededSlots(), 1e-9, "the deficit counts goal classes only");
+    }
+
     @Test
     void edges_leave_redistributesAtOnce() {
         ResourceManager rm = new ResourceManager("rm", config("sum", "", ""), new Overrides(), 0);

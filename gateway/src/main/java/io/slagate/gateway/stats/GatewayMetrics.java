@@ -121,7 +121,7 @@ public final class GatewayMetrics {
         measuredPercentileSeconds = new double[n];
         for (int c = 0; c < n; c++) {
             TrafficClassConfig tc = classes.get(c);
-            goalNanos[c] = (long) (tc.goalSeconds() * 1e9);
+            goalNanos[c] = tc.hasGoal() ? (long) (tc.goalSeconds() * 1e9) : -1;
             measuredPercentileSeconds[c] = Double.NaN;
             if (tc.percentileGoal() != null) {
                 // two significant digits: a percentile within 1%, about 30 KB per class
@@ -213,7 +213,7 @@ public final class GatewayMetrics {
             gauges.add(Gauge.builder("slagate.allocation.weight", queues, q -> q.allocation().weight(ci)).tag("gateway", gw).tag("class", cls)
                     .description("w_{g,c} of the allocation in force").register(registry));
             gauges.add(Gauge.builder("slagate.class.attainment", windows[ci],
-                            w -> w.summary(cls, intervalSeconds, 0, 0, Double.NaN).attainment())
+                            w -> w.summary(cls, intervalSeconds, 0, 0, Double.NaN, goalNanos[ci] >= 0).attainment())
                     .tag("gateway", gw).tag("class", cls)
                     .description("Share of the window's answered requests within the class's goal threshold").register(registry));
             if (responseWindow[ci] != null) {
@@ -308,7 +308,7 @@ public final class GatewayMetrics {
         double[] percentiles = measuredPercentileSeconds;
         for (int c = 0; c < windows.length; c++) {
             out.add(windows[c].summary(classNames[c], intervalSeconds, queues.waiting(c), queues.executing(c),
-                    percentiles[c]));
+                    percentiles[c], goalNanos[c] >= 0));
         }
         return out;
     }

@@ -70,10 +70,10 @@ final class SlidingWindow {
 
     /**
      * The window's figures; {@code percentileSeconds} is the measured percentile of the class's goal
-     * (NaN without one), passed through.
+     * (NaN without one), passed through; a class without a goal ({@code hasGoal} false) has no attainment.
      */
     synchronized FlowStats summary(String className, double intervalSeconds, int queueLength, int outstanding,
-                                   double percentileSeconds) {
+                                   double percentileSeconds, boolean hasGoal) {
         long arrivals = 0;
         long completions = 0;
         long rejections = 0;
@@ -96,6 +96,6 @@ final class SlidingWindow {
         double n = Math.max(1, completions);
         return new FlowStats(className, arrivals / window, completions / window, rejections / window,
                 resp / n / 1e9, queue / n / 1e9, service / n / 1e9, queueLength, outstanding, window,
-                completions == 0 ? Double.NaN : (double) within / completions, percentileSeconds);
+                completions == 0 || !hasGoal ? Double.NaN : (double) within / completions, percentileSeconds);
     }
 }

@@ -24,6 +24,7 @@ class GoalAttainmentTest {
                 classes:
                   - { name: gold, p85: 500ms }
                   - { name: silver, target: 1s }
+                  - { name: batch, discretionary: true }
                 """, "goal.yaml");
 
     private static void answer(GatewayMetrics m, int c, long responseNanos) {
@@ -34,12 +35,13 @@ class GoalAttainmentTest {
     @Test
     void attainmentAndPercentile_overTheWindow_perClass() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        QueueManager q = QueueManager.create(CFG, new Allocation(1, new double[] {2, 2}, new int[] {4}), System::nanoTime);
+        QueueManager q = QueueManager.create(CFG, new Allocation(1, new double[] {2, 1, 1}, new int[] {4}), System::nanoTime);
         GatewayMetrics m = new GatewayMetrics(CFG, registry, q, new GatewayMetrics.Totals());
         m.registerGauges();
         for (int i = 0; i < 100; i++) {
             answer(m, 0, i < 90 ? 100 * MS : 2000 * MS);
             answer(m, 1, i < 90 ? 100 * MS : 2000 * MS);
+            answer(m, 2, 100 * MS);
         }
         m.rotate();
         List<FlowStats> s = m.flowStats(q);
@@ -47,6 +49,8 @@ class GoalAttainmentTest {
         assertEquals(0.1, s.get(0).percentileSeconds(), 0.01 * 0.1, "gold p85: within the fast 90%");
         assertEquals(0.9, s.get(1).attainment(), 1e-12, "silver: 90 of 100 within 1 s");
         assertTrue(Double.isNaN(s.get(1).percentileSeconds()), "silver has no percentile goal");
+        assertTrue(Double.isNaN(s.get(2).attainment()), "the discretionary class has no goal to attain");
+        assertEquals(100, s.get(2).throughput() * s.get(2).windowSeconds(), 1e-9, "and is measured like the others");
         assertEquals(0.9, registry.get("slagate.class.attainment").tag("class", "gold").gauge().value(), 1e-12);
         assertEquals(0.1, registry.get("slagate.class.response.percentile").tag("class", "gold").tag("percentile", "p85")
                 .gauge().value(), 0.001);

@@ -22,6 +22,15 @@ public final class ClosedPopulationModel implements ResponseTimeModel {
     /** Calibrated populations beyond this are open traffic for all practical purposes. */
     static final double MAX_CLIENTS = 5_000;
     /**
+     * A calibrated population is at most this many times the clients in the system (X~·R~), i.e. the
+     * think time at most three response times. Near a saturated share the calibration is ill-conditioned:
+     * R_model(N) − R~ hardly moves with N, so a 1% noise in X~ finds thousands of clients with a long think
+     * time, and those predict minutes for a share a tenth of a slot smaller (R(w) ≈ N·(S/w − 1/X~) + R~).
+     * The correction takes the level from the measurement, so only the model's shape matters, and a
+     * capped population keeps its shape sane. The paper's clients (Z = 1, R ≥ 1) are well inside it.
+     */
+    static final double POPULATION_CAP = 4;
+    /**
      * A window whose busy slots X~·S~ exceed the share w~ cannot come from any population at that share
      * (the share changed during the window). The scan would then find a huge population with a huge
      * think time, which predicts minutes at a slightly smaller share (R(w) = N·S/w − Z, both terms
@@ -227,7 +236,7 @@ public final class ClosedPopulationModel implements ResponseTimeModel {
                         hi = mid;
                     }
                 }
-                double nStar = (lo + hi) / 2;
+                double nStar = Math.min((lo + hi) / 2, POPULATION_CAP * nMin);
                 return new Population(nStar, nStar / x - r, s);
             }
             prevN = n;

@@ -27,7 +27,10 @@ public final class ModelCorrection {
     private record Pending(double fromSeconds, double fromWeight, double toWeight, double predictedSeconds, double gain) {
     }
 
+    /** An error above this (relative) is reported with what led to it: the model, not the plant, is then wrong. */
+    static final double BLOWN = 10;
     private final double bound;
+    private java.util.function.Consumer<String> listener;
     private final Map<String, Pending> pending = new HashMap<>();
     private final Map<String, Double> gain = new HashMap<>();
     private final Map<String, Double> error = new HashMap<>();
@@ -53,7 +56,14 @@ public final class ModelCorrection {
             return; // the share predicted for is not the one measured under (not applied yet, or overridden)
         }
         double measured = o.responseSeconds();
-        error.put(flow, Math.abs(p.predictedSeconds() - measured) / measured);
+        double e = Math.abs(p.predictedSeconds() - measured) / measured;
+        error.put(flow, e);
+        if (e > BLOWN && listener != null) {
+            listener.accept(String.format(java.util.Locale.ROOT,
+                    "model error %.0f%% for %s: predicted %.4f s at w=%.3f (from t~=%.4f s at w~=%.3f), measured %.4f s (λ~=%.3f, X~=%.3f, S~=%.4f)",
+                    100 * e, flow, p.predictedSeconds(), p.toWeight(), p.fromSeconds(), p.fromWeight(), measured, o.arrivalRate(),
+                    o.throughput(), o.serviceSeconds()));
+        }
         double predictedChange = p.predictedSeconds() - p.fromSeconds();
         double actualChange = measured - p.fromSeconds();
         if (Math.abs(predictedChange) > 0.02 * p.fromSeconds() && Math.abs(p.toWeight() - p.fromWeight()) > 0) {
@@ -89,6 +99,11 @@ public final class ModelCorrection {
         double level = o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds()) ? o.percentileSeconds() : at;
         double corrected = level + gain.getOrDefault(flow, 1.0) * (raw - at);
         return Double.isFinite(corrected) ? Math.max(corrected, 1e-9) : raw;
+    }
+
+    /** Where to say when a prediction missed by more than {@value #BLOWN} times the measurement (null: nowhere). */
+    public void onBlownPrediction(java.util.function.Consumer<String> listener) {
+        this.listener = listener;
     }
 
     /** Records what was predicted for the share chosen, to be compared with the next measurement. */

@@ -121,6 +121,22 @@ class ClosedAndOpenModelsTest {
         assertEquals(0.020, model.predictSeconds(recorded, 12), 1e-9);
     }
 
+    /**
+     * Near a saturated share the calibration is ill-conditioned: the N = 20, Z = 1 s, S = 1 s system at
+     * 5 slots measured with X 3% low (noise) would calibrate 105 clients and predict 7.6 s at 4 slots,
+     * where the system has 4.0 s. The population is capped at 4 × X~·R~, which keeps it within 40%.
+     */
+    @Test
+    void nearSaturation_populationCapped_predictionStaysSane() {
+        double r = ClosedPopulationModel.exact(20, 1, 1, 5, 5);
+        double x = 20 / (r + 1) * 0.97;
+        FlowObservation o = new FlowObservation(x, r, 5, x, 1);
+        ClosedPopulationModel model = new ClosedPopulationModel();
+        assertEquals(ClosedPopulationModel.POPULATION_CAP * x * r, model.population(o).clients(), 1e-6);
+        double truth = ClosedPopulationModel.exact(20, 1, 1, 4, 4);
+        assertTrue(Math.abs(model.predictSeconds(o, 4) - truth) < 0.4 * truth, model.predictSeconds(o, 4) + " vs " + truth);
+    }
+
     /** M/M/1 gets this wrong in the direction the issue describes: it thinks a closed flow needs more than it does. */
     @Test
     void mm1_overstatesTheCostOfASlotTaken_closedDoesNot() {

@@ -77,4 +77,19 @@ class ModelCorrectionTest {
             assertTrue(c.predict("f", m, o, 8) > c.predict("f", m, o, 12), m.name() + ": fewer slots, longer");
         }
     }
+
+    @Test
+    void aPredictionThatMissesTenfold_isReportedWithWhatLedToIt() {
+        ModelCorrection c = new ModelCorrection(4);
+        java.util.List<String> said = new java.util.ArrayList<>();
+        c.onBlownPrediction(said::add);
+        c.predicted("f", new FlowObservation(4, 1.0, 5), 4, 3.0); // off by 2x: not reported
+        c.observe("f", new FlowObservation(4, 1.5, 4), 1);
+        assertEquals(java.util.List.of(), said);
+        c.predicted("f", new FlowObservation(4, 1.5, 4), 3, 150.0);
+        c.observe("f", new FlowObservation(4, 1.0, 3), 1);
+        assertEquals(1, said.size());
+        assertTrue(said.get(0).startsWith("model error 14900% for f: predicted 150.0000 s at w=3.000 (from t~=1.5000 s at w~=4.000)"),
+                said.get(0));
+    }
 }
