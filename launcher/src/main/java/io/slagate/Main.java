@@ -46,7 +46,8 @@ public final class Main {
                                 best static weights (an empirical oracle), ending with "capture MODEL VALUE";
                                 [--percentile 95]: with p95 goals, also "attainment RUN premium P basic B";
                                 C --sweep: the grid, then each saturated point against the oracle;
-                                B --sweep: each phase beside its best static weights, and settling times
+                                B --sweep: each phase beside its best static weights, and settling times;
+                                A --auto: then concurrency: auto from N_s = 1 and 200, ending "knee K auto N"
               help              this text
 
             options:
@@ -368,6 +369,7 @@ public final class Main {
         String point = null;
         double percentile = 0;
         boolean sweep = false;
+        boolean auto = false;
         boolean scaleGiven = false;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
@@ -377,6 +379,10 @@ public final class Main {
             }
             if (a.equals("--sweep")) {
                 sweep = true;
+                continue;
+            }
+            if (a.equals("--auto")) {
+                auto = true;
                 continue;
             }
             if (i + 1 >= args.size()) {
@@ -397,6 +403,15 @@ public final class Main {
         }
         String command = "bin/slagate experiment " + String.join(" ", args);
         io.slagate.experiment.Experiments experiments = new io.slagate.experiment.Experiments(scale, quick, dir, err, command, resolution);
+        if (auto) {
+            if (!name.equalsIgnoreCase("A")) {
+                throw new IllegalArgumentException("--auto is for experiment A: the knee with static N_s, then concurrency: auto");
+            }
+            List<String> lines = experiments.kneeWithAuto();
+            out.println("results in " + dir.resolve("A"));
+            lines.forEach(out::println);
+            return 0;
+        }
         if (percentile != 0 && point == null) {
             throw new IllegalArgumentException("--percentile is for one point: experiment C --point L_P,L_B --sweep --percentile 95");
         }

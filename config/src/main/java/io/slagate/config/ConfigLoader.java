@@ -261,7 +261,8 @@ public final class ConfigLoader {
                 s.problem("id", id, "is used by another server; server ids must be unique");
             }
             URI url = url(s);
-            int n = s.integer("concurrency", 10, 1, 100_000);
+            AutoConcurrency auto = autoConcurrency(s, url);
+            int n = auto != null ? auto.start() : s.child("concurrency").isObject() ? 10 : s.integer("concurrency", 10, 1, 100_000);
             String pool = s.string("pool", "default");
             if (pool != null && !NAME.matcher(pool).matches()) {
                 s.problem("pool", pool, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -270,9 +271,49 @@ public final class ConfigLoader {
             if (healthPath != null && !healthPath.startsWith("/")) {
                 s.problem("healthPath", healthPath, "must start with '/'");
             }
-            out.add(new ServerConfig(id, url, n, pool, healthPath));
+            out.add(new ServerConfig(id, url, n, pool, healthPath, auto));
         }
         return out;
+    }
+
+    /**
+     * {@code concurrency: auto}, or {@code concurrency: {auto: true, min: 1, max: 200, start: 10}}; null for a
+     * fixed N_s. Not on a JMS server: its reply time includes the broker's queueing, which a limit cannot tell
+     * from the server's own, so the knee it would find is the broker's as much as the server's.
+     */
+    private static AutoConcurrency autoConcurrency(ConfigNode s, URI url) {
+        ConfigNode c = s.child("concurrency");
+        boolean scalar = !c.isMissing() && !c.isObject() && "auto".equals(c.text());
+        if (!scalar && !c.isObject()) {
+            return null;
+        }
+        int min = 1;
+        int max = AutoConcurrency.DEFAULT_MAX;
+        int start = 1;
+        if (c.isObject()) {
+            c.allowOnly("auto", "min", "max", "start");
+            if (!c.bool("auto", false)) {
+                c.problemHere("a mapping here is the automatic N_s: {auto: true, min: 1, max: 200, start: 10}; for a fixed N_s write a number");
+                return null;
+            }
+            min = c.integer("min", 1, 1, 100_000);
+            max = c.integer("max", AutoConcurrency.DEFAULT_MAX, 1, 100_000);
+            start = c.integer("start", min, 1, 100_000);
+            if (max < min) {
+                c.problem("max", max, "is below min (" + min + ")");
+                return null;
+            }
+            if (start < min || start > max) {
+                c.problem("start", start, "must lie within [min, max] = [" + min + ", " + max + "]");
+                return null;
+            }
+        }
+        if (url != null && "jms".equals(url.getScheme())) {
+            s.problem("concurrency", "auto", "is not available on a JMS server (" + url + "): its reply times include the broker's"
+                    + " queueing, which the limit cannot tell from the server's own; give a number");
+            return null;
+        }
+        return new AutoConcurrency(min, max, start);
     }
 
     private static URI url(ConfigNode s) {

@@ -48,6 +48,16 @@ final class ConfigNode {
         return node == null || node.isMissingNode() || node.isNull();
     }
 
+    /** Whether this is a mapping (an object). */
+    boolean isObject() {
+        return !isMissing() && node.isObject();
+    }
+
+    /** The scalar's text, or null when this is missing or not a scalar. */
+    String text() {
+        return isMissing() || !node.isValueNode() ? null : node.asText();
+    }
+
     String key(String name) {
         return path.isEmpty() ? name : path + "." + name;
     }

@@ -6,9 +6,15 @@ import java.net.URI;
  * One service server s: where it listens, its capacity N_s (the maximum number of requests it
  * executes concurrently) and its pool (servers of one pool have the same services deployed).
  *
- * @param healthPath path probed after the server was taken out of rotation; any HTTP answer brings it back
+ * @param healthPath  path probed after the server was taken out of rotation; any HTTP answer brings it back
+ * @param concurrency N_s, or with {@code auto} the start value the gateways use until the resource manager decides
+ * @param auto        {@code concurrency: auto}'s bounds, or null for a fixed N_s
  */
-public record ServerConfig(String id, URI url, int concurrency, String pool, String healthPath) {
+public record ServerConfig(String id, URI url, int concurrency, String pool, String healthPath, AutoConcurrency auto) {
+    public ServerConfig(String id, URI url, int concurrency, String pool, String healthPath) {
+        this(id, url, concurrency, pool, healthPath, null);
+    }
+
     /** Whether requests reach this server as SOAP over JMS ({@code jms:queue:NAME}) rather than HTTP. */
     public boolean isJms() {
         return "jms".equals(url.getScheme());

@@ -194,6 +194,44 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void parse_concurrencyAuto_scalarOrWithBounds() {
+        SlagateConfig c = ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:9001", concurrency: auto }
+                  - { id: s2, url: "http://127.0.0.1:9002", concurrency: { auto: true, min: 2, max: 200, start: 10 } }
+                  - { id: s3, url: "http://127.0.0.1:9003", concurrency: 7 }
+                classes: [ { name: gold, target: 1s } ]
+                """, "t.yaml");
+        assertEquals(new AutoConcurrency(1, AutoConcurrency.DEFAULT_MAX, 1), c.servers().get(0).auto());
+        assertEquals(1, c.servers().get(0).concurrency(), "the gateways start at the start value");
+        assertEquals(new AutoConcurrency(2, 200, 10), c.servers().get(1).auto());
+        assertEquals(10, c.servers().get(1).concurrency());
+        assertNull(c.servers().get(2).auto());
+        assertEquals(7, c.servers().get(2).concurrency());
+    }
+
+    @Test
+    void parse_badConcurrencyAuto_namesTheServerAndTheProblem() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                servers:
+                  - { id: a, url: "http://127.0.0.1:9001", concurrency: { auto: true, min: 10, max: 5 } }
+                  - { id: b, url: "http://127.0.0.1:9002", concurrency: { auto: true, min: 0 } }
+                  - { id: c, url: "jms:queue:Stock", concurrency: auto }
+                  - { id: d, url: "http://127.0.0.1:9004", concurrency: { min: 2 } }
+                  - { id: e, url: "http://127.0.0.1:9005", concurrency: { auto: true, start: 500, max: 100 } }
+                  - { id: f, url: "http://127.0.0.1:9006", concurrency: automatic }
+                classes: [ { name: gold, target: 1s } ]
+                """, "t.yaml"));
+        String all = String.join("\n", e.problems());
+        assertTrue(all.contains("servers[0].concurrency.max: 5 is below min (10)"), all);
+        assertTrue(all.contains("servers[1].concurrency.min: 0 is out of range"), all);
+        assertTrue(all.contains("servers[2].concurrency: \"auto\" is not available on a JMS server"), all);
+        assertTrue(all.contains("servers[3].concurrency: a mapping here is the automatic N_s"), all);
+        assertTrue(all.contains("servers[4].concurrency.start: 500 must lie within [min, max] = [1, 100]"), all);
+        assertTrue(all.contains("servers[5].concurrency: \"automatic\" must be a whole number"), all);
+    }
+
+    @Test
     void parse_notYaml_namesLine() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> ConfigLoader.parse("servers: [\n  { id: s1\n", "broken.yaml"));

@@ -49,6 +49,21 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
     }
 
     SlagateConfig config(String backendUrl) {
+        return config(java.util.List.of(backendUrl));
+    }
+
+    /** The set-up with one server of N_s = {@code concurrency} slots per URL, all in one pool. */
+    SlagateConfig config(java.util.List<String> backendUrls) {
+        return config(backendUrls, String.valueOf(concurrency));
+    }
+
+    /** The same with each server's {@code concurrency:} written as given, e.g. {@code {auto: true, start: 1, max: 250}}. */
+    SlagateConfig config(java.util.List<String> backendUrls, String concurrencyYaml) {
+        StringBuilder servers = new StringBuilder();
+        for (int i = 0; i < backendUrls.size(); i++) {
+            servers.append(String.format(Locale.ROOT, "  - { id: s%d, url: \"%s\", concurrency: %s }%n", i + 1, backendUrls.get(i),
+                    concurrencyYaml));
+        }
         String yaml = String.format(Locale.ROOT, """
                 gateway:
                   id: gw1
@@ -58,8 +73,7 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
                   serverTimeout: 10m
                   stats: { reportingInterval: %dms, window: %dms }
                 servers:
-                  - { id: s1, url: "%s", concurrency: %d }
-                classes:
+                %sclasses:
                   - { name: premium, %s: %dms, utility: { type: pacifici, phi: 1, alpha: 1, beta: 1 }, queueBound: 100000, queueTimeout: 10m }
                   - { name: basic, %s: %dms, utility: { type: pacifici, phi: 1, alpha: 1, beta: 1 }, queueBound: 100000, queueTimeout: 10m }
                 classification:
@@ -69,8 +83,9 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
                 allocation: { weights: { premium: %s, basic: %s } }
                 bus: { url: "vm://slagate-experiment", listen: "" }
                 controller: { cycle: %dms, combining: min, resolution: %s, model: %s }
-                """, scheduler, paper(5).toMillis(), paper(30).toMillis(), backendUrl, concurrency,
-                goalKey(), paper(goal(2)).toMillis(), goalKey(), paper(goal(3)).toMillis(), PREMIUM_USER, premiumWeight, concurrency - premiumWeight,
+                """, scheduler, paper(5).toMillis(), paper(30).toMillis(), servers,
+                goalKey(), paper(goal(2)).toMillis(), goalKey(), paper(goal(3)).toMillis(), PREMIUM_USER, premiumWeight,
+                concurrency * backendUrls.size() - premiumWeight,
                 paper(5).toMillis(), resolution, model);
         return ConfigLoader.parse(yaml, "experiment");
     }

@@ -68,7 +68,7 @@ public final class Experiments {
             throw new IllegalArgumentException("--sweep is for experiments B and C");
         }
         switch (name.toUpperCase(Locale.ROOT)) {
-            case "A" -> concurrencyKnee();
+            case "A" -> concurrencyKnee(false);
             case "B" -> differentiation(sweep);
             case "C" -> utilityRegions(sweep);
             case "SLA" -> {
@@ -105,7 +105,81 @@ public final class Experiments {
 
     // ---------------------------------------------------------------- A: throughput against N_s (Fig. 7)
 
-    private void concurrencyKnee() throws Exception {
+    /**
+     * Experiment A, then {@code concurrency: auto} on the same backend from N_s = 1 and from N_s = 200
+     * (issue 17): what it settles on beside the knee measured with static N_s. Ends with the line
+     * {@code knee K auto N} (from 1) and {@code knee K auto-from-200 N}.
+     */
+    public List<String> kneeWithAuto() throws Exception {
+        double knee = concurrencyKnee(true);
+        Path dir = out.resolve("A");
+        Duration run = Duration.ofSeconds(quick ? 60 : 120);
+        List<AutoRun> runs = new ArrayList<>();
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, HEAVY_CPU))) {
+            for (int start : new int[] {1, 200}) {
+                runs.add(autoRun(backend.urls().get(0), start, run, knee));
+            }
+        }
+        StringBuilder md = header("A with concurrency: auto (issue 17)");
+        md.append(String.format(Locale.ROOT, "The backend of experiment A (%s of each request on the CPU); one class of %d closed-loop "
+                + "clients without think time, so that requests always wait for slots; the resource manager's `concurrency: auto` "
+                + "(bounds 1 to %d) started at N_s = 1 and at N_s = 200, %d s each. The knee measured with static N_s above: "
+                + "**K = %.1f**. Settled = the median N_s over the last quarter of the run; \"within ±15%%\" = the first second "
+                + "from which N_s stayed within 15%% of K.%n%n", pct(HEAVY_CPU), AUTO_CLIENTS, AUTO_MAX, run.toSeconds(), knee));
+        md.append("| start | settled N_s | |N − K| / K | within ±15% after | N_s over the run (one value per 5 s) |\n|---:|---:|---:|---:|---|\n");
+        List<String> lines = new ArrayList<>();
+        for (AutoRun r : runs) {
+            StringBuilder series = new StringBuilder();
+            for (int i = 0; i < r.series().size(); i += 5) {
+                series.append(i == 0 ? "" : " ").append(r.series().get(i));
+            }
+            md.append(String.format(Locale.ROOT, "| %d | %d | %.2f | %s | %s |%n", r.start(), r.settled(), Math.abs(r.settled() - knee) / knee,
+                    r.withinAfter() < 0 ? "never" : r.withinAfter() + " s", series));
+            lines.add(String.format(Locale.ROOT, "knee %.1f %s %d", knee, r.start() == 1 ? "auto" : "auto-from-" + r.start(), r.settled()));
+        }
+        md.append("\n```\n").append(String.join("\n", lines)).append("\n```\n");
+        Files.writeString(dir.resolve("AUTO.md"), md);
+        return lines;
+    }
+
+    private static final int AUTO_CLIENTS = 220;
+    private static final int AUTO_MAX = 250;
+
+    /** One auto run: the N_s the manager held each second, what it settled on, and when it stayed near the knee. */
+    private record AutoRun(int start, List<Integer> series, int settled, int withinAfter) {
+    }
+
+    private AutoRun autoRun(String url, int start, Duration run, double knee) throws Exception {
+        ExperimentSetup setup = new ExperimentSetup(scale, start, "wrr", 0.1);
+        String auto = String.format(Locale.ROOT, "{ auto: true, min: 1, max: %d, start: %d }", AUTO_MAX, start);
+        List<Integer> series = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (RunningSystem sys = RunningSystem.start(setup.config(List.of(url), auto), true)) {
+            LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
+                    List.of(new LoadSpec.ClassSpec("all", "getQuote", null, false, null)),
+                    List.of(new LoadSpec.Phase(run, List.of((double) AUTO_CLIENTS))), false, Duration.ZERO, Duration.ZERO, 3000 + start,
+                    Duration.ofMinutes(5), null);
+            java.util.concurrent.ScheduledExecutorService poll = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+            poll.scheduleAtFixedRate(() -> series.add(sys.concurrency("s1")), 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+            try {
+                new LoadGenerator(spec, null).run();
+            } finally {
+                poll.shutdownNow();
+            }
+        }
+        List<Integer> tail = new ArrayList<>(series.subList(series.size() * 3 / 4, series.size()));
+        java.util.Collections.sort(tail);
+        int settled = tail.isEmpty() ? -1 : tail.get(tail.size() / 2);
+        int within = -1;
+        for (int i = series.size() - 1; i >= 0 && Math.abs(series.get(i) - knee) <= 0.15 * knee; i--) {
+            within = i + 1;
+        }
+        log.printf(Locale.ROOT, "A auto from %d: settled %d (knee %.1f), within ±15%% after %s s; series %s%n", start, settled, knee,
+                within < 0 ? "never" : String.valueOf(within), series);
+        return new AutoRun(start, List.copyOf(series), settled, within);
+    }
+
+    /** @param withController with the broker and resource manager running (as {@code concurrency: auto} runs), not the gateway alone */
+    private double concurrencyKnee(boolean withController) throws Exception {
         Path dir = out.resolve("A");
         Files.createDirectories(dir);
         int[] levels = quick ? new int[] {1, 4, 10, 20} : new int[] {1, 2, 4, 6, 8, 10, 12, 15, 20, 30};
@@ -119,7 +193,7 @@ public final class Experiments {
             for (int i = 0; i < levels.length; i++) {
                 int n = levels[i];
                 ExperimentSetup setup = new ExperimentSetup(scale, n, "fcfs", 1);
-                try (RunningSystem sys = RunningSystem.start(setup.config(backend.urls().get(0)), false)) {
+                try (RunningSystem sys = RunningSystem.start(setup.config(backend.urls().get(0)), withController)) {
                     // enough clients without think time that N_s requests always execute
                     LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
                             List.of(new LoadSpec.ClassSpec("all", "getQuote", null, false, null)),
@@ -152,7 +226,9 @@ public final class Experiments {
         ChartUtils.saveChartAsPNG(dir.resolve("throughput.png").toFile(), chart, 960, 420);
         StringBuilder md = header("A — throughput against N_s (Fig. 7)");
         md.append("Service: exponential, mean 1 paper-second, ").append(pct(HEAVY_CPU))
-                .append(" of it on the CPU; one class of N_s + 10 clients without think time; `fcfs`.\n\n")
+                .append(" of it on the CPU; one class of N_s + 10 clients without think time; `fcfs`")
+                .append(withController ? "; the broker and resource manager running beside the gateway (as in the auto runs)" : "")
+                .append(".\n\n")
                 .append("| N_s | req/s | req per paper second | mean ms | p99 ms |\n|---:|---:|---:|---:|---:|\n");
         for (String r : rows.subList(1, rows.size())) {
             md.append("| ").append(r.replace(",", " | ")).append(" |\n");
@@ -161,6 +237,7 @@ public final class Experiments {
                         + "**N* ≈ %.1f** (X(1) = %.1f req/s, X_max = %.1f req/s).%n%n", knee, tput[0], best))
                 .append("![throughput](throughput.png)\n");
         Files.writeString(dir.resolve("RESULTS.md"), md);
+        return knee;
     }
 
     // ---------------------------------------------------------------- B: four phases (Figs. 8-12)

@@ -40,6 +40,16 @@ final class RunningSystem implements AutoCloseable {
         return embedded == null || embedded.controlLoop() == null ? null : embedded.controlLoop().lastDecision();
     }
 
+    /** The automatic N_s the resource manager holds for a server (−1 without one, or before its first cycle). */
+    int concurrency(String server) {
+        return embedded == null || embedded.controlLoop() == null ? -1 : embedded.controlLoop().concurrency(server);
+    }
+
+    /** The resource manager's capacity deficit for the pool, in servers (NaN without a controller or a cycle yet). */
+    double capacityDeficitServers(String pool) {
+        return embedded == null || embedded.controlLoop() == null ? Double.NaN : embedded.controlLoop().capacityDeficitServers(pool);
+    }
+
     @Override
     public void close() throws Exception {
         if (embedded != null) {

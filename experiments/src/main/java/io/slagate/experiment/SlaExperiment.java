@@ -37,7 +37,9 @@ import org.eclipse.jetty.http.HttpMethod;
  *       against the same customers' p95 without the noisy one;</li>
  *   <li><b>late work</b>: open-loop arrivals at twice the servers' capacity, each request with a deadline of
  *       15 mean service times (X-Request-Deadline); the share of the servers' busy time spent on requests
- *       answered after their deadline, with deadline-aware admission (the class has a deadline) and without.</li>
+ *       answered after their deadline, with deadline-aware admission (the class has a deadline) and without;</li>
+ *   <li><b>capacity</b>: the paper's two classes at (20, 20) on one server, where neither meets its target; the
+ *       resource manager's capacity deficit in servers, then the same load on that many more servers.</li>
  * </ul>
  */
 final class SlaExperiment {
@@ -59,6 +61,7 @@ final class SlaExperiment {
         List<String> lines = new ArrayList<>();
         lines.add(noisyCustomer(md));
         lines.add(lateWork(md));
+        lines.add(capacity(md));
         md.append("\n```\n").append(String.join("\n", lines)).append("\n```\n");
         Files.writeString(dir.resolve("RESULTS.md"), md);
         return lines;
@@ -159,6 +162,83 @@ final class SlaExperiment {
             return p95;
         } finally {
             g.stop(Duration.ofSeconds(5));
+        }
+    }
+
+    // ---------------------------------------------------------------- capacity
+
+    private static final double CAPACITY_SCALE = 0.02;
+    private static final int CAPACITY_CLIENTS = 20;
+
+    /** What one capacity run measured: mean response times (paper-seconds) and the deficit the manager reported. */
+    private record CapacityRun(double premiumSeconds, double basicSeconds, double deficitServers) {
+    }
+
+    private String capacity(StringBuilder md) throws Exception {
+        Duration settle = Duration.ofSeconds(quick ? 8 : 15);
+        Duration measure = Duration.ofSeconds(quick ? 12 : 30);
+        CapacityRun before = capacityRun(1, settle, measure);
+        int add = (int) Math.round(before.deficitServers());
+        CapacityRun after = add >= 1 ? capacityRun(1 + add, settle, measure) : null;
+        boolean met = after != null && after.premiumSeconds() <= 2 && after.basicSeconds() <= 3;
+        md.append("## Capacity deficit\n\n").append(String.format(Locale.ROOT, "The paper's classes (premium τ = 2, basic τ = 3 "
+                + "paper-seconds; 1 paper-second = %.0f ms), %d closed-loop clients each with think time 1, servers of N_s = 10, "
+                + "the controller with the `auto` model. First on one server: the resource manager's capacity deficit in servers is "
+                + "the median of its figure over the %d s measured; then the same load on one server plus that many.%n%n",
+                CAPACITY_SCALE * 1000, CAPACITY_CLIENTS, measure.toSeconds()));
+        md.append("| servers | t_P | t_B | deficit (servers) |\n|---:|---:|---:|---:|\n");
+        md.append(String.format(Locale.ROOT, "| 1 | %.2f | %.2f | %s |%n", before.premiumSeconds(), before.basicSeconds(),
+                fmtDeficit(before.deficitServers())));
+        if (after != null) {
+            md.append(String.format(Locale.ROOT, "| %d | %.2f | %.2f | %s |%n", 1 + add, after.premiumSeconds(), after.basicSeconds(),
+                    fmtDeficit(after.deficitServers())));
+        }
+        md.append('\n');
+        return String.format(Locale.ROOT, "capacity deficit-servers %s targets-met-after-adding %s (t_P %.2f t_B %.2f)",
+                fmtDeficit(before.deficitServers()), after == null ? "n/a" : met ? "yes" : "no",
+                after == null ? Double.NaN : after.premiumSeconds(), after == null ? Double.NaN : after.basicSeconds());
+    }
+
+    private static String fmtDeficit(double d) {
+        return Double.isNaN(d) ? "–" : String.format(Locale.ROOT, "%.0f", d);
+    }
+
+    private CapacityRun capacityRun(int servers, Duration settle, Duration measure) throws Exception {
+        List<Integer> ports = new ArrayList<>();
+        for (int i = 0; i < servers; i++) {
+            ports.add(0);
+        }
+        ExperimentSetup setup = new ExperimentSetup(CAPACITY_SCALE, 10, "wrr", 0.1, "auto", 5.0 * servers);
+        try (BackendServer backend = BackendServer.start("127.0.0.1", ports, ServiceTime.paper(CAPACITY_SCALE, Experiments.SLEEPY_CPU));
+             RunningSystem sys = RunningSystem.start(setup.config(backend.urls()), true)) {
+            LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(),
+                    List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, setup.paper(2)),
+                            new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, setup.paper(3))),
+                    List.of(new LoadSpec.Phase(settle.plus(measure), List.of((double) CAPACITY_CLIENTS, (double) CAPACITY_CLIENTS))),
+                    false, setup.paper(1), settle, 7, Duration.ofMinutes(5), null);
+            List<Double> deficits = new java.util.concurrent.CopyOnWriteArrayList<>();
+            long from = System.nanoTime() + settle.toNanos();
+            ScheduledExecutorService poll = Executors.newSingleThreadScheduledExecutor();
+            poll.scheduleAtFixedRate(() -> {
+                double d = sys.capacityDeficitServers("default");
+                if (System.nanoTime() - from > 0 && !Double.isNaN(d)) {
+                    deficits.add(d);
+                }
+            }, 100, 100, TimeUnit.MILLISECONDS);
+            LoadGenerator g = new LoadGenerator(spec, null);
+            Summary s;
+            try {
+                s = g.run();
+            } finally {
+                poll.shutdownNow();
+            }
+            double tP = s.classes().get("premium").meanMs() / 1000 / CAPACITY_SCALE;
+            double tB = s.classes().get("basic").meanMs() / 1000 / CAPACITY_SCALE;
+            double[] sorted = deficits.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double median = sorted.length == 0 ? Double.NaN : sorted[sorted.length / 2];
+            log.printf(Locale.ROOT, "sla: capacity on %d server(s): t_P %.2f, t_B %.2f, deficit (median of %d) %s%n", servers, tP, tB,
+                    sorted.length, fmtDeficit(median));
+            return new CapacityRun(tP, tB, median);
         }
     }
 

@@ -350,10 +350,44 @@ public final class ControlLoop implements AutoCloseable {
                 bus.publish(Topics.DECISION, d.decision());
                 recordFlows(d.decision());
                 recordDeficits(rm.deficits());
+                recordLimits(rm.concurrencyLimits());
             }
         } catch (RuntimeException e) {
             LOG.error("control cycle failed; gateways keep the last allocation", e);
         }
+    }
+
+    private final Map<String, double[]> limitGauges = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The automatic N_s of each {@code concurrency: auto} server and its knee estimate (NaN until measured). */
+    private void recordLimits(Map<String, io.slagate.rm.limit.ConcurrencyLimit> limits) {
+        for (Map.Entry<String, io.slagate.rm.limit.ConcurrencyLimit> e : limits.entrySet()) {
+            double[] v = limitGauges.computeIfAbsent(e.getKey(), server -> {
+                double[] holder = new double[2];
+                Gauge.builder("slagate.server.concurrency", holder, h -> h[0]).tag("manager", id).tag("server", server)
+                        .description("N_s found by concurrency: auto").register(registry);
+                Gauge.builder("slagate.server.knee", holder, h -> h[1]).tag("manager", id).tag("server", server)
+                        .description("The knee estimate X_max * S_0 behind it (NaN until measured)").register(registry);
+                return holder;
+            });
+            v[0] = e.getValue().limit();
+            v[1] = e.getValue().knee();
+        }
+    }
+
+    /** The automatic N_s of a server as of the last cycle, or -1 for a server without {@code concurrency: auto}. */
+    public int concurrency(String server) {
+        double[] v = limitGauges.get(server);
+        return v == null ? -1 : (int) v[0];
+    }
+
+    /**
+     * The servers of the pool's mean size to add for every class to meet its goals, as of the last
+     * cycle (−1: more servers would not help; NaN: no cycle has sized this pool yet).
+     */
+    public double capacityDeficitServers(String pool) {
+        double[] v = deficitGauges.get(pool);
+        return v == null ? Double.NaN : v[2];
     }
 
     /** Per pool (and class): slots needed, lacking, and servers to add, for an autoscaler (README, deploy/hpa-capacity-deficit.yaml). */

@@ -12,6 +12,8 @@ import io.slagate.bus.message.GatewayAllocation;
 import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.bus.message.StatsMessage;
 import io.slagate.config.utility.UtilityFunctions;
+import io.slagate.rm.limit.ConcurrencyLimit;
+import io.slagate.rm.limit.KneeLimit;
 import io.slagate.rm.model.FlowObservation;
 import io.slagate.rm.model.ModelCorrection;
 import io.slagate.rm.model.ResponseTimeModel;
@@ -57,6 +59,8 @@ public final class ResourceManager {
     private final ClassGoals[] goals;
     private final boolean[] concave;
     private final Map<String, Report> gateways = new TreeMap<>();
+    /** The automatic N_s of each {@code concurrency: auto} server (issue 17). */
+    private final Map<String, ConcurrencyLimit> limits = new LinkedHashMap<>();
     /** Units per flow of the last decision, per pool, with the flow list they belong to (for damping). */
     private final Map<String, LastUnits> lastUnits = new HashMap<>();
     private long version;
@@ -91,6 +95,13 @@ public final class ResourceManager {
             concave[c] = tc.percentileGoal() == null
                     && UtilityFunctions.provider(tc.utility().type()).concaveNonIncreasing(tc.utility().parameters());
         }
+        // a window reflects a new N_s once it has filled with answers under it, and its report arrived
+        int settle = (int) Math.ceil(config.gateway().stats().window().toNanos() / (double) config.controller().cycle().toNanos()) + 1;
+        for (ServerConfig sc : config.servers()) {
+            if (sc.auto() != null) {
+                limits.put(sc.id(), new KneeLimit(sc.auto().min(), sc.auto().max(), sc.auto().start(), settle));
+            }
+        }
     }
 
     /**
@@ -101,6 +112,12 @@ public final class ResourceManager {
         ResourceManager r = new ResourceManager(id, next, overrides, version);
         r.gateways.putAll(gateways);
         r.lastUnits.putAll(lastUnits);
+        for (ServerConfig sc : next.servers()) {
+            ServerConfig before = config.servers().stream().filter(x -> x.id().equals(sc.id())).findFirst().orElse(null);
+            if (sc.auto() != null && before != null && sc.auto().equals(before.auto()) && limits.containsKey(sc.id())) {
+                r.limits.put(sc.id(), limits.get(sc.id())); // same bounds: keep what was learned
+            }
+        }
         r.last = last;
         if (next.controller().correctionBound() == config.controller().correctionBound()) {
             r.correction = correction;
@@ -168,6 +185,7 @@ public final class ResourceManager {
         double clusterUtility = config.controller().combining() == io.slagate.config.Combining.MIN
                 ? Double.POSITIVE_INFINITY : 0;
         StringBuilder logLine = new StringBuilder();
+        updateLimits(classesOfPool);
         for (Map.Entry<String, List<Integer>> pool : classesOfPool.entrySet()) {
             List<ServerConfig> servers = config.servers().stream().filter(s -> s.pool().equals(pool.getKey())).toList();
             int[] capacity = new int[servers.size()];
@@ -646,7 +664,54 @@ public final class ResourceManager {
 
     private int capacityOf(ServerConfig s, long nowNanos) {
         Integer pinned = overrides.capacity(s.id(), nowNanos);
-        return pinned != null ? pinned : s.concurrency();
+        ConcurrencyLimit auto = limits.get(s.id());
+        return pinned != null ? pinned : auto != null ? auto.limit() : s.concurrency();
+    }
+
+    /** The automatic N_s of each {@code concurrency: auto} server (read-only). */
+    public Map<String, ConcurrencyLimit> concurrencyLimits() {
+        return java.util.Collections.unmodifiableMap(limits);
+    }
+
+    /**
+     * Feeds each automatic N_s the gateways' view of its server: answers per second summed, their mean
+     * service time (weighted by answers), the requests executing, and the requests of its pool waiting.
+     */
+    private void updateLimits(Map<String, List<Integer>> classesOfPool) {
+        for (Map.Entry<String, ConcurrencyLimit> e : limits.entrySet()) {
+            ServerConfig sc = config.servers().stream().filter(x -> x.id().equals(e.getKey())).findFirst().orElseThrow();
+            List<Integer> poolClasses = classesOfPool.getOrDefault(sc.pool(), List.of());
+            double x = 0;
+            double work = 0;
+            int inUse = 0;
+            int waiting = 0;
+            for (Report r : gateways.values()) {
+                if (r.stats() == null) {
+                    continue;
+                }
+                for (ServerStatusMessage ss : r.stats().servers()) {
+                    if (ss.serverId().equals(sc.id()) && ss.throughput() > 0 && Double.isFinite(ss.throughput())
+                            && ss.meanServiceSeconds() > 0 && Double.isFinite(ss.meanServiceSeconds())) {
+                        x += ss.throughput();
+                        work += ss.throughput() * ss.meanServiceSeconds();
+                    }
+                    if (ss.serverId().equals(sc.id())) {
+                        inUse += Math.max(0, ss.outstanding());
+                    }
+                }
+                for (FlowStatsMessage fs : r.stats().flows()) {
+                    if (poolClasses.contains(config.classIndex(fs.className()))) {
+                        waiting += Math.max(0, fs.queueLength());
+                    }
+                }
+            }
+            ConcurrencyLimit limit = e.getValue();
+            int before = limit.limit();
+            int after = limit.update(new ConcurrencyLimit.Sample(x, x > 0 ? work / x : Double.NaN, inUse, waiting));
+            if (after != before) {
+                LOG.info("server {}: N_s {} → {}: {}", sc.id(), before, after, limit.reason());
+            }
+        }
     }
 
     /** Down only when at least one gateway reports the server and none has it in rotation. */

@@ -414,6 +414,38 @@ class ResourceManagerTest {
         assertEquals(6, rm.deficits().get("default").neededSlots(), 1e-9, "the deficit counts goal classes only");
     }
 
+    /**
+     * concurrency: auto: the manager's N_s is what the gateways share (Σ_g N_{g,s}); it starts at the start
+     * value and, once a window has reflected it (⌈30 s / 5 s⌉ + 1 = 7 cycles), grows while the server does
+     * not queue (service time at its baseline) and requests wait.
+     */
+    @Test
+    void autoConcurrency_theLimitIsWhatTheGatewaysShare() {
+        SlagateConfig c = ConfigLoader.parse("""
+                gateway: { stats: { reportingInterval: 5s, window: 30s } }
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: auto }
+                classes:
+                  - { name: premium, target: 2s }
+                  - { name: basic, target: 3s }
+                controller: { cycle: 5s, model: mm1, minWeight: 0.1, resolution: 0.1 }
+                """, "rm-test");
+        ResourceManager rm = new ResourceManager("rm", c, new Overrides(), 0);
+        List<FlowStatsMessage> flows = List.of(new FlowStatsMessage("premium", 20, 20, 0, 0.5, 0.45, 0.05, 5, 1, 0.5),
+                new FlowStatsMessage("basic", 20, 20, 0, 0.5, 0.45, 0.05, 5, 0, 0.5));
+        StatsMessage s = new StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 30, 1, flows,
+                List.of(new ServerStatusMessage("s1", 1, 1, true, 20, 0.05)));
+        int[] caps = new int[8];
+        for (int cycle = 0; cycle < 8; cycle++) {
+            rm.onStats(s, now);
+            caps[cycle] = cap(rm.step(now).allocation(), "gw1", "s1");
+        }
+        assertEquals(1, caps[0], "the start value");
+        assertEquals(1, caps[5], "held while the window fills");
+        assertEquals(2, caps[6], "not queueing, requests waiting: grown");
+        assertEquals(2, rm.concurrencyLimits().get("s1").limit());
+    }
+
     @Test
     void edges_leave_redistributesAtOnce() {
         ResourceManager rm = new ResourceManager("rm", config("sum", "", ""), new Overrides(), 0);

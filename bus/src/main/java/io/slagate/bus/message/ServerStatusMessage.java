@@ -1,5 +1,13 @@
 package io.slagate.bus.message;
 
-/** One server as a gateway sees it: its cap N_{g,s} in force, outstanding requests, whether in rotation. */
-public record ServerStatusMessage(String serverId, int cap, int outstanding, boolean inRotation) {
+/**
+ * One server as a gateway sees it: its cap N_{g,s} in force, outstanding requests, whether in rotation, and over the
+ * statistics window its answers per second and their mean service time (s; NaN without answers).
+ */
+public record ServerStatusMessage(String serverId, int cap, int outstanding, boolean inRotation, double throughput,
+                                  double meanServiceSeconds) {
+    /** Without the window's figures (a sender that does not measure them). */
+    public ServerStatusMessage(String serverId, int cap, int outstanding, boolean inRotation) {
+        this(serverId, cap, outstanding, inRotation, Double.NaN, Double.NaN);
+    }
 }

@@ -180,8 +180,9 @@ public final class GatewayAgent implements AutoCloseable {
         }
         List<ServerStatusMessage> servers = new ArrayList<>(q.serverCount());
         for (int s = 0; s < q.serverCount(); s++) {
+            double[] measured = gateway.metrics().serverWindow(s);
             servers.add(new ServerStatusMessage(config.servers().get(s).id(), a.cap(s), q.server(s).outstanding(),
-                    q.server(s).inRotation()));
+                    q.server(s).inRotation(), measured[0], measured[1]));
         }
         return new StatsMessage(BusMessage.SCHEMA, id, sequence.incrementAndGet(), System.currentTimeMillis(), window,
                 a.version(), flows, servers);

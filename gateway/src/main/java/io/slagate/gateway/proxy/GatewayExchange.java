@@ -252,6 +252,10 @@ final class GatewayExchange extends QueuedRequest {
         long now = context.clock.getAsLong();
         long admitted = admittedNanos;
         context.metrics.completed(classIndex(), admitted - enqueuedNanos(), now - admitted, now - enqueuedNanos());
+        ServerSlots s = server;
+        if (s != null) {
+            context.metrics.serverCompleted(s.index(), now - admitted);
+        }
         callback.succeeded();
     }
 

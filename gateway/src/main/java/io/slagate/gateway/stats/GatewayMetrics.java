@@ -42,6 +42,8 @@ public final class GatewayMetrics {
     private final Timer[] queueingTime;
     private final Timer[] serviceTime;
     private final SlidingWindow[] windows;
+    /** Per server: completions and service times over the window (the resource manager's view of a server's knee). */
+    private final SlidingWindow[] serverWindows;
     private final Counter[][] serverErrors;
     private final Totals totals;
     private final AtomicInteger inFlight;
@@ -131,6 +133,10 @@ public final class GatewayMetrics {
         }
         badDeadlineHeaders = Counter.builder("slagate.requests.deadline.header.invalid").tag("gateway", gw)
                 .description("X-Request-Deadline headers that did not parse (ignored)").register(registry);
+        serverWindows = new SlidingWindow[config.servers().size()];
+        for (int s = 0; s < serverWindows.length; s++) {
+            serverWindows[s] = new SlidingWindow(intervals);
+        }
         serverErrors = new Counter[config.servers().size()][ServerError.values().length];
         for (int s = 0; s < config.servers().size(); s++) {
             String id = config.servers().get(s).id();
@@ -170,6 +176,17 @@ public final class GatewayMetrics {
         totals.completed.increment();
         ownAnswered.increment();
         inFlight.decrementAndGet();
+    }
+
+    /** A request the server answered completely, after {@code serviceNanos} from dispatch. */
+    public void serverCompleted(int serverIndex, long serviceNanos) {
+        serverWindows[serverIndex].completed(0, serviceNanos, serviceNanos, false);
+    }
+
+    /** The server's throughput (answers/s) and mean service time (s) over the window; NaN service time without answers. */
+    public double[] serverWindow(int serverIndex) {
+        FlowStats f = serverWindows[serverIndex].summary("", intervalSeconds, 0, 0, Double.NaN, false);
+        return new double[] {f.throughput(), f.throughput() > 0 ? f.meanServiceSeconds() : Double.NaN};
     }
 
     public void faulted(int c, FaultReason reason) {
@@ -271,6 +288,9 @@ public final class GatewayMetrics {
 
     /** Closes the current reporting interval of every class (called every reporting interval). */
     public void rotate() {
+        for (SlidingWindow w : serverWindows) {
+            w.rotate();
+        }
         double[] percentiles = measuredPercentileSeconds.clone();
         for (int c = 0; c < windows.length; c++) {
             windows[c].rotate();

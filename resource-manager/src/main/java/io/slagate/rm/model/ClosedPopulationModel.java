@@ -31,12 +31,15 @@ public final class ClosedPopulationModel implements ResponseTimeModel {
      */
     static final double POPULATION_CAP = 4;
     /**
-     * A window whose busy slots X~·S~ exceed the share w~ cannot come from any population at that share
-     * (the share changed during the window). The scan would then find a huge population with a huge
-     * think time, which predicts minutes at a slightly smaller share (R(w) = N·S/w − Z, both terms
-     * huge). The smallest population that Little's law allows is taken instead, Z = 0: R(w) = N·S/w,
-     * the clients in the system staying there while the share shrinks.
+     * A window whose busy slots X~·S~ exceed the share w~ cannot come from any population at that share:
+     * the share changed during the window, or the flow is no closed population at all (an open flood).
+     * No population is calibrated from it and the flow is treated as open ({@link ErlangCModel}), which
+     * says the share cannot hold the load. That is safe in a flood: the share is not taken from the other
+     * classes on a closed model's promise that the flood would slow itself down. (Calibrating the smallest
+     * population, Z = 0, made a 6x flood of basic take premium's slots in FlashCrowdTest.) It is
+     * pessimistic for closed-loop clients whose share just changed; their next window calibrates again.
      */
+    static final double BUSY_BEYOND_SHARE = 1;
     private static final ErlangCModel OPEN = new ErlangCModel();
 
     /** A calibrated flow: N clients (real, interpolated), think time Z, service time S. */
@@ -211,8 +214,8 @@ public final class ClosedPopulationModel implements ResponseTimeModel {
         double s = o.serviceSeconds();
         double w = o.weight();
         double nMin = Math.max(x * r, 1e-6); // Z ≥ 0
-        if (x * s > w) {
-            return new Population(nMin, 0, s);
+        if (x * s > BUSY_BEYOND_SHARE * w) {
+            return NOT_CLOSED;
         }
         // scan a geometric grid of N for a sign change of R_model − R~, then bisect
         double prevN = nMin;
@@ -236,13 +239,41 @@ public final class ClosedPopulationModel implements ResponseTimeModel {
                         hi = mid;
                     }
                 }
-                double nStar = Math.min((lo + hi) / 2, POPULATION_CAP * nMin);
+                double nStar = (lo + hi) / 2;
+                if (nStar > POPULATION_CAP * nMin) {
+                    return capped(POPULATION_CAP * nMin, r, s, w);
+                }
                 return new Population(nStar, nStar / x - r, s);
             }
             prevN = n;
             prevG = gn;
         }
         return NOT_CLOSED;
+    }
+
+    /**
+     * The capped population with the think time that still reproduces R~ at w~ (the level the correction
+     * starts from): R falls as Z grows, so Z is bisected on [0, N·S]; Z = 0 where even clients that never
+     * think wait less than R~.
+     */
+    private static Population capped(double n, double r, double s, double w) {
+        if (responseSeconds(new Population(n, 0, s), w) <= r) {
+            return new Population(n, 0, s);
+        }
+        double lo = 0;
+        double hi = Math.max(n * s, r);
+        while (responseSeconds(new Population(n, hi, s), w) > r && hi < 1e6 * s) {
+            hi *= 2;
+        }
+        for (int i = 0; i < 60; i++) {
+            double mid = (lo + hi) / 2;
+            if (responseSeconds(new Population(n, mid, s), w) > r) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return new Population(n, (lo + hi) / 2, s);
     }
 
     private static double g(double n, double x, double r, double s, double w) {

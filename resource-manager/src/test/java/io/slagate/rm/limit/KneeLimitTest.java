@@ -1,0 +1,120 @@
+package io.slagate.rm.limit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The knee limit against a synthetic server whose knee is known: with N requests executing, it answers
+ * min(N, K)/S_0 per second and each takes S_0 · max(1, N/K) (the knee of Fig. 7, sharp). The samples are
+ * the settled windows a control cycle would see; the limit's clock is the sequence of cycles.
+ */
+class KneeLimitTest {
+    private static final int SETTLE = 3;
+
+    /** A plant: knee K, baseline S_0, measurement noise (relative, seeded). */
+    private static final class Server {
+        double knee;
+        double baseline;
+        final Random noise = new Random(5);
+        final double jitter;
+
+        Server(double knee, double baseline, double jitter) {
+            this.knee = knee;
+            this.baseline = baseline;
+            this.jitter = jitter;
+        }
+
+        ConcurrencyLimit.Sample sample(int limit, int demand) {
+            int inUse = Math.min(limit, demand);
+            double x = Math.min(inUse, knee) / baseline;
+            double s = baseline * Math.max(1, inUse / knee);
+            double e = 1 + jitter * noise.nextGaussian();
+            return new ConcurrencyLimit.Sample(x * e, s / e, inUse, Math.max(0, demand - limit));
+        }
+    }
+
+    /** Runs {@code cycles} cycles with {@code demand} requests wanting service; the limit after each. */
+    private static List<Integer> run(KneeLimit limit, Server server, int demand, int cycles) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < cycles; i++) {
+            out.add(limit.update(server.sample(limit.limit(), demand)));
+        }
+        return out;
+    }
+
+    @Test
+    void fromOne_growsToTheKnee_andStays() {
+        KneeLimit limit = new KneeLimit(1, 250, 1, SETTLE);
+        List<Integer> n = run(limit, new Server(10, 0.05, 0), 220, 200);
+        int settled = n.get(n.size() - 1);
+        assertTrue(Math.abs(settled - 10) <= 1.5, "settled " + settled + ": " + n);
+        assertEquals(10, limit.knee(), 1.0);
+        List<Integer> tail = n.subList(100, 200);
+        assertTrue(tail.stream().mapToInt(Integer::intValue).max().getAsInt() - tail.stream().mapToInt(Integer::intValue).min().getAsInt()
+                <= 1, "steady: " + tail);
+    }
+
+    @Test
+    void from200_measuresTheBaselineFirst_thenComesDownToTheKnee() {
+        KneeLimit limit = new KneeLimit(1, 250, 200, SETTLE);
+        assertEquals(1, limit.limit(), "the first window measures the baseline at min");
+        List<Integer> n = run(limit, new Server(10, 0.05, 0), 220, 200);
+        assertTrue(n.contains(200), "back to the start value once the baseline is known: " + n.subList(0, 10));
+        assertTrue(Math.abs(n.get(n.size() - 1) - 10) <= 1.5, n.toString());
+    }
+
+    /** 3% noise on every window: settled within 15% of the knee, and (probes included) varying by less than 10%. */
+    @Test
+    void noisyMeasurements_settleWithinFifteenPercent_varyLessThanTen() {
+        KneeLimit limit = new KneeLimit(1, 250, 1, SETTLE);
+        List<Integer> n = run(limit, new Server(40, 0.05, 0.03), 220, 400);
+        List<Integer> tail = new ArrayList<>(n.subList(200, 400));
+        java.util.Collections.sort(tail);
+        int median = tail.get(tail.size() / 2);
+        assertTrue(Math.abs(median - 40) <= 0.15 * 40, "settled " + median + " in " + n.subList(200, 400));
+        assertTrue(tail.get(tail.size() - 1) - tail.get(0) < 0.1 * median, "range " + tail.get(0) + ".." + tail.get(tail.size() - 1));
+    }
+
+    @Test
+    void noDemand_holds_anIdleServerSaysNothingAboutItsKnee() {
+        KneeLimit limit = new KneeLimit(1, 250, 1, SETTLE);
+        run(limit, new Server(10, 0.05, 0), 220, 100);
+        int atKnee = limit.limit();
+        List<Integer> idle = run(limit, new Server(10, 0.05, 0), 2, 100);
+        assertTrue(idle.stream().allMatch(v -> v == atKnee), "held at " + atKnee + ": " + idle);
+    }
+
+    @Test
+    void slowerServer_isNotMistakenForQueueing_theLimitDoesNotCollapse() {
+        Server server = new Server(10, 0.05, 0);
+        KneeLimit limit = new KneeLimit(1, 250, 1, SETTLE);
+        run(limit, server, 220, 100);
+        server.baseline = 0.15; // three times slower (a slow database behind it); the knee is unchanged
+        List<Integer> n = run(limit, server, 220, 200);
+        int last = n.get(n.size() - 1);
+        assertTrue(last >= 8, "the limit came back near the knee, not down to the minimum: " + n);
+        assertTrue(last <= 12, n.toString());
+    }
+
+    @Test
+    void kneeMovesUp_theProbeFindsIt() {
+        Server server = new Server(10, 0.05, 0);
+        KneeLimit limit = new KneeLimit(1, 250, 1, SETTLE);
+        run(limit, server, 220, 100);
+        server.knee = 30; // more capacity (a bigger instance)
+        List<Integer> n = run(limit, server, 220, 300);
+        assertTrue(Math.abs(n.get(n.size() - 1) - 30) <= 0.15 * 30, n.toString());
+    }
+
+    @Test
+    void badBounds_refused() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new KneeLimit(5, 4, 5, 1));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new KneeLimit(0, 4, 1, 1));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new KneeLimit(1, 4, 9, 1));
+    }
+}
