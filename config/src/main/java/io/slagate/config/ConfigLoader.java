@@ -262,7 +262,8 @@ public final class ConfigLoader {
             }
             URI url = url(s);
             AutoConcurrency auto = autoConcurrency(s, url);
-            int n = auto != null ? auto.start() : s.child("concurrency").isObject() ? 10 : s.integer("concurrency", 10, 1, 100_000);
+            // with auto, the gateways hold min until the manager decides: its first window measures the baseline there
+            int n = auto != null ? auto.min() : s.child("concurrency").isObject() ? 10 : s.integer("concurrency", 10, 1, 100_000);
             String pool = s.string("pool", "default");
             if (pool != null && !NAME.matcher(pool).matches()) {
                 s.problem("pool", pool, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");

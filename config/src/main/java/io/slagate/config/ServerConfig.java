@@ -7,7 +7,7 @@ import java.net.URI;
  * executes concurrently) and its pool (servers of one pool have the same services deployed).
  *
  * @param healthPath  path probed after the server was taken out of rotation; any HTTP answer brings it back
- * @param concurrency N_s, or with {@code auto} the start value the gateways use until the resource manager decides
+ * @param concurrency N_s, or with {@code auto} its {@code min}, which the gateways hold until the resource manager decides
  * @param auto        {@code concurrency: auto}'s bounds, or null for a fixed N_s
  */
 public record ServerConfig(String id, URI url, int concurrency, String pool, String healthPath, AutoConcurrency auto) {

@@ -203,9 +203,9 @@ class ConfigLoaderTest {
                 classes: [ { name: gold, target: 1s } ]
                 """, "t.yaml");
         assertEquals(new AutoConcurrency(1, AutoConcurrency.DEFAULT_MAX, 1), c.servers().get(0).auto());
-        assertEquals(1, c.servers().get(0).concurrency(), "the gateways start at the start value");
+        assertEquals(1, c.servers().get(0).concurrency(), "the gateways hold min until the manager decides");
         assertEquals(new AutoConcurrency(2, 200, 10), c.servers().get(1).auto());
-        assertEquals(10, c.servers().get(1).concurrency());
+        assertEquals(2, c.servers().get(1).concurrency());
         assertNull(c.servers().get(2).auto());
         assertEquals(7, c.servers().get(2).concurrency());
     }

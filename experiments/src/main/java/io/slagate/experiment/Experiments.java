@@ -126,7 +126,7 @@ public final class Experiments {
                 + "(bounds 1 to %d) started at N_s = 1 and at N_s = 200, %d s each. The knee measured with static N_s above: "
                 + "**K = %.1f**. Settled = the median N_s over the last quarter of the run; \"within ±15%%\" = the first second "
                 + "from which N_s stayed within 15%% of K.%n%n", pct(HEAVY_CPU), AUTO_CLIENTS, AUTO_MAX, run.toSeconds(), knee));
-        md.append("| start | settled N_s | |N − K| / K | within ±15% after | N_s over the run (one value per 5 s) |\n|---:|---:|---:|---:|---|\n");
+        md.append("| start | settled N_s | deviation from K | within ±15% after | N_s over the run (one value per 5 s) |\n|---:|---:|---:|---:|---|\n");
         List<String> lines = new ArrayList<>();
         for (AutoRun r : runs) {
             StringBuilder series = new StringBuilder();

@@ -95,8 +95,9 @@ public final class ResourceManager {
             concave[c] = tc.percentileGoal() == null
                     && UtilityFunctions.provider(tc.utility().type()).concaveNonIncreasing(tc.utility().parameters());
         }
-        // a window reflects a new N_s once it has filled with answers under it, and its report arrived
-        int settle = (int) Math.ceil(config.gateway().stats().window().toNanos() / (double) config.controller().cycle().toNanos()) + 1;
+        // a window reflects a new N_s once the allocation reached the gateways, the window filled with answers
+        // under it, and its report arrived: a window and three cycles
+        int settle = (int) Math.ceil(config.gateway().stats().window().toNanos() / (double) config.controller().cycle().toNanos()) + 3;
         for (ServerConfig sc : config.servers()) {
             if (sc.auto() != null) {
                 limits.put(sc.id(), new KneeLimit(sc.auto().min(), sc.auto().max(), sc.auto().start(), settle));

@@ -416,7 +416,7 @@ class ResourceManagerTest {
 
     /**
      * concurrency: auto: the manager's N_s is what the gateways share (Σ_g N_{g,s}); it starts at the start
-     * value and, once a window has reflected it (⌈30 s / 5 s⌉ + 1 = 7 cycles), grows while the server does
+     * value and, once a window has reflected it (⌈30 s / 5 s⌉ + 3 = 9 cycles), grows while the server does
      * not queue (service time at its baseline) and requests wait.
      */
     @Test
@@ -435,14 +435,14 @@ class ResourceManagerTest {
                 new FlowStatsMessage("basic", 20, 20, 0, 0.5, 0.45, 0.05, 5, 0, 0.5));
         StatsMessage s = new StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 30, 1, flows,
                 List.of(new ServerStatusMessage("s1", 1, 1, true, 20, 0.05)));
-        int[] caps = new int[8];
-        for (int cycle = 0; cycle < 8; cycle++) {
+        int[] caps = new int[10];
+        for (int cycle = 0; cycle < 10; cycle++) {
             rm.onStats(s, now);
             caps[cycle] = cap(rm.step(now).allocation(), "gw1", "s1");
         }
         assertEquals(1, caps[0], "the start value");
-        assertEquals(1, caps[5], "held while the window fills");
-        assertEquals(2, caps[6], "not queueing, requests waiting: grown");
+        assertEquals(1, caps[7], "held while the window fills");
+        assertEquals(2, caps[8], "requests waiting: grown");
         assertEquals(2, rm.concurrencyLimits().get("s1").limit());
     }
 

@@ -5,25 +5,27 @@ import java.util.Locale;
 /**
  * N_s at the knee of the server's throughput against the requests it executes, found online. The knee
  * is where the line N·X(1) meets the plateau X_max (the operational-analysis knee of experiment A,
- * Fig. 7): K = X_max · S_0, with S_0 the service time of a server that does not queue. Both are
- * measured, never configured:
+ * Fig. 7): K = X_max · S_0, with S_0 = 1/X(1) the service time of a server that does not queue. Both
+ * are measured, never configured:
  *
  * <ul>
- *   <li><b>S_0, the baseline</b>: the service time of windows that cannot be queueing (below any knee known),
- *       averaged — a running minimum of noisy windows would only fall, and drag the knee down with it; a
- *       window a tenth faster replaces it. A start above the knee has never seen it, so the first window
- *       runs at {@code min} to measure it (one window of reduced capacity at start, as
- *       Envoy's adaptive concurrency measures its minimum RTT). When a cut of N by a fifth or more does not
- *       shorten the service time, the server is slower, not queueing (a slow database, a GC storm): the
- *       baseline becomes the new service time, so the limit does not drift down and stay there;</li>
- *   <li><b>saturated</b> (the service time above S_0 by {@value #SATURATED}, with demand): the server queues
- *       internally, its throughput is X_max, and K = X·S_0. N_s goes to K·(1 + {@value #HEADROOM}), a small
- *       queue that keeps the server busy;</li>
- *   <li><b>not queueing</b> (within {@value #FLAT} of S_0) while the gateways' queues hold requests: below
- *       any knee known, N_s grows by half (slow start); at the target, by a tenth (a probe: the knee may have
- *       moved up). A probe that the next window refutes (saturated: back to the knee) doubles the windows to
- *       wait before the next one, up to {@value #MAX_PROBE_WAIT}; one that holds resets the wait. Between the
- *       two thresholds it holds, so that it does not oscillate around the knee;</li>
+ *   <li><b>S_0, the baseline</b>: measured in a first window at {@code min} (a start above the knee has
+ *       never seen it: one window of reduced capacity at start, as Envoy's adaptive concurrency measures
+ *       its minimum RTT), refined by windows well below the knee, and replaced by a window a tenth faster.
+ *       A service time {@value #SLOWER} times the baseline at or below the knee is no queueing any server
+ *       does there: the server is slower (a slow database, a GC storm), the baseline becomes the new service
+ *       time and the search starts again, so the limit does not drift down and stay there;</li>
+ *   <li><b>growing</b> (slow start: N_s by half while requests wait): each step must buy at least {@value #EFFICIENCY} of
+ *       its proportional throughput gain. The first step that does not has passed the knee; a real knee is
+ *       smooth, so one more step measures the plateau X_max (the most answers/s any window measured), and
+ *       N_s goes to K. The plateau is judged by throughput, not by service time: on a real server the
+ *       service time rises well before the knee (the CPU is shared with everything else on the host);</li>
+ *   <li><b>far above the knee</b> (a start value, or capacity lost): a saturated window (service time over
+ *       S_0 by {@value #SATURATED}) is at the plateau, so K = X·S_0 at once;</li>
+ *   <li><b>at the knee</b>: a probe by {@value #PROBE} of N_s (at least one slot) every so many windows (the knee may have moved up). A probe
+ *       that does not buy its throughput goes back and doubles the wait before the next, up to
+ *       {@value #MAX_PROBE_WAIT} windows; one that does is followed by another (small steps: a probe's gain is
+ *       near the measurement noise);</li>
  *   <li><b>no demand</b> (nothing waits and fewer than nine tenths of N_s execute): it holds — an idle
  *       server says nothing about its knee.</li>
  * </ul>
@@ -33,31 +35,37 @@ import java.util.Locale;
  */
 public final class KneeLimit implements ConcurrencyLimit {
     static final double SATURATED = 0.15;
-    static final double FLAT = 0.05;
-    static final double HEADROOM = 0.1;
-    /** The knee estimate's smoothing (weight of the newest saturated window). */
-    static final double SMOOTHING = 0.5;
+    static final double HEADROOM = 0;
+    /** A probe above the knee adds this share of N_s (at least one slot). */
+    static final double PROBE = 0.05;
+    /** A service time this many times the baseline at or below the knee is a slower server, not queueing. */
+    static final double SLOWER = 1.5;
+    /** A step up must buy at least this share of its proportional throughput gain. */
+    static final double EFFICIENCY = 0.4;
     /** Windows with at most this share of the knee executing refine the baseline. */
-    static final double BELOW_KNEE = 0.8;
+    static final double BELOW_KNEE = 0.6;
     /** A window this much faster than the baseline replaces it at once. */
     static final double DROP = 0.1;
-    /** The most settled windows between two probes up after refuted ones. */
+    /** The most windows between two probes up after refuted ones. */
     static final int MAX_PROBE_WAIT = 32;
+
+    private enum Step { NONE, GROW, PLATEAU, PROBE, CUT }
 
     private final int min;
     private final int max;
     private final int settleCycles;
     private int limit;
-    private int resumeAt; // the start value, restored once the baseline is measured (0: not probing)
+    private int resumeAt; // the start value, restored once the baseline is measured (0: not measuring)
     private int cyclesAtLimit;
     private double baseline = Double.NaN;
     private double knee = Double.NaN;
-    private int previousLimit;
-    private double previousService = Double.NaN;
+    private double plateau; // the most answers/s a settled window measured (X_max), since the last new baseline
+    private Step last = Step.NONE;
+    private int fromLimit; // N_s before the last change, and what its window measured
+    private double fromThroughput;
+    private int probeWait = 1;
+    private int windowsAtKnee;
     private String reason = "start";
-    private boolean probing; // the last change was a probe up at the knee
-    private int probeWait = 1; // settled windows to wait before the next probe
-    private int windowsSinceProbe;
 
     /** @param settleCycles control cycles for the statistics window to reflect a new N_s */
     public KneeLimit(int min, int max, int start, int settleCycles) {
@@ -89,80 +97,110 @@ public final class KneeLimit implements ConcurrencyLimit {
         if (cyclesAtLimit < settleCycles || !(s.throughput() > 0) || !(s.serviceSeconds() > 0)) {
             return limit;
         }
+        double x = s.throughput();
         double service = s.serviceSeconds();
+        plateau = Math.max(plateau, x);
         if (Double.isNaN(baseline) || service < (1 - DROP) * baseline) {
             baseline = service; // the first, or a real drop (a faster server)
-        } else if (service <= (1 + FLAT) * baseline && (Double.isNaN(knee) || s.inUse() <= BELOW_KNEE * knee)) {
-            // refined by averaging windows that cannot be queueing (below any knee known): a running minimum of
-            // noisy windows only falls and drags the knee down with it; windows near the knee would drag it up
-            baseline = (1 - SMOOTHING / 2) * baseline + SMOOTHING / 2 * service;
+        } else if (!Double.isNaN(knee) && s.inUse() <= BELOW_KNEE * knee && service < (1 + SATURATED) * baseline) {
+            baseline = 0.75 * baseline + 0.25 * service; // averaged: a running minimum of noisy windows only falls
         }
         if (resumeAt > 0) {
             int start = resumeAt;
             resumeAt = 0;
-            return change(start, String.format(Locale.ROOT, "baseline service time %.4f s measured; back to the start value", baseline), s);
+            return change(start, Step.CUT, s, String.format(Locale.ROOT,
+                    "baseline service time %.4f s measured; back to the start value", baseline));
         }
         boolean demand = s.waiting() > 0 || s.inUse() >= 0.9 * limit;
         if (!demand) {
             reason = "no demand: holding";
             return limit;
         }
-        if (previousLimit > 0 && limit <= 0.8 * previousLimit && service >= 0.9 * previousService) {
-            baseline = service; // a cut that did not shorten the service: the server is slower, not queueing
+        boolean saturated = service > (1 + SATURATED) * baseline;
+        if (!Double.isNaN(knee) && limit <= target() && service >= SLOWER * baseline) {
+            // at or below the knee no server queues this much: it is slower (a slow database, a GC storm)
+            baseline = service;
             knee = Double.NaN;
-            return change(Math.min(max, limit + Math.max(1, limit / 2)), String.format(Locale.ROOT,
-                    "N_s cut from %d to %d and the service time stayed %.4f s: the server is slower, not queueing; new baseline",
-                    previousLimit, limit, service), s);
+            plateau = x;
+            return change(grow(), Step.GROW, s, String.format(Locale.ROOT,
+                    "service time %.4f s at or below the knee (N_s %d): the server is slower, not queueing; new baseline",
+                    service, limit));
         }
-        if (service > (1 + SATURATED) * baseline) {
-            if (probing) {
-                probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2); // refuted: the knee did not move
-            }
-            double k = s.throughput() * baseline;
-            knee = Double.isNaN(knee) ? k : (1 - SMOOTHING) * knee + SMOOTHING * k;
-            int target = clamp((int) Math.round(knee * (1 + HEADROOM)));
-            if (target == limit) {
-                reason = "saturated at the knee: holding";
-                return limit;
-            }
-            return change(target, String.format(Locale.ROOT, "saturated (service %.4f s, baseline %.4f s, %.1f answers/s): knee %.1f",
-                    service, baseline, s.throughput(), knee), s);
+        if (last == Step.PLATEAU) {
+            // the step past the first unpaid one measured the plateau: K = X_max · S_0 (Fig. 7's N*)
+            knee = plateau * baseline;
+            return change(target(), Step.CUT, s, String.format(Locale.ROOT,
+                    "plateau %.1f answers/s at N_s %d: knee %.1f (X_max · S_0, S_0 %.4f s)", plateau, limit, knee, baseline));
         }
-        if (service <= (1 + FLAT) * baseline) {
-            boolean atKnee = !Double.isNaN(knee) && limit >= knee * (1 + HEADROOM) - 0.5;
-            if (probing) {
-                probeWait = 1; // the probe held: the knee is higher
+        if (last == Step.GROW || last == Step.PROBE) {
+            boolean paid = x >= fromThroughput * (1 + EFFICIENCY * ((double) limit / fromLimit - 1));
+            if (!paid && last == Step.GROW && Double.isNaN(knee)) {
+                // past the knee, maybe not yet on the plateau (a real knee is smooth): one more step measures X_max
+                return change(grow(), Step.PLATEAU, s, String.format(Locale.ROOT,
+                        "%d → %d slots bought %.1f → %.1f answers/s: past the knee; measuring the plateau", fromLimit, limit,
+                        fromThroughput, x));
             }
-            if (atKnee && ++windowsSinceProbe < probeWait * settleCycles) {
-                reason = "not queueing at the knee: next probe in " + (probeWait * settleCycles - windowsSinceProbe) + " cycles";
-                return limit;
+            if (!paid) {
+                double k = plateau * baseline;
+                knee = Double.isNaN(knee) ? k : (knee + k) / 2; // smoothed over detections
+                if (last == Step.PROBE) {
+                    probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
+                }
+                return change(target(), Step.CUT, s, String.format(Locale.ROOT,
+                        "%d → %d slots bought %.1f → %.1f answers/s: past the plateau; knee %.1f (X_max · S_0, S_0 %.4f s)",
+                        fromLimit, limit, fromThroughput, x, knee, baseline));
             }
-            int next = atKnee ? limit + Math.max(1, limit / 10) : Math.max(limit + 1, (int) Math.ceil(limit * 1.5));
-            if (clamp(next) == limit) {
-                reason = "not queueing, at max: holding";
-                return limit;
+            if (last == Step.PROBE) {
+                // the knee may have moved up: probe on in small steps (a probe's gain is near the noise, so a
+                // lucky window must not start a slow-start burst)
+                probeWait = 1;
+                return change(Math.min(max, limit + probeStep()), Step.PROBE, s, String.format(Locale.ROOT,
+                        "%d → %d slots bought %.1f → %.1f answers/s: probing on", fromLimit, limit, fromThroughput, x));
             }
-            int changed = change(clamp(next), atKnee ? "not queueing at the knee with demand: probing up" : "not queueing with demand: growing", s);
-            probing = atKnee;
-            windowsSinceProbe = 0;
-            return changed;
+            return change(grow(), Step.GROW, s, String.format(Locale.ROOT, "%d → %d slots bought %.1f → %.1f answers/s: growing",
+                    fromLimit, limit, fromThroughput, x));
         }
-        reason = "near the knee: holding";
+        if (saturated && (Double.isNaN(knee) || limit > target())) {
+            knee = plateau * baseline; // far above the knee: this window is at the plateau
+            return change(target(), Step.CUT, s, String.format(Locale.ROOT,
+                    "saturated (service %.4f s, baseline %.4f s, %.1f answers/s): knee %.1f", service, baseline, x, knee));
+        }
+        if (Double.isNaN(knee)) {
+            return change(grow(), Step.GROW, s, "not saturated, requests waiting: growing");
+        }
+        if (++windowsAtKnee >= probeWait && limit < max) {
+            return change(Math.min(max, limit + probeStep()), Step.PROBE, s, "probing above the knee");
+        }
+        reason = "at the knee: holding";
         return limit;
     }
 
-    private int change(int next, String why, Sample s) {
-        probing = false;
-        previousLimit = limit;
-        previousService = s.serviceSeconds();
+    private int probeStep() {
+        return Math.max(1, (int) Math.round(limit * PROBE));
+    }
+
+    private int grow() {
+        return Math.min(max, Math.max(limit + 1, (int) Math.ceil(limit * 1.5)));
+    }
+
+    private int target() {
+        return Math.max(min, Math.min(max, (int) Math.round(knee * (1 + HEADROOM))));
+    }
+
+    private int change(int next, Step step, Sample s, String why) {
+        if (next == limit) {
+            last = Step.NONE; // nothing to compare next time
+            reason = why + ": holding at " + limit;
+            return limit;
+        }
+        fromLimit = limit;
+        fromThroughput = s.throughput();
+        last = step;
         limit = next;
         cyclesAtLimit = 0;
+        windowsAtKnee = 0;
         reason = why + " → N_s " + next;
         return limit;
-    }
-
-    private int clamp(int n) {
-        return Math.max(min, Math.min(max, n));
     }
 
     @Override

@@ -51,12 +51,12 @@ class KneeLimitTest {
     void fromOne_growsToTheKnee_andStays() {
         KneeLimit limit = new KneeLimit(1, 250, 1, SETTLE);
         List<Integer> n = run(limit, new Server(10, 0.05, 0), 220, 200);
-        int settled = n.get(n.size() - 1);
+        int settled = median(n.subList(100, 200));
         assertTrue(Math.abs(settled - 10) <= 1.5, "settled " + settled + ": " + n);
         assertEquals(10, limit.knee(), 1.0);
         List<Integer> tail = n.subList(100, 200);
         assertTrue(tail.stream().mapToInt(Integer::intValue).max().getAsInt() - tail.stream().mapToInt(Integer::intValue).min().getAsInt()
-                <= 1, "steady: " + tail);
+                <= 1, "steady, probes by a tenth included: " + tail);
     }
 
     @Test
@@ -65,19 +65,22 @@ class KneeLimitTest {
         assertEquals(1, limit.limit(), "the first window measures the baseline at min");
         List<Integer> n = run(limit, new Server(10, 0.05, 0), 220, 200);
         assertTrue(n.contains(200), "back to the start value once the baseline is known: " + n.subList(0, 10));
-        assertTrue(Math.abs(n.get(n.size() - 1) - 10) <= 1.5, n.toString());
+        assertTrue(Math.abs(median(n.subList(100, 200)) - 10) <= 1.5, n.toString());
     }
 
-    /** 3% noise on every window: settled within 15% of the knee, and (probes included) varying by less than 10%. */
+    /**
+     * 3% noise on every window: settled within 15% of the knee; probes that a lucky window seems to pay for
+     * walk up in 5% steps until one does not, so the series stays within a fifth of its median.
+     */
     @Test
-    void noisyMeasurements_settleWithinFifteenPercent_varyLessThanTen() {
+    void noisyMeasurements_settleWithinFifteenPercent_probesBounded() {
         KneeLimit limit = new KneeLimit(1, 250, 1, SETTLE);
         List<Integer> n = run(limit, new Server(40, 0.05, 0.03), 220, 400);
         List<Integer> tail = new ArrayList<>(n.subList(200, 400));
         java.util.Collections.sort(tail);
         int median = tail.get(tail.size() / 2);
         assertTrue(Math.abs(median - 40) <= 0.15 * 40, "settled " + median + " in " + n.subList(200, 400));
-        assertTrue(tail.get(tail.size() - 1) - tail.get(0) < 0.1 * median, "range " + tail.get(0) + ".." + tail.get(tail.size() - 1));
+        assertTrue(tail.get(tail.size() - 1) - tail.get(0) <= 0.2 * median, "range " + tail.get(0) + ".." + tail.get(tail.size() - 1));
     }
 
     @Test
@@ -96,9 +99,8 @@ class KneeLimitTest {
         run(limit, server, 220, 100);
         server.baseline = 0.15; // three times slower (a slow database behind it); the knee is unchanged
         List<Integer> n = run(limit, server, 220, 200);
-        int last = n.get(n.size() - 1);
-        assertTrue(last >= 8, "the limit came back near the knee, not down to the minimum: " + n);
-        assertTrue(last <= 12, n.toString());
+        int settled = median(n.subList(100, 200));
+        assertTrue(settled >= 9 && settled <= 12, "the limit came back near the knee, not down to the minimum: " + n);
     }
 
     @Test
@@ -108,7 +110,13 @@ class KneeLimitTest {
         run(limit, server, 220, 100);
         server.knee = 30; // more capacity (a bigger instance)
         List<Integer> n = run(limit, server, 220, 300);
-        assertTrue(Math.abs(n.get(n.size() - 1) - 30) <= 0.15 * 30, n.toString());
+        assertTrue(Math.abs(median(n.subList(150, 300)) - 30) <= 0.15 * 30, n.toString());
+    }
+
+    private static int median(List<Integer> values) {
+        List<Integer> sorted = new ArrayList<>(values);
+        java.util.Collections.sort(sorted);
+        return sorted.get(sorted.size() / 2);
     }
 
     @Test
