@@ -174,8 +174,19 @@ function unconstrained(d) {
   });
 }
 
+let lastDecision = null;
+
+/** The note under an auto server's N_s: its bounds, and the manager's N_s, knee and reason from the last decision. */
+function autoNote(note) {
+  const live = ((lastDecision && lastDecision.servers) || []).find(x => x.serverId === note.dataset.server);
+  note.textContent = 'auto ' + note.dataset.bounds + (live ? ': N_s ' + live.concurrency
+    + (Number.isFinite(Number(live.knee)) ? ', knee ' + Number(live.knee).toFixed(1) : '') + ' — ' + live.reason : ': no decision yet');
+}
+
 function renderDecision(d) {
   if (!d) return;
+  lastDecision = d;
+  document.querySelectorAll('.auto-ns').forEach(autoNote);
   document.getElementById('decision-summary').textContent = (d.paused ? 'PAUSED — ' : '') + 'version ' + d.version + ', '
     + new Date(d.timestampMillis).toLocaleTimeString() + ', cluster utility ' + (d.clusterUtility ?? NaN).toFixed(3)
     + ', solved in ' + d.solveMillis.toFixed(2) + ' ms' + (unconstrained(d)
@@ -310,6 +321,15 @@ async function serversAndClassification() {
       const input = document.createElement('input');
       input.type = 'number'; input.min = '1'; input.step = '1'; input.value = sv.concurrency;
       ns.appendChild(input);
+      if (sv.auto) {
+        // concurrency: auto: the manager's N_s, its knee and why (a number saved here replaces auto)
+        const note = document.createElement('div');
+        note.className = 'muted auto-ns';
+        note.dataset.server = sv.id;
+        note.dataset.bounds = sv.auto.min + '–' + sv.auto.max;
+        autoNote(note);
+        ns.appendChild(note);
+      }
       tr.appendChild(ns);
       const actions = document.createElement('td');
       const save = document.createElement('button'); save.type = 'button'; save.textContent = 'Save N_s'; save.className = 'admin';

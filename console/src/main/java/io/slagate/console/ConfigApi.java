@@ -71,6 +71,7 @@ final class ConfigApi {
             m.put("id", s.id());
             m.put("url", s.url());
             m.put("concurrency", s.concurrency());
+            m.put("auto", s.auto() == null ? null : Map.of("min", s.auto().min(), "max", s.auto().max(), "start", s.auto().start()));
             m.put("pool", s.pool());
             return m;
         }).toList();

@@ -414,6 +414,16 @@ class ConsoleApiTest {
         assertEquals(400, badUrl.statusCode(), badUrl.body());
         assertEquals("url", json(badUrl).path("field").asText(), badUrl.body());
         assertEquals(200, admin.send("POST", "/api/servers", "{\"id\":\"s2\",\"url\":\"http://127.0.0.1:8\",\"concurrency\":4}", true).statusCode());
+        // concurrency: auto through the API: the bounds are served beside the N_s the gateways hold (min)
+        assertEquals(200, admin.send("PUT", "/api/servers/s2", "{\"concurrency\":{\"auto\":true,\"min\":2,\"max\":50,\"start\":5}}", true)
+                .statusCode());
+        JsonNode s2 = json(admin.get("/api/servers")).get(1);
+        assertEquals(2, s2.path("concurrency").asInt(), s2.toString());
+        assertEquals(50, s2.path("auto").path("max").asInt(), s2.toString());
+        assertTrue(json(admin.get("/api/servers")).get(0).path("auto").isNull());
+        HttpResponse<String> badAuto = admin.send("PUT", "/api/servers/s2", "{\"concurrency\":{\"auto\":true,\"min\":9,\"max\":3}}", true);
+        assertEquals(400, badAuto.statusCode(), badAuto.body());
+        assertTrue(badAuto.body().contains("is below min"), badAuto.body());
         assertEquals(200, admin.send("POST", "/api/servers/s2/drain", null, true).statusCode());
         await().atMost(DEADLINE).until(() -> controls.stream().anyMatch(m -> m instanceof ControlMessage c
                 && c.command().equals(ControlMessage.PIN_CAPACITY) && "s2".equals(c.serverId()) && c.value() == 0));

@@ -242,7 +242,10 @@ public final class ResourceManager {
                 LOG.debug(line);
             }
         }
-        return new Decision(last, new DecisionMessage(BusMessage.SCHEMA, version, now, id, false, clusterUtility, solveMillis, flowDecisions));
+        List<DecisionMessage.ServerDecision> autoServers = new ArrayList<>();
+        limits.forEach((server, l) -> autoServers.add(new DecisionMessage.ServerDecision(server, l.limit(), l.knee(), l.reason())));
+        return new Decision(last, new DecisionMessage(BusMessage.SCHEMA, version, now, id, false, clusterUtility, solveMillis, flowDecisions,
+                autoServers));
     }
 
     private record PoolResult(String[] flowGateway, int[] flowClass, double[] weight, double objective,

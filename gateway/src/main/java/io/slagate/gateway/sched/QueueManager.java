@@ -300,6 +300,11 @@ public final class QueueManager {
         return false;
     }
 
+    /** Customers with a lane in the class's queue (those waiting, and idle ones until the next sweep). */
+    int customers(int classIndex) {
+        return queues[classIndex].customers();
+    }
+
     public int waiting(int classIndex) {
         return waiting.get(classIndex);
     }

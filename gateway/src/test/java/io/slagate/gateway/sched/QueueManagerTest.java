@@ -28,6 +28,10 @@ class QueueManagerTest {
             super(classIndex, now.get());
         }
 
+        TestRequest(int classIndex, String customer) {
+            super(classIndex, now.get(), customer);
+        }
+
         @Override
         protected void onAdmitted(ServerSlots s) {
             server = s;
@@ -87,6 +91,26 @@ class QueueManagerTest {
             sum[c] /= total;
         }
         return sum;
+    }
+
+    /** Thousands of customers each with a request: one lane each while they wait; every lane is freed once idle. */
+    @Test
+    void fairLanes_thousandsOfCustomers_idleLanesFreedBySweep() {
+        QueueManager qm = manager(config("wrr", 1, "premium"), 1);
+        int customers = 5_000;
+        for (int i = 0; i < customers; i++) {
+            qm.offer(new TestRequest(0, "customer-" + i));
+        }
+        assertEquals(customers, qm.customers(0), "a lane per customer");
+        assertEquals(customers - 1, qm.waiting(0));
+        for (int i = 0; i < customers; i++) { // one slot: each release admits the next customer's request
+            TestRequest r = running.remove(0);
+            qm.release(r.server, 0);
+        }
+        assertEquals(0, qm.waiting(0));
+        assertEquals(customers, admittedOrder.size(), "every request admitted exactly once");
+        qm.expireOverdue();
+        assertEquals(0, qm.customers(0), "idle lanes dropped: an idle customer costs nothing");
     }
 
     @Test
