@@ -155,7 +155,7 @@ public final class ConfigLoader {
         g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
                 "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
                 "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
-                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "adminDump");
+                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "adminDump", "localLimit");
         String id = g.string("id", "gw1");
         if (id != null && !NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -198,7 +198,7 @@ public final class ConfigLoader {
             tls = new TlsSettings(ks, t.string("type", "PKCS12"), secretFromEnv(t, t.requiredString("passwordEnv")));
         }
         return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
-                maxConnections, tls, clients(g, maxBytes), g.bool("adminDump", false));
+                maxConnections, tls, clients(g, maxBytes), g.bool("adminDump", false), g.bool("localLimit", false));
     }
 
     private static ClientPolicy clients(ConfigNode g, long maxRequestBytes) {

@@ -13,10 +13,11 @@ import java.time.Duration;
  * @param tls             TLS on the client listener, or null for plain HTTP
  * @param clients         how far clients are trusted and waited for
  * @param adminDump       whether the admin port serves {@code /dump} (Jetty's internals; off by default)
+ * @param localLimit      whether a server whose service times jump is given fewer slots here at once (issue 17)
  */
 public record GatewaySettings(String id, HostPort listen, HostPort admin, SchedulerMode scheduler,
                               LoadBalancing loadBalancing, FaultStatus faultStatus, long maxRequestBytes,
                               Duration connectTimeout, Duration serverTimeout, HealthSettings health,
                               StatsSettings stats, Duration headerTimeout, int maxConnections, TlsSettings tls,
-                              ClientPolicy clients, boolean adminDump) {
+                              ClientPolicy clients, boolean adminDump, boolean localLimit) {
 }

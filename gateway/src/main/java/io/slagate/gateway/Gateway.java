@@ -6,6 +6,7 @@ import io.slagate.config.GatewaySettings;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
 import io.slagate.gateway.proxy.ProxyPath;
+import io.slagate.gateway.control.LocalLimit;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.FlowStats;
@@ -177,6 +178,10 @@ public final class Gateway implements AutoCloseable {
         timer.scheduleAtFixedRate(guarded("queue-timeout sweep", this::expireOverdue), sweep, sweep, TimeUnit.MILLISECONDS);
         long interval = config.gateway().stats().reportingInterval().toMillis();
         timer.scheduleAtFixedRate(guarded("statistics window", this::endReportingInterval), interval, interval, TimeUnit.MILLISECONDS);
+        if (config.gateway().localLimit()) {
+            timer.scheduleAtFixedRate(guarded("local limit", this::localLimitTick), LOCAL_LIMIT_TICK_MILLIS, LOCAL_LIMIT_TICK_MILLIS,
+                    TimeUnit.MILLISECONDS);
+        }
         started = true;
         LOG.info("gateway {} listening on {} (admin {}), scheduler {}, {} classes, {} servers, N_g = {}",
                 config.gateway().id(), address(gatewayConnector), address(adminConnector),
@@ -241,6 +246,42 @@ public final class Gateway implements AutoCloseable {
     @Override
     public void close() throws Exception {
         stop(Duration.ofSeconds(5));
+    }
+
+    static final long LOCAL_LIMIT_TICK_MILLIS = 100;
+    /** A reduced cap holds at most this long while the server stays slow: the manager has decided by then. */
+    static final long LOCAL_LIMIT_HOLD_MILLIS = 10_000;
+    private volatile LocalLimit[] localLimits;
+    private volatile Generation localLimitsOf;
+
+    /** Every tick: each server's answers since the last tick against its window's normal (the fast inner loop). */
+    private void localLimitTick() {
+        Generation g = current;
+        if (localLimitsOf != g) { // a new configuration: new servers, a fresh start
+            LocalLimit[] fresh = new LocalLimit[g.config().servers().size()];
+            for (int i = 0; i < fresh.length; i++) {
+                fresh[i] = new LocalLimit((int) (LOCAL_LIMIT_HOLD_MILLIS / LOCAL_LIMIT_TICK_MILLIS));
+            }
+            localLimits = fresh;
+            localLimitsOf = g;
+        }
+        LocalLimit[] limits = localLimits;
+        for (int s = 0; s < limits.length; s++) {
+            double[] tick = g.metrics().serverTick(s);
+            int granted = g.queues().allocation().cap(s);
+            boolean before = limits[s].limiting();
+            int cap = limits[s].tick((int) tick[0], tick[1], g.metrics().serverWindow(s)[1], granted);
+            g.queues().limitLocally(s, limits[s].limiting() ? cap : -1);
+            if (limits[s].limiting() != before) {
+                String id = g.config().servers().get(s).id();
+                if (before) {
+                    LOG.info("server {}: local limit lifted ({})", id, limits[s].reason());
+                } else {
+                    LOG.warn("server {}: local limit, {} until it recovers (the resource manager is told in the next report)", id,
+                            limits[s].reason());
+                }
+            }
+        }
     }
 
     /** Every reporting interval: close the window's current slot, then let the listeners (the stats publisher) read it. */
@@ -400,7 +441,7 @@ public final class Gateway implements AutoCloseable {
     private static GatewaySettings withSchedulerOf(GatewaySettings a, GatewaySettings b) {
         return new GatewaySettings(a.id(), a.listen(), a.admin(), b.scheduler(), b.loadBalancing(), a.faultStatus(),
                 a.maxRequestBytes(), a.connectTimeout(), a.serverTimeout(), a.health(), a.stats(), a.headerTimeout(),
-                a.maxConnections(), a.tls(), a.clients(), a.adminDump());
+                a.maxConnections(), a.tls(), a.clients(), a.adminDump(), a.localLimit());
     }
 
     /** The allocation in force, carried over by name to a new set of classes and servers. */

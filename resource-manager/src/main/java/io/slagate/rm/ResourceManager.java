@@ -193,6 +193,10 @@ public final class ResourceManager {
             int n = 0;
             for (int s = 0; s < servers.size(); s++) {
                 capacity[s] = serverUp(servers.get(s).id()) ? capacityOf(servers.get(s), nowNanos) : 0;
+                int limited = locallyLimitedCapacity(servers.get(s).id());
+                if (limited >= 0 && limited < capacity[s]) {
+                    capacity[s] = limited; // a gateway's fast local limit holds it: its current capacity (issue 17)
+                }
                 n += capacity[s];
             }
             PoolResult r = solvePool(pool.getKey(), pool.getValue(), gws, n, resolution, nowNanos);
@@ -670,6 +674,28 @@ public final class ResourceManager {
         Integer pinned = overrides.capacity(s.id(), nowNanos);
         ConcurrencyLimit auto = limits.get(s.id());
         return pinned != null ? pinned : auto != null ? auto.limit() : s.concurrency();
+    }
+
+    /**
+     * While a gateway reports a local limit on the server (its service times jumped), the server's capacity is
+     * what the gateways hold it to now, Σ_g of their reported caps; −1 while none does. The gateways give the
+     * slots back as it recovers, and the next cycle's figure follows.
+     */
+    private int locallyLimitedCapacity(String serverId) {
+        boolean limited = false;
+        int sum = 0;
+        for (Report r : gateways.values()) {
+            if (r.stats() == null) {
+                continue;
+            }
+            for (ServerStatusMessage ss : r.stats().servers()) {
+                if (ss.serverId().equals(serverId)) {
+                    limited |= ss.locallyLimited();
+                    sum += Math.max(0, ss.cap());
+                }
+            }
+        }
+        return limited ? sum : -1;
     }
 
     /** The automatic N_s of each {@code concurrency: auto} server (read-only). */

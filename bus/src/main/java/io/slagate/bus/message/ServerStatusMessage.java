@@ -2,12 +2,18 @@ package io.slagate.bus.message;
 
 /**
  * One server as a gateway sees it: its cap N_{g,s} in force, outstanding requests, whether in rotation, and over the
- * statistics window its answers per second and their mean service time (s; NaN without answers).
+ * statistics window its answers per second and their mean service time (s; NaN without answers); whether a
+ * local limit holds it below the allocation's cap here (then {@code cap} is the reduced one).
  */
 public record ServerStatusMessage(String serverId, int cap, int outstanding, boolean inRotation, double throughput,
-                                  double meanServiceSeconds) {
+                                  double meanServiceSeconds, boolean locallyLimited) {
     /** Without the window's figures (a sender that does not measure them). */
     public ServerStatusMessage(String serverId, int cap, int outstanding, boolean inRotation) {
-        this(serverId, cap, outstanding, inRotation, Double.NaN, Double.NaN);
+        this(serverId, cap, outstanding, inRotation, Double.NaN, Double.NaN, false);
+    }
+
+    public ServerStatusMessage(String serverId, int cap, int outstanding, boolean inRotation, double throughput,
+                               double meanServiceSeconds) {
+        this(serverId, cap, outstanding, inRotation, throughput, meanServiceSeconds, false);
     }
 }

@@ -181,8 +181,9 @@ public final class GatewayAgent implements AutoCloseable {
         List<ServerStatusMessage> servers = new ArrayList<>(q.serverCount());
         for (int s = 0; s < q.serverCount(); s++) {
             double[] measured = gateway.metrics().serverWindow(s);
-            servers.add(new ServerStatusMessage(config.servers().get(s).id(), a.cap(s), q.server(s).outstanding(),
-                    q.server(s).inRotation(), measured[0], measured[1]));
+            // the cap in force here: below the allocation's while a local limit holds the server
+            servers.add(new ServerStatusMessage(config.servers().get(s).id(), q.effectiveCap(s), q.server(s).outstanding(),
+                    q.server(s).inRotation(), measured[0], measured[1], q.effectiveCap(s) < a.cap(s)));
         }
         return new StatsMessage(BusMessage.SCHEMA, id, sequence.incrementAndGet(), System.currentTimeMillis(), window,
                 a.version(), flows, servers);

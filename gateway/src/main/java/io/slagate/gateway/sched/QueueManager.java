@@ -212,7 +212,7 @@ public final class QueueManager {
         for (int s : poolServers[failed.pool()]) {
             ServerSlots other = servers[s];
             boolean alreadyTried = s < 64 && (tried & (1L << s)) != 0;
-            if (other != failed && !alreadyTried && other.inRotation() && other.tryAcquire(a.cap(s))) {
+            if (other != failed && !alreadyTried && other.inRotation() && other.tryAcquire(cap(a, s))) {
                 failed.release();
                 wake();
                 return other;
@@ -298,6 +298,42 @@ public final class QueueManager {
             }
         }
         return false;
+    }
+
+    /** Per server, the cap a local limit holds it to (Integer.MAX_VALUE: none); replaced whole, read on admission. */
+    private volatile int[] localCaps;
+
+    /** N_{g,s} in force: the allocation's, or less while a local limit holds the server (issue 17). */
+    private int cap(Allocation a, int s) {
+        int[] local = localCaps;
+        return local == null ? a.cap(s) : Math.min(a.cap(s), local[s]);
+    }
+
+    /** The cap in force for server {@code s} here (the allocation's, or a local limit's below it). */
+    public int effectiveCap(int s) {
+        return cap(allocation, s);
+    }
+
+    /** Holds server {@code s} to {@code cap} slots here (below the allocation's), or lifts that with −1; wakes the queues when raised. */
+    public void limitLocally(int s, int cap) {
+        int[] before = localCaps;
+        int old = before == null ? Integer.MAX_VALUE : before[s];
+        int value = cap < 0 ? Integer.MAX_VALUE : cap;
+        if (old == value) {
+            return;
+        }
+        int[] next = before == null ? filled(servers.length) : before.clone();
+        next[s] = value;
+        localCaps = next;
+        if (value > old) {
+            wake(); // slots given back: waiting requests may go now
+        }
+    }
+
+    private static int[] filled(int n) {
+        int[] a = new int[n];
+        java.util.Arrays.fill(a, Integer.MAX_VALUE);
+        return a;
     }
 
     /** Customers with a lane in the class's queue (those waiting, and idle ones until the next sweep). */
@@ -397,7 +433,7 @@ public final class QueueManager {
             for (int k = 0; k < ss.length; k++) {
                 int idx = (roundRobinCursor[pool] + k) % ss.length;
                 ServerSlots s = servers[ss[idx]];
-                if (s.inRotation() && s.outstanding() < a.cap(s.index())) {
+                if (s.inRotation() && s.outstanding() < cap(a, s.index())) {
                     roundRobinCursor[pool] = (idx + 1) % ss.length;
                     return s;
                 }
@@ -408,7 +444,7 @@ public final class QueueManager {
         double bestLoad = Double.MAX_VALUE;
         for (int s : ss) {
             ServerSlots server = servers[s];
-            int cap = a.cap(s);
+            int cap = cap(a, s);
             int out = server.outstanding();
             if (!server.inRotation() || out >= cap) {
                 continue;
@@ -426,7 +462,7 @@ public final class QueueManager {
         int n = 0;
         for (int s : poolServers[pool]) {
             if (servers[s].inRotation()) {
-                n += a.cap(s);
+                n += cap(a, s);
             }
         }
         return n;

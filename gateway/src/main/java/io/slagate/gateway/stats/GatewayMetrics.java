@@ -44,6 +44,9 @@ public final class GatewayMetrics {
     private final SlidingWindow[] windows;
     /** Per server: completions and service times over the window (the resource manager's view of a server's knee). */
     private final SlidingWindow[] serverWindows;
+    /** Per server: answers and their service time since the last local-limit tick (read and reset by the tick). */
+    private final java.util.concurrent.atomic.LongAdder[] serverTickAnswers;
+    private final java.util.concurrent.atomic.LongAdder[] serverTickNanos;
     private final Counter[][] serverErrors;
     private final Totals totals;
     private final AtomicInteger inFlight;
@@ -134,8 +137,15 @@ public final class GatewayMetrics {
         badDeadlineHeaders = Counter.builder("slagate.requests.deadline.header.invalid").tag("gateway", gw)
                 .description("X-Request-Deadline headers that did not parse (ignored)").register(registry);
         serverWindows = new SlidingWindow[config.servers().size()];
+        serverTickAnswers = new java.util.concurrent.atomic.LongAdder[serverWindows.length];
+        serverTickNanos = new java.util.concurrent.atomic.LongAdder[serverWindows.length];
+        boolean ticks = config.gateway().localLimit();
         for (int s = 0; s < serverWindows.length; s++) {
             serverWindows[s] = new SlidingWindow(intervals);
+            if (ticks) {
+                serverTickAnswers[s] = new java.util.concurrent.atomic.LongAdder();
+                serverTickNanos[s] = new java.util.concurrent.atomic.LongAdder();
+            }
         }
         serverErrors = new Counter[config.servers().size()][ServerError.values().length];
         for (int s = 0; s < config.servers().size(); s++) {
@@ -181,6 +191,20 @@ public final class GatewayMetrics {
     /** A request the server answered completely, after {@code serviceNanos} from dispatch. */
     public void serverCompleted(int serverIndex, long serviceNanos) {
         serverWindows[serverIndex].completed(0, serviceNanos, serviceNanos, false);
+        if (serverTickAnswers[serverIndex] != null) {
+            serverTickAnswers[serverIndex].increment();
+            serverTickNanos[serverIndex].add(serviceNanos);
+        }
+    }
+
+    /** The server's answers since the last call and their mean service time (s; NaN without any); resets. Local limit only. */
+    public double[] serverTick(int serverIndex) {
+        if (serverTickAnswers[serverIndex] == null) {
+            return new double[] {0, Double.NaN};
+        }
+        long n = serverTickAnswers[serverIndex].sumThenReset();
+        long nanos = serverTickNanos[serverIndex].sumThenReset();
+        return new double[] {n, n > 0 ? nanos / 1e9 / n : Double.NaN};
     }
 
     /** The server's throughput (answers/s) and mean service time (s) over the window; NaN service time without answers. */

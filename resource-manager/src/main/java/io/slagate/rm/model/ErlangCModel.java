@@ -5,7 +5,8 @@ package io.slagate.rm.model;
  * service time S~, fed by Poisson arrivals at the measured rate λ~ — the right model for open
  * clients, where the slots of a share work in parallel rather than as one fast server (M/M/1).
  * R(m) = S + C(m, a)·S/(m − a), a = λ~·S~ the offered load in slots, C the Erlang C probability of
- * waiting. A fractional share interpolates linearly between its neighbouring integers.
+ * waiting. A fractional share interpolates linearly between its neighbouring integers; one whose lower
+ * integer is unstable while the share itself is not takes the heavy-traffic form S + S/(m − a).
  *
  * <p>Without a measured service time it falls back to {@link MM1Model}. Where m ≤ a (unstable) the
  * prediction is above {@link #UNSTABLE_SECONDS} and decreasing in m, so the least unstable share ranks best.
@@ -28,6 +29,13 @@ public final class ErlangCModel implements ResponseTimeModel {
         double m = Math.max(w, 1e-3);
         int lo = (int) Math.floor(m);
         double frac = m - lo;
+        if (frac > 1e-9 && lo <= a && a < m) {
+            // stable, though its lower integer is not: interpolating towards that one's "unstable" predicted
+            // minutes for shares a tenth of a slot below a stable one (found by the model-error WARN in experiment
+            // C). Near saturation C → 1, and the heavy-traffic form S + S/(m − a) is continuous, falls with m, and
+            // lies above the exact value at the next integer, so predictions stay non-increasing in m.
+            return Math.min(s + s / (m - a), UNSTABLE_SECONDS);
+        }
         double rLo = lo < 1 ? unstable(a, m) : responseSeconds(lo, a, s);
         if (frac < 1e-9) {
             return rLo;

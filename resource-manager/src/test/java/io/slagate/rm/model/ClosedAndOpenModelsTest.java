@@ -135,6 +135,27 @@ class ClosedAndOpenModelsTest {
         assertTrue(Math.abs(model.predictSeconds(o, 4) - truth) < 0.5 * truth, model.predictSeconds(o, 4) + " vs " + truth);
     }
 
+    /**
+     * Recorded by the model-error WARN in experiment C (p95 goals, 2026-11-24): premium λ~ = 235/s, S~ = 23.3 ms
+     * (a = 5.48 slots), t~ = 45.9 ms at w~ = 6.2; the share 5.8 was predicted at 1,703 s (interpolated towards
+     * the unstable 5 slots) and measured at 46.1 ms. Stable shares now get finite, falling predictions.
+     */
+    @Test
+    void erlangC_fractionalShareAboveTheLoad_isStable_andFalls() {
+        FlowObservation o = new FlowObservation(235, 0.0459, 6.2, 207.5, 0.0233);
+        ErlangCModel m = new ErlangCModel();
+        double a = 235 * 0.0233;
+        assertEquals(0.0233 + 0.0233 / (5.8 - a), m.predictSeconds(o, 5.8), 1e-9);
+        assertTrue(m.predictSeconds(o, 5.8) < 0.2, "a tenth of a second, not minutes: " + m.predictSeconds(o, 5.8));
+        double previous = Double.POSITIVE_INFINITY;
+        for (double w = 5.5; w <= 9; w += 0.1) {
+            double r = m.predictSeconds(o, w);
+            assertTrue(r <= previous + 1e-12, "non-increasing at " + w + ": " + r + " after " + previous);
+            previous = r;
+        }
+        assertTrue(m.predictSeconds(o, 5.4) >= ResponseTimeModel.UNSTABLE_SECONDS, "below the load: unstable");
+    }
+
     /** M/M/1 gets this wrong in the direction the issue describes: it thinks a closed flow needs more than it does. */
     @Test
     void mm1_overstatesTheCostOfASlotTaken_closedDoesNot() {
