@@ -40,7 +40,7 @@ public final class LocalLimit {
         if (cap < 0) {
             if (answers >= MIN_ANSWERS && windowMeanSeconds > 0 && meanSeconds > JUMP * windowMeanSeconds && granted > 1) {
                 normalSeconds = windowMeanSeconds;
-                cap = Math.max(1, Math.min(granted - 1, (int) Math.floor(granted * windowMeanSeconds / meanSeconds)));
+                cap = Math.max(1, Math.min(granted - 1, (int) Math.ceil(granted * windowMeanSeconds / meanSeconds - 1e-9)));
                 heldTicks = 0;
                 reason = String.format(Locale.ROOT, "service time %.1f ms, %.1fx the window's %.1f ms: cap %d → %d", meanSeconds * 1e3,
                         meanSeconds / windowMeanSeconds, windowMeanSeconds * 1e3, granted, cap);

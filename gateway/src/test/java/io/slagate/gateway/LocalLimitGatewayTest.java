@@ -1,0 +1,80 @@
+package io.slagate.gateway;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.slagate.config.ConfigLoader;
+import io.slagate.gateway.testing.RawHttp;
+import io.slagate.gateway.testing.Soap;
+import io.slagate.gateway.testing.TestBackend;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fast local limit (issue 17, item 2) at one gateway over real HTTP, without a resource manager: a server
+ * whose service time jumps tenfold is held to fewer slots here, the report says so, and the slots come back
+ * when it recovers; every request is answered, its own answer, and the counters balance.
+ */
+class LocalLimitGatewayTest {
+    @Test
+    void serverSlowsDown_capDropsHere_thenComesBack_nothingLost() throws Exception {
+        try (TestBackend backend = new TestBackend()) {
+            backend.behave(backend.delayed(20));
+            Gateway g = new Gateway(ConfigLoader.parse("""
+                    gateway: { listen: "127.0.0.1:0", admin: "127.0.0.1:0", localLimit: true,
+                               stats: { reportingInterval: 250ms, window: 3s } }
+                    servers: [ { id: s1, url: "%s", concurrency: 10 } ]
+                    classes: [ { name: basic, target: 1s, queueTimeout: 60s } ]
+                    """.formatted(backend.url()), "local-limit.yaml")).start();
+            io.slagate.bus.ControlBus bus = new io.slagate.bus.ControlBus("vm://nowhere", null, null, "gw1"); // never started
+            io.slagate.gateway.control.GatewayAgent agent = new io.slagate.gateway.control.GatewayAgent(g, bus);
+            AtomicBoolean run = new AtomicBoolean(true);
+            AtomicLong ok = new AtomicLong();
+            AtomicLong other = new AtomicLong();
+            ExecutorService clients = Executors.newFixedThreadPool(12);
+            try {
+                for (int i = 0; i < 12; i++) {
+                    clients.submit(() -> {
+                        while (run.get()) {
+                            try {
+                                RawHttp.Response r = RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", Soap.envelope11("getQuote")));
+                                (r.status() == 200 ? ok : other).incrementAndGet();
+                            } catch (Exception e) {
+                                other.incrementAndGet();
+                            }
+                        }
+                        return null;
+                    });
+                }
+                // the window learns the normal service time
+                await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().completedTotal() > 400);
+                assertEquals(10, g.queues().effectiveCap(0), "normal: the granted cap");
+                backend.behave(backend.delayed(200));
+                await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().effectiveCap(0) < 10);
+                int reduced = g.queues().effectiveCap(0);
+                assertTrue(reduced >= 1 && reduced <= 5, "held to the slower pace: " + reduced);
+                assertTrue(agent.statsMessage().servers().get(0).locallyLimited(), "the report tells the manager");
+                assertEquals(reduced, agent.statsMessage().servers().get(0).cap());
+                backend.behave(backend.delayed(20));
+                await().atMost(Duration.ofSeconds(30)).until(() -> g.queues().effectiveCap(0) == 10);
+            } finally {
+                run.set(false);
+                clients.shutdown();
+                assertTrue(clients.awaitTermination(30, TimeUnit.SECONDS));
+                g.stop(Duration.ofSeconds(5));
+                bus.close();
+            }
+            assertEquals(0, other.get(), "every request answered 200");
+            assertEquals(ok.get(), g.metrics().completedTotal(), "each answer counted once");
+            assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "counters balance");
+        }
+    }
+}
