@@ -161,8 +161,10 @@ class TrustBoundariesEndToEndTest {
     @Test
     void overload_queuesFullAndTimingOut_noneLost() throws Exception {
         try (TestBackend a = new TestBackend(); TestBackend b = new TestBackend()) {
-            a.behave(a.delayed(200));
-            b.behave(b.delayed(200));
+            // 1 s per request on 20 slots: a full queue of 30 takes 1.5 s to drain, past the 400 ms timeout, however
+            // the burst's 1,000 requests happen to arrive (at 200 ms, a loaded machine spread them so that none timed out)
+            a.behave(a.delayed(1000));
+            b.behave(b.delayed(1000));
             try (EmbeddedSystem system = start(a.url(), b.url(), ", faultStatus: http", ", queueBound: 30, queueTimeout: 400ms")) {
                 Gateway gw = system.gateway();
                 AtomicInteger ok = new AtomicInteger();
