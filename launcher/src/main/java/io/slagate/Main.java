@@ -41,7 +41,8 @@ public final class Main {
                                 SLAGATE_BROKER_USER / SLAGATE_BROKER_PASSWORD)
               load              SOAP load through the gateway (slagate load --help)
               experiment NAME   the paper's experiments A, B or C, or sla (issue 21: a noisy customer, late work
-                                under overload) [--short] [--scale 0.05] [--resolution 1]
+                                under overload), or slowdown (issue 17: a server 3x slower, with the
+                                gateway's local limit and without) [--short] [--scale 0.05] [--resolution 1]
                                 [--out docs/experiments]; C --point L_P,L_B --sweep: one point against the
                                 best static weights (an empirical oracle), ending with "capture MODEL VALUE";
                                 [--percentile 95]: with p95 goals, also "attainment RUN premium P basic B";
@@ -435,7 +436,8 @@ public final class Main {
             return 0;
         }
         List<String> lines = experiments.run(name, sweep);
-        out.println("results in " + dir.resolve(name.equalsIgnoreCase("sla") ? "sla" : name.toUpperCase(java.util.Locale.ROOT)));
+        boolean lower = name.equalsIgnoreCase("sla") || name.equalsIgnoreCase("slowdown");
+        out.println("results in " + dir.resolve(lower ? name.toLowerCase(java.util.Locale.ROOT) : name.toUpperCase(java.util.Locale.ROOT)));
         lines.forEach(out::println);
         return 0;
     }

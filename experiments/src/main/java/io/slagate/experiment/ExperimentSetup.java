@@ -59,6 +59,11 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
 
     /** The same with each server's {@code concurrency:} written as given, e.g. {@code {auto: true, start: 1, max: 250}}. */
     SlagateConfig config(java.util.List<String> backendUrls, String concurrencyYaml) {
+        return config(backendUrls, concurrencyYaml, "");
+    }
+
+    /** The same with more gateway settings, e.g. {@code "  localLimit: true\n"}. */
+    SlagateConfig config(java.util.List<String> backendUrls, String concurrencyYaml, String gatewayExtra) {
         StringBuilder servers = new StringBuilder();
         for (int i = 0; i < backendUrls.size(); i++) {
             servers.append(String.format(Locale.ROOT, "  - { id: s%d, url: \"%s\", concurrency: %s }%n", i + 1, backendUrls.get(i),
@@ -72,7 +77,7 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
                   scheduler: %s
                   serverTimeout: 10m
                   stats: { reportingInterval: %dms, window: %dms }
-                servers:
+                %sservers:
                 %sclasses:
                   - { name: premium, %s: %dms, utility: { type: pacifici, phi: 1, alpha: 1, beta: 1 }, queueBound: 100000, queueTimeout: 10m }
                   - { name: basic, %s: %dms, utility: { type: pacifici, phi: 1, alpha: 1, beta: 1 }, queueBound: 100000, queueTimeout: 10m }
@@ -83,7 +88,7 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
                 allocation: { weights: { premium: %s, basic: %s } }
                 bus: { url: "vm://slagate-experiment", listen: "" }
                 controller: { cycle: %dms, combining: min, resolution: %s, model: %s }
-                """, scheduler, paper(5).toMillis(), paper(30).toMillis(), servers,
+                """, scheduler, paper(5).toMillis(), paper(30).toMillis(), gatewayExtra, servers,
                 goalKey(), paper(goal(2)).toMillis(), goalKey(), paper(goal(3)).toMillis(), PREMIUM_USER, premiumWeight,
                 concurrency * backendUrls.size() - premiumWeight,
                 paper(5).toMillis(), resolution, model);

@@ -74,7 +74,10 @@ public final class Experiments {
             case "SLA" -> {
                 return new SlaExperiment(quick, log).run(out, command);
             }
-            default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B, C or sla");
+            case "SLOWDOWN" -> {
+                return new SlowdownExperiment(quick, log).run(out, command);
+            }
+            default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B, C, sla or slowdown");
         }
         return List.of();
     }
