@@ -676,6 +676,16 @@ public final class ResourceManager {
         return pinned != null ? pinned : auto != null ? auto.limit() : s.concurrency();
     }
 
+    /** Whether the flow's window measured a response time beyond its class's goal (its mean, or its goal percentile). */
+    private static boolean missesGoal(TrafficClassConfig tc, FlowStatsMessage fs) {
+        if (!tc.hasGoal()) {
+            return false;
+        }
+        boolean mean = tc.target() != null && fs.meanResponseSeconds() > tc.targetSeconds();
+        boolean pct = tc.percentileGoal() != null && fs.percentileSeconds() > tc.percentileGoal().targetSeconds();
+        return mean || pct;
+    }
+
     /**
      * While a gateway reports a local limit on the server (its service times jumped), the server's capacity is
      * what the gateways hold it to now, Σ_g of their reported caps; −1 while none does. The gateways give the
@@ -715,6 +725,7 @@ public final class ResourceManager {
             double work = 0;
             int inUse = 0;
             int waiting = 0;
+            boolean missed = false;
             for (Report r : gateways.values()) {
                 if (r.stats() == null) {
                     continue;
@@ -730,14 +741,16 @@ public final class ResourceManager {
                     }
                 }
                 for (FlowStatsMessage fs : r.stats().flows()) {
-                    if (poolClasses.contains(config.classIndex(fs.className()))) {
+                    int ci = config.classIndex(fs.className());
+                    if (poolClasses.contains(ci)) {
                         waiting += Math.max(0, fs.queueLength());
+                        missed |= fs.throughput() > 0 && missesGoal(config.classes().get(ci), fs);
                     }
                 }
             }
             ConcurrencyLimit limit = e.getValue();
             int before = limit.limit();
-            int after = limit.update(new ConcurrencyLimit.Sample(x, x > 0 ? work / x : Double.NaN, inUse, waiting));
+            int after = limit.update(new ConcurrencyLimit.Sample(x, x > 0 ? work / x : Double.NaN, inUse, waiting, missed));
             if (after != before) {
                 LOG.info("server {}: N_s {} → {}: {}", sc.id(), before, after, limit.reason());
             }

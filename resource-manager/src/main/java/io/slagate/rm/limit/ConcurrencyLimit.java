@@ -12,8 +12,12 @@ public interface ConcurrencyLimit {
      * @param serviceSeconds mean service time of those answers (NaN without answers)
      * @param inUse        requests executing on it now, summed over the gateways
      * @param waiting      requests of its pool waiting in the gateways' queues now
+     * @param goalMissed   whether a class of its pool with traffic measured a response time beyond its goal
      */
-    record Sample(double throughput, double serviceSeconds, int inUse, int waiting) {
+    record Sample(double throughput, double serviceSeconds, int inUse, int waiting, boolean goalMissed) {
+        public Sample(double throughput, double serviceSeconds, int inUse, int waiting) {
+            this(throughput, serviceSeconds, inUse, waiting, false);
+        }
     }
 
     /** Takes a cycle's sample and returns N_s for the next cycle. */

@@ -25,7 +25,8 @@ import java.util.Locale;
  *   <li><b>at the knee</b>: a probe by {@value #PROBE} of N_s (at least one slot) every so many windows (the knee may have moved up). A probe
  *       that does not buy its throughput goes back and doubles the wait before the next, up to
  *       {@value #MAX_PROBE_WAIT} windows; one that does is followed by another (small steps: a probe's gain is
- *       near the measurement noise);</li>
+ *       near the measurement noise). No probe while a class of the pool misses its goal: slots past the knee
+ *       cannot fix that, and the queueing a probe adds at the server would add to it;</li>
  *   <li><b>no demand</b> (nothing waits and fewer than nine tenths of N_s execute): it holds — an idle
  *       server says nothing about its knee.</li>
  * </ul>
@@ -167,6 +168,12 @@ public final class KneeLimit implements ConcurrencyLimit {
         }
         if (Double.isNaN(knee)) {
             return change(grow(), Step.GROW, s, "not saturated, requests waiting: growing");
+        }
+        if (s.goalMissed()) {
+            // a class misses its goal at the knee: more slots past the knee cannot fix that, and a probe's
+            // queueing at the server would add to it; the manager's weights are what can help
+            reason = "at the knee, a class misses its goal: not probing";
+            return limit;
         }
         if (++windowsAtKnee >= probeWait && limit < max) {
             return change(Math.min(max, limit + probeStep()), Step.PROBE, s, "probing above the knee");

@@ -113,6 +113,23 @@ class KneeLimitTest {
         assertTrue(Math.abs(median(n.subList(150, 300)) - 30) <= 0.15 * 30, n.toString());
     }
 
+    /** At the knee, a class missing its goal stops the probes: the limit holds until the goals are met again. */
+    @Test
+    void goalMissed_noProbesAtTheKnee() {
+        Server server = new Server(10, 0.05, 0);
+        KneeLimit limit = new KneeLimit(1, 250, 1, SETTLE);
+        run(limit, server, 220, 100);
+        int atKnee = limit.limit();
+        for (int i = 0; i < 200; i++) {
+            ConcurrencyLimit.Sample s = server.sample(limit.limit(), 220);
+            limit.update(new ConcurrencyLimit.Sample(s.throughput(), s.serviceSeconds(), s.inUse(), s.waiting(), true));
+            assertEquals(atKnee, limit.limit(), "no probe while a goal is missed: " + limit.reason());
+        }
+        assertTrue(limit.reason().contains("misses its goal"), limit.reason());
+        List<Integer> n = run(limit, server, 220, 100);
+        assertTrue(n.stream().anyMatch(v -> v > atKnee), "probing resumes once the goals are met: " + n);
+    }
+
     private static int median(List<Integer> values) {
         List<Integer> sorted = new ArrayList<>(values);
         java.util.Collections.sort(sorted);
