@@ -16,13 +16,28 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Many slowloris connections from one thread: each sends a request line and then one header byte
  * every 200 ms, never finishing its headers. A connection the server closes is counted (with how long
- * it lived) and replaced by a new one, so that {@code size} are kept open against the server.
+ * it lived: until the last byte the server took) and replaced by a new one, so that {@code size} are kept
+ * open against the server.
  */
 final class SlowlorisSwarm implements AutoCloseable {
     private static final byte[] PREAMBLE = "POST /services/StockUtility HTTP/1.1\r\nHost: x\r\nX-Slow: "
             .getBytes(StandardCharsets.ISO_8859_1);
 
-    private record Loris(SocketChannel channel, long openedAt) {
+    /** One connection: when it opened, and when a header byte last went through (the swarm's own lag aside). */
+    private static final class Loris {
+        final SocketChannel channel;
+        final long openedAt;
+        long aliveAt;
+
+        Loris(SocketChannel channel, long openedAt) {
+            this.channel = channel;
+            this.openedAt = openedAt;
+            this.aliveAt = openedAt;
+        }
+
+        SocketChannel channel() {
+            return channel;
+        }
     }
 
     private final InetSocketAddress target;
@@ -46,8 +61,12 @@ final class SlowlorisSwarm implements AutoCloseable {
             if (!trickle(l.channel())) {
                 it.remove();
                 closedByServer.incrementAndGet();
-                longestLifeNanos.accumulateAndGet(System.nanoTime() - l.openedAt(), Math::max);
+                // its life as the server gave it: until the last byte it took, not until this thread (one thread for
+                // hundreds of connections, late under load) noticed the close
+                longestLifeNanos.accumulateAndGet(l.aliveAt - l.openedAt, Math::max);
                 close(l.channel());
+            } else {
+                l.aliveAt = System.nanoTime();
             }
         }
         while (open.size() < size) {
