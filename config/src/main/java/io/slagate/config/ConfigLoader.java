@@ -649,7 +649,7 @@ public final class ConfigLoader {
 
     private static ControllerSettings controller(ConfigNode c) {
         c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry", "damping", "maxGateways",
-                "correctionBound", "minGain");
+                "correctionBound", "minGain", "forecast");
         Duration cycle = c.duration("cycle", Duration.ofSeconds(5), Duration.ofMillis(20), Duration.ofHours(1));
         Combining combining = c.choice("combining", Combining.SUM, Combining::parse, "sum", "min");
         String model = c.string("model", "auto");
@@ -668,8 +668,14 @@ public final class ConfigLoader {
             correctionBound = 4.0;
         }
         double minGain = c.number("minGain", 0.02, 0, 10);
+        String forecast = c.string("forecast", "none");
+        if (forecast != null && !List.of("none", "trend", "auto").contains(forecast)) {
+            c.problem("forecast", forecast, "is not allowed; use one of: none (the last window's rates), trend (Holt's linear"
+                    + " trend, one cycle ahead), auto (the trend where its recent error is small)");
+            forecast = "none";
+        }
         return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound,
-                minGain);
+                minGain, forecast == null ? "none" : forecast);
     }
 
     private static void crossCheck(ConfigNode top, List<ServerConfig> servers, List<TrafficClassConfig> classes) {

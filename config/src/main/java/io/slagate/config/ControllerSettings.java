@@ -23,8 +23,14 @@ import java.time.Duration;
  * @param correctionBound the online model correction's gain stays within [1/bound, bound] (1: no gain)
  * @param maxGateways   the most gateways the manager splits the servers among; joins beyond are refused
  *                      (with a warning), so a flood of invented gateways cannot starve the real ones
+ * @param forecast      {@code none} (the last window's arrival rates), {@code trend} (each flow's rate one cycle
+ *                      ahead by Holt's linear trend) or {@code auto} (the trend where its recent error is small)
  */
 public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
                                  double minWeight, int gatewayExpiry, double damping, int maxGateways,
-                                 double correctionBound, double minGain) {
+                                 double correctionBound, double minGain, String forecast) {
+    public ControllerSettings(Duration cycle, Combining combining, String model, double resolution, double minWeight,
+                              int gatewayExpiry, double damping, int maxGateways, double correctionBound, double minGain) {
+        this(cycle, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways, correctionBound, minGain, "none");
+    }
 }

@@ -232,6 +232,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void controllerForecast_defaultNone_badValueNamed() {
+        assertEquals("none", ConfigLoader.parse(MINIMAL, "t.yaml").controller().forecast());
+        assertEquals("auto", ConfigLoader.parse(MINIMAL + "controller: { forecast: auto }\n", "t.yaml").controller().forecast());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse(MINIMAL + "controller: { forecast: crystal-ball }\n", "t.yaml"));
+        assertTrue(e.problems().get(0).startsWith("controller.forecast: \"crystal-ball\" is not allowed; use one of: none"),
+                e.problems().toString());
+    }
+
+    @Test
     void parse_notYaml_namesLine() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> ConfigLoader.parse("servers: [\n  { id: s1\n", "broken.yaml"));

@@ -59,6 +59,10 @@ public final class ResourceManager {
     private final ClassGoals[] goals;
     private final boolean[] concave;
     private final Map<String, Report> gateways = new TreeMap<>();
+    /** Each flow's arrival-rate forecaster (issue 19), when {@code controller.forecast} is not none. */
+    private final Map<String, io.slagate.rm.forecast.Forecaster> forecasters = new HashMap<>();
+    /** Below this recent relative error a forecast is trusted under {@code forecast: auto}. */
+    static final double FORECAST_TRUSTED = 0.2;
     /** The automatic N_s of each {@code concurrency: auto} server (issue 17). */
     private final Map<String, ConcurrencyLimit> limits = new LinkedHashMap<>();
     /** Units per flow of the last decision, per pool, with the flow list they belong to (for damping). */
@@ -113,6 +117,7 @@ public final class ResourceManager {
         ResourceManager r = new ResourceManager(id, next, overrides, version);
         r.gateways.putAll(gateways);
         r.lastUnits.putAll(lastUnits);
+        r.forecasters.putAll(forecasters);
         for (ServerConfig sc : next.servers()) {
             ServerConfig before = config.servers().stream().filter(x -> x.id().equals(sc.id())).findFirst().orElse(null);
             if (sc.auto() != null && before != null && sc.auto().equals(before.auto()) && limits.containsKey(sc.id())) {
@@ -287,6 +292,7 @@ public final class ResourceManager {
                     obs[f] = FlowObservation.NONE;
                 }
                 correction.observe(flowKey(g, c), obs[f], resolution);
+                obs[f] = ahead(flowKey(g, c), obs[f]);
                 anyTraffic |= !obs[f].isEmpty();
                 pinned[f] = overrides.weight(g, config.classes().get(c).name(), nowNanos);
                 if (pinned[f] == null && prior[f] == null && !reported(g)) {
@@ -397,7 +403,8 @@ public final class ResourceManager {
             String cn = config.classes().get(flowClass[i]).name();
             decisions.add(new FlowDecision(flowGateway[i], cn, obs[i].arrivalRate(), obs[i].responseSeconds(),
                     obs[i].weight(), w, predicted, u, pinned[i] != null, model.nameFor(obs[i]), correction.error(key),
-                    correction.gain(key), goals[flowClass[i]].predictedPercentile(key, correction, model, obs[i], w)));
+                    correction.gain(key), goals[flowClass[i]].predictedPercentile(key, correction, model, obs[i], w),
+                    obs[i].forecastRate()));
             sb.append(i == 0 ? "" : ", ").append(flowGateway[i]).append('/').append(cn)
                     .append(" λ=").append(fmt(obs[i].arrivalRate())).append(" t=").append(fmt(obs[i].responseSeconds()))
                     .append(" w~=").append(fmt(obs[i].weight())).append(" → w=").append(fmt(w))
@@ -436,6 +443,22 @@ public final class ResourceManager {
             lastBlownWarn = now;
             LOG.warn("{} — the {} model is wrong here", what, model.name());
         }
+    }
+
+    /**
+     * The observation with the flow's arrival rate one cycle ahead, where {@code controller.forecast} puts a forecast
+     * in force: always under {@code trend}, under {@code auto} while the forecaster's recent error is below
+     * {@value #FORECAST_TRUSTED}. Each flow's forecaster sees each cycle's measured rate once.
+     */
+    private FlowObservation ahead(String flow, FlowObservation o) {
+        String mode = config.controller().forecast();
+        if ("none".equals(mode) || o.isEmpty()) {
+            return o;
+        }
+        io.slagate.rm.forecast.Forecaster f = forecasters.computeIfAbsent(flow, k -> new io.slagate.rm.forecast.HoltForecaster(0.5, 0.3));
+        double rate = f.observe(o.arrivalRate());
+        boolean trusted = "trend".equals(mode) || f.error() < FORECAST_TRUSTED;
+        return Double.isFinite(rate) && trusted ? o.withForecast(rate) : o;
     }
 
     /** U_c of flow (g, c) at {@code floor + k} units, for the optimizer. */

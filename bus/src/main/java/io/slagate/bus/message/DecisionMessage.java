@@ -6,7 +6,8 @@ import java.util.List;
  * What the resource manager saw and decided in one control cycle, for the console and the log:
  * per flow (g,c) the measured λ~, t~, w~, the predicted response time and utility at the new w; for
  * a class with a percentile goal, the predicted response time at that percentile (NaN otherwise); and the
- * N_s of each {@code concurrency: auto} server.
+ * N_s of each {@code concurrency: auto} server; per flow, the arrival rate it predicted for when a forecast
+ * was in force (NaN otherwise).
  */
 public record DecisionMessage(int schema, long version, long timestampMillis, String managerId, boolean paused,
                               double clusterUtility, double solveMillis, List<FlowDecision> flows,
@@ -28,6 +29,14 @@ public record DecisionMessage(int schema, long version, long timestampMillis, St
     public record FlowDecision(String gatewayId, String className, double arrivalRate, double observedSeconds,
                                double previousWeight, double weight, double predictedSeconds, double utility,
                                boolean pinned, String model, double modelError, double modelGain,
-                               double predictedPercentileSeconds) {
+                               double predictedPercentileSeconds, double forecastRate) {
+        /** Without a forecast in force. */
+        public FlowDecision(String gatewayId, String className, double arrivalRate, double observedSeconds,
+                            double previousWeight, double weight, double predictedSeconds, double utility,
+                            boolean pinned, String model, double modelError, double modelGain,
+                            double predictedPercentileSeconds) {
+            this(gatewayId, className, arrivalRate, observedSeconds, previousWeight, weight, predictedSeconds, utility, pinned, model,
+                    modelError, modelGain, predictedPercentileSeconds, Double.NaN);
+        }
     }
 }

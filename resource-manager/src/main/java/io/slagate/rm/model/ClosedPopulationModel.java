@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * a transparent position: clients pool their connections, so the gap between two requests on one
  * connection is not any client's think time. Where no N reproduces the measurement (a flow that
  * does not queue for its slots tells nothing about its population), {@link #population} is null and
- * the prediction falls back to the open {@link ErlangCModel}.
+ * the prediction falls back to the open {@link ErlangCModel}. A forecast arrival rate does not enter: a
+ * closed population's rate is what its share makes of it, not an input (the open fallback takes it).
  */
 public final class ClosedPopulationModel implements ResponseTimeModel {
     /** Calibrated populations beyond this are open traffic for all practical purposes. */

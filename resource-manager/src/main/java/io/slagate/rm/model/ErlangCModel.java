@@ -25,7 +25,7 @@ public final class ErlangCModel implements ResponseTimeModel {
             return FALLBACK.predictSeconds(o, w);
         }
         double s = o.serviceSeconds();
-        double a = o.arrivalRate() * s;
+        double a = o.rateAhead() * s;
         double m = Math.max(w, 1e-3);
         int lo = (int) Math.floor(m);
         double frac = m - lo;
@@ -56,7 +56,7 @@ public final class ErlangCModel implements ResponseTimeModel {
             return FALLBACK.predictQuantileSeconds(o, w, p);
         }
         double s = o.serviceSeconds();
-        double a = o.arrivalRate() * s;
+        double a = o.rateAhead() * s;
         double m = Math.max(w, 1e-3);
         int lo = (int) Math.floor(m);
         double frac = m - lo;

@@ -5,14 +5,40 @@ package io.slagate.rm.model;
  * mean response time t~ (s, queueing at the gateway included) and the share w~ (in server slots) it
  * had meanwhile; and, where the gateway reports them, the throughput X~ (completions/s) and the mean
  * service time S~ (s, from admission to the server's answer); and, for a class with a percentile goal,
- * the response time measured at that percentile (s; NaN otherwise).
+ * the response time measured at that percentile (s; NaN otherwise); and the arrival rate forecast for the
+ * next cycle (NaN: none in force).
  */
 public record FlowObservation(double arrivalRate, double responseSeconds, double weight, double throughput,
-                              double serviceSeconds, double percentileSeconds) {
+                              double serviceSeconds, double percentileSeconds, double forecastRate) {
     public static final FlowObservation NONE = new FlowObservation(0, 0, 0);
 
     public FlowObservation(double arrivalRate, double responseSeconds, double weight, double throughput, double serviceSeconds) {
         this(arrivalRate, responseSeconds, weight, throughput, serviceSeconds, Double.NaN);
+    }
+
+    public FlowObservation(double arrivalRate, double responseSeconds, double weight, double throughput, double serviceSeconds,
+                           double percentileSeconds) {
+        this(arrivalRate, responseSeconds, weight, throughput, serviceSeconds, percentileSeconds, Double.NaN);
+    }
+
+    /**
+     * The arrival rate to predict for: the forecast one cycle ahead where one is in force (issue 19), else
+     * the window's. The open models (M/M/1's eq. 9, Erlang C) take it; what was measured at w~ (eq. 8's μ,
+     * the correction's level) stays the window's.
+     */
+    public double rateAhead() {
+        return forecastRate >= 0 && Double.isFinite(forecastRate) ? forecastRate : arrivalRate;
+    }
+
+    /** The same observation predicting for the window's own rate. */
+    public FlowObservation withoutForecast() {
+        return Double.isNaN(forecastRate) ? this
+                : new FlowObservation(arrivalRate, responseSeconds, weight, throughput, serviceSeconds, percentileSeconds, Double.NaN);
+    }
+
+    /** The same observation predicting for {@code rate} next cycle. */
+    public FlowObservation withForecast(double rate) {
+        return new FlowObservation(arrivalRate, responseSeconds, weight, throughput, serviceSeconds, percentileSeconds, rate);
     }
 
     /** Without throughput and service time (the paper's inputs only): the M/M/1 model needs no more. */

@@ -27,7 +27,7 @@ public final class MM1Model implements ResponseTimeModel {
         if (o.isEmpty()) {
             return o.responseSeconds() > 0 ? o.responseSeconds() : 0;
         }
-        double lambda = o.arrivalRate();
+        double lambda = o.rateAhead(); // eq. 9 at the rate expected next cycle; μ (eq. 8) from what was measured
         double mu = serviceRate(o);
         // w0: where eq. 9 reaches the cap C, i.e. μ − λ/w0 = 1/C.
         double w0 = lambda / (mu - 1 / UNSTABLE_SECONDS);

@@ -80,7 +80,8 @@ public final class ModelCorrection {
         if (o.isEmpty()) {
             return raw;
         }
-        double at = model.predictSeconds(o, o.weight());
+        // the model's change from what was measured (w~ at the window's rate) to what is asked (w at the rate ahead)
+        double at = model.predictSeconds(o.withoutForecast(), o.weight());
         double corrected = o.responseSeconds() + gain.getOrDefault(flow, 1.0) * (raw - at);
         return Double.isFinite(corrected) ? Math.max(corrected, 1e-9) : raw;
     }
@@ -95,7 +96,7 @@ public final class ModelCorrection {
         if (o.isEmpty()) {
             return raw;
         }
-        double at = model.predictQuantileSeconds(o, o.weight(), p);
+        double at = model.predictQuantileSeconds(o.withoutForecast(), o.weight(), p);
         double level = o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds()) ? o.percentileSeconds() : at;
         double corrected = level + gain.getOrDefault(flow, 1.0) * (raw - at);
         return Double.isFinite(corrected) ? Math.max(corrected, 1e-9) : raw;

@@ -1,0 +1,19 @@
+package io.slagate.rm.forecast;
+
+/**
+ * A flow's arrival rate one control cycle ahead (issue 19, item 1), fed once per cycle with the window's
+ * measured rate. Time enters only through the calls.
+ */
+public interface Forecaster {
+    /** Takes this cycle's measured rate; returns the rate forecast for the next cycle. */
+    double observe(double rate);
+
+    /** The last forecast (NaN before two observations). */
+    double forecast();
+
+    /**
+     * The recent relative error of its one-cycle-ahead forecasts, |forecast − measured| / measured,
+     * smoothed (NaN until one forecast was checked).
+     */
+    double error();
+}

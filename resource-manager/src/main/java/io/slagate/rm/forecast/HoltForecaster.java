@@ -1,0 +1,60 @@
+package io.slagate.rm.forecast;
+
+/**
+ * Holt's linear trend (double exponential smoothing): a level and a trend per cycle, each smoothed, and the
+ * forecast level + trend. On a ramp it is a cycle ahead of the last window, where the last window is always
+ * a cycle behind; on a flat series it is the smoothed level. Its own error is tracked so that a caller can
+ * trust it only while it is small.
+ */
+public final class HoltForecaster implements Forecaster {
+    private final double alpha;
+    private final double beta;
+    private final double errorSmoothing;
+    private double level = Double.NaN;
+    private double trend;
+    private double forecast = Double.NaN;
+    private double error = Double.NaN;
+    private int seen;
+
+    /** @param alpha the level's smoothing, {@code beta} the trend's, both in (0, 1] */
+    public HoltForecaster(double alpha, double beta) {
+        if (!(alpha > 0 && alpha <= 1 && beta > 0 && beta <= 1)) {
+            throw new IllegalArgumentException("smoothing factors must be in (0, 1]: " + alpha + ", " + beta);
+        }
+        this.alpha = alpha;
+        this.beta = beta;
+        this.errorSmoothing = 0.3;
+    }
+
+    @Override
+    public double observe(double rate) {
+        if (!Double.isFinite(rate) || rate < 0) {
+            return forecast; // a broken measurement teaches nothing
+        }
+        if (!Double.isNaN(forecast) && rate > 0) {
+            double e = Math.abs(forecast - rate) / rate;
+            error = Double.isNaN(error) ? e : (1 - errorSmoothing) * error + errorSmoothing * e;
+        }
+        seen++;
+        if (seen == 1) {
+            level = rate;
+            trend = 0;
+            return forecast; // one point: no trend yet
+        }
+        double previous = level;
+        level = alpha * rate + (1 - alpha) * (level + trend);
+        trend = beta * (level - previous) + (1 - beta) * trend;
+        forecast = Math.max(0, level + trend);
+        return forecast;
+    }
+
+    @Override
+    public double forecast() {
+        return forecast;
+    }
+
+    @Override
+    public double error() {
+        return error;
+    }
+}
