@@ -42,7 +42,8 @@ public final class Main {
               load              SOAP load through the gateway (slagate load --help)
               experiment NAME   the paper's experiments A, B or C, or sla (issue 21: a noisy customer, late work
                                 under overload), or slowdown (issue 17: a server 3x slower, with the
-                                gateway's local limit and without) [--short] [--scale 0.05] [--resolution 1]
+                                gateway's local limit and without), or ahead (issue 19: a ramp with the
+                                load forecast and without) [--short] [--scale 0.05] [--resolution 1]
                                 [--out docs/experiments]; C --point L_P,L_B --sweep: one point against the
                                 best static weights (an empirical oracle), ending with "capture MODEL VALUE";
                                 [--percentile 95]: with p95 goals, also "attainment RUN premium P basic B";
@@ -436,7 +437,7 @@ public final class Main {
             return 0;
         }
         List<String> lines = experiments.run(name, sweep);
-        boolean lower = name.equalsIgnoreCase("sla") || name.equalsIgnoreCase("slowdown");
+        boolean lower = name.equalsIgnoreCase("sla") || name.equalsIgnoreCase("slowdown") || name.equalsIgnoreCase("ahead");
         out.println("results in " + dir.resolve(lower ? name.toLowerCase(java.util.Locale.ROOT) : name.toUpperCase(java.util.Locale.ROOT)));
         lines.forEach(out::println);
         return 0;

@@ -64,6 +64,11 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
 
     /** The same with more gateway settings, e.g. {@code "  localLimit: true\n"}. */
     SlagateConfig config(java.util.List<String> backendUrls, String concurrencyYaml, String gatewayExtra) {
+        return config(backendUrls, concurrencyYaml, gatewayExtra, "");
+    }
+
+    /** The same with more controller settings, e.g. {@code ", forecast: auto"}. */
+    SlagateConfig config(java.util.List<String> backendUrls, String concurrencyYaml, String gatewayExtra, String controllerExtra) {
         StringBuilder servers = new StringBuilder();
         for (int i = 0; i < backendUrls.size(); i++) {
             servers.append(String.format(Locale.ROOT, "  - { id: s%d, url: \"%s\", concurrency: %s }%n", i + 1, backendUrls.get(i),
@@ -87,11 +92,11 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
                   defaultClass: basic
                 allocation: { weights: { premium: %s, basic: %s } }
                 bus: { url: "vm://slagate-experiment", listen: "" }
-                controller: { cycle: %dms, combining: min, resolution: %s, model: %s }
+                controller: { cycle: %dms, combining: min, resolution: %s, model: %s%s }
                 """, scheduler, paper(5).toMillis(), paper(30).toMillis(), gatewayExtra, servers,
                 goalKey(), paper(goal(2)).toMillis(), goalKey(), paper(goal(3)).toMillis(), PREMIUM_USER, premiumWeight,
                 concurrency * backendUrls.size() - premiumWeight,
-                paper(5).toMillis(), resolution, model);
+                paper(5).toMillis(), resolution, model, controllerExtra);
         return ConfigLoader.parse(yaml, "experiment");
     }
 }

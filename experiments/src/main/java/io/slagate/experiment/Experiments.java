@@ -77,7 +77,10 @@ public final class Experiments {
             case "SLOWDOWN" -> {
                 return new SlowdownExperiment(quick, log).run(out, command);
             }
-            default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B, C, sla or slowdown");
+            case "AHEAD" -> {
+                return new AheadExperiment(quick, log).run(out, command);
+            }
+            default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B, C, sla, slowdown or ahead");
         }
         return List.of();
     }
