@@ -417,7 +417,7 @@ public final class ConfigLoader {
     }
 
     /** {@code p95}, {@code p99.9}: a percentile goal's key. */
-    static final Pattern PERCENTILE_KEY = Pattern.compile("p[0-9]+(\\.[0-9]+)?");
+    public static final Pattern PERCENTILE_KEY = Pattern.compile("p[0-9]+(\\.[0-9]+)?");
 
     /** The class's percentile goal, or null; at most one per class, its percentile in (0, 100). */
     private static PercentileGoal percentileGoal(ConfigNode c) {

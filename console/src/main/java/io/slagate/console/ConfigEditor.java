@@ -70,7 +70,7 @@ public final class ConfigEditor {
         }
         if (form.has("percentile")) {
             for (Iterator<String> it = c.fieldNames(); it.hasNext(); ) {
-                if (it.next().matches("p[0-9]+(\\.[0-9]+)?")) {
+                if (io.slagate.config.ConfigLoader.PERCENTILE_KEY.matcher(it.next()).matches()) {
                     it.remove();
                 }
             }
@@ -80,7 +80,7 @@ public final class ConfigEditor {
                     throw new Api.ApiError(400, "percentile must be a number in (0, 100), e.g. 95 or 99.9", "percentile");
                 }
                 double v = p.asDouble();
-                String key = "p" + (v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v));
+                String key = new io.slagate.config.PercentileGoal(v, java.time.Duration.ZERO).key();
                 c.set(key, seconds(form.get("percentileTargetSeconds"), "percentileTargetSeconds"));
             }
         }

@@ -38,7 +38,7 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
         if (percentile <= 0) {
             return "target";
         }
-        return "p" + (percentile == Math.rint(percentile) ? String.valueOf((long) percentile) : String.valueOf(percentile));
+        return new io.slagate.config.PercentileGoal(percentile, Duration.ZERO).key();
     }
 
     static final String PREMIUM_USER = "gold-customer";

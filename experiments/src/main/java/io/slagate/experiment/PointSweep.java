@@ -277,7 +277,7 @@ final class PointSweep {
     }
 
     private String goalNumber() {
-        return percentile == Math.rint(percentile) ? String.valueOf((long) percentile) : String.valueOf(percentile);
+        return new io.slagate.config.PercentileGoal(percentile, Duration.ZERO).key().substring(1);
     }
 
     private static String fmt(double v) {

@@ -62,25 +62,9 @@ final class CapacityDeficit {
         return new Result(pool, haveSlots, needed, deficit, servers, byClass);
     }
 
-    /** The smallest number of units whose prediction meets the target (predictions fall with the share), or −1. */
+    /** The smallest number of units whose predictions meet the goals (predictions fall with the share), or −1. */
     private static int smallestUnits(Flow f, double resolution, int limitUnits) {
-        if (!meets(f, limitUnits * resolution)) {
-            return -1;
-        }
-        int lo = 0; // does not meet (a share of 0 serves nothing)
-        int hi = limitUnits; // meets
-        while (hi - lo > 1) {
-            int mid = (lo + hi) >>> 1;
-            if (meets(f, mid * resolution)) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        return hi;
-    }
-
-    private static boolean meets(Flow f, double w) {
-        return f.meetsAt().test(w);
+        int units = ImportanceTiers.smallestUnits(u -> f.meetsAt().test(u * resolution), limitUnits);
+        return units == Integer.MAX_VALUE ? -1 : units;
     }
 }

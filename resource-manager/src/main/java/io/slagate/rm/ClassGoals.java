@@ -69,6 +69,11 @@ final class ClassGoals {
         return true;
     }
 
+    /** Whether measured figures miss a goal: the mean beyond the mean target, or the goal percentile beyond its threshold. */
+    boolean missedBy(double meanSeconds, double percentileSeconds) {
+        return mean != null && meanSeconds > meanTarget || percentile != null && percentileSeconds > percentileTarget;
+    }
+
     /** The tightest threshold, seconds (the dead band is a fraction of it). */
     double tightestSeconds() {
         return Math.min(mean == null ? Double.POSITIVE_INFINITY : meanTarget,

@@ -699,16 +699,6 @@ public final class ResourceManager {
         return pinned != null ? pinned : auto != null ? auto.limit() : s.concurrency();
     }
 
-    /** Whether the flow's window measured a response time beyond its class's goal (its mean, or its goal percentile). */
-    private static boolean missesGoal(TrafficClassConfig tc, FlowStatsMessage fs) {
-        if (!tc.hasGoal()) {
-            return false;
-        }
-        boolean mean = tc.target() != null && fs.meanResponseSeconds() > tc.targetSeconds();
-        boolean pct = tc.percentileGoal() != null && fs.percentileSeconds() > tc.percentileGoal().targetSeconds();
-        return mean || pct;
-    }
-
     /**
      * While a gateway reports a local limit on the server (its service times jumped), the server's capacity is
      * what the gateways hold it to now, Σ_g of their reported caps; −1 while none does. The gateways give the
@@ -767,7 +757,7 @@ public final class ResourceManager {
                     int ci = config.classIndex(fs.className());
                     if (poolClasses.contains(ci)) {
                         waiting += Math.max(0, fs.queueLength());
-                        missed |= fs.throughput() > 0 && missesGoal(config.classes().get(ci), fs);
+                        missed |= fs.throughput() > 0 && goals[ci].missedBy(fs.meanResponseSeconds(), fs.percentileSeconds());
                     }
                 }
             }

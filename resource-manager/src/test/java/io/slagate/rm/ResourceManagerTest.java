@@ -446,6 +446,28 @@ class ResourceManagerTest {
         assertEquals(2, rm.concurrencyLimits().get("s1").limit());
     }
 
+    /**
+     * A broken gateway's server figures (bus boundary): a local limit reported with a negative cap, non-finite
+     * throughput and service time. It costs only that gateway's own part of the server: the other gateway's
+     * reported cap still counts, nothing throws, and once the reports are sane again the server has its N_s.
+     */
+    @Test
+    void brokenServerFigures_costOnlyTheirGatewaysPart() {
+        ResourceManager rm = new ResourceManager("rm", config("sum", "", ", damping: 1"), new Overrides(), 0);
+        List<FlowStatsMessage> flows = List.of(new FlowStatsMessage("premium", 2, 2, 0, 1, 0, 1, 0, 0, 2.5),
+                new FlowStatsMessage("basic", 2, 2, 0, 1, 0, 1, 0, 0, 2.5));
+        rm.onStats(new StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 30, 1, flows,
+                List.of(new ServerStatusMessage("s1", 5, 0, true, 10, 0.1, false))), now);
+        rm.onStats(new StatsMessage(BusMessage.SCHEMA, "gw2", 1, 0, 30, 1, flows,
+                List.of(new ServerStatusMessage("s1", -5, 0, true, Double.NaN, -1, true))), now);
+        AllocationMessage a = rm.step(now).allocation();
+        assertEquals(5, cap(a, "gw1", "s1") + cap(a, "gw2", "s1"), "the sane gateway's 5 still count; the broken one's part is 0");
+        rm.onStats(new StatsMessage(BusMessage.SCHEMA, "gw2", 2, 0, 30, 1, flows,
+                List.of(new ServerStatusMessage("s1", 5, 0, true, 10, 0.1, false))), now);
+        AllocationMessage b = rm.step(now).allocation();
+        assertEquals(10, cap(b, "gw1", "s1") + cap(b, "gw2", "s1"), "sane again: N_s whole");
+    }
+
     @Test
     void edges_leave_redistributesAtOnce() {
         ResourceManager rm = new ResourceManager("rm", config("sum", "", ""), new Overrides(), 0);

@@ -190,7 +190,7 @@ public final class GatewayMetrics {
 
     /** A request the server answered completely, after {@code serviceNanos} from dispatch. */
     public void serverCompleted(int serverIndex, long serviceNanos) {
-        serverWindows[serverIndex].completed(0, serviceNanos, serviceNanos, false);
+        serverWindows[serverIndex].served(serviceNanos);
         if (serverTickAnswers[serverIndex] != null) {
             serverTickAnswers[serverIndex].increment();
             serverTickNanos[serverIndex].add(serviceNanos);

@@ -58,6 +58,13 @@ final class SlidingWindow {
         b.responseNanos.add(responseNanos);
     }
 
+    /** A server's answer: only its count and service time (a server's window has no queueing or goal of its own). */
+    void served(long serviceNanos) {
+        Bucket b = buckets[current];
+        b.completions.increment();
+        b.serviceNanos.add(serviceNanos);
+    }
+
     /** Closes the current interval; the oldest bucket is cleared and becomes the current one. */
     synchronized void rotate() {
         int next = (current + 1) % buckets.length;
