@@ -314,7 +314,8 @@ async function serversAndClassification() {
       const st = document.createElement('td');
       st.textContent = Object.entries(liveGateways).map(([gw, s]) => {
         const x = (s.servers || []).find(y => y.serverId === sv.id);
-        return x ? gw + ': ' + (x.inRotation ? 'in rotation' : 'OUT') + ', ' + x.outstanding + '/' + x.cap : gw + ': ?';
+        return x ? gw + ': ' + (x.inRotation ? 'in rotation' : 'OUT') + ', ' + x.outstanding + '/' + x.cap
+          + (x.localityGroup ? ', locality: ' + x.localityGroup : '') : gw + ': ?';
       }).join('; ') || 'no gateway reporting';
       tr.appendChild(st);
       const ns = document.createElement('td');

@@ -43,7 +43,9 @@ public final class Main {
               experiment NAME   the paper's experiments A, B or C, or sla (issue 21: a noisy customer, late work
                                 under overload), or slowdown (issue 17: a server 3x slower, with the
                                 gateway's local limit and without), or ahead (issue 19: a ramp with the
-                                load forecast and without) [--short] [--scale 0.05] [--resolution 1]
+                                load forecast and without), or locality (issue 20: round-robin,
+                                least-loaded, LARD and locality dispatch on a TPC-W-like store with
+                                per-server caches) [--short] [--scale 0.05] [--resolution 1]
                                 [--out docs/experiments]; C --point L_P,L_B --sweep: one point against the
                                 best static weights (an empirical oracle), ending with "capture MODEL VALUE";
                                 [--percentile 95]: with p95 goals, also "attainment RUN premium P basic B";
@@ -437,7 +439,8 @@ public final class Main {
             return 0;
         }
         List<String> lines = experiments.run(name, sweep);
-        boolean lower = name.equalsIgnoreCase("sla") || name.equalsIgnoreCase("slowdown") || name.equalsIgnoreCase("ahead");
+        boolean lower = name.equalsIgnoreCase("sla") || name.equalsIgnoreCase("slowdown") || name.equalsIgnoreCase("ahead")
+                || name.equalsIgnoreCase("locality");
         out.println("results in " + dir.resolve(lower ? name.toLowerCase(java.util.Locale.ROOT) : name.toUpperCase(java.util.Locale.ROOT)));
         lines.forEach(out::println);
         return 0;

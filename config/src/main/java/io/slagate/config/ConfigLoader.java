@@ -144,7 +144,7 @@ public final class ConfigLoader {
         BusSettings bus = bus(top.object("bus"));
         ControllerSettings controller = controller(top.object("controller"));
         ConsoleSettings console = console(top.object("console"));
-        crossCheck(top, servers, classes);
+        crossCheck(top, servers, classes, gateway);
         if (!problems.isEmpty()) {
             throw new ConfigException(source, problems);
         }
@@ -155,7 +155,7 @@ public final class ConfigLoader {
         g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
                 "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
                 "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
-                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "adminDump", "localLimit");
+                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "adminDump", "localLimit", "locality");
         String id = g.string("id", "gw1");
         if (id != null && !NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -163,8 +163,8 @@ public final class ConfigLoader {
         HostPort listen = hostPort(g, "listen", new HostPort("0.0.0.0", 8080));
         HostPort admin = hostPort(g, "admin", new HostPort("127.0.0.1", 8081));
         SchedulerMode mode = g.choice("scheduler", SchedulerMode.WRR, SchedulerMode::parse, "wrr", "fcfs", "priority");
-        LoadBalancing lb = g.choice("loadBalancing", LoadBalancing.LEAST_OUTSTANDING, LoadBalancing::parse,
-                "least-outstanding", "round-robin");
+        Map<String, LoadBalancing> perPool = new LinkedHashMap<>();
+        LoadBalancing lb = loadBalancing(g, perPool);
         FaultStatus fs = g.choice("faultStatus", FaultStatus.WSI, FaultStatus::parse, "wsi", "http");
         long maxBytes = g.bytes("maxRequestBytes", 10L * 1024 * 1024, 1024, 2L * 1024 * 1024 * 1024);
         Duration connect = g.duration("connectTimeout", Duration.ofSeconds(2), Duration.ofMillis(10), Duration.ofMinutes(5));
@@ -198,7 +198,54 @@ public final class ConfigLoader {
             tls = new TlsSettings(ks, t.string("type", "PKCS12"), secretFromEnv(t, t.requiredString("passwordEnv")));
         }
         return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
-                maxConnections, tls, clients(g, maxBytes), g.bool("adminDump", false), g.bool("localLimit", false));
+                maxConnections, tls, clients(g, maxBytes), g.bool("adminDump", false), g.bool("localLimit", false),
+                locality(g, perPool));
+    }
+
+    private static final String[] LOAD_BALANCING = {"least-outstanding", "round-robin", "locality", "lard"};
+
+    /**
+     * {@code loadBalancing: least-outstanding} for every pool, or per pool: {@code {default: least-outstanding,
+     * stock: locality}} (pools not named take {@code default}); the pool names are checked against the servers'.
+     */
+    private static LoadBalancing loadBalancing(ConfigNode g, Map<String, LoadBalancing> perPool) {
+        ConfigNode lb = g.child("loadBalancing");
+        if (!lb.isObject()) {
+            return g.choice("loadBalancing", LoadBalancing.LEAST_OUTSTANDING, LoadBalancing::parse, LOAD_BALANCING);
+        }
+        LoadBalancing fallback = LoadBalancing.LEAST_OUTSTANDING;
+        for (Map.Entry<String, ConfigNode> e : lb.entries().entrySet()) {
+            LoadBalancing p = lb.choice(e.getKey(), LoadBalancing.LEAST_OUTSTANDING, LoadBalancing::parse, LOAD_BALANCING);
+            if (e.getKey().equals("default")) {
+                fallback = p;
+            } else {
+                perPool.put(e.getKey(), p);
+            }
+        }
+        return fallback;
+    }
+
+    private static LocalitySettings locality(ConfigNode g, Map<String, LoadBalancing> perPool) {
+        ConfigNode l = g.object("locality");
+        l.allowOnly("epsilon", "key", "workingSetHeader", "remapInterval");
+        LocalitySettings d = LocalitySettings.DEFAULTS;
+        double epsilon = l.number("epsilon", d.epsilon(), -1e9, 100);
+        if (!(epsilon > 0)) {
+            l.problem("epsilon", epsilon, "must be above 0: no server is loaded above (1 + epsilon) x the pool's mean, and 0 leaves no room to keep a type where its data is");
+            epsilon = d.epsilon();
+        }
+        String key = l.string("key", null);
+        if (key != null && !HEADER.matcher(key).matches()) {
+            l.problem("key", key, "must be an HTTP header name (letters, digits and !#$%&'*+.^_`|~-), e.g. X-Item-Group");
+            key = null;
+        }
+        String ws = l.string("workingSetHeader", d.workingSetHeader());
+        if (ws != null && !ws.equals("none") && !HEADER.matcher(ws).matches()) {
+            l.problem("workingSetHeader", ws, "must be an HTTP header name, or none to learn from response times only");
+            ws = d.workingSetHeader();
+        }
+        Duration remap = l.duration("remapInterval", d.remapInterval(), Duration.ofMillis(100), Duration.ofHours(1));
+        return new LocalitySettings(perPool, epsilon, key, "none".equals(ws) ? null : ws, remap);
     }
 
     private static ClientPolicy clients(ConfigNode g, long maxRequestBytes) {
@@ -678,9 +725,16 @@ public final class ConfigLoader {
                 minGain, forecast == null ? "none" : forecast);
     }
 
-    private static void crossCheck(ConfigNode top, List<ServerConfig> servers, List<TrafficClassConfig> classes) {
+    private static void crossCheck(ConfigNode top, List<ServerConfig> servers, List<TrafficClassConfig> classes,
+                                   GatewaySettings gateway) {
         Set<String> pools = new HashSet<>();
         servers.forEach(s -> pools.add(s.pool()));
+        for (String p : gateway.locality().pools().keySet()) {
+            if (!servers.isEmpty() && !pools.contains(p)) {
+                top.problem("gateway.loadBalancing." + p, gateway.locality().pools().get(p).configName(),
+                        "names a pool with no server; pools with servers: " + String.join(", ", sorted(pools)) + " (or default)");
+            }
+        }
         for (int i = 0; i < classes.size(); i++) {
             TrafficClassConfig c = classes.get(i);
             if (c.pool() != null && !servers.isEmpty() && !pools.contains(c.pool())) {

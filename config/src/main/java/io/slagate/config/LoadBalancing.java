@@ -3,13 +3,33 @@ package io.slagate.config;
 /** How the dispatcher picks a server among those with a free slot (N_{g,s} not reached). */
 public enum LoadBalancing {
     LEAST_OUTSTANDING,
-    ROUND_ROBIN;
+    ROUND_ROBIN,
+    /** Request types grouped by working-set correlation, each group on its server, under bounded loads (issue 20). */
+    LOCALITY,
+    /** Locality-aware request distribution (Pai et al.): request type to server by hash, moved when that server is overloaded. */
+    LARD;
+
+    /** Whether the choice depends on the request's type (then the gateway keeps the request type of each request). */
+    public boolean byRequestType() {
+        return this == LOCALITY || this == LARD;
+    }
 
     static LoadBalancing parse(String s) {
         return switch (s) {
-            case "least-outstanding" -> LEAST_OUTSTANDING;
+            case "least-outstanding", "least-loaded" -> LEAST_OUTSTANDING;
             case "round-robin" -> ROUND_ROBIN;
+            case "locality" -> LOCALITY;
+            case "lard" -> LARD;
             default -> null;
+        };
+    }
+
+    public String configName() {
+        return switch (this) {
+            case LEAST_OUTSTANDING -> "least-outstanding";
+            case ROUND_ROBIN -> "round-robin";
+            case LOCALITY -> "locality";
+            case LARD -> "lard";
         };
     }
 }

@@ -455,4 +455,51 @@ class ConfigLoaderTest {
             throw new AssertionError(e);
         }
     }
+
+    @Test
+    void loadBalancing_perPool_andLocalitySettings() {
+        SlagateConfig c = ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:9001", pool: store }
+                  - { id: s2, url: "http://127.0.0.1:9002", pool: quotes }
+                classes:
+                  - { name: gold, target: 2s, pool: store }
+                  - { name: bronze, target: 3s, pool: quotes }
+                gateway:
+                  loadBalancing: { default: round-robin, store: locality }
+                  locality: { epsilon: 0.5, key: X-Item-Group, workingSetHeader: none, remapInterval: 10s }
+                """, "t.yaml");
+        assertEquals(LoadBalancing.LOCALITY, c.gateway().loadBalancing("store"));
+        assertEquals(LoadBalancing.ROUND_ROBIN, c.gateway().loadBalancing("quotes"));
+        assertEquals(0.5, c.gateway().locality().epsilon(), 1e-12);
+        assertEquals("X-Item-Group", c.gateway().locality().key());
+        assertNull(c.gateway().locality().workingSetHeader(), "none: learn from response times only");
+        assertEquals(Duration.ofSeconds(10), c.gateway().locality().remapInterval());
+        // a scalar applies to every pool; the defaults of locality
+        SlagateConfig d = ConfigLoader.parse(MINIMAL + "gateway: { loadBalancing: lard }\n", "t.yaml");
+        assertEquals(LoadBalancing.LARD, d.gateway().loadBalancing("default"));
+        assertEquals(LocalitySettings.DEFAULT_WORKING_SET_HEADER, d.gateway().locality().workingSetHeader());
+        assertEquals(0.25, d.gateway().locality().epsilon(), 1e-12);
+    }
+
+    @Test
+    void loadBalancing_mistakes_nameTheirKey() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MINIMAL + """
+                gateway:
+                  loadBalancing: { default: locality, shop: nearest, nowhere: lard }
+                  locality: { epsilon: 0, key: "X Item", workingSetHeader: "a:b" }
+                """, "e.yaml"));
+        String m = e.getMessage();
+        assertTrue(m.contains("gateway.loadBalancing.shop") && m.contains("nearest") && m.contains("locality, lard"), m);
+        assertTrue(m.contains("gateway.loadBalancing.nowhere") && m.contains("names a pool with no server"), m);
+        assertTrue(m.contains("gateway.locality.epsilon") && m.contains("must be above 0"), m);
+        assertTrue(m.contains("gateway.locality.key") && m.contains("HTTP header name"), m);
+        assertTrue(m.contains("gateway.locality.workingSetHeader"), m);
+        ConfigException scalar = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse(MINIMAL + "gateway: { loadBalancing: nearest }\n", "e.yaml"));
+        assertTrue(scalar.getMessage().contains("gateway.loadBalancing") && scalar.getMessage().contains("nearest"), scalar.getMessage());
+        ConfigException negative = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse(MINIMAL + "gateway: { locality: { epsilon: -1 } }\n", "e.yaml"));
+        assertTrue(negative.getMessage().contains("gateway.locality.epsilon"), negative.getMessage());
+    }
 }

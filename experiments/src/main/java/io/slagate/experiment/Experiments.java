@@ -80,7 +80,10 @@ public final class Experiments {
             case "AHEAD" -> {
                 return new AheadExperiment(quick, log).run(out, command);
             }
-            default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B, C, sla, slowdown or ahead");
+            case "LOCALITY" -> {
+                return new LocalityExperiment(quick, log).run(out, command);
+            }
+            default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B, C, sla, slowdown, ahead or locality");
         }
         return List.of();
     }

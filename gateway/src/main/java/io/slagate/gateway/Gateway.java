@@ -178,6 +178,9 @@ public final class Gateway implements AutoCloseable {
         timer.scheduleAtFixedRate(guarded("queue-timeout sweep", this::expireOverdue), sweep, sweep, TimeUnit.MILLISECONDS);
         long interval = config.gateway().stats().reportingInterval().toMillis();
         timer.scheduleAtFixedRate(guarded("statistics window", this::endReportingInterval), interval, interval, TimeUnit.MILLISECONDS);
+        long remap = config.gateway().locality().remapInterval().toMillis();
+        // every generation's queues: a new configuration's pools are remapped from its own first interval
+        timer.scheduleAtFixedRate(guarded("locality remap", () -> current.queues().remapLocality()), remap, remap, TimeUnit.MILLISECONDS);
         if (config.gateway().localLimit()) {
             timer.scheduleAtFixedRate(guarded("local limit", this::localLimitTick), LOCAL_LIMIT_TICK_MILLIS, LOCAL_LIMIT_TICK_MILLIS,
                     TimeUnit.MILLISECONDS);
@@ -378,6 +381,10 @@ public final class Gateway implements AutoCloseable {
         alloc.put("servers", n);
         m.put("allocation", alloc);
         m.put("classes", metrics.flowStats(queues));
+        List<Map<String, Object>> locality = queues.localityStats();
+        if (!locality.isEmpty()) {
+            m.put("locality", locality);
+        }
         return m;
     }
 
@@ -441,7 +448,7 @@ public final class Gateway implements AutoCloseable {
     private static GatewaySettings withSchedulerOf(GatewaySettings a, GatewaySettings b) {
         return new GatewaySettings(a.id(), a.listen(), a.admin(), b.scheduler(), b.loadBalancing(), a.faultStatus(),
                 a.maxRequestBytes(), a.connectTimeout(), a.serverTimeout(), a.health(), a.stats(), a.headerTimeout(),
-                a.maxConnections(), a.tls(), a.clients(), a.adminDump(), a.localLimit());
+                a.maxConnections(), a.tls(), a.clients(), a.adminDump(), a.localLimit(), b.locality());
     }
 
     /** The allocation in force, carried over by name to a new set of classes and servers. */

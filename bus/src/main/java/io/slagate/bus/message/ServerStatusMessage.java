@@ -3,10 +3,25 @@ package io.slagate.bus.message;
 /**
  * One server as a gateway sees it: its cap N_{g,s} in force, outstanding requests, whether in rotation, and over the
  * statistics window its answers per second and their mean service time (s; NaN without answers); whether a
- * local limit holds it below the allocation's cap here (then {@code cap} is the reduced one).
+ * local limit holds it below the allocation's cap here (then {@code cap} is the reduced one); under locality dispatch
+ * (issue 20), the request types mapped to it and their share of the pool's requests, as text ({@code null} otherwise).
  */
 public record ServerStatusMessage(String serverId, int cap, int outstanding, boolean inRotation, double throughput,
-                                  double meanServiceSeconds, boolean locallyLimited) {
+                                  double meanServiceSeconds, boolean locallyLimited, String localityGroup) {
+    /** The longest locality description a gateway sends (the rest is cut). */
+    public static final int MAX_LOCALITY_CHARS = 1000;
+
+    public ServerStatusMessage {
+        if (localityGroup != null && localityGroup.length() > MAX_LOCALITY_CHARS) {
+            localityGroup = localityGroup.substring(0, MAX_LOCALITY_CHARS) + "…";
+        }
+    }
+
+    public ServerStatusMessage(String serverId, int cap, int outstanding, boolean inRotation, double throughput,
+                               double meanServiceSeconds, boolean locallyLimited) {
+        this(serverId, cap, outstanding, inRotation, throughput, meanServiceSeconds, locallyLimited, null);
+    }
+
     /** Without the window's figures (a sender that does not measure them). */
     public ServerStatusMessage(String serverId, int cap, int outstanding, boolean inRotation) {
         this(serverId, cap, outstanding, inRotation, Double.NaN, Double.NaN, false);

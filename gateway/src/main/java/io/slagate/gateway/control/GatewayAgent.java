@@ -183,7 +183,7 @@ public final class GatewayAgent implements AutoCloseable {
             double[] measured = gateway.metrics().serverWindow(s);
             // the cap in force here: below the allocation's while a local limit holds the server
             servers.add(new ServerStatusMessage(config.servers().get(s).id(), q.effectiveCap(s), q.server(s).outstanding(),
-                    q.server(s).inRotation(), measured[0], measured[1], q.effectiveCap(s) < a.cap(s)));
+                    q.server(s).inRotation(), measured[0], measured[1], q.effectiveCap(s) < a.cap(s), q.localityGroupOf(s)));
         }
         return new StatsMessage(BusMessage.SCHEMA, id, sequence.incrementAndGet(), System.currentTimeMillis(), window,
                 a.version(), flows, servers);

@@ -224,6 +224,7 @@ final class Dispatcher {
             }
             out.add(context.classFields[ex.classIndex()]);
             out.add(GatewayContext.queueMillisField(TimeUnit.NANOSECONDS.toMillis(ex.queueingNanos())));
+            ex.workingSetDeclared(s2pHeaders);
         }
 
         @Override

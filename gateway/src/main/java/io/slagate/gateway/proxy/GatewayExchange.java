@@ -243,6 +243,17 @@ final class GatewayExchange extends QueuedRequest {
         return (flags.getAndUpdate(f -> f | FINISHED) & FINISHED) == 0;
     }
 
+    /** The response's headers, as the server sent them: the working set it may declare teaches locality dispatch (issue 20). */
+    void workingSetDeclared(HttpFields serverHeaders) {
+        if (requestType() < 0 || context.workingSetHeader == null) {
+            return;
+        }
+        io.slagate.gateway.locality.LocalityLearner learner = context.queues.learner(classIndex());
+        if (learner != null) {
+            learner.workingSet(requestType(), serverHeaders.get(context.workingSetHeader));
+        }
+    }
+
     /** The server's response was relayed completely. */
     void completed() {
         releaseSlot();
@@ -255,6 +266,12 @@ final class GatewayExchange extends QueuedRequest {
         ServerSlots s = server;
         if (s != null) {
             context.metrics.serverCompleted(s.index(), now - admitted);
+            if (requestType() >= 0) {
+                io.slagate.gateway.locality.LocalityLearner learner = context.queues.learner(classIndex());
+                if (learner != null) {
+                    learner.served(requestType(), s.index(), now - admitted);
+                }
+            }
         }
         callback.succeeded();
     }

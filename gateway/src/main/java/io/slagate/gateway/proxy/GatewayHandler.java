@@ -68,6 +68,10 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
             return true;
         }
         GatewayExchange ex = new GatewayExchange(context, cls, now, request, response, callback, version, customer);
+        io.slagate.gateway.locality.LocalityLearner learner = context.queues.learner(cls);
+        if (learner != null) {
+            ex.requestType(requestType(learner, headers, service, operation));
+        }
         ex.deadline(headers);
         if (!context.queues.poolAvailable(cls)) {
             ex.fault(FaultReason.SERVER_UNREACHABLE); // every server of its pool is out: fail fast
@@ -87,6 +91,20 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         if (ex.offer()) {
             context.dispatcher.forward(ex);
         }
+    }
+
+    /**
+     * The request type for locality dispatch: service and operation, and the key header's value when one is
+     * configured. A request without that header, or beyond the types the gateway tracks, gets −1 (least-outstanding).
+     */
+    private int requestType(io.slagate.gateway.locality.LocalityLearner learner, HttpFields headers, String service, String operation) {
+        String key = context.localityKey;
+        String value = key == null ? null : headers.get(key);
+        if (key != null && (value == null || value.length() > 256)) {
+            return -1;
+        }
+        String op = operation == null ? "" : operation;
+        return learner.arrived(value == null ? service + ' ' + op : service + ' ' + op + ' ' + value);
     }
 
     private FaultReason refuse(Request request, SoapVersion version) {

@@ -643,6 +643,7 @@ final class ServerExchange implements Promise<ServerConnection> {
             }
             out.add(ex.context.classFields[ex.classIndex()]);
             out.add(GatewayContext.queueMillisField(TimeUnit.NANOSECONDS.toMillis(ex.queueingNanos())));
+            ex.workingSetDeclared(out);
             return false;
         }
 

@@ -44,7 +44,32 @@ public final class QueueManager {
     private final ServerSlots[] servers;
     private final int[][] poolServers;
     private final ClassSelector selector;
-    private final LoadBalancing loadBalancing;
+    /** Per pool: its load-balancing policy, and for the policies by request type its learner and chooser (else null). */
+    private final LoadBalancing[] poolPolicy;
+    private final io.slagate.gateway.locality.LocalityLearner[] poolLearner;
+    private final ServerChooser[] poolChooser;
+    private final String[] poolNames;
+    private final ServerChooser.ServerLoad serverLoad = new ServerChooser.ServerLoad() {
+        @Override
+        public boolean available(int s) {
+            return servers[s].inRotation() && servers[s].outstanding() < QueueManager.this.cap(allocation, s);
+        }
+
+        @Override
+        public boolean inRotation(int s) {
+            return servers[s].inRotation();
+        }
+
+        @Override
+        public int outstanding(int s) {
+            return servers[s].outstanding();
+        }
+
+        @Override
+        public int cap(int s) {
+            return QueueManager.this.cap(allocation, s);
+        }
+    };
     private final LongSupplier nanoClock;
     private final boolean perClassQueues;
 
@@ -67,7 +92,6 @@ public final class QueueManager {
     private QueueManager(SlagateConfig config, SchedulerMode mode, Allocation initial, LongSupplier nanoClock,
                          Map<String, AtomicInteger> inherited) {
         this.nanoClock = nanoClock;
-        this.loadBalancing = config.gateway().loadBalancing();
         List<TrafficClassConfig> classes = config.classes();
         this.classCount = classes.size();
         Map<String, Integer> poolIndex = new LinkedHashMap<>();
@@ -86,6 +110,21 @@ public final class QueueManager {
             serversOfPool.get(p).add(i);
         }
         poolServers = toArrays(serversOfPool);
+        poolNames = poolIndex.keySet().toArray(String[]::new);
+        poolPolicy = new LoadBalancing[pools];
+        poolLearner = new io.slagate.gateway.locality.LocalityLearner[pools];
+        poolChooser = new ServerChooser[pools];
+        String[] ids = config.servers().stream().map(ServerConfig::id).toArray(String[]::new);
+        for (int p = 0; p < pools; p++) {
+            poolPolicy[p] = config.gateway().loadBalancing(poolNames[p]);
+            if (poolPolicy[p].byRequestType()) {
+                poolLearner[p] = new io.slagate.gateway.locality.LocalityLearner(poolNames[p], poolServers[p], ids,
+                        config.gateway().locality().epsilon());
+                poolChooser[p] = poolPolicy[p] == LoadBalancing.LOCALITY
+                        ? new io.slagate.gateway.locality.LocalityChooser(poolLearner[p])
+                        : new io.slagate.gateway.locality.LardChooser(poolLearner[p], ids);
+            }
+        }
 
         perClassQueues = mode != SchedulerMode.FCFS;
         classQueue = new int[classCount];
@@ -264,6 +303,10 @@ public final class QueueManager {
     /** Takes a server out of rotation (its slots are not offered) or brings it back. */
     public void setInRotation(int serverIndex, boolean inRotation) {
         servers[serverIndex].setInRotation(inRotation);
+        io.slagate.gateway.locality.LocalityLearner learner = poolLearner[servers[serverIndex].pool()];
+        if (learner != null) {
+            remap(learner); // its groups go to the servers left (or it takes one back) at once, not at the next interval
+        }
         if (inRotation) {
             restoreCap(serverIndex);
             schedule();
@@ -288,6 +331,60 @@ public final class QueueManager {
                         servers[s].id(), caps[s]);
             }
         }
+    }
+
+    /** The learner of the class's pool when that pool dispatches by request type, else null. */
+    public io.slagate.gateway.locality.LocalityLearner learner(int classIndex) {
+        return poolLearner[queues[classQueue[classIndex]].pool];
+    }
+
+    /** Recomputes every locality pool's mapping from what was observed since the last time (the gateway's timer). */
+    public void remapLocality() {
+        for (io.slagate.gateway.locality.LocalityLearner l : poolLearner) {
+            if (l != null) {
+                remap(l);
+            }
+        }
+    }
+
+    private void remap(io.slagate.gateway.locality.LocalityLearner l) {
+        try {
+            l.remap(s -> servers[s].inRotation(), s -> Math.max(1, cap(allocation, s)));
+        } catch (RuntimeException e) {
+            LOG.error("locality remap failed; the previous mapping stays", e);
+        }
+    }
+
+    /** Under locality dispatch, the request types mapped to server {@code s} and their share of its pool's requests; else null. */
+    public String localityGroupOf(int s) {
+        int p = servers[s].pool();
+        if (poolPolicy[p] != LoadBalancing.LOCALITY) {
+            return null;
+        }
+        for (io.slagate.gateway.locality.LocalityMap.Group g : poolLearner[p].map().groups()) {
+            if (servers[s].id().equals(g.server())) {
+                return String.join(", ", g.types()) + String.format(java.util.Locale.ROOT, " (%.0f%% of the pool's requests)",
+                        100 * g.loadShare());
+            }
+        }
+        return "no group (spill only)";
+    }
+
+    /** Per pool dispatching by request type: its policy and mapping, for {@code /stats}. */
+    public List<Map<String, Object>> localityStats() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int p = 0; p < poolLearner.length; p++) {
+            if (poolLearner[p] != null) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("policy", poolPolicy[p].configName());
+                m.putAll(poolLearner[p].describe());
+                if (poolPolicy[p] != LoadBalancing.LOCALITY) {
+                    m.remove("groups");
+                }
+                out.add(m);
+            }
+        }
+        return out;
     }
 
     /** Whether the class's pool has at least one server in rotation. */
@@ -416,6 +513,9 @@ public final class QueueManager {
                     server.release(); // the sweeper expired it meanwhile
                     continue;
                 }
+                if (poolChooser[p] != null && r.requestType() >= 0) {
+                    server = byRequestType(p, r.requestType(), server, a);
+                }
                 waiting.decrementAndGet(r.classIndex());
                 executing.incrementAndGet(r.classIndex());
                 try {
@@ -427,9 +527,25 @@ public final class QueueManager {
         }
     }
 
+    /** The server the pool's chooser prefers for the request type, when it has a free slot; else {@code reserved}, kept. */
+    private ServerSlots byRequestType(int p, int type, ServerSlots reserved, Allocation a) {
+        int s;
+        try {
+            s = poolChooser[p].choose(type, poolServers[p], serverLoad);
+        } catch (RuntimeException e) {
+            LOG.error("choosing a server by request type failed; least-outstanding instead", e);
+            return reserved;
+        }
+        if (s < 0 || s == reserved.index() || !servers[s].inRotation() || !servers[s].tryAcquire(cap(a, s))) {
+            return reserved;
+        }
+        reserved.release();
+        return servers[s];
+    }
+
     private ServerSlots pickServer(int pool, Allocation a) {
         int[] ss = poolServers[pool];
-        if (loadBalancing == LoadBalancing.ROUND_ROBIN) {
+        if (poolPolicy[pool] == LoadBalancing.ROUND_ROBIN) {
             for (int k = 0; k < ss.length; k++) {
                 int idx = (roundRobinCursor[pool] + k) % ss.length;
                 ServerSlots s = servers[ss[idx]];

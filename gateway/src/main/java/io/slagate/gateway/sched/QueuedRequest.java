@@ -33,6 +33,8 @@ public abstract class QueuedRequest {
     /** When the sweeper expires it: the class's queue timeout, or earlier, its own latest admission. */
     long deadlineNanos;
     private long latestAdmissionNanos = NONE;
+    /** Its request type for locality dispatch (issue 20), or −1: none (its pool does not dispatch by type). */
+    private int requestType = -1;
 
     protected QueuedRequest(int classIndex, long enqueuedNanos) {
         this(classIndex, enqueuedNanos, null);
@@ -43,6 +45,15 @@ public abstract class QueuedRequest {
         this.classIndex = classIndex;
         this.enqueuedNanos = enqueuedNanos;
         this.customer = customer;
+    }
+
+    /** Set before it is offered, when its pool dispatches by request type. */
+    public final void requestType(int type) {
+        requestType = type;
+    }
+
+    public final int requestType() {
+        return requestType;
     }
 
     public final String customer() {

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 public final class BackendServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BackendServer.class);
     private final List<Server> servers = new ArrayList<>();
+    private final List<ItemCache> caches = new ArrayList<>();
 
     /** Starts one server per port (0: any free port) on {@code host}. */
     public static BackendServer start(String host, List<Integer> ports, ServiceTime serviceTime) throws Exception {
@@ -29,11 +30,24 @@ public final class BackendServer implements AutoCloseable {
      * {@value SyntheticServiceServlet#SERVICE} on that broker.
      */
     public static BackendServer start(String host, List<Integer> ports, ServiceTime serviceTime, JmsEndpoint jms) throws Exception {
+        return start(host, ports, serviceTime, jms, null);
+    }
+
+    /**
+     * As above; with {@code store}, every server also serves the {@link Bookstore} service on a data set of its
+     * own, with its own cache and worker pool (issue 20's backend with a working set).
+     */
+    public static BackendServer start(String host, List<Integer> ports, ServiceTime serviceTime, JmsEndpoint jms,
+                                      WorkingSetModel store) throws Exception {
         StockUtility.configure(serviceTime);
         BackendServer b = new BackendServer();
         try {
             for (int i = 0; i < ports.size(); i++) {
-                b.servers.add(startOne(host, ports.get(i), i == 0 ? jms : null));
+                ItemCache cache = store == null ? null : new ItemCache(store);
+                if (cache != null) {
+                    b.caches.add(cache);
+                }
+                b.servers.add(startOne(host, ports.get(i), i == 0 ? jms : null, cache));
             }
         } catch (Exception e) {
             b.close();
@@ -45,7 +59,7 @@ public final class BackendServer implements AutoCloseable {
         return b;
     }
 
-    private static Server startOne(String host, int port, JmsEndpoint jms) throws Exception {
+    private static Server startOne(String host, int port, JmsEndpoint jms, ItemCache cache) throws Exception {
         // Axis2 is synchronous: a thread per executing request, so the pool bounds the concurrency it can take.
         QueuedThreadPool threads = new QueuedThreadPool(400, 8);
         threads.setName("backend-" + port);
@@ -55,12 +69,22 @@ public final class BackendServer implements AutoCloseable {
         c.setPort(port);
         server.addConnector(c);
         ServletContextHandler ctx = new ServletContextHandler("/");
-        ServletHolder axis = new ServletHolder("axis2", new SyntheticServiceServlet(jms));
+        ServletHolder axis = new ServletHolder("axis2", new SyntheticServiceServlet(jms).withBookstore(cache));
         axis.setInitOrder(1);
         ctx.addServlet(axis, "/services/*");
         server.setHandler(ctx);
         server.start();
         return server;
+    }
+
+    /** Stops server {@code i} alone (a server that fails while the others go on). */
+    public void stop(int i) throws Exception {
+        servers.get(i).stop();
+    }
+
+    /** Per server, its Bookstore cache (empty when started without a working-set model). */
+    public List<ItemCache> caches() {
+        return List.copyOf(caches);
     }
 
     public List<String> urls() {

@@ -21,6 +21,8 @@ public final class SyntheticServiceServlet extends AxisServlet {
     public static final String SERVICE = "StockUtility";
 
     private final JmsEndpoint jms;
+    /** This server's data set and cache for the {@link Bookstore} service, or null: no Bookstore here. */
+    private ItemCache itemCache;
 
     /** The service over HTTP only. */
     public SyntheticServiceServlet() {
@@ -34,6 +36,12 @@ public final class SyntheticServiceServlet extends AxisServlet {
      */
     public SyntheticServiceServlet(JmsEndpoint jms) {
         this.jms = jms;
+    }
+
+    /** Deploys the {@link Bookstore} service too, on this server's own data set and cache. */
+    public SyntheticServiceServlet withBookstore(ItemCache cache) {
+        this.itemCache = cache;
+        return this;
     }
 
     @Override
@@ -54,6 +62,12 @@ public final class SyntheticServiceServlet extends AxisServlet {
             AxisService service = AxisService.createService(StockUtility.class.getName(), ctx.getAxisConfiguration());
             service.setName(SERVICE);
             ctx.getAxisConfiguration().addService(service);
+            if (itemCache != null) {
+                AxisService store = AxisService.createService(Bookstore.class.getName(), ctx.getAxisConfiguration());
+                store.setName(Bookstore.SERVICE);
+                ctx.getAxisConfiguration().addService(store);
+                ctx.setProperty(ItemCache.PROPERTY, itemCache);
+            }
             return ctx;
         } catch (IOException e) { // AxisFault included
             throw new ServletException("cannot build the Axis2 configuration: " + e.getMessage(), e);

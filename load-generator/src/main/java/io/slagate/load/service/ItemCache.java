@@ -1,0 +1,112 @@
+package io.slagate.load.service;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One Bookstore server's state: its bounded LRU cache of items, its worker pool (a request waits in the
+ * server for one of {@code workers}), and its hit and miss counts. Costs are spent sleeping, as waiting on
+ * memory and on a database would, so a machine with few cores can run several such servers faithfully.
+ */
+public final class ItemCache {
+    /** The Axis2 configuration-context property that holds a server's cache. */
+    public static final String PROPERTY = "slagate.itemCache";
+
+    private final WorkingSetModel model;
+    private final Map<String, WorkingSetModel.Table> tables;
+    private final Map<String, List<WorkingSetModel.Read>> operations;
+    private final LinkedHashMap<Integer, Boolean> lru;
+    private final Semaphore workers;
+    private final AtomicLong hits = new AtomicLong();
+    private final AtomicLong misses = new AtomicLong();
+
+    public ItemCache(WorkingSetModel model) {
+        this.model = model;
+        this.tables = model.tables();
+        this.operations = model.operations();
+        this.workers = new Semaphore(model.workers(), true);
+        int capacity = model.cacheItems();
+        this.lru = new LinkedHashMap<>(Math.max(16, capacity * 2), 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Integer, Boolean> eldest) {
+                return size() > capacity;
+            }
+        };
+    }
+
+    /** What one request did: its hits, misses and the blocks it touched (for the declared working set). */
+    public record Outcome(int hits, int misses, String blocks) {
+    }
+
+    /** Performs {@code operation}: waits for a worker, reads its items through the cache, spends their cost. */
+    public Outcome perform(String operation) throws InterruptedException {
+        List<WorkingSetModel.Read> reads = operations.get(operation);
+        if (reads == null) {
+            throw new IllegalArgumentException("no operation " + operation);
+        }
+        workers.acquire();
+        try {
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            int h = 0;
+            int m = 0;
+            StringBuilder blocks = new StringBuilder();
+            for (WorkingSetModel.Read r : reads) {
+                int first = 0;
+                int size = model.items();
+                if (r.table() != null) {
+                    WorkingSetModel.Table t = tables.get(r.table());
+                    first = t.first();
+                    size = t.size();
+                }
+                for (int i = 0; i < r.count(); i++) {
+                    int item = first + random.nextInt(size);
+                    if (read(item)) {
+                        h++;
+                    } else {
+                        m++;
+                    }
+                    if (!blocks.isEmpty()) {
+                        blocks.append(',');
+                    }
+                    blocks.append(item / model.blockItems());
+                }
+            }
+            hits.addAndGet(h);
+            misses.addAndGet(m);
+            LockSupport.parkNanos(model.base().toNanos() + h * model.hit().toNanos() + m * model.miss().toNanos());
+            return new Outcome(h, m, blocks.toString());
+        } finally {
+            workers.release();
+        }
+    }
+
+    /** Whether the item was cached; it is cached (most recently used) after. */
+    private boolean read(int item) {
+        synchronized (lru) {
+            if (lru.get(item) != null) {
+                return true;
+            }
+            if (model.cacheItems() > 0) {
+                lru.put(item, Boolean.TRUE);
+            }
+            return false;
+        }
+    }
+
+    public long hits() {
+        return hits.get();
+    }
+
+    public long misses() {
+        return misses.get();
+    }
+
+    public WorkingSetModel model() {
+        return model;
+    }
+}

@@ -1,0 +1,103 @@
+package io.slagate.load.service;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The data a {@link Bookstore} server works on (issue 20): a data set of items in tables, each operation
+ * reading a few items of some tables, every read going through the server's own bounded cache
+ * ({@link ItemCache}): a hit costs {@code hit}, a miss {@code miss} (the database behind it). Operations
+ * that read the same tables have correlated working sets, as TPC-W's interactions do.
+ *
+ * @param items         items in the data set
+ * @param cacheItems    items one server's cache holds
+ * @param base          each request's fixed cost
+ * @param hit           cost of an item found in the cache
+ * @param miss          cost of an item not in the cache (it is then cached, evicting the least recently used)
+ * @param workers       requests one server executes at once (its worker pool); the others wait in the server
+ * @param blockItems    items per block in the declared working set (the response header lists blocks)
+ */
+public record WorkingSetModel(int items, int cacheItems, Duration base, Duration hit, Duration miss, int workers,
+                              int blockItems) {
+    public static final String WORKING_SET_HEADER = "X-Slagate-Working-Set";
+    /** Hits and misses of this request ("hits/misses"); for experiments, never read by the gateway. */
+    public static final String CACHE_HEADER = "X-Bookstore-Cache";
+
+    /** A table: a contiguous range of items. */
+    public record Table(String name, int first, int size) {
+    }
+
+    /** Part of an operation's reads: {@code count} items drawn uniformly from a table (null: the whole data set). */
+    public record Read(String table, int count) {
+    }
+
+    // The tables of a TPC-W-like store, 4000 items in all (sizes scale with items()).
+    static final String PROMO = "promo";
+    static final String LISTS = "lists";
+    static final String CATALOG = "catalog";
+    static final String CARTS = "carts";
+    static final String CUSTOMERS = "customers";
+    static final String ORDERS = "orders";
+    private static final Map<String, Double> TABLE_SHARES = tableShares();
+
+    private static Map<String, Double> tableShares() {
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put(PROMO, 0.10);
+        m.put(LISTS, 0.15);
+        m.put(CATALOG, 0.35);
+        m.put(CARTS, 0.125);
+        m.put(CUSTOMERS, 0.125);
+        m.put(ORDERS, 0.15);
+        return m;
+    }
+
+    /** A store of 4000 items, caches of {@code cacheItems}: 2 ms per request, 0.5 ms a hit, 5 ms a miss, 2 workers. */
+    public static WorkingSetModel store(int cacheItems) {
+        return new WorkingSetModel(4000, cacheItems, Duration.ofMillis(2), Duration.ofNanos(500_000), Duration.ofMillis(5), 2, 50);
+    }
+
+    public WorkingSetModel {
+        if (items < 100 || cacheItems < 0 || workers < 1 || blockItems < 1) {
+            throw new IllegalArgumentException("a working-set model needs at least 100 items, a cache of 0 or more, 1 worker");
+        }
+    }
+
+    public Map<String, Table> tables() {
+        Map<String, Table> out = new LinkedHashMap<>();
+        int first = 0;
+        for (Map.Entry<String, Double> e : TABLE_SHARES.entrySet()) {
+            int size = (int) Math.round(items * e.getValue());
+            out.put(e.getKey(), new Table(e.getKey(), first, size));
+            first += size;
+        }
+        return out;
+    }
+
+    /** The reads of each of the fourteen TPC-W interactions, as {@link Bookstore}'s operations. */
+    public Map<String, List<Read>> operations() {
+        Map<String, List<Read>> ops = new LinkedHashMap<>();
+        // front page: promotions and the new/best-seller lists
+        ops.put("home", List.of(new Read(PROMO, 4)));
+        ops.put("newProducts", List.of(new Read(LISTS, 4), new Read(PROMO, 1)));
+        ops.put("bestSellers", List.of(new Read(LISTS, 4), new Read(PROMO, 1)));
+        // catalog
+        ops.put("productDetail", List.of(new Read(CATALOG, 4)));
+        ops.put("searchRequest", List.of(new Read(CATALOG, 3)));
+        ops.put("searchResults", List.of(new Read(CATALOG, 5)));
+        ops.put("adminRequest", List.of(new Read(CATALOG, 2)));
+        ops.put("adminConfirm", List.of(new Read(CATALOG, 2), new Read(LISTS, 1)));
+        // the order path: carts and customers
+        ops.put("shoppingCart", List.of(new Read(CARTS, 3), new Read(CATALOG, 1)));
+        ops.put("buyRequest", List.of(new Read(CARTS, 2), new Read(CUSTOMERS, 2)));
+        ops.put("buyConfirm", List.of(new Read(CARTS, 2), new Read(ORDERS, 2)));
+        // customers and their orders
+        ops.put("customerRegistration", List.of(new Read(CUSTOMERS, 3)));
+        ops.put("orderInquiry", List.of(new Read(CUSTOMERS, 1), new Read(ORDERS, 3)));
+        ops.put("orderDisplay", List.of(new Read(ORDERS, 4)));
+        // no locality at all: any item of the whole data set
+        ops.put("anyItem", List.of(new Read(null, 4)));
+        return ops;
+    }
+}
