@@ -38,7 +38,9 @@ public final class Main {
                                 [--cpu 0.1] [--host 127.0.0.1]; defaults: ports 9001 and 9002, mean 20ms;
                                 [--jms tcp://broker:61616 [--jms-consumers 10]]: the first one also serves
                                 SOAP over JMS on queue StockUtility (broker credentials from
-                                SLAGATE_BROKER_USER / SLAGATE_BROKER_PASSWORD)
+                                SLAGATE_BROKER_USER / SLAGATE_BROKER_PASSWORD); [--store-cache 1000]: each
+                                also serves the Bookstore (issue 20: TPC-W's interactions over 4000 items,
+                                its own LRU cache of that many items)
               load              SOAP load through the gateway (slagate load --help)
               experiment NAME   the paper's experiments A, B or C, or sla (issue 21: a noisy customer, late work
                                 under overload), or slowdown (issue 17: a server 3x slower, with the
@@ -313,6 +315,7 @@ public final class Main {
         double cpu = 0.1;
         String jms = null;
         int consumers = 10;
+        int storeCache = -1;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (i + 1 >= args.size()) {
@@ -326,6 +329,7 @@ public final class Main {
                 case "--cpu" -> cpu = Double.parseDouble(v);
                 case "--jms" -> jms = v;
                 case "--jms-consumers" -> consumers = Integer.parseInt(v);
+                case "--store-cache" -> storeCache = Integer.parseInt(v);
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
@@ -336,8 +340,13 @@ public final class Main {
         io.slagate.load.service.JmsEndpoint endpoint = jms == null ? null
                 : new io.slagate.load.service.JmsEndpoint(jms, consumers, System.getenv("SLAGATE_BROKER_USER"),
                         System.getenv("SLAGATE_BROKER_PASSWORD"));
-        io.slagate.load.service.BackendServer backend = io.slagate.load.service.BackendServer.start(host, ports, t, endpoint);
+        if (storeCache < -1) {
+            throw new IllegalArgumentException("--store-cache takes a number of items, 0 or more");
+        }
+        io.slagate.load.service.BackendServer backend = io.slagate.load.service.BackendServer.start(host, ports, t, endpoint,
+                storeCache < 0 ? null : io.slagate.load.service.WorkingSetModel.store(storeCache));
         out.println("slagate backend: StockUtility at " + backend.urls() + " (WSDL: /services/StockUtility?wsdl)"
+                + (storeCache < 0 ? "" : " and Bookstore (/services/Bookstore, 4000 items, a cache of " + storeCache + " per server)")
                 + (jms == null ? "" : " and on JMS queue StockUtility at " + jms + " (" + consumers + " consumers)"));
         awaitShutdown(() -> {
             try {

@@ -1,0 +1,58 @@
+package io.slagate.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.slagate.load.service.ItemCache;
+import io.slagate.load.service.WorkingSetModel;
+import java.time.Duration;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class ItemCacheTest {
+    /** 400 items (promo 40, lists 60, catalog 140, carts 50, customers 50, orders 60), blocks of 10, no costs. */
+    private static WorkingSetModel model(int cache) {
+        return new WorkingSetModel(400, cache, Duration.ZERO, Duration.ZERO, Duration.ZERO, 2, 10);
+    }
+
+    @Test
+    void aWorkingSetThatFits_isAllHitsOnceWarm_andOneThatDoesNot_missesAtTheLruRate() throws Exception {
+        ItemCache cache = new ItemCache(model(50));
+        for (int i = 0; i < 300; i++) {
+            cache.perform("home"); // promo: 40 items, 4 per request
+        }
+        for (int i = 0; i < 50; i++) {
+            ItemCache.Outcome o = cache.perform("home");
+            assertEquals(0, o.misses(), "40 items in a cache of 50: all hits once warm");
+            assertEquals(4, o.hits());
+        }
+        // the catalog (140 items, uniform) in the same 50 slots: a hit about 50/140 of the time, never all
+        long hitsBefore = cache.hits();
+        long missesBefore = cache.misses();
+        for (int i = 0; i < 2000; i++) {
+            cache.perform("productDetail");
+        }
+        double ratio = (double) (cache.hits() - hitsBefore) / (cache.hits() - hitsBefore + cache.misses() - missesBefore);
+        assertEquals(50.0 / 140, ratio, 0.05);
+    }
+
+    @Test
+    void theDeclaredBlocks_areThoseOfTheTablesRead() throws Exception {
+        ItemCache cache = new ItemCache(model(0));
+        for (int i = 0; i < 100; i++) {
+            ItemCache.Outcome o = cache.perform("orderDisplay"); // orders: items 340-399, blocks 34-39
+            assertEquals(4, o.misses(), "no cache: every read misses");
+            assertTrue(Arrays.stream(o.blocks().split(",")).mapToInt(Integer::parseInt).allMatch(b -> b >= 34 && b <= 39), o.blocks());
+        }
+        assertThrows(IllegalArgumentException.class, () -> cache.perform("noSuchInteraction"));
+    }
+
+    @Test
+    void theTablesCoverTheDataSet() {
+        WorkingSetModel m = WorkingSetModel.store(1000);
+        int total = m.tables().values().stream().mapToInt(WorkingSetModel.Table::size).sum();
+        assertEquals(m.items(), total);
+        assertEquals(15, m.operations().size(), "TPC-W's fourteen interactions and anyItem");
+    }
+}
