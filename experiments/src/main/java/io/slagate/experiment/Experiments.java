@@ -68,7 +68,7 @@ public final class Experiments {
             throw new IllegalArgumentException("--sweep is for experiments B and C");
         }
         switch (name.toUpperCase(Locale.ROOT)) {
-            case "A" -> concurrencyKnee(false);
+            case "A" -> concurrencyKnee(false, cpuBound());
             case "B" -> differentiation(sweep);
             case "C" -> utilityRegions(sweep);
             case "SLA" -> {
@@ -119,24 +119,71 @@ public final class Experiments {
      * (issue 17): what it settles on beside the knee measured with static N_s. Ends with the line
      * {@code knee K auto N} (from 1) and {@code knee K auto-from-200 N}.
      */
+    /**
+     * A backend of experiment A: what the knee is measured on, with static N_s and then with {@code concurrency: auto}.
+     *
+     * @param scale 1 paper-second in seconds for this backend's runs
+     */
+    private record KneeBackend(String label, String dir, double scale, ServiceTime time, int[] quickLevels, int[] fullLevels,
+                               String description) {
+    }
+
+    /** The paper's backend: CPU-bound in part (its knee is where the cores saturate). */
+    private KneeBackend cpuBound() {
+        return new KneeBackend("cpu-bound", "A", scale, ServiceTime.paper(scale, HEAVY_CPU), new int[] {1, 4, 10, 20},
+                new int[] {1, 2, 4, 6, 8, 10, 12, 15, 20, 30},
+                "Service: exponential, mean 1 paper-second, " + pct(HEAVY_CPU) + " of it on the CPU");
+    }
+
+    /** Issue 17's second backend: sleep-bound (waiting on a database) with a worker pool of 20; its knee is the pool. */
+    private static KneeBackend pool20() {
+        double s = 0.1; // 100 ms per request: 200 req/s at the knee, well within what this machine's load generator drives
+        return new KneeBackend("sleep-bound, pool of 20", "A/pool-20", s, ServiceTime.paper(s, 0).withWorkers(20),
+                new int[] {1, 10, 20, 30, 40}, new int[] {1, 5, 10, 15, 20, 25, 30, 40, 60},
+                "Service: exponential, mean 1 paper-second (100 ms), all of it sleeping (a database's wait), at most 20 requests "
+                        + "executing at once in the server (a worker pool of 20; the rest wait inside it)");
+    }
+
+    /**
+     * Experiment A, then {@code concurrency: auto} on the same backend from N_s = 1 and from N_s = 200
+     * (issue 17), for two backends of different capacity: a sleep-bound one with a pool of 20, then the
+     * paper's CPU-bound one. Ends with the paper backend's line {@code knee K auto N} (from 1).
+     */
     public List<String> kneeWithAuto() throws Exception {
-        double knee = concurrencyKnee(true);
-        Path dir = out.resolve("A");
+        List<String> lines = new ArrayList<>();
+        StringBuilder md = header("A with concurrency: auto (issue 17)");
+        for (KneeBackend b : List.of(pool20(), cpuBound())) {
+            lines.addAll(kneeWithAuto(b, md));
+        }
+        Files.writeString(out.resolve("A").resolve("AUTO.md"), md);
+        // the paper backend's line from N_s = 1 last, as the issue's Done-when reads it
+        String last = lines.stream().filter(l -> l.startsWith("knee ") && l.contains(" auto ")).reduce((a, x) -> x).orElse(null);
+        if (last != null) {
+            lines.remove(last);
+            lines.add(last);
+        }
+        return lines;
+    }
+
+    private List<String> kneeWithAuto(KneeBackend b, StringBuilder md) throws Exception {
+        double knee = concurrencyKnee(true, b);
         Duration run = Duration.ofSeconds(quick ? 60 : 120);
         List<AutoRun> runs = new ArrayList<>();
-        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, HEAVY_CPU))) {
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), b.time())) {
             for (int start : new int[] {1, 200}) {
-                runs.add(autoRun(backend.urls().get(0), start, run, knee));
+                runs.add(autoRun(b, backend.urls().get(0), start, run, knee));
             }
         }
-        StringBuilder md = header("A with concurrency: auto (issue 17)");
-        md.append(String.format(Locale.ROOT, "The backend of experiment A (%s of each request on the CPU); one class of %d closed-loop "
+        md.append(String.format(Locale.ROOT, "## %s%n%n%s (static sweep: [%s](%s)); one class of %d closed-loop "
                 + "clients without think time, so that requests always wait for slots; the resource manager's `concurrency: auto` "
-                + "(bounds 1 to %d) started at N_s = 1 and at N_s = 200, %d s each. The knee measured with static N_s above: "
+                + "(bounds 1 to %d) started at N_s = 1 and at N_s = 200, %d s each. The knee measured with static N_s: "
                 + "**K = %.1f**. Settled = the median N_s over the last quarter of the run; \"within ±15%%\" = the first second "
-                + "from which N_s stayed within 15%% of K.%n%n", pct(HEAVY_CPU), AUTO_CLIENTS, AUTO_MAX, run.toSeconds(), knee));
+                + "from which N_s stayed within 15%% of K.%n%n", b.label(), b.description(),
+                b.dir().equals("A") ? "RESULTS.md" : b.dir().substring(2) + "/RESULTS.md",
+                b.dir().equals("A") ? "RESULTS.md" : b.dir().substring(2) + "/RESULTS.md", AUTO_CLIENTS, AUTO_MAX, run.toSeconds(), knee));
         md.append("| start | settled N_s | deviation from K | within ±15% after | N_s over the run (one value per 5 s) |\n|---:|---:|---:|---:|---|\n");
         List<String> lines = new ArrayList<>();
+        String prefix = b.dir().equals("A") ? "" : b.dir().substring(2) + " ";
         for (AutoRun r : runs) {
             StringBuilder series = new StringBuilder();
             for (int i = 0; i < r.series().size(); i += 5) {
@@ -144,10 +191,10 @@ public final class Experiments {
             }
             md.append(String.format(Locale.ROOT, "| %d | %d | %.2f | %s | %s |%n", r.start(), r.settled(), Math.abs(r.settled() - knee) / knee,
                     r.withinAfter() < 0 ? "never" : r.withinAfter() + " s", series));
-            lines.add(String.format(Locale.ROOT, "knee %.1f %s %d", knee, r.start() == 1 ? "auto" : "auto-from-" + r.start(), r.settled()));
+            lines.add(String.format(Locale.ROOT, "%sknee %.1f %s %d", prefix, knee, r.start() == 1 ? "auto" : "auto-from-" + r.start(),
+                    r.settled()));
         }
-        md.append("\n```\n").append(String.join("\n", lines)).append("\n```\n");
-        Files.writeString(dir.resolve("AUTO.md"), md);
+        md.append("\n```\n").append(String.join("\n", lines)).append("\n```\n\n");
         return lines;
     }
 
@@ -158,8 +205,8 @@ public final class Experiments {
     private record AutoRun(int start, List<Integer> series, int settled, int withinAfter) {
     }
 
-    private AutoRun autoRun(String url, int start, Duration run, double knee) throws Exception {
-        ExperimentSetup setup = new ExperimentSetup(scale, start, "wrr", 0.1);
+    private AutoRun autoRun(KneeBackend b, String url, int start, Duration run, double knee) throws Exception {
+        ExperimentSetup setup = new ExperimentSetup(b.scale(), start, "wrr", 0.1);
         String auto = String.format(Locale.ROOT, "{ auto: true, min: 1, max: %d, start: %d }", AUTO_MAX, start);
         List<Integer> series = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (RunningSystem sys = RunningSystem.start(setup.config(List.of(url), auto), true)) {
@@ -182,23 +229,24 @@ public final class Experiments {
         for (int i = series.size() - 1; i >= 0 && Math.abs(series.get(i) - knee) <= 0.15 * knee; i--) {
             within = i + 1;
         }
-        log.printf(Locale.ROOT, "A auto from %d: settled %d (knee %.1f), within ±15%% after %s s; series %s%n", start, settled, knee,
+        log.printf(Locale.ROOT, "A auto (%s) from %d: settled %d (knee %.1f), within ±15%% after %s s; series %s%n", b.label(), start, settled, knee,
                 within < 0 ? "never" : String.valueOf(within), series);
         return new AutoRun(start, List.copyOf(series), settled, within);
     }
 
     /** @param withController with the broker and resource manager running (as {@code concurrency: auto} runs), not the gateway alone */
-    private double concurrencyKnee(boolean withController) throws Exception {
-        Path dir = out.resolve("A");
+    private double concurrencyKnee(boolean withController, KneeBackend b) throws Exception {
+        Path dir = out.resolve(b.dir());
         Files.createDirectories(dir);
-        int[] levels = quick ? new int[] {1, 4, 10, 20} : new int[] {1, 2, 4, 6, 8, 10, 12, 15, 20, 30};
+        int[] levels = quick ? b.quickLevels() : b.fullLevels();
         Duration warm = Duration.ofSeconds(quick ? 2 : 4);
         Duration measure = Duration.ofSeconds(quick ? 5 : 16);
         List<String> rows = new ArrayList<>(List.of("n_s,throughput_per_s,throughput_paper_units,mean_ms,p99_ms"));
         XYSeries series = new XYSeries("throughput");
         double best = 0;
         double[] tput = new double[levels.length];
-        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, HEAVY_CPU))) {
+        double scale = b.scale();
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), b.time())) {
             for (int i = 0; i < levels.length; i++) {
                 int n = levels[i];
                 ExperimentSetup setup = new ExperimentSetup(scale, n, "fcfs", 1);
@@ -215,7 +263,7 @@ public final class Experiments {
                     series.add(n, c.throughput() * scale);
                     rows.add(String.format(Locale.ROOT, "%d,%.2f,%.3f,%.1f,%.1f", n, c.throughput(), c.throughput() * scale,
                             c.meanMs(), c.p99Ms()));
-                    log.printf(Locale.ROOT, "A: N_s = %d → %.1f req/s (%.2f per paper second), mean %.1f ms%n", n,
+                    log.printf(Locale.ROOT, "A (%s): N_s = %d → %.1f req/s (%.2f per paper second), mean %.1f ms%n", b.label(), n,
                             c.throughput(), c.throughput() * scale, c.meanMs());
                 }
             }
@@ -233,9 +281,8 @@ public final class Experiments {
         }
         System.setProperty("java.awt.headless", "true");
         ChartUtils.saveChartAsPNG(dir.resolve("throughput.png").toFile(), chart, 960, 420);
-        StringBuilder md = header("A — throughput against N_s (Fig. 7)");
-        md.append("Service: exponential, mean 1 paper-second, ").append(pct(HEAVY_CPU))
-                .append(" of it on the CPU; one class of N_s + 10 clients without think time; `fcfs`")
+        StringBuilder md = header("A — throughput against N_s (Fig. 7)" + (b.dir().equals("A") ? "" : ", " + b.label()));
+        md.append(b.description()).append("; one class of N_s + 10 clients without think time; `fcfs`")
                 .append(withController ? "; the broker and resource manager running beside the gateway (as in the auto runs)" : "")
                 .append(".\n\n")
                 .append("| N_s | req/s | req per paper second | mean ms | p99 ms |\n|---:|---:|---:|---:|---:|\n");

@@ -17,12 +17,26 @@ import java.util.concurrent.locks.LockSupport;
  * @param meanByOperation mean service time per operation name; {@code defaultMean} for the others
  * @param cpu             fraction of the service time spent on the CPU, in [0, 1]
  * @param slice           length of one CPU+sleep alternation
+ * @param workers         requests the server executes at once (its worker pool; the others wait inside it), 0 for no bound:
+ *                        with {@code cpu} 0, a sleep-bound server whose knee is exactly its pool (issue 17's second backend)
  */
-public record ServiceTime(Map<String, Duration> meanByOperation, Duration defaultMean, double cpu, Duration slice) {
+public record ServiceTime(Map<String, Duration> meanByOperation, Duration defaultMean, double cpu, Duration slice, int workers) {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static volatile long sink;
 
+    public ServiceTime(Map<String, Duration> meanByOperation, Duration defaultMean, double cpu, Duration slice) {
+        this(meanByOperation, defaultMean, cpu, slice, 0);
+    }
+
+    /** The same work on a server that executes at most {@code n} requests at once. */
+    public ServiceTime withWorkers(int n) {
+        return new ServiceTime(meanByOperation, defaultMean, cpu, slice, n);
+    }
+
     public ServiceTime {
+        if (workers < 0) {
+            throw new IllegalArgumentException("workers must be 0 (no bound) or more: " + workers);
+        }
         meanByOperation = Map.copyOf(meanByOperation);
         if (!(cpu >= 0 && cpu <= 1)) {
             throw new IllegalArgumentException("cpu fraction must be in [0, 1]: " + cpu);

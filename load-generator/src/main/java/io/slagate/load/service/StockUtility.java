@@ -7,9 +7,38 @@ package io.slagate.load.service;
  */
 public class StockUtility {
     private static volatile ServiceTime serviceTime = ServiceTime.paper(0.02, 0.1);
+    /** The worker pool of {@link ServiceTime#workers}, or null when unbounded. */
+    private static volatile java.util.concurrent.Semaphore workers;
+
+    private static final java.util.concurrent.atomic.AtomicInteger executing = new java.util.concurrent.atomic.AtomicInteger();
+    private static final java.util.concurrent.atomic.AtomicInteger peak = new java.util.concurrent.atomic.AtomicInteger();
 
     public static void configure(ServiceTime t) {
+        workers = t.workers() > 0 ? new java.util.concurrent.Semaphore(t.workers(), true) : null;
         serviceTime = t;
+        peak.set(0);
+    }
+
+    /** The most requests that executed at once since the last {@link #configure} (all servers of this JVM together). */
+    public static int peakExecuting() {
+        return peak.get();
+    }
+
+    /** One request's work: after a free worker, when the pool is bounded. */
+    private static void perform(String operation) {
+        java.util.concurrent.Semaphore pool = workers;
+        if (pool == null) {
+            serviceTime.perform(operation);
+            return;
+        }
+        pool.acquireUninterruptibly();
+        try {
+            peak.accumulateAndGet(executing.incrementAndGet(), Math::max);
+            serviceTime.perform(operation);
+        } finally {
+            executing.decrementAndGet();
+            pool.release();
+        }
     }
 
     public static ServiceTime serviceTime() {
@@ -17,17 +46,17 @@ public class StockUtility {
     }
 
     public double getQuote(String symbol) {
-        serviceTime.perform("getQuote");
+        perform("getQuote");
         return 100 + (symbol == null ? 0 : (symbol.hashCode() & 0xff) / 10.0);
     }
 
     public String buyShares(String symbol, int count) {
-        serviceTime.perform("buyShares");
+        perform("buyShares");
         return "bought " + count + " " + symbol;
     }
 
     public String sellShares(String symbol, int count) {
-        serviceTime.perform("sellShares");
+        perform("sellShares");
         return "sold " + count + " " + symbol;
     }
 }
