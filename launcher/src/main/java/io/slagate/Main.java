@@ -52,6 +52,8 @@ public final class Main {
                                 best static weights (an empirical oracle), ending with "capture MODEL VALUE";
                                 [--percentile 95]: with p95 goals, also "attainment RUN premium P basic B";
                                 C --sweep: the grid, then each saturated point against the oracle;
+                                A --auto [--steady]: the knee, then concurrency: auto from 1 and 200 on two
+                                backends; --steady: 11 minutes of constant load, N_s's variation;
                                 B --sweep: each phase beside its best static weights, and settling times;
                                 A --auto: then concurrency: auto from N_s = 1 and 200, ending "knee K auto N"
               help              this text
@@ -383,6 +385,7 @@ public final class Main {
         double percentile = 0;
         boolean sweep = false;
         boolean auto = false;
+        boolean steady = false;
         boolean scaleGiven = false;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
@@ -396,6 +399,10 @@ public final class Main {
             }
             if (a.equals("--auto")) {
                 auto = true;
+                continue;
+            }
+            if (a.equals("--steady")) {
+                steady = true;
                 continue;
             }
             if (i + 1 >= args.size()) {
@@ -416,11 +423,14 @@ public final class Main {
         }
         String command = "bin/slagate experiment " + String.join(" ", args);
         io.slagate.experiment.Experiments experiments = new io.slagate.experiment.Experiments(scale, quick, dir, err, command, resolution);
+        if (steady && !(auto && name.equalsIgnoreCase("A"))) {
+            throw new IllegalArgumentException("--steady is for experiment A --auto: ten minutes of constant load under concurrency: auto");
+        }
         if (auto) {
             if (!name.equalsIgnoreCase("A")) {
                 throw new IllegalArgumentException("--auto is for experiment A: the knee with static N_s, then concurrency: auto");
             }
-            List<String> lines = experiments.kneeWithAuto();
+            List<String> lines = steady ? experiments.steadyAuto() : experiments.kneeWithAuto();
             out.println("results in " + dir.resolve("A"));
             lines.forEach(out::println);
             return 0;

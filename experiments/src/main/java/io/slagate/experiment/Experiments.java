@@ -165,6 +165,40 @@ public final class Experiments {
         return lines;
     }
 
+    /**
+     * Issue 17's steady state: the paper backend under constant load with {@code concurrency: auto} from N_s = 1 for
+     * 11 minutes; over the last 10, how far N_s strays from its median. Ends with {@code steady N_s median M range LO-HI
+     * max-deviation D} (D as a fraction of M).
+     */
+    public List<String> steadyAuto() throws Exception {
+        KneeBackend b = cpuBound();
+        AutoRun r;
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), b.time())) {
+            r = autoRun(b, backend.urls().get(0), 1, Duration.ofMinutes(11), Double.NaN);
+        }
+        List<Integer> last = new ArrayList<>(r.series().subList(Math.max(0, r.series().size() - 600), r.series().size()));
+        List<Integer> sorted = new ArrayList<>(last);
+        java.util.Collections.sort(sorted);
+        int median = sorted.get(sorted.size() / 2);
+        int lo = sorted.get(0);
+        int hi = sorted.get(sorted.size() - 1);
+        double dev = Math.max(hi - median, median - lo) / (double) median;
+        StringBuilder md = header("A with concurrency: auto, steady state (issue 17)");
+        md.append(String.format(Locale.ROOT, "%s; %d closed-loop clients without think time for 11 minutes, `concurrency: auto` from "
+                + "N_s = 1 (bounds 1 to %d). Over the last 10 minutes (%d one-second samples of the manager's N_s): median %d, "
+                + "range %d-%d, largest deviation from the median %.1f%%.%n%nN_s every 5 s over the whole run:%n%n", b.description(),
+                AUTO_CLIENTS, AUTO_MAX, last.size(), median, lo, hi, 100 * dev));
+        StringBuilder series = new StringBuilder();
+        for (int i = 0; i < r.series().size(); i += 5) {
+            series.append(i == 0 ? "" : " ").append(r.series().get(i));
+        }
+        String line = String.format(Locale.ROOT, "steady N_s median %d range %d-%d max-deviation %.3f", median, lo, hi, dev);
+        md.append(series).append("\n\n```\n").append(line).append("\n```\n");
+        Files.createDirectories(out.resolve("A"));
+        Files.writeString(out.resolve("A").resolve("STEADY.md"), md);
+        return List.of(line);
+    }
+
     private List<String> kneeWithAuto(KneeBackend b, StringBuilder md) throws Exception {
         double knee = concurrencyKnee(true, b);
         Duration run = Duration.ofSeconds(quick ? 60 : 120);
