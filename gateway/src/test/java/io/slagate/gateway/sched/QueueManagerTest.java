@@ -371,4 +371,67 @@ class QueueManagerTest {
         assertEquals(0, old.admissions);
         assertEquals(0, qm.waiting(0));
     }
+
+    /**
+     * Locality dispatch (issue 20) chooses only among servers with a free slot: under contention each class keeps its
+     * WRR guarantee and no server goes over its cap, while, at low load, a type goes to its group's server.
+     */
+    @Test
+    void locality_keepsCapsAndClassShares_andSendsATypeToItsServer() {
+        SlagateConfig cfg = ConfigLoader.parse("""
+                gateway: { loadBalancing: locality }
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 5 }
+                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 5 }
+                classes:
+                  - { name: p, target: 1s, queueBound: 100000, queueTimeout: 10s }
+                  - { name: b, target: 1s, queueBound: 100000, queueTimeout: 10s }
+                """, "test");
+        QueueManager qm = manager(cfg, 6.5, 3.5);
+        io.slagate.gateway.locality.LocalityLearner learner = qm.learner(0);
+        int[] types = new int[2];
+        for (int i = 0; i < 20; i++) {
+            types[0] = learner.arrived("/s a");
+            learner.workingSet(types[0], "1,2,3");
+            types[1] = learner.arrived("/s b");
+            learner.workingSet(types[1], "50,51");
+        }
+        qm.remapLocality();
+        int homeOfA = learner.map().ranking(types[0])[0];
+        int homeOfB = learner.map().ranking(types[1])[0];
+        assertTrue(homeOfA != homeOfB);
+        for (int t = 0; t < 2; t++) { // one at a time: each goes to its type's server
+            TestRequest r = new TestRequest(t);
+            r.requestType(types[t]);
+            assertNull(qm.offer(r));
+            assertEquals(t == 0 ? homeOfA : homeOfB, r.server.index());
+            running.remove(r);
+            qm.release(r.server, r.classIndex());
+        }
+        Random rnd = new Random(7);
+        for (int i = 0; i < 30; i++) { // both classes backlogged from the start, as WRR's guarantee assumes
+            for (int c = 0; c < 2; c++) {
+                TestRequest r = new TestRequest(c);
+                r.requestType(types[rnd.nextInt(2)]);
+                qm.offer(r);
+            }
+        }
+        for (int d = 0; d < 20_000; d++) {
+            for (int c = 0; c < 2; c++) {
+                while (qm.waiting(c) < 1 + rnd.nextInt(3)) {
+                    TestRequest r = new TestRequest(c);
+                    r.requestType(types[rnd.nextInt(2)]); // every type in every class
+                    qm.offer(r);
+                }
+            }
+            completeRandom(qm, rnd);
+            // the first arrivals split the free slots 5:5 (work conservation); completions then restore 6.5:3.5
+            if (d >= 100) {
+                assertTrue(qm.executing(0) >= 6 || qm.waiting(0) == 0, "class p below its 6 guaranteed slots");
+                assertTrue(qm.executing(1) >= 3 || qm.waiting(1) == 0, "class b below its 3 guaranteed slots");
+            }
+            assertEquals(10, qm.executingTotal());
+            assertTrue(qm.server(0).outstanding() <= 5 && qm.server(1).outstanding() <= 5, "a server over its cap");
+        }
+    }
 }
