@@ -176,6 +176,17 @@ function unconstrained(d) {
 
 let lastDecision = null;
 
+/** One line in the Events card (newest first, the last 50), as text: nothing from the bus is parsed as markup. */
+function showEvent(text) {
+  const list = document.getElementById('events');
+  if (!list) return;
+  if (list.dataset.some !== 'yes') { list.replaceChildren(); list.dataset.some = 'yes'; }
+  const li = document.createElement('li');
+  li.textContent = text;
+  list.prepend(li);
+  while (list.children.length > 50) list.lastChild.remove();
+}
+
 /** The note under an auto server's N_s: its bounds, and the manager's N_s, knee and reason from the last decision. */
 function autoNote(note) {
   const live = ((lastDecision && lastDecision.servers) || []).find(x => x.serverId === note.dataset.server);
@@ -487,6 +498,8 @@ async function start() {
   events.addEventListener('bus', (e) => {
     const m = JSON.parse(e.data);
     if (m.type === 'stats') {
+      if (m.flashCrowd) showEvent(new Date(m.timestampMillis).toLocaleTimeString() + ' — gateway ' + m.gatewayId
+        + ': flash crowd of class ' + m.flashCrowd + '; the resource manager runs a cycle now');
       gateways[m.gatewayId] = m;
       heard[m.gatewayId] = Date.now();
       for (const f of m.flows) {

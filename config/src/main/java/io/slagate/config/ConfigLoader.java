@@ -155,7 +155,7 @@ public final class ConfigLoader {
         g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
                 "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
                 "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
-                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "adminDump", "localLimit", "locality");
+                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "adminDump", "localLimit", "locality", "flashCrowd");
         String id = g.string("id", "gw1");
         if (id != null && !NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -199,7 +199,20 @@ public final class ConfigLoader {
         }
         return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
                 maxConnections, tls, clients(g, maxBytes), g.bool("adminDump", false), g.bool("localLimit", false),
-                locality(g, perPool));
+                locality(g, perPool), flashCrowd(g));
+    }
+
+    /** {@code flashCrowd: {factor: 5, minRate: 5, maxDuration: 2m, protect: true}}, or absent: off. */
+    private static FlashCrowdSettings flashCrowd(ConfigNode g) {
+        if (g.child("flashCrowd").isMissing()) {
+            return null;
+        }
+        ConfigNode f = g.object("flashCrowd");
+        f.allowOnly("factor", "minRate", "maxDuration", "protect");
+        double factor = f.number("factor", 5, 1.5, 1000);
+        double minRate = f.number("minRate", 5, 0.01, 1e6);
+        Duration max = f.duration("maxDuration", Duration.ofMinutes(2), Duration.ofSeconds(5), Duration.ofHours(24));
+        return new FlashCrowdSettings(factor, minRate, max, f.bool("protect", true));
     }
 
     private static final String[] LOAD_BALANCING = {"least-outstanding", "round-robin", "locality", "lard"};

@@ -502,4 +502,22 @@ class ConfigLoaderTest {
                 () -> ConfigLoader.parse(MINIMAL + "gateway: { locality: { epsilon: -1 } }\n", "e.yaml"));
         assertTrue(negative.getMessage().contains("gateway.locality.epsilon"), negative.getMessage());
     }
+
+    @Test
+    void flashCrowd_offByDefault_andItsMistakesNameTheirKey() {
+        assertNull(ConfigLoader.parse(MINIMAL, "t.yaml").gateway().flashCrowd());
+        FlashCrowdSettings f = ConfigLoader.parse(MINIMAL + "gateway: { flashCrowd: {} }\n", "t.yaml").gateway().flashCrowd();
+        assertEquals(5, f.factor(), 1e-12);
+        assertEquals(Duration.ofMinutes(2), f.maxDuration());
+        assertTrue(f.protect());
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MINIMAL + """
+                gateway: { flashCrowd: { factor: 1, minRate: 0, maxDuration: 1s, protect: sometimes, alarm: loud } }
+                """, "e.yaml"));
+        String m = e.getMessage();
+        assertTrue(m.contains("gateway.flashCrowd.factor"), m);
+        assertTrue(m.contains("gateway.flashCrowd.minRate"), m);
+        assertTrue(m.contains("gateway.flashCrowd.maxDuration"), m);
+        assertTrue(m.contains("gateway.flashCrowd.protect"), m);
+        assertTrue(m.contains("alarm"), m);
+    }
 }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Issue 19's ramp ({@code slagate experiment ahead}): open-loop arrivals on one server of 10 slots, basic
@@ -49,6 +50,14 @@ final class AheadExperiment {
         }
         int f = sum(with);
         int n = sum(without);
+        int calm = 15; // past the detector's 10 s warm-up
+        int crowdSeconds = quick ? 20 : 60;
+        Crowd defended;
+        Crowd undefended;
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU))) {
+            defended = crowd(backend.urls().get(0), true, calm, crowdSeconds, 7);
+            undefended = crowd(backend.urls().get(0), false, calm, crowdSeconds, 7);
+        }
         Path dir = out.resolve("ahead");
         Files.createDirectories(dir);
         StringBuilder md = new StringBuilder("# Experiment ahead — a ramp with the load forecast and without (issue 19)\n\n");
@@ -67,8 +76,136 @@ final class AheadExperiment {
         }
         String line = String.format(Locale.ROOT, "ramp-violation-seconds forecast %d none %d", f, n);
         md.append(String.format(Locale.ROOT, "| all | %d | %d |%n", f, n)).append("\n```\n").append(line).append("\n```\n");
+        String crowdLine = String.format(Locale.ROOT, "flash-crowd premium-violation-seconds defence %d none %d (of %d), lost %d and %d",
+                defended.premiumViolations(), undefended.premiumViolations(), crowdSeconds, defended.lost(), undefended.lost());
+        md.append(crowdReport(defended, undefended, calm, crowdSeconds)).append("\n```\n").append(crowdLine).append("\n```\n");
         Files.writeString(dir.resolve("RESULTS.md"), md);
-        return List.of(line);
+        return List.of(crowdLine, line);
+    }
+
+    /** What one flash-crowd run measured. */
+    private record Crowd(List<SecondSample> samples, long sent, long answered, long lost, Map<String, Long> basicFaults,
+                         Map<String, Long> premiumFaults, long peakHeapBytes, long flashCycles, int premiumViolations) {
+    }
+
+    private static final double CROWD_PREMIUM = 100;
+    private static final double CROWD_BASIC = 60;
+
+    /**
+     * Issue 19's flash crowd: one server of 10 slots (20 ms each: 500 req/s), premium steady at 100/s, basic from
+     * 60/s to 600/s within 5 s (10×, beyond the server) for {@code crowd} s, then back; the controller on a 5 s cycle.
+     * With the gateway's defence ({@code flashCrowd}: the alarm, a cycle at once, basic held to its share) or without.
+     */
+    private Crowd crowd(String url, boolean defence, int calm, int crowd, long seed) throws Exception {
+        String yaml = String.format(Locale.ROOT, """
+                gateway:
+                  id: gw1
+                  listen: "127.0.0.1:0"
+                  admin: "127.0.0.1:0"
+                  faultStatus: http
+                  stats: { reportingInterval: 1s, window: 5s }
+                %s
+                servers: [ { id: s1, url: "%s", concurrency: 10 } ]
+                classes:
+                  - { name: premium, target: 40ms, queueBound: 2000, queueTimeout: 5s }
+                  - { name: basic, target: 60ms, queueBound: 200, queueTimeout: 1s }
+                classification:
+                  subscriptions: { %s: { "*": gold } }
+                  rules: [ { grade: gold, class: premium } ]
+                  defaultClass: basic
+                allocation: { weights: { premium: 3, basic: 7 } }
+                bus: { url: "vm://slagate-flash-crowd", listen: "" }
+                controller: { cycle: 5s, combining: min, resolution: 0.1 }
+                """, defence ? "  flashCrowd: { factor: 5, minRate: 5 }" : "", url, ExperimentSetup.PREMIUM_USER);
+        List<LoadSpec.Phase> phases = new ArrayList<>();
+        phases.add(new LoadSpec.Phase(Duration.ofSeconds(calm), List.of(CROWD_PREMIUM, CROWD_BASIC)));
+        for (int i = 1; i <= 5; i++) { // 10x within 5 s
+            phases.add(new LoadSpec.Phase(Duration.ofSeconds(1), List.of(CROWD_PREMIUM, CROWD_BASIC * (1 + 9.0 * i / 5))));
+        }
+        phases.add(new LoadSpec.Phase(Duration.ofSeconds(crowd - 5), List.of(CROWD_PREMIUM, 10 * CROWD_BASIC)));
+        phases.add(new LoadSpec.Phase(Duration.ofSeconds(calm), List.of(CROWD_PREMIUM, CROWD_BASIC)));
+        try (RunningSystem sys = RunningSystem.start(io.slagate.config.ConfigLoader.parse(yaml, "flash crowd"), true)) {
+            LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(),
+                    List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, Duration.ofMillis(40)),
+                            new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, Duration.ofMillis(60))),
+                    phases, true, Duration.ZERO, Duration.ZERO, seed, Duration.ofSeconds(30), null);
+            java.util.concurrent.atomic.AtomicLong peak = new java.util.concurrent.atomic.AtomicLong();
+            java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+            sampler.scheduleAtFixedRate(() -> peak.accumulateAndGet(
+                    java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max),
+                    0, 100, java.util.concurrent.TimeUnit.MILLISECONDS);
+            LoadGenerator g = new LoadGenerator(spec, null);
+            io.slagate.load.Summary s;
+            try {
+                s = g.run();
+            } finally {
+                sampler.shutdownNow();
+            }
+            int v = 0;
+            for (SecondSample x : g.samples()) {
+                if (x.className().equals("premium") && x.second() >= calm && x.second() < calm + crowd && x.meanMs() > 40) {
+                    v++;
+                }
+            }
+            log.printf(Locale.ROOT, "ahead: flash crowd, defence %s: premium above target %d s of %d, lost %d%n", defence, v, crowd, s.lost());
+            return new Crowd(g.samples(), s.sent(), s.answered(), s.lost(), s.classes().get("basic").errors(),
+                    s.classes().get("premium").errors(), peak.get(), sys.flashCrowdCycles(), v);
+        }
+    }
+
+    private String crowdReport(Crowd with, Crowd without, int calm, int crowd) {
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, """
+
+                ## Flash crowd (item 2)
+
+                One server of N_s = 10 (20 ms per request: 500 req/s), open-loop arrivals: premium steady at %.0f/s, basic at
+                %.0f/s, then 10× within 5 s (%.0f/s, beyond the server) for %d s, then back. Premium τ = 40 ms, basic τ = 60 ms;
+                basic's queue holds 200 and waits at most 1 s (then 503 faults). The controller on a 5 s cycle (statistics every
+                1 s over 5 s). With `gateway.flashCrowd: {factor: 5, minRate: 5}` (the alarm, a cycle at once, basic held to its
+                share of the allocation in force while it lasts) and without, the same seed. Second 0 is the crowd's start.
+
+                | | with the defence | without |
+                |---|---:|---:|
+                | seconds of the crowd with premium's mean above 40 ms | %d of %d | %d of %d |
+                | requests sent / answered / lost | %d / %d / %d | %d / %d / %d |
+                | premium faults | %s | %s |
+                | basic faults (shed by its queue bound and timeout) | %s | %s |
+                | control cycles run at once for the alarm | %d | %d |
+                | peak heap (MiB, whole JVM: load generator, gateway, manager, backend) | %.0f | %.0f |
+
+                Per second (ms): premium p50 / p95, basic p50 / p95, basic answered.
+
+                | second | with: P p50 | P p95 | B p50 | B p95 | B/s | without: P p50 | P p95 | B p50 | B p95 | B/s |
+                |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+                """, CROWD_PREMIUM, CROWD_BASIC, 10 * CROWD_BASIC, crowd, with.premiumViolations(), crowd, without.premiumViolations(), crowd,
+                with.sent(), with.answered(), with.lost(), without.sent(), without.answered(), without.lost(), with.premiumFaults(),
+                without.premiumFaults(), with.basicFaults(), without.basicFaults(), with.flashCycles(), without.flashCycles(),
+                with.peakHeapBytes() / 1048576.0, without.peakHeapBytes() / 1048576.0));
+        for (int sec = calm - 5; sec < calm + crowd + 5; sec++) {
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s |%n", sec - calm, crowdRow(with, sec), crowdRow(without, sec)));
+        }
+        return md.toString();
+    }
+
+    private static String crowdRow(Crowd c, int sec) {
+        SecondSample p = null;
+        SecondSample b = null;
+        for (SecondSample x : c.samples()) {
+            if ((int) Math.floor(x.second()) == sec) {
+                if (x.className().equals("premium")) {
+                    p = x;
+                } else if (x.className().equals("basic")) {
+                    b = x;
+                }
+            }
+        }
+        return String.join(" | ", ms(p == null ? Double.NaN : p.p50Ms()), ms(p == null ? Double.NaN : p.p95Ms()),
+                ms(b == null ? Double.NaN : b.p50Ms()), ms(b == null ? Double.NaN : b.p95Ms()),
+                b == null ? "–" : String.valueOf(b.completed()));
+    }
+
+    private static String ms(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.1f", v) : "–";
     }
 
     private static int sum(int[] v) {

@@ -50,6 +50,11 @@ final class RunningSystem implements AutoCloseable {
         return embedded == null || embedded.controlLoop() == null ? Double.NaN : embedded.controlLoop().capacityDeficitServers(pool);
     }
 
+    /** Control cycles the manager ran at once for a flash-crowd alarm (0 without a controller). */
+    long flashCrowdCycles() {
+        return embedded == null || embedded.controlLoop() == null ? 0 : embedded.controlLoop().flashCrowdCycles();
+    }
+
     @Override
     public void close() throws Exception {
         if (embedded != null) {

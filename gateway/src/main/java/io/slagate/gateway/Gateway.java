@@ -1,5 +1,7 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.control.FlashCrowdDetector;
+
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.slagate.config.GatewaySettings;
@@ -181,6 +183,10 @@ public final class Gateway implements AutoCloseable {
         long remap = config.gateway().locality().remapInterval().toMillis();
         // every generation's queues: a new configuration's pools are remapped from its own first interval
         timer.scheduleAtFixedRate(guarded("locality remap", () -> current.queues().remapLocality()), remap, remap, TimeUnit.MILLISECONDS);
+        if (config.gateway().flashCrowd() != null) {
+            timer.scheduleAtFixedRate(guarded("flash-crowd watch", this::flashCrowdTick), FLASH_TICK_MILLIS, FLASH_TICK_MILLIS,
+                    TimeUnit.MILLISECONDS);
+        }
         if (config.gateway().localLimit()) {
             timer.scheduleAtFixedRate(guarded("local limit", this::localLimitTick), LOCAL_LIMIT_TICK_MILLIS, LOCAL_LIMIT_TICK_MILLIS,
                     TimeUnit.MILLISECONDS);
@@ -256,6 +262,63 @@ public final class Gateway implements AutoCloseable {
     static final long LOCAL_LIMIT_HOLD_MILLIS = 10_000;
     private volatile LocalLimit[] localLimits;
     private volatile Generation localLimitsOf;
+
+    private static final long FLASH_TICK_MILLIS = 250;
+    private volatile FlashCrowdDetector flashDetector;
+    private volatile Generation flashDetectorOf;
+    private final List<java.util.function.Consumer<String>> flashCrowdListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The last flash-crowd events, newest last, for {@code /stats}. */
+    private final java.util.Deque<Map<String, Object>> flashEvents = new java.util.concurrent.ConcurrentLinkedDeque<>();
+
+    /** Called with the class's name when a class's arrivals surge (issue 19): the agent reports at once. */
+    public void addFlashCrowdListener(java.util.function.Consumer<String> listener) {
+        flashCrowdListeners.add(listener);
+    }
+
+    /** Every 250 ms: each class's arrivals over the last second against its usual rate (issue 19, item 2). */
+    private void flashCrowdTick() {
+        Generation g = current;
+        io.slagate.config.FlashCrowdSettings fc = g.config().gateway().flashCrowd();
+        if (fc == null) {
+            return;
+        }
+        int n = g.config().classes().size();
+        if (flashDetectorOf != g) { // a new configuration: its classes, learned afresh
+            flashDetector = new FlashCrowdDetector(n, fc.factor(), fc.minRate(), fc.maxDuration());
+            flashDetectorOf = g;
+        }
+        long[] arrived = new long[n];
+        for (int c = 0; c < n; c++) {
+            arrived[c] = g.metrics().arrivedCount(c);
+        }
+        for (FlashCrowdDetector.Event e : flashDetector.tick(nanoClock.getAsLong(), arrived)) {
+            String cls = g.config().classes().get(e.classIndex()).name();
+            if (e.raised()) {
+                LOG.warn("flash crowd: class {} arrives at {} req/s, {} times its usual {} req/s; {}the resource manager is asked"
+                        + " for a control cycle now", cls, Math.round(e.rate()), Math.round(e.rate() / Math.max(e.usual(), fc.minRate())),
+                        Math.round(e.usual()), fc.protect() ? "it is held to its share of the allocation in force while it lasts; " : "");
+            } else {
+                LOG.info("flash crowd of class {} over: {} req/s now (usual {} req/s){}", cls, Math.round(e.rate()), Math.round(e.usual()),
+                        fc.protect() ? "; its share is no longer capped" : "");
+            }
+            if (fc.protect()) {
+                g.queues().protectAgainst(e.classIndex(), e.raised());
+            }
+            Map<String, Object> ev = new LinkedHashMap<>();
+            ev.put("timestampMillis", System.currentTimeMillis());
+            ev.put("class", cls);
+            ev.put("event", e.raised() ? "raised" : "over");
+            ev.put("rate", Math.round(e.rate() * 10) / 10.0);
+            ev.put("usualRate", Math.round(e.usual() * 10) / 10.0);
+            flashEvents.addLast(ev);
+            while (flashEvents.size() > 20) {
+                flashEvents.pollFirst();
+            }
+            if (e.raised()) {
+                flashCrowdListeners.forEach(l -> guarded("flash-crowd listener", () -> l.accept(cls)).run());
+            }
+        }
+    }
 
     /** Every tick: each server's answers since the last tick against its window's normal (the fast inner loop). */
     private void localLimitTick() {
@@ -381,6 +444,19 @@ public final class Gateway implements AutoCloseable {
         alloc.put("servers", n);
         m.put("allocation", alloc);
         m.put("classes", metrics.flowStats(queues));
+        FlashCrowdDetector fd = flashDetector;
+        if (config.gateway().flashCrowd() != null) {
+            Map<String, Object> fc = new LinkedHashMap<>();
+            List<String> alarmed = new java.util.ArrayList<>();
+            for (int c = 0; fd != null && flashDetectorOf == gen && c < config.classes().size(); c++) {
+                if (fd.alarmed(c)) {
+                    alarmed.add(config.classes().get(c).name());
+                }
+            }
+            fc.put("alarmed", alarmed);
+            fc.put("events", List.copyOf(flashEvents));
+            m.put("flashCrowd", fc);
+        }
         List<Map<String, Object>> locality = queues.localityStats();
         if (!locality.isEmpty()) {
             m.put("locality", locality);
@@ -448,7 +524,7 @@ public final class Gateway implements AutoCloseable {
     private static GatewaySettings withSchedulerOf(GatewaySettings a, GatewaySettings b) {
         return new GatewaySettings(a.id(), a.listen(), a.admin(), b.scheduler(), b.loadBalancing(), a.faultStatus(),
                 a.maxRequestBytes(), a.connectTimeout(), a.serverTimeout(), a.health(), a.stats(), a.headerTimeout(),
-                a.maxConnections(), a.tls(), a.clients(), a.adminDump(), a.localLimit(), b.locality());
+                a.maxConnections(), a.tls(), a.clients(), a.adminDump(), a.localLimit(), b.locality(), a.flashCrowd());
     }
 
     /** The allocation in force, carried over by name to a new set of classes and servers. */

@@ -194,6 +194,9 @@ public final class ControlLoop implements AutoCloseable {
             return;
         }
         rm.onStats(s, nanoClock.getAsLong());
+        if (s.flashCrowd() != null && started) {
+            onFlashCrowd(s);
+        }
     }
 
     /** A message about gateways that was not believed: counted, and logged at most every 10 s. */
@@ -324,7 +327,36 @@ public final class ControlLoop implements AutoCloseable {
     }
 
     /** One control cycle; never throws (a failure is logged and the next cycle runs). */
+    /** When the last cycle began (loop thread only), for the flash-crowd cycles' rate limit. */
+    private long lastCycleNanos = Long.MIN_VALUE;
+    private final java.util.concurrent.atomic.AtomicLong flashCrowdCycles = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * A gateway reported a class's arrivals surging (issue 19): a cycle now, on the statistics it just sent, instead
+     * of at the next Γ. At most one such cycle per min(1 s, Γ/4) after any cycle, so that a gateway cannot keep the
+     * manager solving; the report's statistics count in the next cycle all the same.
+     */
+    private void onFlashCrowd(StatsMessage s) {
+        long now = nanoClock.getAsLong();
+        long gap = Math.min(1_000_000_000L, config.controller().cycle().toNanos() / 4);
+        if (lastCycleNanos != Long.MIN_VALUE && now - lastCycleNanos < gap) {
+            LOG.info("flash crowd of class {} reported by gateway {}: a cycle ran {} ms ago; the next one decides",
+                    s.flashCrowd(), s.gatewayId(), (now - lastCycleNanos) / 1_000_000);
+            return;
+        }
+        LOG.warn("flash crowd of class {} reported by gateway {}: control cycle now, not at the next {}", s.flashCrowd(),
+                s.gatewayId(), config.controller().cycle());
+        flashCrowdCycles.incrementAndGet();
+        cycle();
+    }
+
+    /** Cycles run at once for a flash crowd (not on the timer). */
+    public long flashCrowdCycles() {
+        return flashCrowdCycles.get();
+    }
+
     void cycle() {
+        lastCycleNanos = nanoClock.getAsLong();
         try {
             bus.publish(Topics.HEARTBEAT_RESOURCE_MANAGER, new HeartbeatMessage(BusMessage.SCHEMA, id, "resource-manager",
                     HeartbeatMessage.ALIVE, System.currentTimeMillis(), rm.version()));

@@ -55,6 +55,8 @@ public final class GatewayAgent implements AutoCloseable {
         bus.onRefused(gateway::notReady);
         bus.whileLost("the last allocation stays in force; requests keep flowing under it");
         gateway.addReportListener(this::report);
+        // a surge is reported at once, naming the class, so the manager runs a cycle now rather than at its next
+        gateway.addFlashCrowdListener(cls -> bus.publish(Topics.STATS, statsMessage().withFlashCrowd(cls)));
         MeterRegistry r = gateway.registry();
         Gauge.builder("slagate.bus.connected", bus, b -> b.isConnected() ? 1 : 0).tag("gateway", id)
                 .description("1 while the gateway is connected to the control bus").register(r);

@@ -501,7 +501,12 @@ public final class QueueManager {
                 if (!any) {
                     break;
                 }
-                int i = selector.select(qs, backlogged, exec, a, capacity(p, a));
+                int capacity = capacity(p, a);
+                int i = selector.select(qs, backlogged, exec, a, capacity);
+                while (i >= 0 && overShare(qs, i, exec, a, capacity)) {
+                    backlogged[i] = false; // a surging class at its share: the slot waits for another class
+                    i = selector.select(qs, backlogged, exec, a, capacity);
+                }
                 if (i < 0) {
                     break;
                 }
@@ -525,6 +530,37 @@ public final class QueueManager {
                 }
             }
         }
+    }
+
+    /** Per class, whether a flash crowd's protection caps it at its share (issue 19); replaced whole. */
+    private volatile boolean[] surging;
+
+    /**
+     * While {@code on}, class {@code c} (a surging one) gets no more concurrent slots than its share of the allocation
+     * in force, ⌈N · w_c / Σw⌉ over its pool, even when the other classes leave theirs idle: their guaranteed slots are
+     * not lent to the crowd, so their next requests find a slot at once. Not in FCFS mode (one queue per pool).
+     */
+    public void protectAgainst(int c, boolean on) {
+        boolean[] next = surging == null ? new boolean[classCount] : surging.clone();
+        next[c] = on;
+        surging = next;
+        if (!on) {
+            wake(); // slots it may take again
+        }
+    }
+
+    /** Whether class queue {@code qs[i]} is a surging class already at its share. */
+    private boolean overShare(int[] qs, int i, int[] exec, Allocation a, int capacity) {
+        boolean[] s = surging;
+        if (s == null || !perClassQueues || !s[qs[i]]) {
+            return false;
+        }
+        double total = 0;
+        for (int q : qs) {
+            total += a.weight(q);
+        }
+        int share = (int) Math.ceil(capacity * a.weight(qs[i]) / total - 1e-9);
+        return exec[i] >= Math.max(1, share);
     }
 
     /** The server the pool's chooser prefers for the request type, when it has a free slot; else {@code reserved}, kept. */

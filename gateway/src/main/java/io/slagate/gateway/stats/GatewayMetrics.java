@@ -286,6 +286,11 @@ public final class GatewayMetrics {
         gauges.clear();
     }
 
+    /** Requests of class {@code c} received so far (by this configuration's metrics). */
+    public long arrivedCount(int c) {
+        return (long) arrivals[c].count();
+    }
+
     public long arrivedTotal() {
         return totals.arrived.sum();
     }

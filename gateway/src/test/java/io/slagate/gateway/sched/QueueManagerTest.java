@@ -434,4 +434,28 @@ class QueueManagerTest {
             assertTrue(qm.server(0).outstanding() <= 5 && qm.server(1).outstanding() <= 5, "a server over its cap");
         }
     }
+
+    /** A flash crowd's protection (issue 19): the surging class holds at most its share; the idle class's slots wait for it. */
+    @Test
+    void protection_capsTheSurgingClassAtItsShare_andTheOtherClassFindsASlotAtOnce() {
+        QueueManager qm = manager(config("wrr", 10, "p", "b"), 6, 4);
+        qm.protectAgainst(1, true);
+        for (int i = 0; i < 30; i++) {
+            assertNull(qm.offer(new TestRequest(1)));
+        }
+        assertEquals(4, qm.executing(1), "b at its share, 4 of 10, though p is idle");
+        assertEquals(26, qm.waiting(1));
+        TestRequest premium = new TestRequest(0);
+        assertNull(qm.offer(premium));
+        assertEquals(1, premium.admissions, "p's request is admitted at once, on a slot kept for it");
+        // a completion of b's gives its slot back to b (still within its share), never above it
+        TestRequest done = running.stream().filter(r -> r.classIndex() == 1).findFirst().orElseThrow();
+        running.remove(done);
+        qm.release(done.server, 1);
+        assertEquals(4, qm.executing(1));
+        // the crowd is over: work conservation again, b takes what p leaves
+        qm.protectAgainst(1, false);
+        assertEquals(9, qm.executing(1));
+        assertEquals(10, qm.executingTotal());
+    }
 }
