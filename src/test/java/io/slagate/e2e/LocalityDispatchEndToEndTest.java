@@ -56,9 +56,17 @@ class LocalityDispatchEndToEndTest {
             try {
                 String url = "http://127.0.0.1:" + gw.port() + "/services/Bookstore";
                 String stats = "http://127.0.0.1:" + gw.adminPort() + "/stats";
+                // a hostile client first: 300 made-up operations, each answered (by Axis2's fault), none learned as a type
+                for (int i = 0; i < 300; i++) {
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "text/xml")
+                            .header("SOAPAction", "urn:madeUp" + i).POST(HttpRequest.BodyPublishers.ofString(
+                                    "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\"><soapenv:Body>"
+                                            + "<x/></soapenv:Body></soapenv:Envelope>")).build(), HttpResponse.BodyHandlers.ofString());
+                    assertTrue(r.statusCode() >= 400, "a made-up operation is the server's fault to answer: " + r.statusCode());
+                }
+                int sent = 300;
                 // learn: until the mapping puts each family on a server of its own (polled, with a deadline)
                 long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                int sent = 0;
                 while (!familiesApart(get(stats))) {
                     assertTrue(System.nanoTime() < deadline, "no mapping with the families apart: " + get(stats).path("locality"));
                     sendRound(url);
@@ -85,6 +93,8 @@ class LocalityDispatchEndToEndTest {
                 }
                 sent += 30 * (FRONT.length + CUSTOMER.length);
                 JsonNode after = get(stats);
+                assertEquals(FRONT.length + CUSTOMER.length, after.path("locality").get(0).path("types").asInt(),
+                        "only the operations the servers answered are types; the made-up ones took no place");
                 for (JsonNode g : after.path("locality").get(0).path("groups")) {
                     assertFalse(failing.equals(g.path("server").asText()), "a group still on the failed server: " + after.path("locality"));
                 }

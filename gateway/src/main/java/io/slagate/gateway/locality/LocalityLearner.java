@@ -63,8 +63,23 @@ public final class LocalityLearner {
         serviceCount = new AtomicLongArray(RequestTypes.MAX * servers.length);
     }
 
-    /** The type of a request with this key, counted as an arrival; −1 when the type table is full. */
+    /**
+     * The type of an arriving request with this key, counted as an arrival; −1 for a type not known yet. Types are
+     * learned only from answers ({@link #learn}): a client sending made-up operations cannot fill the type table.
+     */
     public int arrived(String key) {
+        int t = types.find(key);
+        if (t >= 0) {
+            arrivals.incrementAndGet(t);
+        }
+        return t;
+    }
+
+    /**
+     * A request of a type not known yet was answered by its server (2xx): the type is registered (and counted);
+     * −1 when the table is full ({@value RequestTypes#MAX} types).
+     */
+    public int learn(String key) {
         int t = types.indexOf(key);
         if (t >= 0) {
             arrivals.incrementAndGet(t);

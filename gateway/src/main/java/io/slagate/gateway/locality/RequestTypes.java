@@ -36,6 +36,12 @@ public final class RequestTypes {
         return added == null ? -1 : added;
     }
 
+    /** The type's index if it is known, else −1 (nothing is registered). */
+    public int find(String key) {
+        Integer i = index.get(key);
+        return i == null ? -1 : i;
+    }
+
     /** Types known so far (their indices are 0 .. size − 1). */
     public int size() {
         return Math.min(count.get(), MAX);

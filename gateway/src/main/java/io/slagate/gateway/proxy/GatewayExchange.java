@@ -41,6 +41,8 @@ final class GatewayExchange extends QueuedRequest {
     private volatile boolean tooLarge;
     /** Servers this request was sent to (bit = server index), so a retry never goes back to one. */
     private long tried;
+    /** A request type not known to locality dispatch yet: its key, learned if a server answers it 2xx (else null). */
+    String localityKey;
     /** The client's body as read before admission, or null when the request has none. */
     RequestBody body;
 
@@ -266,11 +268,12 @@ final class GatewayExchange extends QueuedRequest {
         ServerSlots s = server;
         if (s != null) {
             context.metrics.serverCompleted(s.index(), now - admitted);
-            if (requestType() >= 0) {
-                io.slagate.gateway.locality.LocalityLearner learner = context.queues.learner(classIndex());
-                if (learner != null) {
-                    learner.served(requestType(), s.index(), now - admitted);
-                }
+            io.slagate.gateway.locality.LocalityLearner learner = requestType() >= 0 || localityKey != null
+                    ? context.queues.learner(classIndex()) : null;
+            if (learner != null && requestType() >= 0) {
+                learner.served(requestType(), s.index(), now - admitted);
+            } else if (learner != null && response.getStatus() / 100 == 2) {
+                learner.learn(localityKey); // a type the servers answer: worth a place in the table
             }
         }
         callback.succeeded();

@@ -70,7 +70,12 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         GatewayExchange ex = new GatewayExchange(context, cls, now, request, response, callback, version, customer);
         io.slagate.gateway.locality.LocalityLearner learner = context.queues.learner(cls);
         if (learner != null) {
-            ex.requestType(requestType(learner, headers, service, operation));
+            String key = typeKey(headers, service, operation);
+            int type = key == null ? -1 : learner.arrived(key);
+            ex.requestType(type);
+            if (type < 0 && key != null) {
+                ex.localityKey = key; // learned once a server answers it
+            }
         }
         ex.deadline(headers);
         if (!context.queues.poolAvailable(cls)) {
@@ -94,17 +99,17 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
     }
 
     /**
-     * The request type for locality dispatch: service and operation, and the key header's value when one is
-     * configured. A request without that header, or beyond the types the gateway tracks, gets −1 (least-outstanding).
+     * The request type's key for locality dispatch: service and operation, and the key header's value when one is
+     * configured; null for a request without that header (dispatched least-outstanding).
      */
-    private int requestType(io.slagate.gateway.locality.LocalityLearner learner, HttpFields headers, String service, String operation) {
+    private String typeKey(HttpFields headers, String service, String operation) {
         String key = context.localityKey;
         String value = key == null ? null : headers.get(key);
         if (key != null && (value == null || value.length() > 256)) {
-            return -1;
+            return null;
         }
         String op = operation == null ? "" : operation;
-        return learner.arrived(value == null ? service + ' ' + op : service + ' ' + op + ' ' + value);
+        return value == null ? service + ' ' + op : service + ' ' + op + ' ' + value;
     }
 
     private FaultReason refuse(Request request, SoapVersion version) {

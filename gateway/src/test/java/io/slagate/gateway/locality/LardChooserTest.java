@@ -39,7 +39,7 @@ class LardChooserTest {
         LocalityLearner types = new LocalityLearner("p", ALL, IDS, 0.25);
         LardChooser lard = new LardChooser(types, IDS);
         Pool pool = new Pool();
-        int t = types.arrived("/s productDetail");
+        int t = types.learn("/s productDetail");
         int first = lard.choose(t, ALL, pool);
         assertEquals(first, new LardChooser(types, IDS).choose(t, ALL, pool), "the hash: the same server for the same type");
 

@@ -45,17 +45,17 @@ class LocalityLearnerTest {
     private static LocalityLearner learned(Pool pool) {
         LocalityLearner l = new LocalityLearner("store", ALL, IDS, 0.25);
         for (int i = 0; i < 50; i++) {
-            l.workingSet(l.arrived("/s a1"), "1,2,3");
-            l.workingSet(l.arrived("/s a2"), "2,3,4");
-            l.workingSet(l.arrived("/s b1"), "100,101,102");
-            l.workingSet(l.arrived("/s b2"), "101, 102,103");
+            l.workingSet(l.learn("/s a1"), "1,2,3");
+            l.workingSet(l.learn("/s a2"), "2,3,4");
+            l.workingSet(l.learn("/s b1"), "100,101,102");
+            l.workingSet(l.learn("/s b2"), "101, 102,103");
         }
         l.remap(s -> pool.in[s], s -> pool.cap[s]);
         return l;
     }
 
     private static int primary(LocalityLearner l, String type) {
-        return l.map().ranking(l.arrived(type))[0];
+        return l.map().ranking(l.learn(type))[0];
     }
 
     @Test
@@ -85,7 +85,7 @@ class LocalityLearnerTest {
         Pool pool = new Pool();
         LocalityLearner l = learned(pool);
         LocalityChooser chooser = new LocalityChooser(l);
-        int a1 = l.arrived("/s a1");
+        int a1 = l.learn("/s a1");
         int home = l.map().ranking(a1)[0];
         int spill = l.map().ranking(a1)[1];
         assertEquals(home, chooser.choose(a1, ALL, pool), "an idle pool: the group's server");
@@ -115,21 +115,21 @@ class LocalityLearnerTest {
     void aTypeNotMappedYet_isLeftToLeastOutstanding() {
         Pool pool = new Pool();
         LocalityLearner l = learned(pool);
-        assertEquals(-1, new LocalityChooser(l).choose(l.arrived("/s new"), ALL, pool));
+        assertEquals(-1, new LocalityChooser(l).choose(l.learn("/s new"), ALL, pool));
     }
 
     @Test
     void aMixChange_isLearnedWithinAFewIntervals() {
         Pool pool = new Pool();
         LocalityLearner l = learned(pool);
-        int a1 = l.arrived("/s a1");
+        int a1 = l.learn("/s a1");
         // a1 now reads family B's blocks; after a few intervals (observations halve each time) it joins B
         for (int interval = 0; interval < 4; interval++) {
             for (int i = 0; i < 50; i++) {
-                l.workingSet(l.arrived("/s a1"), "100,101,102");
-                l.workingSet(l.arrived("/s a2"), "2,3,4");
-                l.workingSet(l.arrived("/s b1"), "100,101,102");
-                l.workingSet(l.arrived("/s b2"), "101,102,103");
+                l.workingSet(l.learn("/s a1"), "100,101,102");
+                l.workingSet(l.learn("/s a2"), "2,3,4");
+                l.workingSet(l.learn("/s b1"), "100,101,102");
+                l.workingSet(l.learn("/s b2"), "101,102,103");
             }
             l.remap(s -> pool.in[s], s -> pool.cap[s]);
         }
@@ -139,7 +139,7 @@ class LocalityLearnerTest {
     @Test
     void whatAServerDeclares_isNotTrusted() {
         LocalityLearner l = new LocalityLearner("store", ALL, IDS, 0.25);
-        int t = l.arrived("/s x");
+        int t = l.learn("/s x");
         l.workingSet(t, "1,2,<script>,3"); // stops at the first character that is not a digit, comma or space
         l.workingSet(t, "99999999999999999999"); // over an int: ignored
         l.workingSet(t, "7".repeat(5000)); // long values are read up to 1024 characters, then the number is too large
@@ -153,13 +153,23 @@ class LocalityLearnerTest {
     }
 
     @Test
+    void anArrivalOfAnUnknownType_registersNothing() {
+        LocalityLearner l = new LocalityLearner("store", ALL, IDS, 0.25);
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(-1, l.arrived("/s made-up-" + i), "a type is learned only from a server's answer");
+        }
+        assertEquals(0, l.learn("/s real"));
+        assertEquals(0, l.arrived("/s real"));
+    }
+
+    @Test
     void typesAreBounded() {
         LocalityLearner l = new LocalityLearner("store", ALL, IDS, 0.25);
         for (int i = 0; i < RequestTypes.MAX; i++) {
-            assertEquals(i, l.arrived("/s op" + i));
+            assertEquals(i, l.learn("/s op" + i));
         }
-        assertEquals(-1, l.arrived("/s one-too-many"));
-        assertEquals(5, l.arrived("/s op5"), "known types keep their index");
+        assertEquals(-1, l.learn("/s one-too-many"));
+        assertEquals(5, l.learn("/s op5"), "known types keep their index");
         assertNull(new RequestTypes().name(0));
     }
 }

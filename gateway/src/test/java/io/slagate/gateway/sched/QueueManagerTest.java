@@ -391,9 +391,9 @@ class QueueManagerTest {
         io.slagate.gateway.locality.LocalityLearner learner = qm.learner(0);
         int[] types = new int[2];
         for (int i = 0; i < 20; i++) {
-            types[0] = learner.arrived("/s a");
+            types[0] = learner.learn("/s a");
             learner.workingSet(types[0], "1,2,3");
-            types[1] = learner.arrived("/s b");
+            types[1] = learner.learn("/s b");
             learner.workingSet(types[1], "50,51");
         }
         qm.remapLocality();
