@@ -29,6 +29,8 @@ final class AheadExperiment {
 
     private final boolean quick;
     private final PrintStream log;
+    /** Each ramp run's premium means per second, for the report. */
+    private final List<String> seriesLines = new ArrayList<>();
 
     AheadExperiment(boolean quick, PrintStream log) {
         this.quick = quick;
@@ -36,7 +38,7 @@ final class AheadExperiment {
     }
 
     List<String> run(Path out, String command) throws Exception {
-        int settle = quick ? 10 : 20;
+        int settle = quick ? 15 : 20; // at least a window, so that the first cycles see the base rates
         int ramp = quick ? 30 : 60;
         int hold = quick ? 10 : 20;
         int[] with = new int[RUNS];
@@ -66,16 +68,21 @@ final class AheadExperiment {
         md.append(String.format(Locale.ROOT, "One server of N_s = 10, exponential service of mean %.0f ms (500 requests/s); open-loop "
                 + "arrivals: basic steady at %.0f/s, premium at %.0f/s for %d s, then from %.0f/s to %.0f/s over %d s (2× to 10× its "
                 + "base), then %d s at the top. Premium τ = %.0f ms, basic τ = %.0f ms; the controller (`auto` model, min "
-                + "combining) with `forecast: auto` and with `forecast: none`, alternating, the same seeds. Violation seconds: "
+                + "combining) on a %s cycle over a %s statistics window (reported every 500 ms): slow beside the requests, as "
+                + "deployed, so the window's mean lags a ramp by half a window; with `forecast: auto` (the rate during the next "
+                + "cycle by Holt's trend, (window/2 + cycle/2)/cycle cycles ahead of the window's mean, trusted while its "
+                + "one-cycle error is under 20%%) and with `forecast: none`, alternating, the same seeds. Violation seconds: "
                 + "seconds of the ramp and the hold in which premium's mean response time was above its target.%n%n",
                 SCALE * 1000, BASIC, 2 * PREMIUM_BASE, settle, 2 * PREMIUM_BASE, 10 * PREMIUM_BASE, ramp, hold,
-                2 * SCALE * 1000, 3 * SCALE * 1000));
+                2 * SCALE * 1000, 3 * SCALE * 1000, CYCLE, WINDOW));
         md.append("| run (seed) | forecast: auto | forecast: none |\n|---:|---:|---:|\n");
         for (int r = 0; r < RUNS; r++) {
             md.append(String.format(Locale.ROOT, "| %d | %d | %d |%n", 100 + r, with[r], without[r]));
         }
         String line = String.format(Locale.ROOT, "ramp-violation-seconds forecast %d none %d", f, n);
         md.append(String.format(Locale.ROOT, "| all | %d | %d |%n", f, n)).append("\n```\n").append(line).append("\n```\n");
+        md.append("\nPremium's mean response time per second (paper-seconds; τ = 2) from the ramp's start:\n\n")
+                .append(String.join("\n", seriesLines)).append("\n");
         String crowdLine = String.format(Locale.ROOT, "flash-crowd premium-violation-seconds defence %d none %d (of %d), lost %d and %d",
                 defended.premiumViolations(), undefended.premiumViolations(), crowdSeconds, defended.lost(), undefended.lost());
         md.append(crowdReport(defended, undefended, calm, crowdSeconds)).append("\n```\n").append(crowdLine).append("\n```\n");
@@ -216,6 +223,10 @@ final class AheadExperiment {
         return s;
     }
 
+    /** The controller's cadence in the ramp runs: a 2 s cycle over a 10 s window, slow beside 20 ms requests, as deployed. */
+    static final String CYCLE = "2s";
+    static final String WINDOW = "10s";
+
     private int violations(String url, String forecast, int settle, int ramp, int hold, long seed) throws Exception {
         ExperimentSetup setup = new ExperimentSetup(SCALE, 10, "wrr", 0.1, "auto", 5);
         List<LoadSpec.Phase> phases = new ArrayList<>();
@@ -225,7 +236,26 @@ final class AheadExperiment {
             phases.add(new LoadSpec.Phase(Duration.ofSeconds(1), List.of(premium, BASIC)));
         }
         phases.add(new LoadSpec.Phase(Duration.ofSeconds(hold), List.of(10 * PREMIUM_BASE, BASIC)));
-        try (RunningSystem sys = RunningSystem.start(setup.config(List.of(url), "10", "", ", forecast: " + forecast), true)) {
+        String yaml = String.format(Locale.ROOT, """
+                gateway:
+                  id: gw1
+                  listen: "127.0.0.1:0"
+                  admin: "127.0.0.1:0"
+                  serverTimeout: 1m
+                  stats: { reportingInterval: 500ms, window: %s }
+                servers: [ { id: s1, url: "%s", concurrency: 10 } ]
+                classes:
+                  - { name: premium, target: 40ms, queueBound: 100000, queueTimeout: 1m }
+                  - { name: basic, target: 60ms, queueBound: 100000, queueTimeout: 1m }
+                classification:
+                  subscriptions: { %s: { "*": gold } }
+                  rules: [ { grade: gold, class: premium } ]
+                  defaultClass: basic
+                allocation: { weights: { premium: 5, basic: 5 } }
+                bus: { url: "vm://slagate-ahead", listen: "" }
+                controller: { cycle: %s, combining: min, resolution: 0.1, model: auto, forecast: %s }
+                """, WINDOW, url, ExperimentSetup.PREMIUM_USER, CYCLE, forecast);
+        try (RunningSystem sys = RunningSystem.start(io.slagate.config.ConfigLoader.parse(yaml, "ahead"), true)) {
             LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(),
                     List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, setup.paper(2)),
                             new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, setup.paper(3))),
@@ -243,6 +273,10 @@ final class AheadExperiment {
             }
             log.printf(Locale.ROOT, "ahead: forecast %s, seed %d: premium above target %d s; premium (paper-s) per second %s%n", forecast,
                     seed, v, series);
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "- forecast %s, seed %d: premium above target %d s:",
+                    forecast, seed, v));
+            series.forEach(x -> line.append(String.format(Locale.ROOT, " %.1f", x)));
+            seriesLines.add(line.toString());
             return v;
         }
     }

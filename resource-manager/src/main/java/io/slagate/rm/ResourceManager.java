@@ -292,7 +292,7 @@ public final class ResourceManager {
                     obs[f] = FlowObservation.NONE;
                 }
                 correction.observe(flowKey(g, c), obs[f], resolution);
-                obs[f] = ahead(flowKey(g, c), obs[f]);
+                obs[f] = ahead(flowKey(g, c), obs[f], windowSeconds(g));
                 anyTraffic |= !obs[f].isEmpty();
                 pinned[f] = overrides.weight(g, config.classes().get(c).name(), nowNanos);
                 if (pinned[f] == null && prior[f] == null && !reported(g)) {
@@ -445,18 +445,33 @@ public final class ResourceManager {
         }
     }
 
+    /** Most cycles ahead a forecast reaches: beyond, a trend's noise would count for more than the trend. */
+    static final double MAX_FORECAST_STEPS = 10;
+
+    /** The statistics window gateway {@code g} last reported (its rates are means over it); NaN when unknown. */
+    private double windowSeconds(String g) {
+        Report r = gateways.get(g);
+        return r == null || r.stats() == null ? Double.NaN : r.stats().windowSeconds();
+    }
+
     /**
-     * The observation with the flow's arrival rate one cycle ahead, where {@code controller.forecast} puts a forecast
-     * in force: always under {@code trend}, under {@code auto} while the forecaster's recent error is below
-     * {@value #FORECAST_TRUSTED}. Each flow's forecaster sees each cycle's measured rate once.
+     * The observation with the flow's arrival rate during the next cycle, where {@code controller.forecast} puts a
+     * forecast in force: always under {@code trend}, under {@code auto} while the forecaster's recent one-cycle error
+     * is below {@value #FORECAST_TRUSTED}. Each flow's forecaster sees each cycle's measured rate once. A windowed
+     * rate is the mean over the window, centred half a window back, so the next cycle's rate is
+     * (window / 2 + Γ / 2) / Γ cycles ahead of it (at most {@link #MAX_FORECAST_STEPS}).
      */
-    private FlowObservation ahead(String flow, FlowObservation o) {
+    private FlowObservation ahead(String flow, FlowObservation o, double windowSeconds) {
         String mode = config.controller().forecast();
         if ("none".equals(mode) || o.isEmpty()) {
             return o;
         }
         io.slagate.rm.forecast.Forecaster f = forecasters.computeIfAbsent(flow, k -> new io.slagate.rm.forecast.HoltForecaster(0.5, 0.3));
-        double rate = f.observe(o.arrivalRate());
+        f.observe(o.arrivalRate());
+        double cycle = config.controller().cycle().toNanos() / 1e9;
+        double steps = Double.isFinite(windowSeconds) && windowSeconds > 0 && cycle > 0
+                ? Math.min(MAX_FORECAST_STEPS, 0.5 + windowSeconds / (2 * cycle)) : 1;
+        double rate = f.ahead(steps);
         boolean trusted = "trend".equals(mode) || f.error() < FORECAST_TRUSTED;
         return Double.isFinite(rate) && trusted ? o.withForecast(rate) : o;
     }

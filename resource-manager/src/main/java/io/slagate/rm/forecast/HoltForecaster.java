@@ -49,6 +49,11 @@ public final class HoltForecaster implements Forecaster {
     }
 
     @Override
+    public double ahead(double steps) {
+        return Double.isNaN(forecast) ? Double.NaN : Math.max(0, level + steps * trend);
+    }
+
+    @Override
     public double forecast() {
         return forecast;
     }

@@ -55,10 +55,11 @@ class ForecastInForceTest {
     void manager_trendIsAheadOfTheRamp_noneAndUntrustedAutoUseTheWindow() {
         double[] ramp = new double[30];
         for (int i = 0; i < ramp.length; i++) {
-            ramp[i] = 1 + 0.2 * i; // the next window's rate: 7.0
+            ramp[i] = 1 + 0.2 * i; // +0.2 per cycle; the last window's mean: 6.8
         }
         double trend = lastForecast("trend", ramp);
-        assertEquals(7.0, trend, 0.1, "a cycle ahead of the last window (6.8)");
+        // a 30 s window's mean is the rate 15 s back; the next 5 s cycle is centred 2.5 s ahead: 3.5 cycles of 0.2
+        assertEquals(6.8 + 3.5 * 0.2, trend, 0.1, "the rate during the next cycle, not the lagging window's");
         assertTrue(Double.isNaN(lastForecast("none", ramp)));
         assertEquals(trend, lastForecast("auto", ramp), 1e-9, "a clean ramp: the forecast's error is small, so auto trusts it");
         double[] jumpy = new double[30];

@@ -32,6 +32,24 @@ class HoltForecasterTest {
     }
 
     @Test
+    void ahead_onARamp_isTheRateThatManyStepsOn_andOnAFlatSeriesTheLevel() {
+        HoltForecaster ramp = new HoltForecaster(0.5, 0.3);
+        HoltForecaster flat = new HoltForecaster(0.5, 0.3);
+        assertTrue(Double.isNaN(ramp.ahead(3)), "nothing before two observations");
+        for (int i = 0; i < 40; i++) {
+            ramp.observe(100 + 5 * i); // last: 295
+            flat.observe(80);
+        }
+        assertEquals(295 + 3.5 * 5, ramp.ahead(3.5), 0.5);
+        assertEquals(80, flat.ahead(10), 1e-6);
+        HoltForecaster falling = new HoltForecaster(0.5, 0.3);
+        for (int i = 0; i < 40; i++) {
+            falling.observe(Math.max(0, 100 - 5 * i));
+        }
+        assertTrue(falling.ahead(10) >= 0, "never a negative rate");
+    }
+
+    @Test
     void step_errorJumps_thenTheForecastSettlesOnTheNewLevel() {
         HoltForecaster h = new HoltForecaster(0.5, 0.3);
         for (int i = 0; i < 20; i++) {
