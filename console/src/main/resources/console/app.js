@@ -326,7 +326,8 @@ async function serversAndClassification() {
       st.textContent = Object.entries(liveGateways).map(([gw, s]) => {
         const x = (s.servers || []).find(y => y.serverId === sv.id);
         return x ? gw + ': ' + (x.inRotation ? 'in rotation' : 'OUT') + ', ' + x.outstanding + '/' + x.cap
-          + (x.localityGroup ? ', locality: ' + x.localityGroup : '') : gw + ': ?';
+          + (x.localityGroup ? ', locality: ' + x.localityGroup : '')
+          + (x.servingPool && x.servingPool !== sv.pool ? ', moved: serving pool ' + x.servingPool : '') : gw + ': ?';
       }).join('; ') || 'no gateway reporting';
       tr.appendChild(st);
       const ns = document.createElement('td');

@@ -144,7 +144,7 @@ public final class ConfigLoader {
         BusSettings bus = bus(top.object("bus"));
         ControllerSettings controller = controller(top.object("controller"));
         ConsoleSettings console = console(top.object("console"));
-        crossCheck(top, servers, classes, gateway);
+        crossCheck(top, servers, classes, gateway, controller);
         if (!problems.isEmpty()) {
             throw new ConfigException(source, problems);
         }
@@ -313,7 +313,7 @@ public final class ConfigLoader {
         }
         Set<String> ids = new HashSet<>();
         for (ConfigNode s : list) {
-            s.allowOnly("id", "url", "concurrency", "pool", "healthPath");
+            s.allowOnly("id", "url", "concurrency", "pool", "pools", "healthPath");
             String id = s.requiredString("id");
             if (id != null && !NAME.matcher(id).matches()) {
                 s.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-'");
@@ -332,7 +332,23 @@ public final class ConfigLoader {
             if (healthPath != null && !healthPath.startsWith("/")) {
                 s.problem("healthPath", healthPath, "must start with '/'");
             }
-            out.add(new ServerConfig(id, url, n, pool, healthPath, auto));
+            List<String> may = new ArrayList<>();
+            for (ConfigNode p : s.list("pools")) {
+                String name = p.asString();
+                if (name != null && !may.contains(name)) {
+                    may.add(name);
+                }
+            }
+            if (!may.isEmpty() && pool != null) {
+                if (s.child("pool").isMissing()) {
+                    pool = may.get(0); // with pools alone, the first is where it starts
+                } else if (!may.contains(pool)) {
+                    s.problem("pools", may, "must include its pool (" + pool + "): the pool it serves at start");
+                }
+                may.remove(pool);
+                may.add(0, pool);
+            }
+            out.add(new ServerConfig(id, url, n, pool, healthPath, auto, may));
         }
         return out;
     }
@@ -709,7 +725,7 @@ public final class ConfigLoader {
 
     private static ControllerSettings controller(ConfigNode c) {
         c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry", "damping", "maxGateways",
-                "correctionBound", "minGain", "forecast");
+                "correctionBound", "minGain", "forecast", "reconfiguration");
         Duration cycle = c.duration("cycle", Duration.ofSeconds(5), Duration.ofMillis(20), Duration.ofHours(1));
         Combining combining = c.choice("combining", Combining.SUM, Combining::parse, "sum", "min");
         String model = c.string("model", "auto");
@@ -735,13 +751,49 @@ public final class ConfigLoader {
             forecast = "none";
         }
         return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound,
-                minGain, forecast == null ? "none" : forecast);
+                minGain, forecast == null ? "none" : forecast, reconfiguration(c.object("reconfiguration")));
+    }
+
+    private static ReconfigurationSettings reconfiguration(ConfigNode r) {
+        r.allowOnly("every", "high", "low", "dwell", "minServers");
+        ReconfigurationSettings d = ReconfigurationSettings.DEFAULTS;
+        Duration every = r.duration("every", d.every(), Duration.ofMillis(100), Duration.ofHours(24));
+        double high = r.number("high", d.high(), 0.01, 10);
+        double low = r.number("low", d.low(), 0, 10);
+        if (low >= high) {
+            r.problem("low", low, "must be below high (" + high + "): a pool that gives a server must not be saturated");
+        }
+        Duration dwell = r.duration("dwell", d.dwell(), Duration.ZERO, Duration.ofHours(24));
+        Map<String, Integer> min = new LinkedHashMap<>();
+        for (Map.Entry<String, ConfigNode> e : r.entries("minServers").entrySet()) {
+            int v = r.object("minServers").integer(e.getKey(), 1, 0, 10_000);
+            min.put(e.getKey(), v);
+        }
+        return new ReconfigurationSettings(every, high, low, dwell, min);
     }
 
     private static void crossCheck(ConfigNode top, List<ServerConfig> servers, List<TrafficClassConfig> classes,
-                                   GatewaySettings gateway) {
+                                   GatewaySettings gateway, ControllerSettings controller) {
         Set<String> pools = new HashSet<>();
         servers.forEach(s -> pools.add(s.pool()));
+        for (int i = 0; i < servers.size(); i++) {
+            for (String p : servers.get(i).pools()) {
+                if (!pools.contains(p)) {
+                    top.problem("servers[" + i + "].pools", p, "is not a pool (no server starts in it); pools: "
+                            + String.join(", ", sorted(pools)));
+                }
+            }
+        }
+        for (Map.Entry<String, Integer> m : controller.reconfiguration().minServers().entrySet()) {
+            long size = servers.stream().filter(s -> s.pool().equals(m.getKey())).count();
+            if (!pools.contains(m.getKey())) {
+                top.problem("controller.reconfiguration.minServers." + m.getKey(), m.getValue(), "names no pool; pools: "
+                        + String.join(", ", sorted(pools)));
+            } else if (m.getValue() > size) {
+                top.problem("controller.reconfiguration.minServers." + m.getKey(), m.getValue(), "is above the pool's "
+                        + size + " server(s) at start");
+            }
+        }
         for (String p : gateway.locality().pools().keySet()) {
             if (!servers.isEmpty() && !pools.contains(p)) {
                 top.problem("gateway.loadBalancing." + p, gateway.locality().pools().get(p).configName(),

@@ -28,7 +28,14 @@ import java.time.Duration;
  */
 public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
                                  double minWeight, int gatewayExpiry, double damping, int maxGateways,
-                                 double correctionBound, double minGain, String forecast) {
+                                 double correctionBound, double minGain, String forecast, ReconfigurationSettings reconfiguration) {
+    public ControllerSettings(Duration cycle, Combining combining, String model, double resolution, double minWeight,
+                              int gatewayExpiry, double damping, int maxGateways, double correctionBound, double minGain,
+                              String forecast) {
+        this(cycle, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways, correctionBound, minGain, forecast,
+                ReconfigurationSettings.DEFAULTS);
+    }
+
     public ControllerSettings(Duration cycle, Combining combining, String model, double resolution, double minWeight,
                               int gatewayExpiry, double damping, int maxGateways, double correctionBound, double minGain) {
         this(cycle, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways, correctionBound, minGain, "none");

@@ -9,10 +9,30 @@ import java.net.URI;
  * @param healthPath  path probed after the server was taken out of rotation; any HTTP answer brings it back
  * @param concurrency N_s, or with {@code auto} its {@code min}, which the gateways hold until the resource manager decides
  * @param auto        {@code concurrency: auto}'s bounds, or null for a fixed N_s
+ * @param pools       the pools it may serve when it is movable ({@code pools: [a, b]}; its {@code pool} first), else empty
  */
-public record ServerConfig(String id, URI url, int concurrency, String pool, String healthPath, AutoConcurrency auto) {
+public record ServerConfig(String id, URI url, int concurrency, String pool, String healthPath, AutoConcurrency auto,
+                           java.util.List<String> pools) {
+    public ServerConfig {
+        pools = pools == null ? java.util.List.of() : java.util.List.copyOf(pools);
+    }
+
     public ServerConfig(String id, URI url, int concurrency, String pool, String healthPath) {
-        this(id, url, concurrency, pool, healthPath, null);
+        this(id, url, concurrency, pool, healthPath, null, null);
+    }
+
+    public ServerConfig(String id, URI url, int concurrency, String pool, String healthPath, AutoConcurrency auto) {
+        this(id, url, concurrency, pool, healthPath, auto, null);
+    }
+
+    /** Whether the resource manager may move it between pools. */
+    public boolean movable() {
+        return pools.size() > 1;
+    }
+
+    /** The same server serving {@code p} now (a move). */
+    public ServerConfig inPool(String p) {
+        return new ServerConfig(id, url, concurrency, p, healthPath, auto, pools);
     }
 
     /** Whether requests reach this server as SOAP over JMS ({@code jms:queue:NAME}) rather than HTTP. */

@@ -520,4 +520,40 @@ class ConfigLoaderTest {
         assertTrue(m.contains("gateway.flashCrowd.protect"), m);
         assertTrue(m.contains("alarm"), m);
     }
+
+    @Test
+    void movableServers_andReconfiguration_andTheirMistakes() {
+        SlagateConfig c = ConfigLoader.parse("""
+                servers:
+                  - { id: a1, url: "http://127.0.0.1:9001", pool: a }
+                  - { id: b1, url: "http://127.0.0.1:9002", pool: b }
+                  - { id: b2, url: "http://127.0.0.1:9003", pools: [b, a] }
+                classes:
+                  - { name: gold, target: 2s, pool: a }
+                  - { name: bronze, target: 3s, pool: b }
+                controller: { reconfiguration: { every: 10s, high: 0.9, low: 0.4, dwell: 5m, minServers: { b: 1 } } }
+                """, "t.yaml");
+        io.slagate.config.ServerConfig b2 = c.servers().get(2);
+        assertEquals("b", b2.pool(), "with pools alone, it starts in the first");
+        assertTrue(b2.movable());
+        assertEquals(List.of("b", "a"), b2.pools());
+        assertTrue(!c.servers().get(0).movable());
+        assertEquals(0.9, c.controller().reconfiguration().high(), 1e-12);
+        assertEquals(Duration.ofMinutes(5), c.controller().reconfiguration().dwell());
+        assertEquals(1, c.controller().reconfiguration().minServers("b"));
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                servers:
+                  - { id: a1, url: "http://127.0.0.1:9001", pool: a }
+                  - { id: b1, url: "http://127.0.0.1:9002", pool: b, pools: [a, c] }
+                classes:
+                  - { name: gold, target: 2s, pool: a }
+                controller: { reconfiguration: { high: 0.5, low: 0.6, minServers: { a: 3, z: 1 } } }
+                """, "e.yaml"));
+        String m = e.getMessage();
+        assertTrue(m.contains("servers[1].pools") && m.contains("must include its pool"), m);
+        assertTrue(m.contains("is not a pool (no server starts in it)"), m);
+        assertTrue(m.contains("controller.reconfiguration.low") && m.contains("below high"), m);
+        assertTrue(m.contains("controller.reconfiguration.minServers.a") && m.contains("above the pool"), m);
+        assertTrue(m.contains("controller.reconfiguration.minServers.z") && m.contains("names no pool"), m);
+    }
 }

@@ -60,6 +60,17 @@ final class AheadExperiment {
             defended = crowd(backend.urls().get(0), true, calm, crowdSeconds, 7);
             undefended = crowd(backend.urls().get(0), false, calm, crowdSeconds, 7);
         }
+        int poolSettle = 15;
+        int poolMeasure = quick ? 35 : 60;
+        PoolsRun fixed;
+        PoolsRun moving;
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0, 0, 0), ServiceTime.of(Duration.ofMillis(50),
+                Experiments.SLEEPY_CPU))) {
+            fixed = pools(backend.urls(), false, poolSettle, poolMeasure, 11);
+            moving = pools(backend.urls(), true, poolSettle, poolMeasure, 11);
+        } finally {
+            io.slagate.load.service.StockUtility.configure(ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU));
+        }
         Path dir = out.resolve("ahead");
         Files.createDirectories(dir);
         StringBuilder md = new StringBuilder("# Experiment ahead — a ramp with the load forecast and without (issue 19)\n\n");
@@ -86,8 +97,10 @@ final class AheadExperiment {
         String crowdLine = String.format(Locale.ROOT, "flash-crowd premium-violation-seconds defence %d none %d (of %d), lost %d and %d",
                 defended.premiumViolations(), undefended.premiumViolations(), crowdSeconds, defended.lost(), undefended.lost());
         md.append(crowdReport(defended, undefended, calm, crowdSeconds)).append("\n```\n").append(crowdLine).append("\n```\n");
+        String poolsLine = String.format(Locale.ROOT, "pools throughput static %.0f reconfigured %.0f", fixed.total(), moving.total());
+        md.append(poolsReport(fixed, moving, poolSettle, poolMeasure)).append("\n```\n").append(poolsLine).append("\n```\n");
         Files.writeString(dir.resolve("RESULTS.md"), md);
-        return List.of(crowdLine, line);
+        return List.of(crowdLine, line, poolsLine);
     }
 
     /** What one flash-crowd run measured. */
@@ -213,6 +226,92 @@ final class AheadExperiment {
 
     private static String ms(double v) {
         return Double.isFinite(v) ? String.format(Locale.ROOT, "%.1f", v) : "–";
+    }
+
+    /** What one pools run measured: each class's answered requests per second over the measured part, p95, and the moves. */
+    private record PoolsRun(double quotes, double trades, double quotesP95, double tradesP95, long lost, long moves,
+                            Map<String, String> serverPools, List<String> moveLog) {
+        double total() {
+            return quotes + trades;
+        }
+    }
+
+    private static final double QUOTES_RATE = 240;
+    private static final double TRADES_RATE = 60;
+
+    /**
+     * Issue 19's pools: two services, pool {@code a} (getQuote) and pool {@code b} (buyShares), two servers each (N_s = 5,
+     * 50 ms per request: 200 req/s a pool), quotes at 4× the trades' rate and beyond its pool; one server of each pool
+     * movable to the other ({@code reconfigure}) or none. Throughput = requests answered per second after the first
+     * {@code settle} s.
+     */
+    private PoolsRun pools(List<String> urls, boolean reconfigure, int settle, int measure, long seed) throws Exception {
+        String yaml = String.format(Locale.ROOT, """
+                gateway:
+                  id: gw1
+                  listen: "127.0.0.1:0"
+                  admin: "127.0.0.1:0"
+                  faultStatus: http
+                  stats: { reportingInterval: 500ms, window: 5s }
+                servers:
+                  - { id: a1, url: "%s", concurrency: 5, pool: a }
+                  - { id: a2, url: "%s", concurrency: 5, pool: a%s }
+                  - { id: b1, url: "%s", concurrency: 5, pool: b }
+                  - { id: b2, url: "%s", concurrency: 5, pool: b%s }
+                classes:
+                  - { name: quotes, target: 150ms, pool: a, queueBound: 200, queueTimeout: 2s }
+                  - { name: trades, target: 150ms, pool: b, queueBound: 200, queueTimeout: 2s }
+                classification: { rules: [ { operation: "urn:buyShares", class: trades } ], defaultClass: quotes }
+                bus: { url: "vm://slagate-pools", listen: "" }
+                controller: { cycle: 1s, combining: min, resolution: 0.1,
+                              reconfiguration: { every: 5s, high: 0.85, low: 0.5, dwell: 60s } }
+                """, urls.get(0), urls.get(1), reconfigure ? ", pools: [a, b]" : "", urls.get(2), urls.get(3),
+                reconfigure ? ", pools: [b, a]" : "");
+        try (RunningSystem sys = RunningSystem.start(io.slagate.config.ConfigLoader.parse(yaml, "pools"), true)) {
+            LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
+                    List.of(new LoadSpec.ClassSpec("quotes", "getQuote", null, false, Duration.ofMillis(150)),
+                            new LoadSpec.ClassSpec("trades", "buyShares", null, false, Duration.ofMillis(150))),
+                    List.of(new LoadSpec.Phase(Duration.ofSeconds(settle + measure), List.of(QUOTES_RATE, TRADES_RATE))),
+                    true, Duration.ZERO, Duration.ofSeconds(settle), seed, Duration.ofSeconds(30), null);
+            io.slagate.load.Summary s = new LoadGenerator(spec, null).run();
+            io.slagate.load.Summary.ClassSummary q = s.classes().get("quotes");
+            io.slagate.load.Summary.ClassSummary t = s.classes().get("trades");
+            PoolsRun r = new PoolsRun(q.throughput(), t.throughput(), q.p95Ms(), t.p95Ms(), s.lost(), sys.poolMoves(),
+                    sys.serverPools(), sys.poolMoveLog());
+            log.printf(Locale.ROOT, "ahead: pools %s: quotes %.1f/s, trades %.1f/s, moves %d, servers %s%n",
+                    reconfigure ? "reconfigured" : "static", r.quotes(), r.trades(), r.moves(), r.serverPools());
+            return r;
+        }
+    }
+
+    private static String poolsReport(PoolsRun fixed, PoolsRun moving, int settle, int measure) {
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, """
+
+                ## Server-pool reconfiguration (item 3)
+
+                Two services on pools of two servers each (N_s = 5, 50 ms per request: 200 requests/s a pool): quotes
+                (getQuote, pool a) at %.0f/s, trades (buyShares, pool b) at %.0f/s, open loop: quotes at 4× the trades and
+                1.2× its pool. Targets 150 ms; each class's queue holds 200 and waits at most 2 s. Static: the pools as
+                configured. Reconfigured: `a2` may serve `[a, b]` and `b2` `[b, a]`; the resource manager considers a move every
+                5 s (high 0.85, low 0.5, dwell 60 s). Throughput = requests answered per second over %d s after the first %d s.
+
+                | | static | reconfigured |
+                |---|---:|---:|
+                | quotes answered/s | %.1f | %.1f |
+                | trades answered/s | %.1f | %.1f |
+                | total | %.1f | %.1f |
+                | quotes p95 (ms) | %.0f | %.0f |
+                | trades p95 (ms) | %.0f | %.0f |
+                | requests lost | %d | %d |
+                | moves | %d | %d |
+                | pools at the end | %s | %s |
+
+                Moves: %s
+                """, QUOTES_RATE, TRADES_RATE, measure, settle, fixed.quotes(), moving.quotes(), fixed.trades(), moving.trades(),
+                fixed.total(), moving.total(), fixed.quotesP95(), moving.quotesP95(), fixed.tradesP95(), moving.tradesP95(),
+                fixed.lost(), moving.lost(), fixed.moves(), moving.moves(), fixed.serverPools(), moving.serverPools(),
+                moving.moveLog().isEmpty() ? "none" : String.join("; ", moving.moveLog())));
+        return md.toString();
     }
 
     private static int sum(int[] v) {

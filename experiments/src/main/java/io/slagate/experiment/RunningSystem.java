@@ -50,6 +50,19 @@ final class RunningSystem implements AutoCloseable {
         return embedded == null || embedded.controlLoop() == null ? Double.NaN : embedded.controlLoop().capacityDeficitServers(pool);
     }
 
+    /** Servers the manager moved between pools (0 without a controller). */
+    long poolMoves() {
+        return embedded == null || embedded.controlLoop() == null ? 0 : embedded.controlLoop().poolMoves();
+    }
+
+    java.util.Map<String, String> serverPools() {
+        return embedded == null || embedded.controlLoop() == null ? java.util.Map.of() : embedded.controlLoop().serverPools();
+    }
+
+    java.util.List<String> poolMoveLog() {
+        return embedded == null || embedded.controlLoop() == null ? java.util.List.of() : embedded.controlLoop().poolMoveLog();
+    }
+
     /** Control cycles the manager ran at once for a flash-crowd alarm (0 without a controller). */
     long flashCrowdCycles() {
         return embedded == null || embedded.controlLoop() == null ? 0 : embedded.controlLoop().flashCrowdCycles();

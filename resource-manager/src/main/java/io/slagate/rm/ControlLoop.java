@@ -92,6 +92,8 @@ public final class ControlLoop implements AutoCloseable {
                 .tag("manager", id).description("Cluster utility of the last decision (eq. 2)").register(registry);
         Gauge.builder("slagate.rm.version", this, c -> c.lastAllocation == null ? 0 : c.lastAllocation.version())
                 .tag("manager", id).description("Version of the last allocation published").register(registry);
+        Gauge.builder("slagate.rm.pool.moves", this, c -> c.poolMoves()).tag("manager", id)
+                .description("Servers moved between pools since start (issue 19)").register(registry);
         Gauge.builder("slagate.rm.gateways", this, c -> c.lastAllocation == null ? 0 : c.lastAllocation.gateways().size())
                 .tag("manager", id).description("Gateways in the last allocation").register(registry);
         bus.subscribeWithSender(Topics.STATS, (m, account) -> {
@@ -279,8 +281,11 @@ public final class ControlLoop implements AutoCloseable {
             return;
         }
         boolean newCycle = !next.controller().cycle().equals(config.controller().cycle());
-        rm = rm.reconfigured(next);
-        config = next;
+        baseConfig = next;
+        reconfiguration = null; // new settings, new servers: decisions afresh (moves already made stay where still allowed)
+        SlagateConfig effective = withMoves(next);
+        rm = rm.reconfigured(effective);
+        config = effective;
         roster.setMax(next.controller().maxGateways());
         LOG.info("configuration v{} by {} applied: classes {}, cycle {}, combining {}", c.version(), who,
                 next.classes().stream().map(x -> x.name() + "(" + x.goalText() + ")").toList(),
@@ -355,9 +360,84 @@ public final class ControlLoop implements AutoCloseable {
         return flashCrowdCycles.get();
     }
 
+    /** The configuration as given (file, console); {@link #config} is it with the servers' pools as moved. */
+    private SlagateConfig baseConfig;
+    /** Movable servers moved from their configured pool: id → the pool they serve now. */
+    private final Map<String, String> moved = new java.util.TreeMap<>();
+    private io.slagate.rm.reconfigure.PoolReconfiguration reconfiguration;
+    private final java.util.concurrent.atomic.AtomicLong moves = new java.util.concurrent.atomic.AtomicLong();
+    /** The last pool moves, for the console (newest last). */
+    private final java.util.Deque<String> moveLog = new java.util.concurrent.ConcurrentLinkedDeque<>();
+
+    /** {@code c} with every moved server in the pool it serves now (a moved server whose pools no longer allow it goes home). */
+    private SlagateConfig withMoves(SlagateConfig c) {
+        if (moved.isEmpty()) {
+            return c;
+        }
+        List<io.slagate.config.ServerConfig> servers = new java.util.ArrayList<>();
+        for (io.slagate.config.ServerConfig sc : c.servers()) {
+            String to = moved.get(sc.id());
+            servers.add(to != null && sc.pools().contains(to) ? sc.inPool(to) : sc);
+        }
+        moved.keySet().removeIf(id -> c.servers().stream().noneMatch(sc -> sc.id().equals(id) && sc.pools().contains(moved.get(id))));
+        return new SlagateConfig(c.source(), c.gateway(), servers, c.classes(), c.classification(), c.allocation(), c.bus(),
+                c.controller(), c.console());
+    }
+
+    /** Issue 19, item 3: at most one server moved per decision, every {@code controller.reconfiguration.every}. */
+    private void reconfigurePools(long now) {
+        if (baseConfig == null) {
+            baseConfig = config;
+        }
+        if (baseConfig.servers().stream().noneMatch(io.slagate.config.ServerConfig::movable)) {
+            return;
+        }
+        if (reconfiguration == null) {
+            reconfiguration = new io.slagate.rm.reconfigure.PoolReconfiguration(baseConfig.controller().reconfiguration());
+        }
+        if (!reconfiguration.due(now)) {
+            return;
+        }
+        Map<String, Double> offered = rm.offeredLoad();
+        io.slagate.rm.reconfigure.PoolReconfiguration.Move m = reconfiguration.decide(now, offered, rm.serverStates(now));
+        if (m == null) {
+            LOG.debug("pool reconfiguration: no move ({})", reconfiguration.idleReason());
+            return;
+        }
+        moved.put(m.server(), m.to());
+        config = withMoves(baseConfig);
+        rm = rm.reconfigured(config);
+        moves.incrementAndGet();
+        String line = String.format(java.util.Locale.ROOT, "server %s moves from pool %s (offered load %.2f of its slots) to pool %s (%.2f);"
+                + " its requests in flight drain in about %.1f s", m.server(), m.from(), m.fromLoad(), m.to(), m.toLoad(), m.drainSeconds());
+        LOG.warn("pool reconfiguration: {}", line);
+        moveLog.addLast(java.time.LocalTime.now().withNano(0) + " " + line);
+        while (moveLog.size() > 20) {
+            moveLog.pollFirst();
+        }
+    }
+
+    /** Servers moved between pools since start (issue 19). */
+    public long poolMoves() {
+        return moves.get();
+    }
+
+    /** The pool each server serves now, by id. */
+    public Map<String, String> serverPools() {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        config.servers().forEach(sc -> out.put(sc.id(), sc.pool()));
+        return out;
+    }
+
+    /** The last pool moves, oldest first. */
+    public List<String> poolMoveLog() {
+        return List.copyOf(moveLog);
+    }
+
     void cycle() {
         lastCycleNanos = nanoClock.getAsLong();
         try {
+            reconfigurePools(lastCycleNanos);
             bus.publish(Topics.HEARTBEAT_RESOURCE_MANAGER, new HeartbeatMessage(BusMessage.SCHEMA, id, "resource-manager",
                     HeartbeatMessage.ALIVE, System.currentTimeMillis(), rm.version()));
             updateActive();

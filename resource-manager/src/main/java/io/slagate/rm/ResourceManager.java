@@ -159,6 +159,57 @@ public final class ResourceManager {
         return version;
     }
 
+    /**
+     * Per pool, its offered load Σ λ·S over every gateway's flows of its classes (the busy slots it would need at the
+     * arrival rates measured), for pool reconfiguration (issue 19).
+     */
+    public Map<String, Double> offeredLoad() {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (ServerConfig sc : config.servers()) {
+            out.putIfAbsent(sc.pool(), 0.0);
+        }
+        for (Report r : gateways.values()) {
+            if (r.stats() == null) {
+                continue;
+            }
+            for (FlowStatsMessage f : r.stats().flows()) {
+                int c = config.classIndex(f.className());
+                double load = f.arrivalRate() * f.meanServiceSeconds();
+                if (c >= 0 && Double.isFinite(load) && load > 0) {
+                    out.merge(config.classes().get(c).pool(), load, Double::sum);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every server as pool reconfiguration sees it: its pool now, its slots, requests out on it, its mean service time. */
+    public List<io.slagate.rm.reconfigure.PoolReconfiguration.Server> serverStates(long nowNanos) {
+        List<io.slagate.rm.reconfigure.PoolReconfiguration.Server> out = new ArrayList<>();
+        for (ServerConfig sc : config.servers()) {
+            int outstanding = 0;
+            double service = 0;
+            int seen = 0;
+            for (Report r : gateways.values()) {
+                if (r.stats() == null) {
+                    continue;
+                }
+                for (ServerStatusMessage ss : r.stats().servers()) {
+                    if (ss.serverId().equals(sc.id())) {
+                        outstanding += Math.max(0, ss.outstanding());
+                        if (Double.isFinite(ss.meanServiceSeconds()) && ss.meanServiceSeconds() > 0) {
+                            service += ss.meanServiceSeconds();
+                            seen++;
+                        }
+                    }
+                }
+            }
+            out.add(new io.slagate.rm.reconfigure.PoolReconfiguration.Server(sc.id(), sc.pool(), sc.pools(),
+                    serverUp(sc.id()) ? capacityOf(sc, nowNanos) : 0, outstanding, seen == 0 ? 0 : service / seen));
+        }
+        return out;
+    }
+
     /** Makes the next allocation's version newer than {@code seen} (a predecessor's, when taking over). */
     public void advanceVersionTo(long seen) {
         version = Math.max(version, seen);
@@ -240,7 +291,13 @@ public final class ResourceManager {
         }
         long now = System.currentTimeMillis();
         boolean changed = last == null || !last.gateways().equals(perGateway);
-        last = new AllocationMessage(BusMessage.SCHEMA, version, now, id, perGateway);
+        Map<String, String> serverPools = new TreeMap<>();
+        for (ServerConfig sc : config.servers()) {
+            if (sc.movable()) {
+                serverPools.put(sc.id(), sc.pool()); // where each movable server serves under this allocation
+            }
+        }
+        last = new AllocationMessage(BusMessage.SCHEMA, version, now, id, perGateway, serverPools);
         double solveMillis = (System.nanoTime() - started) / 1e6;
         // a line per cycle that changes the allocation; the unchanged ones (most, at steady state) only at DEBUG
         if (changed ? LOG.isInfoEnabled() : LOG.isDebugEnabled()) {

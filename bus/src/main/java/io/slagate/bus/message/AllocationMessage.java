@@ -6,11 +6,17 @@ import java.util.Map;
  * The resource manager's decision for one control cycle: per gateway, the shares and caps it must
  * enforce. Versions increase; a gateway ignores a version not newer than the one it holds.
  *
- * @param managerId the resource manager that decided (with a standby, only the active one publishes)
+ * @param managerId   the resource manager that decided (with a standby, only the active one publishes)
+ * @param serverPools the pool each movable server serves under this allocation (issue 19's reconfiguration), by id
  */
 public record AllocationMessage(int schema, long version, long timestampMillis, String managerId,
-                                Map<String, GatewayAllocation> gateways) implements BusMessage {
+                                Map<String, GatewayAllocation> gateways, Map<String, String> serverPools) implements BusMessage {
     public AllocationMessage {
         gateways = Map.copyOf(gateways);
+        serverPools = serverPools == null ? Map.of() : Map.copyOf(serverPools);
+    }
+
+    public AllocationMessage(int schema, long version, long timestampMillis, String managerId, Map<String, GatewayAllocation> gateways) {
+        this(schema, version, timestampMillis, managerId, gateways, Map.of());
     }
 }

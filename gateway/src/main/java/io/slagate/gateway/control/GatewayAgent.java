@@ -144,6 +144,7 @@ public final class GatewayAgent implements AutoCloseable {
             n[s] = Math.max(0, e.getValue() == null ? 0 : e.getValue());
         }
         Allocation next = new Allocation(a.version(), w, n);
+        q.assignPools(a.serverPools()); // before the caps computed for the servers' new pools
         gateway.setAllocation(next);
         applied.incrementAndGet();
         lastAppliedMillis.set(System.currentTimeMillis());
@@ -185,7 +186,8 @@ public final class GatewayAgent implements AutoCloseable {
             double[] measured = gateway.metrics().serverWindow(s);
             // the cap in force here: below the allocation's while a local limit holds the server
             servers.add(new ServerStatusMessage(config.servers().get(s).id(), q.effectiveCap(s), q.server(s).outstanding(),
-                    q.server(s).inRotation(), measured[0], measured[1], q.effectiveCap(s) < a.cap(s), q.localityGroupOf(s)));
+                    q.server(s).inRotation(), measured[0], measured[1], q.effectiveCap(s) < a.cap(s), q.localityGroupOf(s),
+                    config.servers().get(s).movable() ? q.servingPool(s) : null));
         }
         return new StatsMessage(BusMessage.SCHEMA, id, sequence.incrementAndGet(), System.currentTimeMillis(), window,
                 a.version(), flows, servers);

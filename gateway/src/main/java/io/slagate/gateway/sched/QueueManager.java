@@ -44,6 +44,55 @@ public final class QueueManager {
     private final ServerSlots[] servers;
     private final int[][] poolServers;
     private final ClassSelector selector;
+    /** Per server, the pool it serves now (its pool at start; moved by the resource manager, issue 19); replaced whole. */
+    private volatile int[] servingPool;
+
+    /** Whether server {@code s} serves pool {@code p} now. */
+    private boolean serves(int s, int p) {
+        return servingPool[s] == p;
+    }
+
+    /**
+     * The pools movable servers serve now, by server id and pool name (from the allocation): a server that moves stops
+     * taking its old pool's requests at once, finishes those it has (its slots count both, so N_s holds), and takes the
+     * new pool's as its slots free. Unknown servers and pools are ignored.
+     */
+    public void assignPools(Map<String, String> serverPools) {
+        if (serverPools == null || serverPools.isEmpty()) {
+            return;
+        }
+        int[] next = servingPool.clone();
+        boolean changed = false;
+        for (int s = 0; s < servers.length; s++) {
+            String pool = serverPools.get(servers[s].id());
+            int p = pool == null ? -1 : java.util.Arrays.asList(poolNames).indexOf(pool);
+            if (p >= 0 && p != next[s] && candidateIn(s, p)) {
+                LOG.info("server {} now serves pool {} (was {})", servers[s].id(), pool, poolNames[next[s]]);
+                next[s] = p;
+                changed = true;
+            }
+        }
+        if (changed) {
+            servingPool = next;
+            remapLocality();
+            wake();
+        }
+    }
+
+    private boolean candidateIn(int s, int p) {
+        for (int x : poolServers[p]) {
+            if (x == s) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The pool server {@code s} serves now. */
+    public String servingPool(int s) {
+        return poolNames[servingPool[s]];
+    }
+
     /** Per pool: its load-balancing policy, and for the policies by request type its learner and chooser (else null). */
     private final LoadBalancing[] poolPolicy;
     private final io.slagate.gateway.locality.LocalityLearner[] poolLearner;
@@ -108,6 +157,17 @@ public final class QueueManager {
             int p = poolIndex.get(s.pool());
             servers[i] = new ServerSlots(i, s.id(), p, inherited.getOrDefault(serverKey(s), new AtomicInteger()));
             serversOfPool.get(p).add(i);
+        }
+        servingPool = new int[servers.length];
+        for (int i = 0; i < servers.length; i++) {
+            ServerConfig s = config.servers().get(i);
+            servingPool[i] = poolIndex.get(s.pool());
+            for (String other : s.pools()) { // a movable server is a candidate in every pool it may serve
+                Integer q = poolIndex.get(other);
+                if (q != null && q != servingPool[i]) {
+                    serversOfPool.get(q).add(i);
+                }
+            }
         }
         poolServers = toArrays(serversOfPool);
         poolNames = poolIndex.keySet().toArray(String[]::new);
@@ -248,10 +308,11 @@ public final class QueueManager {
      */
     public ServerSlots reassign(ServerSlots failed, long tried) {
         Allocation a = allocation;
-        for (int s : poolServers[failed.pool()]) {
+        int pool = servingPool[failed.index()];
+        for (int s : poolServers[pool]) {
             ServerSlots other = servers[s];
             boolean alreadyTried = s < 64 && (tried & (1L << s)) != 0;
-            if (other != failed && !alreadyTried && other.inRotation() && other.tryAcquire(cap(a, s))) {
+            if (other != failed && serves(s, pool) && !alreadyTried && other.inRotation() && other.tryAcquire(cap(a, s))) {
                 failed.release();
                 wake();
                 return other;
@@ -389,8 +450,9 @@ public final class QueueManager {
 
     /** Whether the class's pool has at least one server in rotation. */
     public boolean poolAvailable(int classIndex) {
-        for (int s : poolServers[queues[classQueue[classIndex]].pool]) {
-            if (servers[s].inRotation()) {
+        int p = queues[classQueue[classIndex]].pool;
+        for (int s : poolServers[p]) {
+            if (serves(s, p) && servers[s].inRotation()) {
                 return true;
             }
         }
@@ -572,7 +634,7 @@ public final class QueueManager {
             LOG.error("choosing a server by request type failed; least-outstanding instead", e);
             return reserved;
         }
-        if (s < 0 || s == reserved.index() || !servers[s].inRotation() || !servers[s].tryAcquire(cap(a, s))) {
+        if (s < 0 || s == reserved.index() || !serves(s, p) || !servers[s].inRotation() || !servers[s].tryAcquire(cap(a, s))) {
             return reserved;
         }
         reserved.release();
@@ -585,7 +647,7 @@ public final class QueueManager {
             for (int k = 0; k < ss.length; k++) {
                 int idx = (roundRobinCursor[pool] + k) % ss.length;
                 ServerSlots s = servers[ss[idx]];
-                if (s.inRotation() && s.outstanding() < cap(a, s.index())) {
+                if (serves(s.index(), pool) && s.inRotation() && s.outstanding() < cap(a, s.index())) {
                     roundRobinCursor[pool] = (idx + 1) % ss.length;
                     return s;
                 }
@@ -598,7 +660,7 @@ public final class QueueManager {
             ServerSlots server = servers[s];
             int cap = cap(a, s);
             int out = server.outstanding();
-            if (!server.inRotation() || out >= cap) {
+            if (!serves(s, pool) || !server.inRotation() || out >= cap) {
                 continue;
             }
             double load = (double) out / cap; // relative, so servers with larger caps take more
@@ -613,7 +675,7 @@ public final class QueueManager {
     private int capacity(int pool, Allocation a) {
         int n = 0;
         for (int s : poolServers[pool]) {
-            if (servers[s].inRotation()) {
+            if (serves(s, pool) && servers[s].inRotation()) {
                 n += cap(a, s);
             }
         }

@@ -458,4 +458,33 @@ class QueueManagerTest {
         assertEquals(9, qm.executing(1));
         assertEquals(10, qm.executingTotal());
     }
+
+    /** Issue 19's pools: a movable server serves one pool at a time; moved, it takes the new pool's requests, never the old's. */
+    @Test
+    void aMovedServer_servesItsNewPoolOnly_andKeepsItsCapAcrossBoth() {
+        SlagateConfig cfg = ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 2, pool: a }
+                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 2, pool: b, pools: [b, a] }
+                classes:
+                  - { name: ca, target: 1s, pool: a, queueBound: 100000, queueTimeout: 10s }
+                  - { name: cb, target: 1s, pool: b, queueBound: 100000, queueTimeout: 10s }
+                """, "test");
+        QueueManager qm = manager(cfg, 1, 1);
+        for (int i = 0; i < 4; i++) {
+            qm.offer(new TestRequest(0));
+        }
+        assertEquals(2, qm.executing(0), "pool a has s1's 2 slots only");
+        assertTrue(running.stream().allMatch(r -> r.server.id().equals("s1")));
+        qm.offer(new TestRequest(1));
+        assertEquals(1, qm.executing(1));
+        assertEquals("s2", running.get(running.size() - 1).server.id());
+        qm.assignPools(java.util.Map.of("s2", "a", "s1", "b")); // s1 is not movable: ignored
+        assertEquals("a", qm.servingPool(1));
+        assertEquals("a", qm.servingPool(0));
+        assertEquals(3, qm.executing(0), "s2 takes a's waiting request at once, on its one free slot (cb's still runs there)");
+        assertEquals(2, qm.server(1).outstanding(), "s2 holds its cap of 2 across both pools");
+        assertTrue(!qm.poolAvailable(1), "pool b has no server now: its requests fail fast");
+        assertEquals(1, qm.waiting(0), "of a's four, two on s1, one on s2, one waiting");
+    }
 }

@@ -1,0 +1,88 @@
+package io.slagate.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.slagate.EmbeddedSystem;
+import io.slagate.config.ConfigLoader;
+import io.slagate.gateway.Gateway;
+import io.slagate.gateway.testing.TestBackend;
+import io.slagate.load.LoadGenerator;
+import io.slagate.load.LoadSpec;
+import io.slagate.load.Summary;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Server-pool reconfiguration (issue 19, item 3) through the whole system: pool a saturated, pool b with capacity to
+ * spare and a server that may serve a. The resource manager moves it; the gateway sends a's requests to it, b keeps
+ * its other server; no request is lost on the way and the counters balance.
+ */
+class PoolReconfigurationEndToEndTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSaturatedPool_getsTheSpareServer_andNothingIsLost() throws Exception {
+        TestBackend[] b = new TestBackend[4];
+        try {
+            for (int i = 0; i < b.length; i++) {
+                b[i] = new TestBackend();
+                b[i].behave(b[i].delayed(20)); // 5 slots of 20 ms: 250 req/s a server
+            }
+            String yaml = """
+                    gateway:
+                      id: gw1
+                      listen: "127.0.0.1:0"
+                      admin: "127.0.0.1:0"
+                      faultStatus: http
+                      stats: { reportingInterval: 250ms, window: 2s }
+                    servers:
+                      - { id: a1, url: "%s", concurrency: 5, pool: a }
+                      - { id: a2, url: "%s", concurrency: 5, pool: a }
+                      - { id: b1, url: "%s", concurrency: 5, pool: b }
+                      - { id: b2, url: "%s", concurrency: 5, pool: b, pools: [b, a] }
+                    classes:
+                      - { name: quotes, target: 100ms, pool: a, queueBound: 500, queueTimeout: 2s }
+                      - { name: trades, target: 100ms, pool: b, queueBound: 500, queueTimeout: 2s }
+                    classification: { rules: [ { operation: "urn:trades", class: trades } ], defaultClass: quotes }
+                    bus: { url: "vm://pool-reconfiguration", listen: "" }
+                    controller: { cycle: 250ms, combining: min, resolution: 0.1, reconfiguration: { every: 1s, dwell: 60s } }
+                    """.formatted(b[0].url(), b[1].url(), b[2].url(), b[3].url());
+            try (EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.parse(yaml, "pools-e2e"), EmbeddedSystem.Parts.CORE)) {
+                Gateway gw = system.gateway();
+                int trades2Before = b[3].received();
+                // quotes at 600/s on pool a's 500/s; trades at 40/s on pool b's 500/s
+                LoadSpec spec = new LoadSpec("http://127.0.0.1:" + gw.port(), "/services/StockUtility", null,
+                        List.of(new LoadSpec.ClassSpec("quotes", "quotes", null, false, Duration.ofMillis(100)),
+                                new LoadSpec.ClassSpec("trades", "trades", null, false, Duration.ofMillis(100))),
+                        List.of(new LoadSpec.Phase(Duration.ofSeconds(8), List.of(600.0, 40.0))),
+                        true, Duration.ZERO, Duration.ZERO, 31, Duration.ofSeconds(20), dir.resolve("out"));
+                Summary s = new LoadGenerator(spec, null).run();
+
+                assertEquals(1, system.controlLoop().poolMoves(), "one move, and the dwell keeps it: " + system.controlLoop().poolMoveLog());
+                assertEquals("a", system.controlLoop().serverPools().get("b2"));
+                assertEquals("a", gw.queues().servingPool(3), "the gateway sends pool a's requests to b2");
+                assertTrue(b[3].received() > trades2Before, "b2 served");
+                assertEquals(0, s.lost(), "every request got exactly one response");
+                assertEquals(0, s.classes().get("trades").errors().size(), "pool b, one server left, still serves trades: "
+                        + s.classes().get("trades").errors());
+                long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+                while (gw.metrics().inFlight() > 0 && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
+                        + gw.metrics().inFlight(), "the gateway's counters balance");
+            }
+        } finally {
+            for (TestBackend x : b) {
+                if (x != null) {
+                    x.close();
+                }
+            }
+        }
+    }
+}
