@@ -209,7 +209,8 @@ function renderDecision(d) {
   body.replaceChildren();
   for (const f of d.flows) {
     const tr = document.createElement('tr');
-    [f.gatewayId, f.className, f.arrivalRate.toFixed(2), f.observedSeconds.toFixed(3), f.previousWeight.toFixed(2),
+    const forecast = f.forecastRate == null || Number.isNaN(Number(f.forecastRate)) ? '' : ' → ' + Number(f.forecastRate).toFixed(2);
+    [f.gatewayId, f.className, f.arrivalRate.toFixed(2) + forecast, f.observedSeconds.toFixed(3), f.previousWeight.toFixed(2),
       f.weight.toFixed(2), f.predictedSeconds.toFixed(3), f.utility.toFixed(3), f.pinned ? 'yes' : '', f.model ?? '',
       f.modelError == null || Number.isNaN(f.modelError) ? '—' : (f.modelError * 100).toFixed(0) + '%',
       f.modelGain == null ? '' : f.modelGain.toFixed(2)]

@@ -537,7 +537,7 @@ public final class ControlLoop implements AutoCloseable {
         for (DecisionMessage.FlowDecision f : d.flows()) {
             String key = f.gatewayId() + "\u0000" + f.className();
             double[] v = flowGauges.computeIfAbsent(key, k -> {
-                double[] holder = new double[5];
+                double[] holder = new double[7];
                 Gauge.builder("slagate.rm.flow.weight", holder, h -> h[0]).tag("gateway", f.gatewayId())
                         .tag("class", f.className()).description("w_{g,c} decided").register(registry);
                 Gauge.builder("slagate.rm.flow.predicted", holder, h -> h[1]).tag("gateway", f.gatewayId())
@@ -551,6 +551,12 @@ public final class ControlLoop implements AutoCloseable {
                 Gauge.builder("slagate.rm.flow.model.gain", holder, h -> h[4]).tag("gateway", f.gatewayId())
                         .tag("class", f.className()).description("The online correction's gain on the model's predicted change")
                         .register(registry);
+                Gauge.builder("slagate.rm.flow.arrival.rate", holder, h -> h[5]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).description("Arrival rate measured over the gateway's window (req/s)")
+                        .register(registry);
+                Gauge.builder("slagate.rm.flow.forecast.rate", holder, h -> h[6]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).description("Arrival rate forecast for the next cycle and used (NaN: none in force)")
+                        .register(registry);
                 return holder;
             });
             v[0] = f.weight();
@@ -558,6 +564,8 @@ public final class ControlLoop implements AutoCloseable {
             v[2] = f.utility();
             v[3] = f.modelError();
             v[4] = f.modelGain();
+            v[5] = f.arrivalRate();
+            v[6] = f.forecastRate();
         }
     }
 
