@@ -53,7 +53,7 @@ final class AheadExperiment {
         int f = sum(with);
         int n = sum(without);
         int calm = 15; // past the detector's 10 s warm-up
-        int crowdSeconds = quick ? 20 : 60;
+        int crowdSeconds = quick ? 15 : 60;
         Crowd defended;
         Crowd undefended;
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU))) {
@@ -61,13 +61,14 @@ final class AheadExperiment {
             undefended = crowd(backend.urls().get(0), false, calm, crowdSeconds, 7);
         }
         int poolSettle = 15;
-        int poolMeasure = quick ? 35 : 60;
+        int poolMeasure = quick ? 30 : 60;
         PoolsRun fixed;
         PoolsRun moving;
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0, 0, 0), ServiceTime.of(Duration.ofMillis(50),
                 Experiments.SLEEPY_CPU))) {
             fixed = pools(backend.urls(), false, poolSettle, poolMeasure, 11);
-            moving = pools(backend.urls(), true, poolSettle, poolMeasure, 11);
+            // the full run keeps the reconfigured pools ten minutes: after the first settling, nothing should move again
+            moving = pools(backend.urls(), true, poolSettle, quick ? poolMeasure : 600, 11);
         } finally {
             io.slagate.load.service.StockUtility.configure(ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU));
         }

@@ -55,4 +55,21 @@ class ItemCacheTest {
         assertEquals(m.items(), total);
         assertEquals(15, m.operations().size(), "TPC-W's fourteen interactions and anyItem");
     }
+
+    @Test
+    void eachServerReportsItsOwnCounters_overHttp() throws Exception {
+        try (io.slagate.load.service.BackendServer b = io.slagate.load.service.BackendServer.start("127.0.0.1", java.util.List.of(0, 0),
+                io.slagate.load.service.ServiceTime.of(Duration.ofMillis(1), 0), null, model(50))) {
+            b.caches().get(0).perform("home");
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            String first = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(b.urls().get(0) + "/bookstore/stats")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            String second = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(b.urls().get(1) + "/bookstore/stats")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(first);
+            assertEquals(4, j.path("hits").asInt() + j.path("misses").asInt(), "one request of four reads: " + first);
+            assertEquals(50, j.path("cacheItems").asInt());
+            assertTrue(second.contains("\"misses\":0") && second.contains("\"hits\":0"), "a cache per server: " + second);
+        }
+    }
 }

@@ -72,6 +72,18 @@ public final class BackendServer implements AutoCloseable {
         ServletHolder axis = new ServletHolder("axis2", new SyntheticServiceServlet(jms).withBookstore(cache));
         axis.setInitOrder(1);
         ctx.addServlet(axis, "/services/*");
+        if (cache != null) {
+            // the Bookstore's counters, for experiments and operators (the gateway never reads them)
+            ctx.addServlet(new ServletHolder("bookstore-stats", new jakarta.servlet.http.HttpServlet() {
+                @Override
+                protected void doGet(jakarta.servlet.http.HttpServletRequest req, jakarta.servlet.http.HttpServletResponse resp)
+                        throws java.io.IOException {
+                    resp.setContentType("application/json");
+                    resp.getWriter().printf(java.util.Locale.ROOT, "{\"hits\":%d,\"misses\":%d,\"cacheItems\":%d,\"items\":%d,\"workers\":%d}%n",
+                            cache.hits(), cache.misses(), cache.model().cacheItems(), cache.model().items(), cache.model().workers());
+                }
+            }), "/bookstore/stats");
+        }
         server.setHandler(ctx);
         server.start();
         return server;
