@@ -71,8 +71,8 @@ final class LocalityExperiment {
     }
 
     List<String> run(Path out, String command) throws Exception {
-        Duration warmup = Duration.ofSeconds(20);
-        Duration measure = Duration.ofSeconds(30);
+        Duration warmup = Duration.ofSeconds(quick ? 20 : 15);
+        Duration measure = Duration.ofSeconds(quick ? 30 : 25);
         List<String> mixNames = quick ? List.of("shopping") : List.of("browsing", "shopping", "ordering", "uniform");
         String only = System.getProperty("slagate.locality.mixes");
         if (only != null) {

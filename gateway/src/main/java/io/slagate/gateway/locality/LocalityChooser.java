@@ -3,11 +3,13 @@ package io.slagate.gateway.locality;
 import io.slagate.gateway.sched.ServerChooser;
 
 /**
- * {@code loadBalancing: locality}: a request goes to the first server in its type's ranking that has a
- * free slot and stays within bounded loads (Mirrokni et al.'s consistent hashing with bounded loads,
- * on outstanding requests per slot): with this request counted, no server holds more than
- * ⌈(1 + ε) × its share of the pool's outstanding requests⌉. A type not mapped yet, or whose servers are
- * all full or over the bound, is left to least-outstanding.
+ * {@code loadBalancing: locality}: a request goes to its group's server when that has a free slot and stays
+ * within bounded loads (Mirrokni et al.'s bound, on outstanding requests per slot): with this request
+ * counted, it holds no more than ⌈(1 + ε) × its share of the pool's outstanding requests⌉. Otherwise (and
+ * for a type not mapped yet) the request is left to least-outstanding: the excess of a group goes where
+ * there is room, as in Garbatov &amp; Cachopo's partition with least-loaded inside. Spilling in a fixed order
+ * instead (the type's next server, then the next) kept the excess on few caches but, with the bound's
+ * rounding, left the last servers idle: a quarter of the throughput lost on a mix with one hot type.
  */
 public final class LocalityChooser implements ServerChooser {
     private final LocalityLearner learner;
@@ -34,6 +36,14 @@ public final class LocalityChooser implements ServerChooser {
             return -1;
         }
         double perSlot = (1 + learner.epsilon()) * outstanding / slots;
+        int home = ranking[0];
+        if (load.available(home) && load.outstanding(home) + 1 <= Math.ceil(perSlot * load.cap(home))) {
+            return home;
+        }
+        if (load.inRotation(home)) {
+            return -1; // home is busy: least-outstanding finds the room
+        }
+        // home left the rotation (its remap runs at once): meanwhile the type's next server, so its data follows
         for (int s : ranking) {
             if (load.available(s) && load.outstanding(s) + 1 <= Math.ceil(perSlot * load.cap(s))) {
                 return s;

@@ -92,16 +92,16 @@ class LocalityLearnerTest {
 
         // 3 outstanding on its server, none elsewhere: with this request 4 in the pool, ceil(1.25 × 4 / 24 × 8) = 2 < 4
         pool.outstanding[home] = 3;
-        assertEquals(spill, chooser.choose(a1, ALL, pool), "over the bound: the type's next server, always the same one");
+        assertEquals(-1, chooser.choose(a1, ALL, pool), "over the bound: left to least-outstanding, which finds the room");
 
         // balanced load: 3 on each; ceil(1.25 × 10 / 24 × 8) = 5 ≥ 4: home again
         Arrays.fill(pool.outstanding, 3);
         assertEquals(home, chooser.choose(a1, ALL, pool));
 
-        // its server leaves the rotation: the next one at once, and a remap gives the group a live server
+        // its server leaves the rotation: the type's next server meanwhile, and a remap gives the group a live server
         pool.in[home] = false;
         Arrays.fill(pool.outstanding, 0);
-        assertEquals(spill, chooser.choose(a1, ALL, pool));
+        assertEquals(spill, chooser.choose(a1, ALL, pool), "its next server, always the same one");
         l.remap(s -> pool.in[s], s -> pool.cap[s]);
         assertNotEquals(home, l.map().ranking(a1)[0]);
 
