@@ -50,6 +50,31 @@ class HoltForecasterTest {
     }
 
     @Test
+    void seasonal_noSeasonalTerm_soAboutAsGoodAsTheLastWindow_andItsErrorEstimateSaysSo() {
+        // a daily-like cycle, 40 cycles a period, between 50 and 150: the trend's lag and its anticipation of the
+        // slopes about cancel; the turning points it cannot see (a seasonal term would)
+        HoltForecaster h = new HoltForecaster(0.5, 0.3);
+        double holtError = 0;
+        double naiveError = 0;
+        double relative = 0;
+        int n = 0;
+        double last = Double.NaN;
+        for (int i = 0; i < 400; i++) {
+            double rate = 100 + 50 * Math.sin(2 * Math.PI * i / 40);
+            if (i > 40) {
+                holtError += Math.abs(h.forecast() - rate);
+                naiveError += Math.abs(last - rate);
+                relative += Math.abs(h.forecast() - rate) / rate;
+                n++;
+            }
+            h.observe(rate);
+            last = rate;
+        }
+        assertEquals(1, holtError / naiveError, 0.1, "Holt " + holtError + " against the last value " + naiveError);
+        assertEquals(relative / n, h.error(), 0.05, "its error estimate is the error it makes");
+    }
+
+    @Test
     void step_errorJumps_thenTheForecastSettlesOnTheNewLevel() {
         HoltForecaster h = new HoltForecaster(0.5, 0.3);
         for (int i = 0; i < 20; i++) {
