@@ -69,6 +69,21 @@ final class ClassGoals {
         return true;
     }
 
+    /** The utility of what was measured (the worse goal's, as {@link #utility}); NaN without a measurement, 0 without a goal. */
+    double measuredUtility(double meanSeconds, double percentileSeconds) {
+        if (mean == null && percentile == null) {
+            return 0;
+        }
+        double u = Double.POSITIVE_INFINITY;
+        if (mean != null) {
+            u = Double.isFinite(meanSeconds) ? mean.utility(meanSeconds) : Double.NaN;
+        }
+        if (percentile != null) {
+            u = Double.isFinite(percentileSeconds) ? Math.min(u, percentile.utility(percentileSeconds)) : Double.NaN;
+        }
+        return u;
+    }
+
     /** Whether measured figures miss a goal: the mean beyond the mean target, or the goal percentile beyond its threshold. */
     boolean missedBy(double meanSeconds, double percentileSeconds) {
         return mean != null && meanSeconds > meanTarget || percentile != null && percentileSeconds > percentileTarget;

@@ -811,6 +811,8 @@ public final class ResourceManager {
             int inUse = 0;
             int waiting = 0;
             boolean missed = false;
+            double[] utilities = new double[poolClasses.size()];
+            double[] served = new double[poolClasses.size()];
             for (Report r : gateways.values()) {
                 if (r.stats() == null) {
                     continue;
@@ -830,12 +832,21 @@ public final class ResourceManager {
                     if (poolClasses.contains(ci)) {
                         waiting += Math.max(0, fs.queueLength());
                         missed |= fs.throughput() > 0 && goals[ci].missedBy(fs.meanResponseSeconds(), fs.percentileSeconds());
+                        double u = goals[ci].measuredUtility(fs.meanResponseSeconds(), fs.percentileSeconds());
+                        if (fs.throughput() > 0 && Double.isFinite(u)) { // weighted by answers, over the gateways
+                            int k = poolClasses.indexOf(ci);
+                            utilities[k] += u * fs.throughput();
+                            served[k] += fs.throughput();
+                        }
                     }
                 }
             }
             ConcurrencyLimit limit = e.getValue();
             int before = limit.limit();
-            int after = limit.update(new ConcurrencyLimit.Sample(x, x > 0 ? work / x : Double.NaN, inUse, waiting, missed));
+            for (int k = 0; k < utilities.length; k++) {
+                utilities[k] = served[k] > 0 ? utilities[k] / served[k] : Double.NaN;
+            }
+            int after = limit.update(new ConcurrencyLimit.Sample(x, x > 0 ? work / x : Double.NaN, inUse, waiting, missed, utilities));
             if (after != before) {
                 LOG.info("server {}: N_s {} → {}: {}", sc.id(), before, after, limit.reason());
             }

@@ -13,10 +13,16 @@ public interface ConcurrencyLimit {
      * @param inUse        requests executing on it now, summed over the gateways
      * @param waiting      requests of its pool waiting in the gateways' queues now
      * @param goalMissed   whether a class of its pool with traffic measured a response time beyond its goal
+     * @param utilities    per class of its pool (in a fixed order), the utility of what was measured (eq. 7 on the window's
+     *                     mean or goal percentile); NaN for a class without traffic; empty when unknown
      */
-    record Sample(double throughput, double serviceSeconds, int inUse, int waiting, boolean goalMissed) {
+    record Sample(double throughput, double serviceSeconds, int inUse, int waiting, boolean goalMissed, double[] utilities) {
         public Sample(double throughput, double serviceSeconds, int inUse, int waiting) {
             this(throughput, serviceSeconds, inUse, waiting, false);
+        }
+
+        public Sample(double throughput, double serviceSeconds, int inUse, int waiting, boolean goalMissed) {
+            this(throughput, serviceSeconds, inUse, waiting, goalMissed, new double[0]);
         }
     }
 

@@ -26,7 +26,9 @@ import java.util.Locale;
  *       that does not buy its throughput goes back and doubles the wait before the next, up to
  *       {@value #MAX_PROBE_WAIT} windows; one that does is followed by another (small steps: a probe's gain is
  *       near the measurement noise). No probe while a class of the pool misses its goal: slots past the knee
- *       cannot fix that, and the queueing a probe adds at the server would add to it;</li>
+ *       cannot fix that, and the queueing a probe adds at the server would add to it. A probe whose window
+ *       measured any class's utility lower by more than {@value #PROBE_UTILITY_BOUND} is undone at once (and the
+ *       next waits twice as long), whatever it bought: the bound holds for at most one window;</li>
  *   <li><b>no demand</b> (nothing waits and fewer than nine tenths of N_s execute): it holds — an idle
  *       server says nothing about its knee.</li>
  * </ul>
@@ -49,6 +51,11 @@ public final class KneeLimit implements ConcurrencyLimit {
     static final double DROP = 0.1;
     /** The most windows between two probes up after refuted ones. */
     static final int MAX_PROBE_WAIT = 32;
+    /**
+     * A probe that lowers any class's measured utility by more than this (eq. 7's units) is undone at once, whatever
+     * throughput it bought: slots past the knee must not cost a class its goal.
+     */
+    static final double PROBE_UTILITY_BOUND = 0.05;
 
     private enum Step { NONE, GROW, PLATEAU, PROBE, CUT }
 
@@ -65,6 +72,7 @@ public final class KneeLimit implements ConcurrencyLimit {
     private int fromLimit; // N_s before the last change, and what its window measured
     private double fromThroughput;
     private int probeWait = 1;
+    private double[] fromUtilities = new double[0];
     private int windowsAtKnee;
     private String reason = "start";
 
@@ -133,6 +141,14 @@ public final class KneeLimit implements ConcurrencyLimit {
             return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                     "plateau %.1f answers/s at N_s %d: knee %.1f (X_max · S_0, S_0 %.4f s)", plateau, limit, knee, baseline));
         }
+        if (last == Step.PROBE) {
+            String hurt = utilityDrop(s.utilities());
+            if (hurt != null) {
+                probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
+                return change(fromLimit, Step.CUT, s, String.format(Locale.ROOT, "the probe %d → %d lowered %s (bound %.2f): undone",
+                        fromLimit, limit, hurt, PROBE_UTILITY_BOUND));
+            }
+        }
         if (last == Step.GROW || last == Step.PROBE) {
             boolean paid = x >= fromThroughput * (1 + EFFICIENCY * ((double) limit / fromLimit - 1));
             if (!paid && last == Step.GROW && Double.isNaN(knee)) {
@@ -182,6 +198,21 @@ public final class KneeLimit implements ConcurrencyLimit {
         return limit;
     }
 
+    /** The class whose measured utility fell most since the probe began, if by more than the bound; else null. */
+    private String utilityDrop(double[] now) {
+        int worst = -1;
+        double drop = PROBE_UTILITY_BOUND;
+        for (int i = 0; i < Math.min(now.length, fromUtilities.length); i++) {
+            double d = fromUtilities[i] - now[i];
+            if (Double.isFinite(d) && d > drop) {
+                drop = d;
+                worst = i;
+            }
+        }
+        return worst < 0 ? null : String.format(Locale.ROOT, "class %d's utility by %.3f (%.3f → %.3f)", worst, drop,
+                fromUtilities[worst], now[worst]);
+    }
+
     private int probeStep() {
         return Math.max(1, (int) Math.round(limit * PROBE));
     }
@@ -202,6 +233,7 @@ public final class KneeLimit implements ConcurrencyLimit {
         }
         fromLimit = limit;
         fromThroughput = s.throughput();
+        fromUtilities = s.utilities() == null ? new double[0] : s.utilities().clone();
         last = step;
         limit = next;
         cyclesAtLimit = 0;

@@ -130,6 +130,34 @@ class KneeLimitTest {
         assertTrue(n.stream().anyMatch(v -> v > atKnee), "probing resumes once the goals are met: " + n);
     }
 
+    /** A probe that buys throughput but costs a class more than the bound of utility is undone at once. */
+    @Test
+    void aProbeThatCostsAClassUtility_isUndone_whateverItBought() {
+        Server server = new Server(10, 0.05, 0);
+        KneeLimit limit = new KneeLimit(1, 250, 1, SETTLE);
+        run(limit, server, 220, 100);
+        int atKnee = limit.limit();
+        // hold at the knee with utilities measured; wait for the probe
+        int probed = -1;
+        for (int i = 0; i < 100 && probed < 0; i++) {
+            ConcurrencyLimit.Sample s = server.sample(limit.limit(), 220);
+            int next = limit.update(new ConcurrencyLimit.Sample(s.throughput(), s.serviceSeconds(), s.inUse(), s.waiting(), false,
+                    new double[] {0.8, 0.6}));
+            if (next > atKnee) {
+                probed = next;
+            }
+        }
+        assertTrue(probed > atKnee, "a probe: " + limit.reason());
+        // the probe's windows: 5% more throughput (it pays), but class 1's utility 0.6 → 0.5, beyond the 0.05 bound
+        for (int i = 0; i < SETTLE; i++) {
+            ConcurrencyLimit.Sample s = server.sample(limit.limit(), 220);
+            limit.update(new ConcurrencyLimit.Sample(s.throughput() * 1.1, s.serviceSeconds(), s.inUse(), s.waiting(), false,
+                    new double[] {0.8, 0.5}));
+        }
+        assertEquals(atKnee, limit.limit(), "undone: " + limit.reason());
+        assertTrue(limit.reason().contains("class 1's utility") && limit.reason().contains("undone"), limit.reason());
+    }
+
     private static int median(List<Integer> values) {
         List<Integer> sorted = new ArrayList<>(values);
         java.util.Collections.sort(sorted);
