@@ -19,6 +19,7 @@ public final class BackendServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BackendServer.class);
     private final List<Server> servers = new ArrayList<>();
     private final List<ItemCache> caches = new ArrayList<>();
+    private final List<ServerKnobs> knobs = new ArrayList<>();
 
     /** Starts one server per port (0: any free port) on {@code host}. */
     public static BackendServer start(String host, List<Integer> ports, ServiceTime serviceTime) throws Exception {
@@ -47,7 +48,9 @@ public final class BackendServer implements AutoCloseable {
                 if (cache != null) {
                     b.caches.add(cache);
                 }
-                b.servers.add(startOne(host, ports.get(i), i == 0 ? jms : null, cache));
+                ServerKnobs k = new ServerKnobs(serviceTime.workers(), 0);
+                b.knobs.add(k);
+                b.servers.add(startOne(host, ports.get(i), i == 0 ? jms : null, cache, k));
             }
         } catch (Exception e) {
             b.close();
@@ -59,7 +62,7 @@ public final class BackendServer implements AutoCloseable {
         return b;
     }
 
-    private static Server startOne(String host, int port, JmsEndpoint jms, ItemCache cache) throws Exception {
+    private static Server startOne(String host, int port, JmsEndpoint jms, ItemCache cache, ServerKnobs knobs) throws Exception {
         // Axis2 is synchronous: a thread per executing request, so the pool bounds the concurrency it can take.
         QueuedThreadPool threads = new QueuedThreadPool(400, 8);
         threads.setName("backend-" + port);
@@ -69,9 +72,10 @@ public final class BackendServer implements AutoCloseable {
         c.setPort(port);
         server.addConnector(c);
         ServletContextHandler ctx = new ServletContextHandler("/");
-        ServletHolder axis = new ServletHolder("axis2", new SyntheticServiceServlet(jms).withBookstore(cache));
+        ServletHolder axis = new ServletHolder("axis2", new SyntheticServiceServlet(jms).withBookstore(cache).withKnobs(knobs));
         axis.setInitOrder(1);
         ctx.addServlet(axis, "/services/*");
+        ctx.addServlet(new ServletHolder("knobs", new KnobsServlet(knobs, cache)), "/admin/knobs/*");
         if (cache != null) {
             // the Bookstore's counters, for experiments and operators (the gateway never reads them)
             ctx.addServlet(new ServletHolder("bookstore-stats", new jakarta.servlet.http.HttpServlet() {
@@ -80,7 +84,7 @@ public final class BackendServer implements AutoCloseable {
                         throws java.io.IOException {
                     resp.setContentType("application/json");
                     resp.getWriter().printf(java.util.Locale.ROOT, "{\"hits\":%d,\"misses\":%d,\"cacheItems\":%d,\"items\":%d,\"workers\":%d}%n",
-                            cache.hits(), cache.misses(), cache.model().cacheItems(), cache.model().items(), cache.model().workers());
+                            cache.hits(), cache.misses(), cache.capacity(), cache.model().items(), cache.model().workers());
                 }
             }), "/bookstore/stats");
         }
@@ -92,6 +96,11 @@ public final class BackendServer implements AutoCloseable {
     /** Stops server {@code i} alone (a server that fails while the others go on). */
     public void stop(int i) throws Exception {
         servers.get(i).stop();
+    }
+
+    /** Per server, its knobs (worker pool, contention knee). */
+    public List<ServerKnobs> knobs() {
+        return List.copyOf(knobs);
     }
 
     /** Per server, its Bookstore cache (empty when started without a working-set model). */

@@ -21,6 +21,8 @@ public final class ItemCache {
     private final Map<String, WorkingSetModel.Table> tables;
     private final Map<String, List<WorkingSetModel.Read>> operations;
     private final LinkedHashMap<Integer, Boolean> lru;
+    /** Items the cache holds at most (a knob: issue 18); shrinking evicts the least recently used at once. */
+    private volatile int capacity;
     private final Semaphore workers;
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
@@ -30,11 +32,11 @@ public final class ItemCache {
         this.tables = model.tables();
         this.operations = model.operations();
         this.workers = new Semaphore(model.workers(), true);
-        int capacity = model.cacheItems();
+        this.capacity = model.cacheItems();
         this.lru = new LinkedHashMap<>(Math.max(16, capacity * 2), 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Integer, Boolean> eldest) {
-                return size() > capacity;
+                return size() > ItemCache.this.capacity;
             }
         };
     }
@@ -91,10 +93,29 @@ public final class ItemCache {
             if (lru.get(item) != null) {
                 return true;
             }
-            if (model.cacheItems() > 0) {
+            if (capacity > 0) {
                 lru.put(item, Boolean.TRUE);
             }
             return false;
+        }
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Resizes the cache (0 to the data set's size). */
+    public void capacity(int items) {
+        if (items < 0 || items > model.items()) {
+            throw new IllegalArgumentException("cacheItems must be from 0 to the data set's " + model.items() + " items: " + items);
+        }
+        synchronized (lru) {
+            capacity = items;
+            java.util.Iterator<Integer> it = lru.keySet().iterator();
+            while (lru.size() > items && it.hasNext()) {
+                it.next();
+                it.remove();
+            }
         }
     }
 

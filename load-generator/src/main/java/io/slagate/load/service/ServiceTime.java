@@ -65,7 +65,12 @@ public record ServiceTime(Map<String, Duration> meanByOperation, Duration defaul
 
     /** Spends one request's service time on the calling thread. */
     public void perform(String operation) {
-        long total = drawNanos(operation);
+        perform(operation, 1);
+    }
+
+    /** Spends one request's service time, {@code stretch} times the drawn one (contention), on the calling thread. */
+    public void perform(String operation, double stretch) {
+        long total = (long) (drawNanos(operation) * stretch);
         long sliceNanos = slice.toNanos();
         long left = total;
         while (left > 0) {

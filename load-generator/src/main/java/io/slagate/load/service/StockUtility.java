@@ -24,8 +24,14 @@ public class StockUtility {
         return peak.get();
     }
 
-    /** One request's work: after a free worker, when the pool is bounded. */
+    /** One request's work: on its server's knobs when it has them (a BackendServer), else after the JVM's pool. */
     private static void perform(String operation) {
+        org.apache.axis2.context.MessageContext mc = org.apache.axis2.context.MessageContext.getCurrentMessageContext();
+        Object knobs = mc == null ? null : mc.getConfigurationContext().getProperty(ServerKnobs.PROPERTY);
+        if (knobs instanceof ServerKnobs k) {
+            k.perform(serviceTime, operation);
+            return;
+        }
         java.util.concurrent.Semaphore pool = workers;
         if (pool == null) {
             serviceTime.perform(operation);

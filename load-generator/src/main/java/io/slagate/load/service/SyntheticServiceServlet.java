@@ -23,6 +23,14 @@ public final class SyntheticServiceServlet extends AxisServlet {
     private final JmsEndpoint jms;
     /** This server's data set and cache for the {@link Bookstore} service, or null: no Bookstore here. */
     private ItemCache itemCache;
+    /** This server's knobs (worker pool, contention), or null: StockUtility's JVM-wide settings. */
+    private ServerKnobs knobs;
+
+    /** Runs StockUtility's work on this server's own knobs. */
+    public SyntheticServiceServlet withKnobs(ServerKnobs k) {
+        this.knobs = k;
+        return this;
+    }
 
     /** The service over HTTP only. */
     public SyntheticServiceServlet() {
@@ -62,6 +70,9 @@ public final class SyntheticServiceServlet extends AxisServlet {
             AxisService service = AxisService.createService(StockUtility.class.getName(), ctx.getAxisConfiguration());
             service.setName(SERVICE);
             ctx.getAxisConfiguration().addService(service);
+            if (knobs != null) {
+                ctx.setProperty(ServerKnobs.PROPERTY, knobs);
+            }
             if (itemCache != null) {
                 AxisService store = AxisService.createService(Bookstore.class.getName(), ctx.getAxisConfiguration());
                 store.setName(Bookstore.SERVICE);

@@ -1,0 +1,103 @@
+package io.slagate.load.service;
+
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One synthetic server's tunable settings (issue 18's backend knobs), read and set at run time through its
+ * {@code /admin/knobs} endpoint: its worker pool (requests executing at once; the rest wait inside the server)
+ * and a contention knee: past {@code contentionKnee} requests executing, each takes longer by
+ * (1 + ((n − k) / k)²), as a database's lock contention stretches work, so that throughput falls again past a
+ * point and a tuner has an optimum to find rather than a bound to run into. 0 turns either off.
+ */
+public final class ServerKnobs {
+    /** The Axis2 configuration-context property that holds a server's knobs. */
+    public static final String PROPERTY = "slagate.serverKnobs";
+    public static final int MAX_WORKERS = 10_000;
+
+    /** A semaphore whose permits can be taken away as well as added. */
+    private static final class Pool extends Semaphore {
+        Pool(int permits) {
+            super(permits, true);
+        }
+
+        void shrink(int by) {
+            reducePermits(by);
+        }
+    }
+
+    private final Pool pool = new Pool(0);
+    private final AtomicInteger executing = new AtomicInteger();
+    private final AtomicInteger peak = new AtomicInteger();
+    private volatile int workers;
+    private volatile int contentionKnee;
+
+    public ServerKnobs(int workers, int contentionKnee) {
+        workers(workers);
+        contentionKnee(contentionKnee);
+    }
+
+    public int workers() {
+        return workers;
+    }
+
+    /**
+     * Resizes the pool; requests executing go on, and a smaller pool takes effect as they finish. 0 (unbounded) only
+     * for a server that started unbounded: a pool cannot be dropped while requests hold its permits.
+     */
+    public synchronized void workers(int n) {
+        if (n < 0 || n > MAX_WORKERS || (n == 0 && workers > 0)) {
+            throw new IllegalArgumentException("workers must be from 1 to " + MAX_WORKERS + ": " + n);
+        }
+        int before = workers;
+        if (n > before) {
+            pool.release(n - before);
+        } else if (n < before) {
+            pool.shrink(before - n);
+        }
+        workers = n;
+    }
+
+    public int contentionKnee() {
+        return contentionKnee;
+    }
+
+    public void contentionKnee(int k) {
+        if (k < 0 || k > MAX_WORKERS) {
+            throw new IllegalArgumentException("contentionKnee must be from 0 (none) to " + MAX_WORKERS + ": " + k);
+        }
+        contentionKnee = k;
+    }
+
+    /** How much longer each request takes with {@code n} executing past a contention knee {@code k} (0: none). */
+    public static double stretch(int n, int k) {
+        return k > 0 && n > k ? 1 + Math.pow((n - k) / (double) k, 2) : 1;
+    }
+
+    public int executing() {
+        return executing.get();
+    }
+
+    /** The most requests that executed at once since the last call (then reset). */
+    public int takePeak() {
+        return peak.getAndSet(executing.get());
+    }
+
+    /** Runs one request's work: after a free worker when the pool is bounded, stretched by the contention past the knee. */
+    public void perform(ServiceTime time, String operation) {
+        boolean bounded = workers > 0;
+        if (bounded) {
+            pool.acquireUninterruptibly();
+        }
+        int n = executing.incrementAndGet();
+        peak.accumulateAndGet(n, Math::max);
+        try {
+            time.perform(operation, stretch(n, contentionKnee));
+        } finally {
+            executing.decrementAndGet();
+            if (bounded) {
+                pool.release();
+            }
+        }
+    }
+}
