@@ -1,0 +1,101 @@
+package io.slagate.rm.tune;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * A backend's knob through its admin endpoint (issue 18's HTTP knob adapter): {@code GET base} answers a JSON object
+ * with the knob among its fields; {@code PUT base/NAME} with the value as the body sets it (2xx) or refuses it. Every
+ * call has a timeout: a backend that does not answer is a failed knob, never a tuner waiting forever.
+ */
+public final class HttpKnob implements Tunable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String name;
+    private final URI base;
+    private final double min;
+    private final double max;
+    private final boolean integer;
+    private final Duration timeout;
+    private final HttpClient http;
+
+    public HttpKnob(String name, URI base, double min, double max, boolean integer, Duration timeout) {
+        Tunable.checkBounds(name, min, max);
+        this.name = name;
+        this.base = base;
+        this.min = min;
+        this.max = max;
+        this.integer = integer;
+        this.timeout = timeout;
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    }
+
+    @Override
+    public String name() {
+        return name + "@" + base.getAuthority();
+    }
+
+    @Override
+    public double min() {
+        return min;
+    }
+
+    @Override
+    public double max() {
+        return max;
+    }
+
+    @Override
+    public boolean integer() {
+        return integer;
+    }
+
+    @Override
+    public double read() throws KnobException {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(base).timeout(timeout).GET().build());
+        if (r.statusCode() / 100 != 2) {
+            throw new KnobException(name() + ": reading answered " + r.statusCode());
+        }
+        try {
+            JsonNode v = JSON.readTree(r.body()).get(name);
+            if (v == null || !v.isNumber()) {
+                throw new KnobException(name() + ": the endpoint does not report it");
+            }
+            return v.doubleValue();
+        } catch (java.io.IOException e) {
+            throw new KnobException(name() + ": the endpoint's answer is not JSON", e);
+        }
+    }
+
+    @Override
+    public void apply(double value) throws KnobException {
+        double v = Math.max(min, Math.min(max, integer ? Math.round(value) : value));
+        String body = integer ? Long.toString((long) v) : String.format(Locale.ROOT, "%s", v);
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(base + "/" + name)).timeout(timeout)
+                .PUT(HttpRequest.BodyPublishers.ofString(body)).build());
+        if (r.statusCode() / 100 != 2) {
+            String why = r.body() == null ? "" : r.body().strip();
+            throw new KnobException(name() + " = " + body + " refused (" + r.statusCode() + ")"
+                    + (why.isEmpty() ? "" : ": " + (why.length() > 200 ? why.substring(0, 200) : why)));
+        }
+    }
+
+    private HttpResponse<String> send(HttpRequest req) throws KnobException {
+        try {
+            return http.send(req, HttpResponse.BodyHandlers.ofString());
+        } catch (java.net.http.HttpTimeoutException e) {
+            throw new KnobException(name() + ": no answer within " + timeout, e);
+        } catch (java.io.IOException e) {
+            throw new KnobException(name() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KnobException(name() + ": interrupted", e);
+        }
+    }
+}

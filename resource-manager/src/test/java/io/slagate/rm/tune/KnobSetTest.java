@@ -1,0 +1,89 @@
+package io.slagate.rm.tune;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class KnobSetTest {
+    /** A knob held in memory, failing on demand. */
+    private static final class Fake implements Tunable {
+        final String name;
+        double value;
+        boolean fails;
+        int applied;
+
+        Fake(String name, double value) {
+            this.name = name;
+            this.value = value;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public double min() {
+            return 0;
+        }
+
+        @Override
+        public double max() {
+            return 100;
+        }
+
+        @Override
+        public boolean integer() {
+            return true;
+        }
+
+        @Override
+        public double read() {
+            return value;
+        }
+
+        @Override
+        public void apply(double v) throws KnobException {
+            if (fails) {
+                throw new KnobException(name + " refused");
+            }
+            applied++;
+            value = v;
+        }
+    }
+
+    @Test
+    void aConfiguration_isAppliedWhole_orNotAtAll_andAFailedKnobIsLeftOut() throws Exception {
+        Fake a = new Fake("a", 10);
+        Fake b = new Fake("b", 20);
+        Fake c = new Fake("c", 30);
+        KnobSet set = new KnobSet(List.of(a, b, c));
+        assertArrayEquals(new double[] {0.1, 0.2, 0.3}, set.readUnit(), 1e-12);
+        set.applyUnit(new double[] {0.5, 0.5, 0.5});
+        assertEquals(50, a.value);
+        assertEquals(50, c.value);
+        c.fails = true;
+        assertThrows(Tunable.KnobException.class, () -> set.applyUnit(new double[] {0.9, 0.9, 0.9}));
+        assertEquals(50, a.value, "a is back where it was");
+        assertEquals(50, b.value, "b too");
+        assertEquals(List.of("c"), set.broken());
+        set.applyUnit(new double[] {0.7, 0.7, 0.1}); // c is left out now
+        assertEquals(70, a.value);
+        assertEquals(70, b.value);
+        assertEquals(50, c.value);
+    }
+
+    @Test
+    void unitMapping_roundsIntegerKnobs_andBoundsAreChecked() {
+        Fake a = new Fake("a", 0);
+        assertEquals(33, a.fromUnit(0.333));
+        assertEquals(100, a.fromUnit(7), "clamped to the bounds");
+        assertEquals(0.25, a.toUnit(25), 1e-12);
+        assertThrows(IllegalArgumentException.class, () -> Tunable.checkBounds("x", 5, 5));
+        assertThrows(IllegalArgumentException.class, () -> Tunable.checkBounds("x", 0, Double.POSITIVE_INFINITY));
+        assertThrows(IllegalArgumentException.class, () -> Tunable.checkBounds("x", Double.NaN, 1));
+    }
+}
