@@ -725,7 +725,7 @@ public final class ConfigLoader {
 
     private static ControllerSettings controller(ConfigNode c) {
         c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry", "damping", "maxGateways",
-                "correctionBound", "minGain", "forecast", "reconfiguration");
+                "correctionBound", "minGain", "forecast", "reconfiguration", "tuning");
         Duration cycle = c.duration("cycle", Duration.ofSeconds(5), Duration.ofMillis(20), Duration.ofHours(1));
         Combining combining = c.choice("combining", Combining.SUM, Combining::parse, "sum", "min");
         String model = c.string("model", "auto");
@@ -751,7 +751,64 @@ public final class ConfigLoader {
             forecast = "none";
         }
         return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound,
-                minGain, forecast == null ? "none" : forecast, reconfiguration(c.object("reconfiguration")));
+                minGain, forecast == null ? "none" : forecast, reconfiguration(c.object("reconfiguration")),
+                c.child("tuning").isMissing() ? null : tuning(c.object("tuning")));
+    }
+
+    /** {@code controller.tuning}: checked here; its pools and classes against the rest in crossCheck. */
+    private static TuningSettings tuning(ConfigNode t) {
+        t.allowOnly("strategy", "period", "settle", "minGain", "abortDrop", "stallTrials", "drift", "safe", "experimental", "share",
+                "twins", "knobs");
+        String strategy = t.string("strategy", "simplex");
+        if (strategy != null && !List.of("simplex", "hill", "restarts").contains(strategy)) {
+            t.problem("strategy", strategy, "is not allowed; use one of: simplex, hill, restarts");
+            strategy = "simplex";
+        }
+        Duration period = t.duration("period", Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofHours(24));
+        Duration settle = t.duration("settle", Duration.ofSeconds(10), Duration.ZERO, Duration.ofHours(1));
+        double minGain = t.number("minGain", 0.02, 0, 100);
+        double abortDrop = t.number("abortDrop", 0.1, 0, 100);
+        int stall = t.integer("stallTrials", 10, 1, 10_000);
+        double drift = t.number("drift", 0.10, 0, 100);
+        String safe = t.requiredString("safe");
+        String experimental = t.requiredString("experimental");
+        double share = t.number("share", 0.2, 0.01, 0.99);
+        Map<String, String> twins = new LinkedHashMap<>();
+        for (Map.Entry<String, ConfigNode> e : t.entries("twins").entrySet()) {
+            String twin = e.getValue().asString();
+            if (twin != null) {
+                twins.put(e.getKey(), twin);
+            }
+        }
+        if (twins.isEmpty() && !t.problemAlreadyAt("twins")) {
+            t.missing("twins", "tuning needs a safe side: name each class of the safe pool and its twin on the experimental pool,"
+                    + " e.g. {premium: premium-trial}");
+        }
+        List<TuningSettings.Knob> knobs = new ArrayList<>();
+        List<ConfigNode> list = t.list("knobs");
+        if (list.isEmpty() && !t.problemAlreadyAt("knobs")) {
+            t.missing("knobs", "at least one knob: - {name: concurrency, min: 1, max: 50} or - {name: workers, path: /admin/knobs, min: 1, max: 64}");
+        }
+        for (ConfigNode k : list) {
+            k.allowOnly("name", "path", "min", "max", "integer", "timeout");
+            String name = k.requiredString("name");
+            String path = k.string("path", null);
+            if (name != null && !name.equals("concurrency") && path == null) {
+                k.missing("path", "a backend knob is set through its admin endpoint: path: /admin/knobs");
+            }
+            if (path != null && !path.startsWith("/")) {
+                k.problem("path", path, "must start with '/'");
+            }
+            double min = k.number("min", Double.NaN, -1e12, 1e12);
+            double max = k.number("max", Double.NaN, -1e12, 1e12);
+            if (!(min < max)) {
+                k.problem("max", max, "the bounds [" + min + ", " + max + "] are empty or missing: min and max are required, min below max");
+            }
+            boolean integer = k.bool("integer", true);
+            Duration timeout = k.duration("timeout", Duration.ofSeconds(2), Duration.ofMillis(10), Duration.ofMinutes(1));
+            knobs.add(new TuningSettings.Knob(name, path, min, max, integer, timeout));
+        }
+        return new TuningSettings(strategy, period, settle, minGain, abortDrop, stall, drift, safe, experimental, share, twins, knobs);
     }
 
     private static ReconfigurationSettings reconfiguration(ConfigNode r) {
@@ -781,6 +838,29 @@ public final class ConfigLoader {
                 if (!pools.contains(p)) {
                     top.problem("servers[" + i + "].pools", p, "is not a pool (no server starts in it); pools: "
                             + String.join(", ", sorted(pools)));
+                }
+            }
+        }
+        TuningSettings tuning = controller.tuning();
+        if (tuning != null) {
+            for (String p : new String[] {tuning.safePool(), tuning.experimentalPool()}) {
+                if (p != null && !pools.contains(p)) {
+                    top.problem("controller.tuning." + (p.equals(tuning.safePool()) ? "safe" : "experimental"), p,
+                            "is not a pool with servers; pools: " + String.join(", ", sorted(pools)));
+                }
+            }
+            if (tuning.safePool() != null && tuning.safePool().equals(tuning.experimentalPool())) {
+                top.problem("controller.tuning.experimental", tuning.experimentalPool(), "must differ from the safe pool");
+            }
+            for (Map.Entry<String, String> tw : tuning.twins().entrySet()) {
+                TrafficClassConfig safe = classes.stream().filter(x -> x.name().equals(tw.getKey())).findFirst().orElse(null);
+                TrafficClassConfig twin = classes.stream().filter(x -> x.name().equals(tw.getValue())).findFirst().orElse(null);
+                if (safe == null || !safe.pool().equals(tuning.safePool())) {
+                    top.problem("controller.tuning.twins." + tw.getKey(), tw.getKey(), "must be a class of the safe pool " + tuning.safePool());
+                }
+                if (twin == null || !twin.pool().equals(tuning.experimentalPool())) {
+                    top.problem("controller.tuning.twins." + tw.getKey(), tw.getValue(), "must be a class of the experimental pool "
+                            + tuning.experimentalPool());
                 }
             }
         }

@@ -28,12 +28,13 @@ import java.time.Duration;
  */
 public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
                                  double minWeight, int gatewayExpiry, double damping, int maxGateways,
-                                 double correctionBound, double minGain, String forecast, ReconfigurationSettings reconfiguration) {
+                                 double correctionBound, double minGain, String forecast, ReconfigurationSettings reconfiguration,
+                                 TuningSettings tuning) {
     public ControllerSettings(Duration cycle, Combining combining, String model, double resolution, double minWeight,
                               int gatewayExpiry, double damping, int maxGateways, double correctionBound, double minGain,
                               String forecast) {
         this(cycle, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways, correctionBound, minGain, forecast,
-                ReconfigurationSettings.DEFAULTS);
+                ReconfigurationSettings.DEFAULTS, null);
     }
 
     public ControllerSettings(Duration cycle, Combining combining, String model, double resolution, double minWeight,

@@ -25,22 +25,23 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
 
     private final GatewayContext context;
     /** Swapped whole when the classification changes live; one volatile read per request. */
-    private record Classification(Classifier classifier, String customerHeader) {
+    private record Classification(Classifier classifier, String customerHeader, io.slagate.gateway.classify.TwinSplit split) {
     }
 
     private volatile Classification classification;
     private final long maxRequestBytes;
     private volatile boolean accepting = true;
 
-    GatewayHandler(GatewayContext context, Classifier classifier, String customerHeader, long maxRequestBytes) {
+    GatewayHandler(GatewayContext context, Classifier classifier, String customerHeader, long maxRequestBytes,
+                   io.slagate.gateway.classify.TwinSplit split) {
         this.context = context;
-        this.classification = new Classification(classifier, customerHeader);
+        this.classification = new Classification(classifier, customerHeader, split);
         this.maxRequestBytes = maxRequestBytes;
     }
 
     /** Replaces the rules, subscriptions and customer source; requests already classified keep their class. */
-    void setClassification(Classifier classifier, String customerHeader) {
-        this.classification = new Classification(classifier, customerHeader);
+    void setClassification(Classifier classifier, String customerHeader, io.slagate.gateway.classify.TwinSplit split) {
+        this.classification = new Classification(classifier, customerHeader, split);
     }
 
     /** After this, new requests get a shutting-down fault; requests already accepted finish. */
@@ -58,7 +59,7 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         String operation = SoapVersion.operation(headers.get("SOAPAction"), contentType);
         Classification cl = classification;
         String customer = customer(headers, cl.customerHeader());
-        int cls = cl.classifier().classify(customer, service, operation);
+        int cls = cl.split().route(cl.classifier().classify(customer, service, operation));
         context.metrics.arrived(cls);
 
         FaultReason refused = refuse(request, version);

@@ -83,7 +83,8 @@ public final class ProxyPath extends ContainerLifeCycle {
         }
         context.dispatcher = new Dispatcher(context, client, pools, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(),
                 health, jms);
-        handler = new GatewayHandler(context, new Classifier(config), config.classification().customerHeader(), g.maxRequestBytes());
+        handler = new GatewayHandler(context, new Classifier(config), config.classification().customerHeader(), g.maxRequestBytes(),
+                io.slagate.gateway.classify.TwinSplit.of(config));
     }
 
     @Override
@@ -107,7 +108,8 @@ public final class ProxyPath extends ContainerLifeCycle {
 
     /** A new classification (rules, subscriptions, customer source) for the same classes, in force for the next request. */
     public void reclassify(SlagateConfig next) {
-        handler.setClassification(new Classifier(next), next.classification().customerHeader());
+        handler.setClassification(new Classifier(next), next.classification().customerHeader(),
+                io.slagate.gateway.classify.TwinSplit.of(next));
     }
 
     /**

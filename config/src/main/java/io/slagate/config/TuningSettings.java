@@ -1,0 +1,42 @@
+package io.slagate.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Online tuning with a safe/experimental split (issue 18; Active Harmony's search, the thesis's Sibling-Rivalry
+ * split). The operator names two pools: the safe one runs the best configuration known, the experimental one the
+ * trial; each traffic class of the safe pool has a twin class on the experimental pool (same goals), and the gateways
+ * send {@code share} of each class's requests to its twin, so both sides see the same mix.
+ *
+ * @param strategy     simplex (Nelder-Mead), hill (hill climbing) or restarts (the simplex with random restarts)
+ * @param period       a trial's measurement period
+ * @param settle       after a trial's knobs are set, before its period starts
+ * @param minGain      a trial is promoted to the safe side only when its utility beats the safe side's by this much over
+ *                     the same period (eq. 7's units)
+ * @param abortDrop    a trial whose utility falls below the safe side's by more than this at any cycle is aborted at once
+ * @param stallTrials  trials without a promotion after which tuning stops and monitors
+ * @param drift        while monitoring, tuning starts again when the safe side's utility moves by more than this share
+ * @param safePool     the pool that runs the best configuration
+ * @param experimentalPool the pool that runs the trials
+ * @param share        of each class's requests, the share its twin gets
+ * @param twins        safe class → its experimental twin
+ * @param knobs        what is tuned, applied to every server of a side
+ */
+public record TuningSettings(String strategy, Duration period, Duration settle, double minGain, double abortDrop,
+                             int stallTrials, double drift, String safePool, String experimentalPool, double share,
+                             Map<String, String> twins, List<Knob> knobs) {
+    /**
+     * @param name    {@code concurrency} (slagate's N_s of each server of the side) or a backend knob's name
+     * @param path    for a backend knob, the admin endpoint's path on each server (e.g. /admin/knobs); null for concurrency
+     * @param timeout for a backend knob, how long a read or a set may take
+     */
+    public record Knob(String name, String path, double min, double max, boolean integer, Duration timeout) {
+    }
+
+    public TuningSettings {
+        twins = Map.copyOf(twins);
+        knobs = List.copyOf(knobs);
+    }
+}

@@ -1,0 +1,253 @@
+package io.slagate.rm.tune;
+
+import io.slagate.config.TuningSettings;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Online tuning with a safe/experimental split (issue 18): the thesis's Sibling-Rivalry tuner over Active Harmony's
+ * search. Fed once per control cycle with each side's measured utility (eq. 7 under the configured combining), it
+ * runs trials on the experimental side: a configuration from the strategy, applied whole ({@link KnobSet}), a settle
+ * time, then a measurement period. A trial is aborted at once when its side's utility falls below the safe side's by
+ * more than {@code abortDrop} (its side goes back to the best configuration); at the end of its period it is promoted
+ * to the safe side only when it beat the safe side by {@code minGain} over the same period, so a change of load
+ * cannot pass for a gain. After {@code stallTrials} trials without a promotion it stops and monitors; it starts again
+ * when the safe side's utility moves by more than {@code drift} from what it was when tuning stopped, or on demand.
+ * No clock of its own: time enters through {@link #tick}.
+ */
+public final class Tuner {
+    private static final Logger LOG = LoggerFactory.getLogger(Tuner.class);
+
+    public enum State { BASELINE, SETTLING, MEASURING, MONITORING, STOPPED }
+
+    /** One trial: its knob values, the two sides' mean utilities over what was measured, and how it ended. */
+    public record Trial(int number, double[] values, double experimental, double safe, String outcome) {
+    }
+
+    private final TuningSettings settings;
+    private final KnobSet safe;
+    private final KnobSet experimental;
+    private final Random random;
+    private SearchStrategy strategy;
+    private State state = State.BASELINE;
+    private long phaseStart = Long.MIN_VALUE;
+    private double sumExp;
+    private double sumSafe;
+    private int samples;
+    private double[] pending;
+    private double[] best;
+    private int sinceImprovement;
+    private double monitorLevel = Double.NaN;
+    private double baselineUtility = Double.NaN;
+    private final List<Trial> trials = new ArrayList<>();
+
+    public Tuner(TuningSettings settings, KnobSet safe, KnobSet experimental, Random random) {
+        this.settings = settings;
+        this.safe = safe;
+        this.experimental = experimental;
+        this.random = random;
+    }
+
+    private SearchStrategy newStrategy(double[] start) {
+        return switch (settings.strategy()) {
+            case "hill" -> new HillClimb(start, 0.2, 0.02, random);
+            case "restarts" -> new RandomRestarts(start, p -> new NelderMead(p, 0.25, 0.02), 12, random);
+            default -> new NelderMead(start, 0.25, 0.02);
+        };
+    }
+
+    /**
+     * One control cycle.
+     *
+     * @param uSafe the safe side's measured utility (NaN without traffic)
+     * @param uExp  the experimental side's
+     */
+    public void tick(long now, double uSafe, double uExp) {
+        if (state == State.STOPPED) {
+            return;
+        }
+        if (phaseStart == Long.MIN_VALUE) {
+            phaseStart = now;
+        }
+        long elapsed = now - phaseStart;
+        switch (state) {
+            case BASELINE -> {
+                accumulate(uSafe, uExp);
+                if (elapsed >= settings.period().toNanos() && samples > 0) {
+                    baselineUtility = sumSafe / samples;
+                    try {
+                        best = safe.readUnit();
+                    } catch (Tunable.KnobException e) {
+                        LOG.warn("tuning: cannot read the safe side's knobs ({}); not tuning", e.getMessage());
+                        state = State.STOPPED;
+                        return;
+                    }
+                    strategy = newStrategy(best.clone());
+                    LOG.info("tuning: the safe side's utility before tuning {}; trials start from {}", fmt(baselineUtility),
+                            Arrays.toString(values(best)));
+                    nextTrial(now);
+                }
+            }
+            case SETTLING -> {
+                if (elapsed >= settings.settle().toNanos()) {
+                    phase(State.MEASURING, now);
+                }
+            }
+            case MEASURING -> {
+                accumulate(uSafe, uExp);
+                if (Double.isFinite(uSafe) && Double.isFinite(uExp) && uSafe - uExp > settings.abortDrop()) {
+                    end(now, "aborted");
+                } else if (elapsed >= settings.period().toNanos() && samples > 0) {
+                    end(now, null);
+                }
+            }
+            case MONITORING -> {
+                accumulate(uSafe, uExp);
+                if (elapsed >= settings.period().toNanos() && samples > 0) {
+                    double level = sumSafe / samples;
+                    if (Double.isNaN(monitorLevel)) {
+                        monitorLevel = level;
+                    } else if (Math.abs(level - monitorLevel) > settings.drift() * Math.max(Math.abs(monitorLevel), 1e-9)) {
+                        LOG.info("tuning: the safe side's utility moved from {} to {} (beyond {}%): tuning again", fmt(monitorLevel),
+                                fmt(level), Math.round(100 * settings.drift()));
+                        start(now);
+                        return;
+                    }
+                    phase(State.MONITORING, now);
+                }
+            }
+            default -> { }
+        }
+    }
+
+    /** Starts tuning again now (from the best configuration), whatever the state. */
+    public void start(long now) {
+        strategy = best == null ? null : newStrategy(best.clone());
+        sinceImprovement = 0;
+        monitorLevel = Double.NaN;
+        if (strategy == null) {
+            phase(State.BASELINE, now);
+        } else {
+            nextTrial(now);
+        }
+    }
+
+    /** Stops tuning; both sides keep the best configuration. */
+    public void stop() {
+        state = State.STOPPED;
+    }
+
+    private void nextTrial(long now) {
+        pending = strategy.next();
+        try {
+            experimental.applyUnit(pending);
+        } catch (Tunable.KnobException e) {
+            trials.add(new Trial(trials.size() + 1, values(pending), Double.NaN, Double.NaN, "knob failed: " + e.getMessage()));
+            strategy.report(Double.NEGATIVE_INFINITY);
+            phase(State.SETTLING, now); // the experimental side is back where it was; the next trial follows the settle time
+            pending = null;
+            return;
+        }
+        phase(State.SETTLING, now);
+    }
+
+    private void end(long now, String forced) {
+        double mExp = sumExp / samples;
+        double mSafe = sumSafe / samples;
+        double[] tried = pending;
+        strategy.report(mExp);
+        String outcome;
+        if (forced != null) {
+            outcome = String.format(Locale.ROOT, "aborted: %s below the safe side's %s by more than %s", fmt(mExp), fmt(mSafe),
+                    fmt(settings.abortDrop()));
+            restoreExperimental();
+            sinceImprovement++;
+        } else if (mExp - mSafe > settings.minGain()) {
+            try {
+                safe.applyUnit(tried);
+                best = tried.clone();
+                outcome = String.format(Locale.ROOT, "promoted: %s against %s", fmt(mExp), fmt(mSafe));
+                sinceImprovement = 0;
+            } catch (Tunable.KnobException e) {
+                outcome = "better, but the safe side refused it: " + e.getMessage();
+                restoreExperimental();
+                sinceImprovement++;
+            }
+        } else {
+            outcome = String.format(Locale.ROOT, "kept out: %s against %s", fmt(mExp), fmt(mSafe));
+            sinceImprovement++;
+        }
+        Trial t = new Trial(trials.size() + 1, values(tried), mExp, mSafe, outcome);
+        trials.add(t);
+        LOG.info("tuning: trial {} {}: {}", t.number(), Arrays.toString(t.values()), outcome);
+        if (sinceImprovement >= settings.stallTrials()) {
+            restoreExperimental();
+            LOG.info("tuning: {} trials without a gain: monitoring at {}", sinceImprovement, Arrays.toString(values(best)));
+            phase(State.MONITORING, now);
+            return;
+        }
+        nextTrial(now);
+    }
+
+    private void restoreExperimental() {
+        try {
+            experimental.applyUnit(best);
+        } catch (Tunable.KnobException e) {
+            LOG.warn("tuning: the experimental side could not go back to the best configuration: {}", e.getMessage());
+        }
+    }
+
+    private void accumulate(double uSafe, double uExp) {
+        if (Double.isFinite(uSafe) && Double.isFinite(uExp)) {
+            sumSafe += uSafe;
+            sumExp += uExp;
+            samples++;
+        }
+    }
+
+    private void phase(State s, long now) {
+        state = s;
+        phaseStart = now;
+        sumSafe = 0;
+        sumExp = 0;
+        samples = 0;
+    }
+
+    private double[] values(double[] unit) {
+        if (unit == null) {
+            return new double[0];
+        }
+        double[] v = new double[unit.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = safe.knob(i).fromUnit(unit[i]);
+        }
+        return v;
+    }
+
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    public State state() {
+        return state;
+    }
+
+    public List<Trial> trials() {
+        return List.copyOf(trials);
+    }
+
+    /** The best configuration's knob values (the safe side's), or empty before the baseline. */
+    public double[] bestValues() {
+        return values(best);
+    }
+
+    /** The safe side's utility measured before tuning (NaN until measured). */
+    public double baselineUtility() {
+        return baselineUtility;
+    }
+}

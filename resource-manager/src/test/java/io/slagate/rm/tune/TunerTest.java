@@ -1,0 +1,131 @@
+package io.slagate.rm.tune;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.slagate.config.TuningSettings;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.DoubleUnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/** The tuner with a fake clock, knobs held in memory, and each side's utility a known function of its knob. */
+class TunerTest {
+    private static final long S = 1_000_000_000L;
+
+    private static final class Knob implements Tunable {
+        double value;
+        boolean fails;
+
+        Knob(double value) {
+            this.value = value;
+        }
+
+        @Override
+        public String name() {
+            return "workers";
+        }
+
+        @Override
+        public double min() {
+            return 0;
+        }
+
+        @Override
+        public double max() {
+            return 100;
+        }
+
+        @Override
+        public boolean integer() {
+            return true;
+        }
+
+        @Override
+        public double read() {
+            return value;
+        }
+
+        @Override
+        public void apply(double v) throws KnobException {
+            if (fails) {
+                throw new KnobException("refused");
+            }
+            value = v;
+        }
+    }
+
+    private static TuningSettings settings(String strategy) {
+        return new TuningSettings(strategy, Duration.ofSeconds(5), Duration.ofSeconds(1), 0.005, 0.3, 6, 0.1, "a", "a-trial", 0.5,
+                Map.of("p", "p-trial"), List.of(new TuningSettings.Knob("workers", "/admin/knobs", 0, 100, true, Duration.ofSeconds(1))));
+    }
+
+    /** Peak at 60; a cliff past 90 (a configuration that breaks the server). */
+    private static final DoubleUnaryOperator PEAK_60 = v -> v > 90 ? -1 : 1 - Math.pow((v - 60) / 100, 2);
+
+    /** Ticks once a second for {@code seconds}; returns the lowest safe utility seen. */
+    private static double run(Tuner t, Knob safe, Knob exp, DoubleUnaryOperator u, long from, int seconds) {
+        double lowest = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < seconds; i++) {
+            double us = u.applyAsDouble(safe.value);
+            lowest = Math.min(lowest, us);
+            t.tick(from + i * S, us, u.applyAsDouble(exp.value));
+        }
+        return lowest;
+    }
+
+    @Test
+    void fromAPoorStart_theSafeSideReachesTheOptimum_andNeverGetsWorse() {
+        Knob safe = new Knob(10);
+        Knob exp = new Knob(10);
+        Tuner t = new Tuner(settings("simplex"), new KnobSet(List.of(safe)), new KnobSet(List.of(exp)), new Random(1));
+        double start = PEAK_60.applyAsDouble(10);
+        double lowest = run(t, safe, exp, PEAK_60, 0, 400);
+        assertTrue(Math.abs(safe.value - 60) <= 10, "the safe side tuned to " + safe.value + ": " + t.trials());
+        assertTrue(lowest >= start - 1e-9, "the safe side never ran worse than before tuning: " + lowest);
+        assertEquals(start, t.baselineUtility(), 1e-9);
+        assertTrue(t.trials().stream().anyMatch(x -> x.outcome().startsWith("promoted")));
+    }
+
+    @Test
+    void aTrialOverTheCliff_isAbortedAtOnce_andItsSideGoesBack() {
+        Knob safe = new Knob(50);
+        Knob exp = new Knob(50);
+        Tuner t = new Tuner(settings("hill"), new KnobSet(List.of(safe)), new KnobSet(List.of(exp)), new Random(2));
+        DoubleUnaryOperator cliffFrom55 = v -> v > 55 ? -1 : 1 - Math.pow((v - 60) / 100, 2);
+        run(t, safe, exp, cliffFrom55, 0, 200);
+        Tuner.Trial aborted = t.trials().stream().filter(x -> x.outcome().startsWith("aborted")).findFirst().orElseThrow();
+        assertTrue(aborted.values()[0] > 55);
+        assertTrue(exp.value <= 55 || t.state() != Tuner.State.MONITORING, "the experimental side is back: " + exp.value);
+        assertTrue(safe.value <= 55, "nothing over the cliff was promoted: " + safe.value);
+    }
+
+    @Test
+    void aFailingKnob_isRecorded_andTuningGoesOn() {
+        Knob safe = new Knob(10);
+        Knob exp = new Knob(10);
+        Tuner t = new Tuner(settings("simplex"), new KnobSet(List.of(safe)), new KnobSet(List.of(exp)), new Random(3));
+        run(t, safe, exp, PEAK_60, 0, 8); // the baseline
+        exp.fails = true;
+        run(t, safe, exp, PEAK_60, 8 * S, 10);
+        assertTrue(t.trials().stream().anyMatch(x -> x.outcome().startsWith("knob failed")), t.trials().toString());
+        assertEquals(10, safe.value, "the safe side untouched");
+    }
+
+    @Test
+    void afterAStall_itMonitors_andALoadChangeStartsItAgain() {
+        Knob safe = new Knob(60);
+        Knob exp = new Knob(60);
+        Tuner t = new Tuner(settings("simplex"), new KnobSet(List.of(safe)), new KnobSet(List.of(exp)), new Random(4));
+        run(t, safe, exp, PEAK_60, 0, 300); // already at the optimum: nothing beats it, the trials stall
+        assertEquals(Tuner.State.MONITORING, t.state(), t.trials().toString());
+        int before = t.trials().size();
+        // the workload changes: the same configuration now does much worse, the best lies at 30
+        DoubleUnaryOperator shifted = v -> 0.5 - Math.pow((v - 30) / 100, 2);
+        run(t, safe, exp, shifted, 300 * S, 200);
+        assertTrue(t.trials().size() > before, "tuning started again");
+        assertTrue(safe.value < 60, "and moved toward the new optimum: " + safe.value);
+    }
+}
