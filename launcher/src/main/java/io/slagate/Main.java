@@ -47,7 +47,8 @@ public final class Main {
                                 gateway's local limit and without), or ahead (issue 19: a ramp with the
                                 load forecast and without), or locality (issue 20: round-robin,
                                 least-loaded, LARD and locality dispatch on a TPC-W-like store with
-                                per-server caches) [--short] [--scale 0.05] [--resolution 1]
+                                per-server caches), or tuning (issue 18: online tuning of backend and
+                                slagate knobs with a safe/experimental split) [--short] [--scale 0.05] [--resolution 1]
                                 [--out docs/experiments]; C --point L_P,L_B --sweep: one point against the
                                 best static weights (an empirical oracle), ending with "capture MODEL VALUE";
                                 [--percentile 95]: with p95 goals, also "attainment RUN premium P basic B";
@@ -459,7 +460,7 @@ public final class Main {
         }
         List<String> lines = experiments.run(name, sweep);
         boolean lower = name.equalsIgnoreCase("sla") || name.equalsIgnoreCase("slowdown") || name.equalsIgnoreCase("ahead")
-                || name.equalsIgnoreCase("locality");
+                || name.equalsIgnoreCase("locality") || name.equalsIgnoreCase("tuning");
         out.println("results in " + dir.resolve(lower ? name.toLowerCase(java.util.Locale.ROOT) : name.toUpperCase(java.util.Locale.ROOT)));
         lines.forEach(out::println);
         return 0;

@@ -556,4 +556,39 @@ class ConfigLoaderTest {
         assertTrue(m.contains("controller.reconfiguration.minServers.a") && m.contains("above the pool"), m);
         assertTrue(m.contains("controller.reconfiguration.minServers.z") && m.contains("names no pool"), m);
     }
+
+    @Test
+    void tuning_needsASafeSide_andNamesEachMistake() {
+        String servers = """
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:9001", pool: a }
+                  - { id: s2, url: "http://127.0.0.1:9002", pool: t }
+                classes:
+                  - { name: p, target: 1s, pool: a }
+                  - { name: p-trial, target: 1s, pool: t }
+                """;
+        TuningSettings ok = ConfigLoader.parse(servers + """
+                controller: { tuning: { safe: a, experimental: t, twins: { p: p-trial }, knobs: [ { name: concurrency, min: 1, max: 20 },
+                  { name: workers, path: /admin/knobs, min: 1, max: 64 } ] } }
+                """, "t.yaml").controller().tuning();
+        assertEquals("simplex", ok.strategy());
+        assertEquals(0.2, ok.share(), 1e-12);
+        assertEquals(2, ok.knobs().size());
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(servers + """
+                controller: { tuning: { strategy: guess, safe: a, experimental: a, share: 1.5,
+                  knobs: [ { name: workers, min: 9, max: 3 }, { name: concurrency, max: 5 } ] } }
+                """, "e.yaml"));
+        String m = e.getMessage();
+        assertTrue(m.contains("controller.tuning.strategy") && m.contains("guess"), m);
+        assertTrue(m.contains("controller.tuning.twins") && m.contains("safe side"), m);
+        assertTrue(m.contains("controller.tuning.experimental") && m.contains("must differ"), m);
+        assertTrue(m.contains("controller.tuning.share"), m);
+        assertTrue(m.contains("controller.tuning.knobs[0].path"), m);
+        assertTrue(m.contains("controller.tuning.knobs[0].max") && m.contains("empty"), m);
+        assertTrue(m.contains("controller.tuning.knobs[1].max") && m.contains("missing"), m);
+        ConfigException wrongPool = assertThrows(ConfigException.class, () -> ConfigLoader.parse(servers + """
+                controller: { tuning: { safe: a, experimental: t, twins: { p-trial: p }, knobs: [ { name: concurrency, min: 1, max: 20 } ] } }
+                """, "e.yaml"));
+        assertTrue(wrongPool.getMessage().contains("controller.tuning.twins.p-trial"), wrongPool.getMessage());
+    }
 }

@@ -83,7 +83,10 @@ public final class Experiments {
             case "LOCALITY" -> {
                 return new LocalityExperiment(quick, log).run(out, command);
             }
-            default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B, C, sla, slowdown, ahead or locality");
+            case "TUNING" -> {
+                return new TuningExperiment(quick, log).run(out, command);
+            }
+            default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B, C, sla, slowdown, ahead, locality or tuning");
         }
         return List.of();
     }

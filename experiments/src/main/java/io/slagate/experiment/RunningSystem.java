@@ -50,6 +50,11 @@ final class RunningSystem implements AutoCloseable {
         return embedded == null || embedded.controlLoop() == null ? Double.NaN : embedded.controlLoop().capacityDeficitServers(pool);
     }
 
+    /** The resource manager (null without one). */
+    io.slagate.rm.ControlLoop controlLoop() {
+        return embedded == null ? null : embedded.controlLoop();
+    }
+
     /** Servers the manager moved between pools (0 without a controller). */
     long poolMoves() {
         return embedded == null || embedded.controlLoop() == null ? 0 : embedded.controlLoop().poolMoves();

@@ -417,6 +417,59 @@ public final class ControlLoop implements AutoCloseable {
         }
     }
 
+    private io.slagate.rm.tune.Tuner tuner;
+    private List<String> safeClasses = List.of();
+    private List<String> trialClasses = List.of();
+
+    /** Issue 18: the tuner of controller.tuning, built at its first cycle (its knobs need the servers' URLs). */
+    private void tune(long now) {
+        io.slagate.config.TuningSettings t = config.controller().tuning();
+        if (t == null) {
+            return;
+        }
+        if (tuner == null) {
+            tuner = new io.slagate.rm.tune.Tuner(t, side(t, t.safePool()), side(t, t.experimentalPool()), new java.util.Random(id.hashCode()));
+            safeClasses = List.copyOf(t.twins().keySet());
+            trialClasses = List.copyOf(t.twins().values());
+            LOG.info("tuning: {} over {} with {} of each class's requests on the experimental pool {} (safe pool {})", t.strategy(),
+                    t.knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(), t.share(), t.experimentalPool(),
+                    t.safePool());
+        }
+        double uSafe = rm.measuredUtility(safeClasses);
+        double uExp = rm.measuredUtility(trialClasses);
+        lastSides = new double[] {uSafe, uExp};
+        tuner.tick(now, uSafe, uExp);
+    }
+
+    private volatile double[] lastSides = {Double.NaN, Double.NaN};
+
+    /** The safe and the experimental side's measured utilities at the last cycle (NaN without tuning or traffic). */
+    public double[] sideUtilities() {
+        return lastSides.clone();
+    }
+
+
+    private io.slagate.rm.tune.KnobSet side(io.slagate.config.TuningSettings t, String pool) {
+        List<io.slagate.config.ServerConfig> servers = config.servers().stream().filter(s -> s.pool().equals(pool)).toList();
+        List<io.slagate.rm.tune.Tunable> knobs = new java.util.ArrayList<>();
+        for (io.slagate.config.TuningSettings.Knob k : t.knobs()) {
+            List<io.slagate.rm.tune.Tunable> perServer = new java.util.ArrayList<>();
+            for (io.slagate.config.ServerConfig sc : servers) {
+                perServer.add(k.name().equals("concurrency")
+                        ? new io.slagate.rm.tune.ConcurrencyKnob(sc.id(), overrides, sc::concurrency, k.min(), k.max())
+                        : new io.slagate.rm.tune.HttpKnob(k.name(), java.net.URI.create(sc.url().toString().replaceAll("/+$", "") + k.path()),
+                                k.min(), k.max(), k.integer(), k.timeout()));
+            }
+            knobs.add(new io.slagate.rm.tune.SideKnob(perServer));
+        }
+        return new io.slagate.rm.tune.KnobSet(knobs);
+    }
+
+    /** The tuner (issue 18), or null when controller.tuning is not configured or before the first cycle. */
+    public io.slagate.rm.tune.Tuner tuner() {
+        return tuner;
+    }
+
     /** Servers moved between pools since start (issue 19). */
     public long poolMoves() {
         return moves.get();
@@ -457,6 +510,7 @@ public final class ControlLoop implements AutoCloseable {
                 lastAllocation = d.allocation();
                 bus.publish(Topics.ALLOCATION, d.allocation());
             }
+            tune(lastCycleNanos);
             if (d.decision() != null) {
                 lastDecision = d.decision();
                 bus.publish(Topics.DECISION, d.decision());

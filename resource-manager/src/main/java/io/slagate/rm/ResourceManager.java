@@ -160,6 +160,41 @@ public final class ResourceManager {
     }
 
     /**
+     * The measured utility of the named classes now: per class, eq. 7 on the window's mean (or goal percentile),
+     * weighted by answers over the gateways; combined by the configured function (min or sum). NaN while none of them
+     * has answers (issue 18's objective, one side of the split).
+     */
+    public double measuredUtility(java.util.Collection<String> classNames) {
+        double combined = Double.NaN;
+        for (String name : classNames) {
+            int c = config.classIndex(name);
+            if (c < 0) {
+                continue;
+            }
+            double u = 0;
+            double served = 0;
+            for (Report r : gateways.values()) {
+                if (r.stats() == null) {
+                    continue;
+                }
+                for (FlowStatsMessage f : r.stats().flows()) {
+                    double m = goals[c].measuredUtility(f.meanResponseSeconds(), f.percentileSeconds());
+                    if (f.className().equals(name) && f.throughput() > 0 && Double.isFinite(m)) {
+                        u += m * f.throughput();
+                        served += f.throughput();
+                    }
+                }
+            }
+            if (served > 0) {
+                double v = u / served;
+                combined = Double.isNaN(combined) ? v
+                        : config.controller().combining() == io.slagate.config.Combining.MIN ? Math.min(combined, v) : combined + v;
+            }
+        }
+        return combined;
+    }
+
+    /**
      * Per pool, its offered load Σ λ·S over every gateway's flows of its classes (the busy slots it would need at the
      * arrival rates measured), for pool reconfiguration (issue 19).
      */

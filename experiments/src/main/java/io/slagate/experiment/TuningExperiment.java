@@ -1,0 +1,197 @@
+package io.slagate.experiment;
+
+import io.slagate.config.ConfigLoader;
+import io.slagate.load.LoadGenerator;
+import io.slagate.load.LoadSpec;
+import io.slagate.load.service.BackendServer;
+import io.slagate.load.service.ServerKnobs;
+import io.slagate.load.service.ServiceTime;
+import io.slagate.rm.ControlLoop;
+import io.slagate.rm.tune.Tuner;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Issue 18's experiment ({@code slagate experiment tuning}): two servers of a sleep-bound service whose requests
+ * contend past 8 at once (a database's locks), one the safe side and one the experimental side, each class's requests
+ * split half and half; tuning two knobs, the servers' worker pools (through their admin endpoint) and slagate's N_s,
+ * from a deliberately poor start (2 workers) under a load whose mix changes halfway. Then the best hand-found
+ * configuration (the reference) on both sides under the same load, for comparison. Ends with the line
+ * {@code start U0 tuned U1 reference U2 safe-drop D}.
+ */
+final class TuningExperiment {
+    private static final int CONTENTION_KNEE = 8;
+    /** Found by hand beforehand: workers at the per-side population, N_s at its default (not binding). */
+    private static final int REFERENCE_WORKERS = 10;
+
+    private final boolean quick;
+    private final PrintStream log;
+
+    TuningExperiment(boolean quick, PrintStream log) {
+        this.quick = quick;
+        this.log = log;
+    }
+
+    List<String> run(Path out, String command) throws Exception {
+        int phaseSeconds = quick ? 120 : 300;
+        int referenceSeconds = quick ? 40 : 60;
+        List<double[]> series = new CopyOnWriteArrayList<>(); // second, safe utility, experimental utility
+        List<Tuner.Trial> trials;
+        double u0;
+        double u1;
+        double u2;
+        String bestValues;
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0), ServiceTime.of(Duration.ofMillis(50), 0).withWorkers(2))) {
+            for (ServerKnobs k : backend.knobs()) {
+                k.contentionKnee(CONTENTION_KNEE);
+            }
+            try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(yaml(backend.urls()), "tuning"), true)) {
+                ControlLoop rm = sys.controlLoop();
+                ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+                long t0 = System.nanoTime();
+                sampler.scheduleAtFixedRate(() -> {
+                    double[] u = rm.sideUtilities();
+                    series.add(new double[] {(System.nanoTime() - t0) / 1e9, u[0], u[1]});
+                }, 1, 1, TimeUnit.SECONDS);
+                try {
+                    // tuning under a changing load: premium-heavy, then basic-heavy, the same population
+                    load(sys, List.of(new LoadSpec.Phase(Duration.ofSeconds(phaseSeconds), List.of(16.0, 8.0)),
+                            new LoadSpec.Phase(Duration.ofSeconds(phaseSeconds), List.of(8.0, 16.0))), 41);
+                    u0 = rm.tuner().baselineUtility();
+                    trials = rm.tuner().trials();
+                    bestValues = Arrays.toString(rm.tuner().bestValues());
+                    u1 = meanSafe(series, 2.0 * phaseSeconds - 30, 2.0 * phaseSeconds);
+                    // the reference on both sides, under the second phase's load
+                    rm.tuner().stop();
+                    for (ServerKnobs k : backend.knobs()) {
+                        k.workers(REFERENCE_WORKERS);
+                    }
+                    rm.overrides().unpinCapacity("s1");
+                    rm.overrides().unpinCapacity("s2");
+                    double refStart = (System.nanoTime() - t0) / 1e9;
+                    load(sys, List.of(new LoadSpec.Phase(Duration.ofSeconds(referenceSeconds), List.of(8.0, 16.0))), 43);
+                    u2 = meanSafe(series, refStart + 10, refStart + referenceSeconds);
+                } finally {
+                    sampler.shutdownNow();
+                }
+            }
+        }
+        double drop = 0;
+        double tuningEnd = 2.0 * (quick ? 120 : 300);
+        for (double[] x : series) {
+            if (x[0] <= tuningEnd && Double.isFinite(x[1]) && Double.isFinite(u0)) {
+                drop = Math.max(drop, u0 - x[1]);
+            }
+        }
+        String line = String.format(Locale.ROOT, "start %.3f tuned %.3f reference %.3f safe-drop %.3f", u0, u1, u2, drop);
+        Path dir = out.resolve("tuning");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(command, trials, series, line, bestValues, phaseSeconds));
+        return List.of(line);
+    }
+
+    private void load(RunningSystem sys, List<LoadSpec.Phase> phases, long seed) throws Exception {
+        LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
+                List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, Duration.ofMillis(150)),
+                        new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, Duration.ofMillis(250))),
+                phases, false, Duration.ofMillis(50), Duration.ZERO, seed, Duration.ofSeconds(30), null);
+        new LoadGenerator(spec, null).run();
+    }
+
+    private static double meanSafe(List<double[]> series, double from, double to) {
+        double s = 0;
+        int n = 0;
+        for (double[] x : series) {
+            if (x[0] >= from && x[0] < to && Double.isFinite(x[1])) {
+                s += x[1];
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : s / n;
+    }
+
+    static String yaml(List<String> urls) {
+        return String.format(Locale.ROOT, """
+                gateway:
+                  id: gw1
+                  listen: "127.0.0.1:0"
+                  admin: "127.0.0.1:0"
+                  stats: { reportingInterval: 500ms, window: 3s }
+                servers:
+                  - { id: s1, url: "%s", concurrency: 32, pool: a }
+                  - { id: s2, url: "%s", concurrency: 32, pool: a-trial }
+                classes:
+                  - { name: premium, target: 150ms, pool: a, queueBound: 100000, queueTimeout: 1m }
+                  - { name: basic, target: 250ms, pool: a, queueBound: 100000, queueTimeout: 1m }
+                  - { name: premium-trial, target: 150ms, pool: a-trial, queueBound: 100000, queueTimeout: 1m }
+                  - { name: basic-trial, target: 250ms, pool: a-trial, queueBound: 100000, queueTimeout: 1m }
+                classification:
+                  subscriptions: { %s: { "*": gold } }
+                  rules: [ { grade: gold, class: premium } ]
+                  defaultClass: basic
+                bus: { url: "vm://slagate-tuning", listen: "" }
+                controller:
+                  cycle: 1s
+                  combining: min
+                  resolution: 0.1
+                  tuning:
+                    strategy: simplex
+                    period: 6s
+                    settle: 2s
+                    minGain: 0.01
+                    abortDrop: 0.3
+                    stallTrials: 10
+                    drift: 0.1
+                    safe: a
+                    experimental: a-trial
+                    share: 0.5
+                    twins: { premium: premium-trial, basic: basic-trial }
+                    knobs:
+                      - { name: workers, path: /admin/knobs, min: 1, max: 32 }
+                      - { name: concurrency, min: 1, max: 32 }
+                """, urls.get(0), urls.get(1), ExperimentSetup.PREMIUM_USER);
+    }
+
+    private static String report(String command, List<Tuner.Trial> trials, List<double[]> series, String line, String best, int phase) {
+        StringBuilder md = new StringBuilder("# Experiment tuning — online tuning with a safe/experimental split (issue 18)\n\n");
+        md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
+                .append(java.time.LocalDate.now()).append(".\n\n");
+        md.append(String.format(Locale.ROOT, """
+                Two servers of a sleep-bound service (50 ms a request) whose requests contend past %d executing at once
+                (each then takes (1 + ((n - 8)/8)^2) longer): `s1` is the safe side (pool `a`), `s2` the experimental side
+                (pool `a-trial`); the gateway sends half of each class's requests to the class's twin on `a-trial`. Closed-loop
+                clients with 50 ms think time: premium (target 150 ms) and basic (250 ms), 16 and 8 for %d s, then 8 and 16 for
+                %d s (the mix changes). The tuner (Nelder-Mead over the servers' worker pools, through their `/admin/knobs`,
+                and slagate's N_s; 6 s periods after 2 s to settle; promoted at +0.01, aborted at -0.3) starts from 2 workers.
+                U0: the safe side's utility (min over its classes of eq. 7 on what was measured) before tuning; tuned: over the
+                last 30 s of tuning; reference: both sides at the best configuration found by hand (%d workers, N_s 32),
+                same load as the second phase, in the same run; safe-drop: the most the safe side's utility fell below U0
+                during tuning (per second). Best configuration found: %s (workers, N_s).
+
+                | trial | workers | N_s | experimental U | safe U | outcome |
+                |---:|---:|---:|---:|---:|---|
+                """, CONTENTION_KNEE, phase, phase, REFERENCE_WORKERS, best));
+        for (Tuner.Trial t : trials) {
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %.3f | %.3f | %s |%n", t.number(),
+                    t.values().length > 0 ? String.valueOf((long) t.values()[0]) : "–", t.values().length > 1 ? String.valueOf((long) t.values()[1]) : "–",
+                    t.experimental(), t.safe(), t.outcome()));
+        }
+        md.append("\nUtility per second (safe, experimental):\n\n");
+        StringBuilder s = new StringBuilder();
+        for (double[] x : series) {
+            s.append(String.format(Locale.ROOT, "%.0f:%.2f/%.2f ", x[0], x[1], x[2]));
+        }
+        md.append(s.toString().trim()).append("\n\n```\n").append(line).append("\n```\n");
+        return md.toString();
+    }
+}
