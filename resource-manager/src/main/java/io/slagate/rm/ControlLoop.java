@@ -189,7 +189,7 @@ public final class ControlLoop implements AutoCloseable {
     }
 
     /** Statistics count only from a gateway that joined, sent with the account it joined with. */
-    private void onStats(StatsMessage s, String account) {
+    void onStats(StatsMessage s, String account) {
         GatewayRoster.Refusal r = roster.check(s.gatewayId(), account);
         if (r != null) {
             refused("statistics of gateway " + s.gatewayId() + " from bus account " + account + ": " + r);
@@ -221,7 +221,7 @@ public final class ControlLoop implements AutoCloseable {
      * expired for silence, or this manager started after it joined), admits the gateway to the roster,
      * bound to the sender's account; statistics never do.
      */
-    private void onGatewayHeartbeat(HeartbeatMessage h, String account) {
+    void onGatewayHeartbeat(HeartbeatMessage h, String account) {
         boolean alive = HeartbeatMessage.ALIVE.equals(h.event());
         if (HeartbeatMessage.JOIN.equals(h.event()) || alive) {
             boolean known = roster.check(h.componentId(), account) == null;

@@ -168,30 +168,35 @@ public final class ResourceManager {
         double combined = Double.NaN;
         for (String name : classNames) {
             int c = config.classIndex(name);
-            if (c < 0) {
-                continue;
-            }
-            double u = 0;
-            double served = 0;
-            for (Report r : gateways.values()) {
-                if (r.stats() == null) {
-                    continue;
-                }
-                for (FlowStatsMessage f : r.stats().flows()) {
-                    double m = goals[c].measuredUtility(f.meanResponseSeconds(), f.percentileSeconds());
-                    if (f.className().equals(name) && f.throughput() > 0 && Double.isFinite(m)) {
-                        u += m * f.throughput();
-                        served += f.throughput();
-                    }
-                }
-            }
-            if (served > 0) {
-                double v = u / served;
+            double v = c < 0 ? Double.NaN : measuredUtility(c);
+            if (Double.isFinite(v)) {
                 combined = Double.isNaN(combined) ? v
                         : config.controller().combining() == io.slagate.config.Combining.MIN ? Math.min(combined, v) : combined + v;
             }
         }
         return combined;
+    }
+
+    /** Class {@code c}'s measured utility: eq. 7 on each gateway's window, weighted by its answers; NaN without answers. */
+    private double measuredUtility(int c) {
+        String name = config.classes().get(c).name();
+        double u = 0;
+        double served = 0;
+        for (Report r : gateways.values()) {
+            if (r.stats() == null) {
+                continue;
+            }
+            for (FlowStatsMessage f : r.stats().flows()) {
+                if (f.className().equals(name) && f.throughput() > 0) {
+                    double m = goals[c].measuredUtility(f.meanResponseSeconds(), f.percentileSeconds());
+                    if (Double.isFinite(m)) {
+                        u += m * f.throughput();
+                        served += f.throughput();
+                    }
+                }
+            }
+        }
+        return served > 0 ? u / served : Double.NaN;
     }
 
     /**
@@ -846,8 +851,6 @@ public final class ResourceManager {
             int inUse = 0;
             int waiting = 0;
             boolean missed = false;
-            double[] utilities = new double[poolClasses.size()];
-            double[] served = new double[poolClasses.size()];
             for (Report r : gateways.values()) {
                 if (r.stats() == null) {
                     continue;
@@ -867,20 +870,12 @@ public final class ResourceManager {
                     if (poolClasses.contains(ci)) {
                         waiting += Math.max(0, fs.queueLength());
                         missed |= fs.throughput() > 0 && goals[ci].missedBy(fs.meanResponseSeconds(), fs.percentileSeconds());
-                        double u = goals[ci].measuredUtility(fs.meanResponseSeconds(), fs.percentileSeconds());
-                        if (fs.throughput() > 0 && Double.isFinite(u)) { // weighted by answers, over the gateways
-                            int k = poolClasses.indexOf(ci);
-                            utilities[k] += u * fs.throughput();
-                            served[k] += fs.throughput();
-                        }
                     }
                 }
             }
             ConcurrencyLimit limit = e.getValue();
             int before = limit.limit();
-            for (int k = 0; k < utilities.length; k++) {
-                utilities[k] = served[k] > 0 ? utilities[k] / served[k] : Double.NaN;
-            }
+            double[] utilities = poolClasses.stream().mapToDouble(this::measuredUtility).toArray();
             int after = limit.update(new ConcurrencyLimit.Sample(x, x > 0 ? work / x : Double.NaN, inUse, waiting, missed, utilities));
             if (after != before) {
                 LOG.info("server {}: N_s {} → {}: {}", sc.id(), before, after, limit.reason());

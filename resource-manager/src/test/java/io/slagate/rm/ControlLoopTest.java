@@ -85,4 +85,39 @@ class ControlLoopTest {
             bus.close();
         }
     }
+
+    /**
+     * A gateway that reports a flash crowd in every message (broken, or hostile) gets at most one extra cycle per
+     * min(1 s, Γ/4): the manager is not made to solve without pause.
+     */
+    @Test
+    void flashCrowdReports_runACycleAtOnce_atMostOncePerGap() {
+        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
+        String yaml = """
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 } ]
+                classes: [ { name: premium, target: 2s }, { name: basic, target: 3s } ]
+                controller: { cycle: 1h }
+                """;
+        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+                new SimpleMeterRegistry(), () -> now).start()) {
+            loop.onGatewayHeartbeat(new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
+                    io.slagate.bus.message.HeartbeatMessage.JOIN, 0, 0), "gw-account");
+            io.slagate.bus.message.StatsMessage alarm = new io.slagate.bus.message.StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 5, 0,
+                    java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("basic", 500, 100, 0, 1.0, 0.5, 0.5, 50, 10, 5)),
+                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 10, 10, true))).withFlashCrowd("basic");
+            now += 2_000_000_000L; // past the gap after the cycle the join may have run
+            for (int i = 0; i < 50; i++) {
+                loop.onStats(alarm, "gw-account");
+                now += 10_000_000L; // 50 alarms in half a second
+            }
+            assertEquals(1, loop.flashCrowdCycles(), "one cycle for the burst of alarms");
+            now += 1_000_000_000L;
+            loop.onStats(alarm, "gw-account");
+            assertEquals(2, loop.flashCrowdCycles(), "the next one after the gap");
+            loop.onStats(alarm, "another-account");
+            assertEquals(2, loop.flashCrowdCycles(), "an alarm from an account the gateway did not join with counts for nothing");
+        } finally {
+            bus.close();
+        }
+    }
 }

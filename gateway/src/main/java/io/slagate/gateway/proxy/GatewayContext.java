@@ -31,7 +31,7 @@ final class GatewayContext {
     final java.util.concurrent.ScheduledExecutorService timer;
     Dispatcher dispatcher;
     /** Issue 20: the request header that is part of a request type (null: none), and the response header declaring working sets (null: none). */
-    String localityKey;
+    String localityKeyHeader;
     String workingSetHeader;
     /** Per class, its deadline ({@code deadline:}), or null: the class has none, and no client header gives it one. */
     final java.time.Duration[] deadlines;

@@ -104,7 +104,7 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
      * configured; null for a request without that header (dispatched least-outstanding).
      */
     private String typeKey(HttpFields headers, String service, String operation) {
-        String key = context.localityKey;
+        String key = context.localityKeyHeader;
         String value = key == null ? null : headers.get(key);
         if (key != null && (value == null || value.length() > 256)) {
             return null;

@@ -58,7 +58,7 @@ public final class ProxyPath extends ContainerLifeCycle {
         for (int c = 0; c < names.length; c++) {
             context.deadlines[c] = config.classes().get(c).deadline();
         }
-        context.localityKey = g.locality().key();
+        context.localityKeyHeader = g.locality().key();
         context.workingSetHeader = g.locality().workingSetHeader();
         HealthMonitor health = new HealthMonitor(queues, client, timer, config.servers(), g.health(), g.connectTimeout().toMillis());
         jms = JmsDispatcher.anyJms(config.servers()) ? new JmsDispatcher(context, config.bus(), config.servers(),

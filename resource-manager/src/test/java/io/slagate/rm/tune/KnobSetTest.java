@@ -8,58 +8,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class KnobSetTest {
-    /** A knob held in memory, failing on demand. */
-    private static final class Fake implements Tunable {
-        final String name;
-        double value;
-        boolean fails;
-        int applied;
-
-        Fake(String name, double value) {
-            this.name = name;
-            this.value = value;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public double min() {
-            return 0;
-        }
-
-        @Override
-        public double max() {
-            return 100;
-        }
-
-        @Override
-        public boolean integer() {
-            return true;
-        }
-
-        @Override
-        public double read() {
-            return value;
-        }
-
-        @Override
-        public void apply(double v) throws KnobException {
-            if (fails) {
-                throw new KnobException(name + " refused");
-            }
-            applied++;
-            value = v;
-        }
-    }
-
     @Test
     void aConfiguration_isAppliedWhole_orNotAtAll_andAFailedKnobIsLeftOut() throws Exception {
-        Fake a = new Fake("a", 10);
-        Fake b = new Fake("b", 20);
-        Fake c = new Fake("c", 30);
+        FakeKnob a = new FakeKnob("a", 10);
+        FakeKnob b = new FakeKnob("b", 20);
+        FakeKnob c = new FakeKnob("c", 30);
         KnobSet set = new KnobSet(List.of(a, b, c));
         assertArrayEquals(new double[] {0.1, 0.2, 0.3}, set.readUnit(), 1e-12);
         set.applyUnit(new double[] {0.5, 0.5, 0.5});
@@ -78,7 +31,7 @@ class KnobSetTest {
 
     @Test
     void unitMapping_roundsIntegerKnobs_andBoundsAreChecked() {
-        Fake a = new Fake("a", 0);
+        FakeKnob a = new FakeKnob("a", 0);
         assertEquals(33, a.fromUnit(0.333));
         assertEquals(100, a.fromUnit(7), "clamped to the bounds");
         assertEquals(0.25, a.toUnit(25), 1e-12);

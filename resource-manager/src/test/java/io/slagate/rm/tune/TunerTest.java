@@ -15,48 +15,6 @@ import org.junit.jupiter.api.Test;
 class TunerTest {
     private static final long S = 1_000_000_000L;
 
-    private static final class Knob implements Tunable {
-        double value;
-        boolean fails;
-
-        Knob(double value) {
-            this.value = value;
-        }
-
-        @Override
-        public String name() {
-            return "workers";
-        }
-
-        @Override
-        public double min() {
-            return 0;
-        }
-
-        @Override
-        public double max() {
-            return 100;
-        }
-
-        @Override
-        public boolean integer() {
-            return true;
-        }
-
-        @Override
-        public double read() {
-            return value;
-        }
-
-        @Override
-        public void apply(double v) throws KnobException {
-            if (fails) {
-                throw new KnobException("refused");
-            }
-            value = v;
-        }
-    }
-
     private static TuningSettings settings(String strategy) {
         return new TuningSettings(strategy, Duration.ofSeconds(5), Duration.ofSeconds(1), 0.005, 0.3, 6, 0.1, "a", "a-trial", 0.5,
                 Map.of("p", "p-trial"), List.of(new TuningSettings.Knob("workers", "/admin/knobs", 0, 100, true, Duration.ofSeconds(1))));
@@ -66,7 +24,7 @@ class TunerTest {
     private static final DoubleUnaryOperator PEAK_60 = v -> v > 90 ? -1 : 1 - Math.pow((v - 60) / 100, 2);
 
     /** Ticks once a second for {@code seconds}; returns the lowest safe utility seen. */
-    private static double run(Tuner t, Knob safe, Knob exp, DoubleUnaryOperator u, long from, int seconds) {
+    private static double run(Tuner t, FakeKnob safe, FakeKnob exp, DoubleUnaryOperator u, long from, int seconds) {
         double lowest = Double.POSITIVE_INFINITY;
         for (int i = 0; i < seconds; i++) {
             double us = u.applyAsDouble(safe.value);
@@ -78,8 +36,8 @@ class TunerTest {
 
     @Test
     void fromAPoorStart_theSafeSideReachesTheOptimum_andNeverGetsWorse() {
-        Knob safe = new Knob(10);
-        Knob exp = new Knob(10);
+        FakeKnob safe = new FakeKnob("workers", 10);
+        FakeKnob exp = new FakeKnob("workers", 10);
         Tuner t = new Tuner(settings("simplex"), new KnobSet(List.of(safe)), new KnobSet(List.of(exp)), new Random(1));
         double start = PEAK_60.applyAsDouble(10);
         double lowest = run(t, safe, exp, PEAK_60, 0, 400);
@@ -91,8 +49,8 @@ class TunerTest {
 
     @Test
     void aTrialOverTheCliff_isAbortedAtOnce_andItsSideGoesBack() {
-        Knob safe = new Knob(50);
-        Knob exp = new Knob(50);
+        FakeKnob safe = new FakeKnob("workers", 50);
+        FakeKnob exp = new FakeKnob("workers", 50);
         Tuner t = new Tuner(settings("hill"), new KnobSet(List.of(safe)), new KnobSet(List.of(exp)), new Random(2));
         DoubleUnaryOperator cliffFrom55 = v -> v > 55 ? -1 : 1 - Math.pow((v - 60) / 100, 2);
         run(t, safe, exp, cliffFrom55, 0, 200);
@@ -104,8 +62,8 @@ class TunerTest {
 
     @Test
     void aFailingKnob_isRecorded_andTuningGoesOn() {
-        Knob safe = new Knob(10);
-        Knob exp = new Knob(10);
+        FakeKnob safe = new FakeKnob("workers", 10);
+        FakeKnob exp = new FakeKnob("workers", 10);
         Tuner t = new Tuner(settings("simplex"), new KnobSet(List.of(safe)), new KnobSet(List.of(exp)), new Random(3));
         run(t, safe, exp, PEAK_60, 0, 8); // the baseline
         exp.fails = true;
@@ -116,8 +74,8 @@ class TunerTest {
 
     @Test
     void afterAStall_itMonitors_andALoadChangeStartsItAgain() {
-        Knob safe = new Knob(60);
-        Knob exp = new Knob(60);
+        FakeKnob safe = new FakeKnob("workers", 60);
+        FakeKnob exp = new FakeKnob("workers", 60);
         Tuner t = new Tuner(settings("simplex"), new KnobSet(List.of(safe)), new KnobSet(List.of(exp)), new Random(4));
         run(t, safe, exp, PEAK_60, 0, 300); // already at the optimum: nothing beats it, the trials stall
         assertEquals(Tuner.State.MONITORING, t.state(), t.trials().toString());
