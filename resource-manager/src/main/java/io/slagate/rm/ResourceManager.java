@@ -101,10 +101,11 @@ public final class ResourceManager {
         }
         // a window reflects a new N_s once the allocation reached the gateways, the window filled with answers
         // under it, and its report arrived: a window and three cycles
-        int settle = (int) Math.ceil(config.gateway().stats().window().toNanos() / (double) config.controller().cycle().toNanos()) + 3;
+        int windowCycles = (int) Math.ceil(config.gateway().stats().window().toNanos() / (double) config.controller().cycle().toNanos());
+        int settle = windowCycles + 3;
         for (ServerConfig sc : config.servers()) {
             if (sc.auto() != null) {
-                limits.put(sc.id(), new KneeLimit(sc.auto().min(), sc.auto().max(), sc.auto().start(), settle));
+                limits.put(sc.id(), new KneeLimit(sc.auto().min(), sc.auto().max(), sc.auto().start(), settle, windowCycles));
             }
         }
     }
@@ -876,7 +877,9 @@ public final class ResourceManager {
             ConcurrencyLimit limit = e.getValue();
             int before = limit.limit();
             double[] utilities = poolClasses.stream().mapToDouble(this::measuredUtility).toArray();
-            int after = limit.update(new ConcurrencyLimit.Sample(x, x > 0 ? work / x : Double.NaN, inUse, waiting, missed, utilities));
+            double answers = x * config.gateway().stats().window().toNanos() / 1e9;
+            int after = limit.update(new ConcurrencyLimit.Sample(x, x > 0 ? work / x : Double.NaN, inUse, waiting, missed, utilities,
+                    answers));
             if (after != before) {
                 LOG.info("server {}: N_s {} → {}: {}", sc.id(), before, after, limit.reason());
             }

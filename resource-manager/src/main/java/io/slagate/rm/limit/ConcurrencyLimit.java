@@ -15,8 +15,15 @@ public interface ConcurrencyLimit {
      * @param goalMissed   whether a class of its pool with traffic measured a response time beyond its goal
      * @param utilities    per class of its pool (in a fixed order), the utility of what was measured (eq. 7 on the window's
      *                     mean or goal percentile); NaN for a class without traffic; empty when unknown
+     * @param answers      how many answers the window's service time is the mean of (throughput × window); NaN when
+     *                     unknown, and then one window is taken as enough
      */
-    record Sample(double throughput, double serviceSeconds, int inUse, int waiting, boolean goalMissed, double[] utilities) {
+    record Sample(double throughput, double serviceSeconds, int inUse, int waiting, boolean goalMissed, double[] utilities,
+                  double answers) {
+        public Sample(double throughput, double serviceSeconds, int inUse, int waiting, boolean goalMissed, double[] utilities) {
+            this(throughput, serviceSeconds, inUse, waiting, goalMissed, utilities, Double.NaN);
+        }
+
         public Sample(double throughput, double serviceSeconds, int inUse, int waiting) {
             this(throughput, serviceSeconds, inUse, waiting, false);
         }

@@ -9,12 +9,16 @@ import java.util.Locale;
  * are measured, never configured:
  *
  * <ul>
- *   <li><b>S_0, the baseline</b>: measured in a first window at {@code min} (a start above the knee has
- *       never seen it: one window of reduced capacity at start, as Envoy's adaptive concurrency measures
- *       its minimum RTT), refined by windows well below the knee, and replaced by a window a tenth faster.
- *       A service time {@value #SLOWER} times the baseline at or below the knee is no queueing any server
- *       does there: the server is slower (a slow database, a GC storm), the baseline becomes the new service
- *       time and the search starts again, so the limit does not drift down and stay there;</li>
+ *   <li><b>S_0, the baseline</b>: measured at {@code min} first (a start above the knee has never seen it:
+ *       reduced capacity at start, as Envoy's adaptive concurrency measures its minimum RTT), over disjoint
+ *       windows until it is the mean of {@value #BASELINE_ANSWERS} answers (one window of 30 exponential
+ *       answers is ±18%, and the knee K = X_max · S_0 inherits that error whole); refined by windows well below
+ *       the knee, and replaced by a window faster by a tenth and by three times its own sampling error. A service time {@value #SLOWER}
+ *       times the baseline at or below the knee, with throughput down by as much (Little's law: the slots are
+ *       busy, each answer takes longer), is no queueing any server does there: the server is slower (a slow
+ *       database, a GC storm). Once that held for two disjoint windows (one disturbed window on a shared host
+ *       is not a slower server), the baseline becomes the new service time and the search starts again, so the
+ *       limit does not drift down and stay there;</li>
  *   <li><b>growing</b> (slow start: N_s by half while requests wait): each step must buy at least {@value #EFFICIENCY} of
  *       its proportional throughput gain. The first step that does not has passed the knee; a real knee is
  *       smooth, so one more step measures the plateau X_max (the most answers/s any window measured), and
@@ -49,6 +53,8 @@ public final class KneeLimit implements ConcurrencyLimit {
     static final double BELOW_KNEE = 0.6;
     /** A window this much faster than the baseline replaces it at once. */
     static final double DROP = 0.1;
+    /** The baseline is the mean service time of at least this many answers (±8% for exponential service). */
+    static final int BASELINE_ANSWERS = 150;
     /** The most windows between two probes up after refuted ones. */
     static final int MAX_PROBE_WAIT = 32;
     /**
@@ -62,7 +68,14 @@ public final class KneeLimit implements ConcurrencyLimit {
     private final int min;
     private final int max;
     private final int settleCycles;
+    private final int windowCycles;
     private int limit;
+    private boolean measuring = true; // the baseline at min is not yet the mean of enough answers
+    private double baselineWork; // Σ service · answers and Σ answers of the disjoint windows measured at min
+    private double baselineAnswers;
+    private int nextBaselineWindow; // cyclesAtLimit at which the next disjoint window is complete
+    private int slowCycles; // consecutive cycles whose window said "slower server"
+
     private int resumeAt; // the start value, restored once the baseline is measured (0: not measuring)
     private int cyclesAtLimit;
     private double baseline = Double.NaN;
@@ -76,21 +89,26 @@ public final class KneeLimit implements ConcurrencyLimit {
     private int windowsAtKnee;
     private String reason = "start";
 
-    /** @param settleCycles control cycles for the statistics window to reflect a new N_s */
+    /** With windows no longer than the settle time (each settled sample a window of its own). */
     public KneeLimit(int min, int max, int start, int settleCycles) {
-        if (min < 1 || max < min || start < min || start > max || settleCycles < 1) {
-            throw new IllegalArgumentException("need 1 ≤ min ≤ start ≤ max and settleCycles ≥ 1");
+        this(min, max, start, settleCycles, settleCycles);
+    }
+
+    /**
+     * @param settleCycles control cycles for the statistics window to reflect a new N_s
+     * @param windowCycles control cycles a statistics window spans (samples that many cycles apart are disjoint)
+     */
+    public KneeLimit(int min, int max, int start, int settleCycles, int windowCycles) {
+        if (min < 1 || max < min || start < min || start > max || settleCycles < 1 || windowCycles < 1) {
+            throw new IllegalArgumentException("need 1 ≤ min ≤ start ≤ max, settleCycles ≥ 1 and windowCycles ≥ 1");
         }
         this.min = min;
         this.max = max;
         this.settleCycles = settleCycles;
-        if (start > min) {
-            limit = min;
-            resumeAt = start;
-            reason = "measuring the baseline service time at N_s = " + min + " before the start value " + start;
-        } else {
-            limit = start;
-        }
+        this.windowCycles = windowCycles;
+        limit = min;
+        resumeAt = start > min ? start : 0;
+        reason = "measuring the baseline service time at N_s = " + min + (start > min ? " before the start value " + start : "");
     }
 
     @Override
@@ -109,8 +127,26 @@ public final class KneeLimit implements ConcurrencyLimit {
         double x = s.throughput();
         double service = s.serviceSeconds();
         plateau = Math.max(plateau, x);
-        if (Double.isNaN(baseline) || service < (1 - DROP) * baseline) {
-            baseline = service; // the first, or a real drop (a faster server)
+        if (measuring) {
+            if (cyclesAtLimit < nextBaselineWindow) {
+                return limit; // overlaps the window already counted
+            }
+            if (Double.isFinite(s.answers()) && s.answers() > 0) {
+                baselineWork += service * s.answers();
+                baselineAnswers += s.answers();
+                nextBaselineWindow = cyclesAtLimit + windowCycles;
+                if (baselineAnswers < BASELINE_ANSWERS) {
+                    reason = String.format(Locale.ROOT, "measuring the baseline service time at N_s = %d: %.0f of %d answers",
+                            limit, baselineAnswers, BASELINE_ANSWERS);
+                    return limit;
+                }
+                baseline = baselineWork / baselineAnswers;
+            } else {
+                baseline = service; // how many answers is unknown: one window
+            }
+            measuring = false;
+        } else if (service < (1 - drop(s.answers())) * baseline) {
+            baseline = service; // a real drop (a faster server), beyond the window's own sampling noise
         } else if (!Double.isNaN(knee) && s.inUse() <= BELOW_KNEE * knee && service < (1 + SATURATED) * baseline) {
             baseline = 0.75 * baseline + 0.25 * service; // averaged: a running minimum of noisy windows only falls
         }
@@ -126,8 +162,15 @@ public final class KneeLimit implements ConcurrencyLimit {
             return limit;
         }
         boolean saturated = service > (1 + SATURATED) * baseline;
-        if (!Double.isNaN(knee) && limit <= target() && service >= SLOWER * baseline) {
-            // at or below the knee no server queues this much: it is slower (a slow database, a GC storm)
+        boolean slower = !Double.isNaN(knee) && limit <= target() && service >= SLOWER * baseline && x <= plateau / SLOWER;
+        slowCycles = slower ? slowCycles + 1 : 0;
+        if (slower && slowCycles < 2 * windowCycles) {
+            reason = String.format(Locale.ROOT, "service time %.4f s at or below the knee (N_s %d), throughput down: confirming "
+                    + "over two windows before calling the server slower", service, limit);
+            return limit;
+        }
+        if (slower) {
+            // at or below the knee no server queues this much, for this long: it is slower (a slow database, a GC storm)
             baseline = service;
             knee = Double.NaN;
             plateau = x;
@@ -136,10 +179,12 @@ public final class KneeLimit implements ConcurrencyLimit {
                     service, limit));
         }
         if (last == Step.PLATEAU) {
-            // the step past the first unpaid one measured the plateau: K = X_max · S_0 (Fig. 7's N*)
-            knee = plateau * baseline;
+            // the step past the first unpaid one measured the plateau: K = X_max · S_0 (Fig. 7's N*). X_max is the
+            // mean of the two windows past the knee: the most any window measured is biased up by the noise
+            double xMax = (fromThroughput + x) / 2;
+            knee = xMax * baseline;
             return change(target(), Step.CUT, s, String.format(Locale.ROOT,
-                    "plateau %.1f answers/s at N_s %d: knee %.1f (X_max · S_0, S_0 %.4f s)", plateau, limit, knee, baseline));
+                    "plateau %.1f answers/s at N_s %d: knee %.1f (X_max · S_0, S_0 %.4f s)", xMax, limit, knee, baseline));
         }
         if (last == Step.PROBE) {
             String hurt = utilityDrop(s.utilities());
@@ -158,7 +203,7 @@ public final class KneeLimit implements ConcurrencyLimit {
                         fromThroughput, x));
             }
             if (!paid) {
-                double k = plateau * baseline;
+                double k = Math.max(fromThroughput, x) * baseline; // both windows at or past the knee
                 knee = Double.isNaN(knee) ? k : (knee + k) / 2; // smoothed over detections
                 if (last == Step.PROBE) {
                     probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
@@ -178,7 +223,7 @@ public final class KneeLimit implements ConcurrencyLimit {
                     fromLimit, limit, fromThroughput, x));
         }
         if (saturated && (Double.isNaN(knee) || limit > target())) {
-            knee = plateau * baseline; // far above the knee: this window is at the plateau
+            knee = x * baseline; // far above the knee: this window is at the plateau
             return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                     "saturated (service %.4f s, baseline %.4f s, %.1f answers/s): knee %.1f", service, baseline, x, knee));
         }
@@ -213,6 +258,14 @@ public final class KneeLimit implements ConcurrencyLimit {
                 fromUtilities[worst], now[worst]);
     }
 
+    /**
+     * How much faster than the baseline a window must be to replace it: a tenth, and three times the sampling error of
+     * the window's mean (1/√answers for exponential service), so that noisy windows do not ratchet the baseline down.
+     */
+    private static double drop(double answers) {
+        return Double.isFinite(answers) && answers > 0 ? Math.max(DROP, 3 / Math.sqrt(answers)) : DROP;
+    }
+
     private int probeStep() {
         return Math.max(1, (int) Math.round(limit * PROBE));
     }
@@ -238,6 +291,7 @@ public final class KneeLimit implements ConcurrencyLimit {
         limit = next;
         cyclesAtLimit = 0;
         windowsAtKnee = 0;
+        slowCycles = 0;
         reason = why + " → N_s " + next;
         return limit;
     }
