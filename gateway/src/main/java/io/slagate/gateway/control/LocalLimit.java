@@ -4,24 +4,31 @@ import java.util.Locale;
 
 /**
  * The fast inner loop under the resource manager (issue 17, item 2), for one server at one gateway: when
- * the server's service times over the last tick jump to {@value #JUMP} times what the statistics window
- * says is normal for it, its cap here drops within a tick — to the cap that keeps its throughput at the
+ * the server's service times over the last tick jump to {@value #JUMP} times what is normal for it, its cap
+ * here drops within a tick — to the cap that keeps its throughput at the
  * slower pace (Little: N · normal / now) — without waiting for the manager's next cycle (tens of seconds).
  * It gives the slots back gradually, a tenth of the granted cap per tick, once the server is back within
  * {@value #RECOVERED} times normal, or once it has held for {@code holdTicks} (by then the manager has seen
  * the slower server and the reduced cap, and decided). It never raises the cap above what the manager granted.
  *
+ * <p>Normal is the service time over the last {@value #NORMAL_ANSWERS} or so answers (an average that a jump does not
+ * move), started from the statistics window's mean. It is not the window itself: a window of a few seconds follows a
+ * step within its own length, so a server three times slower was never three times its window's mean for long
+ * enough (the last slowdown run: the limit never fired). After a hold the slower pace is the new normal.
+ *
  * <p>Pure: fed once per tick by its owner, which applies {@link #cap} and reports {@link #limiting}.
  */
 public final class LocalLimit {
-    static final double JUMP = 3;
+    static final double JUMP = 2;
+    /** How many answers the normal service time remembers. */
+    static final int NORMAL_ANSWERS = 500;
     static final double RECOVERED = 1.5;
     /** Fewer answers than this in a tick say nothing. */
     static final int MIN_ANSWERS = 2;
 
     private final int holdTicks;
     private int cap = -1; // −1: not limiting
-    private double normalSeconds;
+    private double normalSeconds = Double.NaN;
     private int heldTicks;
     private String reason = "";
 
@@ -38,13 +45,19 @@ public final class LocalLimit {
      */
     public int tick(int answers, double meanSeconds, double windowMeanSeconds, int granted) {
         if (cap < 0) {
-            if (answers >= MIN_ANSWERS && windowMeanSeconds > 0 && meanSeconds > JUMP * windowMeanSeconds && granted > 1) {
-                normalSeconds = windowMeanSeconds;
-                cap = Math.max(1, Math.min(granted - 1, (int) Math.ceil(granted * windowMeanSeconds / meanSeconds - 1e-9)));
+            if (!(normalSeconds > 0)) {
+                normalSeconds = windowMeanSeconds > 0 ? windowMeanSeconds : Double.NaN;
+            }
+            boolean counts = answers >= MIN_ANSWERS && meanSeconds > 0 && normalSeconds > 0;
+            if (counts && meanSeconds > JUMP * normalSeconds && granted > 1) {
+                cap = Math.max(1, Math.min(granted - 1, (int) Math.ceil(granted * normalSeconds / meanSeconds - 1e-9)));
                 heldTicks = 0;
-                reason = String.format(Locale.ROOT, "service time %.1f ms, %.1fx the window's %.1f ms: cap %d → %d", meanSeconds * 1e3,
-                        meanSeconds / windowMeanSeconds, windowMeanSeconds * 1e3, granted, cap);
+                reason = String.format(Locale.ROOT, "service time %.1f ms, %.1fx the normal %.1f ms: cap %d → %d", meanSeconds * 1e3,
+                        meanSeconds / normalSeconds, normalSeconds * 1e3, granted, cap);
                 return cap;
+            }
+            if (counts && meanSeconds <= JUMP * normalSeconds) { // a jump it cannot act on (one slot) is not the normal
+                normalSeconds += Math.min(0.5, answers / (double) NORMAL_ANSWERS) * (meanSeconds - normalSeconds);
             }
             return granted;
         }
@@ -54,6 +67,9 @@ public final class LocalLimit {
             cap += Math.max(1, granted / 10);
             if (cap >= granted) {
                 cap = -1;
+                if (!recovered) {
+                    normalSeconds = windowMeanSeconds > 0 ? windowMeanSeconds : Double.NaN; // still slower: the new normal
+                }
                 reason = recovered ? "recovered: cap given back" : "held long enough: cap given back to the manager's";
                 return granted;
             }

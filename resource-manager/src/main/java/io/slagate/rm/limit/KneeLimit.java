@@ -21,16 +21,17 @@ import java.util.Locale;
  *       limit does not drift down and stay there;</li>
  *   <li><b>growing</b> (slow start: N_s by half while requests wait): each step must buy at least {@value #EFFICIENCY} of
  *       its proportional throughput gain. The first step that does not has passed the knee; a real knee is
- *       smooth, so one more step measures the plateau X_max (the most answers/s any window measured), and
- *       N_s goes to K. The plateau is judged by throughput, not by service time: on a real server the
+ *       smooth, so one more step measures the plateau X_max (the mean of the two windows past the knee), and
+ *       N_s goes to K; if that step pays, the first was a noisy window and growth goes on. The plateau is judged by throughput, not by service time: on a real server the
  *       service time rises well before the knee (the CPU is shared with everything else on the host);</li>
  *   <li><b>far above the knee</b> (a start value, or capacity lost): a saturated window (service time over
  *       S_0 by {@value #SATURATED}) is at the plateau, so K = X·S_0 at once;</li>
  *   <li><b>at the knee</b>: a probe by {@value #PROBE} of N_s (at least one slot) every so many windows (the knee may have moved up). A probe
  *       that does not buy its throughput goes back and doubles the wait before the next, up to
  *       {@value #MAX_PROBE_WAIT} windows; one that does is followed by another (small steps: a probe's gain is
- *       near the measurement noise). No probe while a class of the pool misses its goal: slots past the knee
- *       cannot fix that, and the queueing a probe adds at the server would add to it. A probe whose window
+ *       near the measurement noise). No probe while a class of the pool misses its goal at a knee that a refuted probe has
+ *       confirmed: slots past the knee cannot fix that, and the queueing a probe adds at the server would add to it. A
+ *       knee not yet confirmed is probed even then (one measured far above the knee is low where the server thrashes). A probe whose window
  *       measured any class's utility lower by more than {@value #PROBE_UTILITY_BOUND} is undone at once (and the
  *       next waits twice as long), whatever it bought: the bound holds for at most one window;</li>
  *   <li><b>no demand</b> (nothing waits and fewer than nine tenths of N_s execute): it holds — an idle
@@ -87,6 +88,7 @@ public final class KneeLimit implements ConcurrencyLimit {
     private int probeWait = 1;
     private double[] fromUtilities = new double[0];
     private int windowsAtKnee;
+    private boolean kneeVerified; // a probe above the knee estimate was refuted since it was set
     private String reason = "start";
 
     /** With windows no longer than the settle time (each settled sample a window of its own). */
@@ -178,24 +180,31 @@ public final class KneeLimit implements ConcurrencyLimit {
                     "service time %.4f s at or below the knee (N_s %d): the server is slower, not queueing; new baseline",
                     service, limit));
         }
+        if (last == Step.PLATEAU && paid(x)) {
+            // the plateau step bought its throughput: the unpaid step before it was a noisy window, not the knee
+            return change(grow(), Step.GROW, s, String.format(Locale.ROOT,
+                    "%d → %d slots bought %.1f → %.1f answers/s: the step before was noise; growing", fromLimit, limit, fromThroughput, x));
+        }
         if (last == Step.PLATEAU) {
             // the step past the first unpaid one measured the plateau: K = X_max · S_0 (Fig. 7's N*). X_max is the
             // mean of the two windows past the knee: the most any window measured is biased up by the noise
             double xMax = (fromThroughput + x) / 2;
             knee = xMax * baseline;
+            kneeVerified = false;
             return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                     "plateau %.1f answers/s at N_s %d: knee %.1f (X_max · S_0, S_0 %.4f s)", xMax, limit, knee, baseline));
         }
         if (last == Step.PROBE) {
             String hurt = utilityDrop(s.utilities());
             if (hurt != null) {
+                kneeVerified = true;
                 probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
                 return change(fromLimit, Step.CUT, s, String.format(Locale.ROOT, "the probe %d → %d lowered %s (bound %.2f): undone",
                         fromLimit, limit, hurt, PROBE_UTILITY_BOUND));
             }
         }
         if (last == Step.GROW || last == Step.PROBE) {
-            boolean paid = x >= fromThroughput * (1 + EFFICIENCY * ((double) limit / fromLimit - 1));
+            boolean paid = paid(x);
             if (!paid && last == Step.GROW && Double.isNaN(knee)) {
                 // past the knee, maybe not yet on the plateau (a real knee is smooth): one more step measures X_max
                 return change(grow(), Step.PLATEAU, s, String.format(Locale.ROOT,
@@ -207,6 +216,7 @@ public final class KneeLimit implements ConcurrencyLimit {
                 knee = Double.isNaN(knee) ? k : (knee + k) / 2; // smoothed over detections
                 if (last == Step.PROBE) {
                     probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
+                    kneeVerified = true;
                 }
                 return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                         "%d → %d slots bought %.1f → %.1f answers/s: past the plateau; knee %.1f (X_max · S_0, S_0 %.4f s)",
@@ -223,16 +233,19 @@ public final class KneeLimit implements ConcurrencyLimit {
                     fromLimit, limit, fromThroughput, x));
         }
         if (saturated && (Double.isNaN(knee) || limit > target())) {
-            knee = x * baseline; // far above the knee: this window is at the plateau
+            knee = x * baseline; // far above the knee: this window is at the plateau, or below it if the server thrashes
+            kneeVerified = false;
             return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                     "saturated (service %.4f s, baseline %.4f s, %.1f answers/s): knee %.1f", service, baseline, x, knee));
         }
         if (Double.isNaN(knee)) {
             return change(grow(), Step.GROW, s, "not saturated, requests waiting: growing");
         }
-        if (s.goalMissed()) {
-            // a class misses its goal at the knee: more slots past the knee cannot fix that, and a probe's
-            // queueing at the server would add to it; the manager's weights are what can help
+        if (s.goalMissed() && kneeVerified) {
+            // a class misses its goal at a knee a probe has confirmed: more slots past it cannot fix that, and a probe's
+            // queueing at the server would add to it; the manager's weights are what can help. A knee no probe has
+            // confirmed yet may be low (one measured far above it, where a thrashing server answers below its
+            // plateau): there a probe is what can help, and the utility bound keeps it safe
             reason = "at the knee, a class misses its goal: not probing";
             return limit;
         }
@@ -256,6 +269,11 @@ public final class KneeLimit implements ConcurrencyLimit {
         }
         return worst < 0 ? null : String.format(Locale.ROOT, "class %d's utility by %.3f (%.3f → %.3f)", worst, drop,
                 fromUtilities[worst], now[worst]);
+    }
+
+    /** Whether the step from {@code fromLimit} to the limit bought at least {@value #EFFICIENCY} of its proportional gain. */
+    private boolean paid(double x) {
+        return x >= fromThroughput * (1 + EFFICIENCY * ((double) limit / fromLimit - 1));
     }
 
     /**
