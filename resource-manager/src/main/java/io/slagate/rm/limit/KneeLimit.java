@@ -54,8 +54,8 @@ public final class KneeLimit implements ConcurrencyLimit {
     static final double BELOW_KNEE = 0.6;
     /** A window this much faster than the baseline replaces it at once. */
     static final double DROP = 0.1;
-    /** The baseline is the mean service time of at least this many answers (±8% for exponential service). */
-    static final int BASELINE_ANSWERS = 150;
+    /** The baseline is the mean service time of at least this many answers (±6% for exponential service). */
+    static final int BASELINE_ANSWERS = 300;
     /** The most windows between two probes up after refuted ones. */
     static final int MAX_PROBE_WAIT = 32;
     /**
@@ -147,16 +147,19 @@ public final class KneeLimit implements ConcurrencyLimit {
                 baseline = service; // how many answers is unknown: one window
             }
             measuring = false;
+            // this window is part of the baseline: nothing to judge against it
+            if (resumeAt > 0) {
+                return resume(s);
+            }
+            if (s.waiting() == 0 && s.inUse() < 0.9 * limit) {
+                reason = "baseline measured; no demand: holding";
+                return limit;
+            }
+            return change(grow(), Step.GROW, s, String.format(Locale.ROOT, "baseline service time %.4f s measured: growing", baseline));
         } else if (service < (1 - drop(s.answers())) * baseline) {
             baseline = service; // a real drop (a faster server), beyond the window's own sampling noise
         } else if (!Double.isNaN(knee) && s.inUse() <= BELOW_KNEE * knee && service < (1 + SATURATED) * baseline) {
             baseline = 0.75 * baseline + 0.25 * service; // averaged: a running minimum of noisy windows only falls
-        }
-        if (resumeAt > 0) {
-            int start = resumeAt;
-            resumeAt = 0;
-            return change(start, Step.CUT, s, String.format(Locale.ROOT,
-                    "baseline service time %.4f s measured; back to the start value", baseline));
         }
         boolean demand = s.waiting() > 0 || s.inUse() >= 0.9 * limit;
         if (!demand) {
@@ -232,7 +235,7 @@ public final class KneeLimit implements ConcurrencyLimit {
             return change(grow(), Step.GROW, s, String.format(Locale.ROOT, "%d → %d slots bought %.1f → %.1f answers/s: growing",
                     fromLimit, limit, fromThroughput, x));
         }
-        if (saturated && (Double.isNaN(knee) || limit > target())) {
+        if (saturated && limit > min && (Double.isNaN(knee) || limit > target())) {
             knee = x * baseline; // far above the knee: this window is at the plateau, or below it if the server thrashes
             kneeVerified = false;
             return change(target(), Step.CUT, s, String.format(Locale.ROOT,
@@ -269,6 +272,13 @@ public final class KneeLimit implements ConcurrencyLimit {
         }
         return worst < 0 ? null : String.format(Locale.ROOT, "class %d's utility by %.3f (%.3f → %.3f)", worst, drop,
                 fromUtilities[worst], now[worst]);
+    }
+
+    private int resume(Sample s) {
+        int start = resumeAt;
+        resumeAt = 0;
+        return change(start, Step.CUT, s, String.format(Locale.ROOT, "baseline service time %.4f s measured; back to the start value",
+                baseline));
     }
 
     /** Whether the step from {@code fromLimit} to the limit bought at least {@value #EFFICIENCY} of its proportional gain. */
