@@ -85,4 +85,82 @@ class PoolReconfigurationEndToEndTest {
             }
         }
     }
+
+    @Test
+    void aServerThatRefusesItsNewPool_isMovedBack_theManagerReverts_andEveryRequestIsAnswered() throws Exception {
+        TestBackend[] b = new TestBackend[4];
+        try {
+            for (int i = 0; i < b.length; i++) {
+                b[i] = new TestBackend();
+                b[i].behave(b[i].delayed(20));
+            }
+            // b2 may serve pool a by configuration, but it has no such service: every quote gets 404 there
+            org.eclipse.jetty.server.Handler serves = b[3].delayed(20);
+            java.util.concurrent.atomic.AtomicInteger refusedThere = new java.util.concurrent.atomic.AtomicInteger();
+            b[3].behave(new org.eclipse.jetty.server.Handler.Abstract() {
+                @Override
+                public boolean handle(org.eclipse.jetty.server.Request request, org.eclipse.jetty.server.Response response,
+                                      org.eclipse.jetty.util.Callback callback) throws Exception {
+                    String action = request.getHeaders().get("SOAPAction");
+                    if (action != null && action.contains("quotes")) {
+                        refusedThere.incrementAndGet();
+                        response.setStatus(404);
+                        response.write(true, java.nio.ByteBuffer.wrap("no such service".getBytes()), callback);
+                        return true;
+                    }
+                    return serves.handle(request, response, callback);
+                }
+            });
+            String yaml = """
+                    gateway:
+                      id: gw1
+                      listen: "127.0.0.1:0"
+                      admin: "127.0.0.1:0"
+                      faultStatus: http
+                      stats: { reportingInterval: 250ms, window: 2s }
+                    servers:
+                      - { id: a1, url: "%s", concurrency: 5, pool: a }
+                      - { id: a2, url: "%s", concurrency: 5, pool: a }
+                      - { id: b1, url: "%s", concurrency: 5, pool: b }
+                      - { id: b2, url: "%s", concurrency: 5, pool: b, pools: [b, a] }
+                    classes:
+                      - { name: quotes, target: 100ms, pool: a, queueBound: 500, queueTimeout: 2s }
+                      - { name: trades, target: 100ms, pool: b, queueBound: 500, queueTimeout: 2s }
+                    classification: { rules: [ { operation: "urn:trades", class: trades } ], defaultClass: quotes }
+                    bus: { url: "vm://pool-refused", listen: "" }
+                    controller: { cycle: 250ms, combining: min, resolution: 0.1, reconfiguration: { every: 1s, dwell: 60s } }
+                    """.formatted(b[0].url(), b[1].url(), b[2].url(), b[3].url());
+            try (EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.parse(yaml, "pools-refused"), EmbeddedSystem.Parts.CORE)) {
+                Gateway gw = system.gateway();
+                LoadSpec spec = new LoadSpec("http://127.0.0.1:" + gw.port(), "/services/StockUtility", null,
+                        List.of(new LoadSpec.ClassSpec("quotes", "quotes", null, false, Duration.ofMillis(100)),
+                                new LoadSpec.ClassSpec("trades", "trades", null, false, Duration.ofMillis(100))),
+                        List.of(new LoadSpec.Phase(Duration.ofSeconds(8), List.of(600.0, 40.0))),
+                        true, Duration.ZERO, Duration.ZERO, 31, Duration.ofSeconds(20), dir.resolve("out"));
+                Summary s = new LoadGenerator(spec, null).run();
+
+                assertEquals(1, system.controlLoop().poolMoves(), "the manager moved b2 once: " + system.controlLoop().poolMoveLog());
+                assertEquals(1, system.controlLoop().refusedMoves(), "and reverted it: " + system.controlLoop().poolMoveLog());
+                assertEquals("b", system.controlLoop().serverPools().get("b2"), "the manager has b2 back in b");
+                assertEquals("b", gw.queues().servingPool(3), "the gateway sends b2 pool b's requests again");
+                long refusals = s.classes().get("quotes").errors().getOrDefault("http-404", 0L);
+                assertEquals(refusedThere.get(), refusals, "each 404 went to its own client, and only those");
+                assertTrue(refusals >= 3 && refusals <= 3 + 5, "three refusals decide; at most b2's 5 slots were in flight then: "
+                        + refusals);
+                assertEquals(0, s.lost(), "every request got exactly one response");
+                long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+                while (gw.metrics().inFlight() > 0 && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
+                        + gw.metrics().inFlight(), "the gateway's counters balance");
+            }
+        } finally {
+            for (TestBackend x : b) {
+                if (x != null) {
+                    x.close();
+                }
+            }
+        }
+    }
 }

@@ -94,6 +94,8 @@ public final class ControlLoop implements AutoCloseable {
                 .tag("manager", id).description("Version of the last allocation published").register(registry);
         Gauge.builder("slagate.rm.pool.moves", this, c -> c.poolMoves()).tag("manager", id)
                 .description("Servers moved between pools since start (issue 19)").register(registry);
+        Gauge.builder("slagate.rm.pool.moves.refused", this, c -> c.refusedMoves()).tag("manager", id)
+                .description("Pool moves reverted because the server refused the new pool's requests (issue 19)").register(registry);
         Gauge.builder("slagate.rm.gateways", this, c -> c.lastAllocation == null ? 0 : c.lastAllocation.gateways().size())
                 .tag("manager", id).description("Gateways in the last allocation").register(registry);
         bus.subscribeWithSender(Topics.STATS, (m, account) -> {
@@ -355,6 +357,13 @@ public final class ControlLoop implements AutoCloseable {
         cycle();
     }
 
+    private volatile Map<String, String> forecastErrors = Map.of();
+
+    /** Per flow, the forecaster in use and each one's recent one-cycle error, as of the last cycle (issue 19). */
+    public Map<String, String> forecastErrors() {
+        return forecastErrors;
+    }
+
     /** Cycles run at once for a flash crowd (not on the timer). */
     public long flashCrowdCycles() {
         return flashCrowdCycles.get();
@@ -384,6 +393,50 @@ public final class ControlLoop implements AutoCloseable {
                 c.controller(), c.console());
     }
 
+    /** Per moved server, the pool it served before its last move (where a refused move sends it back). */
+    private final Map<String, String> movedFrom = new java.util.TreeMap<>();
+    private final java.util.concurrent.atomic.AtomicLong refusedMoves = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * A gateway reported that a server refused the pool it was moved to (it answered that pool's requests with "no
+     * such service", and the gateway moved it back at once): the move is reverted here too, and that server is never
+     * moved to that pool again (until the configuration changes).
+     */
+    private void revertRefusedMoves() {
+        Map<String, String> refused = rm.refusedPools();
+        for (Map.Entry<String, String> e : refused.entrySet()) {
+            String server = e.getKey();
+            if (!e.getValue().equals(moved.get(server))) {
+                continue; // reverted already, or a report about an older move
+            }
+            String back = movedFrom.remove(server);
+            String home = baseConfig.servers().stream().filter(sc -> sc.id().equals(server)).map(io.slagate.config.ServerConfig::pool)
+                    .findFirst().orElse(null);
+            if (back == null || back.equals(home)) {
+                moved.remove(server);
+            } else {
+                moved.put(server, back);
+            }
+            reconfiguration.forbid(server, e.getValue());
+            config = withMoves(baseConfig);
+            rm = rm.reconfigured(config);
+            refusedMoves.incrementAndGet();
+            String line = String.format(java.util.Locale.ROOT, "server %s refused pool %s (a gateway saw it answer that pool's "
+                    + "requests with no such service): back in pool %s, and never moved there again", server, e.getValue(),
+                    back == null ? home : back);
+            LOG.warn("pool reconfiguration: {}", line);
+            moveLog.addLast(java.time.LocalTime.now().withNano(0) + " " + line);
+            while (moveLog.size() > 20) {
+                moveLog.pollFirst();
+            }
+        }
+    }
+
+    /** Moves reverted because the server refused its new pool (issue 19). */
+    public long refusedMoves() {
+        return refusedMoves.get();
+    }
+
     /** Issue 19, item 3: at most one server moved per decision, every {@code controller.reconfiguration.every}. */
     private void reconfigurePools(long now) {
         if (baseConfig == null) {
@@ -395,6 +448,7 @@ public final class ControlLoop implements AutoCloseable {
         if (reconfiguration == null) {
             reconfiguration = new io.slagate.rm.reconfigure.PoolReconfiguration(baseConfig.controller().reconfiguration());
         }
+        revertRefusedMoves();
         if (!reconfiguration.due(now)) {
             return;
         }
@@ -404,6 +458,7 @@ public final class ControlLoop implements AutoCloseable {
             LOG.debug("pool reconfiguration: no move ({})", reconfiguration.idleReason());
             return;
         }
+        movedFrom.put(m.server(), m.from());
         moved.put(m.server(), m.to());
         config = withMoves(baseConfig);
         rm = rm.reconfigured(config);
@@ -517,6 +572,7 @@ public final class ControlLoop implements AutoCloseable {
                 recordFlows(d.decision());
                 recordDeficits(rm.deficits());
                 recordLimits(rm.concurrencyLimits());
+                forecastErrors = rm.forecastErrors();
             }
         } catch (RuntimeException e) {
             LOG.error("control cycle failed; gateways keep the last allocation", e);

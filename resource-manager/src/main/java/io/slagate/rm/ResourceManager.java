@@ -60,7 +60,7 @@ public final class ResourceManager {
     private final boolean[] concave;
     private final Map<String, Report> gateways = new TreeMap<>();
     /** Each flow's arrival-rate forecaster (issue 19), when {@code controller.forecast} is not none. */
-    private final Map<String, io.slagate.rm.forecast.Forecaster> forecasters = new HashMap<>();
+    private final Map<String, io.slagate.rm.forecast.BestOfForecaster> forecasters = new java.util.concurrent.ConcurrentHashMap<>();
     /** Below this recent relative error a forecast is trusted under {@code forecast: auto}. */
     static final double FORECAST_TRUSTED = 0.2;
     /** The automatic N_s of each {@code concurrency: auto} server (issue 17). */
@@ -225,6 +225,22 @@ public final class ResourceManager {
     }
 
     /** Every server as pool reconfiguration sees it: its pool now, its slots, requests out on it, its mean service time. */
+    /** Servers some gateway reported refusing the pool they were moved to, with that pool (issue 19). */
+    public Map<String, String> refusedPools() {
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (Report r : gateways.values()) {
+            if (r.stats() == null) {
+                continue;
+            }
+            for (ServerStatusMessage ss : r.stats().servers()) {
+                if (ss.refusedPool() != null) {
+                    out.put(ss.serverId(), ss.refusedPool());
+                }
+            }
+        }
+        return out;
+    }
+
     public List<io.slagate.rm.reconfigure.PoolReconfiguration.Server> serverStates(long nowNanos) {
         List<io.slagate.rm.reconfigure.PoolReconfiguration.Server> out = new ArrayList<>();
         for (ServerConfig sc : config.servers()) {
@@ -543,6 +559,16 @@ public final class ResourceManager {
         }
     }
 
+    /**
+     * Per flow ("gateway/class"), each forecaster's recent one-cycle relative error and the one in use (issue 19:
+     * the forecaster is picked by its measured error); empty under {@code forecast: none}. Read from any thread.
+     */
+    public Map<String, String> forecastErrors() {
+        Map<String, String> m = new java.util.TreeMap<>();
+        forecasters.forEach((flow, f) -> m.put(flow, f.chosen() + " " + f.errors()));
+        return m;
+    }
+
     /** Most cycles ahead a forecast reaches: beyond, a trend's noise would count for more than the trend. */
     static final double MAX_FORECAST_STEPS = 10;
 
@@ -564,8 +590,12 @@ public final class ResourceManager {
         if ("none".equals(mode) || o.isEmpty()) {
             return o;
         }
-        io.slagate.rm.forecast.Forecaster f = forecasters.computeIfAbsent(flow, k -> new io.slagate.rm.forecast.HoltForecaster(0.5, 0.3));
+        io.slagate.rm.forecast.BestOfForecaster f = forecasters.computeIfAbsent(flow, k -> io.slagate.rm.forecast.BestOfForecaster.standard());
+        String before = f.chosen();
         f.observe(o.arrivalRate());
+        if (!before.equals(f.chosen())) {
+            LOG.info("flow {}: forecasting by {} now (recent one-cycle errors {})", flow, f.chosen(), f.errors());
+        }
         double cycle = config.controller().cycle().toNanos() / 1e9;
         double steps = Double.isFinite(windowSeconds) && windowSeconds > 0 && cycle > 0
                 ? Math.min(MAX_FORECAST_STEPS, 0.5 + windowSeconds / (2 * cycle)) : 1;

@@ -5,16 +5,21 @@ package io.slagate.bus.message;
  * statistics window its answers per second and their mean service time (s; NaN without answers); whether a
  * local limit holds it below the allocation's cap here (then {@code cap} is the reduced one); under locality dispatch
  * (issue 20), the request types mapped to it and their share of the pool's requests, as text ({@code null} otherwise);
- * for a movable server (issue 19), the pool it serves now ({@code null} otherwise).
+ * for a movable server (issue 19), the pool it serves now ({@code null} otherwise), and the pool it was moved to and
+ * refused to serve (no such service there), until the manager's allocation no longer asks for it ({@code null} otherwise).
  */
 public record ServerStatusMessage(String serverId, int cap, int outstanding, boolean inRotation, double throughput,
-                                  double meanServiceSeconds, boolean locallyLimited, String localityGroup, String servingPool) {
+                                  double meanServiceSeconds, boolean locallyLimited, String localityGroup, String servingPool,
+                                  String refusedPool) {
     /** The longest locality description a gateway sends (the rest is cut). */
     public static final int MAX_LOCALITY_CHARS = 1000;
 
     public ServerStatusMessage {
         if (servingPool != null && servingPool.length() > 64) {
             servingPool = servingPool.substring(0, 64);
+        }
+        if (refusedPool != null && refusedPool.length() > 64) {
+            refusedPool = refusedPool.substring(0, 64);
         }
         if (localityGroup != null && localityGroup.length() > MAX_LOCALITY_CHARS) {
             localityGroup = localityGroup.substring(0, MAX_LOCALITY_CHARS) + "…";
@@ -23,12 +28,12 @@ public record ServerStatusMessage(String serverId, int cap, int outstanding, boo
 
     public ServerStatusMessage(String serverId, int cap, int outstanding, boolean inRotation, double throughput,
                                double meanServiceSeconds, boolean locallyLimited) {
-        this(serverId, cap, outstanding, inRotation, throughput, meanServiceSeconds, locallyLimited, null, null);
+        this(serverId, cap, outstanding, inRotation, throughput, meanServiceSeconds, locallyLimited, null, null, null);
     }
 
     public ServerStatusMessage(String serverId, int cap, int outstanding, boolean inRotation, double throughput,
                                double meanServiceSeconds, boolean locallyLimited, String localityGroup) {
-        this(serverId, cap, outstanding, inRotation, throughput, meanServiceSeconds, locallyLimited, localityGroup, null);
+        this(serverId, cap, outstanding, inRotation, throughput, meanServiceSeconds, locallyLimited, localityGroup, null, null);
     }
 
     /** Without the window's figures (a sender that does not measure them). */

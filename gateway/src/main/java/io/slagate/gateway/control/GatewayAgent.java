@@ -187,7 +187,7 @@ public final class GatewayAgent implements AutoCloseable {
             // the cap in force here: below the allocation's while a local limit holds the server
             servers.add(new ServerStatusMessage(config.servers().get(s).id(), q.effectiveCap(s), q.server(s).outstanding(),
                     q.server(s).inRotation(), measured[0], measured[1], q.effectiveCap(s) < a.cap(s), q.localityGroupOf(s),
-                    config.servers().get(s).movable() ? q.servingPool(s) : null));
+                    config.servers().get(s).movable() ? q.servingPool(s) : null, q.refusedPool(s)));
         }
         return new StatsMessage(BusMessage.SCHEMA, id, sequence.incrementAndGet(), System.currentTimeMillis(), window,
                 a.version(), flows, servers);

@@ -268,6 +268,7 @@ final class GatewayExchange extends QueuedRequest {
         ServerSlots s = server;
         if (s != null) {
             context.metrics.serverCompleted(s.index(), now - admitted);
+            context.queues.answered(s.index(), classIndex(), response.getStatus());
             io.slagate.gateway.locality.LocalityLearner learner = requestType() >= 0 || localityKey != null
                     ? context.queues.learner(classIndex()) : null;
             if (learner != null && requestType() >= 0) {

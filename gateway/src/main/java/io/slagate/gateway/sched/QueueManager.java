@@ -37,6 +37,8 @@ public final class QueueManager {
 
     private final int classCount;
     private final int[] classQueue;
+    /** Per class, the index of its pool. */
+    private final int[] classPool;
     private final int[] queueBound;
     private final long[] queueTimeoutNanos;
     private final ClassQueue[] queues;
@@ -57,7 +59,7 @@ public final class QueueManager {
      * taking its old pool's requests at once, finishes those it has (its slots count both, so N_s holds), and takes the
      * new pool's as its slots free. Unknown servers and pools are ignored.
      */
-    public void assignPools(Map<String, String> serverPools) {
+    public synchronized void assignPools(Map<String, String> serverPools) {
         if (serverPools == null || serverPools.isEmpty()) {
             return;
         }
@@ -66,8 +68,17 @@ public final class QueueManager {
         for (int s = 0; s < servers.length; s++) {
             String pool = serverPools.get(servers[s].id());
             int p = pool == null ? -1 : java.util.Arrays.asList(poolNames).indexOf(pool);
-            if (p >= 0 && p != next[s] && candidateIn(s, p)) {
-                LOG.info("server {} now serves pool {} (was {})", servers[s].id(), pool, poolNames[next[s]]);
+            if (p < 0) {
+                continue;
+            }
+            if (pool.equals(refusedPool.get(s))) {
+                continue; // refused here: the manager has not heard yet (it reverts the move once it has)
+            }
+            refusedPool.set(s, null); // the manager asks for another pool now: it has heard
+            if (p != next[s] && candidateIn(s, p)) {
+                LOG.info("server {} now serves pool {} (was {}); on probation until it answers that pool's requests",
+                        servers[s].id(), pool, poolNames[next[s]]);
+                probation.set(s, new MoveProbation(next[s], p));
                 next[s] = p;
                 changed = true;
             }
@@ -77,6 +88,54 @@ public final class QueueManager {
             remapLocality();
             wake();
         }
+    }
+
+    /** Per server, the move it is on probation for (null: none); read on every answer, so one volatile read when none. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<MoveProbation> probation;
+    /** Per server, the pool it refused to serve (reported to the manager until its allocation no longer asks for it). */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<String> refusedPool;
+
+    /**
+     * Server {@code s} answered a request of class {@code c} with {@code status}: while it is on probation in a pool
+     * it was just moved to, three "no such service" answers in a row move it back at once, and the manager is told
+     * ({@link #refusedPool}); any other answer accepts the move.
+     */
+    public void answered(int s, int c, int status) {
+        MoveProbation pr = probation.get(s);
+        if (pr == null || classPool[c] != pr.to) {
+            return;
+        }
+        switch (pr.answer(status)) {
+            case ACCEPTED -> {
+                probation.compareAndSet(s, pr, null);
+                LOG.info("server {} serves pool {}: the move is accepted", servers[s].id(), poolNames[pr.to]);
+            }
+            case REFUSED -> {
+                probation.compareAndSet(s, pr, null);
+                refuseMove(s, pr);
+            }
+            default -> { }
+        }
+    }
+
+    private synchronized void refuseMove(int s, MoveProbation pr) {
+        if (servingPool[s] != pr.to) {
+            return; // moved again meanwhile
+        }
+        int[] next = servingPool.clone();
+        next[s] = pr.from;
+        refusedPool.set(s, poolNames[pr.to]);
+        servingPool = next;
+        LOG.warn("server {} refused pool {}: {} answers in a row said it has no such service (404/405/410/501); back in "
+                + "pool {}, and the resource manager is told", servers[s].id(), poolNames[pr.to], MoveProbation.REFUSALS,
+                poolNames[pr.from]);
+        remapLocality();
+        wake();
+    }
+
+    /** The pool server {@code s} refused to serve, while the manager has not reverted the move (else null). */
+    public String refusedPool(int s) {
+        return refusedPool.get(s);
     }
 
     private boolean candidateIn(int s, int p) {
@@ -159,6 +218,8 @@ public final class QueueManager {
             serversOfPool.get(p).add(i);
         }
         servingPool = new int[servers.length];
+        probation = new java.util.concurrent.atomic.AtomicReferenceArray<>(servers.length);
+        refusedPool = new java.util.concurrent.atomic.AtomicReferenceArray<>(servers.length);
         for (int i = 0; i < servers.length; i++) {
             ServerConfig s = config.servers().get(i);
             servingPool[i] = poolIndex.get(s.pool());
@@ -188,6 +249,7 @@ public final class QueueManager {
 
         perClassQueues = mode != SchedulerMode.FCFS;
         classQueue = new int[classCount];
+        classPool = new int[classCount];
         queueBound = new int[classCount];
         queueTimeoutNanos = new long[classCount];
         List<ClassQueue> qs = new ArrayList<>();
@@ -196,6 +258,7 @@ public final class QueueManager {
         for (int c = 0; c < classCount; c++) {
             TrafficClassConfig tc = classes.get(c);
             int p = poolIndex.get(tc.pool());
+            classPool[c] = p;
             queueBound[c] = tc.queueBound();
             queueTimeoutNanos[c] = tc.queueTimeout().toNanos();
             if (perClassQueues) {

@@ -487,4 +487,46 @@ class QueueManagerTest {
         assertTrue(!qm.poolAvailable(1), "pool b has no server now: its requests fail fast");
         assertEquals(1, qm.waiting(0), "of a's four, two on s1, one on s2, one waiting");
     }
+
+    /** Issue 19: a server moved to a pool whose service it does not have is moved back by its own answers. */
+    @Test
+    void aMovedServerThatAnswersNoSuchService_goesBack_andIsReportedUntilTheManagerAsksForAnotherPool() {
+        SlagateConfig cfg = ConfigLoader.parse("""
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 2, pool: a }
+                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 2, pool: b, pools: [b, a] }
+                classes:
+                  - { name: ca, target: 1s, pool: a, queueBound: 100000, queueTimeout: 10s }
+                  - { name: cb, target: 1s, pool: b, queueBound: 100000, queueTimeout: 10s }
+                """, "test");
+        QueueManager qm = manager(cfg, 1, 1);
+        qm.assignPools(java.util.Map.of("s2", "a"));
+        assertEquals("a", qm.servingPool(1));
+        qm.answered(1, 1, 404); // pool b's answer: not the new pool's, says nothing
+        qm.answered(1, 0, 404);
+        qm.answered(1, 0, 404);
+        assertEquals("a", qm.servingPool(1), "two refusals are not yet a verdict");
+        assertNull(qm.refusedPool(1));
+        qm.answered(1, 0, 405);
+        assertEquals("b", qm.servingPool(1), "the third in a row moves it back");
+        assertEquals("a", qm.refusedPool(1), "and is reported");
+        qm.answered(1, 0, 200); // a late answer from before the verdict changes nothing
+        assertEquals("b", qm.servingPool(1));
+        qm.assignPools(java.util.Map.of("s2", "a")); // the manager has not heard yet
+        assertEquals("b", qm.servingPool(1), "an allocation still naming the refused pool is not followed");
+        assertEquals("a", qm.refusedPool(1));
+        qm.assignPools(java.util.Map.of("s2", "b")); // it has reverted the move
+        assertNull(qm.refusedPool(1), "reported until the manager asks for another pool");
+
+        QueueManager ok = manager(cfg, 1, 1);
+        ok.assignPools(java.util.Map.of("s2", "a"));
+        ok.answered(1, 0, 404);
+        ok.answered(1, 0, 500); // a SOAP fault: the service exists there
+        for (int i = 0; i < 5; i++) {
+            ok.answered(1, 0, 404);
+        }
+        assertEquals("a", ok.servingPool(1), "once accepted, later 404s are the service's own answers");
+        assertNull(ok.refusedPool(1));
+    }
 }
+

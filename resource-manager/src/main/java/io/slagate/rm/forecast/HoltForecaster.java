@@ -9,11 +9,10 @@ package io.slagate.rm.forecast;
 public final class HoltForecaster implements Forecaster {
     private final double alpha;
     private final double beta;
-    private final double errorSmoothing;
     private double level = Double.NaN;
     private double trend;
     private double forecast = Double.NaN;
-    private double error = Double.NaN;
+    private final ForecastError error = new ForecastError();
     private int seen;
 
     /** @param alpha the level's smoothing, {@code beta} the trend's, both in (0, 1] */
@@ -23,7 +22,6 @@ public final class HoltForecaster implements Forecaster {
         }
         this.alpha = alpha;
         this.beta = beta;
-        this.errorSmoothing = 0.3;
     }
 
     @Override
@@ -31,10 +29,7 @@ public final class HoltForecaster implements Forecaster {
         if (!Double.isFinite(rate) || rate < 0) {
             return forecast; // a broken measurement teaches nothing
         }
-        if (!Double.isNaN(forecast) && rate > 0) {
-            double e = Math.abs(forecast - rate) / rate;
-            error = Double.isNaN(error) ? e : (1 - errorSmoothing) * error + errorSmoothing * e;
-        }
+        error.check(forecast, rate);
         seen++;
         if (seen == 1) {
             level = rate;
@@ -60,6 +55,6 @@ public final class HoltForecaster implements Forecaster {
 
     @Override
     public double error() {
-        return error;
+        return error.value();
     }
 }

@@ -35,6 +35,14 @@ public final class PoolReconfiguration {
         this.settings = settings;
     }
 
+    /** Moves refused by the server (server id → pools it refused): never proposed again. */
+    private final Map<String, java.util.Set<String>> forbidden = new HashMap<>();
+
+    /** Never moves {@code server} to {@code pool} again (it refused that pool's requests). */
+    public void forbid(String server, String pool) {
+        forbidden.computeIfAbsent(server, k -> new java.util.TreeSet<>()).add(pool);
+    }
+
     /** Whether a decision is due ({@code every} since the last). */
     public boolean due(long nowNanos) {
         return lastDecision == Long.MIN_VALUE || nowNanos - lastDecision >= settings.every().toNanos();
@@ -78,7 +86,9 @@ public final class PoolReconfiguration {
             double without = fromSlots - s.slots() <= 0 ? Double.POSITIVE_INFINITY
                     : offered.getOrDefault(from, 0.0) / (fromSlots - s.slots());
             Long moved = lastMoved.get(s.id());
-            if (moved != null && nowNanos - moved < settings.dwell().toNanos()) {
+            if (forbidden.getOrDefault(s.id(), java.util.Set.of()).contains(hot)) {
+                refused.add(s.id() + ": refused " + hot + " before");
+            } else if (moved != null && nowNanos - moved < settings.dwell().toNanos()) {
                 refused.add(s.id() + ": moved " + (nowNanos - moved) / 1_000_000_000L + " s ago");
             } else if (count.getOrDefault(from, 0) - 1 < settings.minServers(from)) {
                 refused.add(s.id() + ": " + from + " keeps at least " + settings.minServers(from));

@@ -90,4 +90,17 @@ class PoolReconfigurationTest {
         r.decide(0, Map.of(), servers("a", "b", 0));
         assertTrue(!r.due(9 * S) && r.due(10 * S));
     }
+
+    @Test
+    void aMoveTheServerRefused_isNeverProposedAgain_butItsOtherPoolsStillAre() {
+        PoolReconfiguration r = new PoolReconfiguration(SETTINGS);
+        r.forbid("b2", "a");
+        assertNull(r.decide(0, Map.of("a", 19.0, "b", 6.0), servers("a", "b", 2)), "b2 refused a");
+        assertTrue(r.idleReason().contains("b2: refused a before"), r.idleReason());
+        // the other way still works: b saturated, a2 may go
+        PoolReconfiguration.Move m = r.decide(100 * S, Map.of("a", 6.0, "b", 19.0), servers("a", "b", 2));
+        assertNotNull(m);
+        assertEquals("a2", m.server());
+    }
 }
+
