@@ -11,7 +11,10 @@ import java.util.Map;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.Fields;
 
-/** The operator's hand on the controller: pause and resume, pinned weights and capacities, draining a server; each a bus message, audited. */
+/**
+ * The operator's hand on the controller: pause and resume, pinned weights and capacities, draining a server, the online
+ * tuner started, stopped or reverted; each a bus message, audited.
+ */
 final class ControlApi {
     private final ControlBus bus;
     private final AuditLog audit;
@@ -47,6 +50,9 @@ final class ControlApi {
         switch (method + " " + path) {
             case "POST /api/controller/pause" -> msg = control(ControlMessage.PAUSE, null, null, null, 0, 0, session);
             case "POST /api/controller/resume" -> msg = control(ControlMessage.RESUME, null, null, null, 0, 0, session);
+            case "POST /api/controller/tuning/start" -> msg = control(ControlMessage.TUNING_START, null, null, null, 0, 0, session);
+            case "POST /api/controller/tuning/stop" -> msg = control(ControlMessage.TUNING_STOP, null, null, null, 0, 0, session);
+            case "POST /api/controller/tuning/revert" -> msg = control(ControlMessage.TUNING_REVERT, null, null, null, 0, 0, session);
             case "POST /api/overrides/weight" -> {
                 JsonNode in = call.json();
                 String gw = Api.gatewayId(Api.text(in, "gateway"));

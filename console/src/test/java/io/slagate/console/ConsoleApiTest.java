@@ -196,11 +196,19 @@ class ConsoleApiTest {
         assertEquals(200, admin.send("POST", "/api/controller/resume", null, true).statusCode());
         await().atMost(DEADLINE).until(() -> controls.stream().anyMatch(m -> m instanceof ControlMessage c
                 && c.command().equals(ControlMessage.RESUME)));
+        assertEquals(403, viewer.send("POST", "/api/controller/tuning/start", null, true).statusCode(), "read-only cannot tune");
+        for (String verb : List.of("start", "stop", "revert")) {
+            assertEquals(200, admin.send("POST", "/api/controller/tuning/" + verb, null, true).statusCode(), verb);
+            await().atMost(DEADLINE).until(() -> controls.stream().anyMatch(m -> m instanceof ControlMessage c
+                    && c.command().equals("tuning-" + verb) && "admin".equals(c.user())));
+        }
+        assertEquals(404, admin.send("POST", "/api/controller/tuning/restart", null, true).statusCode());
         JsonNode audit = json(admin.get("/api/audit"));
         List<String> actions = new java.util.ArrayList<>();
         audit.forEach(e -> actions.add(e.path("user").asText() + ":" + e.path("action").asText()));
         assertTrue(actions.containsAll(List.of("admin:pin-weight", "admin:unpin-weight", "admin:pin-capacity",
-                "admin:pause", "admin:resume", "admin:login")), actions.toString());
+                "admin:pause", "admin:resume", "admin:tuning-start", "admin:tuning-stop", "admin:tuning-revert", "admin:login")),
+                actions.toString());
     }
 
     @Test

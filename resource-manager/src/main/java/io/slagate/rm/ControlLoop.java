@@ -319,6 +319,10 @@ public final class ControlLoop implements AutoCloseable {
                 case ControlMessage.UNPIN_WEIGHT -> overrides.unpinWeight(c.gatewayId(), c.className());
                 case ControlMessage.PIN_CAPACITY -> overrides.pinCapacity(c.serverId(), (int) c.value(), until);
                 case ControlMessage.UNPIN_CAPACITY -> overrides.unpinCapacity(c.serverId());
+                case ControlMessage.TUNING_START, ControlMessage.TUNING_STOP, ControlMessage.TUNING_REVERT -> {
+                    onTuningControl(c.command(), who, now);
+                    return;
+                }
                 default -> {
                     LOG.warn("unknown control command {} from {}; ignored", c.command(), who);
                     return;
@@ -498,6 +502,47 @@ public final class ControlLoop implements AutoCloseable {
 
     private volatile double[] lastSides = {Double.NaN, Double.NaN};
 
+    /** An operator starts, stops or reverts the tuner (issue 18); a new decision carries its state at once. */
+    private void onTuningControl(String command, String who, long now) {
+        if (tuner == null) {
+            LOG.warn("{} from {} ignored: {}", command, who, config.controller().tuning() == null
+                    ? "controller.tuning is not configured" : "the tuner starts at the first control cycle");
+            return;
+        }
+        switch (command) {
+            case ControlMessage.TUNING_START -> tuner.start(now);
+            case ControlMessage.TUNING_STOP -> tuner.stop();
+            default -> {
+                if (!tuner.revert()) {
+                    LOG.warn("tuning-revert from {} not done: nothing measured before tuning yet, or a side refused it (see above)", who);
+                    return;
+                }
+            }
+        }
+        LOG.info("tuning: {} by {}; state {}", command, who, tuner.state());
+        cycle();
+    }
+
+    /** The tuner's state for the decision (null without controller.tuning or before its first cycle). */
+    private DecisionMessage.TuningStatus tuningStatus() {
+        io.slagate.rm.tune.Tuner t = tuner;
+        if (t == null) {
+            return null;
+        }
+        List<DecisionMessage.TuningTrial> trials = new java.util.ArrayList<>();
+        for (io.slagate.rm.tune.Tuner.Trial x : t.trials()) {
+            trials.add(new DecisionMessage.TuningTrial(x.number(), boxed(x.values()), x.experimental(), x.safe(), x.outcome()));
+        }
+        double[] sides = lastSides;
+        return new DecisionMessage.TuningStatus(t.state().name().toLowerCase(java.util.Locale.ROOT),
+                config.controller().tuning().knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(),
+                boxed(t.bestValues()), t.baselineUtility(), sides[0], sides[1], trials);
+    }
+
+    private static List<Double> boxed(double[] v) {
+        return java.util.Arrays.stream(v).boxed().toList();
+    }
+
     /** The safe and the experimental side's measured utilities at the last cycle (NaN without tuning or traffic). */
     public double[] sideUtilities() {
         return lastSides.clone();
@@ -567,8 +612,9 @@ public final class ControlLoop implements AutoCloseable {
             }
             tune(lastCycleNanos);
             if (d.decision() != null) {
-                lastDecision = d.decision();
-                bus.publish(Topics.DECISION, d.decision());
+                DecisionMessage decision = tuner == null ? d.decision() : d.decision().withTuning(tuningStatus());
+                lastDecision = decision;
+                bus.publish(Topics.DECISION, decision);
                 recordFlows(d.decision());
                 recordDeficits(rm.deficits());
                 recordLimits(rm.concurrencyLimits());

@@ -120,4 +120,53 @@ class ControlLoopTest {
             bus.close();
         }
     }
+
+    @Test
+    void tuningCommands_startStopRevert_andEachDecisionCarriesTheTunersState() {
+        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
+        String yaml = """
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 8, pool: a }
+                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 8, pool: t }
+                classes:
+                  - { name: p, target: 1s, pool: a }
+                  - { name: p-trial, target: 1s, pool: t }
+                controller: { cycle: 1h, tuning: { safe: a, experimental: t, twins: { p: p-trial }, period: 2s, settle: 1s,
+                  knobs: [ { name: concurrency, min: 1, max: 20 } ] } }
+                """;
+        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+                new SimpleMeterRegistry(), () -> now)) {
+            loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0)); // before the tuner exists: ignored
+            loop.onGatewayHeartbeat(new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
+                    io.slagate.bus.message.HeartbeatMessage.JOIN, 0, 0), "gw-account");
+            io.slagate.bus.message.StatsMessage stats = new io.slagate.bus.message.StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 5, 0,
+                    java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5),
+                            new io.slagate.bus.message.FlowStatsMessage("p-trial", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
+                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 8, 4, true),
+                            new io.slagate.bus.message.ServerStatusMessage("s2", 8, 4, true)));
+            loop.onStats(stats, "gw-account");
+            for (int i = 0; i < 4; i++) { // the baseline period, then a trial
+                now += 1_000_000_000L;
+                loop.cycle();
+            }
+            io.slagate.rm.tune.Tuner.State during = loop.tuner().state();
+            assertTrue(during == io.slagate.rm.tune.Tuner.State.SETTLING || during == io.slagate.rm.tune.Tuner.State.MEASURING,
+                    "a trial is under way after the baseline: " + during);
+            io.slagate.bus.message.DecisionMessage.TuningStatus status = loop.lastDecision().tuning();
+            assertEquals(java.util.List.of("concurrency"), status.knobs());
+            assertEquals(java.util.List.of(8.0), status.best(), "the configured N_s is where tuning starts");
+            assertEquals(during.name().toLowerCase(java.util.Locale.ROOT), status.state());
+
+            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0));
+            assertEquals(io.slagate.rm.tune.Tuner.State.STOPPED, loop.tuner().state());
+            assertEquals("stopped", loop.lastDecision().tuning().state(), "a decision at once says so");
+            loop.onControl(cmd(ControlMessage.TUNING_REVERT, null, null, null, 0, 0));
+            assertEquals(java.util.List.of(8.0), loop.lastDecision().tuning().best());
+            loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0));
+            assertEquals(io.slagate.rm.tune.Tuner.State.SETTLING, loop.tuner().state(), "started again: the next trial");
+        } finally {
+            bus.close();
+        }
+    }
 }
+

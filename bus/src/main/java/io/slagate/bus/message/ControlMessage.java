@@ -4,6 +4,8 @@ package io.slagate.bus.message;
  * An operator's command from the console to the resource manager (section III-B: "manually
  * override the control values"): {@code pause}, {@code resume}, {@code pin-weight} (gateway, class,
  * value), {@code unpin-weight}, {@code pin-capacity} (server, value), {@code unpin-capacity}.
+ * {@code tuning-start}, {@code tuning-stop} and {@code tuning-revert} (issue 18: the online tuner started now, stopped
+ * with both sides on the best configuration, or stopped with both sides back on the configuration from before tuning).
  * {@code expiresInSeconds} ≤ 0 pins until unpinned. {@code user} names who asked, for the audit log.
  */
 public record ControlMessage(int schema, String command, String gatewayId, String className, String serverId,
@@ -14,4 +16,7 @@ public record ControlMessage(int schema, String command, String gatewayId, Strin
     public static final String UNPIN_WEIGHT = "unpin-weight";
     public static final String PIN_CAPACITY = "pin-capacity";
     public static final String UNPIN_CAPACITY = "unpin-capacity";
+    public static final String TUNING_START = "tuning-start";
+    public static final String TUNING_STOP = "tuning-stop";
+    public static final String TUNING_REVERT = "tuning-revert";
 }

@@ -7,19 +7,55 @@ import java.util.List;
  * per flow (g,c) the measured λ~, t~, w~, the predicted response time and utility at the new w; for
  * a class with a percentile goal, the predicted response time at that percentile (NaN otherwise); and the
  * N_s of each {@code concurrency: auto} server; per flow, the arrival rate it predicted for when a forecast
- * was in force (NaN otherwise).
+ * was in force (NaN otherwise); where {@code controller.tuning} is configured, the online tuner's state (else null).
  */
 public record DecisionMessage(int schema, long version, long timestampMillis, String managerId, boolean paused,
                               double clusterUtility, double solveMillis, List<FlowDecision> flows,
-                              List<ServerDecision> servers) implements BusMessage {
+                              List<ServerDecision> servers, TuningStatus tuning) implements BusMessage {
     public DecisionMessage {
         flows = List.copyOf(flows);
         servers = servers == null ? List.of() : List.copyOf(servers);
     }
 
     public DecisionMessage(int schema, long version, long timestampMillis, String managerId, boolean paused,
+                           double clusterUtility, double solveMillis, List<FlowDecision> flows, List<ServerDecision> servers) {
+        this(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, servers, null);
+    }
+
+    public DecisionMessage(int schema, long version, long timestampMillis, String managerId, boolean paused,
                            double clusterUtility, double solveMillis, List<FlowDecision> flows) {
-        this(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, List.of());
+        this(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, List.of(), null);
+    }
+
+    /** This decision with the tuner's state. */
+    public DecisionMessage withTuning(TuningStatus t) {
+        return new DecisionMessage(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, servers, t);
+    }
+
+    /**
+     * The online tuner (issue 18): its state, the knobs it tunes, the best configuration's values (the safe side's),
+     * the safe side's utility before tuning, both sides' utilities at this cycle, and the latest trials (at most
+     * {@value #MAX_TRIALS}, oldest first).
+     */
+    public record TuningStatus(String state, List<String> knobs, List<Double> best, double baselineUtility, double safeUtility,
+                               double experimentalUtility, List<TuningTrial> trials) {
+        public static final int MAX_TRIALS = 50;
+
+        public TuningStatus {
+            knobs = knobs == null ? List.of() : List.copyOf(knobs);
+            best = best == null ? List.of() : List.copyOf(best);
+            trials = trials == null ? List.of() : List.copyOf(trials.subList(Math.max(0, trials.size() - MAX_TRIALS), trials.size()));
+        }
+    }
+
+    /** One trial: its knob values, both sides' mean utilities over its period (NaN when not measured), how it ended. */
+    public record TuningTrial(int number, List<Double> values, double experimental, double safe, String outcome) {
+        public TuningTrial {
+            values = values == null ? List.of() : List.copyOf(values);
+            if (outcome != null && outcome.length() > 300) {
+                outcome = outcome.substring(0, 300) + "…";
+            }
+        }
     }
 
     /** A {@code concurrency: auto} server: the N_s the manager holds, its knee estimate (NaN until measured) and why. */

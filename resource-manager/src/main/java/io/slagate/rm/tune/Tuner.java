@@ -41,6 +41,8 @@ public final class Tuner {
     private int samples;
     private double[] pending;
     private double[] best;
+    /** The safe side's configuration when tuning first began (unit cube): what a revert goes back to. */
+    private double[] initial;
     private int sinceImprovement;
     private double monitorLevel = Double.NaN;
     private double baselineUtility = Double.NaN;
@@ -82,6 +84,9 @@ public final class Tuner {
                     baselineUtility = sumSafe / samples;
                     try {
                         best = safe.readUnit();
+                        if (initial == null) {
+                            initial = best.clone();
+                        }
                     } catch (Tunable.KnobException e) {
                         LOG.warn("tuning: cannot read the safe side's knobs ({}); not tuning", e.getMessage());
                         state = State.STOPPED;
@@ -137,9 +142,41 @@ public final class Tuner {
         }
     }
 
-    /** Stops tuning; both sides keep the best configuration. */
+    /** Stops tuning; both sides keep the best configuration (a trial under way ends unjudged, its side back on the best). */
     public void stop() {
+        if (state == State.SETTLING || state == State.MEASURING) {
+            restoreExperimental();
+        }
         state = State.STOPPED;
+        LOG.info("tuning: stopped; both sides on {}", Arrays.toString(values(best)));
+    }
+
+    /**
+     * Stops tuning and puts both sides back on the configuration they had before tuning began (the operator's
+     * one-click revert); that configuration is the best known from then on. False, with nothing changed, before
+     * the first baseline (there is nothing to revert to) or when a side refuses it (that side's knobs are back
+     * where they were, as {@link KnobSet} guarantees).
+     */
+    public boolean revert() {
+        if (initial == null) {
+            return false;
+        }
+        try {
+            safe.applyUnit(initial);
+            experimental.applyUnit(initial);
+        } catch (Tunable.KnobException e) {
+            LOG.warn("tuning: revert refused: {}", e.getMessage());
+            return false;
+        }
+        best = initial.clone();
+        state = State.STOPPED;
+        LOG.info("tuning: reverted both sides to the configuration before tuning, {}", Arrays.toString(values(best)));
+        return true;
+    }
+
+    /** The configuration before tuning (knob values), or empty before the first baseline. */
+    public double[] initialValues() {
+        return values(initial);
     }
 
     private void nextTrial(long now) {

@@ -86,4 +86,30 @@ class TunerTest {
         assertTrue(t.trials().size() > before, "tuning started again");
         assertTrue(safe.value < 60, "and moved toward the new optimum: " + safe.value);
     }
+
+    @Test
+    void theOperatorsStopAndRevert_bothSidesBackWhereTheyWere_andStartResumesFromTheBest() {
+        FakeKnob safe = new FakeKnob("workers", 10);
+        FakeKnob exp = new FakeKnob("workers", 10);
+        Tuner t = new Tuner(settings("simplex"), new KnobSet(List.of(safe)), new KnobSet(List.of(exp)), new Random(1));
+        assertTrue(!t.revert(), "nothing to revert to before the baseline");
+        run(t, safe, exp, PEAK_60, 0, 400);
+        assertTrue(safe.value > 30, "tuned first: " + safe.value);
+        double tuned = safe.value;
+        t.start(400 * S); // a trial under way on the experimental side ...
+        run(t, safe, exp, PEAK_60, 400 * S, 2);
+        t.stop(); // ... ends unjudged, its side back on the best
+        assertEquals(Tuner.State.STOPPED, t.state());
+        assertEquals(tuned, exp.value, 1e-9, "stopped: the experimental side is on the best again");
+        run(t, safe, exp, PEAK_60, 402 * S, 20);
+        assertEquals(Tuner.State.STOPPED, t.state(), "stopped stays stopped");
+        assertTrue(t.revert());
+        assertEquals(10, safe.value, 1e-9, "reverted: the safe side as before tuning");
+        assertEquals(10, exp.value, 1e-9, "and the experimental side");
+        assertEquals(10, t.bestValues()[0], 1e-9);
+        assertEquals(10, t.initialValues()[0], 1e-9);
+        t.start(500 * S);
+        assertEquals(Tuner.State.SETTLING, t.state(), "started again: a trial from the reverted configuration");
+    }
 }
+
