@@ -68,6 +68,11 @@ final class RunningSystem implements AutoCloseable {
         return embedded == null || embedded.controlLoop() == null ? java.util.List.of() : embedded.controlLoop().poolMoveLog();
     }
 
+    /** Per flow, the forecaster in use and the forecasters' recent one-cycle errors (empty without a controller). */
+    java.util.Map<String, String> forecastErrors() {
+        return embedded == null || embedded.controlLoop() == null ? java.util.Map.of() : embedded.controlLoop().forecastErrors();
+    }
+
     /** Control cycles the manager ran at once for a flash-crowd alarm (0 without a controller). */
     long flashCrowdCycles() {
         return embedded == null || embedded.controlLoop() == null ? 0 : embedded.controlLoop().flashCrowdCycles();
