@@ -217,6 +217,39 @@ function renderDecision(d) {
       .forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
     body.appendChild(tr);
   }
+  renderTuning(d.tuning);
+}
+
+/** The online tuner's card (issue 18): shown only where controller.tuning is configured. */
+function renderTuning(t) {
+  const card = document.getElementById('tuning');
+  card.hidden = !t;
+  if (!t) return;
+  const fmt = v => v == null || Number.isNaN(Number(v)) ? '—' : Number(v).toFixed(3);
+  const knobs = (values) => t.knobs.map((k, i) => k + ' ' + (values[i] == null ? '?' : Number(values[i]).toFixed(2))).join(', ');
+  document.getElementById('tuning-summary').textContent = 'state ' + t.state + '; best ' + (t.best.length ? knobs(t.best) : 'not measured yet')
+    + '; utility before tuning ' + fmt(t.baselineUtility) + ', now safe ' + fmt(t.safeUtility) + ', experimental '
+    + fmt(t.experimentalUtility) + '; ' + t.trials.length + ' trial' + (t.trials.length === 1 ? '' : 's') + ' shown';
+  const body = document.querySelector('#tuning-trials tbody');
+  body.replaceChildren();
+  for (const x of t.trials.slice().reverse()) {
+    const tr = document.createElement('tr');
+    [x.number, knobs(x.values), fmt(x.experimental), fmt(x.safe), x.outcome]
+      .forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
+    body.appendChild(tr);
+  }
+  if (typeof Chart === 'undefined') return;
+  if (!charts['chart-tuning']) {
+    charts['chart-tuning'] = new Chart(document.getElementById('chart-tuning'), {type: 'scatter', data: {datasets: []},
+      options: {animation: false, maintainAspectRatio: false,
+        scales: {x: {title: {display: true, text: 'trial'}}, y: {title: {display: true, text: 'utility'}}},
+        plugins: {legend: {position: 'bottom'}}}});
+  }
+  const points = (field) => t.trials.filter(x => Number.isFinite(Number(x[field]))).map(x => ({x: x.number, y: Number(x[field])}));
+  charts['chart-tuning'].data.datasets = [
+    {label: 'experimental side (the trial)', data: points('experimental'), backgroundColor: palette[1]},
+    {label: 'safe side (the best known)', data: points('safe'), backgroundColor: palette[0]}];
+  charts['chart-tuning'].update();
 }
 
 async function loadAudit() {
@@ -534,6 +567,10 @@ async function start() {
   controllerSettings();
   document.getElementById('pause').addEventListener('click', () => api('/api/controller/pause', {method: 'POST'}));
   document.getElementById('resume').addEventListener('click', () => api('/api/controller/resume', {method: 'POST'}));
+  for (const verb of ['start', 'stop', 'revert']) {
+    document.getElementById('tuning-' + verb).addEventListener('click', () =>
+      api('/api/controller/tuning/' + verb, {method: 'POST'}).catch(e => showEvent('tuning ' + verb + ' refused: ' + e.message)));
+  }
   wireForm('pin-weight', '/api/overrides/weight', f => ({gateway: f.gateway || '', class: f['class'] || ''}));
   wireForm('pin-capacity', '/api/overrides/capacity', f => ({server: f.server || ''}));
   document.getElementById('tester').addEventListener('submit', async (ev) => {

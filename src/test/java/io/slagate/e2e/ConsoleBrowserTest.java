@@ -81,11 +81,7 @@ class ConsoleBrowserTest {
                         throw new IllegalStateException(e);
                     }
                 });
-                ChromeOptions options = new ChromeOptions();
-                options.setBinary("/usr/bin/chromium");
-                options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000");
-                WebDriver browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build(),
-                        options);
+                WebDriver browser = headlessChromium();
                 try {
                     browser.get(base + "/");
                     assertTrue(browser.getCurrentUrl().endsWith("/login.html"), "redirected to the login page");
@@ -93,10 +89,8 @@ class ConsoleBrowserTest {
                     browser.findElement(By.id("password")).sendKeys("wrong");
                     browser.findElement(By.id("submit")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> !browser.findElement(By.id("error")).getText().isEmpty());
-                    browser.findElement(By.id("password")).clear();
-                    browser.findElement(By.id("password")).sendKeys("operator-password-for-test");
-                    browser.findElement(By.id("submit")).click();
-                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("me")).getText().contains("operator"));
+                    browser.findElement(By.id("user")).clear();
+                    logIn(browser, "operator-password-for-test");
 
                     // live charts: the response-time chart gains points while the load runs
                     JavascriptExecutor js = (JavascriptExecutor) browser;
@@ -232,5 +226,68 @@ class ConsoleBrowserTest {
                 }
             }
         }
+    }
+
+    /** Issue 18: where controller.tuning is configured, the controller tab shows the tuner, and its buttons reach it. */
+    @Test
+    void tuningCard_showsTheTuner_andItsButtonsStopAndStartIt() throws Exception {
+        assumeTrue(Files.isExecutable(CHROMEDRIVER), "chromium-driver is not installed (.ci/run installs it)");
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0), ServiceTime.paper(0.02, 0.02))) {
+            Path file = dir.resolve("slagate.yaml");
+            Files.writeString(file, """
+                    gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", stats: { reportingInterval: 250ms, window: 2s } }
+                    servers:
+                      - { id: s1, url: "%s", concurrency: 6, pool: a }
+                      - { id: s2, url: "%s", concurrency: 6, pool: t }
+                    classes:
+                      - { name: p, target: 60ms, pool: a }
+                      - { name: p-trial, target: 60ms, pool: t }
+                    classification: { defaultClass: p }
+                    bus: { url: "vm://browser-tuning-test", listen: "" }
+                    controller: { cycle: 250ms, tuning: { safe: a, experimental: t, twins: { p: p-trial },
+                      knobs: [ { name: concurrency, min: 1, max: 12 } ] } }
+                    console: { listen: "127.0.0.1:0" }
+                    """.formatted(backend.urls().get(0), backend.urls().get(1)));
+            try (EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.load(file), EmbeddedSystem.Parts.ALL)) {
+                system.console().putUser("operator", Role.ADMIN, "operator-password-for-test".toCharArray());
+                WebDriver browser = headlessChromium();
+                try {
+                    browser.get("http://127.0.0.1:" + system.console().port() + "/login.html");
+                    logIn(browser, "operator-password-for-test");
+                    browser.findElement(By.cssSelector("a[data-tab=controller]")).click();
+                    WebElement card = browser.findElement(By.id("tuning"));
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> card.isDisplayed()
+                            && browser.findElement(By.id("tuning-summary")).getText().startsWith("state baseline"));
+                    browser.findElement(By.id("tuning-stop")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.controlLoop().tuner().state()
+                            == io.slagate.rm.tune.Tuner.State.STOPPED);
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("tuning-summary")).getText()
+                            .startsWith("state stopped"));
+                    browser.findElement(By.id("tuning-start")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.controlLoop().tuner().state()
+                            != io.slagate.rm.tune.Tuner.State.STOPPED);
+                    Files.createDirectories(Path.of("target"));
+                    Files.write(Path.of("target", "console-tuning.png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+                } finally {
+                    browser.quit();
+                }
+            }
+        }
+    }
+
+    private static WebDriver headlessChromium() {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary("/usr/bin/chromium");
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000");
+        return new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build(), options);
+    }
+
+    /** Logs in as operator on the login page the browser shows, and waits for the console to say who is logged in. */
+    private static void logIn(WebDriver browser, String password) {
+        browser.findElement(By.id("user")).sendKeys("operator");
+        browser.findElement(By.id("password")).clear();
+        browser.findElement(By.id("password")).sendKeys(password);
+        browser.findElement(By.id("submit")).click();
+        await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("me")).getText().contains("operator"));
     }
 }

@@ -33,35 +33,12 @@ class PoolReconfigurationEndToEndTest {
                 b[i] = new TestBackend();
                 b[i].behave(b[i].delayed(20)); // 5 slots of 20 ms: 250 req/s a server
             }
-            String yaml = """
-                    gateway:
-                      id: gw1
-                      listen: "127.0.0.1:0"
-                      admin: "127.0.0.1:0"
-                      faultStatus: http
-                      stats: { reportingInterval: 250ms, window: 2s }
-                    servers:
-                      - { id: a1, url: "%s", concurrency: 5, pool: a }
-                      - { id: a2, url: "%s", concurrency: 5, pool: a }
-                      - { id: b1, url: "%s", concurrency: 5, pool: b }
-                      - { id: b2, url: "%s", concurrency: 5, pool: b, pools: [b, a] }
-                    classes:
-                      - { name: quotes, target: 100ms, pool: a, queueBound: 500, queueTimeout: 2s }
-                      - { name: trades, target: 100ms, pool: b, queueBound: 500, queueTimeout: 2s }
-                    classification: { rules: [ { operation: "urn:trades", class: trades } ], defaultClass: quotes }
-                    bus: { url: "vm://pool-reconfiguration", listen: "" }
-                    controller: { cycle: 250ms, combining: min, resolution: 0.1, reconfiguration: { every: 1s, dwell: 60s } }
-                    """.formatted(b[0].url(), b[1].url(), b[2].url(), b[3].url());
+            String yaml = fourServers(b, "pool-reconfiguration");
             try (EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.parse(yaml, "pools-e2e"), EmbeddedSystem.Parts.CORE)) {
                 Gateway gw = system.gateway();
                 int trades2Before = b[3].received();
                 // quotes at 600/s on pool a's 500/s; trades at 40/s on pool b's 500/s
-                LoadSpec spec = new LoadSpec("http://127.0.0.1:" + gw.port(), "/services/StockUtility", null,
-                        List.of(new LoadSpec.ClassSpec("quotes", "quotes", null, false, Duration.ofMillis(100)),
-                                new LoadSpec.ClassSpec("trades", "trades", null, false, Duration.ofMillis(100))),
-                        List.of(new LoadSpec.Phase(Duration.ofSeconds(8), List.of(600.0, 40.0))),
-                        true, Duration.ZERO, Duration.ZERO, 31, Duration.ofSeconds(20), dir.resolve("out"));
-                Summary s = new LoadGenerator(spec, null).run();
+                Summary s = saturatePoolA(gw);
 
                 assertEquals(1, system.controlLoop().poolMoves(), "one move, and the dwell keeps it: " + system.controlLoop().poolMoveLog());
                 assertEquals("a", system.controlLoop().serverPools().get("b2"));
@@ -70,12 +47,7 @@ class PoolReconfigurationEndToEndTest {
                 assertEquals(0, s.lost(), "every request got exactly one response");
                 assertEquals(0, s.classes().get("trades").errors().size(), "pool b, one server left, still serves trades: "
                         + s.classes().get("trades").errors());
-                long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-                while (gw.metrics().inFlight() > 0 && System.nanoTime() < deadline) {
-                    Thread.onSpinWait();
-                }
-                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
-                        + gw.metrics().inFlight(), "the gateway's counters balance");
+                assertCountersBalance(gw);
             }
         } finally {
             for (TestBackend x : b) {
@@ -111,33 +83,10 @@ class PoolReconfigurationEndToEndTest {
                     return serves.handle(request, response, callback);
                 }
             });
-            String yaml = """
-                    gateway:
-                      id: gw1
-                      listen: "127.0.0.1:0"
-                      admin: "127.0.0.1:0"
-                      faultStatus: http
-                      stats: { reportingInterval: 250ms, window: 2s }
-                    servers:
-                      - { id: a1, url: "%s", concurrency: 5, pool: a }
-                      - { id: a2, url: "%s", concurrency: 5, pool: a }
-                      - { id: b1, url: "%s", concurrency: 5, pool: b }
-                      - { id: b2, url: "%s", concurrency: 5, pool: b, pools: [b, a] }
-                    classes:
-                      - { name: quotes, target: 100ms, pool: a, queueBound: 500, queueTimeout: 2s }
-                      - { name: trades, target: 100ms, pool: b, queueBound: 500, queueTimeout: 2s }
-                    classification: { rules: [ { operation: "urn:trades", class: trades } ], defaultClass: quotes }
-                    bus: { url: "vm://pool-refused", listen: "" }
-                    controller: { cycle: 250ms, combining: min, resolution: 0.1, reconfiguration: { every: 1s, dwell: 60s } }
-                    """.formatted(b[0].url(), b[1].url(), b[2].url(), b[3].url());
+            String yaml = fourServers(b, "pool-refused");
             try (EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.parse(yaml, "pools-refused"), EmbeddedSystem.Parts.CORE)) {
                 Gateway gw = system.gateway();
-                LoadSpec spec = new LoadSpec("http://127.0.0.1:" + gw.port(), "/services/StockUtility", null,
-                        List.of(new LoadSpec.ClassSpec("quotes", "quotes", null, false, Duration.ofMillis(100)),
-                                new LoadSpec.ClassSpec("trades", "trades", null, false, Duration.ofMillis(100))),
-                        List.of(new LoadSpec.Phase(Duration.ofSeconds(8), List.of(600.0, 40.0))),
-                        true, Duration.ZERO, Duration.ZERO, 31, Duration.ofSeconds(20), dir.resolve("out"));
-                Summary s = new LoadGenerator(spec, null).run();
+                Summary s = saturatePoolA(gw);
 
                 assertEquals(1, system.controlLoop().poolMoves(), "the manager moved b2 once: " + system.controlLoop().poolMoveLog());
                 assertEquals(1, system.controlLoop().refusedMoves(), "and reverted it: " + system.controlLoop().poolMoveLog());
@@ -148,12 +97,7 @@ class PoolReconfigurationEndToEndTest {
                 assertTrue(refusals >= 3 && refusals <= 3 + 5, "three refusals decide; at most b2's 5 slots were in flight then: "
                         + refusals);
                 assertEquals(0, s.lost(), "every request got exactly one response");
-                long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-                while (gw.metrics().inFlight() > 0 && System.nanoTime() < deadline) {
-                    Thread.onSpinWait();
-                }
-                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
-                        + gw.metrics().inFlight(), "the gateway's counters balance");
+                assertCountersBalance(gw);
             }
         } finally {
             for (TestBackend x : b) {
@@ -162,5 +106,48 @@ class PoolReconfigurationEndToEndTest {
                 }
             }
         }
+    }
+
+    /** a1, a2 in pool a; b1 and b2 in b, b2 movable to a; a move considered every second, a moved server dwelling 60 s. */
+    private static String fourServers(TestBackend[] b, String busName) {
+        return """
+                gateway:
+                  id: gw1
+                  listen: "127.0.0.1:0"
+                  admin: "127.0.0.1:0"
+                  faultStatus: http
+                  stats: { reportingInterval: 250ms, window: 2s }
+                servers:
+                  - { id: a1, url: "%s", concurrency: 5, pool: a }
+                  - { id: a2, url: "%s", concurrency: 5, pool: a }
+                  - { id: b1, url: "%s", concurrency: 5, pool: b }
+                  - { id: b2, url: "%s", concurrency: 5, pool: b, pools: [b, a] }
+                classes:
+                  - { name: quotes, target: 100ms, pool: a, queueBound: 500, queueTimeout: 2s }
+                  - { name: trades, target: 100ms, pool: b, queueBound: 500, queueTimeout: 2s }
+                classification: { rules: [ { operation: "urn:trades", class: trades } ], defaultClass: quotes }
+                bus: { url: "vm://%s", listen: "" }
+                controller: { cycle: 250ms, combining: min, resolution: 0.1, reconfiguration: { every: 1s, dwell: 60s } }
+                """.formatted(b[0].url(), b[1].url(), b[2].url(), b[3].url(), busName);
+    }
+
+    /** Quotes at 600/s on pool a's 500/s, trades at 40/s on pool b's 500/s, for 8 s. */
+    private Summary saturatePoolA(Gateway gw) throws Exception {
+        LoadSpec spec = new LoadSpec("http://127.0.0.1:" + gw.port(), "/services/StockUtility", null,
+                List.of(new LoadSpec.ClassSpec("quotes", "quotes", null, false, Duration.ofMillis(100)),
+                        new LoadSpec.ClassSpec("trades", "trades", null, false, Duration.ofMillis(100))),
+                List.of(new LoadSpec.Phase(Duration.ofSeconds(8), List.of(600.0, 40.0))),
+                true, Duration.ZERO, Duration.ZERO, 31, Duration.ofSeconds(20), dir.resolve("out"));
+        return new LoadGenerator(spec, null).run();
+    }
+
+    /** Once nothing is in flight (a client may hold its answer before the completion is counted): arrived = answered. */
+    private static void assertCountersBalance(Gateway gw) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (gw.metrics().inFlight() > 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
+                + gw.metrics().inFlight(), "the gateway's counters balance");
     }
 }

@@ -758,7 +758,7 @@ public final class ConfigLoader {
     /** {@code controller.tuning}: checked here; its pools and classes against the rest in crossCheck. */
     private static TuningSettings tuning(ConfigNode t) {
         t.allowOnly("strategy", "period", "settle", "minGain", "abortDrop", "stallTrials", "drift", "safe", "experimental", "share",
-                "twins", "knobs");
+                "twins", "knobs", "best");
         String strategy = t.string("strategy", "simplex");
         if (strategy != null && !List.of("simplex", "hill", "restarts").contains(strategy)) {
             t.problem("strategy", strategy, "is not allowed; use one of: simplex, hill, restarts");
@@ -808,7 +808,27 @@ public final class ConfigLoader {
             Duration timeout = k.duration("timeout", Duration.ofSeconds(2), Duration.ofMillis(10), Duration.ofMinutes(1));
             knobs.add(new TuningSettings.Knob(name, path, min, max, integer, timeout));
         }
-        return new TuningSettings(strategy, period, settle, minGain, abortDrop, stall, drift, safe, experimental, share, twins, knobs);
+        // the best configuration found, as the console wrote it back: every knob named, each within its bounds
+        Map<String, Double> best = new LinkedHashMap<>();
+        ConfigNode bestNode = t.object("best");
+        if (!bestNode.isMissing()) {
+            for (TuningSettings.Knob k : knobs) {
+                if (k.name() == null) {
+                    continue;
+                }
+                double v = bestNode.number(k.name(), Double.NaN, k.min(), k.max());
+                if (Double.isNaN(v)) {
+                    if (!bestNode.problemAlreadyAt(k.name())) {
+                        bestNode.missing(k.name(), "the best configuration names every knob (it is applied whole)");
+                    }
+                } else {
+                    best.put(k.name(), v);
+                }
+            }
+            bestNode.allowOnly(knobs.stream().map(TuningSettings.Knob::name).filter(java.util.Objects::nonNull).toArray(String[]::new));
+        }
+        return new TuningSettings(strategy, period, settle, minGain, abortDrop, stall, drift, safe, experimental, share, twins, knobs,
+                best);
     }
 
     private static ReconfigurationSettings reconfiguration(ConfigNode r) {

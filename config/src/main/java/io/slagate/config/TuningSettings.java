@@ -23,10 +23,12 @@ import java.util.Map;
  * @param share        of each class's requests, the share its twin gets
  * @param twins        safe class → its experimental twin
  * @param knobs        what is tuned, applied to every server of a side
+ * @param best         the best configuration the tuner found (knob → value), written back by the console when the tuner
+ *                     promotes or reverts, so that a restart starts from it (empty: none yet)
  */
 public record TuningSettings(String strategy, Duration period, Duration settle, double minGain, double abortDrop,
                              int stallTrials, double drift, String safePool, String experimentalPool, double share,
-                             Map<String, String> twins, List<Knob> knobs) {
+                             Map<String, String> twins, List<Knob> knobs, Map<String, Double> best) {
     /**
      * @param name    {@code concurrency} (slagate's N_s of each server of the side) or a backend knob's name
      * @param path    for a backend knob, the admin endpoint's path on each server (e.g. /admin/knobs); null for concurrency
@@ -38,5 +40,14 @@ public record TuningSettings(String strategy, Duration period, Duration settle, 
     public TuningSettings {
         twins = Map.copyOf(twins);
         knobs = List.copyOf(knobs);
+        best = best == null ? Map.of() : Map.copyOf(best);
+    }
+
+    /** Without a best configuration written back yet. */
+    public TuningSettings(String strategy, Duration period, Duration settle, double minGain, double abortDrop, int stallTrials,
+                          double drift, String safePool, String experimentalPool, double share, Map<String, String> twins,
+                          List<Knob> knobs) {
+        this(strategy, period, settle, minGain, abortDrop, stallTrials, drift, safePool, experimentalPool, share, twins, knobs,
+                Map.of());
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -590,5 +591,21 @@ class ConfigLoaderTest {
                 controller: { tuning: { safe: a, experimental: t, twins: { p-trial: p }, knobs: [ { name: concurrency, min: 1, max: 20 } ] } }
                 """, "e.yaml"));
         assertTrue(wrongPool.getMessage().contains("controller.tuning.twins.p-trial"), wrongPool.getMessage());
+
+        // the best configuration written back: every knob, each within its bounds
+        TuningSettings kept = ConfigLoader.parse(servers + """
+                controller: { tuning: { safe: a, experimental: t, twins: { p: p-trial }, knobs: [ { name: concurrency, min: 1, max: 20 },
+                  { name: workers, path: /admin/knobs, min: 1, max: 64 } ], best: { concurrency: 8, workers: 10 } } }
+                """, "t.yaml").controller().tuning();
+        assertEquals(Map.of("concurrency", 8.0, "workers", 10.0), kept.best());
+        assertTrue(ok.best().isEmpty());
+        ConfigException badBest = assertThrows(ConfigException.class, () -> ConfigLoader.parse(servers + """
+                controller: { tuning: { safe: a, experimental: t, twins: { p: p-trial }, knobs: [ { name: concurrency, min: 1, max: 20 },
+                  { name: workers, path: /admin/knobs, min: 1, max: 64 } ], best: { concurrency: 80, cache: 3 } } }
+                """, "e.yaml"));
+        String b = badBest.getMessage();
+        assertTrue(b.contains("controller.tuning.best.concurrency") && b.contains("[1, 20]"), b);
+        assertTrue(b.contains("controller.tuning.best.workers") && b.contains("every knob"), b);
+        assertTrue(b.contains("controller.tuning.best.cache") && b.contains("unknown key"), b);
     }
 }

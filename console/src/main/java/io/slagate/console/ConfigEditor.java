@@ -169,6 +169,28 @@ public final class ConfigEditor {
         return save(root);
     }
 
+    /**
+     * Writes the online tuner's best configuration back as {@code controller.tuning.best} (issue 18), so that a restart
+     * starts from it; whole numbers are written as integers. Refused (400) when the file has no tuning section or a
+     * value is outside its knob's bounds.
+     */
+    public synchronized SlagateConfig putTuningBest(java.util.Map<String, Double> best) throws IOException {
+        ObjectNode root = document();
+        JsonNode tuning = root.path("controller").path("tuning");
+        if (!tuning.isObject()) {
+            throw new Api.ApiError(400, "the configuration file has no controller.tuning section", null);
+        }
+        ObjectNode out = ((ObjectNode) tuning).putObject("best");
+        best.forEach((k, v) -> {
+            if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+                out.put(k, (long) (double) v);
+            } else {
+                out.put(k, v);
+            }
+        });
+        return save(root);
+    }
+
     /** Replaces the classification section: customer source, subscriptions, grades, rules, default class. */
     public synchronized SlagateConfig putClassification(JsonNode section) throws IOException {
         if (section == null || !section.isObject()) {

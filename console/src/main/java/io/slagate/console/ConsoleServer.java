@@ -50,8 +50,10 @@ public final class ConsoleServer implements AutoCloseable {
         long timeout = config.console().sessionTimeout().toNanos();
         Path source = Path.of(config.source());
         ConfigEditor editor = new ConfigEditor(source.toFile().isFile() ? source : null, config);
+        AuditLog audit = new AuditLog(usersFile.resolveSibling("console-audit.log"));
+        bus.subscribe(io.slagate.bus.message.Topics.DECISION, new TuningWriteBack(editor, audit));
         ConsoleHandler handler = new ConsoleHandler(editor, users, new Sessions(timeout, System::nanoTime),
-                new LoginThrottle(System::nanoTime), new AuditLog(usersFile.resolveSibling("console-audit.log")), state, bus);
+                new LoginThrottle(System::nanoTime), audit, state, bus);
         QueuedThreadPool threads = new QueuedThreadPool(32, 2);
         threads.setName("console");
         Server server = new Server(threads);

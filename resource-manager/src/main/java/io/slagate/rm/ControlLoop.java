@@ -490,6 +490,15 @@ public final class ControlLoop implements AutoCloseable {
             tuner = new io.slagate.rm.tune.Tuner(t, side(t, t.safePool()), side(t, t.experimentalPool()), new java.util.Random(id.hashCode()));
             safeClasses = List.copyOf(t.twins().keySet());
             trialClasses = List.copyOf(t.twins().values());
+            if (!t.best().isEmpty()) {
+                double[] best = t.knobs().stream().mapToDouble(k -> t.best().get(k.name())).toArray();
+                try {
+                    tuner.restore(best);
+                } catch (io.slagate.rm.tune.Tunable.KnobException e) {
+                    LOG.warn("tuning: the best configuration written back ({}) could not be applied: {}; tuning starts from where "
+                            + "the servers are", t.best(), e.getMessage());
+                }
+            }
             LOG.info("tuning: {} over {} with {} of each class's requests on the experimental pool {} (safe pool {})", t.strategy(),
                     t.knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(), t.share(), t.experimentalPool(),
                     t.safePool());

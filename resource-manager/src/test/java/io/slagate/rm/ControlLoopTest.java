@@ -168,5 +168,28 @@ class ControlLoopTest {
             bus.close();
         }
     }
+
+    @Test
+    void aBestConfigurationWrittenBack_isWhereBothSidesStart() {
+        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
+        Overrides o = new Overrides();
+        String yaml = """
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 8, pool: a }
+                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 8, pool: t }
+                classes:
+                  - { name: p, target: 1s, pool: a }
+                  - { name: p-trial, target: 1s, pool: t }
+                controller: { cycle: 1h, tuning: { safe: a, experimental: t, twins: { p: p-trial },
+                  knobs: [ { name: concurrency, min: 1, max: 20 } ], best: { concurrency: 13 } } }
+                """;
+        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, o, new SimpleMeterRegistry(), () -> now)) {
+            loop.cycle();
+            assertEquals(13, o.capacity("s1", now), "the safe side's N_s, as written back");
+            assertEquals(13, o.capacity("s2", now), "and the experimental side's");
+        } finally {
+            bus.close();
+        }
+    }
 }
 

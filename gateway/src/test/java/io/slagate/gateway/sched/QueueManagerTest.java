@@ -459,17 +459,20 @@ class QueueManagerTest {
         assertEquals(10, qm.executingTotal());
     }
 
+    /** Pool a with s1, pool b with s2, which may serve a; a class for each. */
+    private static final String TWO_POOLS = """
+            servers:
+              - { id: s1, url: "http://127.0.0.1:1", concurrency: 2, pool: a }
+              - { id: s2, url: "http://127.0.0.1:2", concurrency: 2, pool: b, pools: [b, a] }
+            classes:
+              - { name: ca, target: 1s, pool: a, queueBound: 100000, queueTimeout: 10s }
+              - { name: cb, target: 1s, pool: b, queueBound: 100000, queueTimeout: 10s }
+            """;
+
     /** Issue 19's pools: a movable server serves one pool at a time; moved, it takes the new pool's requests, never the old's. */
     @Test
     void aMovedServer_servesItsNewPoolOnly_andKeepsItsCapAcrossBoth() {
-        SlagateConfig cfg = ConfigLoader.parse("""
-                servers:
-                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 2, pool: a }
-                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 2, pool: b, pools: [b, a] }
-                classes:
-                  - { name: ca, target: 1s, pool: a, queueBound: 100000, queueTimeout: 10s }
-                  - { name: cb, target: 1s, pool: b, queueBound: 100000, queueTimeout: 10s }
-                """, "test");
+        SlagateConfig cfg = ConfigLoader.parse(TWO_POOLS, "test");
         QueueManager qm = manager(cfg, 1, 1);
         for (int i = 0; i < 4; i++) {
             qm.offer(new TestRequest(0));
@@ -491,14 +494,7 @@ class QueueManagerTest {
     /** Issue 19: a server moved to a pool whose service it does not have is moved back by its own answers. */
     @Test
     void aMovedServerThatAnswersNoSuchService_goesBack_andIsReportedUntilTheManagerAsksForAnotherPool() {
-        SlagateConfig cfg = ConfigLoader.parse("""
-                servers:
-                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 2, pool: a }
-                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 2, pool: b, pools: [b, a] }
-                classes:
-                  - { name: ca, target: 1s, pool: a, queueBound: 100000, queueTimeout: 10s }
-                  - { name: cb, target: 1s, pool: b, queueBound: 100000, queueTimeout: 10s }
-                """, "test");
+        SlagateConfig cfg = ConfigLoader.parse(TWO_POOLS, "test");
         QueueManager qm = manager(cfg, 1, 1);
         qm.assignPools(java.util.Map.of("s2", "a"));
         assertEquals("a", qm.servingPool(1));

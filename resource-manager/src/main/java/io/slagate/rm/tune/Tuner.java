@@ -174,6 +174,24 @@ public final class Tuner {
         return true;
     }
 
+    /**
+     * Puts both sides on a configuration found before (the best the console wrote back to the configuration file,
+     * knob values in the knobs' order), so that a restart starts where tuning left off: the baseline then measures it,
+     * and it is what a revert goes back to in this run.
+     */
+    public void restore(double[] values) throws Tunable.KnobException {
+        if (values.length != safe.size()) {
+            throw new IllegalArgumentException("one value per knob: " + values.length + " for " + safe.size());
+        }
+        double[] unit = new double[values.length];
+        for (int i = 0; i < unit.length; i++) {
+            unit[i] = safe.knob(i).toUnit(values[i]);
+        }
+        safe.applyUnit(unit);
+        experimental.applyUnit(unit);
+        LOG.info("tuning: both sides start from the best configuration written back before, {}", Arrays.toString(values));
+    }
+
     /** The configuration before tuning (knob values), or empty before the first baseline. */
     public double[] initialValues() {
         return values(initial);
