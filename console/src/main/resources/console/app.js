@@ -391,6 +391,17 @@ async function serversAndClassification() {
         catch (e) { out.textContent = e.message; }
       });
       actions.append(save, ' ', drain);
+      if ((sv.pools || []).length > 1) {
+        // a movable server (issue 19): the operator can keep it where it serves now, and let it move again
+        for (const [label, method] of [['Pin pool', 'POST'], ['Unpin pool', 'DELETE']]) {
+          const b = document.createElement('button'); b.type = 'button'; b.textContent = label; b.className = 'admin';
+          b.addEventListener('click', async () => {
+            try { const r = await api('/api/servers/' + encodeURIComponent(sv.id) + '/pool-pin', {method}); out.textContent = r.note; }
+            catch (e) { out.textContent = e.message; }
+          });
+          actions.append(' ', b);
+        }
+      }
       tr.appendChild(actions);
       body.appendChild(tr);
     }

@@ -73,6 +73,7 @@ final class ConfigApi {
             m.put("concurrency", s.concurrency());
             m.put("auto", s.auto() == null ? null : Map.of("min", s.auto().min(), "max", s.auto().max(), "start", s.auto().start()));
             m.put("pool", s.pool());
+            m.put("pools", s.pools());
             return m;
         }).toList();
     }
@@ -113,6 +114,11 @@ final class ConfigApi {
                     + config().classes().stream().map(TrafficClassConfig::name).toList(), "class");
         }
         return name;
+    }
+
+    /** Whether server {@code id} may serve more than one pool (issue 19). */
+    boolean movable(String id) {
+        return config().servers().stream().anyMatch(s -> s.id().equals(id) && s.movable());
     }
 
     String knownServer(String id) {

@@ -29,7 +29,8 @@ final class ControlApi {
     /** Whether {@code method path} is one of this resource's. */
     static boolean handles(String method, String path) {
         return path.startsWith("/api/controller/") || path.startsWith("/api/overrides/")
-                || path.startsWith("/api/servers/") && path.endsWith("/drain") && method.equals("POST");
+                || path.startsWith("/api/servers/") && path.endsWith("/drain") && method.equals("POST")
+                || path.startsWith("/api/servers/") && path.endsWith("/pool-pin") && (method.equals("POST") || method.equals("DELETE"));
     }
 
     void change(Call call) {
@@ -42,6 +43,19 @@ final class ControlApi {
             audit.record(call.session().user(), "server-drain", id, call.address());
             call.ok(Map.of("published", drain, "note", "no new request goes to " + id
                     + "; requests already there finish. DELETE /api/overrides/capacity?server=" + id + " undoes it"));
+            return;
+        }
+        if (path.startsWith("/api/servers/") && path.endsWith("/pool-pin")) {
+            String id = config.knownServer(path.substring("/api/servers/".length(), path.length() - "/pool-pin".length()));
+            if (!config.movable(id)) {
+                throw new ApiError(400, "server " + id + " serves one pool only (servers[].pools lists more for a movable one)", "server");
+            }
+            boolean pin = method.equals("POST");
+            ControlMessage m = control(pin ? ControlMessage.PIN_POOL : ControlMessage.UNPIN_POOL, null, null, id, 0, 0, call.session());
+            publish(m);
+            audit.record(call.session().user(), m.command(), id, call.address());
+            call.ok(Map.of("published", m, "note", pin ? id + " stays in the pool it serves now; the manager moves it no more"
+                    : id + " may be moved between its pools again"));
             return;
         }
         Fields q = Request.extractQueryParameters(call.request());

@@ -203,6 +203,9 @@ class ConsoleApiTest {
                     && c.command().equals("tuning-" + verb) && "admin".equals(c.user())));
         }
         assertEquals(404, admin.send("POST", "/api/controller/tuning/restart", null, true).statusCode());
+        HttpResponse<String> notMovable = admin.send("POST", "/api/servers/s1/pool-pin", null, true);
+        assertEquals(400, notMovable.statusCode(), "s1 serves one pool: " + notMovable.body());
+        assertEquals(403, viewer.send("POST", "/api/servers/s1/pool-pin", null, true).statusCode(), "read-only cannot pin");
         JsonNode audit = json(admin.get("/api/audit"));
         List<String> actions = new java.util.ArrayList<>();
         audit.forEach(e -> actions.add(e.path("user").asText() + ":" + e.path("action").asText()));

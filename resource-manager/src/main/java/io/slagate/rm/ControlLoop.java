@@ -319,6 +319,20 @@ public final class ControlLoop implements AutoCloseable {
                 case ControlMessage.UNPIN_WEIGHT -> overrides.unpinWeight(c.gatewayId(), c.className());
                 case ControlMessage.PIN_CAPACITY -> overrides.pinCapacity(c.serverId(), (int) c.value(), until);
                 case ControlMessage.UNPIN_CAPACITY -> overrides.unpinCapacity(c.serverId());
+                case ControlMessage.PIN_POOL, ControlMessage.UNPIN_POOL -> {
+                    boolean known = config.servers().stream().anyMatch(sc -> sc.id().equals(c.serverId()) && sc.movable());
+                    if (!known) {
+                        throw new IllegalArgumentException("no movable server " + c.serverId());
+                    }
+                    if (ControlMessage.PIN_POOL.equals(c.command())) {
+                        poolPins.add(c.serverId());
+                    } else {
+                        poolPins.remove(c.serverId());
+                    }
+                    if (reconfiguration != null) {
+                        reconfiguration.pin(c.serverId(), ControlMessage.PIN_POOL.equals(c.command()));
+                    }
+                }
                 case ControlMessage.TUNING_START, ControlMessage.TUNING_STOP, ControlMessage.TUNING_REVERT -> {
                     onTuningControl(c.command(), who, now);
                     return;
@@ -397,6 +411,14 @@ public final class ControlLoop implements AutoCloseable {
                 c.controller(), c.console());
     }
 
+    /** Servers the operator pinned to the pool they serve now (kept across a new configuration's reconfiguration). */
+    private final java.util.Set<String> poolPins = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** The servers the operator pinned to their pool (issue 19). */
+    public java.util.Set<String> poolPins() {
+        return java.util.Set.copyOf(poolPins);
+    }
+
     /** Per moved server, the pool it served before its last move (where a refused move sends it back). */
     private final Map<String, String> movedFrom = new java.util.TreeMap<>();
     private final java.util.concurrent.atomic.AtomicLong refusedMoves = new java.util.concurrent.atomic.AtomicLong();
@@ -451,6 +473,7 @@ public final class ControlLoop implements AutoCloseable {
         }
         if (reconfiguration == null) {
             reconfiguration = new io.slagate.rm.reconfigure.PoolReconfiguration(baseConfig.controller().reconfiguration());
+            poolPins.forEach(id -> reconfiguration.pin(id, true));
         }
         revertRefusedMoves();
         if (!reconfiguration.due(now)) {

@@ -43,6 +43,8 @@ class ControlLoopTest {
             loop.onControl(cmd(ControlMessage.PIN_WEIGHT, "gw1", "basic", null, -3, 0));
             assertNull(o.weight("gw1", "basic", now), "an invalid pin is refused, not applied");
             loop.onControl(cmd("explode", null, null, null, 0, 0)); // unknown: logged and ignored
+            loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "s1", 0, 0));
+            assertTrue(loop.poolPins().isEmpty(), "s1 serves one pool only: refused");
         } finally {
             bus.close();
         }
@@ -187,6 +189,53 @@ class ControlLoopTest {
             loop.cycle();
             assertEquals(13, o.capacity("s1", now), "the safe side's N_s, as written back");
             assertEquals(13, o.capacity("s2", now), "and the experimental side's");
+        } finally {
+            bus.close();
+        }
+    }
+
+    @Test
+    void poolPins_fromTheConsole_keepAMovableServerWhereItIs() {
+        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
+        String yaml = """
+                servers:
+                  - { id: a1, url: "http://127.0.0.1:1", concurrency: 5, pool: a }
+                  - { id: b1, url: "http://127.0.0.1:2", concurrency: 5, pool: b }
+                  - { id: b2, url: "http://127.0.0.1:3", concurrency: 5, pool: b, pools: [b, a] }
+                classes:
+                  - { name: quotes, target: 1s, pool: a }
+                  - { name: trades, target: 1s, pool: b }
+                controller: { cycle: 1h, reconfiguration: { every: 1s } }
+                """;
+        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+                new SimpleMeterRegistry(), () -> now)) {
+            loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "b2", 0, 0));
+            assertEquals(java.util.Set.of("b2"), loop.poolPins());
+            loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "nosuch", 0, 0));
+            assertEquals(java.util.Set.of("b2"), loop.poolPins(), "an unknown server is refused");
+            // pool a saturated (quotes at 180/s of 20 ms on 5 slots: 0.72 busy... 3.6 slots), b idle: b2 would move
+            loop.onGatewayHeartbeat(new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
+                    io.slagate.bus.message.HeartbeatMessage.JOIN, 0, 0), "gw-account");
+            io.slagate.bus.message.StatsMessage stats = new io.slagate.bus.message.StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 5, 0,
+                    java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("quotes", 500, 250, 0, 1.0, 0.98, 0.02, 50, 5, 5),
+                            new io.slagate.bus.message.FlowStatsMessage("trades", 10, 10, 0, 0.02, 0, 0.02, 0, 1, 5)),
+                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("a1", 5, 5, true, 250, 0.02),
+                            new io.slagate.bus.message.ServerStatusMessage("b1", 5, 1, true, 5, 0.02),
+                            new io.slagate.bus.message.ServerStatusMessage("b2", 5, 0, true, 5, 0.02)));
+            for (int i = 0; i < 5; i++) {
+                loop.onStats(stats, "gw-account");
+                now += 2_000_000_000L;
+                loop.cycle();
+            }
+            assertEquals(0, loop.poolMoves(), "pinned: not moved, however saturated a is");
+            loop.onControl(cmd(ControlMessage.UNPIN_POOL, null, null, "b2", 0, 0));
+            for (int i = 0; i < 3; i++) {
+                loop.onStats(stats, "gw-account");
+                now += 2_000_000_000L;
+                loop.cycle();
+            }
+            assertEquals(1, loop.poolMoves(), "unpinned, it moves: " + loop.poolMoveLog());
+            assertEquals("a", loop.serverPools().get("b2"));
         } finally {
             bus.close();
         }

@@ -16,6 +16,9 @@ public record ControlMessage(int schema, String command, String gatewayId, Strin
     public static final String UNPIN_WEIGHT = "unpin-weight";
     public static final String PIN_CAPACITY = "pin-capacity";
     public static final String UNPIN_CAPACITY = "unpin-capacity";
+    /** Issue 19: the server stays in the pool it serves now; the manager's pool reconfiguration leaves it alone. */
+    public static final String PIN_POOL = "pin-pool";
+    public static final String UNPIN_POOL = "unpin-pool";
     public static final String TUNING_START = "tuning-start";
     public static final String TUNING_STOP = "tuning-stop";
     public static final String TUNING_REVERT = "tuning-revert";

@@ -38,6 +38,18 @@ public final class PoolReconfiguration {
     /** Moves refused by the server (server id → pools it refused): never proposed again. */
     private final Map<String, java.util.Set<String>> forbidden = new HashMap<>();
 
+    /** Servers the operator pinned to the pool they serve now: never moved while pinned. */
+    private final java.util.Set<String> pinned = new java.util.TreeSet<>();
+
+    /** Pins (true) or unpins {@code server}: a pinned server stays where it is. */
+    public void pin(String server, boolean pin) {
+        if (pin) {
+            pinned.add(server);
+        } else {
+            pinned.remove(server);
+        }
+    }
+
     /** Never moves {@code server} to {@code pool} again (it refused that pool's requests). */
     public void forbid(String server, String pool) {
         forbidden.computeIfAbsent(server, k -> new java.util.TreeSet<>()).add(pool);
@@ -86,7 +98,9 @@ public final class PoolReconfiguration {
             double without = fromSlots - s.slots() <= 0 ? Double.POSITIVE_INFINITY
                     : offered.getOrDefault(from, 0.0) / (fromSlots - s.slots());
             Long moved = lastMoved.get(s.id());
-            if (forbidden.getOrDefault(s.id(), java.util.Set.of()).contains(hot)) {
+            if (pinned.contains(s.id())) {
+                refused.add(s.id() + ": pinned by the operator");
+            } else if (forbidden.getOrDefault(s.id(), java.util.Set.of()).contains(hot)) {
                 refused.add(s.id() + ": refused " + hot + " before");
             } else if (moved != null && nowNanos - moved < settings.dwell().toNanos()) {
                 refused.add(s.id() + ": moved " + (nowNanos - moved) / 1_000_000_000L + " s ago");

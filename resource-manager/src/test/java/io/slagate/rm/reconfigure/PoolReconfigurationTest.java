@@ -102,5 +102,17 @@ class PoolReconfigurationTest {
         assertNotNull(m);
         assertEquals("a2", m.server());
     }
+
+    @Test
+    void aServerPinnedByTheOperator_staysWhereItIs_untilUnpinned() {
+        PoolReconfiguration r = new PoolReconfiguration(SETTINGS);
+        r.pin("b2", true);
+        assertNull(r.decide(0, Map.of("a", 19.0, "b", 6.0), servers("a", "b", 2)));
+        assertTrue(r.idleReason().contains("b2: pinned by the operator"), r.idleReason());
+        r.pin("b2", false);
+        PoolReconfiguration.Move m = r.decide(100 * S, Map.of("a", 19.0, "b", 6.0), servers("a", "b", 2));
+        assertNotNull(m, "unpinned, it may move again");
+        assertEquals("b2", m.server());
+    }
 }
 
