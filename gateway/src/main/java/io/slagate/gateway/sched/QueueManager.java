@@ -59,36 +59,43 @@ public final class QueueManager {
      * taking its old pool's requests at once, finishes those it has (its slots count both, so N_s holds), and takes the
      * new pool's as its slots free. Unknown servers and pools are ignored.
      */
-    public synchronized void assignPools(Map<String, String> serverPools) {
+    public void assignPools(Map<String, String> serverPools) {
         if (serverPools == null || serverPools.isEmpty()) {
             return;
         }
-        int[] next = servingPool.clone();
         boolean changed = false;
-        for (int s = 0; s < servers.length; s++) {
-            String pool = serverPools.get(servers[s].id());
-            int p = pool == null ? -1 : java.util.Arrays.asList(poolNames).indexOf(pool);
-            if (p < 0) {
-                continue;
+        synchronized (poolLock) { // against a refused move's revert; the scheduler runs after, outside it
+            int[] next = servingPool.clone();
+            for (int s = 0; s < servers.length; s++) {
+                String pool = serverPools.get(servers[s].id());
+                int p = pool == null ? -1 : java.util.Arrays.asList(poolNames).indexOf(pool);
+                if (p < 0) {
+                    continue;
+                }
+                if (pool.equals(refusedPool.get(s))) {
+                    continue; // refused here: the manager has not heard yet (it reverts the move once it has)
+                }
+                refusedPool.set(s, null); // the manager asks for another pool now: it has heard
+                if (p != next[s] && candidateIn(s, p)) {
+                    LOG.info("server {} now serves pool {} (was {}); on probation until it answers that pool's requests",
+                            servers[s].id(), pool, poolNames[next[s]]);
+                    probation.set(s, new MoveProbation(next[s], p));
+                    next[s] = p;
+                    changed = true;
+                }
             }
-            if (pool.equals(refusedPool.get(s))) {
-                continue; // refused here: the manager has not heard yet (it reverts the move once it has)
-            }
-            refusedPool.set(s, null); // the manager asks for another pool now: it has heard
-            if (p != next[s] && candidateIn(s, p)) {
-                LOG.info("server {} now serves pool {} (was {}); on probation until it answers that pool's requests",
-                        servers[s].id(), pool, poolNames[next[s]]);
-                probation.set(s, new MoveProbation(next[s], p));
-                next[s] = p;
-                changed = true;
+            if (changed) {
+                servingPool = next;
             }
         }
         if (changed) {
-            servingPool = next;
             remapLocality();
             wake();
         }
     }
+
+    /** Guards the replacement of {@link #servingPool} (the allocation's moves, and a refused move's revert). */
+    private final Object poolLock = new Object();
 
     /** Per server, the move it is on probation for (null: none); read on every answer, so one volatile read when none. */
     private final java.util.concurrent.atomic.AtomicReferenceArray<MoveProbation> probation;
@@ -118,14 +125,16 @@ public final class QueueManager {
         }
     }
 
-    private synchronized void refuseMove(int s, MoveProbation pr) {
-        if (servingPool[s] != pr.to) {
-            return; // moved again meanwhile
+    private void refuseMove(int s, MoveProbation pr) {
+        synchronized (poolLock) {
+            if (servingPool[s] != pr.to) {
+                return; // moved again meanwhile
+            }
+            int[] next = servingPool.clone();
+            next[s] = pr.from;
+            refusedPool.set(s, poolNames[pr.to]);
+            servingPool = next;
         }
-        int[] next = servingPool.clone();
-        next[s] = pr.from;
-        refusedPool.set(s, poolNames[pr.to]);
-        servingPool = next;
         LOG.warn("server {} refused pool {}: {} answers in a row said it has no such service (404/405/410/501); back in "
                 + "pool {}, and the resource manager is told", servers[s].id(), poolNames[pr.to], MoveProbation.REFUSALS,
                 poolNames[pr.from]);
