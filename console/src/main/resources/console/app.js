@@ -212,7 +212,7 @@ function renderDecision(d) {
     const forecast = f.forecastRate == null || Number.isNaN(Number(f.forecastRate)) ? '' : ' → ' + Number(f.forecastRate).toFixed(2);
     [f.gatewayId, f.className, f.arrivalRate.toFixed(2) + forecast, f.observedSeconds.toFixed(3), f.previousWeight.toFixed(2),
       f.weight.toFixed(2), f.predictedSeconds.toFixed(3), f.utility.toFixed(3), f.pinned ? 'yes' : '', f.model ?? '',
-      f.modelError == null || Number.isNaN(f.modelError) ? '—' : (f.modelError * 100).toFixed(0) + '%',
+      f.modelError == null || Number.isNaN(Number(f.modelError)) ? '—' : (f.modelError * 100).toFixed(0) + '%',
       f.modelGain == null ? '' : f.modelGain.toFixed(2)]
       .forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
     body.appendChild(tr);
@@ -220,11 +220,32 @@ function renderDecision(d) {
   renderTuning(d.tuning);
 }
 
-/** The online tuner's card (issue 18): shown only where controller.tuning is configured. */
-function renderTuning(t) {
+let lastTuning = [];
+
+/** The selected tuning partition's name (the first when none is selected yet). */
+function tuningPartition() {
+  const select = document.getElementById('tuning-partition');
+  return select.value || (lastTuning[0] && lastTuning[0].partition) || '';
+}
+
+/**
+ * The online tuner's card (issue 18): shown only where controller.tuning is configured; with partitions, a selector
+ * picks which partition's tuner the card shows and its buttons command.
+ */
+function renderTuning(list) {
+  lastTuning = list || [];
   const card = document.getElementById('tuning');
-  card.hidden = !t;
-  if (!t) return;
+  card.hidden = lastTuning.length === 0;
+  if (card.hidden) return;
+  const select = document.getElementById('tuning-partition');
+  const names = lastTuning.map(p => p.partition);
+  if (Array.from(select.options).map(o => o.value).join('\n') !== names.join('\n')) {
+    const keep = select.value;
+    select.replaceChildren(...names.map(n => { const o = document.createElement('option'); o.value = n; o.textContent = n; return o; }));
+    if (names.includes(keep)) select.value = keep;
+  }
+  document.getElementById('tuning-partition-label').hidden = names.length < 2;
+  const t = lastTuning.find(p => p.partition === tuningPartition()) || lastTuning[0];
   const fmt = v => v == null || Number.isNaN(Number(v)) ? '—' : Number(v).toFixed(3);
   const knobs = (values) => t.knobs.map((k, i) => k + ' ' + (values[i] == null ? '?' : Number(values[i]).toFixed(2))).join(', ');
   document.getElementById('tuning-summary').textContent = 'state ' + t.state + '; best ' + (t.best.length ? knobs(t.best) : 'not measured yet')
@@ -580,8 +601,11 @@ async function start() {
   document.getElementById('resume').addEventListener('click', () => api('/api/controller/resume', {method: 'POST'}));
   for (const verb of ['start', 'stop', 'revert']) {
     document.getElementById('tuning-' + verb).addEventListener('click', () =>
-      api('/api/controller/tuning/' + verb, {method: 'POST'}).catch(e => showEvent('tuning ' + verb + ' refused: ' + e.message)));
+      api('/api/controller/tuning/' + verb + (tuningPartition() ? '?partition=' + encodeURIComponent(tuningPartition()) : ''),
+        {method: 'POST'})
+        .catch(e => showEvent('tuning ' + verb + ' refused: ' + e.message)));
   }
+  document.getElementById('tuning-partition').addEventListener('change', () => renderTuning(lastTuning));
   wireForm('pin-weight', '/api/overrides/weight', f => ({gateway: f.gateway || '', class: f['class'] || ''}));
   wireForm('pin-capacity', '/api/overrides/capacity', f => ({server: f.server || ''}));
   document.getElementById('tester').addEventListener('submit', async (ev) => {

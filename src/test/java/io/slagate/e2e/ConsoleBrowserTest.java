@@ -228,26 +228,34 @@ class ConsoleBrowserTest {
         }
     }
 
-    /** Issue 18: where controller.tuning is configured, the controller tab shows the tuner, and its buttons reach it. */
+    /**
+     * Issue 18: where controller.tuning is configured, the controller tab shows the tuner; with two partitions, the
+     * selector picks one, and the buttons reach that partition's tuner and no other.
+     */
     @Test
-    void tuningCard_showsTheTuner_andItsButtonsStopAndStartIt() throws Exception {
+    void tuningCard_showsEachPartitionsTuner_andItsButtonsStopAndStartThatOne() throws Exception {
         assumeTrue(Files.isExecutable(CHROMEDRIVER), "chromium-driver is not installed (.ci/run installs it)");
-        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0), ServiceTime.paper(0.02, 0.02))) {
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0, 0, 0), ServiceTime.paper(0.02, 0.02))) {
             Path file = dir.resolve("slagate.yaml");
             Files.writeString(file, """
                     gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", stats: { reportingInterval: 250ms, window: 2s } }
                     servers:
-                      - { id: s1, url: "%s", concurrency: 6, pool: a }
-                      - { id: s2, url: "%s", concurrency: 6, pool: t }
+                      - { id: a1, url: "%s", concurrency: 6, pool: a }
+                      - { id: a2, url: "%s", concurrency: 6, pool: a-trial }
+                      - { id: b1, url: "%s", concurrency: 6, pool: b }
+                      - { id: b2, url: "%s", concurrency: 6, pool: b-trial }
                     classes:
                       - { name: p, target: 60ms, pool: a }
-                      - { name: p-trial, target: 60ms, pool: t }
+                      - { name: p-trial, target: 60ms, pool: a-trial }
+                      - { name: q, target: 60ms, pool: b }
+                      - { name: q-trial, target: 60ms, pool: b-trial }
                     classification: { defaultClass: p }
                     bus: { url: "vm://browser-tuning-test", listen: "" }
-                    controller: { cycle: 250ms, tuning: { safe: a, experimental: t, twins: { p: p-trial },
-                      knobs: [ { name: concurrency, min: 1, max: 12 } ] } }
+                    controller: { cycle: 250ms, tuning: { partitions: {
+                      quotes: { safe: a, experimental: a-trial, twins: { p: p-trial }, knobs: [ { name: concurrency, min: 1, max: 12 } ] },
+                      trades: { safe: b, experimental: b-trial, twins: { q: q-trial }, knobs: [ { name: concurrency, min: 1, max: 12 } ] } } } }
                     console: { listen: "127.0.0.1:0" }
-                    """.formatted(backend.urls().get(0), backend.urls().get(1)));
+                    """.formatted(backend.urls().get(0), backend.urls().get(1), backend.urls().get(2), backend.urls().get(3)));
             try (EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.load(file), EmbeddedSystem.Parts.ALL)) {
                 system.console().putUser("operator", Role.ADMIN, "operator-password-for-test".toCharArray());
                 WebDriver browser = headlessChromium();
@@ -258,13 +266,18 @@ class ConsoleBrowserTest {
                     WebElement card = browser.findElement(By.id("tuning"));
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> card.isDisplayed()
                             && browser.findElement(By.id("tuning-summary")).getText().startsWith("state baseline"));
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("tuning-partition")).isDisplayed());
+                    new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("tuning-partition"))).selectByValue("trades");
                     browser.findElement(By.id("tuning-stop")).click();
-                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.controlLoop().tuner().state()
+                    io.slagate.rm.ControlLoop loop = system.controlLoop();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> partition(loop, "trades").tuner().state()
                             == io.slagate.rm.tune.Tuner.State.STOPPED);
+                    assertTrue(partition(loop, "quotes").tuner().state() != io.slagate.rm.tune.Tuner.State.STOPPED,
+                            "the other partition's tuner goes on");
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("tuning-summary")).getText()
                             .startsWith("state stopped"));
                     browser.findElement(By.id("tuning-start")).click();
-                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.controlLoop().tuner().state()
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> partition(loop, "trades").tuner().state()
                             != io.slagate.rm.tune.Tuner.State.STOPPED);
                     Files.createDirectories(Path.of("target"));
                     Files.write(Path.of("target", "console-tuning.png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
@@ -273,6 +286,10 @@ class ConsoleBrowserTest {
                 }
             }
         }
+    }
+
+    private static io.slagate.rm.tune.TuningPartition partition(io.slagate.rm.ControlLoop loop, String name) {
+        return loop.tuningPartitions().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
     }
 
     private static WebDriver headlessChromium() {

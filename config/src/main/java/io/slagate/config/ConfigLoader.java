@@ -15,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -752,13 +753,30 @@ public final class ConfigLoader {
         }
         return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound,
                 minGain, forecast == null ? "none" : forecast, reconfiguration(c.object("reconfiguration")),
-                c.child("tuning").isMissing() ? null : tuning(c.object("tuning")));
+                c.child("tuning").isMissing() ? List.of() : tuning(c.object("tuning")));
     }
 
-    /** {@code controller.tuning}: checked here; its pools and classes against the rest in crossCheck. */
-    private static TuningSettings tuning(ConfigNode t) {
-        t.allowOnly("strategy", "period", "settle", "minGain", "abortDrop", "stallTrials", "drift", "safe", "experimental", "share",
-                "twins", "knobs", "best");
+    private static final String[] WORK_LINE_KEYS = {"safe", "experimental", "share", "twins", "knobs", "best"};
+
+    /**
+     * {@code controller.tuning}: checked here; its pools and classes against the rest in crossCheck. Either one work line
+     * (its pools, twins and knobs beside the search settings) or {@code partitions}: a name → work line each, every one
+     * with its own tuner under the shared search settings (Active Harmony's parameter partitioning).
+     */
+    private static List<TuningSettings> tuning(ConfigNode t) {
+        ConfigNode parts = t.object("partitions");
+        if (parts.isMissing()) {
+            t.allowOnly("strategy", "period", "settle", "minGain", "abortDrop", "stallTrials", "drift", "safe", "experimental", "share",
+                    "twins", "knobs", "best", "partitions");
+        } else {
+            t.allowOnly("strategy", "period", "settle", "minGain", "abortDrop", "stallTrials", "drift", "safe", "experimental", "share",
+                    "twins", "knobs", "best", "partitions");
+            for (String k : WORK_LINE_KEYS) {
+                if (!t.child(k).isMissing()) {
+                    t.problem(k, t.child(k).text(), "belongs in each partition when partitions are given (each work line has its own)");
+                }
+            }
+        }
         String strategy = t.string("strategy", "simplex");
         if (strategy != null && !List.of("simplex", "hill", "restarts").contains(strategy)) {
             t.problem("strategy", strategy, "is not allowed; use one of: simplex, hill, restarts");
@@ -770,6 +788,34 @@ public final class ConfigLoader {
         double abortDrop = t.number("abortDrop", 0.1, 0, 100);
         int stall = t.integer("stallTrials", 10, 1, 10_000);
         double drift = t.number("drift", 0.10, 0, 100);
+        List<TuningSettings> out = new ArrayList<>();
+        if (parts.isMissing()) {
+            out.add(workLine(t, TuningSettings.DEFAULT, strategy, period, settle, minGain, abortDrop, stall, drift));
+            return out;
+        }
+        if (parts.keys().isEmpty()) {
+            t.missing("partitions", "at least one partition: {name: {safe: POOL, experimental: POOL, twins: {...}, knobs: [...]}}");
+        }
+        for (Map.Entry<String, ConfigNode> e : parts.entries().entrySet()) {
+            if (!e.getKey().matches("[A-Za-z0-9_-]{1,64}")) {
+                parts.problem(e.getKey(), e.getKey(), "is not a partition name: letters, digits, '-' and '_', at most 64");
+                continue;
+            }
+            if (!e.getValue().isObject()) {
+                parts.problem(e.getKey(), e.getValue().text(), "must be a mapping: {safe, experimental, share, twins, knobs}");
+                continue;
+            }
+            out.add(workLine(e.getValue(), e.getKey(), strategy, period, settle, minGain, abortDrop, stall, drift));
+        }
+        return out;
+    }
+
+    /** One work line of the tuner: its two pools, the share of each class on the experimental one, twins, knobs, best. */
+    private static TuningSettings workLine(ConfigNode t, String name, String strategy, Duration period, Duration settle,
+                                           double minGain, double abortDrop, int stall, double drift) {
+        if (!TuningSettings.DEFAULT.equals(name)) {
+            t.allowOnly(WORK_LINE_KEYS);
+        }
         String safe = t.requiredString("safe");
         String experimental = t.requiredString("experimental");
         double share = t.number("share", 0.2, 0.01, 0.99);
@@ -791,9 +837,9 @@ public final class ConfigLoader {
         }
         for (ConfigNode k : list) {
             k.allowOnly("name", "path", "min", "max", "integer", "timeout");
-            String name = k.requiredString("name");
+            String knob = k.requiredString("name");
             String path = k.string("path", null);
-            if (name != null && !name.equals("concurrency") && path == null) {
+            if (knob != null && !knob.equals("concurrency") && path == null) {
                 k.missing("path", "a backend knob is set through its admin endpoint: path: /admin/knobs");
             }
             if (path != null && !path.startsWith("/")) {
@@ -806,7 +852,7 @@ public final class ConfigLoader {
             }
             boolean integer = k.bool("integer", true);
             Duration timeout = k.duration("timeout", Duration.ofSeconds(2), Duration.ofMillis(10), Duration.ofMinutes(1));
-            knobs.add(new TuningSettings.Knob(name, path, min, max, integer, timeout));
+            knobs.add(new TuningSettings.Knob(knob, path, min, max, integer, timeout));
         }
         // the best configuration found, as the console wrote it back: every knob named, each within its bounds
         Map<String, Double> best = new LinkedHashMap<>();
@@ -828,7 +874,7 @@ public final class ConfigLoader {
             bestNode.allowOnly(knobs.stream().map(TuningSettings.Knob::name).filter(java.util.Objects::nonNull).toArray(String[]::new));
         }
         return new TuningSettings(strategy, period, settle, minGain, abortDrop, stall, drift, safe, experimental, share, twins, knobs,
-                best);
+                best, name);
     }
 
     private static ReconfigurationSettings reconfiguration(ConfigNode r) {
@@ -861,25 +907,32 @@ public final class ConfigLoader {
                 }
             }
         }
-        TuningSettings tuning = controller.tuning();
-        if (tuning != null) {
+        Map<String, String> poolOwner = new HashMap<>(); // pool → the partition that tunes it: two tuners must not share servers
+        for (TuningSettings tuning : controller.tuning()) {
+            String at = TuningSettings.DEFAULT.equals(tuning.partition()) ? "controller.tuning." : "controller.tuning.partitions."
+                    + tuning.partition() + ".";
             for (String p : new String[] {tuning.safePool(), tuning.experimentalPool()}) {
+                String key = at + (p != null && p.equals(tuning.safePool()) ? "safe" : "experimental");
                 if (p != null && !pools.contains(p)) {
-                    top.problem("controller.tuning." + (p.equals(tuning.safePool()) ? "safe" : "experimental"), p,
-                            "is not a pool with servers; pools: " + String.join(", ", sorted(pools)));
+                    top.problem(key, p, "is not a pool with servers; pools: " + String.join(", ", sorted(pools)));
+                }
+                String other = p == null ? null : poolOwner.putIfAbsent(p, tuning.partition());
+                if (other != null && !other.equals(tuning.partition())) {
+                    top.problem(key, p, "is already tuned by partition " + other + ": partitions are independent work lines,"
+                            + " so no pool may be in two");
                 }
             }
             if (tuning.safePool() != null && tuning.safePool().equals(tuning.experimentalPool())) {
-                top.problem("controller.tuning.experimental", tuning.experimentalPool(), "must differ from the safe pool");
+                top.problem(at + "experimental", tuning.experimentalPool(), "must differ from the safe pool");
             }
             for (Map.Entry<String, String> tw : tuning.twins().entrySet()) {
                 TrafficClassConfig safe = classes.stream().filter(x -> x.name().equals(tw.getKey())).findFirst().orElse(null);
                 TrafficClassConfig twin = classes.stream().filter(x -> x.name().equals(tw.getValue())).findFirst().orElse(null);
                 if (safe == null || !safe.pool().equals(tuning.safePool())) {
-                    top.problem("controller.tuning.twins." + tw.getKey(), tw.getKey(), "must be a class of the safe pool " + tuning.safePool());
+                    top.problem(at + "twins." + tw.getKey(), tw.getKey(), "must be a class of the safe pool " + tuning.safePool());
                 }
                 if (twin == null || !twin.pool().equals(tuning.experimentalPool())) {
-                    top.problem("controller.tuning.twins." + tw.getKey(), tw.getValue(), "must be a class of the experimental pool "
+                    top.problem(at + "twins." + tw.getKey(), tw.getValue(), "must be a class of the experimental pool "
                             + tuning.experimentalPool());
                 }
             }

@@ -1,6 +1,7 @@
 package io.slagate.config;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The global resource manager (sections III-B and IV).
@@ -25,16 +26,22 @@ import java.time.Duration;
  *                      (with a warning), so a flood of invented gateways cannot starve the real ones
  * @param forecast      {@code none} (the last window's arrival rates), {@code trend} (each flow's rate one cycle
  *                      ahead by Holt's linear trend) or {@code auto} (the trend where its recent error is small)
+ * @param tuning        the online tuner's partitions (issue 18), each its own tuner over its own pools; empty: no tuning
  */
 public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
                                  double minWeight, int gatewayExpiry, double damping, int maxGateways,
                                  double correctionBound, double minGain, String forecast, ReconfigurationSettings reconfiguration,
-                                 TuningSettings tuning) {
+                                 List<TuningSettings> tuning) {
+    public ControllerSettings {
+        tuning = tuning == null ? List.of() : List.copyOf(tuning);
+    }
+
+
     public ControllerSettings(Duration cycle, Combining combining, String model, double resolution, double minWeight,
                               int gatewayExpiry, double damping, int maxGateways, double correctionBound, double minGain,
                               String forecast) {
         this(cycle, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways, correctionBound, minGain, forecast,
-                ReconfigurationSettings.DEFAULTS, null);
+                ReconfigurationSettings.DEFAULTS, List.of());
     }
 
     public ControllerSettings(Duration cycle, Combining combining, String model, double resolution, double minWeight,

@@ -25,10 +25,15 @@ import java.util.Map;
  * @param knobs        what is tuned, applied to every server of a side
  * @param best         the best configuration the tuner found (knob → value), written back by the console when the tuner
  *                     promotes or reverts, so that a restart starts from it (empty: none yet)
+ * @param partition    the partition's name (Active Harmony's parameter partitioning by work line: each pair of pools
+ *                     has its own tuner, measured on its own classes); {@link #DEFAULT} for the unpartitioned form
  */
 public record TuningSettings(String strategy, Duration period, Duration settle, double minGain, double abortDrop,
                              int stallTrials, double drift, String safePool, String experimentalPool, double share,
-                             Map<String, String> twins, List<Knob> knobs, Map<String, Double> best) {
+                             Map<String, String> twins, List<Knob> knobs, Map<String, Double> best, String partition) {
+    /** The name of the single partition of {@code controller.tuning} without {@code partitions}. */
+    public static final String DEFAULT = "default";
+
     /**
      * @param name    {@code concurrency} (slagate's N_s of each server of the side) or a backend knob's name
      * @param path    for a backend knob, the admin endpoint's path on each server (e.g. /admin/knobs); null for concurrency
@@ -41,6 +46,20 @@ public record TuningSettings(String strategy, Duration period, Duration settle, 
         twins = Map.copyOf(twins);
         knobs = List.copyOf(knobs);
         best = best == null ? Map.of() : Map.copyOf(best);
+        partition = partition == null ? DEFAULT : partition;
+    }
+
+    /** Unpartitioned. */
+    public TuningSettings(String strategy, Duration period, Duration settle, double minGain, double abortDrop, int stallTrials,
+                          double drift, String safePool, String experimentalPool, double share, Map<String, String> twins,
+                          List<Knob> knobs, Map<String, Double> best) {
+        this(strategy, period, settle, minGain, abortDrop, stallTrials, drift, safePool, experimentalPool, share, twins, knobs, best,
+                DEFAULT);
+    }
+
+    /** The key under which the console writes this partition's best configuration back. */
+    public String bestKey() {
+        return DEFAULT.equals(partition) ? "controller.tuning.best" : "controller.tuning.partitions." + partition + ".best";
     }
 
     /** Without a best configuration written back yet. */

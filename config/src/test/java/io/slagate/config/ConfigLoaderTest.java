@@ -571,7 +571,7 @@ class ConfigLoaderTest {
         TuningSettings ok = ConfigLoader.parse(servers + """
                 controller: { tuning: { safe: a, experimental: t, twins: { p: p-trial }, knobs: [ { name: concurrency, min: 1, max: 20 },
                   { name: workers, path: /admin/knobs, min: 1, max: 64 } ] } }
-                """, "t.yaml").controller().tuning();
+                """, "t.yaml").controller().tuning().get(0);
         assertEquals("simplex", ok.strategy());
         assertEquals(0.2, ok.share(), 1e-12);
         assertEquals(2, ok.knobs().size());
@@ -596,7 +596,7 @@ class ConfigLoaderTest {
         TuningSettings kept = ConfigLoader.parse(servers + """
                 controller: { tuning: { safe: a, experimental: t, twins: { p: p-trial }, knobs: [ { name: concurrency, min: 1, max: 20 },
                   { name: workers, path: /admin/knobs, min: 1, max: 64 } ], best: { concurrency: 8, workers: 10 } } }
-                """, "t.yaml").controller().tuning();
+                """, "t.yaml").controller().tuning().get(0);
         assertEquals(Map.of("concurrency", 8.0, "workers", 10.0), kept.best());
         assertTrue(ok.best().isEmpty());
         ConfigException badBest = assertThrows(ConfigException.class, () -> ConfigLoader.parse(servers + """
@@ -607,5 +607,53 @@ class ConfigLoaderTest {
         assertTrue(b.contains("controller.tuning.best.concurrency") && b.contains("[1, 20]"), b);
         assertTrue(b.contains("controller.tuning.best.workers") && b.contains("every knob"), b);
         assertTrue(b.contains("controller.tuning.best.cache") && b.contains("unknown key"), b);
+    }
+
+    @Test
+    void tuningPartitions_eachAWorkLineOfItsOwn_andEachMistakeNamed() {
+        String servers = """
+                servers:
+                  - { id: a1, url: "http://127.0.0.1:9001", pool: a }
+                  - { id: a2, url: "http://127.0.0.1:9002", pool: a-trial }
+                  - { id: b1, url: "http://127.0.0.1:9003", pool: b }
+                  - { id: b2, url: "http://127.0.0.1:9004", pool: b-trial }
+                classes:
+                  - { name: p, target: 1s, pool: a }
+                  - { name: p-trial, target: 1s, pool: a-trial }
+                  - { name: q, target: 1s, pool: b }
+                  - { name: q-trial, target: 1s, pool: b-trial }
+                """;
+        List<TuningSettings> parts = ConfigLoader.parse(servers + """
+                controller: { tuning: { strategy: hill, period: 9s, partitions: {
+                  quotes: { safe: a, experimental: a-trial, share: 0.3, twins: { p: p-trial }, knobs: [ { name: concurrency, min: 1, max: 20 } ] },
+                  trades: { safe: b, experimental: b-trial, twins: { q: q-trial }, knobs: [ { name: workers, path: /admin/knobs, min: 1, max: 64 } ],
+                            best: { workers: 12 } } } } }
+                """, "t.yaml").controller().tuning();
+        assertEquals(List.of("quotes", "trades"), parts.stream().map(TuningSettings::partition).toList());
+        assertEquals("hill", parts.get(1).strategy(), "the search settings are shared");
+        assertEquals(Duration.ofSeconds(9), parts.get(0).period());
+        assertEquals(0.3, parts.get(0).share(), 1e-12);
+        assertEquals(0.2, parts.get(1).share(), 1e-12);
+        assertEquals(Map.of("workers", 12.0), parts.get(1).best());
+        assertEquals("controller.tuning.partitions.trades.best", parts.get(1).bestKey());
+        assertTrue(ConfigLoader.parse(servers, "t.yaml").controller().tuning().isEmpty(), "no tuning: no partition");
+
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(servers + """
+                controller: { tuning: { safe: a, partitions: {
+                  quotes: { safe: a, experimental: a-trial, twins: { p: p-trial }, knobs: [ { name: concurrency, min: 1, max: 20 } ], colour: red },
+                  again: { safe: a-trial, experimental: b, twins: { q: q-trial }, knobs: [ { name: concurrency, min: 1, max: 20 } ] },
+                  "bad name!": { safe: b, experimental: b-trial } } } }
+                """, "e.yaml"));
+        String m = e.getMessage();
+        assertTrue(m.contains("controller.tuning.safe") && m.contains("belongs in each partition"), m);
+        assertTrue(m.contains("controller.tuning.partitions.quotes.colour") && m.contains("unknown key"), m);
+        assertTrue(m.contains("controller.tuning.partitions.again.safe") && m.contains("already tuned by partition quotes"), m);
+        assertTrue(m.contains("controller.tuning.partitions.again.twins.q") && m.contains("must be a class of the safe pool a-trial"), m);
+        assertTrue(m.contains("controller.tuning.partitions.bad name!") && m.contains("not a partition name"), m);
+        ConfigException empty = assertThrows(ConfigException.class, () -> ConfigLoader.parse(servers + """
+                controller: { tuning: { partitions: {} } }
+                """, "e.yaml"));
+        assertTrue(empty.getMessage().contains("controller.tuning.partitions") && empty.getMessage().contains("at least one partition"),
+                empty.getMessage());
     }
 }

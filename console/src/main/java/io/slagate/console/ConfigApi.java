@@ -121,6 +121,11 @@ final class ConfigApi {
         return config().servers().stream().anyMatch(s -> s.id().equals(id) && s.movable());
     }
 
+    /** The tuning partitions' names, in the configuration's order (issue 18). */
+    java.util.List<String> tuningPartitions() {
+        return config().controller().tuning().stream().map(io.slagate.config.TuningSettings::partition).toList();
+    }
+
     String knownServer(String id) {
         for (ServerConfig s : config().servers()) {
             if (s.id().equals(id)) {

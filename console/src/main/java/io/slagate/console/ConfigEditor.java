@@ -170,15 +170,18 @@ public final class ConfigEditor {
     }
 
     /**
-     * Writes the online tuner's best configuration back as {@code controller.tuning.best} (issue 18), so that a restart
-     * starts from it; whole numbers are written as integers. Refused (400) when the file has no tuning section or a
-     * value is outside its knob's bounds.
+     * Writes a tuning partition's best configuration back as {@code controller.tuning.best} (the unpartitioned form) or
+     * {@code controller.tuning.partitions.NAME.best} (issue 18), so that a restart starts from it; whole numbers are
+     * written as integers. Refused (400) when the file has no such partition or a value is outside its knob's bounds.
      */
-    public synchronized SlagateConfig putTuningBest(java.util.Map<String, Double> best) throws IOException {
+    public synchronized SlagateConfig putTuningBest(String partition, java.util.Map<String, Double> best) throws IOException {
         ObjectNode root = document();
         JsonNode tuning = root.path("controller").path("tuning");
+        if (!io.slagate.config.TuningSettings.DEFAULT.equals(partition)) {
+            tuning = tuning.path("partitions").path(partition);
+        }
         if (!tuning.isObject()) {
-            throw new Api.ApiError(400, "the configuration file has no controller.tuning section", null);
+            throw new Api.ApiError(400, "the configuration file has no tuning partition " + partition, null);
         }
         ObjectNode out = ((ObjectNode) tuning).putObject("best");
         best.forEach((k, v) -> {

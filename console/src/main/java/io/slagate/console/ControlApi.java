@@ -64,9 +64,9 @@ final class ControlApi {
         switch (method + " " + path) {
             case "POST /api/controller/pause" -> msg = control(ControlMessage.PAUSE, null, null, null, 0, 0, session);
             case "POST /api/controller/resume" -> msg = control(ControlMessage.RESUME, null, null, null, 0, 0, session);
-            case "POST /api/controller/tuning/start" -> msg = control(ControlMessage.TUNING_START, null, null, null, 0, 0, session);
-            case "POST /api/controller/tuning/stop" -> msg = control(ControlMessage.TUNING_STOP, null, null, null, 0, 0, session);
-            case "POST /api/controller/tuning/revert" -> msg = control(ControlMessage.TUNING_REVERT, null, null, null, 0, 0, session);
+            case "POST /api/controller/tuning/start" -> msg = tuning(ControlMessage.TUNING_START, q, session);
+            case "POST /api/controller/tuning/stop" -> msg = tuning(ControlMessage.TUNING_STOP, q, session);
+            case "POST /api/controller/tuning/revert" -> msg = tuning(ControlMessage.TUNING_REVERT, q, session);
             case "POST /api/overrides/weight" -> {
                 JsonNode in = call.json();
                 String gw = Api.gatewayId(Api.text(in, "gateway"));
@@ -99,6 +99,18 @@ final class ControlApi {
         }
     }
 
+    /** A tuning command for the partition named by {@code ?partition=} (checked against the configuration), or for all. */
+    private ControlMessage tuning(String command, Fields q, Sessions.Session session) {
+        String partition = q.getValue("partition");
+        java.util.List<String> known = config.tuningPartitions();
+        if (partition != null && !known.contains(partition)) {
+            throw new ApiError(400, "no tuning partition " + (partition.length() > 64 ? partition.substring(0, 64) + "…" : partition)
+                    + (known.isEmpty() ? "; controller.tuning is not configured" : "; partitions: " + String.join(", ", known)), "partition");
+        }
+        return new ControlMessage(BusMessage.SCHEMA, command, null, null, null, 0, 0, session.user(), System.currentTimeMillis(),
+                partition);
+    }
+
     private static ControlMessage control(String command, String gw, String cls, String server, double value, double expiry,
                                           Sessions.Session session) {
         return new ControlMessage(BusMessage.SCHEMA, command, gw, cls, server, value, expiry, session.user(),
@@ -115,6 +127,9 @@ final class ControlApi {
         }
         if (m.serverId() != null) {
             sb.append("server=").append(m.serverId()).append(' ');
+        }
+        if (m.partition() != null) {
+            sb.append("partition=").append(m.partition()).append(' ');
         }
         if (m.command().startsWith("pin")) {
             sb.append("value=").append(m.value()).append(' ');

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Issue 18: the console owns the configuration file, so it is the one that makes the tuner's work durable. When a
  * decision says the tuner's best configuration changed (a promotion, a revert, an operator's start from a new best),
- * it is written back as {@code controller.tuning.best} (validated, atomic, the previous file kept as {@code .bak}) and
+ * it is written back as the partition's {@code best} (validated, atomic, the previous file kept as {@code .bak}) and
  * audited as the resource manager's; a restart then starts tuning from it. Decisions come only from the resource
  * manager's bus account (the broker's authorization), so nothing else can write here.
  */
@@ -19,8 +19,8 @@ final class TuningWriteBack implements Consumer<BusMessage> {
     private static final Logger LOG = LoggerFactory.getLogger(TuningWriteBack.class);
     private final ConfigEditor editor;
     private final AuditLog audit;
-    /** What was last written, or found in the file (null: not looked yet). */
-    private Map<String, Double> written;
+    /** Per partition, what was last written, or found in the file. */
+    private final Map<String, Map<String, Double>> written = new java.util.HashMap<>();
 
     TuningWriteBack(ConfigEditor editor, AuditLog audit) {
         this.editor = editor;
@@ -29,30 +29,37 @@ final class TuningWriteBack implements Consumer<BusMessage> {
 
     @Override
     public synchronized void accept(BusMessage m) {
-        if (!(m instanceof DecisionMessage d) || d.tuning() == null) {
-            return;
+        if (!(m instanceof DecisionMessage d) || editor.yaml() == null) {
+            return; // no file to write to
         }
-        DecisionMessage.TuningStatus t = d.tuning();
-        if (t.best().isEmpty() || t.best().size() != t.knobs().size() || editor.yaml() == null) {
-            return; // nothing measured yet, or no file to write to
+        for (DecisionMessage.TuningStatus t : d.tuning()) {
+            writeBack(d.managerId(), t);
+        }
+    }
+
+    private void writeBack(String manager, DecisionMessage.TuningStatus t) {
+        if (t.best().isEmpty() || t.best().size() != t.knobs().size()) {
+            return; // nothing measured yet
         }
         Map<String, Double> best = new LinkedHashMap<>();
         for (int i = 0; i < t.knobs().size(); i++) {
             best.put(t.knobs().get(i), t.best().get(i));
         }
-        if (written == null && editor.config().controller().tuning() != null) {
-            written = editor.config().controller().tuning().best();
+        if (!written.containsKey(t.partition())) {
+            editor.config().controller().tuning().stream().filter(s -> s.partition().equals(t.partition())).findFirst()
+                    .ifPresent(s -> written.put(t.partition(), s.best()));
         }
-        if (best.equals(written)) {
+        if (best.equals(written.get(t.partition()))) {
             return;
         }
-        written = best; // once, even if refused: a refused value is not retried at every cycle
+        written.put(t.partition(), best); // once, even if refused: a refused value is not retried at every cycle
+        String what = io.slagate.config.TuningSettings.DEFAULT.equals(t.partition()) ? best.toString() : t.partition() + " " + best;
         try {
-            editor.putTuningBest(best);
-            audit.record("resource-manager " + d.managerId(), "tuning-best", best.toString(), "bus");
-            LOG.info("tuning: the best configuration {} is written back to the configuration file", best);
+            editor.putTuningBest(t.partition(), best);
+            audit.record("resource-manager " + manager, "tuning-best", what, "bus");
+            LOG.info("tuning: the best configuration {} is written back to the configuration file", what);
         } catch (java.io.IOException | RuntimeException e) {
-            LOG.warn("tuning: the best configuration {} could not be written back: {}", best, e.getMessage());
+            LOG.warn("tuning: the best configuration {} could not be written back: {}", what, e.getMessage());
         }
     }
 }

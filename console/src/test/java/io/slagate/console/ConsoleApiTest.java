@@ -203,6 +203,9 @@ class ConsoleApiTest {
                     && c.command().equals("tuning-" + verb) && "admin".equals(c.user())));
         }
         assertEquals(404, admin.send("POST", "/api/controller/tuning/restart", null, true).statusCode());
+        HttpResponse<String> noPartition = admin.send("POST", "/api/controller/tuning/stop?partition=nosuch", null, true);
+        assertEquals(400, noPartition.statusCode(), "a partition the configuration does not name: " + noPartition.body());
+        assertTrue(noPartition.body().contains("nosuch") && noPartition.body().contains("not configured"), noPartition.body());
         HttpResponse<String> notMovable = admin.send("POST", "/api/servers/s1/pool-pin", null, true);
         assertEquals(400, notMovable.statusCode(), "s1 serves one pool: " + notMovable.body());
         assertEquals(403, viewer.send("POST", "/api/servers/s1/pool-pin", null, true).statusCode(), "read-only cannot pin");

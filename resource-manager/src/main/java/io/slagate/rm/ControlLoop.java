@@ -334,7 +334,7 @@ public final class ControlLoop implements AutoCloseable {
                     }
                 }
                 case ControlMessage.TUNING_START, ControlMessage.TUNING_STOP, ControlMessage.TUNING_REVERT -> {
-                    onTuningControl(c.command(), who, now);
+                    onTuningControl(c.command(), c.partition(), who, now);
                     return;
                 }
                 default -> {
@@ -499,87 +499,99 @@ public final class ControlLoop implements AutoCloseable {
         }
     }
 
-    private io.slagate.rm.tune.Tuner tuner;
-    private List<String> safeClasses = List.of();
-    private List<String> trialClasses = List.of();
+    /** Issue 18: one tuner per partition of controller.tuning, in the file's order; built at the first cycle. */
+    private final Map<String, io.slagate.rm.tune.TuningPartition> tuning = new java.util.LinkedHashMap<>();
 
-    /** Issue 18: the tuner of controller.tuning, built at its first cycle (its knobs need the servers' URLs). */
+    /** Issue 18: each partition's tuner, built at its first cycle (its knobs need the servers' URLs), fed each side's utility. */
     private void tune(long now) {
-        io.slagate.config.TuningSettings t = config.controller().tuning();
-        if (t == null) {
+        if (config.controller().tuning().isEmpty()) {
             return;
         }
-        if (tuner == null) {
-            tuner = new io.slagate.rm.tune.Tuner(t, side(t, t.safePool()), side(t, t.experimentalPool()), new java.util.Random(id.hashCode()));
-            safeClasses = List.copyOf(t.twins().keySet());
-            trialClasses = List.copyOf(t.twins().values());
-            if (!t.best().isEmpty()) {
-                double[] best = t.knobs().stream().mapToDouble(k -> t.best().get(k.name())).toArray();
-                try {
-                    tuner.restore(best);
-                } catch (io.slagate.rm.tune.Tunable.KnobException e) {
-                    LOG.warn("tuning: the best configuration written back ({}) could not be applied: {}; tuning starts from where "
-                            + "the servers are", t.best(), e.getMessage());
+        if (tuning.isEmpty()) {
+            for (io.slagate.config.TuningSettings t : config.controller().tuning()) {
+                io.slagate.rm.tune.Tuner tuner = new io.slagate.rm.tune.Tuner(t, side(t, t.safePool()), side(t, t.experimentalPool()),
+                        new java.util.Random(java.util.Objects.hash(id, t.partition())));
+                if (!t.best().isEmpty()) {
+                    double[] best = t.knobs().stream().mapToDouble(k -> t.best().get(k.name())).toArray();
+                    try {
+                        tuner.restore(best);
+                    } catch (io.slagate.rm.tune.Tunable.KnobException e) {
+                        LOG.warn("tuning {}: the best configuration written back ({}) could not be applied: {}; tuning starts from "
+                                + "where the servers are", t.partition(), t.best(), e.getMessage());
+                    }
                 }
+                LOG.info("tuning {}: {} over {} with {} of each class's requests on the experimental pool {} (safe pool {})",
+                        t.partition(), t.strategy(), t.knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(),
+                        t.share(), t.experimentalPool(), t.safePool());
+                tuning.put(t.partition(), new io.slagate.rm.tune.TuningPartition(t, tuner));
             }
-            LOG.info("tuning: {} over {} with {} of each class's requests on the experimental pool {} (safe pool {})", t.strategy(),
-                    t.knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(), t.share(), t.experimentalPool(),
-                    t.safePool());
         }
-        double uSafe = rm.measuredUtility(safeClasses);
-        double uExp = rm.measuredUtility(trialClasses);
-        lastSides = new double[] {uSafe, uExp};
-        tuner.tick(now, uSafe, uExp);
+        for (io.slagate.rm.tune.TuningPartition p : tuning.values()) {
+            p.tick(now, rm.measuredUtility(p.safeClasses()), rm.measuredUtility(p.trialClasses()));
+        }
     }
 
-    private volatile double[] lastSides = {Double.NaN, Double.NaN};
-
-    /** An operator starts, stops or reverts the tuner (issue 18); a new decision carries its state at once. */
-    private void onTuningControl(String command, String who, long now) {
-        if (tuner == null) {
-            LOG.warn("{} from {} ignored: {}", command, who, config.controller().tuning() == null
+    /** An operator starts, stops or reverts one partition's tuner, or every one's; a new decision carries the state at once. */
+    private void onTuningControl(String command, String partition, String who, long now) {
+        if (tuning.isEmpty()) {
+            LOG.warn("{} from {} ignored: {}", command, who, config.controller().tuning().isEmpty()
                     ? "controller.tuning is not configured" : "the tuner starts at the first control cycle");
             return;
         }
-        switch (command) {
-            case ControlMessage.TUNING_START -> tuner.start(now);
-            case ControlMessage.TUNING_STOP -> tuner.stop();
-            default -> {
-                if (!tuner.revert()) {
-                    LOG.warn("tuning-revert from {} not done: nothing measured before tuning yet, or a side refused it (see above)", who);
-                    return;
+        List<io.slagate.rm.tune.TuningPartition> targets;
+        if (partition == null) {
+            targets = List.copyOf(tuning.values());
+        } else if (tuning.containsKey(partition)) {
+            targets = List.of(tuning.get(partition));
+        } else {
+            LOG.warn("{} from {} refused: no tuning partition {}; partitions: {}", command, who,
+                    partition.length() > 64 ? partition.substring(0, 64) + "…" : partition, tuning.keySet());
+            return;
+        }
+        for (io.slagate.rm.tune.TuningPartition p : targets) {
+            io.slagate.rm.tune.Tuner tuner = p.tuner();
+            switch (command) {
+                case ControlMessage.TUNING_START -> tuner.start(now);
+                case ControlMessage.TUNING_STOP -> tuner.stop();
+                default -> {
+                    if (!tuner.revert()) {
+                        LOG.warn("tuning-revert of {} from {} not done: nothing measured before tuning yet, or a side refused it "
+                                + "(see above)", p.name(), who);
+                        continue;
+                    }
                 }
             }
+            LOG.info("tuning {}: {} by {}; state {}", p.name(), command, who, tuner.state());
         }
-        LOG.info("tuning: {} by {}; state {}", command, who, tuner.state());
         cycle();
     }
 
-    /** The tuner's state for the decision (null without controller.tuning or before its first cycle). */
-    private DecisionMessage.TuningStatus tuningStatus() {
-        io.slagate.rm.tune.Tuner t = tuner;
-        if (t == null) {
-            return null;
+    /** Each partition's state for the decision (empty without controller.tuning or before its first cycle). */
+    private List<DecisionMessage.TuningStatus> tuningStatus() {
+        List<DecisionMessage.TuningStatus> out = new java.util.ArrayList<>();
+        for (io.slagate.rm.tune.TuningPartition p : tuning.values()) {
+            io.slagate.rm.tune.Tuner t = p.tuner();
+            List<DecisionMessage.TuningTrial> trials = new java.util.ArrayList<>();
+            for (io.slagate.rm.tune.Tuner.Trial x : t.trials()) {
+                trials.add(new DecisionMessage.TuningTrial(x.number(), boxed(x.values()), x.experimental(), x.safe(), x.outcome()));
+            }
+            double[] sides = p.sides();
+            out.add(new DecisionMessage.TuningStatus(p.name(), t.state().name().toLowerCase(java.util.Locale.ROOT),
+                    p.settings().knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(),
+                    boxed(t.bestValues()), t.baselineUtility(), sides[0], sides[1], trials));
         }
-        List<DecisionMessage.TuningTrial> trials = new java.util.ArrayList<>();
-        for (io.slagate.rm.tune.Tuner.Trial x : t.trials()) {
-            trials.add(new DecisionMessage.TuningTrial(x.number(), boxed(x.values()), x.experimental(), x.safe(), x.outcome()));
-        }
-        double[] sides = lastSides;
-        return new DecisionMessage.TuningStatus(t.state().name().toLowerCase(java.util.Locale.ROOT),
-                config.controller().tuning().knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(),
-                boxed(t.bestValues()), t.baselineUtility(), sides[0], sides[1], trials);
+        return out;
     }
 
     private static List<Double> boxed(double[] v) {
         return java.util.Arrays.stream(v).boxed().toList();
     }
 
-    /** The safe and the experimental side's measured utilities at the last cycle (NaN without tuning or traffic). */
+    /** The first partition's safe and experimental side's utilities at the last cycle (NaN without tuning or traffic). */
     public double[] sideUtilities() {
-        return lastSides.clone();
+        io.slagate.rm.tune.TuningPartition p = tuning.values().stream().findFirst().orElse(null);
+        return p == null ? new double[] {Double.NaN, Double.NaN} : p.sides();
     }
-
 
     private io.slagate.rm.tune.KnobSet side(io.slagate.config.TuningSettings t, String pool) {
         List<io.slagate.config.ServerConfig> servers = config.servers().stream().filter(s -> s.pool().equals(pool)).toList();
@@ -597,9 +609,14 @@ public final class ControlLoop implements AutoCloseable {
         return new io.slagate.rm.tune.KnobSet(knobs);
     }
 
-    /** The tuner (issue 18), or null when controller.tuning is not configured or before the first cycle. */
+    /** The first (or only) partition's tuner (issue 18), or null when controller.tuning is not configured or before the first cycle. */
     public io.slagate.rm.tune.Tuner tuner() {
-        return tuner;
+        return tuning.values().stream().findFirst().map(io.slagate.rm.tune.TuningPartition::tuner).orElse(null);
+    }
+
+    /** The tuning partitions (issue 18), in the configuration's order; empty before the first cycle. */
+    public List<io.slagate.rm.tune.TuningPartition> tuningPartitions() {
+        return List.copyOf(tuning.values());
     }
 
     /** Servers moved between pools since start (issue 19). */
@@ -644,7 +661,7 @@ public final class ControlLoop implements AutoCloseable {
             }
             tune(lastCycleNanos);
             if (d.decision() != null) {
-                DecisionMessage decision = tuner == null ? d.decision() : d.decision().withTuning(tuningStatus());
+                DecisionMessage decision = tuning.isEmpty() ? d.decision() : d.decision().withTuning(tuningStatus());
                 lastDecision = decision;
                 bus.publish(Topics.DECISION, decision);
                 recordFlows(d.decision());

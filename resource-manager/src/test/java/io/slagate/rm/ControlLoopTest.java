@@ -154,18 +154,93 @@ class ControlLoopTest {
             io.slagate.rm.tune.Tuner.State during = loop.tuner().state();
             assertTrue(during == io.slagate.rm.tune.Tuner.State.SETTLING || during == io.slagate.rm.tune.Tuner.State.MEASURING,
                     "a trial is under way after the baseline: " + during);
-            io.slagate.bus.message.DecisionMessage.TuningStatus status = loop.lastDecision().tuning();
+            io.slagate.bus.message.DecisionMessage.TuningStatus status = loop.lastDecision().tuning().get(0);
+            assertEquals("default", status.partition(), "the unpartitioned form is one partition");
             assertEquals(java.util.List.of("concurrency"), status.knobs());
             assertEquals(java.util.List.of(8.0), status.best(), "the configured N_s is where tuning starts");
             assertEquals(during.name().toLowerCase(java.util.Locale.ROOT), status.state());
 
             loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0));
             assertEquals(io.slagate.rm.tune.Tuner.State.STOPPED, loop.tuner().state());
-            assertEquals("stopped", loop.lastDecision().tuning().state(), "a decision at once says so");
+            assertEquals("stopped", loop.lastDecision().tuning().get(0).state(), "a decision at once says so");
             loop.onControl(cmd(ControlMessage.TUNING_REVERT, null, null, null, 0, 0));
-            assertEquals(java.util.List.of(8.0), loop.lastDecision().tuning().best());
+            assertEquals(java.util.List.of(8.0), loop.lastDecision().tuning().get(0).best());
             loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0));
             assertEquals(io.slagate.rm.tune.Tuner.State.SETTLING, loop.tuner().state(), "started again: the next trial");
+        } finally {
+            bus.close();
+        }
+    }
+
+    /**
+     * Active Harmony's parameter partitioning: each work line (a safe and an experimental pool) has its own tuner,
+     * measured on its own classes; an operator's command may name one partition, or none for all.
+     */
+    @Test
+    void partitions_eachTheirOwnTuner_measuredOnTheirOwnClasses_andCommandedOneByOne() {
+        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
+        Overrides o = new Overrides();
+        String yaml = """
+                servers:
+                  - { id: a1, url: "http://127.0.0.1:1", concurrency: 8, pool: a }
+                  - { id: a2, url: "http://127.0.0.1:2", concurrency: 8, pool: a-trial }
+                  - { id: b1, url: "http://127.0.0.1:3", concurrency: 4, pool: b }
+                  - { id: b2, url: "http://127.0.0.1:4", concurrency: 4, pool: b-trial }
+                classes:
+                  - { name: p, target: 1s, pool: a }
+                  - { name: p-trial, target: 1s, pool: a-trial }
+                  - { name: q, target: 1s, pool: b }
+                  - { name: q-trial, target: 1s, pool: b-trial }
+                controller: { cycle: 1h, tuning: { period: 2s, settle: 1s, partitions: {
+                  quotes: { safe: a, experimental: a-trial, twins: { p: p-trial }, knobs: [ { name: concurrency, min: 1, max: 20 } ] },
+                  trades: { safe: b, experimental: b-trial, twins: { q: q-trial }, knobs: [ { name: concurrency, min: 2, max: 10 } ],
+                            best: { concurrency: 6 } } } } }
+                """;
+        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, o, new SimpleMeterRegistry(), () -> now)) {
+            loop.onGatewayHeartbeat(new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
+                    io.slagate.bus.message.HeartbeatMessage.JOIN, 0, 0), "gw-account");
+            // quotes' sides measure differently from trades' sides: each partition must see its own
+            io.slagate.bus.message.StatsMessage stats = new io.slagate.bus.message.StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 5, 0,
+                    java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5),
+                            new io.slagate.bus.message.FlowStatsMessage("p-trial", 10, 10, 0, 0.25, 0.05, 0.2, 1, 4, 5),
+                            new io.slagate.bus.message.FlowStatsMessage("q", 10, 10, 0, 0.9, 0.5, 0.4, 1, 4, 5),
+                            new io.slagate.bus.message.FlowStatsMessage("q-trial", 10, 10, 0, 0.8, 0.4, 0.4, 1, 4, 5)),
+                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("a1", 8, 4, true),
+                            new io.slagate.bus.message.ServerStatusMessage("a2", 8, 4, true),
+                            new io.slagate.bus.message.ServerStatusMessage("b1", 4, 2, true),
+                            new io.slagate.bus.message.ServerStatusMessage("b2", 4, 2, true)));
+            loop.onStats(stats, "gw-account");
+            for (int i = 0; i < 4; i++) { // the baseline period, then a trial in each partition
+                now += 1_000_000_000L;
+                loop.cycle();
+            }
+            java.util.List<io.slagate.rm.tune.TuningPartition> parts = loop.tuningPartitions();
+            assertEquals(java.util.List.of("quotes", "trades"), parts.stream().map(io.slagate.rm.tune.TuningPartition::name).toList());
+            double[] quotes = parts.get(0).sides();
+            double[] trades = parts.get(1).sides();
+            assertEquals(0.5, quotes[0], 1e-9, "quotes' safe side is p: 1 s target, 0.5 s measured");
+            assertEquals(0.75, quotes[1], 1e-9, "quotes' experimental side is p-trial");
+            assertEquals(0.1, trades[0], 1e-9, "trades' safe side is q");
+            assertEquals(0.2, trades[1], 1e-9, "trades' experimental side is q-trial");
+            assertEquals(6, o.capacity("b1", now), "trades' written-back best is where its sides started");
+            assertEquals(null, o.capacity("a1", now), "quotes' safe side untouched by trades' best (its configured N_s)");
+            for (io.slagate.rm.tune.TuningPartition p : parts) {
+                io.slagate.rm.tune.Tuner.State st = p.tuner().state();
+                assertTrue(st == io.slagate.rm.tune.Tuner.State.SETTLING || st == io.slagate.rm.tune.Tuner.State.MEASURING,
+                        p.name() + " runs its own trial at the same time: " + st);
+            }
+            assertEquals(java.util.List.of("quotes", "trades"),
+                    loop.lastDecision().tuning().stream().map(io.slagate.bus.message.DecisionMessage.TuningStatus::partition).toList());
+            assertEquals(java.util.List.of(6.0), loop.lastDecision().tuning("trades").best());
+
+            loop.onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "trades"));
+            assertEquals(io.slagate.rm.tune.Tuner.State.STOPPED, parts.get(1).tuner().state());
+            assertTrue(parts.get(0).tuner().state() != io.slagate.rm.tune.Tuner.State.STOPPED, "a command to trades leaves quotes alone");
+            assertEquals("stopped", loop.lastDecision().tuning("trades").state());
+            loop.onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "nosuch"));
+            assertTrue(parts.get(0).tuner().state() != io.slagate.rm.tune.Tuner.State.STOPPED, "an unknown partition is refused");
+            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0));
+            assertEquals(io.slagate.rm.tune.Tuner.State.STOPPED, parts.get(0).tuner().state(), "no partition named: every one");
         } finally {
             bus.close();
         }

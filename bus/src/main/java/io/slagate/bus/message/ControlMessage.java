@@ -5,11 +5,13 @@ package io.slagate.bus.message;
  * override the control values"): {@code pause}, {@code resume}, {@code pin-weight} (gateway, class,
  * value), {@code unpin-weight}, {@code pin-capacity} (server, value), {@code unpin-capacity}.
  * {@code tuning-start}, {@code tuning-stop} and {@code tuning-revert} (issue 18: the online tuner started now, stopped
- * with both sides on the best configuration, or stopped with both sides back on the configuration from before tuning).
+ * with both sides on the best configuration, or stopped with both sides back on the configuration from before tuning),
+ * for the tuning partition {@code partition} or, when it is null, for every partition.
  * {@code expiresInSeconds} ≤ 0 pins until unpinned. {@code user} names who asked, for the audit log.
  */
 public record ControlMessage(int schema, String command, String gatewayId, String className, String serverId,
-                             double value, double expiresInSeconds, String user, long timestampMillis) implements BusMessage {
+                             double value, double expiresInSeconds, String user, long timestampMillis, String partition)
+        implements BusMessage {
     public static final String PAUSE = "pause";
     public static final String RESUME = "resume";
     public static final String PIN_WEIGHT = "pin-weight";
@@ -22,4 +24,10 @@ public record ControlMessage(int schema, String command, String gatewayId, Strin
     public static final String TUNING_START = "tuning-start";
     public static final String TUNING_STOP = "tuning-stop";
     public static final String TUNING_REVERT = "tuning-revert";
+
+    /** Not about a tuning partition. */
+    public ControlMessage(int schema, String command, String gatewayId, String className, String serverId, double value,
+                          double expiresInSeconds, String user, long timestampMillis) {
+        this(schema, command, gatewayId, className, serverId, value, expiresInSeconds, user, timestampMillis, null);
+    }
 }

@@ -7,41 +7,52 @@ import java.util.List;
  * per flow (g,c) the measured λ~, t~, w~, the predicted response time and utility at the new w; for
  * a class with a percentile goal, the predicted response time at that percentile (NaN otherwise); and the
  * N_s of each {@code concurrency: auto} server; per flow, the arrival rate it predicted for when a forecast
- * was in force (NaN otherwise); where {@code controller.tuning} is configured, the online tuner's state (else null).
+ * was in force (NaN otherwise); where {@code controller.tuning} is configured, each tuning partition's state (else
+ * empty).
  */
 public record DecisionMessage(int schema, long version, long timestampMillis, String managerId, boolean paused,
                               double clusterUtility, double solveMillis, List<FlowDecision> flows,
-                              List<ServerDecision> servers, TuningStatus tuning) implements BusMessage {
+                              List<ServerDecision> servers, List<TuningStatus> tuning) implements BusMessage {
+    /** The most tuning partitions a decision carries (each carries its trials). */
+    public static final int MAX_PARTITIONS = 16;
+
     public DecisionMessage {
         flows = List.copyOf(flows);
         servers = servers == null ? List.of() : List.copyOf(servers);
+        tuning = tuning == null ? List.of() : List.copyOf(tuning.subList(0, Math.min(MAX_PARTITIONS, tuning.size())));
     }
 
     public DecisionMessage(int schema, long version, long timestampMillis, String managerId, boolean paused,
                            double clusterUtility, double solveMillis, List<FlowDecision> flows, List<ServerDecision> servers) {
-        this(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, servers, null);
+        this(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, servers, List.of());
     }
 
     public DecisionMessage(int schema, long version, long timestampMillis, String managerId, boolean paused,
                            double clusterUtility, double solveMillis, List<FlowDecision> flows) {
-        this(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, List.of(), null);
+        this(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, List.of(), List.of());
     }
 
-    /** This decision with the tuner's state. */
-    public DecisionMessage withTuning(TuningStatus t) {
+    /** This decision with the tuners' states, one per partition. */
+    public DecisionMessage withTuning(List<TuningStatus> t) {
         return new DecisionMessage(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, servers, t);
     }
 
+    /** The status of the partition named {@code name}, or null. */
+    public TuningStatus tuning(String name) {
+        return tuning.stream().filter(t -> t.partition().equals(name)).findFirst().orElse(null);
+    }
+
     /**
-     * The online tuner (issue 18): its state, the knobs it tunes, the best configuration's values (the safe side's),
+     * One partition's online tuner (issue 18): the partition's name, its state, the knobs it tunes, the best configuration's values (the safe side's),
      * the safe side's utility before tuning, both sides' utilities at this cycle, and the latest trials (at most
      * {@value #MAX_TRIALS}, oldest first).
      */
-    public record TuningStatus(String state, List<String> knobs, List<Double> best, double baselineUtility, double safeUtility,
+    public record TuningStatus(String partition, String state, List<String> knobs, List<Double> best, double baselineUtility, double safeUtility,
                                double experimentalUtility, List<TuningTrial> trials) {
         public static final int MAX_TRIALS = 50;
 
         public TuningStatus {
+            partition = partition == null ? "default" : partition.length() > 64 ? partition.substring(0, 64) : partition;
             knobs = knobs == null ? List.of() : List.copyOf(knobs);
             best = best == null ? List.of() : List.copyOf(best);
             trials = trials == null ? List.of() : List.copyOf(trials.subList(Math.max(0, trials.size() - MAX_TRIALS), trials.size()));
