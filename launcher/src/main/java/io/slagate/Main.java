@@ -56,7 +56,9 @@ public final class Main {
                                 A --auto [--steady]: the knee, then concurrency: auto from 1 and 200 on two
                                 backends; --steady: 11 minutes of constant load, N_s's variation;
                                 B --sweep: each phase beside its best static weights, and settling times;
-                                A --auto: then concurrency: auto from N_s = 1 and 200, ending "knee K auto N"
+                                A --auto: then concurrency: auto from N_s = 1 and 200, ending "knee K auto N";
+                                tuning --workloads: each workload's best worker pool by brute force, then the
+                                tuner following a change of workload (Active Harmony's finding)
               help              this text
 
             options:
@@ -387,6 +389,7 @@ public final class Main {
         boolean sweep = false;
         boolean auto = false;
         boolean steady = false;
+        boolean workloads = false;
         boolean scaleGiven = false;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
@@ -404,6 +407,10 @@ public final class Main {
             }
             if (a.equals("--steady")) {
                 steady = true;
+                continue;
+            }
+            if (a.equals("--workloads")) {
+                workloads = true;
                 continue;
             }
             if (i + 1 >= args.size()) {
@@ -426,6 +433,15 @@ public final class Main {
         io.slagate.experiment.Experiments experiments = new io.slagate.experiment.Experiments(scale, quick, dir, err, command, resolution);
         if (steady && !(auto && name.equalsIgnoreCase("A"))) {
             throw new IllegalArgumentException("--steady is for experiment A --auto: ten minutes of constant load under concurrency: auto");
+        }
+        if (workloads) {
+            if (!name.equalsIgnoreCase("tuning")) {
+                throw new IllegalArgumentException("--workloads is for experiment tuning: each workload's best by brute force, then the tuner");
+            }
+            List<String> lines = experiments.tuningWorkloads();
+            out.println("results in " + dir.resolve("tuning"));
+            lines.forEach(out::println);
+            return 0;
         }
         if (auto) {
             if (!name.equalsIgnoreCase("A")) {

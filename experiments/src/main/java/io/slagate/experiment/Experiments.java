@@ -91,6 +91,11 @@ public final class Experiments {
         return List.of();
     }
 
+    /** Issue 18: each workload's best worker pool by brute force, and the tuner following a change of workload. */
+    public List<String> tuningWorkloads() throws Exception {
+        return new TuningWorkloadsExperiment(quick, log).run(out, command);
+    }
+
     /** Experiment C at one point against the empirical oracle; the result lines, captures last. */
     public List<String> point(int lp, int lb) throws Exception {
         return point(lp, lb, 0);

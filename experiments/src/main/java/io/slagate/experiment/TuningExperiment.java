@@ -121,6 +121,14 @@ final class TuningExperiment {
     }
 
     static String yaml(List<String> urls) {
+        return yaml(urls, "[ { name: workers, path: /admin/knobs, min: 1, max: 32 }, { name: concurrency, min: 1, max: 32 } ]", "1m");
+    }
+
+    /**
+     * Two servers, one a side, two classes and their twins, tuning {@code knobs} (a YAML list); a request waits in the
+     * gateway's queue at most {@code queueTimeout}.
+     */
+    static String yaml(List<String> urls, String knobs, String queueTimeout) {
         return String.format(Locale.ROOT, """
                 gateway:
                   id: gw1
@@ -131,10 +139,10 @@ final class TuningExperiment {
                   - { id: s1, url: "%s", concurrency: 32, pool: a }
                   - { id: s2, url: "%s", concurrency: 32, pool: a-trial }
                 classes:
-                  - { name: premium, target: 150ms, pool: a, queueBound: 100000, queueTimeout: 1m }
-                  - { name: basic, target: 250ms, pool: a, queueBound: 100000, queueTimeout: 1m }
-                  - { name: premium-trial, target: 150ms, pool: a-trial, queueBound: 100000, queueTimeout: 1m }
-                  - { name: basic-trial, target: 250ms, pool: a-trial, queueBound: 100000, queueTimeout: 1m }
+                  - { name: premium, target: 150ms, pool: a, queueBound: 100000, queueTimeout: %5$s }
+                  - { name: basic, target: 250ms, pool: a, queueBound: 100000, queueTimeout: %5$s }
+                  - { name: premium-trial, target: 150ms, pool: a-trial, queueBound: 100000, queueTimeout: %5$s }
+                  - { name: basic-trial, target: 250ms, pool: a-trial, queueBound: 100000, queueTimeout: %5$s }
                 classification:
                   subscriptions: { %s: { "*": gold } }
                   rules: [ { grade: gold, class: premium } ]
@@ -156,10 +164,8 @@ final class TuningExperiment {
                     experimental: a-trial
                     share: 0.5
                     twins: { premium: premium-trial, basic: basic-trial }
-                    knobs:
-                      - { name: workers, path: /admin/knobs, min: 1, max: 32 }
-                      - { name: concurrency, min: 1, max: 32 }
-                """, urls.get(0), urls.get(1), ExperimentSetup.PREMIUM_USER);
+                    knobs: %s
+                """, urls.get(0), urls.get(1), ExperimentSetup.PREMIUM_USER, knobs, queueTimeout);
     }
 
     private static String report(String command, List<Tuner.Trial> trials, List<double[]> series, String line, String best, int phase) {

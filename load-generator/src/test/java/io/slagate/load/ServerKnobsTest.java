@@ -82,6 +82,17 @@ class ServerKnobsTest {
         assertTrue(24 / ServerKnobs.stretch(24, 8) < 8 / ServerKnobs.stretch(8, 8));
     }
 
+    @Test
+    void contentionConfinedToSomeOperations_leavesTheOthersAlone() {
+        ServerKnobs k = new ServerKnobs(0, 4);
+        assertTrue(k.contends("getQuote") && k.contends("buyShares"), "by default every operation contends");
+        k.contendingOperations(java.util.Set.of("buyShares", "sellShares"));
+        assertTrue(k.contends("buyShares"));
+        assertTrue(!k.contends("getQuote"), "reads take no locks");
+        k.contendingOperations(java.util.Set.of());
+        assertTrue(k.contends("getQuote"), "empty: every operation again");
+    }
+
     private static String get(HttpClient http, String url) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString()).body();
     }

@@ -804,6 +804,14 @@ public final class ControlLoop implements AutoCloseable {
         return overrides;
     }
 
+    /**
+     * An operator's command from this process (an embedding program, an experiment), run on the loop's thread as one
+     * from the bus would be; returns when it has been carried out.
+     */
+    public void command(ControlMessage c) throws Exception {
+        loop.submit(() -> onControl(c, "local")).get();
+    }
+
     public List<String> liveGateways() throws Exception {
         return loop.submit(rm::liveGateways).get();
     }

@@ -8,7 +8,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code /admin/knobs} endpoint: its worker pool (requests executing at once; the rest wait inside the server)
  * and a contention knee: past {@code contentionKnee} requests executing, each takes longer by
  * (1 + ((n − k) / k)²), as a database's lock contention stretches work, so that throughput falls again past a
- * point and a tuner has an optimum to find rather than a bound to run into. 0 turns either off.
+ * point and a tuner has an optimum to find rather than a bound to run into. 0 turns either off. The contention may be
+ * confined to some operations (writes that take locks, e.g. {@code buyShares}), counted among themselves: then reads
+ * never stretch, so the best pool differs between a read-heavy and a write-heavy workload.
  */
 public final class ServerKnobs {
     /** The Axis2 configuration-context property that holds a server's knobs. */
@@ -28,6 +30,9 @@ public final class ServerKnobs {
 
     private final Pool pool = new Pool(0);
     private final AtomicInteger executing = new AtomicInteger();
+    private final AtomicInteger contendingExecuting = new AtomicInteger();
+    /** The operations that contend (empty: every one). */
+    private volatile java.util.Set<String> contending = java.util.Set.of();
     private final AtomicInteger peak = new AtomicInteger();
     private volatile int workers;
     private volatile int contentionKnee;
@@ -69,6 +74,17 @@ public final class ServerKnobs {
         contentionKnee = k;
     }
 
+    /** Confines the contention to these operations, counted among themselves (empty: every operation contends). */
+    public void contendingOperations(java.util.Set<String> operations) {
+        contending = java.util.Set.copyOf(operations);
+    }
+
+    /** Whether {@code operation} is subject to the contention knee. */
+    public boolean contends(String operation) {
+        java.util.Set<String> c = contending;
+        return c.isEmpty() || c.contains(operation);
+    }
+
     /** How much longer each request takes with {@code n} executing past a contention knee {@code k} (0: none). */
     public static double stretch(int n, int k) {
         return k > 0 && n > k ? 1 + Math.pow((n - k) / (double) k, 2) : 1;
@@ -91,9 +107,14 @@ public final class ServerKnobs {
         }
         int n = executing.incrementAndGet();
         peak.accumulateAndGet(n, Math::max);
+        boolean contends = contends(operation);
+        int m = contends ? contendingExecuting.incrementAndGet() : 0;
         try {
-            time.perform(operation, stretch(n, contentionKnee));
+            time.perform(operation, contends ? stretch(m, contentionKnee) : 1);
         } finally {
+            if (contends) {
+                contendingExecuting.decrementAndGet();
+            }
             executing.decrementAndGet();
             if (bounded) {
                 pool.release();

@@ -18,12 +18,16 @@ import org.slf4j.LoggerFactory;
  * to the safe side only when it beat the safe side by {@code minGain} over the same period, so a change of load
  * cannot pass for a gain. After {@code stallTrials} trials without a promotion it stops and monitors; it starts again
  * when the safe side's utility moves by more than {@code drift} from what it was when tuning stopped, or on demand.
+ * After an aborted trial the experimental side first recovers: the next trial waits (at most one period) until that
+ * side is back within {@code abortDrop} of the safe side, because a bad trial leaves damage that outlives it (a backlog
+ * in the queues, a collapsed server) and the next trial must not be charged with it (found in the two-workload
+ * experiment, where every trial after a collapse was aborted while the side still drained).
  * No clock of its own: time enters through {@link #tick}.
  */
 public final class Tuner {
     private static final Logger LOG = LoggerFactory.getLogger(Tuner.class);
 
-    public enum State { BASELINE, SETTLING, MEASURING, MONITORING, STOPPED }
+    public enum State { BASELINE, SETTLING, MEASURING, RECOVERING, MONITORING, STOPPED }
 
     /** One trial: its knob values, the two sides' mean utilities over what was measured, and how it ended. */
     public record Trial(int number, double[] values, double experimental, double safe, String outcome) {
@@ -111,6 +115,16 @@ public final class Tuner {
                     end(now, null);
                 }
             }
+            case RECOVERING -> {
+                boolean recovered = Double.isFinite(uSafe) && Double.isFinite(uExp) && uSafe - uExp <= settings.abortDrop();
+                if (recovered || elapsed >= settings.period().toNanos()) {
+                    if (!recovered) {
+                        LOG.info("tuning: the experimental side is still {} below the safe side one period after an abort; trials go on",
+                                fmt(uSafe - uExp));
+                    }
+                    nextTrial(now);
+                }
+            }
             case MONITORING -> {
                 accumulate(uSafe, uExp);
                 if (elapsed >= settings.period().toNanos() && samples > 0) {
@@ -144,7 +158,7 @@ public final class Tuner {
 
     /** Stops tuning; both sides keep the best configuration (a trial under way ends unjudged, its side back on the best). */
     public void stop() {
-        if (state == State.SETTLING || state == State.MEASURING) {
+        if (state == State.SETTLING || state == State.MEASURING || state == State.RECOVERING) {
             restoreExperimental();
         }
         state = State.STOPPED;
@@ -244,6 +258,10 @@ public final class Tuner {
             restoreExperimental();
             LOG.info("tuning: {} trials without a gain: monitoring at {}", sinceImprovement, Arrays.toString(values(best)));
             phase(State.MONITORING, now);
+            return;
+        }
+        if (forced != null) {
+            phase(State.RECOVERING, now); // the experimental side is back on the best; the next trial waits for it to recover
             return;
         }
         nextTrial(now);

@@ -111,5 +111,31 @@ class TunerTest {
         t.start(500 * S);
         assertEquals(Tuner.State.SETTLING, t.state(), "started again: a trial from the reverted configuration");
     }
-}
 
+    /**
+     * A bad trial leaves damage that outlives it: here each second over the cliff adds a backlog that costs the side
+     * 0.5 of utility per unit and drains by a quarter of a unit a second afterwards (longer than the settle time). The next trial must not be charged with it: it
+     * starts only once its side has recovered, so a good configuration after a bad one is judged on its own.
+     */
+    @Test
+    void afterAnAbortedTrial_theNextWaitsForItsSideToRecover_soABacklogIsNotChargedToIt() {
+        FakeKnob safe = new FakeKnob("workers", 50);
+        FakeKnob exp = new FakeKnob("workers", 50);
+        Tuner t = new Tuner(settings("simplex"), new KnobSet(List.of(safe)), new KnobSet(List.of(exp)), new Random(2));
+        DoubleUnaryOperator cliffFrom70 = v -> v > 70 ? -1 : 1 - Math.pow((v - 60) / 100, 2);
+        double backlog = 0;
+        boolean recovering = false;
+        for (int i = 0; i < 600; i++) {
+            backlog = exp.value > 70 ? backlog + 1 : Math.max(0, backlog - 0.25);
+            double uExp = cliffFrom70.applyAsDouble(exp.value) - 0.5 * backlog;
+            t.tick(i * S, cliffFrom70.applyAsDouble(safe.value), uExp);
+            recovering |= t.state() == Tuner.State.RECOVERING;
+        }
+        List<Tuner.Trial> wronglyAborted = t.trials().stream()
+                .filter(x -> x.outcome().startsWith("aborted") && x.values()[0] <= 70).toList();
+        assertEquals(List.of(), wronglyAborted.stream().map(x -> x.values()[0]).toList(),
+                "no configuration below the cliff is aborted for another's backlog: " + t.trials());
+        assertTrue(recovering, "an abort happened and the side recovered before the next trial: " + t.trials());
+        assertTrue(Math.abs(safe.value - 60) <= 10, "and the safe side still tunes to the optimum: " + safe.value + " " + t.trials());
+    }
+}
