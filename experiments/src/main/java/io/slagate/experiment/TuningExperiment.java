@@ -72,7 +72,9 @@ final class TuningExperiment {
                     bestValues = Arrays.toString(rm.tuner().bestValues());
                     u1 = meanSafe(series, 2.0 * phaseSeconds - 30, 2.0 * phaseSeconds);
                     // the reference on both sides, under the second phase's load
-                    rm.tuner().stop();
+                    rm.command(new io.slagate.bus.message.ControlMessage(io.slagate.bus.message.BusMessage.SCHEMA,
+                            io.slagate.bus.message.ControlMessage.TUNING_STOP, null, null, null, 0, 0, "experiment",
+                            System.currentTimeMillis())); // on the loop's thread: the tuner is not shared
                     for (ServerKnobs k : backend.knobs()) {
                         k.workers(REFERENCE_WORKERS);
                     }
