@@ -57,12 +57,8 @@ final class TuningExperiment {
             }
             try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(yaml(backend.urls()), "tuning"), true)) {
                 ControlLoop rm = sys.controlLoop();
-                ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
                 long t0 = System.nanoTime();
-                sampler.scheduleAtFixedRate(() -> {
-                    double[] u = rm.sideUtilities();
-                    series.add(new double[] {(System.nanoTime() - t0) / 1e9, u[0], u[1]});
-                }, 1, 1, TimeUnit.SECONDS);
+                ScheduledExecutorService sampler = sampleSides(rm, series, t0);
                 try {
                     // tuning under a changing load: premium-heavy, then basic-heavy, the same population
                     load(sys, List.of(new LoadSpec.Phase(Duration.ofSeconds(phaseSeconds), List.of(40.0, 20.0)),
@@ -111,15 +107,30 @@ final class TuningExperiment {
     }
 
     private static double meanSafe(List<double[]> series, double from, double to) {
+        return mean(series, from, to, 1);
+    }
+
+    /** Mean of column {@code col} of a per-second series (second, safe, experimental) over [from, to); NaN when empty. */
+    static double mean(List<double[]> series, double from, double to, int col) {
         double s = 0;
         int n = 0;
         for (double[] x : series) {
-            if (x[0] >= from && x[0] < to && Double.isFinite(x[1])) {
-                s += x[1];
+            if (x[0] >= from && x[0] < to && Double.isFinite(x[col])) {
+                s += x[col];
                 n++;
             }
         }
         return n == 0 ? Double.NaN : s / n;
+    }
+
+    /** Every second, the first partition's two sides' utilities as (seconds since t0, safe, experimental). */
+    static ScheduledExecutorService sampleSides(ControlLoop rm, List<double[]> series, long t0) {
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+        sampler.scheduleAtFixedRate(() -> {
+            double[] u = rm.sideUtilities();
+            series.add(new double[] {(System.nanoTime() - t0) / 1e9, u[0], u[1]});
+        }, 1, 1, TimeUnit.SECONDS);
+        return sampler;
     }
 
     static String yaml(List<String> urls) {

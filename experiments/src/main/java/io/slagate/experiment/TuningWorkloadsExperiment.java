@@ -21,9 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Active Harmony's finding on slagate ({@code slagate experiment tuning --workloads}, issue 18): no single configuration
@@ -87,12 +85,8 @@ final class TuningWorkloadsExperiment {
                     Thread.sleep(50); // polled with a deadline: the tuner exists after the first control cycle
                 }
                 command(rm, ControlMessage.TUNING_STOP); // the sweep sets the pools by hand
-                ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
                 long t0 = System.nanoTime();
-                sampler.scheduleAtFixedRate(() -> {
-                    double[] u = rm.sideUtilities();
-                    series.add(new double[] {(System.nanoTime() - t0) / 1e9, u[0], u[1]});
-                }, 1, 1, TimeUnit.SECONDS);
+                ScheduledExecutorService sampler = TuningExperiment.sampleSides(rm, series, t0);
                 try {
                     load(sys, BROWSE, quick ? 20 : 40, 99); // warm-up (JIT, connections): not measured
                     for (Workload w : List.of(BROWSE, ORDER)) {
@@ -198,17 +192,8 @@ final class TuningWorkloadsExperiment {
         return (b - o) / Math.abs(b);
     }
 
-    /** Mean of column {@code col} of the per-second series over [from, to). */
     private static double mean(List<double[]> series, double from, double to, int col) {
-        double s = 0;
-        int n = 0;
-        for (double[] x : series) {
-            if (x[0] >= from && x[0] < to && Double.isFinite(x[col])) {
-                s += x[col];
-                n++;
-            }
-        }
-        return n == 0 ? Double.NaN : s / n;
+        return TuningExperiment.mean(series, from, to, col);
     }
 
     private static String report(String command, Map<String, Map<Integer, Double>> sweep, Map<String, List<Tuner.Trial>> trials,
