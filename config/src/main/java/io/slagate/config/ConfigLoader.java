@@ -161,7 +161,7 @@ public final class ConfigLoader {
         if (id != null && !NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
         }
-        HostPort listen = hostPort(g, "listen", new HostPort("0.0.0.0", 8080));
+        HostPort listen = hostPort(g, "listen", new HostPort("127.0.0.1", 8080)); // loopback unless configured
         HostPort admin = hostPort(g, "admin", new HostPort("127.0.0.1", 8081));
         SchedulerMode mode = g.choice("scheduler", SchedulerMode.WRR, SchedulerMode::parse, "wrr", "fcfs", "priority");
         Map<String, LoadBalancing> perPool = new LinkedHashMap<>();

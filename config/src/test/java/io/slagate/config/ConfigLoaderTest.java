@@ -24,10 +24,20 @@ class ConfigLoaderTest {
             """;
 
     @Test
+    void theGatewayListensOnLoopback_unlessConfigured() {
+        SlagateConfig c = ConfigLoader.parse(MINIMAL, "min.yaml");
+        assertEquals("127.0.0.1", c.gateway().listen().host());
+        assertEquals(8080, c.gateway().listen().port());
+        assertEquals("0.0.0.0", ConfigLoader.parse(MINIMAL.replace("servers:", "gateway: { listen: \":8080\" }\nservers:"), "all.yaml")
+                .gateway().listen().host(), "an empty host is every interface, as written");
+    }
+
+    @Test
     void load_shippedConfig_isValid() {
         SlagateConfig c = ConfigLoader.load(Path.of("slagate.yaml"));
         assertEquals("gw1", c.gateway().id());
         assertEquals(8080, c.gateway().listen().port());
+        assertEquals("127.0.0.1", c.gateway().listen().host(), "nothing listens beyond loopback unless configured");
         assertEquals("127.0.0.1", c.gateway().admin().host());
         assertEquals(8081, c.gateway().admin().port());
         assertEquals(2, c.servers().size());
