@@ -16,6 +16,18 @@ import org.junit.jupiter.api.Test;
 class ControlLoopTest {
     private long now = 1_000_000_000_000L;
 
+    /** Gateway gw1 joins from its bus account, as a real one does before its statistics count. */
+    private static void joinGw1(ControlLoop loop) {
+        loop.onGatewayHeartbeat(new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
+                io.slagate.bus.message.HeartbeatMessage.JOIN, 0, 0), "gw-account");
+    }
+
+    /** gw1's statistics: these flows and server states, one second's report. */
+    private static io.slagate.bus.message.StatsMessage gw1Stats(java.util.List<io.slagate.bus.message.FlowStatsMessage> flows,
+                                                                java.util.List<io.slagate.bus.message.ServerStatusMessage> servers) {
+        return new io.slagate.bus.message.StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 5, 0, flows, servers);
+    }
+
     private static ControlMessage cmd(String command, String gw, String cls, String server, double value, double expires) {
         return new ControlMessage(BusMessage.SCHEMA, command, gw, cls, server, value, expires, "alice", 0);
     }
@@ -102,9 +114,8 @@ class ControlLoopTest {
                 """;
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now).start()) {
-            loop.onGatewayHeartbeat(new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
-                    io.slagate.bus.message.HeartbeatMessage.JOIN, 0, 0), "gw-account");
-            io.slagate.bus.message.StatsMessage alarm = new io.slagate.bus.message.StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 5, 0,
+            joinGw1(loop);
+            io.slagate.bus.message.StatsMessage alarm = gw1Stats(
                     java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("basic", 500, 100, 0, 1.0, 0.5, 0.5, 50, 10, 5)),
                     java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 10, 10, true))).withFlashCrowd("basic");
             now += 2_000_000_000L; // past the gap after the cycle the join may have run
@@ -139,9 +150,8 @@ class ControlLoopTest {
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0)); // before the tuner exists: ignored
-            loop.onGatewayHeartbeat(new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
-                    io.slagate.bus.message.HeartbeatMessage.JOIN, 0, 0), "gw-account");
-            io.slagate.bus.message.StatsMessage stats = new io.slagate.bus.message.StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 5, 0,
+            joinGw1(loop);
+            io.slagate.bus.message.StatsMessage stats = gw1Stats(
                     java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5),
                             new io.slagate.bus.message.FlowStatsMessage("p-trial", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
                     java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 8, 4, true),
@@ -197,10 +207,9 @@ class ControlLoopTest {
                             best: { concurrency: 6 } } } } }
                 """;
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, o, new SimpleMeterRegistry(), () -> now)) {
-            loop.onGatewayHeartbeat(new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
-                    io.slagate.bus.message.HeartbeatMessage.JOIN, 0, 0), "gw-account");
+            joinGw1(loop);
             // quotes' sides measure differently from trades' sides: each partition must see its own
-            io.slagate.bus.message.StatsMessage stats = new io.slagate.bus.message.StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 5, 0,
+            io.slagate.bus.message.StatsMessage stats = gw1Stats(
                     java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5),
                             new io.slagate.bus.message.FlowStatsMessage("p-trial", 10, 10, 0, 0.25, 0.05, 0.2, 1, 4, 5),
                             new io.slagate.bus.message.FlowStatsMessage("q", 10, 10, 0, 0.9, 0.5, 0.4, 1, 4, 5),
@@ -223,7 +232,7 @@ class ControlLoopTest {
             assertEquals(0.1, trades[0], 1e-9, "trades' safe side is q");
             assertEquals(0.2, trades[1], 1e-9, "trades' experimental side is q-trial");
             assertEquals(6, o.capacity("b1", now), "trades' written-back best is where its sides started");
-            assertEquals(null, o.capacity("a1", now), "quotes' safe side untouched by trades' best (its configured N_s)");
+            assertNull(o.capacity("a1", now), "quotes' safe side untouched by trades' best (its configured N_s)");
             for (io.slagate.rm.tune.TuningPartition p : parts) {
                 io.slagate.rm.tune.Tuner.State st = p.tuner().state();
                 assertTrue(st == io.slagate.rm.tune.Tuner.State.SETTLING || st == io.slagate.rm.tune.Tuner.State.MEASURING,
@@ -289,9 +298,8 @@ class ControlLoopTest {
             loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "nosuch", 0, 0));
             assertEquals(java.util.Set.of("b2"), loop.poolPins(), "an unknown server is refused");
             // pool a saturated (quotes at 180/s of 20 ms on 5 slots: 0.72 busy... 3.6 slots), b idle: b2 would move
-            loop.onGatewayHeartbeat(new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
-                    io.slagate.bus.message.HeartbeatMessage.JOIN, 0, 0), "gw-account");
-            io.slagate.bus.message.StatsMessage stats = new io.slagate.bus.message.StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 5, 0,
+            joinGw1(loop);
+            io.slagate.bus.message.StatsMessage stats = gw1Stats(
                     java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("quotes", 500, 250, 0, 1.0, 0.98, 0.02, 50, 5, 5),
                             new io.slagate.bus.message.FlowStatsMessage("trades", 10, 10, 0, 0.02, 0, 0.02, 0, 1, 5)),
                     java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("a1", 5, 5, true, 250, 0.02),
