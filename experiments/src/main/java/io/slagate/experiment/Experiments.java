@@ -241,6 +241,12 @@ public final class Experiments {
     }
 
     private static final int AUTO_CLIENTS = 220;
+    /** Mean service times the static sweep spends at N_s = 1 at least: 400 answers, X(1) within ±5% (one standard error). */
+    private static final int MIN_ANSWERS_AT_1 = 400;
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
     private static final int AUTO_MAX = 250;
 
     /** One auto run: the N_s the manager held each second, what it settled on, and when it stayed near the knee. */
@@ -286,22 +292,33 @@ public final class Experiments {
         List<String> rows = new ArrayList<>(List.of("n_s,throughput_per_s,throughput_paper_units,mean_ms,p99_ms"));
         XYSeries series = new XYSeries("throughput");
         double best = 0;
+        long bestAnswers = 0;
         double[] tput = new double[levels.length];
+        long[] answers = new long[levels.length];
         double scale = b.scale();
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), b.time())) {
             for (int i = 0; i < levels.length; i++) {
                 int n = levels[i];
+                // X(1) carries the knee's error whole: N_s = 1 is measured over MIN_ANSWERS_AT_1 mean service times
+                // (5 s of it held ~100 answers, ±10%, and moved the knee by as much), after a longer warm-up (it is
+                // the first level, on code not yet compiled)
+                Duration w = n == 1 ? warm.plusSeconds(3) : warm;
+                Duration m = n == 1 ? max(measure, Duration.ofMillis((long) (MIN_ANSWERS_AT_1 * scale * 1000))) : measure;
                 ExperimentSetup setup = new ExperimentSetup(scale, n, "fcfs", 1);
                 try (RunningSystem sys = RunningSystem.start(setup.config(backend.urls().get(0)), withController)) {
                     // enough clients without think time that N_s requests always execute
                     LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
                             List.of(new LoadSpec.ClassSpec("all", "getQuote", null, false, null)),
-                            List.of(new LoadSpec.Phase(warm.plus(measure), List.of((double) (n + 10)))),
-                            false, Duration.ZERO, warm, 1000 + n, Duration.ofMinutes(5), null);
+                            List.of(new LoadSpec.Phase(w.plus(m), List.of((double) (n + 10)))),
+                            false, Duration.ZERO, w, 1000 + n, Duration.ofMinutes(5), null);
                     Summary s = new LoadGenerator(spec, null).run();
                     Summary.ClassSummary c = s.classes().get("all");
                     tput[i] = c.throughput();
-                    best = Math.max(best, c.throughput());
+                    answers[i] = c.completed();
+                    if (c.throughput() > best) {
+                        best = c.throughput();
+                        bestAnswers = c.completed();
+                    }
                     series.add(n, c.throughput() * scale);
                     rows.add(String.format(Locale.ROOT, "%d,%.2f,%.3f,%.1f,%.1f", n, c.throughput(), c.throughput() * scale,
                             c.meanMs(), c.p99Ms()));
@@ -314,6 +331,9 @@ public final class Experiments {
         // the plateau X_max, N* = X_max / X(1). Past it, more slots only queue at the CPU.
         double kneeAt = levels[0] == 1 && tput[0] > 0 ? best / tput[0] : Double.NaN;
         double knee = kneeAt;
+        // its sampling error: answers of exponential service are a Poisson count at N_s = 1 (relative error 1/√n), and
+        // no more than that at the plateau (several servers in parallel are less variable); the two add in quadrature
+        double kneeError = knee * Math.sqrt(1.0 / Math.max(1, answers[0]) + 1.0 / Math.max(1, bestAnswers));
         Files.write(dir.resolve("throughput.csv"), rows);
         XYSeriesCollection data = new XYSeriesCollection(series);
         JFreeChart chart = ChartFactory.createXYLineChart("Throughput against N_s (Fig. 7)", "N_s",
@@ -332,7 +352,8 @@ public final class Experiments {
             md.append("| ").append(r.replace(",", " | ")).append(" |\n");
         }
         md.append(String.format(Locale.ROOT, "%nThe knee, where the line N_s · X(1) meets the plateau X_max (N* = X_max / X(1)): "
-                        + "**N* ≈ %.1f** (X(1) = %.1f req/s, X_max = %.1f req/s).%n%n", knee, tput[0], best))
+                        + "**N* ≈ %.1f ± %.1f** (X(1) = %.1f req/s from %d answers, X_max = %.1f req/s from %d; ± one standard "
+                        + "error of the two counts, exponential service).%n%n", knee, kneeError, tput[0], answers[0], best, bestAnswers))
                 .append("![throughput](throughput.png)\n");
         Files.writeString(dir.resolve("RESULTS.md"), md);
         return knee;

@@ -52,6 +52,10 @@ public final class LoadGenerator {
     private volatile JsonNode lastStats;
     private long startNanos;
     private long warmupEndNanos;
+    /** When the interval the next sample closes began (the timer thread's). */
+    private long intervalStartNanos;
+    /** When the first measured interval began: the measured time runs from there (0 until then). */
+    private volatile long measuredFromNanos;
 
     public LoadGenerator(LoadSpec spec, PrintStream progress) {
         this.spec = spec;
@@ -92,6 +96,7 @@ public final class LoadGenerator {
             running = true;
             startNanos = System.nanoTime();
             warmupEndNanos = startNanos + spec.warmup().toNanos();
+            intervalStartNanos = startNanos;
             long at = 0;
             CountDownLatch finished = this.finished;
             for (int p = 0; p < spec.phases().size(); p++) {
@@ -115,7 +120,9 @@ public final class LoadGenerator {
             timer.shutdownNow();
             http.stop();
         }
-        Summary s = Summary.of(spec, classes, (System.nanoTime() - startNanos) / 1e9);
+        long end = System.nanoTime();
+        long from = measuredFromNanos != 0 ? measuredFromNanos : end;
+        Summary s = Summary.of(spec, classes, (end - startNanos) / 1e9, (end - from) / 1e9);
         if (spec.out() != null) {
             ReportWriter.write(spec, samples, s);
         }
@@ -279,7 +286,13 @@ public final class LoadGenerator {
     private void sample() {
         long now = System.nanoTime();
         double second = Math.round((now - startNanos) / 1e8) / 10.0;
-        boolean warm = now - warmupEndNanos < 0;
+        // an interval is measured only if all of it is past the warm-up: the one that ends just after the warm-up
+        // began a second before it (counting it put a second more of answers over the measured time)
+        boolean warm = intervalStartNanos - warmupEndNanos < 0;
+        if (!warm && measuredFromNanos == 0) {
+            measuredFromNanos = intervalStartNanos;
+        }
+        intervalStartNanos = now;
         JsonNode stats = lastStats;
         StringBuilder line = new StringBuilder();
         for (ClassState c : classes) {

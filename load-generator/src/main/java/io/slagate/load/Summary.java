@@ -17,8 +17,9 @@ public record Summary(double durationSeconds, double measuredSeconds, Map<String
                                int maxInFlight, long sent, long answered) {
     }
 
-    static Summary of(LoadSpec spec, List<ClassState> states, double durationSeconds) {
-        double measured = Math.max(1e-9, durationSeconds - spec.warmup().toMillis() / 1000.0);
+    /** @param measuredSeconds the time the measured (post-warm-up) answers were collected in */
+    static Summary of(LoadSpec spec, List<ClassState> states, double durationSeconds, double measuredSeconds) {
+        double measured = Math.max(1e-9, measuredSeconds);
         Map<String, ClassSummary> out = new LinkedHashMap<>();
         long sent = 0;
         long answered = 0;
