@@ -751,12 +751,34 @@ public final class ConfigLoader {
                     + " trend, one cycle ahead), auto (the trend where its recent error is small)");
             forecast = "none";
         }
+        List<TuningSettings> tuning = c.child("tuning").isMissing() ? List.of() : tuning(c.object("tuning"));
+        for (TuningSettings t : tuning) {
+            for (TuningSettings.Knob k : t.knobs()) {
+                if (!k.controller() || !t.interleaved()) {
+                    continue;
+                }
+                // the value in force is the tuner's first best: outside the knob's bounds, the first trial would move it,
+                // whatever it measured
+                double inForce = switch (k.name()) {
+                    case "cycle" -> cycle.toNanos() / 1e9;
+                    case "damping" -> damping;
+                    case "resolution" -> resolution;
+                    default -> k.choices().contains(model) ? 0 : Double.NaN;
+                };
+                if (Double.isNaN(inForce)) {
+                    c.problem("model", model, "is not among the choices of the tuning knob model " + k.choices()
+                            + ": tuning would replace it at its first trial");
+                } else if (!k.name().equals("model") && (inForce < k.min() || inForce > k.max())) {
+                    c.problem(k.name(), inForce, String.format(java.util.Locale.ROOT, "lies outside the tuning knob %s's bounds [%s, %s]"
+                            + ": tuning would move it there at its first trial, whatever it measured", k.name(), k.min(), k.max()));
+                }
+            }
+        }
         return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound,
-                minGain, forecast == null ? "none" : forecast, reconfiguration(c.object("reconfiguration")),
-                c.child("tuning").isMissing() ? List.of() : tuning(c.object("tuning")));
+                minGain, forecast == null ? "none" : forecast, reconfiguration(c.object("reconfiguration")), tuning);
     }
 
-    private static final String[] WORK_LINE_KEYS = {"safe", "experimental", "share", "twins", "knobs", "best"};
+    private static final String[] WORK_LINE_KEYS = {"safe", "experimental", "share", "twins", "knobs", "best", "interleaved"};
 
     /**
      * {@code controller.tuning}: checked here; its pools and classes against the rest in crossCheck. Either one work line
@@ -767,10 +789,10 @@ public final class ConfigLoader {
         ConfigNode parts = t.object("partitions");
         if (parts.isMissing()) {
             t.allowOnly("strategy", "period", "settle", "minGain", "abortDrop", "stallTrials", "drift", "safe", "experimental", "share",
-                    "twins", "knobs", "best", "partitions");
+                    "twins", "knobs", "best", "partitions", "interleaved");
         } else {
             t.allowOnly("strategy", "period", "settle", "minGain", "abortDrop", "stallTrials", "drift", "safe", "experimental", "share",
-                    "twins", "knobs", "best", "partitions");
+                    "twins", "knobs", "best", "partitions", "interleaved");
             for (String k : WORK_LINE_KEYS) {
                 if (!t.child(k).isMissing()) {
                     t.problem(k, t.child(k).text(), "belongs in each partition when partitions are given (each work line has its own)");
@@ -816,19 +838,33 @@ public final class ConfigLoader {
         if (!TuningSettings.DEFAULT.equals(name)) {
             t.allowOnly(WORK_LINE_KEYS);
         }
-        String safe = t.requiredString("safe");
-        String experimental = t.requiredString("experimental");
-        double share = t.number("share", 0.2, 0.01, 0.99);
+        // the operator's consent to trials on all traffic, with no safe side (the controller's own knobs are global)
+        boolean interleaved = t.bool("interleaved", false);
+        String safe = null;
+        String experimental = null;
+        double share = 0;
         Map<String, String> twins = new LinkedHashMap<>();
-        for (Map.Entry<String, ConfigNode> e : t.entries("twins").entrySet()) {
-            String twin = e.getValue().asString();
-            if (twin != null) {
-                twins.put(e.getKey(), twin);
+        if (interleaved) {
+            for (String k : new String[] {"safe", "experimental", "share", "twins"}) {
+                if (!t.child(k).isMissing()) {
+                    t.problem(k, t.child(k).text(), "an interleaved partition has no sides: each trial runs on all traffic, between "
+                            + "two periods of the best configuration");
+                }
             }
-        }
-        if (twins.isEmpty() && !t.problemAlreadyAt("twins")) {
-            t.missing("twins", "tuning needs a safe side: name each class of the safe pool and its twin on the experimental pool,"
-                    + " e.g. {premium: premium-trial}");
+        } else {
+            safe = t.requiredString("safe");
+            experimental = t.requiredString("experimental");
+            share = t.number("share", 0.2, 0.01, 0.99);
+            for (Map.Entry<String, ConfigNode> e : t.entries("twins").entrySet()) {
+                String twin = e.getValue().asString();
+                if (twin != null) {
+                    twins.put(e.getKey(), twin);
+                }
+            }
+            if (twins.isEmpty() && !t.problemAlreadyAt("twins")) {
+                t.missing("twins", "tuning needs a safe side: name each class of the safe pool and its twin on the experimental pool,"
+                        + " e.g. {premium: premium-trial} (or, for the controller's own knobs, interleaved: true)");
+            }
         }
         List<TuningSettings.Knob> knobs = new ArrayList<>();
         List<ConfigNode> list = t.list("knobs");
@@ -836,22 +872,50 @@ public final class ConfigLoader {
             t.missing("knobs", "at least one knob: - {name: concurrency, min: 1, max: 50} or - {name: workers, path: /admin/knobs, min: 1, max: 64}");
         }
         for (ConfigNode k : list) {
-            k.allowOnly("name", "path", "min", "max", "integer", "timeout");
+            k.allowOnly("name", "path", "min", "max", "integer", "timeout", "choices");
             String knob = k.requiredString("name");
             String path = k.string("path", null);
-            if (knob != null && !knob.equals("concurrency") && path == null) {
+            boolean controllerKnob = path == null && TuningSettings.CONTROLLER_KNOBS.contains(knob);
+            if (knob != null && !knob.equals("concurrency") && !controllerKnob && path == null) {
                 k.missing("path", "a backend knob is set through its admin endpoint: path: /admin/knobs");
             }
             if (path != null && !path.startsWith("/")) {
                 k.problem("path", path, "must start with '/'");
             }
+            if (controllerKnob && !interleaved) {
+                k.problem("name", knob, "is the controller's own knob, global to every pool: its trials cannot be confined to the "
+                        + "experimental side; tune it in a partition with interleaved: true (no safe side: each trial runs on all "
+                        + "traffic, between two periods of the best configuration)");
+            }
+            if (interleaved && knob != null && !controllerKnob) {
+                k.problem("name", knob, "an interleaved partition tunes the controller's own knobs only ("
+                        + String.join(", ", TuningSettings.CONTROLLER_KNOBS) + "); a server's knobs are tuned with a safe side");
+            }
+            Duration timeout = k.duration("timeout", Duration.ofSeconds(2), Duration.ofMillis(10), Duration.ofMinutes(1));
+            if (controllerKnob && knob.equals("model")) {
+                knobs.add(modelKnob(k, timeout));
+                continue;
+            }
+            if (!k.child("choices").isMissing()) {
+                k.problem("choices", k.child("choices").text(), "only the model knob picks among names");
+            }
             double min = k.number("min", Double.NaN, -1e12, 1e12);
             double max = k.number("max", Double.NaN, -1e12, 1e12);
             if (!(min < max)) {
                 k.problem("max", max, "the bounds [" + min + ", " + max + "] are empty or missing: min and max are required, min below max");
+            } else if (controllerKnob) {
+                // within what controller.KEY itself accepts
+                double[] range = switch (knob) {
+                    case "cycle" -> new double[] {0.02, 3600};
+                    case "damping" -> new double[] {0.01, 1};
+                    default -> new double[] {0.001, 1000};
+                };
+                if (min < range[0] || max > range[1]) {
+                    k.problem("max", max, String.format(java.util.Locale.ROOT, "the bounds [%s, %s] leave controller.%s's range [%s, %s]%s",
+                            min, max, knob, range[0], range[1], knob.equals("cycle") ? " (seconds)" : ""));
+                }
             }
-            boolean integer = k.bool("integer", true);
-            Duration timeout = k.duration("timeout", Duration.ofSeconds(2), Duration.ofMillis(10), Duration.ofMinutes(1));
+            boolean integer = k.bool("integer", !controllerKnob);
             knobs.add(new TuningSettings.Knob(knob, path, min, max, integer, timeout));
         }
         // the best configuration found, as the console wrote it back: every knob named, each within its bounds
@@ -874,7 +938,30 @@ public final class ConfigLoader {
             bestNode.allowOnly(knobs.stream().map(TuningSettings.Knob::name).filter(java.util.Objects::nonNull).toArray(String[]::new));
         }
         return new TuningSettings(strategy, period, settle, minGain, abortDrop, stall, drift, safe, experimental, share, twins, knobs,
-                best, name);
+                best, name, interleaved);
+    }
+
+    /** The controller's model, picked among {@code choices} (known models, at least two); its value is the index. */
+    private static TuningSettings.Knob modelKnob(ConfigNode k, Duration timeout) {
+        for (String key : new String[] {"min", "max", "integer"}) {
+            if (!k.child(key).isMissing()) {
+                k.problem(key, k.child(key).text(), "the model knob picks among its choices: no bounds");
+            }
+        }
+        List<String> known = List.of("auto", "closed", "mmm", "mm1");
+        List<String> choices = new ArrayList<>();
+        for (ConfigNode c : k.list("choices")) {
+            String m = c.asString();
+            if (m != null && !known.contains(m)) {
+                k.problem("choices", m, "is not a known response-time model; known: " + String.join(", ", known));
+            } else if (m != null && !choices.contains(m)) {
+                choices.add(m);
+            }
+        }
+        if (choices.size() < 2 && !k.problemAlreadyAt("choices")) {
+            k.missing("choices", "at least two models to pick among, e.g. choices: [auto, mm1]");
+        }
+        return new TuningSettings.Knob("model", null, 0, Math.max(1, choices.size() - 1), true, timeout, choices);
     }
 
     private static ReconfigurationSettings reconfiguration(ConfigNode r) {
@@ -908,9 +995,16 @@ public final class ConfigLoader {
             }
         }
         Map<String, String> poolOwner = new HashMap<>(); // pool → the partition that tunes it: two tuners must not share servers
+        String interleavedOwner = null; // the controller's knobs are global: one tuner turns them
         for (TuningSettings tuning : controller.tuning()) {
             String at = TuningSettings.DEFAULT.equals(tuning.partition()) ? "controller.tuning." : "controller.tuning.partitions."
                     + tuning.partition() + ".";
+            if (tuning.interleaved() && interleavedOwner != null) {
+                top.problem(at + "interleaved", true, "partition " + interleavedOwner + " is interleaved already: the controller's "
+                        + "knobs are global, so one partition tunes them");
+            } else if (tuning.interleaved()) {
+                interleavedOwner = tuning.partition();
+            }
             for (String p : new String[] {tuning.safePool(), tuning.experimentalPool()}) {
                 String key = at + (p != null && p.equals(tuning.safePool()) ? "safe" : "experimental");
                 if (p != null && !pools.contains(p)) {

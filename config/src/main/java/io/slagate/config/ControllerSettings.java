@@ -48,4 +48,28 @@ public record ControllerSettings(Duration cycle, Combining combining, String mod
                               int gatewayExpiry, double damping, int maxGateways, double correctionBound, double minGain) {
         this(cycle, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways, correctionBound, minGain, "none");
     }
+
+    /** These settings with a new control cycle Γ (the tuner's {@code cycle} knob). */
+    public ControllerSettings withCycle(Duration next) {
+        return new ControllerSettings(next, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways,
+                correctionBound, minGain, forecast, reconfiguration, tuning);
+    }
+
+    /** These settings with a new damping (the tuner's {@code damping} knob). */
+    public ControllerSettings withDamping(double next) {
+        return new ControllerSettings(cycle, combining, model, resolution, minWeight, gatewayExpiry, next, maxGateways,
+                correctionBound, minGain, forecast, reconfiguration, tuning);
+    }
+
+    /** These settings with a new weight resolution (the tuner's {@code resolution} knob). */
+    public ControllerSettings withResolution(double next) {
+        return new ControllerSettings(cycle, combining, model, next, minWeight, gatewayExpiry, damping, maxGateways,
+                correctionBound, minGain, forecast, reconfiguration, tuning);
+    }
+
+    /** These settings with another response-time model (the tuner's {@code model} knob). */
+    public ControllerSettings withModel(String next) {
+        return new ControllerSettings(cycle, combining, next, resolution, minWeight, gatewayExpiry, damping, maxGateways,
+                correctionBound, minGain, forecast, reconfiguration, tuning);
+    }
 }

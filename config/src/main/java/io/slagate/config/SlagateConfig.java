@@ -24,6 +24,11 @@ public record SlagateConfig(String source, GatewaySettings gateway, List<ServerC
         return pools;
     }
 
+    /** This configuration with other controller settings (the tuner's controller knobs). */
+    public SlagateConfig withController(ControllerSettings next) {
+        return new SlagateConfig(source, gateway, servers, classes, classification, allocation, bus, next, console);
+    }
+
     public int classIndex(String name) {
         for (int i = 0; i < classes.size(); i++) {
             if (classes.get(i).name().equals(name)) {

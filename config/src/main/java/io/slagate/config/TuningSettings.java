@@ -27,19 +27,42 @@ import java.util.Map;
  *                     promotes or reverts, so that a restart starts from it (empty: none yet)
  * @param partition    the partition's name (Active Harmony's parameter partitioning by work line: each pair of pools
  *                     has its own tuner, measured on its own classes); {@link #DEFAULT} for the unpartitioned form
+ * @param interleaved  no safe side (the operator's explicit consent): the controller's own knobs are global, so their
+ *                     trials cannot be confined to a pool; each trial runs on all traffic for a period between two
+ *                     periods of the best configuration, and is judged against their mean (safePool, experimentalPool
+ *                     null, no twins)
  */
 public record TuningSettings(String strategy, Duration period, Duration settle, double minGain, double abortDrop,
                              int stallTrials, double drift, String safePool, String experimentalPool, double share,
-                             Map<String, String> twins, List<Knob> knobs, Map<String, Double> best, String partition) {
+                             Map<String, String> twins, List<Knob> knobs, Map<String, Double> best, String partition,
+                             boolean interleaved) {
     /** The name of the single partition of {@code controller.tuning} without {@code partitions}. */
     public static final String DEFAULT = "default";
 
+    /** The controller's own knobs (global: tuned only in an interleaved partition). */
+    public static final List<String> CONTROLLER_KNOBS = List.of("cycle", "damping", "resolution", "model");
+
     /**
-     * @param name    {@code concurrency} (slagate's N_s of each server of the side) or a backend knob's name
-     * @param path    for a backend knob, the admin endpoint's path on each server (e.g. /admin/knobs); null for concurrency
+     * @param name    {@code concurrency} (slagate's N_s of each server of the side), one of {@link #CONTROLLER_KNOBS}
+     *                ({@code cycle} in seconds), or a backend knob's name
+     * @param path    for a backend knob, the admin endpoint's path on each server (e.g. /admin/knobs); null for slagate's
      * @param timeout for a backend knob, how long a read or a set may take
+     * @param choices for a knob that picks one of names ({@code model}), the names; the knob's value is the index (min 0,
+     *                max the last index); empty otherwise
      */
-    public record Knob(String name, String path, double min, double max, boolean integer, Duration timeout) {
+    public record Knob(String name, String path, double min, double max, boolean integer, Duration timeout, List<String> choices) {
+        public Knob {
+            choices = choices == null ? List.of() : List.copyOf(choices);
+        }
+
+        public Knob(String name, String path, double min, double max, boolean integer, Duration timeout) {
+            this(name, path, min, max, integer, timeout, List.of());
+        }
+
+        /** One of the controller's own knobs (no path). */
+        public boolean controller() {
+            return path == null && CONTROLLER_KNOBS.contains(name);
+        }
     }
 
     public TuningSettings {
@@ -47,6 +70,14 @@ public record TuningSettings(String strategy, Duration period, Duration settle, 
         knobs = List.copyOf(knobs);
         best = best == null ? Map.of() : Map.copyOf(best);
         partition = partition == null ? DEFAULT : partition;
+    }
+
+    /** With sides. */
+    public TuningSettings(String strategy, Duration period, Duration settle, double minGain, double abortDrop, int stallTrials,
+                          double drift, String safePool, String experimentalPool, double share, Map<String, String> twins,
+                          List<Knob> knobs, Map<String, Double> best, String partition) {
+        this(strategy, period, settle, minGain, abortDrop, stallTrials, drift, safePool, experimentalPool, share, twins, knobs, best,
+                partition, false);
     }
 
     /** Unpartitioned. */

@@ -619,6 +619,54 @@ class ConfigLoaderTest {
         assertTrue(b.contains("controller.tuning.best.cache") && b.contains("unknown key"), b);
     }
 
+    /** The controller's own knobs are global: only with the operator's interleaved: true, and each mistake named. */
+    @Test
+    void controllerKnobs_needInterleaved_andEachMistakeNamed() {
+        String servers = """
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:9001", pool: a }
+                  - { id: s2, url: "http://127.0.0.1:9002", pool: t }
+                classes:
+                  - { name: p, target: 1s, pool: a }
+                  - { name: p-trial, target: 1s, pool: t }
+                """;
+        TuningSettings ok = ConfigLoader.parse(servers + """
+                controller: { cycle: 5s, tuning: { interleaved: true, knobs: [ { name: damping, min: 0.1, max: 0.9 },
+                  { name: model, choices: [auto, mm1] }, { name: cycle, min: 2, max: 20 } ] } }
+                """, "t.yaml").controller().tuning().get(0);
+        assertTrue(ok.interleaved());
+        assertEquals(null, ok.safePool());
+        assertEquals(List.of("auto", "mm1"), ok.knobs().get(1).choices());
+        assertEquals(1, ok.knobs().get(1).max(), 1e-12, "the model knob's value is the index of its choice");
+        assertTrue(!ok.knobs().get(0).integer(), "a controller knob is real unless said otherwise");
+
+        String m = assertThrows(ConfigException.class, () -> ConfigLoader.parse(servers + """
+                controller: { tuning: { safe: a, experimental: t, twins: { p: p-trial }, knobs: [ { name: damping, min: 0.1, max: 0.9 } ] } }
+                """, "e.yaml")).getMessage();
+        assertTrue(m.contains("controller.tuning.knobs[0].name") && m.contains("interleaved: true"), m);
+
+        m = assertThrows(ConfigException.class, () -> ConfigLoader.parse(servers + """
+                controller: { damping: 0.95, model: closed, tuning: { interleaved: true, safe: a, twins: { p: p-trial }, knobs: [
+                  { name: concurrency, min: 1, max: 20 }, { name: damping, min: 0.1, max: 0.9 }, { name: resolution, min: 0.5, max: 5000 },
+                  { name: model, choices: [auto, guess], min: 0 } ] } }
+                """, "e.yaml")).getMessage();
+        assertTrue(m.contains("controller.tuning.safe") && m.contains("no sides"), m);
+        assertTrue(m.contains("controller.tuning.twins") && m.contains("no sides"), m);
+        assertTrue(m.contains("controller.tuning.knobs[0].name") && m.contains("controller's own knobs only"), m);
+        assertTrue(m.contains("controller.tuning.knobs[2].max") && m.contains("range [0.001, 1000.0]"), m);
+        assertTrue(m.contains("controller.tuning.knobs[3].choices") && m.contains("guess"), m);
+        assertTrue(m.contains("controller.tuning.knobs[3].min") && m.contains("no bounds"), m);
+        assertTrue(m.contains("controller.damping") && m.contains("outside the tuning knob damping's bounds"), m);
+        assertTrue(m.contains("controller.model") && m.contains("not among the choices"), m);
+
+        m = assertThrows(ConfigException.class, () -> ConfigLoader.parse(servers + """
+                controller: { tuning: { partitions: {
+                  one: { interleaved: true, knobs: [ { name: damping, min: 0.1, max: 0.9 } ] },
+                  two: { interleaved: true, knobs: [ { name: resolution, min: 0.5, max: 4 } ] } } } }
+                """, "e.yaml")).getMessage();
+        assertTrue(m.contains("controller.tuning.partitions.two.interleaved") && m.contains("one is interleaved already"), m);
+    }
+
     @Test
     void tuningPartitions_eachAWorkLineOfItsOwn_andEachMistakeNamed() {
         String servers = """

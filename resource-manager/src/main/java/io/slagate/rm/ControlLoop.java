@@ -509,8 +509,10 @@ public final class ControlLoop implements AutoCloseable {
         }
         if (tuning.isEmpty()) {
             for (io.slagate.config.TuningSettings t : config.controller().tuning()) {
-                io.slagate.rm.tune.Tuner tuner = new io.slagate.rm.tune.Tuner(t, side(t, t.safePool()), side(t, t.experimentalPool()),
-                        new java.util.Random(java.util.Objects.hash(id, t.partition())));
+                java.util.Random random = new java.util.Random(java.util.Objects.hash(id, t.partition()));
+                io.slagate.rm.tune.OnlineTuner tuner = t.interleaved()
+                        ? new io.slagate.rm.tune.InterleavedTuner(t, controllerKnobs(t), random)
+                        : new io.slagate.rm.tune.Tuner(t, side(t, t.safePool()), side(t, t.experimentalPool()), random);
                 if (!t.best().isEmpty()) {
                     double[] best = t.knobs().stream().mapToDouble(k -> t.best().get(k.name())).toArray();
                     try {
@@ -520,14 +522,25 @@ public final class ControlLoop implements AutoCloseable {
                                 + "where the servers are", t.partition(), t.best(), e.getMessage());
                     }
                 }
-                LOG.info("tuning {}: {} over {} with {} of each class's requests on the experimental pool {} (safe pool {})",
-                        t.partition(), t.strategy(), t.knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(),
-                        t.share(), t.experimentalPool(), t.safePool());
+                if (t.interleaved()) {
+                    LOG.warn("tuning {}: {} over the controller's {} with NO safe side (interleaved: true): each trial runs on all "
+                            + "traffic for {} between two periods of the best configuration", t.partition(), t.strategy(),
+                            t.knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(), t.period());
+                } else {
+                    LOG.info("tuning {}: {} over {} with {} of each class's requests on the experimental pool {} (safe pool {})",
+                            t.partition(), t.strategy(), t.knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(),
+                            t.share(), t.experimentalPool(), t.safePool());
+                }
                 tuning.put(t.partition(), new io.slagate.rm.tune.TuningPartition(t, tuner));
             }
         }
         for (io.slagate.rm.tune.TuningPartition p : tuning.values()) {
-            p.tick(now, rm.measuredUtility(p.safeClasses()), rm.measuredUtility(p.trialClasses()));
+            if (p.settings().interleaved()) {
+                p.tick(now, rm.measuredUtility(config.classes().stream().map(io.slagate.config.TrafficClassConfig::name).toList()),
+                        Double.NaN);
+            } else {
+                p.tick(now, rm.measuredUtility(p.safeClasses()), rm.measuredUtility(p.trialClasses()));
+            }
         }
     }
 
@@ -549,7 +562,7 @@ public final class ControlLoop implements AutoCloseable {
             return;
         }
         for (io.slagate.rm.tune.TuningPartition p : targets) {
-            io.slagate.rm.tune.Tuner tuner = p.tuner();
+            io.slagate.rm.tune.OnlineTuner tuner = p.tuner();
             switch (command) {
                 case ControlMessage.TUNING_START -> tuner.start(now);
                 case ControlMessage.TUNING_STOP -> tuner.stop();
@@ -570,7 +583,7 @@ public final class ControlLoop implements AutoCloseable {
     private List<DecisionMessage.TuningStatus> tuningStatus() {
         List<DecisionMessage.TuningStatus> out = new java.util.ArrayList<>();
         for (io.slagate.rm.tune.TuningPartition p : tuning.values()) {
-            io.slagate.rm.tune.Tuner t = p.tuner();
+            io.slagate.rm.tune.OnlineTuner t = p.tuner();
             List<DecisionMessage.TuningTrial> trials = new java.util.ArrayList<>();
             for (io.slagate.rm.tune.Tuner.Trial x : t.trials()) {
                 trials.add(new DecisionMessage.TuningTrial(x.number(), boxed(x.values()), x.experimental(), x.safe(), x.outcome()));
@@ -609,8 +622,37 @@ public final class ControlLoop implements AutoCloseable {
         return new io.slagate.rm.tune.KnobSet(knobs);
     }
 
+    /** An interleaved partition's knobs: the controller's own settings, changed in force from the next cycle. */
+    private io.slagate.rm.tune.KnobSet controllerKnobs(io.slagate.config.TuningSettings t) {
+        List<io.slagate.rm.tune.Tunable> knobs = new java.util.ArrayList<>();
+        for (io.slagate.config.TuningSettings.Knob k : t.knobs()) {
+            knobs.add(new io.slagate.rm.tune.ControllerKnob(k.name(), k.min(), k.max(), k.integer(), k.choices(),
+                    () -> config.controller(), this::applyController));
+        }
+        return new io.slagate.rm.tune.KnobSet(knobs);
+    }
+
+    /**
+     * A tuner's change of the controller's settings (issue 18), on the loop's thread: the manager decides with them from
+     * the next cycle on (what it learned carries over, as for a new configuration), and a new Γ reschedules the cycles.
+     * A configuration pushed later by the console replaces them, as it replaces everything.
+     */
+    private void applyController(java.util.function.UnaryOperator<io.slagate.config.ControllerSettings> change) {
+        if (baseConfig == null) {
+            baseConfig = config;
+        }
+        java.time.Duration before = config.controller().cycle();
+        baseConfig = baseConfig.withController(change.apply(baseConfig.controller()));
+        config = withMoves(baseConfig);
+        rm = rm.reconfigured(config);
+        java.time.Duration after = config.controller().cycle();
+        if (!after.equals(before) && started) {
+            loop.execute(() -> scheduleCycles(after));
+        }
+    }
+
     /** The first (or only) partition's tuner (issue 18), or null when controller.tuning is not configured or before the first cycle. */
-    public io.slagate.rm.tune.Tuner tuner() {
+    public io.slagate.rm.tune.OnlineTuner tuner() {
         return tuning.values().stream().findFirst().map(io.slagate.rm.tune.TuningPartition::tuner).orElse(null);
     }
 

@@ -183,6 +183,55 @@ class ControlLoopTest {
     }
 
     /**
+     * The controller's own knobs, tuned without a safe side where the operator said so: a trial's values are the manager's
+     * settings in force (damping, resolution, model, Γ), and stopping puts the best back.
+     */
+    @Test
+    void interleavedTuning_setsTheControllersOwnKnobs_andStopPutsTheBestBack() {
+        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
+        String yaml = """
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 8 }
+                classes:
+                  - { name: p, target: 1s }
+                controller: { cycle: 5s, damping: 0.5, resolution: 1, model: auto,
+                  tuning: { interleaved: true, period: 2s, settle: 1s, knobs: [
+                    { name: damping, min: 0.1, max: 0.9 }, { name: resolution, min: 0.5, max: 4 },
+                    { name: model, choices: [auto, mm1] }, { name: cycle, min: 2, max: 30 } ] } }
+                """;
+        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+                new SimpleMeterRegistry(), () -> now)) {
+            joinGw1(loop);
+            loop.onStats(gw1Stats(java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
+                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 8, 4, true))), "gw-account");
+            io.slagate.config.ControllerSettings before = loop.config().controller();
+            for (int i = 0; i < 4; i++) { // the baseline period, then the first trial
+                now += 1_000_000_000L;
+                loop.cycle();
+            }
+            assertTrue(loop.tuner() instanceof io.slagate.rm.tune.InterleavedTuner);
+            io.slagate.rm.tune.Tuner.State during = loop.tuner().state();
+            assertTrue(during == io.slagate.rm.tune.Tuner.State.SETTLING || during == io.slagate.rm.tune.Tuner.State.MEASURING,
+                    "a trial is under way: " + during);
+            io.slagate.config.ControllerSettings trial = loop.config().controller();
+            assertEquals(java.util.List.of(0.5, 1.0, 0.0, 5.0),
+                    java.util.Arrays.stream(loop.tuner().bestValues()).boxed().toList(), "the best is what was in force");
+            assertTrue(trial.damping() != before.damping() || trial.resolution() != before.resolution()
+                    || !trial.model().equals(before.model()) || !trial.cycle().equals(before.cycle()),
+                    "the trial's values are the settings in force: " + trial);
+            assertEquals(before.combining(), trial.combining(), "the rest unchanged");
+            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0));
+            io.slagate.config.ControllerSettings after = loop.config().controller();
+            assertEquals(before.damping(), after.damping(), 1e-9);
+            assertEquals(before.resolution(), after.resolution(), 1e-9);
+            assertEquals(before.model(), after.model());
+            assertEquals(before.cycle(), after.cycle());
+        } finally {
+            bus.close();
+        }
+    }
+
+    /**
      * Active Harmony's parameter partitioning: each work line (a safe and an experimental pool) has its own tuner,
      * measured on its own classes; an operator's command may name one partition, or none for all.
      */

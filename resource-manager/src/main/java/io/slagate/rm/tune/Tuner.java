@@ -24,10 +24,11 @@ import org.slf4j.LoggerFactory;
  * experiment, where every trial after a collapse was aborted while the side still drained).
  * No clock of its own: time enters through {@link #tick}.
  */
-public final class Tuner {
+public final class Tuner implements OnlineTuner {
     private static final Logger LOG = LoggerFactory.getLogger(Tuner.class);
 
-    public enum State { BASELINE, SETTLING, MEASURING, RECOVERING, MONITORING, STOPPED }
+    /** REFERENCE: an interleaved tuner measuring the best configuration between trials. */
+    public enum State { BASELINE, SETTLING, MEASURING, REFERENCE, RECOVERING, MONITORING, STOPPED }
 
     /** One trial: its knob values, the two sides' mean utilities over what was measured, and how it ended. */
     public record Trial(int number, double[] values, double experimental, double safe, String outcome) {
@@ -73,6 +74,7 @@ public final class Tuner {
      * @param uSafe the safe side's measured utility (NaN without traffic)
      * @param uExp  the experimental side's
      */
+    @Override
     public void tick(long now, double uSafe, double uExp) {
         if (state == State.STOPPED) {
             return;
@@ -145,6 +147,7 @@ public final class Tuner {
     }
 
     /** Starts tuning again now (from the best configuration), whatever the state. */
+    @Override
     public void start(long now) {
         strategy = best == null ? null : newStrategy(best.clone());
         sinceImprovement = 0;
@@ -157,6 +160,7 @@ public final class Tuner {
     }
 
     /** Stops tuning; both sides keep the best configuration (a trial under way ends unjudged, its side back on the best). */
+    @Override
     public void stop() {
         if (state == State.SETTLING || state == State.MEASURING || state == State.RECOVERING) {
             restoreExperimental();
@@ -171,6 +175,7 @@ public final class Tuner {
      * the first baseline (there is nothing to revert to) or when a side refuses it (that side's knobs are back
      * where they were, as {@link KnobSet} guarantees).
      */
+    @Override
     public boolean revert() {
         if (initial == null) {
             return false;
@@ -193,6 +198,7 @@ public final class Tuner {
      * knob values in the knobs' order), so that a restart starts where tuning left off: the baseline then measures it,
      * and it is what a revert goes back to in this run.
      */
+    @Override
     public void restore(double[] values) throws Tunable.KnobException {
         if (values.length != safe.size()) {
             throw new IllegalArgumentException("one value per knob: " + values.length + " for " + safe.size());
@@ -207,6 +213,7 @@ public final class Tuner {
     }
 
     /** The configuration before tuning (knob values), or empty before the first baseline. */
+    @Override
     public double[] initialValues() {
         return values(initial);
     }
@@ -306,20 +313,24 @@ public final class Tuner {
         return String.format(Locale.ROOT, "%.3f", v);
     }
 
+    @Override
     public State state() {
         return state;
     }
 
+    @Override
     public List<Trial> trials() {
         return List.copyOf(trials);
     }
 
     /** The best configuration's knob values (the safe side's), or empty before the baseline. */
+    @Override
     public double[] bestValues() {
         return values(best);
     }
 
     /** The safe side's utility measured before tuning (NaN until measured). */
+    @Override
     public double baselineUtility() {
         return baselineUtility;
     }

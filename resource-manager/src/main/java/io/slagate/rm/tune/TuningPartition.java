@@ -10,12 +10,12 @@ import java.util.List;
  */
 public final class TuningPartition {
     private final TuningSettings settings;
-    private final Tuner tuner;
+    private final OnlineTuner tuner;
     private final List<String> safeClasses;
     private final List<String> trialClasses;
     private volatile double[] lastSides = {Double.NaN, Double.NaN};
 
-    public TuningPartition(TuningSettings settings, Tuner tuner) {
+    public TuningPartition(TuningSettings settings, OnlineTuner tuner) {
         this.settings = settings;
         this.tuner = tuner;
         this.safeClasses = List.copyOf(settings.twins().keySet());
@@ -30,7 +30,7 @@ public final class TuningPartition {
         return settings;
     }
 
-    public Tuner tuner() {
+    public OnlineTuner tuner() {
         return tuner;
     }
 

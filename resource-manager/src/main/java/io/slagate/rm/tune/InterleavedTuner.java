@@ -1,0 +1,352 @@
+package io.slagate.rm.tune;
+
+import io.slagate.config.TuningSettings;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Online tuning without a safe side (issue 18), for knobs no side can be spared: the controller's own (Γ, damping,
+ * weight resolution, model) act on every pool at once. Run only where the operator said so ({@code interleaved: true}).
+ * Trials alternate in time with the best configuration: reference, trial, reference, trial, … each period after a settle
+ * time. A trial is judged against the mean of the reference periods just before and just after it, so a load that
+ * drifts steadily over the three periods cancels out (an A-B-A design); it is promoted when it beats that mean by
+ * {@code minGain}, and aborted at once when a cycle of it falls below the reference before it by more than
+ * {@code abortDrop} (all traffic runs it, so the bound is what users may lose, for at most one cycle). The strategy is
+ * told each trial's utility on one scale: its gain over the references plus the best configuration's level, so a
+ * drifting load does not reorder the simplex. Half of the time runs the best configuration; that is the price of having
+ * no safe side. No clock of its own: time enters through {@link #tick}.
+ */
+public final class InterleavedTuner implements OnlineTuner {
+    private static final Logger LOG = LoggerFactory.getLogger(InterleavedTuner.class);
+
+    private final TuningSettings settings;
+    private final KnobSet knobs;
+    private final Random random;
+    private SearchStrategy strategy;
+    private Tuner.State state = Tuner.State.BASELINE;
+    /** What SETTLING leads to: a trial's MEASURING, or the best configuration's REFERENCE. */
+    private Tuner.State afterSettle;
+    private long phaseStart = Long.MIN_VALUE;
+    private double sum;
+    private int samples;
+    private double[] pending;
+    private double[] best;
+    private double[] initial;
+    /** The best configuration's utility on the strategy's scale (its level when it became the best). */
+    private double bestLevel = Double.NaN;
+    /** The mean utility of the last reference period (the best configuration, just before the trial under way). */
+    private double refBefore = Double.NaN;
+    /** The trial waiting for the reference period after it, and what it measured (NaN: none waits). */
+    private double trialMean = Double.NaN;
+    private int sinceImprovement;
+    private double monitorLevel = Double.NaN;
+    private double baselineUtility = Double.NaN;
+    private final List<Tuner.Trial> trials = new ArrayList<>();
+
+    public InterleavedTuner(TuningSettings settings, KnobSet knobs, Random random) {
+        if (!settings.interleaved()) {
+            throw new IllegalArgumentException("partition " + settings.partition() + " is not interleaved: tuning without a safe "
+                    + "side needs the operator's interleaved: true");
+        }
+        this.settings = settings;
+        this.knobs = knobs;
+        this.random = random;
+    }
+
+    private SearchStrategy newStrategy(double[] start) {
+        return switch (settings.strategy()) {
+            case "hill" -> new HillClimb(start, 0.2, 0.02, random);
+            case "restarts" -> new RandomRestarts(start, p -> new NelderMead(p, 0.25, 0.02), 12, random);
+            default -> new NelderMead(start, 0.25, 0.02);
+        };
+    }
+
+    /** @param u all traffic's measured utility (NaN without traffic); {@code ignored}: there is no second side */
+    @Override
+    public void tick(long now, double u, double ignored) {
+        if (state == Tuner.State.STOPPED) {
+            return;
+        }
+        if (phaseStart == Long.MIN_VALUE) {
+            phaseStart = now;
+        }
+        long elapsed = now - phaseStart;
+        switch (state) {
+            case BASELINE -> {
+                accumulate(u);
+                if (elapsed >= settings.period().toNanos() && samples > 0) {
+                    baselineUtility = sum / samples;
+                    try {
+                        best = knobs.readUnit();
+                    } catch (Tunable.KnobException e) {
+                        LOG.warn("tuning {}: cannot read the knobs ({}); not tuning", settings.partition(), e.getMessage());
+                        state = Tuner.State.STOPPED;
+                        return;
+                    }
+                    if (initial == null) {
+                        initial = best.clone();
+                    }
+                    bestLevel = baselineUtility;
+                    refBefore = baselineUtility;
+                    strategy = newStrategy(best.clone());
+                    LOG.info("tuning {} (interleaved, no safe side): utility before tuning {}; trials start from {}",
+                            settings.partition(), fmt(baselineUtility), Arrays.toString(values(best)));
+                    nextTrial(now);
+                }
+            }
+            case SETTLING -> {
+                if (elapsed >= settings.settle().toNanos()) {
+                    phase(afterSettle, now);
+                }
+            }
+            case MEASURING -> {
+                accumulate(u);
+                if (Double.isFinite(u) && refBefore - u > settings.abortDrop()) {
+                    double mean = sum / samples;
+                    strategy.report(mean - refBefore + bestLevel);
+                    record(mean, refBefore, String.format(Locale.ROOT, "aborted: %s against the reference's %s (bound %s)",
+                            fmt(u), fmt(refBefore), fmt(settings.abortDrop())));
+                    sinceImprovement++;
+                    backToBest(now); // the reference after it measures the recovery, and is the next trial's reference
+                } else if (elapsed >= settings.period().toNanos() && samples > 0) {
+                    trialMean = sum / samples;
+                    backToBest(now);
+                }
+            }
+            case REFERENCE -> {
+                accumulate(u);
+                if (elapsed >= settings.period().toNanos() && samples > 0) {
+                    double refAfter = sum / samples;
+                    if (!Double.isNaN(trialMean)) {
+                        judge(now, refAfter);
+                        return;
+                    }
+                    refBefore = refAfter;
+                    afterReference(now);
+                }
+            }
+            case MONITORING -> {
+                accumulate(u);
+                if (elapsed >= settings.period().toNanos() && samples > 0) {
+                    double level = sum / samples;
+                    if (Double.isNaN(monitorLevel)) {
+                        monitorLevel = level;
+                    } else if (Math.abs(level - monitorLevel) > settings.drift() * Math.max(Math.abs(monitorLevel), 1e-9)) {
+                        LOG.info("tuning {}: the utility moved from {} to {} (beyond {}%): tuning again", settings.partition(),
+                                fmt(monitorLevel), fmt(level), Math.round(100 * settings.drift()));
+                        refBefore = level;
+                        strategy = newStrategy(best.clone());
+                        sinceImprovement = 0;
+                        monitorLevel = Double.NaN;
+                        nextTrial(now);
+                        return;
+                    }
+                    phase(Tuner.State.MONITORING, now);
+                }
+            }
+            default -> { }
+        }
+    }
+
+    /** The trial's period and the reference periods on either side of it are in: promote it or keep it out. */
+    private void judge(long now, double refAfter) {
+        double reference = (refBefore + refAfter) / 2;
+        double gain = trialMean - reference;
+        strategy.report(gain + bestLevel);
+        double[] tried = pending;
+        double measured = trialMean;
+        trialMean = Double.NaN;
+        refBefore = refAfter;
+        if (gain > settings.minGain()) {
+            try {
+                knobs.applyUnit(tried);
+                best = tried.clone();
+                bestLevel += gain;
+                sinceImprovement = 0;
+                record(measured, reference, String.format(Locale.ROOT, "promoted: %s against the references' %s", fmt(measured),
+                        fmt(reference)));
+                // the new best's own level is measured before the next trial is judged against it
+                afterSettle = Tuner.State.REFERENCE;
+                phase(Tuner.State.SETTLING, now);
+                return;
+            } catch (Tunable.KnobException e) {
+                record(measured, reference, "better, but its knobs refused it: " + e.getMessage());
+                sinceImprovement++;
+            }
+        } else {
+            record(measured, reference, String.format(Locale.ROOT, "kept out: %s against the references' %s", fmt(measured),
+                    fmt(reference)));
+            sinceImprovement++;
+        }
+        afterReference(now);
+    }
+
+    /** After a reference period: the next trial, or monitoring once the gain stalled. */
+    private void afterReference(long now) {
+        if (sinceImprovement >= settings.stallTrials()) {
+            LOG.info("tuning {}: {} trials without a gain: monitoring at {}", settings.partition(), sinceImprovement,
+                    Arrays.toString(values(best)));
+            monitorLevel = Double.NaN;
+            phase(Tuner.State.MONITORING, now);
+            return;
+        }
+        nextTrial(now);
+    }
+
+    private void nextTrial(long now) {
+        pending = strategy.next();
+        // the best configuration's level is known (the simplex asks for its start first): no period is spent on it
+        for (int i = 0; i < 8 && Arrays.equals(pending, best); i++) {
+            strategy.report(bestLevel);
+            pending = strategy.next();
+        }
+        try {
+            knobs.applyUnit(pending);
+        } catch (Tunable.KnobException e) {
+            record(Double.NaN, Double.NaN, "knob failed: " + e.getMessage());
+            strategy.report(Double.NEGATIVE_INFINITY);
+            sinceImprovement++;
+            afterSettle = Tuner.State.REFERENCE; // the knobs are back on the best: measure it again before the next trial
+            phase(Tuner.State.SETTLING, now);
+            return;
+        }
+        afterSettle = Tuner.State.MEASURING;
+        phase(Tuner.State.SETTLING, now);
+    }
+
+    /** Puts the best configuration back and measures it after the settle time. */
+    private void backToBest(long now) {
+        try {
+            knobs.applyUnit(best);
+        } catch (Tunable.KnobException e) {
+            LOG.warn("tuning {}: could not go back to the best configuration: {}", settings.partition(), e.getMessage());
+        }
+        afterSettle = Tuner.State.REFERENCE;
+        phase(Tuner.State.SETTLING, now);
+    }
+
+    private void record(double trial, double reference, String outcome) {
+        Tuner.Trial t = new Tuner.Trial(trials.size() + 1, values(pending), trial, reference, outcome);
+        trials.add(t);
+        LOG.info("tuning {}: trial {} {}: {}", settings.partition(), t.number(), Arrays.toString(t.values()), outcome);
+    }
+
+    @Override
+    public void start(long now) {
+        trialMean = Double.NaN;
+        sinceImprovement = 0;
+        monitorLevel = Double.NaN;
+        if (best == null) {
+            phase(Tuner.State.BASELINE, now);
+            return;
+        }
+        strategy = newStrategy(best.clone());
+        backToBest(now); // a fresh reference first: the last one may be old
+    }
+
+    @Override
+    public void stop() {
+        if (state == Tuner.State.SETTLING || state == Tuner.State.MEASURING) {
+            try {
+                if (best != null) {
+                    knobs.applyUnit(best);
+                }
+            } catch (Tunable.KnobException e) {
+                LOG.warn("tuning {}: could not go back to the best configuration: {}", settings.partition(), e.getMessage());
+            }
+        }
+        trialMean = Double.NaN;
+        state = Tuner.State.STOPPED;
+        LOG.info("tuning {}: stopped; on {}", settings.partition(), Arrays.toString(values(best)));
+    }
+
+    @Override
+    public boolean revert() {
+        if (initial == null) {
+            return false;
+        }
+        try {
+            knobs.applyUnit(initial);
+        } catch (Tunable.KnobException e) {
+            LOG.warn("tuning {}: revert refused: {}", settings.partition(), e.getMessage());
+            return false;
+        }
+        best = initial.clone();
+        trialMean = Double.NaN;
+        state = Tuner.State.STOPPED;
+        LOG.info("tuning {}: reverted to the configuration before tuning, {}", settings.partition(), Arrays.toString(values(best)));
+        return true;
+    }
+
+    @Override
+    public void restore(double[] values) throws Tunable.KnobException {
+        if (values.length != knobs.size()) {
+            throw new IllegalArgumentException("one value per knob: " + values.length + " for " + knobs.size());
+        }
+        double[] unit = new double[values.length];
+        for (int i = 0; i < unit.length; i++) {
+            unit[i] = knobs.knob(i).toUnit(values[i]);
+        }
+        knobs.applyUnit(unit);
+        LOG.info("tuning {}: starts from the best configuration written back before, {}", settings.partition(), Arrays.toString(values));
+    }
+
+    private void accumulate(double u) {
+        if (Double.isFinite(u)) {
+            sum += u;
+            samples++;
+        }
+    }
+
+    private void phase(Tuner.State s, long now) {
+        state = s;
+        phaseStart = now;
+        sum = 0;
+        samples = 0;
+    }
+
+    private double[] values(double[] unit) {
+        if (unit == null) {
+            return new double[0];
+        }
+        double[] v = new double[unit.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = knobs.knob(i).fromUnit(unit[i]);
+        }
+        return v;
+    }
+
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    @Override
+    public Tuner.State state() {
+        return state;
+    }
+
+    @Override
+    public List<Tuner.Trial> trials() {
+        return List.copyOf(trials);
+    }
+
+    @Override
+    public double[] bestValues() {
+        return values(best);
+    }
+
+    @Override
+    public double baselineUtility() {
+        return baselineUtility;
+    }
+
+    @Override
+    public double[] initialValues() {
+        return values(initial);
+    }
+}
