@@ -206,9 +206,30 @@ public final class KneeLimit implements ConcurrencyLimit {
                         fromLimit, limit, hurt, PROBE_UTILITY_BOUND));
             }
         }
-        if (last == Step.GROW || last == Step.PROBE) {
+        if (last == Step.PROBE && !paid(x)) {
+            // past the knee. Its windows may say the knee is higher (it moved up: the plateau rose), never lower: at a
+            // smooth knee (every real server's) the windows are below the plateau X_max (84% of it at K on a curve like
+            // experiment A's), so taking their throughput · S_0 as the knee dragged the estimate down at every refuted
+            // probe (experiment A settled at 8 against a measured 9.9). A knee that really fell is the saturated and
+            // slower rules' to find
+            double k = Math.max(fromThroughput, x) * baseline;
+            knee = Math.max(knee, (knee + k) / 2);
+            probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
+            kneeVerified = true;
+            return change(target(), Step.CUT, s, String.format(Locale.ROOT,
+                    "%d → %d slots bought %.1f → %.1f answers/s: past the knee; knee %.1f (X_max · S_0, S_0 %.4f s)", fromLimit, limit,
+                    fromThroughput, x, knee, baseline));
+        }
+        if (last == Step.PROBE) {
+            // the knee may have moved up: probe on in small steps (a probe's gain is near the noise, so a lucky window
+            // must not start a slow-start burst)
+            probeWait = 1;
+            return change(Math.min(max, limit + probeStep()), Step.PROBE, s, String.format(Locale.ROOT,
+                    "%d → %d slots bought %.1f → %.1f answers/s: probing on", fromLimit, limit, fromThroughput, x));
+        }
+        if (last == Step.GROW) {
             boolean paid = paid(x);
-            if (!paid && last == Step.GROW && Double.isNaN(knee)) {
+            if (!paid && Double.isNaN(knee)) {
                 // past the knee, maybe not yet on the plateau (a real knee is smooth): one more step measures X_max
                 return change(grow(), Step.PLATEAU, s, String.format(Locale.ROOT,
                         "%d → %d slots bought %.1f → %.1f answers/s: past the knee; measuring the plateau", fromLimit, limit,
@@ -216,26 +237,15 @@ public final class KneeLimit implements ConcurrencyLimit {
             }
             if (!paid) {
                 double k = Math.max(fromThroughput, x) * baseline; // both windows at or past the knee
-                knee = Double.isNaN(knee) ? k : (knee + k) / 2; // smoothed over detections
-                if (last == Step.PROBE) {
-                    probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
-                    kneeVerified = true;
-                }
+                knee = (knee + k) / 2; // smoothed over detections
                 return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                         "%d → %d slots bought %.1f → %.1f answers/s: past the plateau; knee %.1f (X_max · S_0, S_0 %.4f s)",
                         fromLimit, limit, fromThroughput, x, knee, baseline));
             }
-            if (last == Step.PROBE) {
-                // the knee may have moved up: probe on in small steps (a probe's gain is near the noise, so a
-                // lucky window must not start a slow-start burst)
-                probeWait = 1;
-                return change(Math.min(max, limit + probeStep()), Step.PROBE, s, String.format(Locale.ROOT,
-                        "%d → %d slots bought %.1f → %.1f answers/s: probing on", fromLimit, limit, fromThroughput, x));
-            }
             return change(grow(), Step.GROW, s, String.format(Locale.ROOT, "%d → %d slots bought %.1f → %.1f answers/s: growing",
                     fromLimit, limit, fromThroughput, x));
         }
-        if (saturated && limit > min && (Double.isNaN(knee) || limit > target())) {
+        if (saturated && limit > min && (Double.isNaN(knee) || limit > target() + probeStep())) {
             knee = x * baseline; // far above the knee: this window is at the plateau, or below it if the server thrashes
             kneeVerified = false;
             return change(target(), Step.CUT, s, String.format(Locale.ROOT,
