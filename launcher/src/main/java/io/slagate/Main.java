@@ -58,7 +58,9 @@ public final class Main {
                                 B --sweep: each phase beside its best static weights, and settling times;
                                 A --auto: then concurrency: auto from N_s = 1 and 200, ending "knee K auto N";
                                 tuning --workloads: each workload's best worker pool by brute force, then the
-                                tuner following a change of workload (Active Harmony's finding)
+                                tuner following a change of workload (Active Harmony's finding);
+                                tuning --controller: the controller's own knobs (resolution, damping, model)
+                                tuned without a safe side, then start and tuned settings alternately
               help              this text
 
             options:
@@ -390,6 +392,7 @@ public final class Main {
         boolean auto = false;
         boolean steady = false;
         boolean workloads = false;
+        boolean controllerKnobs = false;
         boolean scaleGiven = false;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
@@ -413,6 +416,10 @@ public final class Main {
                 workloads = true;
                 continue;
             }
+            if (a.equals("--controller")) {
+                controllerKnobs = true;
+                continue;
+            }
             if (i + 1 >= args.size()) {
                 throw new IllegalArgumentException(a + " needs a value");
             }
@@ -433,6 +440,15 @@ public final class Main {
         io.slagate.experiment.Experiments experiments = new io.slagate.experiment.Experiments(scale, quick, dir, err, command, resolution);
         if (steady && !(auto && name.equalsIgnoreCase("A"))) {
             throw new IllegalArgumentException("--steady is for experiment A --auto: ten minutes of constant load under concurrency: auto");
+        }
+        if (controllerKnobs) {
+            if (!name.equalsIgnoreCase("tuning") || workloads) {
+                throw new IllegalArgumentException("--controller is for experiment tuning (alone): the controller's own knobs, tuned interleaved");
+            }
+            List<String> lines = experiments.tuningController();
+            out.println("results in " + dir.resolve("tuning"));
+            lines.forEach(out::println);
+            return 0;
         }
         if (workloads) {
             if (!name.equalsIgnoreCase("tuning")) {

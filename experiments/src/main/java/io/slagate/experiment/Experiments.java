@@ -91,6 +91,11 @@ public final class Experiments {
         return List.of();
     }
 
+    /** Issue 18: the controller's own knobs tuned without a safe side, then the start and the tuned settings alternately. */
+    public List<String> tuningController() throws Exception {
+        return new ControllerTuningExperiment(quick, log).run(out, command);
+    }
+
     /** Issue 18: each workload's best worker pool by brute force, and the tuner following a change of workload. */
     public List<String> tuningWorkloads() throws Exception {
         return new TuningWorkloadsExperiment(quick, log).run(out, command);

@@ -854,6 +854,21 @@ public final class ControlLoop implements AutoCloseable {
         loop.submit(() -> onControl(c, "local")).get();
     }
 
+    /**
+     * Puts a tuning partition's knobs on {@code values} (in its knobs' order), on the loop's thread, with its tuner
+     * stopped or not; for an experiment that compares configurations side by side after tuning.
+     */
+    public void putTuned(String partition, double[] values) throws Exception {
+        loop.submit(() -> {
+            io.slagate.rm.tune.TuningPartition p = tuning.get(partition);
+            if (p == null) {
+                throw new IllegalArgumentException("no tuning partition " + partition + "; partitions: " + tuning.keySet());
+            }
+            p.tuner().restore(values);
+            return null;
+        }).get();
+    }
+
     public List<String> liveGateways() throws Exception {
         return loop.submit(rm::liveGateways).get();
     }

@@ -24,11 +24,12 @@ import java.util.Locale;
  *       smooth, so one more step measures the plateau X_max (the mean of the two windows past the knee), and
  *       N_s goes to K; if that step pays, the first was a noisy window and growth goes on. The plateau is judged by throughput, not by service time: on a real server the
  *       service time rises well before the knee (the CPU is shared with everything else on the host);</li>
- *   <li><b>far above the knee</b> (a start value, or capacity lost): a saturated window (service time over
+ *   <li><b>far above the knee</b> (a start value, or capacity lost; more than a probe step above it): a saturated window (service time over
  *       S_0 by {@value #SATURATED}) is at the plateau, so K = X·S_0 at once;</li>
  *   <li><b>at the knee</b>: a probe by {@value #PROBE} of N_s (at least one slot) every so many windows (the knee may have moved up). A probe
  *       that does not buy its throughput goes back and doubles the wait before the next, up to
- *       {@value #MAX_PROBE_WAIT} windows; one that does is followed by another (small steps: a probe's gain is
+ *       {@value #MAX_PROBE_WAIT} windows; its windows may raise the knee estimate (the plateau rose), never lower it (at
+ *       a smooth knee they are below the plateau, and far above the knee only a saturated window re-estimates it); one that does is followed by another (small steps: a probe's gain is
  *       near the measurement noise). No probe while a class of the pool misses its goal at a knee that a refuted probe has
  *       confirmed: slots past the knee cannot fix that, and the queueing a probe adds at the server would add to it. A
  *       knee not yet confirmed is probed even then (one measured far above the knee is low where the server thrashes). A probe whose window
