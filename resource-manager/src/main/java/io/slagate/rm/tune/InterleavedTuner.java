@@ -293,7 +293,8 @@ public final class InterleavedTuner implements OnlineTuner {
             unit[i] = knobs.knob(i).toUnit(values[i]);
         }
         knobs.applyUnit(unit);
-        LOG.info("tuning {}: starts from the best configuration written back before, {}", settings.partition(), Arrays.toString(values));
+        LOG.info("tuning {}: knobs put on {} (the best written back before, or an experiment's comparison)", settings.partition(),
+                Arrays.toString(values));
     }
 
     private void accumulate(double u) {
