@@ -40,7 +40,7 @@ final class ControllerTuningExperiment {
     }
 
     List<String> run(Path out, String command) throws Exception {
-        int phaseSeconds = quick ? 130 : 300;
+        int phaseSeconds = quick ? 160 : 300;
         int compareSeconds = quick ? 30 : 60;
         int settleSeconds = 8;
         List<double[]> series = new CopyOnWriteArrayList<>(); // second, all traffic's utility, (unused)
@@ -162,9 +162,9 @@ final class ControllerTuningExperiment {
                           - { name: damping, min: 0.1, max: 0.9 }
                           - { name: model, choices: [auto, mm1] }
                     strategy: simplex
-                    period: 8s
+                    period: 15s
                     settle: 3s
-                    minGain: 0.01
+                    minGain: 0.03
                     abortDrop: 0.5
                     stallTrials: 8
                     drift: 0.1
@@ -181,8 +181,9 @@ final class ControllerTuningExperiment {
                 basic (target 400 ms) on it, open-loop: 45/s and 25/s for %d s, then 25/s and 45/s for %d s (70 of 80 requests/s:
                 how the manager splits the four slots decides who meets the goal). Utility: the minimum over the classes of eq. 7
                 on what was measured. The controller starts on %s; the interleaved tuner (no safe side, `interleaved: true`:
-                every trial runs on all traffic for 8 s between two 8 s periods of the best settings, 3 s to settle after each
-                change; promoted at +0.01 over the mean of the two references) tunes the weight resolution (0.25 to 2), the
+                every trial runs on all traffic for 15 s between two 15 s periods of the best settings, 3 s to settle after each
+                change; promoted at +0.03 over the mean of the two references: a first run with 8 s periods and +0.01 promoted
+                on noise, its references alone moving by ±0.05 between periods) tunes the weight resolution (0.25 to 2), the
                 damping (0.1 to 0.9) and the model (auto or mm1). Then, under the second phase's load, the start and the tuned
                 settings alternate (start, tuned, start, tuned; %d s each after 8 s to settle), so both are measured in the same
                 run on the same load: %s

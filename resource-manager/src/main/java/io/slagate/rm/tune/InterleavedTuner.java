@@ -59,11 +59,7 @@ public final class InterleavedTuner implements OnlineTuner {
     }
 
     private SearchStrategy newStrategy(double[] start) {
-        return switch (settings.strategy()) {
-            case "hill" -> new HillClimb(start, 0.2, 0.02, random);
-            case "restarts" -> new RandomRestarts(start, p -> new NelderMead(p, 0.25, 0.02), 12, random);
-            default -> new NelderMead(start, 0.25, 0.02);
-        };
+        return SearchStrategy.of(settings.strategy(), start, knobs, random);
     }
 
     /** @param u all traffic's measured utility (NaN without traffic); {@code ignored}: there is no second side */
@@ -200,8 +196,9 @@ public final class InterleavedTuner implements OnlineTuner {
 
     private void nextTrial(long now) {
         pending = strategy.next();
-        // the best configuration's level is known (the simplex asks for its start first): no period is spent on it
-        for (int i = 0; i < 8 && Arrays.equals(pending, best); i++) {
+        // the best configuration's level is known (the simplex asks for its start first, and a point that rounds to the
+        // same knob values is the same configuration): no period is spent on it
+        for (int i = 0; i < 8 && Arrays.equals(values(pending), values(best)); i++) {
             strategy.report(bestLevel);
             pending = strategy.next();
         }

@@ -15,7 +15,7 @@ public final class NelderMead implements SearchStrategy {
     private enum Phase { INITIAL, REFLECT, EXPAND, CONTRACT, SHRINK }
 
     private final int d;
-    private final double step;
+    private final double[] step;
     private final double tolerance;
     private double[][] simplex;
     private double[] values;
@@ -34,11 +34,16 @@ public final class NelderMead implements SearchStrategy {
      * @param tolerance a simplex smaller than this (largest distance from the best) restarts around the best
      */
     public NelderMead(double[] start, double step, double tolerance) {
-        if (start.length < 1) {
-            throw new IllegalArgumentException("a simplex needs at least one knob");
+        this(start, filled(start.length, step), tolerance);
+    }
+
+    /** @param step the initial simplex's edge along each knob, as a share of its range */
+    public NelderMead(double[] start, double[] step, double tolerance) {
+        if (start.length < 1 || step.length != start.length) {
+            throw new IllegalArgumentException("a simplex needs at least one knob, and one step per knob");
         }
         this.d = start.length;
-        this.step = step;
+        this.step = step.clone();
         this.tolerance = tolerance;
         initial(clamp(start.clone()));
     }
@@ -50,11 +55,17 @@ public final class NelderMead implements SearchStrategy {
         for (int i = 0; i < d; i++) {
             double[] p = around.clone();
             // step up, or down where up would leave the cube
-            p[i] = around[i] + step <= 1 ? around[i] + step : around[i] - step;
+            p[i] = around[i] + step[i] <= 1 ? around[i] + step[i] : around[i] - step[i];
             simplex[i + 1] = clamp(p);
         }
         filled = 0;
         phase = Phase.INITIAL;
+    }
+
+    private static double[] filled(int n, double v) {
+        double[] a = new double[n];
+        java.util.Arrays.fill(a, v);
+        return a;
     }
 
     @Override

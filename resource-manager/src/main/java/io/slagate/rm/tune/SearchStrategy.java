@@ -18,4 +18,22 @@ public interface SearchStrategy {
 
     /** Its value (−∞ before any report). */
     double bestValue();
+
+    /**
+     * The configured strategy ({@code simplex}, {@code hill} or {@code restarts}) from {@code start}, for {@code knobs}:
+     * the simplex's first steps move each knob by at least one of its values, so that a knob of few values (a choice of
+     * two models) is explored at all (a quarter of its range would round back to where it was).
+     */
+    static SearchStrategy of(String name, double[] start, KnobSet knobs, java.util.Random random) {
+        double[] steps = new double[start.length];
+        for (int i = 0; i < steps.length; i++) {
+            Tunable k = knobs.knob(i);
+            steps[i] = Math.max(0.25, k.integer() && k.max() > k.min() ? 1 / (k.max() - k.min()) : 0);
+        }
+        return switch (name) {
+            case "hill" -> new HillClimb(start, 0.2, 0.02, random);
+            case "restarts" -> new RandomRestarts(start, p -> new NelderMead(p, steps, 0.02), 12, random);
+            default -> new NelderMead(start, steps, 0.02);
+        };
+    }
 }

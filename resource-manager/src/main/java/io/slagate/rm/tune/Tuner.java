@@ -61,11 +61,7 @@ public final class Tuner implements OnlineTuner {
     }
 
     private SearchStrategy newStrategy(double[] start) {
-        return switch (settings.strategy()) {
-            case "hill" -> new HillClimb(start, 0.2, 0.02, random);
-            case "restarts" -> new RandomRestarts(start, p -> new NelderMead(p, 0.25, 0.02), 12, random);
-            default -> new NelderMead(start, 0.25, 0.02);
-        };
+        return SearchStrategy.of(settings.strategy(), start, safe, random);
     }
 
     /**

@@ -100,6 +100,46 @@ class InterleavedTunerTest {
         assertEquals(10, k.value, "back on the configuration before tuning");
     }
 
+    /**
+     * A choice of two (the model: auto or mm1) with the second in force and the first better: the simplex's first step
+     * along it must reach the other value (a quarter of its range rounded back to the same model, so it was never tried).
+     */
+    @Test
+    void aChoiceOfTwo_isExplored() {
+        double[] model = {1};
+        Tunable choice = new Tunable() {
+            public String name() {
+                return "model";
+            }
+
+            public double min() {
+                return 0;
+            }
+
+            public double max() {
+                return 1;
+            }
+
+            public boolean integer() {
+                return true;
+            }
+
+            public double read() {
+                return model[0];
+            }
+
+            public void apply(double v) {
+                model[0] = Math.round(v);
+            }
+        };
+        InterleavedTuner t = new InterleavedTuner(settings("simplex", true), new KnobSet(List.of(choice)), new Random(6));
+        for (int i = 0; i < 60; i++) {
+            t.tick(i * S, model[0] == 0 ? 0.5 : 0.2, Double.NaN);
+        }
+        assertEquals(0, t.bestValues()[0], "the better choice is the best: " + t.trials());
+        assertTrue(t.trials().get(0).outcome().startsWith("promoted"), t.trials().toString());
+    }
+
     @Test
     void withoutTheOperatorsConsent_itRefusesToRun() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
