@@ -282,13 +282,7 @@ public final class InterleavedTuner implements OnlineTuner {
 
     @Override
     public void restore(double[] values) throws Tunable.KnobException {
-        if (values.length != knobs.size()) {
-            throw new IllegalArgumentException("one value per knob: " + values.length + " for " + knobs.size());
-        }
-        double[] unit = new double[values.length];
-        for (int i = 0; i < unit.length; i++) {
-            unit[i] = knobs.knob(i).toUnit(values[i]);
-        }
+        double[] unit = knobs.unit(values);
         knobs.applyUnit(unit);
         LOG.info("tuning {}: knobs put on {} (the best written back before, or an experiment's comparison)", settings.partition(),
                 Arrays.toString(values));
@@ -309,14 +303,7 @@ public final class InterleavedTuner implements OnlineTuner {
     }
 
     private double[] values(double[] unit) {
-        if (unit == null) {
-            return new double[0];
-        }
-        double[] v = new double[unit.length];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = knobs.knob(i).fromUnit(unit[i]);
-        }
-        return v;
+        return knobs.values(unit);
     }
 
     private static String fmt(double v) {

@@ -30,6 +30,30 @@ public final class KnobSet {
         return knobs.get(i);
     }
 
+    /** The knob values at {@code unit} (empty for null: nothing measured yet). */
+    public double[] values(double[] unit) {
+        if (unit == null) {
+            return new double[0];
+        }
+        double[] v = new double[unit.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = knobs.get(i).fromUnit(unit[i]);
+        }
+        return v;
+    }
+
+    /** Where knob {@code values} (one per knob, in order) lie in the unit cube. */
+    public double[] unit(double[] values) {
+        if (values.length != knobs.size()) {
+            throw new IllegalArgumentException("one value per knob: " + values.length + " for " + knobs.size());
+        }
+        double[] u = new double[values.length];
+        for (int i = 0; i < u.length; i++) {
+            u[i] = knobs.get(i).toUnit(values[i]);
+        }
+        return u;
+    }
+
     /** Names of the knobs marked broken. */
     public List<String> broken() {
         List<String> out = new ArrayList<>();

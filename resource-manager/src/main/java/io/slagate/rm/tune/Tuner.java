@@ -196,13 +196,7 @@ public final class Tuner implements OnlineTuner {
      */
     @Override
     public void restore(double[] values) throws Tunable.KnobException {
-        if (values.length != safe.size()) {
-            throw new IllegalArgumentException("one value per knob: " + values.length + " for " + safe.size());
-        }
-        double[] unit = new double[values.length];
-        for (int i = 0; i < unit.length; i++) {
-            unit[i] = safe.knob(i).toUnit(values[i]);
-        }
+        double[] unit = safe.unit(values);
         safe.applyUnit(unit);
         experimental.applyUnit(unit);
         LOG.info("tuning: both sides start from the best configuration written back before, {}", Arrays.toString(values));
@@ -295,14 +289,7 @@ public final class Tuner implements OnlineTuner {
     }
 
     private double[] values(double[] unit) {
-        if (unit == null) {
-            return new double[0];
-        }
-        double[] v = new double[unit.length];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = safe.knob(i).fromUnit(unit[i]);
-        }
-        return v;
+        return safe.values(unit);
     }
 
     private static String fmt(double v) {
