@@ -30,8 +30,9 @@ import java.util.Locale;
  *       that does not buy its throughput goes back and doubles the wait before the next, up to
  *       {@value #MAX_PROBE_WAIT} windows; its windows may raise the knee estimate (the plateau rose), never lower it (at
  *       a smooth knee they are below the plateau, and far above the knee only a saturated window re-estimates it); one that does is followed by another (small steps: a probe's gain is
- *       near the measurement noise). No probe while a class of the pool misses its goal at a knee that a refuted probe has
- *       confirmed: slots past the knee cannot fix that, and the queueing a probe adds at the server would add to it. A
+ *       near the measurement noise). A knee estimated far above it is a lower bound: the first run of probes from it that
+ *       pays and is then refuted brackets it, and the knee is at least where the run's last paid probe got to. No probe while a class of the pool misses its goal at a knee that a refuted probe has
+ *       confirmed (a probe above the estimate it left, which is no mere lower bound): slots past the knee cannot fix that, and the queueing a probe adds at the server would add to it. A
  *       knee not yet confirmed is probed even then (one measured far above the knee is low where the server thrashes). A probe whose window
  *       measured any class's utility lower by more than {@value #PROBE_UTILITY_BOUND} is undone at once (and the
  *       next waits twice as long), whatever it bought: the bound holds for at most one window;</li>
@@ -90,6 +91,8 @@ public final class KneeLimit implements ConcurrencyLimit {
     private double[] fromUtilities = new double[0];
     private int windowsAtKnee;
     private boolean kneeVerified; // a probe above the knee estimate was refuted since it was set
+    private int probedTo; // the highest N_s a probe of the current run bought its throughput at (0: none)
+    private boolean fromAbove; // the knee was estimated from a saturated window: a lower bound until probes bracket it
     private String reason = "start";
 
     /** With windows no longer than the settle time (each settled sample a window of its own). */
@@ -179,6 +182,7 @@ public final class KneeLimit implements ConcurrencyLimit {
             // at or below the knee no server queues this much, for this long: it is slower (a slow database, a GC storm)
             baseline = service;
             knee = Double.NaN;
+            fromAbove = false;
             plateau = x;
             return change(grow(), Step.GROW, s, String.format(Locale.ROOT,
                     "service time %.4f s at or below the knee (N_s %d): the server is slower, not queueing; new baseline",
@@ -195,6 +199,7 @@ public final class KneeLimit implements ConcurrencyLimit {
             double xMax = (fromThroughput + x) / 2;
             knee = xMax * baseline;
             kneeVerified = false;
+            fromAbove = false;
             return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                     "plateau %.1f answers/s at N_s %d: knee %.1f (X_max · S_0, S_0 %.4f s)", xMax, limit, knee, baseline));
         }
@@ -213,10 +218,24 @@ public final class KneeLimit implements ConcurrencyLimit {
             // experiment A's), so taking their throughput · S_0 as the knee dragged the estimate down at every refuted
             // probe (experiment A settled at 8 against a measured 9.9). A knee that really fell is the saturated and
             // slower rules' to find
+            // slots a probe bought before this one are below the knee, whatever its estimate said (one made far above
+            // the knee reads low: the server was still draining the start value's requests)
             double k = Math.max(fromThroughput, x) * baseline;
             knee = Math.max(knee, (knee + k) / 2);
+            if (fromAbove && probedTo > 0) {
+                // an estimate made far above the knee is a lower bound (that window may have been below the plateau:
+                // experiment A's first window at 200 read 0.8 of it), so the slots the probes from it bought are below
+                // the knee; with this refutation the knee is bracketed. Only here: below the knee a probe's gain is
+                // near the noise, and taking every lucky probe as a floor ratchets the estimate up
+                knee = Math.max(knee, probedTo);
+                fromAbove = false;
+            }
+            probedTo = 0;
             probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
-            kneeVerified = true;
+            // confirmed only if this probe went above the new estimate and the estimate is no longer a mere lower
+            // bound: holding at a low estimate while a goal is missed left experiment A at 8 against 10.3 (cpu-bound)
+            // and at 17 against 22.3 (the pool of 20), both from 200
+            kneeVerified = !fromAbove && limit > target();
             return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                     "%d → %d slots bought %.1f → %.1f answers/s: past the knee; knee %.1f (X_max · S_0, S_0 %.4f s)", fromLimit, limit,
                     fromThroughput, x, knee, baseline));
@@ -225,6 +244,7 @@ public final class KneeLimit implements ConcurrencyLimit {
             // the knee may have moved up: probe on in small steps (a probe's gain is near the noise, so a lucky window
             // must not start a slow-start burst)
             probeWait = 1;
+            probedTo = limit;
             return change(Math.min(max, limit + probeStep()), Step.PROBE, s, String.format(Locale.ROOT,
                     "%d → %d slots bought %.1f → %.1f answers/s: probing on", fromLimit, limit, fromThroughput, x));
         }
@@ -249,6 +269,7 @@ public final class KneeLimit implements ConcurrencyLimit {
         if (saturated && limit > min && (Double.isNaN(knee) || limit > target() + probeStep())) {
             knee = x * baseline; // far above the knee: this window is at the plateau, or below it if the server thrashes
             kneeVerified = false;
+            fromAbove = true;
             return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                     "saturated (service %.4f s, baseline %.4f s, %.1f answers/s): knee %.1f", service, baseline, x, knee));
         }
@@ -264,6 +285,7 @@ public final class KneeLimit implements ConcurrencyLimit {
             return limit;
         }
         if (++windowsAtKnee >= probeWait && limit < max) {
+            probedTo = 0;
             return change(Math.min(max, limit + probeStep()), Step.PROBE, s, "probing above the knee");
         }
         reason = "at the knee: holding";
