@@ -31,7 +31,9 @@ import java.util.Locale;
  *       {@value #MAX_PROBE_WAIT} windows; its windows may raise the knee estimate (the plateau rose), never lower it (at
  *       a smooth knee they are below the plateau, and far above the knee only a saturated window re-estimates it); one that does is followed by another (small steps: a probe's gain is
  *       near the measurement noise). A knee estimated far above it is a lower bound: the first run of probes from it that
- *       pays and is then refuted brackets it, and the knee is at least where the run's last paid probe got to. No probe while a class of the pool misses its goal at a knee that a refuted probe has
+ *       pays and is then refuted by its throughput brackets it, and the knee is at least where the run's last paid probe
+ *       got to (a probe undone by the utility bound does not bracket it: a class far under its goal moves by more than
+ *       the bound from window to window). No probe while a class of the pool misses its goal at a knee that a refuted probe has
  *       confirmed (a probe above the estimate it left, which is no mere lower bound): slots past the knee cannot fix that, and the queueing a probe adds at the server would add to it. A
  *       knee not yet confirmed is probed even then (one measured far above the knee is low where the server thrashes). A probe whose window
  *       measured any class's utility lower by more than {@value #PROBE_UTILITY_BOUND} is undone at once (and the
@@ -206,7 +208,14 @@ public final class KneeLimit implements ConcurrencyLimit {
         if (last == Step.PROBE) {
             String hurt = utilityDrop(s.utilities());
             if (hurt != null) {
-                kneeVerified = true;
+                // undone whatever it bought. It confirms the knee, except a lower bound from far above, which only a
+                // probe refuted by its throughput brackets: a class far under its goal moves by more than the bound from
+                // window to window, and confirming on that held experiment A at 8 against 10.3
+                if (fromAbove) {
+                    knee = Math.max(knee, probedTo);
+                }
+                probedTo = 0;
+                kneeVerified = !fromAbove;
                 probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
                 return change(fromLimit, Step.CUT, s, String.format(Locale.ROOT, "the probe %d → %d lowered %s (bound %.2f): undone",
                         fromLimit, limit, hurt, PROBE_UTILITY_BOUND));

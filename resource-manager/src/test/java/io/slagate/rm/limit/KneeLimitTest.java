@@ -318,10 +318,12 @@ class KneeLimitTest {
      * (the cpu-bound backend, K = 10.3) and called that knee confirmed, so the missed goal stopped every later probe at 8.
      * On the pool of 20 the refuted probe raised the estimate to the probe's own level and again nothing probed above
      * it (17 against 22.3). Slots that a probe bought are below the knee, and a knee that a refutation has just raised is
-     * not yet confirmed. Smooth knees of 10 and 20, sampling noise, 20 seeds each: 26 of the 40 settled outside ±15%
-     * before (all of them low, held by the missed goal). A probe's gain near a smooth knee is within one window's noise,
-     * so a run of probes still stops a slot or two early or late now and then (two runs to bracket the knee: 10 outside,
-     * most of them high).
+     * not yet confirmed. The rerun (07:05) showed a third way to stick: the class's utility, far under its goal, moves
+     * by ±0.1 from window to window, so a probe was undone for "lowering" it by 0.24, and the undo confirmed the low
+     * estimate. Smooth knees of 10 and 20, sampling noise, a class's utility of -1 ± 0.1, 20 seeds each: 26 of the 40
+     * settled outside ±15% without the utility noise before the fix, 15 with it (all of them low, held by the missed
+     * goal); 3 now. A probe's gain near a smooth knee is within one window's noise, so a run of probes still stops a
+     * slot or two early or late now and then.
      */
     @Test
     void fromAbove_aLowSaturatedEstimate_isProbedUpToTheKnee_whileAGoalIsMissed() {
@@ -345,7 +347,8 @@ class KneeLimitTest {
                     double answers = x * 1.5;
                     double spread = 1 / Math.sqrt(answers);
                     n.add(limit.update(new ConcurrencyLimit.Sample(x * (1 + spread * rng.nextGaussian()),
-                            inUse / x * (1 + spread * rng.nextGaussian()), inUse, 220 - inUse, true, new double[0], answers)));
+                            inUse / x * (1 + spread * rng.nextGaussian()), inUse, 220 - inUse, true,
+                            new double[] {-1 + 0.1 * rng.nextGaussian()}, answers)));
                 }
                 double settled = median(n.subList(250, 400));
                 settledAll.add((int) settled);
@@ -355,7 +358,7 @@ class KneeLimitTest {
                 }
             }
         }
-        assertTrue(off.size() <= 8, "at most eight runs in forty outside ±15% of the knee: " + off + "; all: " + all);
+        assertTrue(off.size() <= 4, "at most four runs in forty outside ±15% of the knee: " + off + "; all: " + all);
         assertTrue(median(settledAll.subList(0, 20)) >= 0.9 * 10 && median(settledAll.subList(20, 40)) >= 0.9 * 20, "not biased low: " + all);
     }
 
