@@ -24,8 +24,22 @@ import org.junit.jupiter.api.Test;
  * when it recovers; every request is answered, its own answer, and the counters balance.
  */
 class LocalLimitGatewayTest {
+    /** Overloaded (its work shared by the requests it executes, ten times costlier): the cut helps, and holds. */
     @Test
-    void serverSlowsDown_capDropsHere_thenComesBack_nothingLost() throws Exception {
+    void serverOverloaded_capDropsHere_thenComesBack_nothingLost() throws Exception {
+        slowsDown(true);
+    }
+
+    /**
+     * Slow whatever its load (answers 3x later, as a slow database behind it would make it): a cut cannot help, so it is
+     * given back within a few judgements, long before the hold (10 s) would give it back, while the server is still slow.
+     */
+    @Test
+    void serverSlowerNotOverloaded_theCutIsGivenBackWhileItIsStillSlow_nothingLost() throws Exception {
+        slowsDown(false);
+    }
+
+    private static void slowsDown(boolean overloaded) throws Exception {
         try (TestBackend backend = new TestBackend()) {
             backend.behave(backend.delayed(20));
             Gateway g = new Gateway(ConfigLoader.parse("""
@@ -57,12 +71,26 @@ class LocalLimitGatewayTest {
                 // the window learns the normal service time
                 await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().completedTotal() > 400);
                 assertEquals(10, g.queues().effectiveCap(0), "normal: the granted cap");
-                backend.behave(backend.delayed(200));
-                await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().effectiveCap(0) < 10);
-                int reduced = g.queues().effectiveCap(0);
-                assertTrue(reduced >= 1 && reduced <= 5, "held to the slower pace: " + reduced);
-                assertTrue(agent.statsMessage().servers().get(0).locallyLimited(), "the report tells the manager");
-                assertEquals(reduced, agent.statsMessage().servers().get(0).cap());
+                if (!overloaded) {
+                    backend.behave(backend.delayed(60));
+                    await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().effectiveCap(0) < 10);
+                    long cutAt = System.nanoTime();
+                    await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().effectiveCap(0) == 10);
+                    assertTrue(System.nanoTime() - cutAt < Gateway.LOCAL_LIMIT_HOLD_MILLIS * 1_000_000,
+                            "given back as useless, not after the hold");
+                    long done = g.metrics().completedTotal();
+                    await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().completedTotal() > done + 300);
+                    assertEquals(10, g.queues().effectiveCap(0), "the slower pace is the new normal: no cut again");
+                } else {
+                    backend.behave(backend.sharing(20)); // 10 executing: 200 ms each
+                    await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().effectiveCap(0) < 10);
+                    await().atMost(Duration.ofSeconds(20)).until(() -> agent.statsMessage().servers().get(0).locallyLimited());
+                    int reduced = agent.statsMessage().servers().get(0).cap();
+                    assertTrue(reduced >= 1 && reduced <= 5, "held where the server keeps up: " + reduced);
+                    long done = g.metrics().completedTotal();
+                    await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().completedTotal() > done + 100);
+                    assertTrue(g.queues().effectiveCap(0) <= 5, "still held while overloaded: " + g.queues().effectiveCap(0));
+                }
                 backend.behave(backend.delayed(20));
                 await().atMost(Duration.ofSeconds(30)).until(() -> g.queues().effectiveCap(0) == 10);
             } finally {

@@ -4,33 +4,56 @@ import java.util.Locale;
 
 /**
  * The fast inner loop under the resource manager (issue 17, item 2), for one server at one gateway: when
- * the server's service times over the last tick jump to {@value #JUMP} times what is normal for it, its cap
- * here drops within a tick — to the cap that keeps its throughput at the
- * slower pace (Little: N · normal / now) — without waiting for the manager's next cycle (tens of seconds).
- * It gives the slots back gradually, a tenth of the granted cap per tick, once the server is back within
- * {@value #RECOVERED} times normal, or once it has held for {@code holdTicks} (by then the manager has seen
- * the slower server and the reduced cap, and decided). It never raises the cap above what the manager granted.
+ * the server's service times jump to {@value #JUMP} times what is normal for it, its cap here drops at once
+ * to the cap that keeps its throughput at the slower pace (Little: N · normal / now), without waiting for the
+ * manager's next cycle (tens of seconds). It never raises the cap above what the manager granted.
+ *
+ * <p>A cut helps only a server that is slow because it has too much to do (a CPU shared by the requests it
+ * executes, a thrashing pool): with fewer requests each answer comes sooner, and the queueing moves to the
+ * gateway, where the classes are told apart. A server that is slow whatever its load (a slow database behind
+ * it, a remote call) answers no sooner, and the cut only takes away capacity: the slowdown run with a sleeping
+ * backend tripled premium's response times that way. So after a cut the limit watches the answers given under
+ * it: no faster than half-way from the slow pace to the pace a shared server would have at the smaller cap, and
+ * the server is slower, not overloaded; the cap goes back at once and the slower pace becomes the normal. Back
+ * within {@value #RECOVERED} times normal, and the slots come back gradually, a tenth of the granted cap per
+ * judgement; after {@code holdTicks} they come back anyway (by then the manager has seen the reduced cap).
+ *
+ * <p>Every judgement is on the mean of at least {@value #JUDGE_ANSWERS} answers, gathered over as many ticks as
+ * it takes (at most {@value #MAX_GATHER_TICKS}, then on at least {@value #MIN_ANSWERS}): the mean of two
+ * exponential answers is over twice its expectation one time in ten, and a limit judged on single ticks fired
+ * and lifted several times a second.
  *
  * <p>Normal is the service time over the last {@value #NORMAL_ANSWERS} or so answers (an average that a jump does not
- * move), started from the statistics window's mean. It is not the window itself: a window of a few seconds follows a
- * step within its own length, so a server three times slower was never three times its window's mean for long
- * enough (the last slowdown run: the limit never fired). After a hold the slower pace is the new normal.
+ * move), started from the statistics window's mean: a window of a few seconds follows a step within its own length.
  *
- * <p>Pure: fed once per tick by its owner, which applies {@link #cap} and reports {@link #limiting}.
+ * <p>Pure: fed once per tick by its owner, which applies the cap it returns and reports {@link #limiting}.
  */
 public final class LocalLimit {
     static final double JUMP = 2;
     /** How many answers the normal service time remembers. */
     static final int NORMAL_ANSWERS = 500;
     static final double RECOVERED = 1.5;
-    /** Fewer answers than this in a tick say nothing. */
-    static final int MIN_ANSWERS = 2;
+    /** Answers a judgement wants (the mean of 30 exponential answers is within ±18% of its expectation, one sd). */
+    static final int JUDGE_ANSWERS = 30;
+    /** Ticks a judgement gathers answers for at most; fewer than {@link #MIN_ANSWERS} by then say nothing. */
+    static final int MAX_GATHER_TICKS = 10;
+    static final int MIN_ANSWERS = 5;
 
     private final int holdTicks;
     private int cap = -1; // −1: not limiting
     private double normalSeconds = Double.NaN;
     private int heldTicks;
+    private boolean skipTick; // the tick after a cut still answers requests admitted before it
+    private boolean givingBack; // a judgement said recovered: slots are coming back
+    private int cutFrom; // the granted cap and the mean service time that the cut was made at
+    private double cutAtSeconds;
     private String reason = "";
+
+    // the judgement being gathered
+    private int gatherTicks;
+    private int gatherAnswers;
+    private double gatherWork;
+    private int gatheredAnswers; // how many answers the last complete judgement had
 
     /** @param holdTicks ticks a reduced cap holds while the server stays slow, before it is given back anyway */
     public LocalLimit(int holdTicks) {
@@ -39,42 +62,107 @@ public final class LocalLimit {
 
     /**
      * One tick: the answers and their mean service time since the last tick, the window's mean service
-     * time (the normal; NaN without one) and the cap the manager granted.
+     * time (the first normal; NaN without one) and the cap the manager granted.
      *
      * @return the cap in force here (≤ granted)
      */
     public int tick(int answers, double meanSeconds, double windowMeanSeconds, int granted) {
+        if (!(normalSeconds > 0)) {
+            normalSeconds = windowMeanSeconds > 0 ? windowMeanSeconds : Double.NaN;
+        }
+        if (cap >= 0) {
+            heldTicks++;
+        }
+        if (skipTick) {
+            skipTick = false;
+            return current(granted);
+        }
+        double mean = gather(answers, meanSeconds);
         if (cap < 0) {
-            if (!(normalSeconds > 0)) {
-                normalSeconds = windowMeanSeconds > 0 ? windowMeanSeconds : Double.NaN;
+            if (!(mean > 0) || !(normalSeconds > 0)) {
+                return granted;
             }
-            boolean counts = answers >= MIN_ANSWERS && meanSeconds > 0 && normalSeconds > 0;
-            if (counts && meanSeconds > JUMP * normalSeconds && granted > 1) {
-                cap = Math.max(1, Math.min(granted - 1, (int) Math.ceil(granted * normalSeconds / meanSeconds - 1e-9)));
+            if (mean > jump(gatheredAnswers) * normalSeconds && granted > 1) {
+                cap = Math.max(1, Math.min(granted - 1, (int) Math.ceil(granted * normalSeconds / mean - 1e-9)));
+                cutFrom = granted;
+                cutAtSeconds = mean;
                 heldTicks = 0;
-                reason = String.format(Locale.ROOT, "service time %.1f ms, %.1fx the normal %.1f ms: cap %d → %d", meanSeconds * 1e3,
-                        meanSeconds / normalSeconds, normalSeconds * 1e3, granted, cap);
+                skipTick = true;
+                givingBack = false;
+                reason = String.format(Locale.ROOT, "service time %.1f ms, %.1fx the normal %.1f ms: cap %d → %d", mean * 1e3,
+                        mean / normalSeconds, normalSeconds * 1e3, granted, cap);
                 return cap;
             }
-            if (counts && meanSeconds <= JUMP * normalSeconds) { // a jump it cannot act on (one slot) is not the normal
-                normalSeconds += Math.min(0.5, answers / (double) NORMAL_ANSWERS) * (meanSeconds - normalSeconds);
+            if (mean <= JUMP * normalSeconds) { // a jump it cannot act on (one slot) is not the normal
+                normalSeconds += Math.min(0.5, gatheredAnswers / (double) NORMAL_ANSWERS) * (mean - normalSeconds);
             }
             return granted;
         }
-        heldTicks++;
-        boolean recovered = answers >= MIN_ANSWERS && meanSeconds <= RECOVERED * normalSeconds;
-        if (recovered || heldTicks >= holdTicks) {
-            cap += Math.max(1, granted / 10);
-            if (cap >= granted) {
+        if (mean > 0) {
+            if (mean <= RECOVERED * normalSeconds) {
+                givingBack = true;
+                return giveBack(granted, true);
+            }
+            // a server whose work is shared answers in proportion to the requests it executes: at cap/cutFrom of them,
+            // as much sooner. Closer to the slow pace than to that, and fewer requests did not help
+            double shared = cutAtSeconds * cap / cutFrom;
+            if (!givingBack && mean > (cutAtSeconds + shared) / 2) {
+                reason = String.format(Locale.ROOT, "slower, not overloaded: %.1f ms at cap %d against %.1f ms at %d; cap given back, "
+                        + "%.1f ms the new normal", mean * 1e3, cap, cutAtSeconds * 1e3, cutFrom, mean * 1e3);
+                normalSeconds = mean;
                 cap = -1;
-                if (!recovered) {
-                    normalSeconds = windowMeanSeconds > 0 ? windowMeanSeconds : Double.NaN; // still slower: the new normal
-                }
-                reason = recovered ? "recovered: cap given back" : "held long enough: cap given back to the manager's";
                 return granted;
             }
         }
-        return Math.min(cap, granted);
+        if (heldTicks >= holdTicks) {
+            int c = giveBack(granted, false);
+            if (cap < 0 && windowMeanSeconds > 0) {
+                normalSeconds = windowMeanSeconds; // still slower after the hold: the new normal
+            }
+            return c;
+        }
+        return current(granted);
+    }
+
+    /**
+     * How many times normal a judgement's mean must be to fire: {@value #JUMP}, and six standard errors above normal (the
+     * mean of n exponential answers has a relative error of 1/√n): once in a million judgements or less on noise alone,
+     * where the mean of 20 answers is over 2x its expectation once in 5,000.
+     */
+    private static double jump(int answers) {
+        return Math.max(JUMP, 1 + 6 / Math.sqrt(answers));
+    }
+
+    /** Adds a tick to the judgement being gathered; its mean once complete (and a fresh one begun), else NaN. */
+    private double gather(int answers, double meanSeconds) {
+        if (answers > 0 && meanSeconds > 0) {
+            gatherAnswers += answers;
+            gatherWork += answers * meanSeconds;
+        }
+        gatherTicks++;
+        boolean complete = gatherAnswers >= JUDGE_ANSWERS || (gatherTicks >= MAX_GATHER_TICKS && gatherAnswers >= MIN_ANSWERS);
+        double mean = complete ? gatherWork / gatherAnswers : Double.NaN;
+        gatheredAnswers = complete ? gatherAnswers : 0;
+        if (complete || gatherTicks >= MAX_GATHER_TICKS) {
+            gatherTicks = 0;
+            gatherAnswers = 0;
+            gatherWork = 0;
+        }
+        return mean;
+    }
+
+    private int giveBack(int granted, boolean recovered) {
+        cap += Math.max(1, granted / 10);
+        if (cap < granted) {
+            return cap;
+        }
+        cap = -1;
+        reason = recovered ? "recovered: cap given back" : "held long enough: cap given back to the manager's";
+        return granted;
+    }
+
+    private int current(int granted) {
+        return cap < 0 ? granted : Math.min(cap, granted);
     }
 
     /** Whether a reduced cap is in force here. */

@@ -187,6 +187,23 @@ public final class TestBackend implements AutoCloseable {
         };
     }
 
+    /**
+     * A server whose work is shared by the requests it executes (a CPU): each answers after {@code millis} times the
+     * requests executing when it arrived, itself included.
+     */
+    public Handler sharing(long millis) {
+        return new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                long delay = millis * Math.max(1, concurrent.get());
+                Content.Source.consumeAll(request, Callback.from(
+                        () -> timer.schedule(() -> reply(response, callback, 200, "<done/>"), delay, TimeUnit.MILLISECONDS),
+                        callback::failed));
+                return true;
+            }
+        };
+    }
+
     /** Sends headers and part of a body, then kills the connection. */
     public static Handler breakMidResponse() {
         return new Handler.Abstract() {
