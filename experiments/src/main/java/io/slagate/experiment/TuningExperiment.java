@@ -33,6 +33,8 @@ final class TuningExperiment {
     private static final int CONTENTION_KNEE = 8;
     /** Found by hand beforehand: workers at the per-side population, N_s at its default (not binding). */
     private static final int REFERENCE_WORKERS = 10;
+    /** The backend as shipped: a servlet container's default thread pool (Jetty's 200), nothing tuned. */
+    private static final int DEFAULT_WORKERS = 200;
 
     private final boolean quick;
     private final PrintStream log;
@@ -50,6 +52,7 @@ final class TuningExperiment {
         double u0;
         double u1;
         double u2;
+        double u3;
         String bestValues;
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0), ServiceTime.of(Duration.ofMillis(50), 0).withWorkers(2))) {
             for (ServerKnobs k : backend.knobs()) {
@@ -79,6 +82,14 @@ final class TuningExperiment {
                     double refStart = (System.nanoTime() - t0) / 1e9;
                     load(sys, List.of(new LoadSpec.Phase(Duration.ofSeconds(referenceSeconds), List.of(20.0, 40.0))), 43);
                     u2 = meanSafe(series, refStart + 10, refStart + referenceSeconds);
+                    // the defaults on both sides (the two tiers untuned: the backends' default pool, slagate's N_s as
+                    // configured), the same load: what tuning gained over an operator who tuned nothing
+                    for (ServerKnobs k : backend.knobs()) {
+                        k.workers(DEFAULT_WORKERS);
+                    }
+                    double defStart = (System.nanoTime() - t0) / 1e9;
+                    load(sys, List.of(new LoadSpec.Phase(Duration.ofSeconds(referenceSeconds), List.of(20.0, 40.0))), 44);
+                    u3 = meanSafe(series, defStart + 10, defStart + referenceSeconds);
                 } finally {
                     sampler.shutdownNow();
                 }
@@ -91,11 +102,12 @@ final class TuningExperiment {
                 drop = Math.max(drop, u0 - t.safe());
             }
         }
+        String defaults = String.format(Locale.ROOT, "two-tier defaults %.3f tuned %.3f", u3, u1);
         String line = String.format(Locale.ROOT, "start %.3f tuned %.3f reference %.3f safe-drop %.3f", u0, u1, u2, drop);
         Path dir = out.resolve("tuning");
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(command, trials, series, line, bestValues, phaseSeconds));
-        return List.of(line);
+        Files.writeString(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(command, trials, series, defaults + "\n" + line, bestValues, phaseSeconds));
+        return List.of(defaults, line);
     }
 
     private void load(RunningSystem sys, List<LoadSpec.Phase> phases, long seed) throws Exception {
@@ -195,12 +207,13 @@ final class TuningExperiment {
                 and slagate's N_s; 8 s periods after 2 s to settle; promoted at +0.01, aborted at -0.3) starts from 2 workers.
                 U0: the safe side's utility (min over its classes of eq. 7 on what was measured) before tuning; tuned: over the
                 last 30 s of tuning; reference: both sides at the best configuration found by hand (%d workers, N_s 32),
-                same load as the second phase, in the same run; safe-drop: the most the safe side's mean utility over a trial's
+                same load as the second phase, in the same run; two-tier defaults: both sides untuned, the backends' pool at
+                %d workers (a servlet container's default) and N_s 32, the same load after the reference; safe-drop: the most the safe side's mean utility over a trial's
                 measurement period fell below U0 (its mean over the period before tuning). Best configuration found: %s (workers, N_s).
 
                 | trial | workers | N_s | experimental U | safe U | outcome |
                 |---:|---:|---:|---:|---:|---|
-                """, CONTENTION_KNEE, phase, phase, REFERENCE_WORKERS, best));
+                """, CONTENTION_KNEE, phase, phase, REFERENCE_WORKERS, DEFAULT_WORKERS, best));
         for (Tuner.Trial t : trials) {
             md.append(String.format(Locale.ROOT, "| %d | %s | %s | %.3f | %.3f | %s |%n", t.number(),
                     t.values().length > 0 ? String.valueOf((long) t.values()[0]) : "–", t.values().length > 1 ? String.valueOf((long) t.values()[1]) : "–",
