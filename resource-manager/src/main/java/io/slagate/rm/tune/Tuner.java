@@ -51,6 +51,7 @@ public final class Tuner implements OnlineTuner {
     private int sinceImprovement;
     private double monitorLevel = Double.NaN;
     private double baselineUtility = Double.NaN;
+    private double bestLevel = Double.NaN; // the best configuration's utility, as the safe side last measured it
     private final List<Trial> trials = new ArrayList<>();
 
     public Tuner(TuningSettings settings, KnobSet safe, KnobSet experimental, Random random) {
@@ -84,6 +85,7 @@ public final class Tuner implements OnlineTuner {
                 accumulate(uSafe, uExp);
                 if (elapsed >= settings.period().toNanos() && samples > 0) {
                     baselineUtility = sumSafe / samples;
+                    bestLevel = baselineUtility;
                     try {
                         best = safe.readUnit();
                         if (initial == null) {
@@ -210,6 +212,12 @@ public final class Tuner implements OnlineTuner {
 
     private void nextTrial(long now) {
         pending = strategy.next();
+        // the safe side runs the best configuration all along: a trial of it (the simplex's start, or a point that
+        // rounds to the best's knob values) would measure nothing new, so the strategy gets the safe side's level
+        for (int i = 0; i < 8 && best != null && Double.isFinite(bestLevel) && Arrays.equals(values(pending), values(best)); i++) {
+            strategy.report(bestLevel);
+            pending = strategy.next();
+        }
         try {
             experimental.applyUnit(pending);
         } catch (Tunable.KnobException e) {
@@ -227,6 +235,7 @@ public final class Tuner implements OnlineTuner {
         double mSafe = sumSafe / samples;
         double[] tried = pending;
         strategy.report(mExp);
+        bestLevel = mSafe;
         String outcome;
         if (forced != null) {
             outcome = String.format(Locale.ROOT, "aborted: %s below the safe side's %s by more than %s", fmt(mExp), fmt(mSafe),
@@ -237,6 +246,7 @@ public final class Tuner implements OnlineTuner {
             try {
                 safe.applyUnit(tried);
                 best = tried.clone();
+                bestLevel = mExp;
                 outcome = String.format(Locale.ROOT, "promoted: %s against %s", fmt(mExp), fmt(mSafe));
                 sinceImprovement = 0;
             } catch (Tunable.KnobException e) {
