@@ -79,17 +79,13 @@ final class TuningExperiment {
                     }
                     rm.overrides().unpinCapacity("s1");
                     rm.overrides().unpinCapacity("s2");
-                    double refStart = (System.nanoTime() - t0) / 1e9;
-                    load(sys, List.of(new LoadSpec.Phase(Duration.ofSeconds(referenceSeconds), List.of(20.0, 40.0))), 43);
-                    u2 = meanSafe(series, refStart + 10, refStart + referenceSeconds);
+                    u2 = secondPhase(sys, series, t0, referenceSeconds, 43);
                     // the defaults on both sides (the two tiers untuned: the backends' default pool, slagate's N_s as
                     // configured), the same load: what tuning gained over an operator who tuned nothing
                     for (ServerKnobs k : backend.knobs()) {
                         k.workers(DEFAULT_WORKERS);
                     }
-                    double defStart = (System.nanoTime() - t0) / 1e9;
-                    load(sys, List.of(new LoadSpec.Phase(Duration.ofSeconds(referenceSeconds), List.of(20.0, 40.0))), 44);
-                    u3 = meanSafe(series, defStart + 10, defStart + referenceSeconds);
+                    u3 = secondPhase(sys, series, t0, referenceSeconds, 44);
                 } finally {
                     sampler.shutdownNow();
                 }
@@ -108,6 +104,13 @@ final class TuningExperiment {
         Files.createDirectories(dir);
         Files.writeString(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(command, trials, series, defaults + "\n" + line, bestValues, phaseSeconds));
         return List.of(defaults, line);
+    }
+
+    /** The second phase's load for {@code seconds}; the safe side's mean utility after its first 10 s. */
+    private double secondPhase(RunningSystem sys, List<double[]> series, long t0, int seconds, long seed) throws Exception {
+        double from = (System.nanoTime() - t0) / 1e9;
+        load(sys, List.of(new LoadSpec.Phase(Duration.ofSeconds(seconds), List.of(20.0, 40.0))), seed);
+        return meanSafe(series, from + 10, from + seconds);
     }
 
     private void load(RunningSystem sys, List<LoadSpec.Phase> phases, long seed) throws Exception {

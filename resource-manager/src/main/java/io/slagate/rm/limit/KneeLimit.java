@@ -227,8 +227,6 @@ public final class KneeLimit implements ConcurrencyLimit {
             // experiment A's), so taking their throughput · S_0 as the knee dragged the estimate down at every refuted
             // probe (experiment A settled at 8 against a measured 9.9). A knee that really fell is the saturated and
             // slower rules' to find
-            // slots a probe bought before this one are below the knee, whatever its estimate said (one made far above
-            // the knee reads low: the server was still draining the start value's requests)
             double k = Math.max(fromThroughput, x) * baseline;
             knee = Math.max(knee, (knee + k) / 2);
             if (fromAbove && probedTo > 0) {

@@ -195,13 +195,7 @@ public final class InterleavedTuner implements OnlineTuner {
     }
 
     private void nextTrial(long now) {
-        pending = strategy.next();
-        // the best configuration's level is known (the simplex asks for its start first, and a point that rounds to the
-        // same knob values is the same configuration): no period is spent on it
-        for (int i = 0; i < 8 && Arrays.equals(values(pending), values(best)); i++) {
-            strategy.report(bestLevel);
-            pending = strategy.next();
-        }
+        pending = strategy.nextOtherThan(best, bestLevel, knobs); // the reference periods measure the best
         try {
             knobs.applyUnit(pending);
         } catch (Tunable.KnobException e) {

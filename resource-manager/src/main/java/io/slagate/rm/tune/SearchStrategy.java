@@ -20,6 +20,21 @@ public interface SearchStrategy {
     double bestValue();
 
     /**
+     * The next point whose knob values differ from {@code known}'s: a proposal that rounds to them (the simplex's start,
+     * say) gets {@code knownValue} reported for it at once, at most eight times in a row. Used for a configuration that
+     * is measured anyway (the best, on the safe side or in the reference periods), so that no trial is spent on it.
+     */
+    default double[] nextOtherThan(double[] known, double knownValue, KnobSet knobs) {
+        double[] p = next();
+        for (int i = 0; i < 8 && known != null && Double.isFinite(knownValue)
+                && java.util.Arrays.equals(knobs.values(p), knobs.values(known)); i++) {
+            report(knownValue);
+            p = next();
+        }
+        return p;
+    }
+
+    /**
      * The configured strategy ({@code simplex}, {@code hill} or {@code restarts}) from {@code start}, for {@code knobs}:
      * the simplex's first steps move each knob by at least one of its values, so that a knob of few values (a choice of
      * two models) is explored at all (a quarter of its range would round back to where it was).

@@ -211,13 +211,7 @@ public final class Tuner implements OnlineTuner {
     }
 
     private void nextTrial(long now) {
-        pending = strategy.next();
-        // the safe side runs the best configuration all along: a trial of it (the simplex's start, or a point that
-        // rounds to the best's knob values) would measure nothing new, so the strategy gets the safe side's level
-        for (int i = 0; i < 8 && best != null && Double.isFinite(bestLevel) && Arrays.equals(values(pending), values(best)); i++) {
-            strategy.report(bestLevel);
-            pending = strategy.next();
-        }
+        pending = strategy.nextOtherThan(best, bestLevel, safe); // the safe side runs the best all along
         try {
             experimental.applyUnit(pending);
         } catch (Tunable.KnobException e) {
