@@ -326,7 +326,7 @@ public final class Gateway implements AutoCloseable {
         if (localLimitsOf != g) { // a new configuration: new servers, a fresh start
             LocalLimit[] fresh = new LocalLimit[g.config().servers().size()];
             for (int i = 0; i < fresh.length; i++) {
-                fresh[i] = new LocalLimit((int) (LOCAL_LIMIT_HOLD_MILLIS / LOCAL_LIMIT_TICK_MILLIS));
+                fresh[i] = new LocalLimit((int) (LOCAL_LIMIT_HOLD_MILLIS / LOCAL_LIMIT_TICK_MILLIS), LOCAL_LIMIT_TICK_MILLIS / 1000.0);
             }
             localLimits = fresh;
             localLimitsOf = g;

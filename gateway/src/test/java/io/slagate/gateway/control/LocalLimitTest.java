@@ -26,7 +26,8 @@ class LocalLimitTest {
     void recovery_givesBackATenthPerTick_neverAboveGranted() {
         LocalLimit l = new LocalLimit(100);
         l.tick(30, 0.100, NORMAL, 20);
-        assertEquals(4, l.tick(5, 0.100, NORMAL, 20), "the tick after the cut: answers admitted before it; held");
+        assertEquals(4, l.tick(5, 0.100, NORMAL, 20), "the two ticks after the cut (2 x 100 ms): answers admitted before it");
+        assertEquals(4, l.tick(5, 0.100, NORMAL, 20));
         int cap = 4;
         for (int i = 0; i < 8; i++) {
             int next = l.tick(30, 0.022, NORMAL, 20);
@@ -54,13 +55,13 @@ class LocalLimitTest {
      */
     @Test
     void stillSlowAfterTheHold_theCapIsGivenBackAnyway_theManagerDecidesFromThere() {
-        LocalLimit l = new LocalLimit(4);
-        l.tick(30, 0.200, NORMAL, 10); // cap 1
-        assertEquals(1, l.tick(30, 0.200, NORMAL, 10), "the tick after the cut");
+        LocalLimit l = new LocalLimit(8);
+        l.tick(30, 0.200, NORMAL, 10); // cap 1; the next 4 ticks (2 x 200 ms) answer requests admitted before the cut
         // at cap 1 a shared server would answer in 20 ms, one slow whatever its load in 200: 90 ms is neither
-        assertEquals(1, l.tick(30, 0.090, NORMAL, 10));
-        assertEquals(1, l.tick(30, 0.090, NORMAL, 10));
-        assertEquals(2, l.tick(30, 0.090, NORMAL, 10), "held 4 ticks: giving back");
+        for (int i = 1; i < 8; i++) {
+            assertEquals(1, l.tick(30, 0.090, NORMAL, 10), "tick " + i + ": " + l.reason());
+        }
+        assertEquals(2, l.tick(30, 0.090, NORMAL, 10), "held 8 ticks: giving back");
     }
 
     /**
@@ -73,7 +74,8 @@ class LocalLimitTest {
         LocalLimit l = new LocalLimit(100);
         l.tick(30, NORMAL, NORMAL, 10);
         assertEquals(4, l.tick(30, 0.060, NORMAL, 10), "three times slower: 10 · 20/60 → 4");
-        assertEquals(4, l.tick(12, 0.060, NORMAL, 10), "the tick after the cut");
+        assertEquals(4, l.tick(12, 0.060, NORMAL, 10), "the two ticks after the cut (2 x 60 ms)");
+        assertEquals(4, l.tick(12, 0.060, NORMAL, 10));
         assertEquals(4, l.tick(12, 0.061, NORMAL, 10), "gathering: 12 of 30 answers");
         assertEquals(10, l.tick(18, 0.059, NORMAL, 10), "60 ms at 4 slots as at 10: not overloaded");
         assertFalse(l.limiting());
