@@ -321,9 +321,10 @@ class KneeLimitTest {
      * not yet confirmed. The rerun (07:05) showed a third way to stick: the class's utility, far under its goal, moves
      * by ±0.1 from window to window, so a probe was undone for "lowering" it by 0.24, and the undo confirmed the low
      * estimate. Smooth knees of 10 and 20, sampling noise, a class's utility of -1 ± 0.1, 20 seeds each: 26 of the 40
-     * settled outside ±15% without the utility noise before the fix, 15 with it (all of them low, held by the missed
-     * goal); 3 now. A probe's gain near a smooth knee is within one window's noise, so a run of probes still stops a
-     * slot or two early or late now and then.
+     * settled outside ±15% without the utility noise before those fixes, 15 with it (all of them low, held by the missed
+     * goal). The limit now grows from an estimate made a growth step or more above it, as from min (probes up from it
+     * were judged on gains within a window's noise), and an undo does not confirm the knee. The windows at the start
+     * value read 0.8 of the plateau until the limit leaves it.
      */
     @Test
     void fromAbove_aLowSaturatedEstimate_isProbedUpToTheKnee_whileAGoalIsMissed() {
@@ -340,10 +341,10 @@ class KneeLimitTest {
                 for (int i = 0; i < 400; i++) {
                     int inUse = limit.limit();
                     double x = inUse / s0 / Math.pow(1 + Math.pow(inUse / k, 4), 0.25);
-                    if (inUse > 2 * k && !drained) {
-                        x *= 0.8; // the first window at the start value: still draining, below the plateau
+                    drained |= inUse < 200 && limit.knee() > 0; // the limit has left the start value
+                    if (inUse == 200 && !drained) {
+                        x *= 0.8; // the windows at the start value: still draining, below the plateau
                     }
-                    drained |= inUse > 2 * k && limit.knee() > 0;
                     double answers = x * 1.5;
                     double spread = 1 / Math.sqrt(answers);
                     n.add(limit.update(new ConcurrencyLimit.Sample(x * (1 + spread * rng.nextGaussian()),
@@ -360,6 +361,57 @@ class KneeLimitTest {
         }
         assertTrue(off.size() <= 4, "at most four runs in forty outside ±15% of the knee: " + off + "; all: " + all);
         assertTrue(median(settledAll.subList(0, 20)) >= 0.9 * 10 && median(settledAll.subList(20, 40)) >= 0.9 * 20, "not biased low: " + all);
+    }
+
+    /**
+     * Experiment A as the manager sees it: windows of 3 s (the experiment's statistics window), their answers' sampling
+     * noise, 220 clients so that the class misses its goal throughout and its utility moves by ±0.1 from window to window.
+     * Sharp knees (a worker pool) and smooth ones, of 10 and 20, from 1 and from 200, with the first windows at 200 at the
+     * plateau or at 0.8 of it (still draining): 12 cases, 20 seeds each, settled = the median of the last 50 cycles.
+     * The run of 2026-11-26 on the pool of 20 settled at 23 from an exact estimate of 19.8: the estimate from far above was
+     * a lower bound that a run of one-slot probes bracketed, and probes near the knee gain 2-5% against a window's ±4%.
+     * That limit left 42 of these 240 outside ±15%; growing from the lower bound, undoing a
+     * probe to the estimate, and raising the estimate only beyond the noise leaves at most 2.
+     */
+    @Test
+    void experimentA_asTheManagerSeesIt_everyCaseSettlesWithinFifteenPercent() {
+        List<String> off = new ArrayList<>();
+        int runs = 0;
+        for (boolean smooth : new boolean[] {true, false}) {
+            for (double k : new double[] {10, 20}) {
+                for (double drain : new double[] {1, 0.8, 0}) { // 0: from 1
+                    for (int seed = 0; seed < 20; seed++) {
+                        int start = drain == 0 ? 1 : 200;
+                        Random rng = new Random(seed);
+                        KneeLimit limit = new KneeLimit(1, 250, start, 9, 6);
+                        List<Integer> n = new ArrayList<>();
+                        boolean drained = false;
+                        double s0 = 0.05;
+                        for (int i = 0; i < 200; i++) {
+                            int inUse = limit.limit();
+                            double x = smooth ? inUse / s0 / Math.pow(1 + Math.pow(inUse / k, 4), 0.25) : Math.min(inUse, k) / s0;
+                            drained |= inUse < 200 && limit.knee() > 0;
+                            if (inUse == 200 && !drained) {
+                                x *= drain;
+                            }
+                            double answers = x * 3;
+                            double spread = 1 / Math.sqrt(answers);
+                            n.add(limit.update(new ConcurrencyLimit.Sample(x * (1 + spread * rng.nextGaussian()),
+                                    inUse / x * (1 + spread * rng.nextGaussian()), inUse, 220 - inUse, true,
+                                    new double[] {-1 + 0.1 * rng.nextGaussian()}, answers)));
+                        }
+                        runs++;
+                        double settled = median(n.subList(150, 200));
+                        if (Math.abs(settled - k) > 0.15 * k) {
+                            off.add((smooth ? "smooth " : "sharp ") + k + " from " + start + " drain " + drain + " seed " + seed + ": "
+                                    + settled);
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(240, runs);
+        assertTrue(off.size() <= 2, "at most 2 of 240 outside ±15%: " + off);
     }
 
     /**
