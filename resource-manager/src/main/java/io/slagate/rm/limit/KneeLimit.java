@@ -79,6 +79,17 @@ public final class KneeLimit implements ConcurrencyLimit {
     private boolean measuring = true; // the baseline at min is not yet the mean of enough answers
     private double baselineWork; // Σ service · answers and Σ answers of the disjoint windows measured at min
     private double baselineAnswers;
+    // Σ, Σ² and count of (a slot's time per answer / service time) over the windows at min that had requests waiting
+    private double slotRatio;
+    private double slotRatioSq;
+    private int slotWindows;
+    /**
+     * How much longer a slot is held per answer than the server's service time, measured at min (X(1) · S ≤ 1): the
+     * gateway's dispatch and relay around each answer. The knee is N* = X_max / X(1) (Fig. 7), so it is X_max times the
+     * slot's time, not the server's: experiment A's CPU-bound backend answered in 50 ms, and a slot at N_s = 1 gave 17.3
+     * answers/s (58 ms), so X_max · S_0 put the knee at 8.4 where the curve's is 9.8.
+     */
+    private double slotFactor = 1;
     private int nextBaselineWindow; // cyclesAtLimit at which the next disjoint window is complete
     private int slowCycles; // consecutive cycles whose window said "slower server"
 
@@ -142,6 +153,12 @@ public final class KneeLimit implements ConcurrencyLimit {
             if (Double.isFinite(s.answers()) && s.answers() > 0) {
                 baselineWork += service * s.answers();
                 baselineAnswers += s.answers();
+                if (s.waiting() > 0) { // a slot without a request waiting for it idles: no measure of its time
+                    double r = limit / x / service;
+                    slotRatio += r;
+                    slotRatioSq += r * r;
+                    slotWindows++;
+                }
                 nextBaselineWindow = cyclesAtLimit + windowCycles;
                 if (baselineAnswers < BASELINE_ANSWERS) {
                     reason = String.format(Locale.ROOT, "measuring the baseline service time at N_s = %d: %.0f of %d answers",
@@ -149,6 +166,16 @@ public final class KneeLimit implements ConcurrencyLimit {
                     return limit;
                 }
                 baseline = baselineWork / baselineAnswers;
+                if (slotWindows >= 3) {
+                    // taken only when it is above 1 by twice its standard error, judged from the windows' own spread: in
+                    // a window the throughput and the service time come from the same answers, so the ratio is exact
+                    // where the slot really is held longer, and only noise where it is not
+                    double mean = slotRatio / slotWindows;
+                    double sd = Math.sqrt(Math.max(0, slotRatioSq / slotWindows - mean * mean) * slotWindows / (slotWindows - 1));
+                    if (mean - 2 * sd / Math.sqrt(slotWindows) > 1) {
+                        slotFactor = Math.min(2, mean);
+                    }
+                }
             } else {
                 baseline = service; // how many answers is unknown: one window
             }
@@ -161,7 +188,8 @@ public final class KneeLimit implements ConcurrencyLimit {
                 reason = "baseline measured; no demand: holding";
                 return limit;
             }
-            return change(grow(), Step.GROW, s, String.format(Locale.ROOT, "baseline service time %.4f s measured: growing", baseline));
+            return change(grow(), Step.GROW, s, String.format(Locale.ROOT, "baseline service time %.4f s measured (a slot's %.4f s): growing",
+                    baseline, slot()));
         } else if (service < (1 - drop(s.answers())) * baseline) {
             baseline = service; // a real drop (a faster server), beyond the window's own sampling noise
         } else if (!Double.isNaN(knee) && s.inUse() <= BELOW_KNEE * knee && service < (1 + SATURATED) * baseline) {
@@ -199,11 +227,11 @@ public final class KneeLimit implements ConcurrencyLimit {
             // the step past the first unpaid one measured the plateau: K = X_max · S_0 (Fig. 7's N*). X_max is the
             // mean of the two windows past the knee: the most any window measured is biased up by the noise
             double xMax = (fromThroughput + x) / 2;
-            knee = xMax * baseline;
+            knee = xMax * slot();
             kneeVerified = false;
             fromAbove = false;
             return change(target(), Step.CUT, s, String.format(Locale.ROOT,
-                    "plateau %.1f answers/s at N_s %d: knee %.1f (X_max · S_0, S_0 %.4f s)", xMax, limit, knee, baseline));
+                    "plateau %.1f answers/s at N_s %d: knee %.1f (X_max · S_0, S_0 %.4f s)", xMax, limit, knee, slot()));
         }
         if (last == Step.PROBE) {
             String hurt = utilityDrop(s.utilities());
@@ -227,7 +255,7 @@ public final class KneeLimit implements ConcurrencyLimit {
             // slower rules' to find
             // Raised only by more than twice the two windows' sampling error: the larger of two noisy windows, taken
             // at every refutation, ratcheted a knee of 10 to 11 in three probes
-            double k = (fromThroughput + x) / 2 * baseline;
+            double k = (fromThroughput + x) / 2 * slot();
             double error = Double.isFinite(s.answers()) && s.answers() > 0 ? 1 / Math.sqrt(2 * s.answers()) : 0;
             if (k > knee * (1 + 2 * error)) {
                 knee = (knee + k) / 2;
@@ -237,7 +265,7 @@ public final class KneeLimit implements ConcurrencyLimit {
             kneeVerified = limit > target();
             return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                     "%d → %d slots bought %.1f → %.1f answers/s: past the knee; knee %.1f (X_max · S_0, S_0 %.4f s)", fromLimit, limit,
-                    fromThroughput, x, knee, baseline));
+                    fromThroughput, x, knee, slot()));
         }
         if (last == Step.PROBE) {
             // the knee may have moved up: probe on in small steps (a probe's gain is near the noise, so a lucky window
@@ -255,11 +283,11 @@ public final class KneeLimit implements ConcurrencyLimit {
                         fromThroughput, x));
             }
             if (!paid) {
-                double k = Math.max(fromThroughput, x) * baseline; // both windows at or past the knee
+                double k = Math.max(fromThroughput, x) * slot(); // both windows at or past the knee
                 knee = (knee + k) / 2; // smoothed over detections
                 return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                         "%d → %d slots bought %.1f → %.1f answers/s: past the plateau; knee %.1f (X_max · S_0, S_0 %.4f s)",
-                        fromLimit, limit, fromThroughput, x, knee, baseline));
+                        fromLimit, limit, fromThroughput, x, knee, slot()));
             }
             return change(grow(), Step.GROW, s, String.format(Locale.ROOT, "%d → %d slots bought %.1f → %.1f answers/s: growing",
                     fromLimit, limit, fromThroughput, x));
@@ -271,7 +299,7 @@ public final class KneeLimit implements ConcurrencyLimit {
         if (saturated && limit > min && (Double.isNaN(knee)
                 || limit > target() + probeStep() && service > (1 + SATURATED) * baseline * limit / knee)) {
             double was = knee;
-            knee = x * baseline; // this window is at the plateau, or below it if the server thrashes
+            knee = x * slot(); // this window is at the plateau, or below it if the server thrashes
             kneeVerified = false;
             // a growth step or more above it: the window may be well below the plateau (experiment A's first window at
             // 200 read 0.8 of it, still draining; a thrashing server stays below it), so the estimate is a lower bound
@@ -320,6 +348,11 @@ public final class KneeLimit implements ConcurrencyLimit {
         }
         return worst < 0 ? null : String.format(Locale.ROOT, "class %d's utility by %.3f (%.3f → %.3f)", worst, drop,
                 fromUtilities[worst], now[worst]);
+    }
+
+    /** S_0 of the knee N* = X_max · S_0 = X_max / X(1): the time a slot is held per answer at min. */
+    private double slot() {
+        return baseline * slotFactor;
     }
 
     private int resume(Sample s) {
