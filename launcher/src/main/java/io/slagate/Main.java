@@ -59,6 +59,8 @@ public final class Main {
                                 A --auto: then concurrency: auto from N_s = 1 and 200, ending "knee K auto N";
                                 tuning --workloads: each workload's best worker pool by brute force, then the
                                 tuner following a change of workload (Active Harmony's finding);
+                                tuning --two-tier: both tiers' defaults (200 workers, N_s 32) against what the
+                                tuner finds from them, under a load where the defaults cost
                                 tuning --controller: the controller's own knobs (resolution, damping, model)
                                 tuned without a safe side, then start and tuned settings alternately
               help              this text
@@ -393,6 +395,7 @@ public final class Main {
         boolean steady = false;
         boolean workloads = false;
         boolean controllerKnobs = false;
+        boolean twoTier = false;
         boolean scaleGiven = false;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
@@ -420,6 +423,10 @@ public final class Main {
                 controllerKnobs = true;
                 continue;
             }
+            if (a.equals("--two-tier")) {
+                twoTier = true;
+                continue;
+            }
             if (i + 1 >= args.size()) {
                 throw new IllegalArgumentException(a + " needs a value");
             }
@@ -440,6 +447,15 @@ public final class Main {
         io.slagate.experiment.Experiments experiments = new io.slagate.experiment.Experiments(scale, quick, dir, err, command, resolution);
         if (steady && !(auto && name.equalsIgnoreCase("A"))) {
             throw new IllegalArgumentException("--steady is for experiment A --auto: ten minutes of constant load under concurrency: auto");
+        }
+        if (twoTier) {
+            if (!name.equalsIgnoreCase("tuning") || workloads || controllerKnobs) {
+                throw new IllegalArgumentException("--two-tier is for experiment tuning (alone): both tiers' defaults against the tuned");
+            }
+            List<String> lines = experiments.tuningTwoTier();
+            out.println("results in " + dir.resolve("tuning"));
+            lines.forEach(out::println);
+            return 0;
         }
         if (controllerKnobs) {
             if (!name.equalsIgnoreCase("tuning") || workloads) {

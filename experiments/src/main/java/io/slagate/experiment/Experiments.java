@@ -96,6 +96,11 @@ public final class Experiments {
         return new ControllerTuningExperiment(quick, log).run(out, command);
     }
 
+    /** Issue 18: both tiers' defaults against what the tuner finds from them, under a load where the defaults cost. */
+    public List<String> tuningTwoTier() throws Exception {
+        return new TuningTwoTierExperiment(quick, log).run(out, command);
+    }
+
     /** Issue 18: each workload's best worker pool by brute force, and the tuner following a change of workload. */
     public List<String> tuningWorkloads() throws Exception {
         return new TuningWorkloadsExperiment(quick, log).run(out, command);
