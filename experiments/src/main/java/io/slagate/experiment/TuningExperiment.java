@@ -157,6 +157,11 @@ final class TuningExperiment {
      * gateway's queue at most {@code queueTimeout}.
      */
     static String yaml(List<String> urls, String knobs, String queueTimeout) {
+        return yaml(urls, knobs, queueTimeout, "simplex");
+    }
+
+    /** The same with another search strategy ({@code simplex}, {@code hill}, {@code restarts}). */
+    static String yaml(List<String> urls, String knobs, String queueTimeout, String strategy) {
         return String.format(Locale.ROOT, """
                 gateway:
                   id: gw1
@@ -181,7 +186,7 @@ final class TuningExperiment {
                   combining: min
                   resolution: 0.1
                   tuning:
-                    strategy: simplex
+                    strategy: %6$s
                     period: 8s
                     settle: 2s
                     minGain: 0.01
@@ -193,7 +198,7 @@ final class TuningExperiment {
                     share: 0.5
                     twins: { premium: premium-trial, basic: basic-trial }
                     knobs: %s
-                """, urls.get(0), urls.get(1), ExperimentSetup.PREMIUM_USER, knobs, queueTimeout);
+                """, urls.get(0), urls.get(1), ExperimentSetup.PREMIUM_USER, knobs, queueTimeout, strategy);
     }
 
     private static String report(String command, List<Tuner.Trial> trials, List<double[]> series, String line, String best, int phase) {

@@ -25,9 +25,10 @@ import org.HdrHistogram.Histogram;
 /**
  * Issue 18's two-tier margin ({@code slagate experiment tuning --two-tier}): both tiers as an operator who tuned nothing
  * leaves them — the backends' worker pool at a servlet container's default of 200, slagate's N_s at the 32 it was
- * configured with — under a load where that costs: 40 premium and 40 basic closed-loop clients without think time, on a
- * backend whose requests contend past 8 executing at once (a database's locks: each then takes
- * (1 + ((n - 8)/8)^2) longer). The defaults are measured, then the tuner runs from them (workers and N_s, the safe side
+ * configured with — under a load where that costs: premium and basic at 140 requests/s each (open-loop Poisson), on a
+ * backend whose requests contend past 8 executing at once (a database's locks: each then takes (1 + ((n - 8)/8)^2)
+ * longer). Open loop, not closed: closed-loop clients pile up on the slower side of the split, so that a trial side that
+ * fell behind once stays behind whatever it runs (a first run with 80 clients aborted its first ten trials so). The defaults are measured, then the tuner runs from them (workers and N_s, the safe side
  * on the best known all along), then both sides on what it found are measured under the same load. Ends with
  * {@code two-tier defaults U_D tuned U_T throughput X_D X_T at-target A_D A_T margin M%}: the utility (eq. 7, min
  * combining, the mean of the two sides), answers per second, answers per second within their class's target, and the
@@ -36,7 +37,13 @@ import org.HdrHistogram.Histogram;
 final class TuningTwoTierExperiment {
     static final int CONTENTION_KNEE = 8;
     static final int DEFAULT_WORKERS = 200;
-    static final int CLIENTS_PER_CLASS = 40;
+    /** Requests/s of each class, over both sides (each side gets half): 140/s a side, 7 executing on average at 50 ms. */
+    static final double RATE_PER_CLASS = 140;
+    /**
+     * How long a request may wait in the gateway's queue: a collapsed configuration's backlog is shed (with its fault)
+     * instead of outliving it and being charged to the next trial on that side.
+     */
+    static final String QUEUE_TIMEOUT = "2s";
     private static final String KNOBS = "[ { name: workers, path: /admin/knobs, min: 1, max: 200 }, { name: concurrency, min: 1, max: 32 } ]";
 
     private final boolean quick;
@@ -53,7 +60,7 @@ final class TuningTwoTierExperiment {
 
     List<String> run(Path out, String command) throws Exception {
         int measure = quick ? 40 : 90;
-        int tune = quick ? 180 : 480;
+        int tune = quick ? 240 : 600;
         List<double[]> series = new CopyOnWriteArrayList<>();
         Measured defaults;
         Measured tuned;
@@ -64,7 +71,7 @@ final class TuningTwoTierExperiment {
             for (ServerKnobs k : backend.knobs()) {
                 k.contentionKnee(CONTENTION_KNEE);
             }
-            try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(TuningExperiment.yaml(backend.urls(), KNOBS, "1m"),
+            try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(TuningExperiment.yaml(backend.urls(), KNOBS, QUEUE_TIMEOUT, "restarts"),
                     "tuning-two-tier"), true)) {
                 ControlLoop rm = sys.controlLoop();
                 long deadline = System.nanoTime() + 30_000_000_000L;
@@ -133,8 +140,8 @@ final class TuningTwoTierExperiment {
         LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
                 List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, Duration.ofMillis(150)),
                         new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, Duration.ofMillis(250))),
-                List.of(new LoadSpec.Phase(Duration.ofSeconds(seconds), List.of((double) CLIENTS_PER_CLASS, (double) CLIENTS_PER_CLASS))),
-                false, Duration.ZERO, warmup, seed, Duration.ofSeconds(30), null);
+                List.of(new LoadSpec.Phase(Duration.ofSeconds(seconds), List.of(RATE_PER_CLASS, RATE_PER_CLASS))),
+                true, Duration.ZERO, warmup, seed, Duration.ofSeconds(30), null);
         return new LoadGenerator(spec, null);
     }
 
@@ -147,13 +154,18 @@ final class TuningTwoTierExperiment {
                 Two servers of the synthetic StockUtility service (`getQuote`, 50 ms, exponential), the safe side `s1` and the
                 experimental side `s2`, each class's requests split half and half between them. The backend's requests contend
                 past %d executing at once (each then takes (1 + ((n - %d)/%d)^2) longer, as a database's locks stretch its work), so
-                past some concurrency it answers fewer requests, not more. Load: %d premium and %d basic closed-loop clients
-                without think time (targets 150 ms and 250 ms; utility: eq. 7, min over the classes, the mean of the two sides).
+                past some concurrency it answers fewer requests, not more. Load: premium and basic at %.0f requests/s each,
+                open-loop Poisson arrivals (7 requests executing on average a side at 50 ms); targets 150 ms and 250 ms;
+                utility: eq. 7, min over the classes, the mean of the two sides. A request waits at most %s in the gateway's
+                queue (then it is shed with its fault). Past about 18 executing a side, the stretched requests arrive faster
+                than they leave, and the side collapses until its backlog is shed: the defaults (up to 32 at once) are
+                metastable here, N_s or a pool of 16 or fewer is not.
 
                 **Defaults**: both tiers as an operator who tuned nothing leaves them: the backends' worker pool at %d (a
                 servlet container's default), slagate's N_s at the 32 it is configured with. Measured for %d s (the first 5
-                not counted). Then the tuner (Nelder-Mead over the worker pool, 1–200, and N_s, 1–32; 8 s periods after 2 s to
-                settle; the safe side on the best known all along) runs %d s under the same load from the defaults, is stopped
+                not counted). Then the tuner (Nelder-Mead over the worker pool, 1–200, and N_s, 1–32, restarted from a random
+                point every 12 trials, as the defaults sit on a plateau where every neighbour collapses alike; 8 s periods after
+                2 s to settle; the safe side on the best known all along) runs %d s under the same load from the defaults, is stopped
                 (both sides on the best it found), and **tuned** is measured as the defaults were.
 
                 | | utility | answers/s | answers/s within target | lost |
@@ -162,14 +174,14 @@ final class TuningTwoTierExperiment {
                 | tuned (%s: workers, N_s) | %.3f | %.1f | %.1f | %d |
 
                 For comparison: the multi-tier auto-tuning thesis reports 20–25%% offline, Active Harmony up to 16%%. The margin
-                here depends on how far past the contention knee the defaults let the backend run: at this load they let each
-                side's 40 clients in at once (N_s 32, 200 workers).
+                here depends on how far past the contention knee the defaults let the backend run, and on when within the
+                measurement the defaults collapse.
 
                 ### Trials (%d)
 
                 | trial | workers | N_s | experimental U | safe U | outcome |
                 |---:|---:|---:|---:|---:|---|
-                """, CONTENTION_KNEE, CONTENTION_KNEE, CONTENTION_KNEE, CLIENTS_PER_CLASS, CLIENTS_PER_CLASS, DEFAULT_WORKERS, measure,
+                """, CONTENTION_KNEE, CONTENTION_KNEE, CONTENTION_KNEE, RATE_PER_CLASS, QUEUE_TIMEOUT, DEFAULT_WORKERS, measure,
                 tune, d.utility(), d.throughput(), d.atTarget(), d.lost(), best, t.utility(), t.throughput(), t.atTarget(), t.lost(),
                 trials.size()));
         for (Tuner.Trial tr : trials) {

@@ -79,6 +79,9 @@ class TunerTest {
         run(t, safe, exp, cliffFrom55, 0, 200);
         Tuner.Trial aborted = t.trials().stream().filter(x -> x.outcome().startsWith("aborted")).findFirst().orElseThrow();
         assertTrue(aborted.values()[0] > 55);
+        // the outcome names the sample that crossed the bound (-1 against the safe side's near 1), not only the means
+        assertTrue(aborted.outcome().startsWith("aborted: -1.000 below the safe side's 0.9") && aborted.outcome().contains("means so far"),
+                aborted.outcome());
         assertTrue(exp.value <= 55 || t.state() != Tuner.State.MONITORING, "the experimental side is back: " + exp.value);
         assertTrue(safe.value <= 55, "nothing over the cliff was promoted: " + safe.value);
     }
