@@ -297,7 +297,7 @@ public final class KneeLimit implements ConcurrencyLimit {
         // knee's own prediction: one slot past a smooth knee already takes 1.25 S_0, and re-estimating there from a window
         // below the plateau dragged the knee down
         if (saturated && limit > min && (Double.isNaN(knee)
-                || limit > target() + probeStep() && service > (1 + SATURATED) * baseline * limit / knee)) {
+                || limit > target() + probeStep() && service > (1 + SATURATED) * slot() * limit / knee)) {
             double was = knee;
             knee = x * slot(); // this window is at the plateau, or below it if the server thrashes
             kneeVerified = false;
