@@ -71,9 +71,7 @@ final class TuningExperiment {
                     bestValues = Arrays.toString(rm.tuner().bestValues());
                     u1 = meanSafe(series, 2.0 * phaseSeconds - 30, 2.0 * phaseSeconds);
                     // the reference on both sides, under the second phase's load
-                    rm.command(new io.slagate.bus.message.ControlMessage(io.slagate.bus.message.BusMessage.SCHEMA,
-                            io.slagate.bus.message.ControlMessage.TUNING_STOP, null, null, null, 0, 0, "experiment",
-                            System.currentTimeMillis())); // on the loop's thread: the tuner is not shared
+                    command(rm, io.slagate.bus.message.ControlMessage.TUNING_STOP);
                     for (ServerKnobs k : backend.knobs()) {
                         k.workers(REFERENCE_WORKERS);
                     }
@@ -139,6 +137,34 @@ final class TuningExperiment {
     }
 
     /** Every second, the first partition's two sides' utilities as (seconds since t0, safe, experimental). */
+    /** A tuning command (start, stop) to the control loop, which runs it on its own thread: the tuner is not shared. */
+    static void command(ControlLoop rm, String verb) throws Exception {
+        rm.command(new io.slagate.bus.message.ControlMessage(io.slagate.bus.message.BusMessage.SCHEMA, verb, null, null, null, 0, 0,
+                "experiment", System.currentTimeMillis()));
+    }
+
+    /** A table row per trial: its number, its first {@code knobs} knob values, both sides' utilities and the outcome. */
+    static void appendTrials(StringBuilder md, List<Tuner.Trial> trials, int knobs) {
+        for (Tuner.Trial t : trials) {
+            StringBuilder values = new StringBuilder();
+            for (int i = 0; i < knobs; i++) {
+                values.append(i < t.values().length ? String.valueOf((long) t.values()[i]) : "–").append(" | ");
+            }
+            md.append(String.format(Locale.ROOT, "| %d | %s%.3f | %.3f | %s |%n", t.number(), values, t.experimental(), t.safe(),
+                    t.outcome()));
+        }
+    }
+
+    /** The utility of each side per second, then the result line in a code block. */
+    static void appendSeries(StringBuilder md, List<double[]> series, String line) {
+        md.append("\nUtility per second (safe, experimental):\n\n");
+        StringBuilder s = new StringBuilder();
+        for (double[] x : series) {
+            s.append(String.format(Locale.ROOT, "%.0f:%.2f/%.2f ", x[0], x[1], x[2]));
+        }
+        md.append(s.toString().trim()).append("\n\n```\n").append(line).append("\n```\n");
+    }
+
     static ScheduledExecutorService sampleSides(ControlLoop rm, List<double[]> series, long t0) {
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         sampler.scheduleAtFixedRate(() -> {
@@ -222,17 +248,8 @@ final class TuningExperiment {
                 | trial | workers | N_s | experimental U | safe U | outcome |
                 |---:|---:|---:|---:|---:|---|
                 """, CONTENTION_KNEE, phase, phase, REFERENCE_WORKERS, DEFAULT_WORKERS, best));
-        for (Tuner.Trial t : trials) {
-            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %.3f | %.3f | %s |%n", t.number(),
-                    t.values().length > 0 ? String.valueOf((long) t.values()[0]) : "–", t.values().length > 1 ? String.valueOf((long) t.values()[1]) : "–",
-                    t.experimental(), t.safe(), t.outcome()));
-        }
-        md.append("\nUtility per second (safe, experimental):\n\n");
-        StringBuilder s = new StringBuilder();
-        for (double[] x : series) {
-            s.append(String.format(Locale.ROOT, "%.0f:%.2f/%.2f ", x[0], x[1], x[2]));
-        }
-        md.append(s.toString().trim()).append("\n\n```\n").append(line).append("\n```\n");
+        appendTrials(md, trials, 2);
+        appendSeries(md, series, line);
         return md.toString();
     }
 }

@@ -1,6 +1,5 @@
 package io.slagate.experiment;
 
-import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.ControlMessage;
 import io.slagate.config.ConfigLoader;
 import io.slagate.load.LoadGenerator;
@@ -78,16 +77,16 @@ final class TuningTwoTierExperiment {
                 while (rm.tuner() == null && System.nanoTime() < deadline) {
                     Thread.sleep(50); // polled with a deadline: the tuner exists after the first control cycle
                 }
-                command(rm, ControlMessage.TUNING_STOP); // the defaults are measured first
+                TuningExperiment.command(rm, ControlMessage.TUNING_STOP); // the defaults are measured first
                 long t0 = System.nanoTime();
                 ScheduledExecutorService sampler = TuningExperiment.sampleSides(rm, series, t0);
                 try {
                     load(sys, quick ? 15 : 30, 70); // warm-up (JIT, connections): not measured
                     defaults = measured(sys, series, t0, measure, 71);
                     log.printf(Locale.ROOT, "tuning --two-tier: defaults %s%n", defaults);
-                    command(rm, ControlMessage.TUNING_START);
+                    TuningExperiment.command(rm, ControlMessage.TUNING_START);
                     load(sys, tune, 72);
-                    command(rm, ControlMessage.TUNING_STOP); // both sides on the best found
+                    TuningExperiment.command(rm, ControlMessage.TUNING_STOP); // both sides on the best found
                     trials = rm.tuner().trials();
                     best = Arrays.toString(rm.tuner().bestValues());
                     tuned = measured(sys, series, t0, measure, 73);
@@ -106,10 +105,6 @@ final class TuningTwoTierExperiment {
         Files.writeString(dir.resolve(quick ? "TWO-TIER-short.md" : "TWO-TIER.md"),
                 report(command, defaults, tuned, trials, best, series, line, measure, tune));
         return List.of(line);
-    }
-
-    private static void command(ControlLoop rm, String verb) throws Exception {
-        rm.command(new ControlMessage(BusMessage.SCHEMA, verb, null, null, null, 0, 0, "experiment", System.currentTimeMillis()));
     }
 
     /** {@code seconds} of the load, the first 5 not measured; the sides' mean utility over the same seconds. */
@@ -184,17 +179,8 @@ final class TuningTwoTierExperiment {
                 """, CONTENTION_KNEE, CONTENTION_KNEE, CONTENTION_KNEE, RATE_PER_CLASS, QUEUE_TIMEOUT, DEFAULT_WORKERS, measure,
                 tune, d.utility(), d.throughput(), d.atTarget(), d.lost(), best, t.utility(), t.throughput(), t.atTarget(), t.lost(),
                 trials.size()));
-        for (Tuner.Trial tr : trials) {
-            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %.3f | %.3f | %s |%n", tr.number(),
-                    tr.values().length > 0 ? String.valueOf((long) tr.values()[0]) : "–",
-                    tr.values().length > 1 ? String.valueOf((long) tr.values()[1]) : "–", tr.experimental(), tr.safe(), tr.outcome()));
-        }
-        md.append("\nUtility per second (safe, experimental):\n\n");
-        StringBuilder s = new StringBuilder();
-        for (double[] x : series) {
-            s.append(String.format(Locale.ROOT, "%.0f:%.2f/%.2f ", x[0], x[1], x[2]));
-        }
-        md.append(s.toString().trim()).append("\n\n```\n").append(line).append("\n```\n");
+        TuningExperiment.appendTrials(md, trials, 2);
+        TuningExperiment.appendSeries(md, series, line);
         return md.toString();
     }
 }

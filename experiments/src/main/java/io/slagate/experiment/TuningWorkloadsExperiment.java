@@ -1,6 +1,5 @@
 package io.slagate.experiment;
 
-import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.ControlMessage;
 import io.slagate.config.ConfigLoader;
 import io.slagate.load.LoadGenerator;
@@ -84,7 +83,7 @@ final class TuningWorkloadsExperiment {
                 while (rm.tuner() == null && System.nanoTime() < deadline) {
                     Thread.sleep(50); // polled with a deadline: the tuner exists after the first control cycle
                 }
-                command(rm, ControlMessage.TUNING_STOP); // the sweep sets the pools by hand
+                TuningExperiment.command(rm, ControlMessage.TUNING_STOP); // the sweep sets the pools by hand
                 long t0 = System.nanoTime();
                 ScheduledExecutorService sampler = TuningExperiment.sampleSides(rm, series, t0);
                 try {
@@ -121,7 +120,7 @@ final class TuningWorkloadsExperiment {
                     }
                     int before = 0;
                     for (Workload w : List.of(ORDER, BROWSE)) {
-                        command(rm, ControlMessage.TUNING_START);
+                        TuningExperiment.command(rm, ControlMessage.TUNING_START);
                         double from = (System.nanoTime() - t0) / 1e9;
                         load(sys, w, tuneSeconds, 200 + before);
                         List<Tuner.Trial> all = rm.tuner().trials();
@@ -129,7 +128,7 @@ final class TuningWorkloadsExperiment {
                         before = all.size();
                         tunedWorkers.put(w.name(), backend.knobs().get(0).workers());
                         tunedUtility.put(w.name(), mean(series, from + tuneSeconds - 30, from + tuneSeconds, 1));
-                        command(rm, ControlMessage.TUNING_STOP);
+                        TuningExperiment.command(rm, ControlMessage.TUNING_STOP);
                     }
                 } finally {
                     sampler.shutdownNow();
@@ -159,10 +158,6 @@ final class TuningWorkloadsExperiment {
         Files.writeString(dir.resolve(quick ? "WORKLOADS-short.md" : "WORKLOADS.md"),
                 report(command, sweep, trialsByWorkload, tunedWorkers, tunedUtility, series, line, point, tuneSeconds));
         return List.of(line);
-    }
-
-    private static void command(ControlLoop rm, String verb) throws Exception {
-        rm.command(new ControlMessage(BusMessage.SCHEMA, verb, null, null, null, 0, 0, "experiment", System.currentTimeMillis()));
     }
 
     private void load(RunningSystem sys, Workload w, int seconds, long seed) throws Exception {
@@ -230,17 +225,9 @@ final class TuningWorkloadsExperiment {
             md.append(String.format(Locale.ROOT, "%n### The tuner under %s: %d trials, the safe side ends on %d workers "
                     + "(its utility over the last 30 s: %.3f)%n%n| trial | workers | experimental U | safe U | outcome |%n|---:|---:|---:|---:|---|%n",
                     e.getKey(), e.getValue().size(), tuned.get(e.getKey()), tunedU.get(e.getKey())));
-            for (Tuner.Trial t : e.getValue()) {
-                md.append(String.format(Locale.ROOT, "| %d | %s | %.3f | %.3f | %s |%n", t.number(),
-                        t.values().length > 0 ? String.valueOf((long) t.values()[0]) : "–", t.experimental(), t.safe(), t.outcome()));
-            }
+            TuningExperiment.appendTrials(md, e.getValue(), 1);
         }
-        md.append("\nUtility per second (safe, experimental):\n\n");
-        StringBuilder s = new StringBuilder();
-        for (double[] x : series) {
-            s.append(String.format(Locale.ROOT, "%.0f:%.2f/%.2f ", x[0], x[1], x[2]));
-        }
-        md.append(s.toString().trim()).append("\n\n```\n").append(line).append("\n```\n");
+        TuningExperiment.appendSeries(md, series, line);
         return md.toString();
     }
 }

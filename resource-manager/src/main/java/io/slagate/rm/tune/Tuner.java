@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * time, then a measurement period. A trial is aborted at once when its side's utility falls below the safe side's by
  * more than {@code abortDrop} (its side goes back to the best configuration); at the end of its period it is promoted
  * to the safe side only when it beat the safe side by {@code minGain} over the same period, so a change of load
- * cannot pass for a gain. After {@code stallTrials} trials without a promotion it stops and monitors; it starts again
+ * cannot pass for a gain, and by twice the standard error of the period's paired differences (their spread, with ticks
+ * that share a statistics window counted once), so that noise cannot either. After {@code stallTrials} trials without a promotion it stops and monitors; it starts again
  * when the safe side's utility moves by more than {@code drift} from what it was when tuning stopped, or on demand.
  * After an aborted trial the experimental side first recovers: the next trial waits (at most one period) until that
  * side is back within {@code abortDrop} of the safe side, because a bad trial leaves damage that outlives it (a backlog
@@ -44,6 +45,8 @@ public final class Tuner implements OnlineTuner {
     private double sumExp;
     private double sumSafe;
     private int samples;
+    private double sumGapSq; // Σ (uExp - uSafe)²: the paired differences' spread, for the noise of their mean
+    private final int correlated; // consecutive samples that share a statistics window (window / cycle)
     private double[] pending;
     private double[] best;
     /** The safe side's configuration when tuning first began (unit cube): what a revert goes back to. */
@@ -55,10 +58,22 @@ public final class Tuner implements OnlineTuner {
     private final List<Trial> trials = new ArrayList<>();
 
     public Tuner(TuningSettings settings, KnobSet safe, KnobSet experimental, Random random) {
+        this(settings, safe, experimental, random, 1);
+    }
+
+    /**
+     * @param correlated how many consecutive ticks measure overlapping statistics windows (the window over the control
+     *                   cycle): the period holds that many times fewer independent measurements than ticks
+     */
+    public Tuner(TuningSettings settings, KnobSet safe, KnobSet experimental, Random random, int correlated) {
+        if (correlated < 1) {
+            throw new IllegalArgumentException("correlated must be at least 1: " + correlated);
+        }
         this.settings = settings;
         this.safe = safe;
         this.experimental = experimental;
         this.random = random;
+        this.correlated = correlated;
     }
 
     private SearchStrategy newStrategy(double[] start) {
@@ -238,6 +253,12 @@ public final class Tuner implements OnlineTuner {
             outcome = forced;
             restoreExperimental();
             sinceImprovement++;
+        } else if (mExp - mSafe > settings.minGain() && mExp - mSafe <= 2 * noise()) {
+            // by more than minGain, but not beyond the noise of the period's paired differences: 30 s of experiment
+            // tuning's utility moves by ±0.01, and promotions on such gains walked the safe side around the optimum
+            outcome = String.format(Locale.ROOT, "kept out: %s against %s (within twice the noise %s)", fmt(mExp), fmt(mSafe),
+                    fmt(noise()));
+            sinceImprovement++;
         } else if (mExp - mSafe > settings.minGain()) {
             try {
                 safe.applyUnit(tried);
@@ -282,8 +303,22 @@ public final class Tuner implements OnlineTuner {
         if (Double.isFinite(uSafe) && Double.isFinite(uExp)) {
             sumSafe += uSafe;
             sumExp += uExp;
+            sumGapSq += (uExp - uSafe) * (uExp - uSafe);
             samples++;
         }
+    }
+
+    /**
+     * The standard error of the period's mean paired difference (experimental − safe): the differences' spread over
+     * √(independent measurements), counting {@code correlated} consecutive ticks as one. 0 with fewer than two samples.
+     */
+    private double noise() {
+        if (samples < 2) {
+            return 0;
+        }
+        double mean = (sumExp - sumSafe) / samples;
+        double variance = Math.max(0, (sumGapSq - samples * mean * mean) / (samples - 1));
+        return Math.sqrt(variance * Math.min(samples, correlated) / samples);
     }
 
     private void phase(State s, long now) {
@@ -291,6 +326,7 @@ public final class Tuner implements OnlineTuner {
         phaseStart = now;
         sumSafe = 0;
         sumExp = 0;
+        sumGapSq = 0;
         samples = 0;
     }
 
