@@ -59,7 +59,8 @@ public final class InterleavedTuner implements OnlineTuner {
     }
 
     private SearchStrategy newStrategy(double[] start) {
-        return SearchStrategy.of(settings.strategy(), start, knobs, random);
+        // a restart comes before the tuner gives up on a stall, after the simplex had its first points and a few steps
+        return SearchStrategy.of(settings.strategy(), start, knobs, random, Math.max(start.length + 3, settings.stallTrials() / 2));
     }
 
     /** @param u all traffic's measured utility (NaN without traffic); {@code ignored}: there is no second side */

@@ -104,6 +104,35 @@ class TunerTest {
         assertTrue(Math.abs(safe2.value - 60) <= 15, "the optimum is still found through the noise: " + safe2.value + " " + sloped.trials());
     }
 
+    /**
+     * Experiment tuning --two-tier: the defaults sit on a plateau (every neighbour collapses alike), and only a restart can
+     * reach the good region. With restarts every 12 trials and a stall after 10, the tuner stopped at trial 13 on the
+     * plateau: no restart came first. Two knobs from (100, 100), good (0.5) wherever either is at most 40, else -1; the
+     * tuner stalls after 6 trials without a gain. Over 20 seeds, the safe side leaves the plateau in most runs; with a
+     * restart every 12 trials it never did.
+     */
+    @Test
+    void onAPlateau_aRestartComesBeforeTheStall() {
+        int found = 0;
+        for (int seed = 0; seed < 20; seed++) {
+            FakeKnob sa = new FakeKnob("a", 100);
+            FakeKnob sb = new FakeKnob("b", 100);
+            FakeKnob ea = new FakeKnob("a", 100);
+            FakeKnob eb = new FakeKnob("b", 100);
+            TuningSettings two = new TuningSettings("restarts", Duration.ofSeconds(5), Duration.ofSeconds(1), 0.005, 3, 6, 0.1, "a",
+                    "a-trial", 0.5, Map.of("p", "p-trial"), List.of(new TuningSettings.Knob("a", "/admin/knobs", 0, 100, true,
+                    Duration.ofSeconds(1)), new TuningSettings.Knob("b", "/admin/knobs", 0, 100, true, Duration.ofSeconds(1))));
+            Tuner t = new Tuner(two, new KnobSet(List.of(sa, sb)), new KnobSet(List.of(ea, eb)), new Random(seed));
+            for (int i = 0; i < 400 && t.state() != Tuner.State.MONITORING; i++) {
+                t.tick(i * S, sa.value <= 40 || sb.value <= 40 ? 0.5 : -1, ea.value <= 40 || eb.value <= 40 ? 0.5 : -1);
+            }
+            if (sa.value <= 40 || sb.value <= 40) {
+                found++;
+            }
+        }
+        assertTrue(found >= 8, "the safe side left the plateau in " + found + " of 20 runs");
+    }
+
     @Test
     void aTrialOverTheCliff_isAbortedAtOnce_andItsSideGoesBack() {
         FakeKnob safe = new FakeKnob("workers", 50);
