@@ -64,4 +64,15 @@ class LauncherTest {
         assertEquals(1, bad.code());
         assertTrue(bad.err().contains("unknown option --bogus"), bad.err());
     }
+
+    /** An experiment option given to the wrong experiment is refused before anything starts, naming the option. */
+    @Test
+    void twoTier_isForExperimentTuningAlone() {
+        for (String[] args : new String[][] {{"experiment", "A", "--two-tier", "--short"},
+                {"experiment", "tuning", "--two-tier", "--workloads", "--short"}}) {
+            Outcome o = run(args);
+            assertEquals(1, o.code(), String.join(" ", args) + ": " + o.out());
+            assertTrue(o.err().contains("--two-tier is for experiment tuning (alone)"), o.err());
+        }
+    }
 }

@@ -116,13 +116,10 @@ final class TuningTwoTierExperiment {
         double u = (TuningExperiment.mean(series, from + 5, to, 1) + TuningExperiment.mean(series, from + 5, to, 2)) / 2;
         double within = 0;
         double answers = 0;
-        for (Summary.ClassSummary c : s.classes().values()) {
-            answers += c.completed();
-        }
-        for (String name : List.of("premium", "basic")) {
-            Histogram h = gen.measured(name);
-            long targetMicros = name.equals("premium") ? 150_000 : 250_000;
-            within += h.getCountBetweenValues(0, targetMicros);
+        for (java.util.Map.Entry<String, Summary.ClassSummary> c : s.classes().entrySet()) {
+            answers += c.getValue().completed();
+            Histogram h = gen.measured(c.getKey()); // microseconds
+            within += h.getCountBetweenValues(0, Math.round(c.getValue().targetMs() * 1000));
         }
         return new Measured(u, answers / s.measuredSeconds(), within / s.measuredSeconds(), s.lost());
     }

@@ -513,8 +513,7 @@ public final class ControlLoop implements AutoCloseable {
                 io.slagate.rm.tune.OnlineTuner tuner = t.interleaved()
                         ? new io.slagate.rm.tune.InterleavedTuner(t, controllerKnobs(t), random)
                         : new io.slagate.rm.tune.Tuner(t, side(t, t.safePool()), side(t, t.experimentalPool()), random,
-                                (int) Math.max(1, Math.ceil(config.gateway().stats().window().toNanos()
-                                        / (double) config.controller().cycle().toNanos())));
+                                rm.windowCycles());
                 if (!t.best().isEmpty()) {
                     double[] best = t.knobs().stream().mapToDouble(k -> t.best().get(k.name())).toArray();
                     try {

@@ -56,6 +56,8 @@ public final class ResourceManager {
     private ModelCorrection correction;
     private long lastBadObservationWarn = System.nanoTime() - 10_000_000_000L;
     private final Overrides overrides;
+    /** Control cycles one statistics window spans: consecutive cycles' measurements share that many windows' answers. */
+    private final int windowCycles;
     private final ClassGoals[] goals;
     private final boolean[] concave;
     private final Map<String, Report> gateways = new TreeMap<>();
@@ -101,13 +103,19 @@ public final class ResourceManager {
         }
         // a window reflects a new N_s once the allocation reached the gateways, the window filled with answers
         // under it, and its report arrived: a window and three cycles
-        int windowCycles = (int) Math.ceil(config.gateway().stats().window().toNanos() / (double) config.controller().cycle().toNanos());
+        windowCycles = (int) Math.max(1, Math.ceil(config.gateway().stats().window().toNanos()
+                / (double) config.controller().cycle().toNanos()));
         int settle = windowCycles + 3;
         for (ServerConfig sc : config.servers()) {
             if (sc.auto() != null) {
                 limits.put(sc.id(), new KneeLimit(sc.auto().min(), sc.auto().max(), sc.auto().start(), settle, windowCycles));
             }
         }
+    }
+
+    /** Control cycles one statistics window spans (at least 1). */
+    public int windowCycles() {
+        return windowCycles;
     }
 
     /**

@@ -59,8 +59,7 @@ public final class InterleavedTuner implements OnlineTuner {
     }
 
     private SearchStrategy newStrategy(double[] start) {
-        // a restart comes before the tuner gives up on a stall, after the simplex had its first points and a few steps
-        return SearchStrategy.of(settings.strategy(), start, knobs, random, Math.max(start.length + 3, settings.stallTrials() / 2));
+        return SearchStrategy.of(settings, start, knobs, random);
     }
 
     /** @param u all traffic's measured utility (NaN without traffic); {@code ignored}: there is no second side */

@@ -37,27 +37,19 @@ public interface SearchStrategy {
     /**
      * The configured strategy ({@code simplex}, {@code hill} or {@code restarts}) from {@code start}, for {@code knobs}:
      * the simplex's first steps move each knob by at least one of its values, so that a knob of few values (a choice of
-     * two models) is explored at all (a quarter of its range would round back to where it was).
+     * two models) is explored at all (a quarter of its range would round back to where it was). {@code restarts}
+     * restarts every max(knobs + 3, stallTrials / 2) trials: after the simplex's first points and a few steps, and before
+     * the tuner gives up on a stall. A first simplex on a plateau (every neighbour as bad as the start) otherwise stalls
+     * before any restart: experiment tuning --two-tier stopped so at trial 13 with restarts every 12.
      */
-    static SearchStrategy of(String name, double[] start, KnobSet knobs, java.util.Random random) {
-        return of(name, start, knobs, random, 12);
-    }
-
-    /**
-     * The same, {@code restarts} restarting every {@code restartEvery} trials. A tuner that stops after {@code stallTrials}
-     * trials without a gain must restart sooner than that, or a first simplex on a plateau (every neighbour as bad as the
-     * start) stalls before any restart: experiment tuning --two-tier stopped so at trial 13 with restarts every 12.
-     */
-    static SearchStrategy of(String name, double[] start, KnobSet knobs, java.util.Random random, int restartEvery) {
-        if (restartEvery < 1) {
-            throw new IllegalArgumentException("restartEvery must be at least 1: " + restartEvery);
-        }
+    static SearchStrategy of(io.slagate.config.TuningSettings settings, double[] start, KnobSet knobs, java.util.Random random) {
+        int restartEvery = Math.max(start.length + 3, settings.stallTrials() / 2);
         double[] steps = new double[start.length];
         for (int i = 0; i < steps.length; i++) {
             Tunable k = knobs.knob(i);
             steps[i] = Math.max(0.25, k.integer() && k.max() > k.min() ? 1 / (k.max() - k.min()) : 0);
         }
-        return switch (name) {
+        return switch (settings.strategy()) {
             case "hill" -> new HillClimb(start, 0.2, 0.02, random);
             case "restarts" -> new RandomRestarts(start, p -> new NelderMead(p, steps, 0.02), restartEvery, random);
             default -> new NelderMead(start, steps, 0.02);

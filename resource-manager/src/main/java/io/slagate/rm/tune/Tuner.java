@@ -77,8 +77,7 @@ public final class Tuner implements OnlineTuner {
     }
 
     private SearchStrategy newStrategy(double[] start) {
-        // a restart comes before the tuner gives up on a stall, after the simplex had its first points and a few steps
-        return SearchStrategy.of(settings.strategy(), start, safe, random, Math.max(start.length + 3, settings.stallTrials() / 2));
+        return SearchStrategy.of(settings, start, safe, random);
     }
 
     /**
