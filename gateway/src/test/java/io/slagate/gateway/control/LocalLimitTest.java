@@ -109,6 +109,25 @@ class LocalLimitTest {
         assertTrue(max <= 2, "at most 2 slots (40 ms, the last within 1.5x of 20 ms is 1): " + max);
     }
 
+    /**
+     * The gateway test's overloaded server, as CI once saw it: the cut fires on a judgement that straddles the step (73.5 ms,
+     * half-way to 200), and the ten requests admitted before it answer in the skip at the slow pace, too few for a
+     * judgement of their own. They still set the pace the cut is judged against: at cap 5 the shared server answers in
+     * 100 ms, half the slow pace, so the cut helped and holds. Judged against 73.5 ms it looked useless and was given back.
+     */
+    @Test
+    void cutOnAHalfWayReading_theAnswersInTheSkipSetTheSlowPace_theCutHolds() {
+        LocalLimit l = new LocalLimit(100);
+        double normal = 0.036;
+        assertEquals(5, l.tick(40, 0.0735, normal, 10), "2x normal on 40 answers: 10 · 36/73.5 → 5");
+        assertEquals(5, l.tick(4, 0.190, normal, 10), "the skip: 2 x 73.5 ms");
+        assertEquals(5, l.tick(6, 0.200, normal, 10));
+        for (int i = 0; i < 30; i++) { // five slots of a shared server: 100 ms each, five answers a tick
+            assertEquals(5, l.tick(5, 0.100, normal, 10), "tick " + i + ": " + l.reason());
+        }
+        assertTrue(l.limiting());
+    }
+
     /** Few answers a tick around the normal (exponential service): no single tick's mean fires the limit. */
     @Test
     void noiseOfFewAnswersATick_doesNotFire() {
