@@ -5,9 +5,12 @@
 # The heap after a full GC (jcmd GC.run, then GC.heap_info) with no client, then with N requests waiting; per waiting
 # request = the difference / N. Also: full GCs (jstat) while the requests arrived, and the queue length the gateway
 # reports (/stats), so the figure is known to be about N waiting requests. The clients and the backend are other JVMs
-# (benchmarks.jar io.slagate.bench.WaitingClients), so the gateway's heap holds nothing of theirs.
+# (benchmarks.jar io.slagate.bench.WaitingClients), so the gateway's heap holds nothing of theirs. First, in the same
+# run and the same way, the floor: bare Jetty 12 holding each request with its body read (JettyHoldBaseline); the
+# difference is what slagate itself keeps per waiting request.
 #
 #   bench/waiting-heap.sh [N] [XMX]        → bench/results/waiting-heap.md (default 100000 and 512m)
+#   BEFORE_JAR=old/slagate.jar bench/waiting-heap.sh ...   also measures an earlier build the same way, in the same run
 #
 # Needs an open-files limit above N + 1000 for the gateway's process and the clients' (root can raise it, where the
 # sandbox allows) and the loopback addresses 127.0.0.2-9 (Linux has them).
@@ -26,7 +29,7 @@ if [ "$(ulimit -n)" -lt $((n + 1000)) ]; then
     "run as root with CAP_SYS_RESOURCE, or pass N up to $(( $(ulimit -n) - 1000 ))" >&2; exit 1; }
 fi
 BACKEND=9111; PORT=9113; ADMIN=9114
-for p in $BACKEND $PORT $ADMIN; do
+for p in $BACKEND $PORT $ADMIN 9115; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "port $p is in use; stop what listens there first" >&2; exit 1; fi
 done
 work="$(mktemp -d)"
@@ -36,6 +39,69 @@ trap cleanup EXIT
 
 java -Xmx64m -cp "$bjar" io.slagate.bench.WaitingClients hold "$BACKEND" > "$work/hold.log" 2>&1 &
 pids+=($!)
+
+heap_used_kb() { # of process $1, after a full GC
+  jcmd "$1" GC.run >/dev/null
+  jcmd "$1" GC.heap_info | awk '/garbage-first heap|total .* used/ { for (i = 1; i <= NF; i++) if ($i == "used") { gsub(/K,?/, "", $(i+1)); print $(i+1); exit } }'
+}
+# off-heap memory the JDK counts under "Other" (direct ByteBuffers among it), committed KiB; needs NMT, set below
+other_kb() { jcmd "$1" VM.native_memory summary | awk '/^-[ \t]*Other \(/ { for (i = 1; i <= NF; i++) if ($i ~ /^committed=/) { gsub(/committed=|KB\)?/, "", $i); print $i; exit } }'; }
+full_gcs() { jstat -gcutil "$1" | awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "FGC") c = i } NR == 2 { print $c }'; }
+
+# measure NAME PID PORT COUNT_CMD WANT: N clients each send one request to PORT and keep their connection open; the
+# heap of PID after a full GC before they came (200 warm-up requests came and left first) and once COUNT_CMD prints
+# at least WANT. Sets before, after, per, fgc, fill_s, waiting; the class histogram goes to $work/NAME-histogram.txt.
+measure() {
+  local name=$1 pid=$2 port=$3 count_cmd=$4 want=$5
+  mkfifo "$work/$name-warm"
+  java -Xmx128m -cp "$bjar" io.slagate.bench.WaitingClients clients 127.0.0.1 "$port" 200 < "$work/$name-warm" > "$work/$name-warm.log" 2>&1 &
+  local warm=$!
+  exec 7>"$work/$name-warm"
+  for _ in $(seq 1 100); do grep -q '^sent' "$work/$name-warm.log" 2>/dev/null && break; sleep 0.2; done
+  exec 7>&-
+  wait "$warm" 2>/dev/null || true
+  sleep 2 # the server sees the 200 clients leave and drops them
+  before=$(heap_used_kb "$pid")
+  local other_before; other_before=$(other_kb "$pid")
+  local fgc_before; fgc_before=$(full_gcs "$pid")
+  mkfifo "$work/$name-hold"
+  local start_ns; start_ns=$(date +%s%N)
+  java -Xmx1g -cp "$bjar" io.slagate.bench.WaitingClients clients 127.0.0.1 "$port" "$n" < "$work/$name-hold" > "$work/$name-clients.log" 2>&1 &
+  local clients=$!
+  pids+=($clients)
+  exec 8>"$work/$name-hold"
+  for _ in $(seq 1 600); do grep -q '^sent' "$work/$name-clients.log" 2>/dev/null && break; sleep 0.5; done
+  grep -q '^sent' "$work/$name-clients.log" || { echo "$name: the clients did not finish sending:" >&2; cat "$work/$name-clients.log" >&2; exit 1; }
+  fill_s=$(( ($(date +%s%N) - start_ns) / 1000000000 ))
+  waiting=0
+  for _ in $(seq 1 120); do
+    waiting=$(eval "$count_cmd")
+    [ "$waiting" -ge "$want" ] && break
+    sleep 0.5
+  done
+  local fgc_after; fgc_after=$(full_gcs "$pid") # before the measurement's own full GC
+  after=$(heap_used_kb "$pid")
+  local other_after; other_after=$(other_kb "$pid")
+  offheap=$(awk -v a="$other_after" -v b="$other_before" -v n="$n" 'BEGIN { printf "%.0f", (a - b) * 1024 / n }')
+  jcmd "$pid" GC.class_histogram | sed -n '1,23p' > "$work/$name-histogram.txt" # what the waiting requests hold, largest first
+  exec 8>&-
+  wait "$clients" 2>/dev/null || true
+  fgc=$((fgc_after - fgc_before))
+  per=$(awk -v a="$after" -v b="$before" -v n="$n" 'BEGIN { printf "%.0f", (a - b) * 1024 / n }')
+}
+
+# The floor first: bare Jetty 12 with the gateway's HTTP configuration, holding each request with its body read.
+JETTY=9115
+java -Xmx"$xmx" -Xms"$xmx" -XX:NativeMemoryTracking=summary ${JAVA_OPTS:-} -cp "$bjar" io.slagate.bench.JettyHoldBaseline "$JETTY" > "$work/jetty.log" 2>&1 &
+jetty=$!
+pids+=($jetty)
+for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$JETTY/held" >/dev/null 2>&1 && break; sleep 0.2; done
+curl -fs "http://127.0.0.1:$JETTY/held" >/dev/null || { echo "bare Jetty did not start:" >&2; tail -20 "$work/jetty.log" >&2; exit 1; }
+measure jetty "$jetty" "$JETTY" "curl -fs http://127.0.0.1:$JETTY/held | awk '{ print \$2 + 0 }'" "$n"
+j_before=$before j_after=$after j_per=$per j_off=$offheap j_fgc=$fgc j_fill=$fill_s j_waiting=$waiting
+kill "$jetty" 2>/dev/null || true
+wait "$jetty" 2>/dev/null || true
+
 cat > "$work/slagate.yaml" <<YAML
 gateway: { id: heap, listen: "127.0.0.1:$PORT", admin: "127.0.0.1:$ADMIN", maxConnections: $((n + 1000)), serverTimeout: 10m,
            headerTimeout: 10m, requestBodyTimeout: 10m }
@@ -47,76 +113,63 @@ classification: { rules: [ { operation: "urn:premium", class: premium } ], defau
 bus: { url: "vm://waiting-heap", listen: "" }
 console: { listen: "127.0.0.1:0" }
 YAML
-java -Xmx"$xmx" -Xms"$xmx" ${JAVA_OPTS:-} -Dslagate.home="$home" -jar "$jar" start --config "$work/slagate.yaml" > "$work/gateway.log" 2>&1 &
-gw=$!
-pids+=($gw)
-for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$ADMIN/ready" >/dev/null 2>&1 && break; sleep 0.2; done
-curl -fs "http://127.0.0.1:$ADMIN/ready" >/dev/null || { echo "the gateway did not start:" >&2; tail -20 "$work/gateway.log" >&2; exit 1; }
-
-heap_used_kb() { # after a full GC
-  jcmd "$gw" GC.run >/dev/null
-  jcmd "$gw" GC.heap_info | awk '/garbage-first heap|total .* used/ { for (i = 1; i <= NF; i++) if ($i == "used") { gsub(/K,?/, "", $(i+1)); print $(i+1); exit } }'
+# start_gateway JAR NAME: the embedded system from JAR, measured as NAME
+run_gateway() {
+  java -Xmx"$xmx" -Xms"$xmx" -XX:NativeMemoryTracking=summary ${JAVA_OPTS:-} -Dslagate.home="$home" -jar "$1" start --config "$work/slagate.yaml" > "$work/$2-gateway.log" 2>&1 &
+  gw=$!
+  pids+=($gw)
+  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$ADMIN/ready" >/dev/null 2>&1 && break; sleep 0.2; done
+  curl -fs "http://127.0.0.1:$ADMIN/ready" >/dev/null || { echo "the gateway ($1) did not start:" >&2; tail -20 "$work/$2-gateway.log" >&2; exit 1; }
+  # the gateway has them all once its queue holds N - 1 (one executes on the held slot)
+  measure "$2" "$gw" "$PORT" "curl -fs http://127.0.0.1:$ADMIN/stats | tr ',' '\\n' | awk -F: '/\"queueLength\"/ { s += \$2 } END { print s + 0 }'" $((n - 1))
 }
-full_gcs() { jstat -gcutil "$gw" | awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "FGC") c = i } NR == 2 { print $c }'; }
+# BEFORE_JAR (optional): an earlier build, measured the same way in the same run (a change's before and after)
+if [ -n "${BEFORE_JAR:-}" ]; then
+  run_gateway "$BEFORE_JAR" before
+  b_before=$before b_after=$after b_per=$per b_off=$offheap b_fgc=$fgc b_fill=$fill_s b_waiting=$waiting
+  kill "$gw" 2>/dev/null || true
+  wait "$gw" 2>/dev/null || true
+  for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null || break; sleep 0.2; done
+fi
+run_gateway "$jar" slagate
 
-# warm up the request path with a few requests that wait and then leave, so that classes and pools are loaded
-mkfifo "$work/warm"
-java -Xmx128m -cp "$bjar" io.slagate.bench.WaitingClients clients 127.0.0.1 "$PORT" 200 < "$work/warm" > "$work/warm.log" 2>&1 &
-warm=$!
-exec 7>"$work/warm"
-for _ in $(seq 1 100); do grep -q '^sent' "$work/warm.log" 2>/dev/null && break; sleep 0.2; done
-exec 7>&-
-wait "$warm" 2>/dev/null || true
-sleep 2 # the gateway sees the 200 clients leave (client-aborted) and drops them
-before=$(heap_used_kb)
-fgc_before=$(full_gcs)
-
-mkfifo "$work/hold"
-start_ns=$(date +%s%N)
-java -Xmx1g -cp "$bjar" io.slagate.bench.WaitingClients clients 127.0.0.1 "$PORT" "$n" < "$work/hold" > "$work/clients.log" 2>&1 &
-clients=$!
-pids+=($clients)
-exec 8>"$work/hold"
-for _ in $(seq 1 600); do grep -q '^sent' "$work/clients.log" 2>/dev/null && break; sleep 0.5; done
-grep -q '^sent' "$work/clients.log" || { echo "the clients did not finish sending:" >&2; cat "$work/clients.log" >&2; exit 1; }
-fill_s=$(( ($(date +%s%N) - start_ns) / 1000000000 ))
-# the gateway has them all once its queue holds N - 1 (one executes on the held slot)
-waiting=0
-for _ in $(seq 1 120); do
-  waiting=$(curl -fs "http://127.0.0.1:$ADMIN/stats" | tr ',' '\n' | awk -F: '/"queueLength"/ { s += $2 } END { print s + 0 }')
-  [ "$waiting" -ge $((n - 1)) ] && break
-  sleep 0.5
-done
-fgc_after=$(full_gcs) # before the measurement's own full GC
-after=$(heap_used_kb)
-jcmd "$gw" GC.class_histogram | sed -n '1,23p' > "$work/histogram.txt" # what the waiting requests hold, largest first
-exec 8>&-
-
-per=$(awk -v a="$after" -v b="$before" -v n="$n" 'BEGIN { printf "%.0f", (a - b) * 1024 / n }')
-line="waiting-heap requests $n waiting $waiting heap-before ${before}K heap-after ${after}K per-request ${per}B full-gcs-while-filling $((fgc_after - fgc_before)) xmx $xmx"
+own=$((per - j_per))
+line="waiting-heap requests $n waiting $waiting heap-before ${before}K heap-after ${after}K per-request ${per}B jetty-floor ${j_per}B slagate-own ${own}B off-heap ${offheap}B full-gcs-while-filling $fgc xmx $xmx"
 echo "$line"
 {
   echo "# Heap per waiting request — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
-  echo "Command: \`bench/waiting-heap.sh $n $xmx\` on $(nproc) cores ($(java -version 2>&1 | head -1)); the embedded system"
-  echo "(gateway, resource manager, console, in-VM broker) with \`-Xmx$xmx -Xms$xmx\` and its default collector, one server of"
-  echo "N_s = 1 that accepts and never answers, so that every request but the first waits in the gateway's queue with its"
-  echo "connection open and its body read. Heap used after a full GC (\`jcmd GC.run\`, \`GC.heap_info\`) before the clients"
-  echo "connected (after 200 warm-up requests came and left) and with all of them waiting."
+  echo "Command: \`bench/waiting-heap.sh $n $xmx\` on $(nproc) cores ($(java -version 2>&1 | head -1)). Each server runs with"
+  echo "\`-Xmx$xmx -Xms$xmx\` and its default collector; N clients each send one small SOAP request and keep the connection open."
+  echo "Heap used after a full GC (\`jcmd GC.run\`, \`GC.heap_info\`) before the clients connected (after 200 warm-up"
+  echo "requests came and left) and with all of them waiting; per waiting request = the difference / N. Off-heap: the"
+  echo "memory Native Memory Tracking counts under \"Other\" (where JDK 17 puts direct ByteBuffers), committed, the same way."
   echo
-  echo "| requests sent | waiting (queue length in /stats) | heap before (KiB) | heap after (KiB) | per waiting request (bytes) | full GCs while they arrived | seconds to connect and send |"
-  echo "|---:|---:|---:|---:|---:|---:|---:|"
-  echo "| $n | $waiting | $before | $after | $per | $((fgc_after - fgc_before)) | $fill_s |"
+  echo "- **slagate**: the embedded system (gateway, resource manager, console, in-VM broker), one server of N_s = 1 that"
+  echo "  accepts and never answers, so every request but the first waits in the gateway's queue, its body read."
+  echo "- **bare Jetty** (the floor, \`io.slagate.bench.JettyHoldBaseline\`): Jetty 12 with the gateway's thread pool and"
+  echo "  HTTP configuration, whose handler reads each body and holds the request unanswered: what any gateway on Jetty's"
+  echo "  server side pays per waiting request before it keeps anything of its own. Measured first, in the same run."
+  echo
+  echo "| server | requests sent | waiting | heap before (KiB) | heap after (KiB) | per waiting request (bytes) | off-heap per waiting request (bytes) | full GCs while they arrived | seconds to connect and send |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| bare Jetty | $n | $j_waiting | $j_before | $j_after | $j_per | $j_off | $j_fgc | $j_fill |"
+  [ -n "${BEFORE_JAR:-}" ] && echo "| slagate before (\`$(basename "$BEFORE_JAR")\`) | $n | $b_waiting | $b_before | $b_after | $b_per | $b_off | $b_fgc | $b_fill |"
+  echo "| slagate | $n | $waiting | $before | $after | $per | $offheap | $fgc | $fill_s |"
+  echo
+  echo "slagate's own share per waiting request: $per − $j_per = **$own bytes**."
   echo
   echo '```'
   echo "$line"
   echo '```'
-  echo
-  echo "The heap's largest classes with the requests waiting (\`jcmd GC.class_histogram\`, the first 20; bytes per waiting"
-  echo "request = bytes / $n):"
-  echo
-  echo '```'
-  cat "$work/histogram.txt"
-  echo '```'
+  for name in slagate jetty $([ -n "${BEFORE_JAR:-}" ] && echo before); do
+    echo
+    echo "The largest classes in $name's heap with the requests waiting (\`jcmd GC.class_histogram\`, the first 20; bytes per"
+    echo "waiting request = bytes / $n):"
+    echo
+    echo '```'
+    cat "$work/$name-histogram.txt"
+    echo '```'
+  done
 } > "$out"
 echo "results in $out"

@@ -86,7 +86,7 @@ public final class Gateway implements AutoCloseable {
                 : tlsConnector(http, g.tls(), g.listen().host(), g.listen().port());
         adminConnector = connector(http, g.admin().host(), g.admin().port(), "admin");
         // slowloris: headers that trickle in are cut off after the header timeout
-        gatewayConnector.addBean(new io.slagate.gateway.proxy.SlowHeaderGuard(gatewayConnector.getScheduler(), g.headerTimeout()));
+        gatewayConnector.addBean(new io.slagate.gateway.proxy.SlowHeaderGuard(gatewayConnector, g.headerTimeout()));
         server.addConnector(gatewayConnector);
         // bounded file descriptors and memory whatever the clients do; the admin listener is not counted
         server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(g.maxConnections(), gatewayConnector));

@@ -34,7 +34,20 @@ final class GatewayExchange extends QueuedRequest {
     final Callback callback;
     final SoapVersion soapVersion;
     final GatewayContext context;
-    private final AtomicInteger flags = new AtomicInteger();
+    /**
+     * {@link #SLOT_RELEASED} and {@link #FINISHED}, set by CAS ({@link #FLAGS}): a field, not an AtomicInteger, since
+     * every waiting request holds one (issue 22).
+     */
+    private volatile int flags;
+    private static final java.lang.invoke.VarHandle FLAGS;
+
+    static {
+        try {
+            FLAGS = java.lang.invoke.MethodHandles.lookup().findVarHandle(GatewayExchange.class, "flags", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     private volatile ServerSlots server;
     private volatile long admittedNanos;
     private volatile boolean requestCommitted;
@@ -236,13 +249,13 @@ final class GatewayExchange extends QueuedRequest {
     /** Gives the server slot back (once) so the scheduler can admit the next request. */
     void releaseSlot() {
         ServerSlots s = server;
-        if (s != null && (flags.getAndUpdate(f -> f | SLOT_RELEASED) & SLOT_RELEASED) == 0) {
+        if (s != null && ((int) FLAGS.getAndBitwiseOr(this, SLOT_RELEASED) & SLOT_RELEASED) == 0) {
             context.queues.release(s, classIndex());
         }
     }
 
     private boolean finish() {
-        return (flags.getAndUpdate(f -> f | FINISHED) & FINISHED) == 0;
+        return ((int) FLAGS.getAndBitwiseOr(this, FINISHED) & FINISHED) == 0;
     }
 
     /** The response's headers, as the server sent them: the working set it may declare teaches locality dispatch (issue 20). */

@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -32,8 +31,18 @@ final class RequestBody implements Runnable {
     private final Request c2p;
     private final long bufferLimit;
     private final long maxBytes;
-    private final Runnable admit;
-    private final AtomicBoolean decided = new AtomicBoolean();
+    private Runnable admit; // dropped once run: a waiting request need not keep it (issue 22)
+    /** Set once, by CAS ({@link #DECIDED}), by whichever of the reader and the timer decides. */
+    private volatile boolean decided;
+    private static final java.lang.invoke.VarHandle DECIDED;
+
+    static {
+        try {
+            DECIDED = java.lang.invoke.MethodHandles.lookup().findVarHandle(RequestBody.class, "decided", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     private byte[] bytes;
     private int size;
     private volatile boolean complete;
@@ -64,14 +73,14 @@ final class RequestBody implements Runnable {
         RequestBody b = new RequestBody(ex, bufferLimit, maxBytes, admit);
         ex.body = b;
         b.run();
-        if (!b.decided.get()) {
+        if (!b.decided) {
             try {
                 b.deadline = timer.schedule(b::timedOut, timeoutMillis, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.RejectedExecutionException stopping) {
                 b.end(FaultReason.SHUTTING_DOWN);
                 return;
             }
-            if (b.decided.get()) {
+            if (b.decided) {
                 b.deadline.cancel(false); // decided while the timer was being set
             }
         }
@@ -80,7 +89,7 @@ final class RequestBody implements Runnable {
     /** Reads what has arrived; demands more, or decides. Serialized by Jetty's demand. */
     @Override
     public void run() {
-        while (!decided.get()) {
+        while (!decided) {
             Content.Chunk chunk = c2p.read();
             if (chunk == null) {
                 c2p.demand(this);
@@ -127,14 +136,16 @@ final class RequestBody implements Runnable {
     }
 
     private void ready() {
-        if (decided.compareAndSet(false, true)) {
+        if (DECIDED.compareAndSet(this, false, true)) {
             cancelDeadline();
-            admit.run();
+            Runnable a = admit;
+            admit = null;
+            a.run();
         }
     }
 
     private void end(FaultReason reason) {
-        if (decided.compareAndSet(false, true)) {
+        if (DECIDED.compareAndSet(this, false, true)) {
             cancelDeadline();
             ex.clientFault(reason);
         }
@@ -144,6 +155,7 @@ final class RequestBody implements Runnable {
         ScheduledFuture<?> d = deadline;
         if (d != null) {
             d.cancel(false);
+            deadline = null; // nor its cancelled task
         }
     }
 

@@ -2,64 +2,85 @@ package io.slagate.gateway.proxy;
 
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpParser;
-import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.internal.HttpConnection;
+import org.eclipse.jetty.util.component.AbstractLifeCycle;
 import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Closes a client connection whose request line and headers take longer than {@code headerTimeout}
- * to arrive (slowloris: one byte now and then keeps the idle timeout from ever firing). Each
- * connection is looked at every half timeout; one seen in the header phase of the same request at
- * two looks in a row is closed. A connection idle between requests, or streaming a body, is left
- * alone (the idle timeout and the body limits cover those).
+ * to arrive (slowloris: one byte now and then keeps the idle timeout from ever firing). One sweep over
+ * the connector's connections every half timeout; a connection seen in the header phase of the same
+ * request at two sweeps in a row is closed. A connection idle between requests, or streaming a body,
+ * or waiting in a queue, is left alone (the idle timeout and the body limits cover those).
+ *
+ * <p>One timer for all connections, and state only for those caught mid-headers: a timer per
+ * connection cost a scheduled task and its closure on every waiting request's connection (issue 22).
  */
-public final class SlowHeaderGuard implements Connection.Listener {
+public final class SlowHeaderGuard extends AbstractLifeCycle {
     private static final Logger LOG = LoggerFactory.getLogger(SlowHeaderGuard.class);
     private static final Set<HttpParser.State> HEADER_PHASE = EnumSet.of(HttpParser.State.METHOD, HttpParser.State.SPACE1,
             HttpParser.State.URI, HttpParser.State.SPACE2, HttpParser.State.REQUEST_VERSION, HttpParser.State.HEADER);
 
-    private final Scheduler scheduler;
+    private final AbstractConnector connector;
     private final long halfNanos;
+    /** Connections mid-headers at the last sweep, with their request count then; touched by the sweep only. */
+    private Map<HttpConnection, Long> seenInHeaders = new IdentityHashMap<>();
+    private volatile Scheduler.Task next;
 
-    public SlowHeaderGuard(Scheduler scheduler, Duration headerTimeout) {
-        this.scheduler = scheduler;
+    public SlowHeaderGuard(AbstractConnector connector, Duration headerTimeout) {
+        this.connector = connector;
         this.halfNanos = Math.max(1, headerTimeout.toNanos() / 2);
     }
 
     @Override
-    public void onOpened(Connection connection) {
-        if (connection instanceof HttpConnection http) {
-            scheduler.schedule(new Check(http), halfNanos, TimeUnit.NANOSECONDS);
+    protected void doStart() {
+        next = connector.getScheduler().schedule(this::sweep, halfNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    protected void doStop() {
+        Scheduler.Task t = next;
+        if (t != null) {
+            t.cancel();
         }
     }
 
-    private final class Check implements Runnable {
-        private final HttpConnection connection;
-        private long seenInHeadersAt = -1; // messagesIn when last seen mid-headers, or -1
-
-        Check(HttpConnection connection) {
-            this.connection = connection;
+    private void sweep() {
+        if (!isRunning()) {
+            return;
         }
-
-        @Override
-        public void run() {
-            if (!connection.getEndPoint().isOpen()) {
-                return;
+        try {
+            Map<HttpConnection, Long> now = new IdentityHashMap<>();
+            for (EndPoint endPoint : connector.getConnectedEndPoints()) {
+                if (!(endPoint.getConnection() instanceof HttpConnection http) || !endPoint.isOpen()
+                        || !HEADER_PHASE.contains(http.getParser().getState())) {
+                    continue;
+                }
+                long messages = http.getMessagesIn();
+                Long before = seenInHeaders.get(http);
+                if (before != null && before == messages) {
+                    LOG.debug("closing {}: request headers still incomplete after the header timeout", endPoint);
+                    endPoint.close();
+                } else {
+                    now.put(http, messages);
+                }
             }
-            boolean inHeaders = HEADER_PHASE.contains(connection.getParser().getState());
-            long messages = connection.getMessagesIn();
-            if (inHeaders && seenInHeadersAt == messages) {
-                LOG.debug("closing {}: request headers still incomplete after the header timeout", connection.getEndPoint());
-                connection.getEndPoint().close();
-                return;
+            seenInHeaders = now;
+        } catch (RuntimeException e) {
+            LOG.warn("slow-header sweep failed; the next one runs as usual", e);
+        } finally {
+            if (isRunning()) {
+                next = connector.getScheduler().schedule(this::sweep, halfNanos, TimeUnit.NANOSECONDS);
             }
-            seenInHeadersAt = inHeaders ? messages : -1;
-            scheduler.schedule(this, halfNanos, TimeUnit.NANOSECONDS);
         }
     }
 }
