@@ -11,6 +11,7 @@
 #
 #   bench/waiting-heap.sh [N] [XMX]        → bench/results/waiting-heap.md (default 100000 and 512m)
 #   BEFORE_JAR=old/slagate.jar bench/waiting-heap.sh ...   also measures an earlier build the same way, in the same run
+#   SMALL_BUFFER=4KiB bench/waiting-heap.sh ...             the smaller gateway.requestBufferBytes also measured (2KiB)
 #
 # Needs an open-files limit above N + 1000 for the gateway's process and the clients' (root can raise it, where the
 # sandbox allows) and the loopback addresses 127.0.0.2-9 (Linux has them).
@@ -102,9 +103,9 @@ j_before=$before j_after=$after j_per=$per j_off=$offheap j_fgc=$fgc j_fill=$fil
 kill "$jetty" 2>/dev/null || true
 wait "$jetty" 2>/dev/null || true
 
-cat > "$work/slagate.yaml" <<YAML
+cat > "$work/template.yaml" <<YAML
 gateway: { id: heap, listen: "127.0.0.1:$PORT", admin: "127.0.0.1:$ADMIN", maxConnections: $((n + 1000)), serverTimeout: 10m,
-           headerTimeout: 10m, requestBodyTimeout: 10m }
+           headerTimeout: 10m, requestBodyTimeout: 10m, requestBufferBytes: REQUEST_BUFFER }
 servers: [ { id: s1, url: "http://127.0.0.1:$BACKEND", concurrency: 1 } ]
 classes:
   - { name: premium, target: 1s, queueBound: $((n + 10)), queueTimeout: 10m }
@@ -113,9 +114,11 @@ classification: { rules: [ { operation: "urn:premium", class: premium } ], defau
 bus: { url: "vm://waiting-heap", listen: "" }
 console: { listen: "127.0.0.1:0" }
 YAML
-# start_gateway JAR NAME: the embedded system from JAR, measured as NAME
+# run_gateway JAR NAME [REQUEST_BUFFER]: the embedded system from JAR, measured as NAME
 run_gateway() {
-  java -Xmx"$xmx" -Xms"$xmx" -XX:NativeMemoryTracking=summary ${JAVA_OPTS:-} -Dslagate.home="$home" -jar "$1" start --config "$work/slagate.yaml" > "$work/$2-gateway.log" 2>&1 &
+  if [ -n "${3:-}" ]; then sed "s/REQUEST_BUFFER/$3/" "$work/template.yaml" > "$work/$2.yaml"
+  else sed "s/, requestBufferBytes: REQUEST_BUFFER//" "$work/template.yaml" > "$work/$2.yaml"; fi
+  java -Xmx"$xmx" -Xms"$xmx" -XX:NativeMemoryTracking=summary ${JAVA_OPTS:-} -Dslagate.home="$home" -jar "$1" start --config "$work/$2.yaml" > "$work/$2-gateway.log" 2>&1 &
   gw=$!
   pids+=($gw)
   for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$ADMIN/ready" >/dev/null 2>&1 && break; sleep 0.2; done
@@ -131,10 +134,21 @@ if [ -n "${BEFORE_JAR:-}" ]; then
   wait "$gw" 2>/dev/null || true
   for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null || break; sleep 0.2; done
 fi
+
+stop_gateway() {
+  kill "$gw" 2>/dev/null || true
+  wait "$gw" 2>/dev/null || true
+  for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null || break; sleep 0.2; done
+}
+# SMALL_BUFFER (default 2KiB): also this build with gateway.requestBufferBytes at that size (the default is 8 KiB)
+small="${SMALL_BUFFER:-2KiB}"
+run_gateway "$jar" small "$small"
+s_before=$before s_after=$after s_per=$per s_off=$offheap s_fgc=$fgc s_fill=$fill_s s_waiting=$waiting
+stop_gateway
 run_gateway "$jar" slagate
 
 own=$((per - j_per))
-line="waiting-heap requests $n waiting $waiting heap-before ${before}K heap-after ${after}K per-request ${per}B jetty-floor ${j_per}B slagate-own ${own}B off-heap ${offheap}B full-gcs-while-filling $fgc xmx $xmx"
+line="waiting-heap requests $n waiting $waiting heap-before ${before}K heap-after ${after}K per-request ${per}B jetty-floor ${j_per}B slagate-own ${own}B off-heap ${offheap}B off-heap-at-$small ${s_off}B full-gcs-while-filling $fgc xmx $xmx"
 echo "$line"
 {
   echo "# Heap per waiting request — $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -155,7 +169,8 @@ echo "$line"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   echo "| bare Jetty | $n | $j_waiting | $j_before | $j_after | $j_per | $j_off | $j_fgc | $j_fill |"
   [ -n "${BEFORE_JAR:-}" ] && echo "| slagate before (\`$(basename "$BEFORE_JAR")\`) | $n | $b_waiting | $b_before | $b_after | $b_per | $b_off | $b_fgc | $b_fill |"
-  echo "| slagate | $n | $waiting | $before | $after | $per | $offheap | $fgc | $fill_s |"
+  echo "| slagate (default \`requestBufferBytes\` 8KiB) | $n | $waiting | $before | $after | $per | $offheap | $fgc | $fill_s |"
+  echo "| slagate, \`requestBufferBytes: $small\` | $n | $s_waiting | $s_before | $s_after | $s_per | $s_off | $s_fgc | $s_fill |"
   echo
   echo "slagate's own share per waiting request: $per − $j_per = **$own bytes**."
   echo

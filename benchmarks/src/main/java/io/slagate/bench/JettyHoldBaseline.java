@@ -23,7 +23,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * Jetty's server side pays per waiting request before it keeps anything of its own. {@code GET /held} answers how
  * many it holds.
  *
- * <p>Usage: {@code java -cp benchmarks.jar io.slagate.bench.JettyHoldBaseline PORT}
+ * <p>Usage: {@code java -cp benchmarks.jar io.slagate.bench.JettyHoldBaseline PORT [INPUT_BUFFER_BYTES]}
  */
 public final class JettyHoldBaseline {
     private JettyHoldBaseline() {
@@ -77,12 +77,17 @@ public final class JettyHoldBaseline {
 
     public static void main(String[] args) throws Exception {
         QueuedThreadPool threads = new QueuedThreadPool(64, 8);
-        Server server = new Server(threads);
+        Server server = args.length > 2 ? new Server(threads, null, new org.eclipse.jetty.io.ArrayByteBufferPool(0, 1024, 64 * 1024))
+                : new Server(threads);
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(false);
         http.setResponseHeaderSize(64 * 1024);
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        HttpConnectionFactory h1 = new HttpConnectionFactory(http);
+        if (args.length > 1) {
+            h1.setInputBufferSize(Integer.parseInt(args[1]));
+        }
+        ServerConnector connector = new ServerConnector(server, h1);
         connector.setHost("127.0.0.1");
         connector.setPort(Integer.parseInt(args[0]));
         connector.setIdleTimeout(Duration.ofMinutes(10).toMillis());

@@ -22,12 +22,14 @@ import java.util.List;
  *                              headers are kept; from anyone else they are replaced by the gateway's own
  * @param refuseUnderscoreHeaders refuse a request with a header such as {@code Transfer_Encoding} that
  *                              some servers read as a framing or hop-by-hop header (otherwise it is dropped)
+ * @param requestBufferBytes    each client connection's read buffer (direct memory): Jetty keeps it while the
+ *                              connection's request is unanswered, so every waiting request holds one
  */
 public record ClientPolicy(long bufferedRequestBytes, Duration requestBodyTimeout, long minRequestDataRate,
                            long bufferedResponseBytes, Duration responseWriteTimeout, List<String> trustedProxies,
-                           boolean refuseUnderscoreHeaders) {
+                           boolean refuseUnderscoreHeaders, int requestBufferBytes) {
     public static final ClientPolicy DEFAULTS = new ClientPolicy(64 * 1024, Duration.ofSeconds(10), 1024,
-            256 * 1024, Duration.ofSeconds(10), List.of(), false);
+            256 * 1024, Duration.ofSeconds(10), List.of(), false, 8 * 1024);
 
     public ClientPolicy {
         trustedProxies = List.copyOf(trustedProxies);

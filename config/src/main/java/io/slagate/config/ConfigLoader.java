@@ -156,7 +156,7 @@ public final class ConfigLoader {
         g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
                 "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
                 "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
-                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "adminDump", "localLimit", "locality", "flashCrowd");
+                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "adminDump", "localLimit", "locality", "flashCrowd");
         String id = g.string("id", "gw1");
         if (id != null && !NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -289,8 +289,9 @@ public final class ConfigLoader {
         if (underscore != null && !underscore.equals("drop") && !underscore.equals("refuse")) {
             g.problem("underscoreHeaders", underscore, "is not allowed; use one of: drop, refuse");
         }
+        long requestBuffer = g.bytes("requestBufferBytes", d.requestBufferBytes(), 1024, 64 * 1024);
         return new ClientPolicy(bufferedRequest, bodyTimeout, minRate, bufferedResponse, writeTimeout, trusted,
-                "refuse".equals(underscore));
+                "refuse".equals(underscore), (int) requestBuffer);
     }
 
     private static HostPort hostPort(ConfigNode n, String key, HostPort def) {

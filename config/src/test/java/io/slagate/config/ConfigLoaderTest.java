@@ -435,12 +435,15 @@ class ConfigLoaderTest {
         assertEquals(List.of("10.0.0.0/8", "192.0.2.7", "fd00::/8"), c.gateway().clients().trustedProxies());
         assertEquals(16 * 1024, c.gateway().clients().bufferedRequestBytes());
         assertTrue(c.gateway().clients().refuseUnderscoreHeaders());
+        assertEquals(8 * 1024, c.gateway().clients().requestBufferBytes(), "Jetty's own default");
+        assertEquals(2 * 1024, ConfigLoader.parse(MINIMAL + "gateway: { requestBufferBytes: 2KiB }\n", "t.yaml")
+                .gateway().clients().requestBufferBytes());
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MINIMAL + """
                 gateway: { trustedProxies: ["evil.example", "10.0.0.0/40"], underscoreHeaders: maybe, maxRequestBytes: 8KiB,
-                           bufferedRequestBytes: 16KiB }
+                           bufferedRequestBytes: 16KiB, requestBufferBytes: 512 }
                 """, "t.yaml"));
         for (String key : new String[] {"gateway.trustedProxies[0]", "gateway.trustedProxies[1]", "gateway.underscoreHeaders",
-                "gateway.bufferedRequestBytes"}) {
+                "gateway.bufferedRequestBytes", "gateway.requestBufferBytes"}) {
             assertTrue(e.getMessage().contains(key), key + " in " + e.getMessage());
         }
     }

@@ -4,6 +4,7 @@ import io.slagate.gateway.control.FlashCrowdDetector;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.slagate.config.ClientPolicy;
 import io.slagate.config.GatewaySettings;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
@@ -74,7 +75,9 @@ public final class Gateway implements AutoCloseable {
         // Nothing on the request path blocks: a small pool avoids context switches under load.
         threads = new QueuedThreadPool(64, 8);
         threads.setName("slagate-" + g.id());
-        server = new Server(threads);
+        // buckets of 1 KiB (Jetty's default is 4 KiB): a client connection's read buffer is held while its request waits,
+        // so its configured size, not the next multiple of 4 KiB, is what a waiting request costs in direct memory
+        server = new Server(threads, null, new org.eclipse.jetty.io.ArrayByteBufferPool(0, 1024, 64 * 1024));
         server.setErrorHandler(new io.slagate.gateway.soap.SoapErrorHandler(g.id()));
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
@@ -82,9 +85,9 @@ public final class Gateway implements AutoCloseable {
         http.setSendDateHeader(false); // the server's Date is relayed; a second one would be a duplicate
         // room for any head the upstream parser accepts from a server, plus the gateway's own fields
         http.setResponseHeaderSize(64 * 1024);
-        gatewayConnector = g.tls() == null ? connector(http, g.listen().host(), g.listen().port(), "gateway")
-                : tlsConnector(http, g.tls(), g.listen().host(), g.listen().port());
-        adminConnector = connector(http, g.admin().host(), g.admin().port(), "admin");
+        gatewayConnector = g.tls() == null ? connector(http, g.listen().host(), g.listen().port(), "gateway", g.clients().requestBufferBytes())
+                : tlsConnector(http, g.tls(), g.listen().host(), g.listen().port(), g.clients().requestBufferBytes());
+        adminConnector = connector(http, g.admin().host(), g.admin().port(), "admin", ClientPolicy.DEFAULTS.requestBufferBytes());
         // slowloris: headers that trickle in are cut off after the header timeout
         gatewayConnector.addBean(new io.slagate.gateway.proxy.SlowHeaderGuard(gatewayConnector, g.headerTimeout()));
         server.addConnector(gatewayConnector);
@@ -135,8 +138,11 @@ public final class Gateway implements AutoCloseable {
         return new Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock));
     }
 
-    private ServerConnector connector(HttpConfiguration http, String host, int port, String name) {
-        ServerConnector c = new ServerConnector(server, new HttpConnectionFactory(http));
+    private ServerConnector connector(HttpConfiguration http, String host, int port, String name, int inputBuffer) {
+        // a copy: the factory's input buffer size is the configuration's, and the admin listener's would overwrite it
+        HttpConnectionFactory h1 = new HttpConnectionFactory(new HttpConfiguration(http));
+        h1.setInputBufferSize(inputBuffer);
+        ServerConnector c = new ServerConnector(server, h1);
         c.setHost(host);
         c.setPort(port);
         c.setName(name);
@@ -144,16 +150,24 @@ public final class Gateway implements AutoCloseable {
         return c;
     }
 
+    /** The read buffer of a client connection, and of an admin one (bytes), as Jetty will size them. */
+    int[] inputBufferSizes() {
+        return new int[] {gatewayConnector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize(),
+                adminConnector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize()};
+    }
+
     /** HTTPS on the client listener: the same HTTP handling behind TLS (the request's scheme becomes https). */
-    private ServerConnector tlsConnector(HttpConfiguration http, io.slagate.config.TlsSettings tls, String host, int port) {
+    private ServerConnector tlsConnector(HttpConfiguration http, io.slagate.config.TlsSettings tls, String host, int port,
+                                         int inputBuffer) {
         org.eclipse.jetty.util.ssl.SslContextFactory.Server ssl = new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
         ssl.setKeyStorePath(tls.keyStore());
         ssl.setKeyStoreType(tls.type());
         ssl.setKeyStorePassword(tls.password());
         HttpConfiguration https = new HttpConfiguration(http);
         https.addCustomizer(new org.eclipse.jetty.server.SecureRequestCustomizer());
-        ServerConnector c = new ServerConnector(server, new org.eclipse.jetty.server.SslConnectionFactory(ssl, "http/1.1"),
-                new HttpConnectionFactory(https));
+        HttpConnectionFactory h1 = new HttpConnectionFactory(https);
+        h1.setInputBufferSize(inputBuffer);
+        ServerConnector c = new ServerConnector(server, new org.eclipse.jetty.server.SslConnectionFactory(ssl, "http/1.1"), h1);
         c.setHost(host);
         c.setPort(port);
         c.setName("gateway");
