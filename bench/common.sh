@@ -23,10 +23,10 @@ NGINX
 }
 
 # The benchmark gateway: one server with N_s = 64, two classes by SOAPAction, WRR weights 40:24.
-#   gateway_yaml ID PORT ADMIN_PORT BACKEND_PORT > file
+#   gateway_yaml ID PORT ADMIN_PORT BACKEND_PORT [MORE_GATEWAY_KEYS] > file
 gateway_yaml() {
   cat <<YAML
-gateway: { id: $1, listen: "127.0.0.1:$2", admin: "127.0.0.1:$3" }
+gateway: { id: $1, listen: "127.0.0.1:$2", admin: "127.0.0.1:$3"${5:+, $5} }
 servers: [ { id: s1, url: "http://127.0.0.1:$4", concurrency: 64 } ]
 classes:
   - { name: premium, target: 1s, queueBound: 10000 }

@@ -11,6 +11,10 @@
 #   BEFORE_JAR=old.jar bench/gateway-cpu.sh [CONNECTIONS] [ROUNDS]
 #                                                       → bench/results/gateway-cpu-before-after.md: the same measurement,
 #                                                         an older build (e.g. the commit before a change) against this one
+#   COMPARE='requestBufferBytes: 2KiB' bench/gateway-cpu.sh ...
+#                                                       → bench/results/gateway-cpu-compare.md: this build with its defaults
+#                                                         against the same build with those gateway keys added
+#   BODY_BYTES=N (with any of the above): requests with an N-byte SOAP body (default 223), results in ...-bodyN.md
 #
 # The system-call tracepoints slow the gateway by a few percent: compare runs of this script with each
 # other, and take throughput figures from bench/gateway-vs-haproxy.sh.
@@ -25,10 +29,17 @@ work="$(mktemp -d)"
 out="$home/bench/results/gateway-cpu.md"
 A=direct; B=httpclient
 declare -A JAR=([direct]="$home/launcher/target/slagate.jar" [httpclient]="$home/launcher/target/slagate.jar")
+declare -A EXTRA=()
 if [ -n "${BEFORE_JAR:-}" ]; then
   A=after; B=before; out="$home/bench/results/gateway-cpu-before-after.md"
   JAR=([after]="$home/launcher/target/slagate.jar" [before]="$BEFORE_JAR")
+elif [ -n "${COMPARE:-}" ]; then
+  A=default; B=compare; out="$home/bench/results/gateway-cpu-compare.md"
+  JAR=([default]="$home/launcher/target/slagate.jar" [compare]="$home/launcher/target/slagate.jar")
+  EXTRA[compare]="$COMPARE"
 fi
+export BODY_BYTES="${BODY_BYTES:-0}"
+[ "$BODY_BYTES" != 0 ] && out="${out%.md}-body$BODY_BYTES.md"
 for tool in nginx wrk perf java; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
 [ -f "$home/launcher/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 
@@ -47,7 +58,7 @@ trap cleanup EXIT
 source "$home/bench/common.sh"
 NGINX_PIN="taskset -c 1" start_nginx "$work" "$BACKEND"
 for leg in $A $B; do
-gateway_yaml "$leg" "${PORT[$leg]}" "${ADMIN[$leg]}" "$BACKEND" > "$work/$leg.yaml"
+gateway_yaml "$leg" "${PORT[$leg]}" "${ADMIN[$leg]}" "$BACKEND" "${EXTRA[$leg]:-}" > "$work/$leg.yaml"
 taskset -c 1 java ${JAVA_OPTS:-} ${OPTS[$leg]} -jar "${JAR[$leg]}" gateway --config "$work/$leg.yaml" > "$work/$leg.log" 2>&1 &
 PID[$leg]=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:${ADMIN[$leg]}/ready" >/dev/null && break; sleep 0.1; done
@@ -90,7 +101,7 @@ done
 {
   echo "# Gateway cost per request — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
-  echo "Command: \`${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }bench/gateway-cpu.sh $conns $rounds\` on $(nproc) cores ($(java -version 2>&1 | head -1)); two gateways ($A, $B),"
+  echo "Command: \`${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }${COMPARE:+COMPARE='$COMPARE' }$([ "$BODY_BYTES" != 0 ] && echo "BODY_BYTES=$BODY_BYTES ")bench/gateway-cpu.sh $conns $rounds\` on $(nproc) cores ($(java -version 2>&1 | head -1)); two gateways ($A, $B),"
   echo "warmed ${WARMUP:-40}s each, measured in alternating rounds;"
   echo "gateways and nginx pinned to core 1, wrk to core 0; wrk -t2 -c$conns, ${secs}s per round, perf stat on the gateway process (tracepoints on, so a few percent slower"
   echo "than \`bench/gateway-vs-haproxy.sh\`). Per request: CPU in µs (user and kernel from /proc), system calls, context"

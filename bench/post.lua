@@ -1,6 +1,10 @@
 -- wrk script: a SOAP 1.1 request whose metadata drives classification (two classes, alternating)
 wrk.method = "POST"
-wrk.body = '<?xml version="1.0"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><ns:getQuote xmlns:ns="urn:stock"><ns:symbol>IBM</ns:symbol></ns:getQuote></soapenv:Body></soapenv:Envelope>'
+local head = '<?xml version="1.0"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><ns:getQuote xmlns:ns="urn:stock"><ns:symbol>IBM'
+local tail = '</ns:symbol></ns:getQuote></soapenv:Body></soapenv:Envelope>'
+-- BODY_BYTES (environment): pad the symbol so the body is that long (the default request is 223 bytes)
+local pad = (tonumber(os.getenv("BODY_BYTES") or "0") or 0) - #head - #tail
+wrk.body = head .. (pad > 0 and string.rep("x", pad) or "") .. tail
 wrk.headers["Content-Type"] = "text/xml; charset=utf-8"
 local n = 0
 request = function()

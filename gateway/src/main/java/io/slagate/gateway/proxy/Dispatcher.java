@@ -115,9 +115,15 @@ final class Dispatcher {
         p2s.send(new ServerResponseListener(ex, server));
     }
 
-    /** The server sent a response head: it is alive. */
-    void answered(ServerSlots server) {
+    /**
+     * The server sent {@code ex}'s response head with {@code status}: it is alive, and a server on probation in a pool it
+     * was just moved to is judged by it (three "no such service" answers move it back). Here, not once the client has
+     * the answer: the slot is freed when the server's leg ends, before that, and a freed slot admitted another of the
+     * pool's requests to a server that had already refused it (CI saw 9 and 11 refusals where 3 + its 5 slots can be).
+     */
+    void answered(GatewayExchange ex, ServerSlots server, int status) {
         health.answered(server);
+        context.queues.answered(server.index(), ex.classIndex(), status);
     }
 
     /**
@@ -211,7 +217,7 @@ final class Dispatcher {
 
         @Override
         public void onHeaders(org.eclipse.jetty.client.Response s2p) {
-            health.answered(server);
+            answered(ex, server, s2p.getStatus());
             var p2c = ex.response;
             p2c.setStatus(s2p.getStatus());
             HttpFields s2pHeaders = s2p.getHeaders();

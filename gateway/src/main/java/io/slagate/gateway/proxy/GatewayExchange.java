@@ -271,20 +271,14 @@ final class GatewayExchange extends QueuedRequest {
 
     /** The server's response was relayed completely. */
     void completed() {
-        boolean first = finish();
-        ServerSlots s = server;
-        if (first && s != null) {
-            // before the slot frees: a server on probation in a pool that this answer refuses is out of it before the
-            // freed slot admits another of that pool's requests to it (released first, a fast 404 let in one more each)
-            context.queues.answered(s.index(), classIndex(), response.getStatus());
-        }
         releaseSlot();
-        if (!first) {
+        if (!finish()) {
             return;
         }
         long now = context.clock.getAsLong();
         long admitted = admittedNanos;
         context.metrics.completed(classIndex(), admitted - enqueuedNanos(), now - admitted, now - enqueuedNanos());
+        ServerSlots s = server;
         if (s != null) {
             context.metrics.serverCompleted(s.index(), now - admitted);
             io.slagate.gateway.locality.LocalityLearner learner = requestType() >= 0 || localityKey != null

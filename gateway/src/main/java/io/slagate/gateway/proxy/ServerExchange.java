@@ -631,7 +631,7 @@ final class ServerExchange implements Promise<ServerConnection> {
                 return false;
             }
             responseStarted = true;
-            dispatcher.answered(server);
+            dispatcher.answered(ex, server, status);
             var p2c = ex.response;
             p2c.setStatus(status);
             HttpFields.Mutable out = p2c.getHeaders();
