@@ -511,7 +511,7 @@ public final class ControlLoop implements AutoCloseable {
             for (io.slagate.config.TuningSettings t : config.controller().tuning()) {
                 java.util.Random random = new java.util.Random(java.util.Objects.hash(id, t.partition()));
                 io.slagate.rm.tune.OnlineTuner tuner = t.interleaved()
-                        ? new io.slagate.rm.tune.InterleavedTuner(t, controllerKnobs(t), random)
+                        ? new io.slagate.rm.tune.InterleavedTuner(t, controllerKnobs(t), random, rm.windowCycles())
                         : new io.slagate.rm.tune.Tuner(t, side(t, t.safePool()), side(t, t.experimentalPool()), random,
                                 rm.windowCycles());
                 if (!t.best().isEmpty()) {

@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
  * Trials alternate in time with the best configuration: reference, trial, reference, trial, … each period after a settle
  * time. A trial is judged against the mean of the reference periods just before and just after it, so a load that
  * drifts steadily over the three periods cancels out (an A-B-A design); it is promoted when it beats that mean by
- * {@code minGain}, and aborted at once when a cycle of it falls below the reference before it by more than
+ * {@code minGain} and by twice the gain's standard error (from the three periods' spreads, ticks that share a
+ * statistics window counted once: a reference period moved by ±0.05 in the controller experiment, and a fixed
+ * {@code minGain} promoted on that noise), and aborted at once when a cycle of it falls below the reference before it by more than
  * {@code abortDrop} (all traffic runs it, so the bound is what users may lose, for at most one cycle). The strategy is
  * told each trial's utility on one scale: its gain over the references plus the best configuration's level, so a
  * drifting load does not reorder the simplex. Half of the time runs the best configuration; that is the price of having
@@ -33,7 +35,13 @@ public final class InterleavedTuner implements OnlineTuner {
     private Tuner.State afterSettle;
     private long phaseStart = Long.MIN_VALUE;
     private double sum;
+    private double sumSq;
     private int samples;
+    /** Consecutive ticks that measure overlapping statistics windows (window / cycle): one measurement, not several. */
+    private final int correlated;
+    /** The squared standard errors of the reference period before the trial, and of the trial's period. */
+    private double refBeforeVar;
+    private double trialVar;
     private double[] pending;
     private double[] best;
     private double[] initial;
@@ -48,7 +56,17 @@ public final class InterleavedTuner implements OnlineTuner {
     private double baselineUtility = Double.NaN;
     private final List<Tuner.Trial> trials = new ArrayList<>();
 
+    /** With ticks that each measure their own statistics window. */
     public InterleavedTuner(TuningSettings settings, KnobSet knobs, Random random) {
+        this(settings, knobs, random, 1);
+    }
+
+    /** @param correlated how many consecutive ticks measure overlapping statistics windows (window / control cycle) */
+    public InterleavedTuner(TuningSettings settings, KnobSet knobs, Random random, int correlated) {
+        if (correlated < 1) {
+            throw new IllegalArgumentException("correlated must be at least 1: " + correlated);
+        }
+        this.correlated = correlated;
         if (!settings.interleaved()) {
             throw new IllegalArgumentException("partition " + settings.partition() + " is not interleaved: tuning without a safe "
                     + "side needs the operator's interleaved: true");
@@ -89,6 +107,7 @@ public final class InterleavedTuner implements OnlineTuner {
                     }
                     bestLevel = baselineUtility;
                     refBefore = baselineUtility;
+                    refBeforeVar = meanVariance();
                     strategy = newStrategy(best.clone());
                     LOG.info("tuning {} (interleaved, no safe side): utility before tuning {}; trials start from {}",
                             settings.partition(), fmt(baselineUtility), Arrays.toString(values(best)));
@@ -111,6 +130,7 @@ public final class InterleavedTuner implements OnlineTuner {
                     backToBest(now); // the reference after it measures the recovery, and is the next trial's reference
                 } else if (elapsed >= settings.period().toNanos() && samples > 0) {
                     trialMean = sum / samples;
+                    trialVar = meanVariance();
                     backToBest(now);
                 }
             }
@@ -118,11 +138,13 @@ public final class InterleavedTuner implements OnlineTuner {
                 accumulate(u);
                 if (elapsed >= settings.period().toNanos() && samples > 0) {
                     double refAfter = sum / samples;
+                    double refAfterVar = meanVariance();
                     if (!Double.isNaN(trialMean)) {
-                        judge(now, refAfter);
+                        judge(now, refAfter, refAfterVar);
                         return;
                     }
                     refBefore = refAfter;
+                    refBeforeVar = refAfterVar;
                     afterReference(now);
                 }
             }
@@ -136,6 +158,7 @@ public final class InterleavedTuner implements OnlineTuner {
                         LOG.info("tuning {}: the utility moved from {} to {} (beyond {}%): tuning again", settings.partition(),
                                 fmt(monitorLevel), fmt(level), Math.round(100 * settings.drift()));
                         refBefore = level;
+                        refBeforeVar = meanVariance();
                         strategy = newStrategy(best.clone());
                         sinceImprovement = 0;
                         monitorLevel = Double.NaN;
@@ -150,15 +173,21 @@ public final class InterleavedTuner implements OnlineTuner {
     }
 
     /** The trial's period and the reference periods on either side of it are in: promote it or keep it out. */
-    private void judge(long now, double refAfter) {
+    private void judge(long now, double refAfter, double refAfterVar) {
         double reference = (refBefore + refAfter) / 2;
         double gain = trialMean - reference;
+        double noise = Math.sqrt(trialVar + (refBeforeVar + refAfterVar) / 4);
         strategy.report(gain + bestLevel);
         double[] tried = pending;
         double measured = trialMean;
         trialMean = Double.NaN;
         refBefore = refAfter;
-        if (gain > settings.minGain()) {
+        refBeforeVar = refAfterVar;
+        if (gain > settings.minGain() && gain <= 2 * noise) {
+            record(measured, reference, String.format(Locale.ROOT, "kept out: %s against the references' %s (within twice the "
+                    + "noise %s)", fmt(measured), fmt(reference), fmt(noise)));
+            sinceImprovement++;
+        } else if (gain > settings.minGain()) {
             try {
                 knobs.applyUnit(tried);
                 best = tried.clone();
@@ -285,14 +314,29 @@ public final class InterleavedTuner implements OnlineTuner {
     private void accumulate(double u) {
         if (Double.isFinite(u)) {
             sum += u;
+            sumSq += u * u;
             samples++;
         }
+    }
+
+    /**
+     * The squared standard error of the period's mean: the spread of its ticks over the independent measurements among
+     * them, {@code correlated} consecutive ticks counting as one. 0 with fewer than two ticks.
+     */
+    private double meanVariance() {
+        if (samples < 2) {
+            return 0;
+        }
+        double mean = sum / samples;
+        double variance = Math.max(0, (sumSq - samples * mean * mean) / (samples - 1));
+        return variance * Math.min(samples, correlated) / samples;
     }
 
     private void phase(Tuner.State s, long now) {
         state = s;
         phaseStart = now;
         sum = 0;
+        sumSq = 0;
         samples = 0;
     }
 

@@ -47,7 +47,7 @@ class InterleavedTunerTest {
     @Test
     void fromAPoorStart_itReachesTheOptimum_whileTheLoadDrifts() {
         FakeKnob k = new FakeKnob("damping", 10);
-        InterleavedTuner t = new InterleavedTuner(settings("simplex", true), new KnobSet(List.of(k)), new Random(1));
+        InterleavedTuner t = new InterleavedTuner(settings("simplex", true), new KnobSet(List.of(k)), new Random(1), 1);
         // the load adds 0.002 a second: 0.024 between a reference and the trial after it, five times minGain
         run(t, k, (s, v) -> peak60(v) + 0.002 * s, 900, Double.NEGATIVE_INFINITY);
         assertTrue(Math.abs(k.value - 60) <= 10, "tuned to " + k.value + ": " + t.trials());
@@ -67,6 +67,31 @@ class InterleavedTunerTest {
         assertTrue(t.trials().size() >= 6, "trials ran: " + t.trials());
         assertTrue(t.trials().stream().noneMatch(x -> x.outcome().startsWith("promoted")), t.trials().toString());
         assertEquals(30, k.value, "the best configuration is in force");
+    }
+
+    /**
+     * A knob that changes nothing, all traffic's utility noisy (±0.02 a tick, as the controller experiment's references
+     * moved): a gain over {@code minGain} (0.005) is common on noise alone, and was promoted on it. Now a gain must also
+     * clear twice its standard error (from the trial's and the two references' spreads). Through the same noise a real
+     * slope is still climbed.
+     */
+    @Test
+    void aGainWithinTheNoise_isNotPromoted_aRealOneIs() {
+        Random noise = new Random(7);
+        FakeKnob k = new FakeKnob("damping", 30);
+        InterleavedTuner flat = new InterleavedTuner(settings("simplex", true), new KnobSet(List.of(k)), new Random(1), 1);
+        run(flat, k, (s, v) -> 0.1 + 0.02 * noise.nextGaussian(), 1500, Double.NEGATIVE_INFINITY);
+        long promoted = flat.trials().stream().filter(x -> x.outcome().startsWith("promoted")).count();
+        assertTrue(flat.trials().size() >= 20, "it tried: " + flat.trials());
+        // 37 of 103 trials were promoted on noise with minGain alone; 5 of 99 with the noise rule
+        assertTrue(promoted <= flat.trials().size() / 10, "at most one trial in ten promoted on noise: " + promoted + " of "
+                + flat.trials().size());
+        assertTrue(flat.trials().stream().anyMatch(x -> x.outcome().contains("within twice the noise")), flat.trials().toString());
+
+        FakeKnob k2 = new FakeKnob("damping", 10);
+        InterleavedTuner sloped = new InterleavedTuner(settings("simplex", true), new KnobSet(List.of(k2)), new Random(1), 1);
+        run(sloped, k2, (s, v) -> peak60(v) + 0.02 * noise.nextGaussian(), 900, Double.NEGATIVE_INFINITY);
+        assertTrue(Math.abs(k2.value - 60) <= 15, "the optimum is still found through the noise: " + k2.value + " " + sloped.trials());
     }
 
     /** Every trial over the cliff costs at most its settle time and one measured cycle; none is promoted. */
