@@ -206,6 +206,11 @@ public final class Gateway implements AutoCloseable {
                     TimeUnit.MILLISECONDS);
         }
         started = true;
+        String budget = io.slagate.gateway.control.DirectMemoryBudget.problem(config.gateway().maxConnections(),
+                config.gateway().clients().requestBufferBytes(), io.slagate.gateway.control.DirectMemoryBudget.limit());
+        if (budget != null) {
+            LOG.warn(budget);
+        }
         LOG.info("gateway {} listening on {} (admin {}), scheduler {}, {} classes, {} servers, N_g = {}",
                 config.gateway().id(), address(gatewayConnector), address(adminConnector),
                 config.gateway().scheduler().name().toLowerCase(), config.classes().size(), config.servers().size(),
