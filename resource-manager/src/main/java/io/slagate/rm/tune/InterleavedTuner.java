@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * drifts steadily over the three periods cancels out (an A-B-A design); it is promoted when it beats that mean by
  * {@code minGain} and by twice the gain's standard error (from the three periods' spreads, ticks that share a
  * statistics window counted once: a reference period moved by ±0.05 in the controller experiment, and a fixed
- * {@code minGain} promoted on that noise), and aborted at once when a cycle of it falls below the reference before it by more than
- * {@code abortDrop} (all traffic runs it, so the bound is what users may lose, for at most one cycle). The strategy is
+ * {@code minGain} promoted on that noise), and aborted at once when a cycle of it falls below the reference before it
+ * by more than {@code abortDrop} (all traffic runs it, so the bound is what users may lose, for at most one cycle). The strategy is
  * told each trial's utility on one scale: its gain over the references plus the best configuration's level, so a
  * drifting load does not reorder the simplex. Half of the time runs the best configuration; that is the price of having
  * no safe side. No clock of its own: time enters through {@link #tick}.
@@ -319,17 +319,9 @@ public final class InterleavedTuner implements OnlineTuner {
         }
     }
 
-    /**
-     * The squared standard error of the period's mean: the spread of its ticks over the independent measurements among
-     * them, {@code correlated} consecutive ticks counting as one. 0 with fewer than two ticks.
-     */
+    /** The squared standard error of the period's mean so far. */
     private double meanVariance() {
-        if (samples < 2) {
-            return 0;
-        }
-        double mean = sum / samples;
-        double variance = Math.max(0, (sumSq - samples * mean * mean) / (samples - 1));
-        return variance * Math.min(samples, correlated) / samples;
+        return Tuner.meanVariance(sum, sumSq, samples, correlated);
     }
 
     private void phase(Tuner.State s, long now) {

@@ -313,12 +313,21 @@ public final class Tuner implements OnlineTuner {
      * √(independent measurements), counting {@code correlated} consecutive ticks as one. 0 with fewer than two samples.
      */
     private double noise() {
-        if (samples < 2) {
+        return Math.sqrt(meanVariance(sumExp - sumSafe, sumGapSq, samples, correlated));
+    }
+
+    /**
+     * The squared standard error of a period's mean, from the sum and the sum of squares of its {@code n} ticks: their
+     * spread over the independent measurements among them, {@code correlated} consecutive ticks counting as one (they
+     * share a statistics window). 0 with fewer than two ticks. Shared with {@link InterleavedTuner}.
+     */
+    static double meanVariance(double sum, double sumSq, int n, int correlated) {
+        if (n < 2) {
             return 0;
         }
-        double mean = (sumExp - sumSafe) / samples;
-        double variance = Math.max(0, (sumGapSq - samples * mean * mean) / (samples - 1));
-        return Math.sqrt(variance * Math.min(samples, correlated) / samples);
+        double mean = sum / n;
+        double variance = Math.max(0, (sumSq - n * mean * mean) / (n - 1));
+        return variance * Math.min(n, correlated) / n;
     }
 
     private void phase(State s, long now) {
