@@ -22,19 +22,20 @@ NGINX
   ${NGINX_PIN:-} nginx -c "$work/nginx.conf"
 }
 
-# The benchmark gateway: one server with N_s = 64, two classes by SOAPAction, WRR weights 40:24.
+# The benchmark gateway: one server with N_s = $GW_CAP (64), two classes by SOAPAction, WRR weights
+# $GW_WEIGHTS (premium 40, basic 24).
 #   gateway_yaml ID PORT ADMIN_PORT BACKEND_PORT [MORE_GATEWAY_KEYS] > file
 gateway_yaml() {
   cat <<YAML
 gateway: { id: $1, listen: "127.0.0.1:$2", admin: "127.0.0.1:$3"${5:+, $5} }
-servers: [ { id: s1, url: "http://127.0.0.1:$4", concurrency: 64 } ]
+servers: [ { id: s1, url: "http://127.0.0.1:$4", concurrency: ${GW_CAP:-64} } ]
 classes:
   - { name: premium, target: 1s, queueBound: 10000 }
   - { name: basic, target: 2s, queueBound: 10000 }
 classification:
   rules: [ { operation: "urn:premium", class: premium } ]
   defaultClass: basic
-allocation: { weights: { premium: 40, basic: 24 } }
+allocation: { weights: { ${GW_WEIGHTS:-premium: 40, basic: 24} } }
 YAML
 }
 

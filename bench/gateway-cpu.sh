@@ -14,6 +14,10 @@
 #   COMPARE='requestBufferBytes: 2KiB' bench/gateway-cpu.sh ...
 #                                                       → bench/results/gateway-cpu-compare.md: this build with its defaults
 #                                                         against the same build with those gateway keys added
+#   COMPARE_JAVA='-XX:+UseSerialGC' bench/gateway-cpu.sh ...
+#                                                       → bench/results/gateway-cpu-compare-java.md: this build against itself with
+#                                                         those JVM options added
+#   UNPINNED=1 (with any of the above): no taskset, every process on both cores (results in ...-unpinned.md)
 #   BODY_BYTES=N (with any of the above): requests with an N-byte SOAP body (default 223), results in ...-bodyN.md
 #
 # The system-call tracepoints slow the gateway by a few percent: compare runs of this script with each
@@ -37,7 +41,12 @@ elif [ -n "${COMPARE:-}" ]; then
   A=default; B=compare; out="$home/bench/results/gateway-cpu-compare.md"
   JAR=([default]="$home/launcher/target/slagate.jar" [compare]="$home/launcher/target/slagate.jar")
   EXTRA[compare]="$COMPARE"
+elif [ -n "${COMPARE_JAVA:-}" ]; then
+  A=default; B=compare; out="$home/bench/results/gateway-cpu-compare-java.md"
+  JAR=([default]="$home/launcher/target/slagate.jar" [compare]="$home/launcher/target/slagate.jar")
 fi
+LOAD="taskset -c 0"; SERVE="taskset -c 1"
+if [ "${UNPINNED:-0}" = 1 ]; then LOAD=""; SERVE=""; out="${out%.md}-unpinned.md"; fi
 export BODY_BYTES="${BODY_BYTES:-0}"
 [ "$BODY_BYTES" != 0 ] && out="${out%.md}-body$BODY_BYTES.md"
 for tool in nginx wrk perf java; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
@@ -46,6 +55,7 @@ for tool in nginx wrk perf java; do command -v "$tool" >/dev/null || { echo "mis
 BACKEND=9101
 declare -A PORT=([$A]=9103 [$B]=9105) ADMIN=([$A]=9104 [$B]=9106) OPTS=([$A]="" [$B]="") PID=()
 [ "$B" = httpclient ] && OPTS[httpclient]="-Dslagate.upstream=httpclient"
+[ -n "${COMPARE_JAVA:-}" ] && OPTS[compare]="$COMPARE_JAVA"
 for p in $BACKEND 9103 9104 9105 9106; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "port $p is in use; stop what listens there first" >&2; exit 1; fi
 done
@@ -56,16 +66,16 @@ cleanup() {
 trap cleanup EXIT
 
 source "$home/bench/common.sh"
-NGINX_PIN="taskset -c 1" start_nginx "$work" "$BACKEND"
+NGINX_PIN="$SERVE" start_nginx "$work" "$BACKEND"
 for leg in $A $B; do
 gateway_yaml "$leg" "${PORT[$leg]}" "${ADMIN[$leg]}" "$BACKEND" "${EXTRA[$leg]:-}" > "$work/$leg.yaml"
-taskset -c 1 java ${JAVA_OPTS:-} ${OPTS[$leg]} -jar "${JAR[$leg]}" gateway --config "$work/$leg.yaml" > "$work/$leg.log" 2>&1 &
+$SERVE java ${JAVA_OPTS:-} ${OPTS[$leg]} -jar "${JAR[$leg]}" gateway --config "$work/$leg.yaml" > "$work/$leg.log" 2>&1 &
 PID[$leg]=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:${ADMIN[$leg]}/ready" >/dev/null && break; sleep 0.1; done
 done
 echo "warming up both JVMs ..." >&2
 for leg in $A $B; do
-  taskset -c 0 wrk -t2 -c"$conns" -d"${WARMUP:-40}s" -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$leg]}" >/dev/null
+  $LOAD wrk -t2 -c"$conns" -d"${WARMUP:-40}s" -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$leg]}" >/dev/null
 done
 
 events=task-clock,context-switches,raw_syscalls:sys_enter
@@ -80,7 +90,7 @@ for r in $(seq 1 "$rounds"); do
     perf stat -e "$events" -p "$gw" -o "$work/perf.txt" -- sleep "$secs" >/dev/null 2>&1 &
     perf_pid=$!
     read -r ut1 st1 < <(awk '{print $14, $15}' "/proc/$gw/stat")
-    o=$(taskset -c 0 wrk -t2 -c"$conns" -d"${secs}s" --latency -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$leg]}")
+    o=$($LOAD wrk -t2 -c"$conns" -d"${secs}s" --latency -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$leg]}")
     wait "$perf_pid"
     read -r ut2 st2 < <(awk '{print $14, $15}' "/proc/$gw/stat")
     rps=$(awk '/Requests\/sec/ {print $2}' <<<"$o")
@@ -101,9 +111,9 @@ done
 {
   echo "# Gateway cost per request — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
-  echo "Command: \`${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }${COMPARE:+COMPARE='$COMPARE' }$([ "$BODY_BYTES" != 0 ] && echo "BODY_BYTES=$BODY_BYTES ")bench/gateway-cpu.sh $conns $rounds\` on $(nproc) cores ($(java -version 2>&1 | head -1)); two gateways ($A, $B),"
+  echo "Command: \`${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }${COMPARE:+COMPARE='$COMPARE' }${COMPARE_JAVA:+COMPARE_JAVA='$COMPARE_JAVA' }$([ "${UNPINNED:-0}" = 1 ] && echo "UNPINNED=1 ")$([ "$BODY_BYTES" != 0 ] && echo "BODY_BYTES=$BODY_BYTES ")bench/gateway-cpu.sh $conns $rounds\` on $(nproc) cores ($(java -version 2>&1 | head -1)); two gateways ($A, $B),"
   echo "warmed ${WARMUP:-40}s each, measured in alternating rounds;"
-  echo "gateways and nginx pinned to core 1, wrk to core 0; wrk -t2 -c$conns, ${secs}s per round, perf stat on the gateway process (tracepoints on, so a few percent slower"
+  echo "$([ "${UNPINNED:-0}" = 1 ] && echo "unpinned (every process on both cores)" || echo "gateways and nginx pinned to core 1, wrk to core 0"); wrk -t2 -c$conns, ${secs}s per round, perf stat on the gateway process (tracepoints on, so a few percent slower"
   echo "than \`bench/gateway-vs-haproxy.sh\`). Per request: CPU in µs (user and kernel from /proc), system calls, context"
   echo "switches, new upstream connections (\`connect\`)."
   echo

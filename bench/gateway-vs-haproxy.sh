@@ -1,24 +1,42 @@
 #!/usr/bin/env bash
-# Throughput and latency of the gateway against HAProxy doing the same job, and against the backend
-# directly, interleaved in one run on this machine (issue 2's benchmark). Needs nginx, haproxy and wrk
-# (Debian: apt-get install nginx-light haproxy wrk) and a built jar (bin/slagate builds it).
+# The gateway against HAProxy doing the same job, and against the backend directly, interleaved in one
+# run on this machine (issue 22's benchmark). The job: one server with N_s = 256, two classes by header
+# (SOAPAction) with WRR 8:2, a trivial SOAP backend on nginx. Needs nginx, haproxy and wrk (Debian:
+# apt-get install nginx-light haproxy wrk) and a built jar (bin/slagate builds it).
 #
-#   bench/gateway-vs-haproxy.sh [SECONDS_PER_RUN] [ROUNDS]       → bench/results/gateway-vs-haproxy.md
-#   PROFILE=1 bench/gateway-vs-haproxy.sh                         also records a JFR profile at 64 connections
-#   BASELINE=1 bench/gateway-vs-haproxy.sh                        also Jetty's own reverse proxy (builds benchmarks.jar)
+#   bench/gateway-vs-haproxy.sh [SECONDS_PER_RUN] [ROUNDS]   pinned (the default): wrk -t1 on core 0, each proxy
+#                                                           and nginx on core 1 → bench/results/gateway-vs-haproxy.md
+#   PIN=0 bench/gateway-vs-haproxy.sh ...                    unpinned, wrk -t2 → bench/results/gateway-vs-haproxy-unpinned.md
+#   BASELINE=1 ...                                          also Jetty's own reverse proxy, and Jetty's server alone answering
+#                                                           the reply itself: the floor of any proxy on Jetty (builds benchmarks.jar)
+#   PROFILE=1 ...                                           then CPU and allocation flame graphs of the gateway at 64
+#                                                           connections with async-profiler → bench/results/flame-*.html
+#   GATEWAY_JAVA_OPTS='-XX:+UseSerialGC' ...                 JVM options of the gateway alone (JAVA_OPTS: all JVMs);
+#                                                           by default bin/slagate's collector, G1
+#
+# CPU per request is each proxy's own accounting (utime + stime of /proc/PID/stat, all its threads) over the
+# requests wrk completed in the run. Every round is reported, then the means and the issue's goals.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 secs="${1:-10}"
-rounds="${2:-2}"
+rounds="${2:-3}"
+pin="${PIN:-1}"
 work="$(mktemp -d)"
-out="$home/bench/results/gateway-vs-haproxy.md"
-raw="$home/bench/results/gateway-vs-haproxy.raw.txt"
-for tool in nginx haproxy wrk java; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
+if [ "$pin" = 1 ]; then
+  out="$home/bench/results/gateway-vs-haproxy.md"; raw="$home/bench/results/gateway-vs-haproxy.raw.txt"
+  LOAD="taskset -c 0"; SERVE="taskset -c 1"; WRK_THREADS=1; TPUT_BAR=0.8
+else
+  out="$home/bench/results/gateway-vs-haproxy-unpinned.md"; raw="$home/bench/results/gateway-vs-haproxy-unpinned.raw.txt"
+  LOAD=""; SERVE=""; WRK_THREADS=2; TPUT_BAR=0.9
+fi
+for tool in nginx haproxy wrk java taskset; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
 [ -f "$home/launcher/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 
-BACKEND=9101 HAPROXY=9102 GATEWAY=9103 ADMIN=9104 CAP=64
-for p in $BACKEND $HAPROXY $GATEWAY $ADMIN; do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "port $p is in use; stop what listens there first" >&2; exit 1; fi
+BACKEND=9101 HAPROXY=9102 GATEWAY=9103 ADMIN=9104 JETTY=9106 JETTY_SERVER=9107
+export GW_CAP=256 GW_WEIGHTS="premium: 8, basic: 2"
+for p in $BACKEND $HAPROXY $GATEWAY $ADMIN $JETTY $JETTY_SERVER; do
+  for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || continue 2; sleep 0.1; done # a previous run's JVM exiting
+  echo "port $p is in use; stop what listens there first" >&2; exit 1
 done
 cleanup() {
   kill $(jobs -p) 2>/dev/null || true
@@ -27,9 +45,11 @@ cleanup() {
 trap cleanup EXIT
 
 source "$home/bench/common.sh"
-start_nginx "$work" "$BACKEND"
+NGINX_PIN="$SERVE" start_nginx "$work" "$BACKEND"
 
-# HAProxy doing the gateway's job: one backend server with a concurrency cap (maxconn = N_s) and a queue.
+# HAProxy doing the gateway's job: one server with a concurrency cap (maxconn = N_s) and its queue, two
+# classes by the same header with the same 8:2 split of the queue (HAProxy's set-priority-class: it serves
+# the lower class first, which is stricter than WRR, and costs what classifying costs).
 cat > "$work/haproxy.cfg" <<HAP
 global
   maxconn 4000
@@ -45,96 +65,166 @@ frontend soap
   default_backend servers
 backend servers
   http-reuse always
-  server s1 127.0.0.1:$BACKEND maxconn $CAP
+  http-request set-priority-class int(1) if { req.hdr(SOAPAction) -m sub urn:premium }
+  http-request set-priority-class int(2) unless { req.hdr(SOAPAction) -m sub urn:premium }
+  server s1 127.0.0.1:$BACKEND maxconn $GW_CAP
 HAP
-haproxy -f "$work/haproxy.cfg" -D -p "$work/haproxy.pid"
+$SERVE haproxy -f "$work/haproxy.cfg" -D -p "$work/haproxy.pid"
 
 gateway_yaml bench "$GATEWAY" "$ADMIN" "$BACKEND" > "$work/slagate.yaml"
-java ${JAVA_OPTS:-} -jar "$home/launcher/target/slagate.jar" gateway --config "$work/slagate.yaml" > "$work/gateway.log" 2>&1 &
-gw_pid=$!
+$SERVE java ${JAVA_OPTS:-} ${GATEWAY_JAVA_OPTS:--XX:+UseG1GC} -jar "$home/launcher/target/slagate.jar" gateway --config "$work/slagate.yaml" \
+  > "$work/gateway.log" 2>&1 &
+declare -A PID=([gateway]=$! [haproxy]="$(cat "$work/haproxy.pid")" [direct]="$(cat "$work/nginx.pid")")
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$ADMIN/ready" >/dev/null && break; sleep 0.1; done
+curl -sf "http://127.0.0.1:$ADMIN/ready" >/dev/null || { echo "gateway did not start:" >&2; cat "$work/gateway.log" >&2; exit 1; }
 
 # BASELINE=1: also Jetty's own reverse proxy (same HTTP stack as slagate, none of its logic)
 if [ "${BASELINE:-0}" = 1 ]; then
   [ -f "$home/benchmarks/target/benchmarks.jar" ] || (cd "$home" && mvn -B -q -DskipTests -pl benchmarks -am package)
-  JETTY=$((GATEWAY + 3))
-  java ${JAVA_OPTS:-} -cp "$home/benchmarks/target/benchmarks.jar" io.slagate.bench.JettyProxyBaseline "$JETTY" \
-    "http://127.0.0.1:$BACKEND" "$CAP" > "$work/jetty.log" 2>&1 &
-  jetty_pid=$!
-  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$JETTY/" && break; sleep 0.1; done
+  $SERVE java ${JAVA_OPTS:-} ${GATEWAY_JAVA_OPTS:--XX:+UseG1GC} -cp "$home/benchmarks/target/benchmarks.jar" io.slagate.bench.JettyProxyBaseline "$JETTY" \
+    "http://127.0.0.1:$BACKEND" "$GW_CAP" > "$work/jetty.log" 2>&1 &
+  PID[jetty]=$!
+  $SERVE java ${JAVA_OPTS:-} ${GATEWAY_JAVA_OPTS:--XX:+UseG1GC} -cp "$home/benchmarks/target/benchmarks.jar" \
+    io.slagate.bench.JettyServerBaseline "$JETTY_SERVER" > "$work/jetty-server.log" 2>&1 &
+  PID[jetty-server]=$!
+  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$JETTY/" && curl -s -o /dev/null "http://127.0.0.1:$JETTY_SERVER/" && break; sleep 0.1; done
 fi
 
-run() { # name port conns secs → "rps p50ms p99ms"
-  local o
-  o=$(wrk -t2 -c"$3" -d"$4"s --latency -s "$home/bench/post.lua" "http://127.0.0.1:$2" 2>&1)
+cpu_ticks() { # a process and its children's threads (nginx's worker does nginx's work)
+  local total=0 p
+  for p in $1 $(pgrep -P "$1" || true); do total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done
+  echo "$total"
+}
+ticks_per_s=$(getconf CLK_TCK)
+run() { # name port conns secs → "rps p50ms p99ms cpu_us_per_request errors"
+  local o pid="${PID[$1]}" c1 c2 rps p50 p99 errs
+  c1=$(cpu_ticks "$pid")
+  o=$($LOAD wrk -t"$WRK_THREADS" -c"$3" -d"$4"s --latency -s "$home/bench/post.lua" "http://127.0.0.1:$2" 2>&1)
+  c2=$(cpu_ticks "$pid")
   echo "== $1 c=$3" >> "$raw"; echo "$o" >> "$raw"
-  local rps p50 p99 errs
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$o")
   p50=$(awk '$1=="50%" {print $2}' <<<"$o")
   p99=$(awk '$1=="99%" {print $2}' <<<"$o")
-  errs=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$o" | tr '\n' ' ')
-  echo "$rps $(ms "$p50") $(ms "$p99") ${errs:-none}"
+  errs=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$o" | tr ' \n' '_ ')
+  echo "$rps $(ms "$p50") $(ms "$p99") $(awk -v t=$((c2 - c1)) -v hz="$ticks_per_s" -v r="$rps" -v s="$4" \
+    'BEGIN { printf "%.1f", t / hz * 1e6 / (r * s) }') ${errs:-none}"
 }
 ms() { # wrk latency (e.g. 812.00us, 1.20ms, 1.01s) → milliseconds
   awk -v v="$1" 'BEGIN { n=v+0; if (v ~ /us$/) n/=1000; else if (v ~ /ms$/) n=n; else if (v ~ /s$/) n*=1000; printf "%.3f", n }'
 }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 : > "$raw"
-echo "warming up the JVM ..." >&2
-run warmup "$GATEWAY" 64 15 >/dev/null; run warmup "$GATEWAY" 256 15 >/dev/null
-[ "${BASELINE:-0}" = 1 ] && { run warmup "$JETTY" 64 15 >/dev/null; run warmup "$JETTY" 256 15 >/dev/null; }
+targets=(direct haproxy gateway); [ "${BASELINE:-0}" = 1 ] && targets+=(jetty jetty-server)
+declare -A PORT=([direct]=$BACKEND [haproxy]=$HAPROXY [gateway]=$GATEWAY [jetty]=$JETTY [jetty-server]=$JETTY_SERVER)
+echo "warming up ..." >&2
+for t in gateway jetty jetty-server; do
+  if [ -n "${PID[$t]:-}" ]; then for c in 16 64 256; do run "$t" "${PORT[$t]}" "$c" 12 >/dev/null; done; fi
+done
 
-declare -A RPS P50 P99
+declare -A RPS P50 P99 CPU
+rows=""
 for r in $(seq 1 "$rounds"); do
   for c in 16 64 256; do
-    order=(direct haproxy gateway); [ $((r % 2)) -eq 0 ] && order=(gateway haproxy direct)
-    [ "${BASELINE:-0}" = 1 ] && order+=(jetty)
+    order=("${targets[@]}"); [ $((r % 2)) -eq 0 ] && order=($(printf '%s\n' "${targets[@]}" | tac))
     for t in "${order[@]}"; do
-      case $t in direct) port=$BACKEND;; haproxy) port=$HAPROXY;; gateway) port=$GATEWAY;; jetty) port=$JETTY;; esac
-      read -r rps p50 p99 errs <<<"$(run "$t" "$port" "$c" "$secs")"
-      echo "round $r c=$c $t: $rps req/s p50 ${p50}ms p99 ${p99}ms errors: $errs" >&2
+      read -r rps p50 p99 cpu errs <<<"$(run "$t" "${PORT[$t]}" "$c" "$secs")"
+      echo "round $r c=$c $t: $rps req/s p50 ${p50}ms p99 ${p99}ms CPU ${cpu}us/req errors: $errs" >&2
+      rows="$rows| $r | $c | $t | $rps | $cpu | $p50 | $p99 | ${errs//_/ } |"$'\n'
       RPS[$t,$c]="${RPS[$t,$c]:-} $rps"; P50[$t,$c]="${P50[$t,$c]:-} $p50"; P99[$t,$c]="${P99[$t,$c]:-} $p99"
+      CPU[$t,$c]="${CPU[$t,$c]:-} $cpu"
     done
   done
 done
 
 if [ "${PROFILE:-0}" = 1 ]; then
-  jcmd "$gw_pid" JFR.start name=bench settings=profile filename="$home/bench/results/gateway-64c.jfr" >/dev/null
-  run profile "$GATEWAY" 64 20 >/dev/null
-  jcmd "$gw_pid" JFR.stop name=bench >/dev/null
-  echo "profile: bench/results/gateway-64c.jfr (summarize with bench/jfr-top.sh)" >&2
+  # async-profiler from Maven Central (its jar ships the native library), attached to the running gateway
+  (cd "$home" && mvn -B -q dependency:copy -Dartifact=tools.profiler:async-profiler:4.1 -DoutputDirectory="$work" >&2)
+  (cd "$work" && unzip -q -o async-profiler-4.1.jar 'linux-x64/*')
+  lib="$work/linux-x64/libasyncProfiler.so"
+  profiler() { # one async-profiler command to the gateway; jcmd would split an unquoted option list at its '='
+    local o; o=$(jcmd "${PID[gateway]}" JVMTI.agent_load "$lib" "\"$1\"")
+    grep -q "return code: 0" <<<"$o" || { echo "async-profiler: $1: $o" >&2; exit 1; }
+  }
+  for ev in cpu alloc; do
+    profiler "start,event=$ev,interval=$([ $ev = cpu ] && echo 1ms || echo 512k)"
+    run gateway "$GATEWAY" 64 20 >/dev/null
+    profiler "dump,file=$work/flat-$ev.txt,flat=25,traces=0"
+    profiler "stop,file=$home/bench/results/flame-$ev.html,title=slagate_gateway_${ev}_64_connections"
+    echo "flame graph: bench/results/flame-$ev.html" >&2
+  done
 fi
-curl -s "http://127.0.0.1:$ADMIN/stats" > "$work/stats.json"
 
+verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v <= bar : v >= bar; print ok ? "met" : "not met" }'; }
 {
-  echo "# Gateway vs HAProxy vs direct — $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "# Gateway vs HAProxy vs direct — $(date -u +%Y-%m-%dT%H:%MZ), $([ "$pin" = 1 ] && echo pinned || echo unpinned)"
   echo
-  echo "Command: \`bench/gateway-vs-haproxy.sh $secs $rounds\` on $(nproc) cores ($(java -version 2>&1 | head -1)); wrk -t2, ${secs}s per run,"
-  echo "$rounds interleaved rounds (means shown). Backend: nginx, 1 worker, fixed SOAP reply. HAProxy $(haproxy -v | head -1 | awk '{print $3}'):"
-  echo "one server with \`maxconn $CAP\` and its queue. slagate: one server with N_s = $CAP, two classes, classification by"
-  echo "SOAPAction, WRR queueing, Micrometer timers on. All processes share the same $(nproc) cores."
+  echo "Command: \`$([ "$pin" = 1 ] || echo "PIN=0 ")${BASELINE:+BASELINE=$BASELINE }${GATEWAY_JAVA_OPTS:+GATEWAY_JAVA_OPTS='$GATEWAY_JAVA_OPTS' }bench/gateway-vs-haproxy.sh $secs $rounds\`"
   echo
-  echo "| conns | direct req/s | HAProxy req/s | slagate req/s | slagate/HAProxy | direct p50 / p99 ms | HAProxy p50 / p99 ms | slagate p50 / p99 ms | p99 slagate/HAProxy |"
-  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), Linux $(uname -r);"
+  echo "$(java -version 2>&1 | head -1); HAProxy $(haproxy -v | head -1 | awk '{print $3}'); nginx $(nginx -v 2>&1 | awk -F/ '{print $2}'); $(wrk -v 2>&1 | head -1 | awk '{print $1, $2}')."
+  if [ "$pin" = 1 ]; then
+    echo "Pinned: wrk -t1 on core 0; nginx and the proxy under test on core 1 (the proxies all run, only one is loaded)."
+  else
+    echo "Unpinned: wrk -t2 and every process share both cores."
+  fi
+  echo "The job: one server (nginx, 1 worker, fixed SOAP reply) with N_s = $GW_CAP; two classes by SOAPAction, WRR 8:2 in"
+  echo "slagate, priority classes in HAProxy (\`set-priority-class\`); slagate's Micrometer timers on, JVM options \`${GATEWAY_JAVA_OPTS:--XX:+UseG1GC}\`. ${secs}s per run,"
+  echo "$rounds rounds, the order of the targets reversed every other round. CPU per request: the proxy's own"
+  echo "utime + stime from /proc/PID/stat over the requests wrk completed (for \`direct\`, nginx's)."
+  echo
+  echo "## Means"
+  echo
+  echo "| conns | direct req/s | HAProxy req/s | slagate req/s | slagate/HAProxy | CPU µs/req HAProxy | CPU µs/req slagate | HAProxy p50 / p99 ms | slagate p50 / p99 ms | p99 slagate/HAProxy |"
+  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   for c in 16 64 256; do
-    d=$(mean "${RPS[direct,$c]}"); h=$(mean "${RPS[haproxy,$c]}"); g=$(mean "${RPS[gateway,$c]}")
+    h=$(mean "${RPS[haproxy,$c]}"); g=$(mean "${RPS[gateway,$c]}")
     hp99=$(meanf "${P99[haproxy,$c]}"); gp99=$(meanf "${P99[gateway,$c]}")
-    echo "| $c | $d | $h | $g | $(awk -v a="$g" -v b="$h" 'BEGIN{printf "%.2f", a/b}') | $(meanf "${P50[direct,$c]}") / $(meanf "${P99[direct,$c]}") | $(meanf "${P50[haproxy,$c]}") / $hp99 | $(meanf "${P50[gateway,$c]}") / $gp99 | $(awk -v a="$gp99" -v b="$hp99" 'BEGIN{printf "%.2f", a/b}') |"
+    echo "| $c | $(mean "${RPS[direct,$c]}") | $h | $g | $(ratio "$g" "$h") | $(mean "${CPU[haproxy,$c]}") | $(mean "${CPU[gateway,$c]}") | $(meanf "${P50[haproxy,$c]}") / $hp99 | $(meanf "${P50[gateway,$c]}") / $gp99 | $(ratio "$gp99" "$hp99") |"
   done
   if [ "${BASELINE:-0}" = 1 ]; then
     echo
-    echo "Baseline (\`BASELINE=1\`): Jetty 12's own reverse proxy (\`io.slagate.bench.JettyProxyBaseline\`: same thread"
-    echo "pool and upstream connection cap, none of slagate's logic), interleaved in the same rounds."
+    echo "Baselines in the same rounds, same JVM options: Jetty 12's own reverse proxy (\`io.slagate.bench.JettyProxyBaseline\`:"
+    echo "same upstream connection cap, none of slagate's logic), and Jetty 12's server alone answering the backend's reply"
+    echo "itself after reading the body (\`io.slagate.bench.JettyServerBaseline\`, nothing forwarded): what any proxy on"
+    echo "Jetty's server side pays before its upstream leg."
     echo
-    echo "| conns | Jetty proxy req/s | Jetty/HAProxy | slagate/Jetty | Jetty p50 / p99 ms | p99 Jetty/HAProxy |"
-    echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
+    echo "| conns | Jetty proxy req/s | Jetty proxy/HAProxy | slagate/Jetty proxy | CPU µs/req Jetty proxy | Jetty proxy p50 / p99 ms | Jetty server alone req/s | CPU µs/req Jetty server alone | its p99 ms |"
+    echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     for c in 16 64 256; do
       h=$(mean "${RPS[haproxy,$c]}"); g=$(mean "${RPS[gateway,$c]}"); j=$(mean "${RPS[jetty,$c]}")
-      hp99=$(meanf "${P99[haproxy,$c]}"); jp99=$(meanf "${P99[jetty,$c]}")
-      echo "| $c | $j | $(awk -v a="$j" -v b="$h" 'BEGIN{printf "%.2f", a/b}') | $(awk -v a="$g" -v b="$j" 'BEGIN{printf "%.2f", a/b}') | $(meanf "${P50[jetty,$c]}") / $jp99 | $(awk -v a="$jp99" -v b="$hp99" 'BEGIN{printf "%.2f", a/b}') |"
+      echo "| $c | $j | $(ratio "$j" "$h") | $(ratio "$g" "$j") | $(mean "${CPU[jetty,$c]}") | $(meanf "${P50[jetty,$c]}") / $(meanf "${P99[jetty,$c]}") | $(mean "${RPS[jetty-server,$c]}") | $(mean "${CPU[jetty-server,$c]}") | $(meanf "${P99[jetty-server,$c]}") |"
     done
   fi
   echo
-  echo "Raw wrk output: \`bench/results/gateway-vs-haproxy.raw.txt\`."
+  echo "## Issue 22's goals, on these means"
+  echo
+  echo "| conns | throughput ≥ ${TPUT_BAR}× HAProxy | CPU per request ≤ 22 µs | p99 ≤ 1.3× HAProxy's (1.5× at 256) |"
+  echo "| ---: | --- | --- | --- |"
+  for c in 16 64 256; do
+    tr=$(ratio "$(mean "${RPS[gateway,$c]}")" "$(mean "${RPS[haproxy,$c]}")")
+    cpu=$(mean "${CPU[gateway,$c]}")
+    pr=$(ratio "$(meanf "${P99[gateway,$c]}")" "$(meanf "${P99[haproxy,$c]}")")
+    pbar=1.3; [ "$c" = 256 ] && pbar=1.5
+    echo "| $c | $tr: $(verdict "$tr" "$TPUT_BAR" ge) | $cpu µs: $(verdict "$cpu" 22 le) | $pr: $(verdict "$pr" "$pbar" le) |"
+  done
+  echo
+  echo "## Every run"
+  echo
+  echo "| round | conns | target | req/s | CPU µs/req | p50 ms | p99 ms | wrk errors |"
+  echo "| ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |"
+  printf "%s" "$rows"
+  if [ "${PROFILE:-0}" = 1 ]; then
+    for ev in cpu alloc; do
+      echo
+      echo "## async-profiler, $ev, 20 s at 64 connections (\`bench/results/flame-$ev.html\`): the top frames"
+      echo
+      echo '```'
+      sed -n '/^ *ns \|^ *total\|^ *bytes\|^ *samples/,$p' "$work/flat-$ev.txt" | head -30
+      echo '```'
+    done
+  fi
+  echo
+  echo "Raw wrk output: \`${raw#$home/}\`."
 } > "$out"
 cat "$out"
