@@ -1,4 +1,21 @@
-# Shared by the gateway benchmarks (sourced): the trivial SOAP backend and the gateway's configuration.
+# Shared by the gateway benchmarks (sourced): the ports they need, the trivial SOAP backend and the gateway's
+# configuration.
+
+# Exits unless every port given is free, waiting up to 5 s for each (a previous run's JVM may still be exiting).
+require_free_ports() {
+  local p
+  for p in "$@"; do
+    for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || continue 2; sleep 0.1; done
+    echo "port $p is in use; stop what listens there first" >&2; exit 1
+  done
+}
+
+# On exit: the script's background jobs and the daemons whose pid files are in $work.
+stop_bench_processes() {
+  kill $(jobs -p) 2>/dev/null || true
+  local pidfile
+  for pidfile in "$work"/*.pid; do [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true; done
+}
 
 # nginx with one worker answering every request with a fixed SOAP reply, on 127.0.0.1:$2; files in $1.
 start_nginx() {

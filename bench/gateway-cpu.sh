@@ -56,16 +56,11 @@ BACKEND=9101
 declare -A PORT=([$A]=9103 [$B]=9105) ADMIN=([$A]=9104 [$B]=9106) OPTS=([$A]="" [$B]="") PID=()
 [ "$B" = httpclient ] && OPTS[httpclient]="-Dslagate.upstream=httpclient"
 [ -n "${COMPARE_JAVA:-}" ] && OPTS[compare]="$COMPARE_JAVA"
-for p in $BACKEND 9103 9104 9105 9106; do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "port $p is in use; stop what listens there first" >&2; exit 1; fi
-done
-cleanup() {
-  kill $(jobs -p) 2>/dev/null || true
-  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
-}
-trap cleanup EXIT
-
 source "$home/bench/common.sh"
+require_free_ports $BACKEND 9103 9104 9105 9106
+trap stop_bench_processes EXIT
+# the job of bench/gateway-vs-haproxy.sh (issue 22): N_s = 256, WRR 8:2 (results before 2026-11-26 had N_s = 64, 40:24)
+export GW_CAP="${GW_CAP:-256}" GW_WEIGHTS="${GW_WEIGHTS:-premium: 8, basic: 2}"
 NGINX_PIN="$SERVE" start_nginx "$work" "$BACKEND"
 for leg in $A $B; do
 gateway_yaml "$leg" "${PORT[$leg]}" "${ADMIN[$leg]}" "$BACKEND" "${EXTRA[$leg]:-}" > "$work/$leg.yaml"
@@ -112,7 +107,7 @@ done
   echo "# Gateway cost per request — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
   echo "Command: \`${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }${COMPARE:+COMPARE='$COMPARE' }${COMPARE_JAVA:+COMPARE_JAVA='$COMPARE_JAVA' }$([ "${UNPINNED:-0}" = 1 ] && echo "UNPINNED=1 ")$([ "$BODY_BYTES" != 0 ] && echo "BODY_BYTES=$BODY_BYTES ")bench/gateway-cpu.sh $conns $rounds\` on $(nproc) cores ($(java -version 2>&1 | head -1)); two gateways ($A, $B),"
-  echo "warmed ${WARMUP:-40}s each, measured in alternating rounds;"
+  echo "warmed ${WARMUP:-40}s each, measured in alternating rounds; one server with N_s = $GW_CAP, WRR $GW_WEIGHTS;"
   echo "$([ "${UNPINNED:-0}" = 1 ] && echo "unpinned (every process on both cores)" || echo "gateways and nginx pinned to core 1, wrk to core 0"); wrk -t2 -c$conns, ${secs}s per round, perf stat on the gateway process (tracepoints on, so a few percent slower"
   echo "than \`bench/gateway-vs-haproxy.sh\`). Per request: CPU in µs (user and kernel from /proc), system calls, context"
   echo "switches, new upstream connections (\`connect\`)."

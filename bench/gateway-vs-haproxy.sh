@@ -34,17 +34,9 @@ for tool in nginx haproxy wrk java taskset; do command -v "$tool" >/dev/null || 
 
 BACKEND=9101 HAPROXY=9102 GATEWAY=9103 ADMIN=9104 JETTY=9106 JETTY_SERVER=9107
 export GW_CAP=256 GW_WEIGHTS="premium: 8, basic: 2"
-for p in $BACKEND $HAPROXY $GATEWAY $ADMIN $JETTY $JETTY_SERVER; do
-  for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || continue 2; sleep 0.1; done # a previous run's JVM exiting
-  echo "port $p is in use; stop what listens there first" >&2; exit 1
-done
-cleanup() {
-  kill $(jobs -p) 2>/dev/null || true
-  for pidfile in "$work/nginx.pid" "$work/haproxy.pid"; do [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-
 source "$home/bench/common.sh"
+require_free_ports $BACKEND $HAPROXY $GATEWAY $ADMIN $JETTY $JETTY_SERVER
+trap stop_bench_processes EXIT
 NGINX_PIN="$SERVE" start_nginx "$work" "$BACKEND"
 
 # HAProxy doing the gateway's job: one server with a concurrency cap (maxconn = N_s) and its queue, two

@@ -19,15 +19,9 @@ COLLECTORS=(-XX:+UseG1GC -XX:+UseParallelGC -XX:+UseSerialGC)
 for tool in nginx wrk java jstat; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
 [ -f "$home/launcher/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 BACKEND=9101 GATEWAY=9103 ADMIN=9104
-for p in $BACKEND $GATEWAY $ADMIN; do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "port $p is in use; stop what listens there first" >&2; exit 1; fi
-done
-cleanup() {
-  kill $(jobs -p) 2>/dev/null || true
-  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
-}
-trap cleanup EXIT
 source "$home/bench/common.sh"
+require_free_ports $BACKEND $GATEWAY $ADMIN
+trap stop_bench_processes EXIT
 export GW_CAP=256 GW_WEIGHTS="premium: 8, basic: 2"
 start_nginx "$work" "$BACKEND"
 gateway_yaml bench "$GATEWAY" "$ADMIN" "$BACKEND" > "$work/slagate.yaml"

@@ -30,9 +30,8 @@ if [ "$(ulimit -n)" -lt $((n + 1000)) ]; then
     "run as root with CAP_SYS_RESOURCE, or pass N up to $(( $(ulimit -n) - 1000 ))" >&2; exit 1; }
 fi
 BACKEND=9111; PORT=9113; ADMIN=9114
-for p in $BACKEND $PORT $ADMIN 9115; do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "port $p is in use; stop what listens there first" >&2; exit 1; fi
-done
+source "$home/bench/common.sh"
+require_free_ports $BACKEND $PORT $ADMIN 9115
 work="$(mktemp -d)"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
