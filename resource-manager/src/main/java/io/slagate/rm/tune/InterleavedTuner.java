@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * drifts steadily over the three periods cancels out (an A-B-A design); it is promoted when it beats that mean by
  * {@code minGain} and by twice the gain's standard error (from the three periods' spreads, ticks that share a
  * statistics window counted once: a reference period moved by ±0.05 in the controller experiment, and a fixed
- * {@code minGain} promoted on that noise), and aborted at once when a cycle of it falls below the reference before it
+ * {@code minGain} promoted on that noise); it is left unjudged when the two references differ by more than {@code
+ * abortDrop} (the load collapsed or recovered under it, and their mean is no reference), and aborted at once when a cycle of it falls below the reference before it
  * by more than {@code abortDrop} (all traffic runs it, so the bound is what users may lose, for at most one cycle). The strategy is
  * told each trial's utility on one scale: its gain over the references plus the best configuration's level, so a
  * drifting load does not reorder the simplex. Half of the time runs the best configuration; that is the price of having
@@ -177,13 +178,22 @@ public final class InterleavedTuner implements OnlineTuner {
         double reference = (refBefore + refAfter) / 2;
         double gain = trialMean - reference;
         double noise = Math.sqrt(trialVar + (refBeforeVar + refAfterVar) / 4);
-        strategy.report(gain + bestLevel);
+        // References that disagree by more than a trial may cost: the load collapsed (or recovered) under the trial, and
+        // their mean says nothing of it (a near-saturated load's collapse in one reference period promoted the trial
+        // beside it). The strategy hears the trial against the better reference, the level the trial surely did not beat.
+        double referencesApart = Math.abs(refAfter - refBefore);
+        boolean unjudged = referencesApart > settings.abortDrop();
+        strategy.report((unjudged ? trialMean - Math.max(refBefore, refAfter) : gain) + bestLevel);
         double[] tried = pending;
         double measured = trialMean;
         trialMean = Double.NaN;
         refBefore = refAfter;
         refBeforeVar = refAfterVar;
-        if (gain > settings.minGain() && gain <= 2 * noise) {
+        if (unjudged) {
+            record(measured, reference, String.format(Locale.ROOT, "unjudged: the references on either side of it differ by %s, "
+                    + "more than abortDrop %s", fmt(referencesApart), fmt(settings.abortDrop())));
+            sinceImprovement++;
+        } else if (gain > settings.minGain() && gain <= 2 * noise) {
             record(measured, reference, String.format(Locale.ROOT, "kept out: %s against the references' %s (within twice the "
                     + "noise %s)", fmt(measured), fmt(reference), fmt(noise)));
             sinceImprovement++;

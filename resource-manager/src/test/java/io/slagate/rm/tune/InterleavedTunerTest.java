@@ -94,6 +94,25 @@ class InterleavedTunerTest {
         assertTrue(Math.abs(k2.value - 60) <= 15, "the optimum is still found through the noise: " + k2.value + " " + sloped.trials());
     }
 
+    /**
+     * A knob that changes nothing, and a load that collapses for 12 s every minute (utility 0.5, −0.9 in a collapse), as
+     * the controller experiment's near-saturated load did. A reference period inside a collapse made the mean of the two
+     * references fall by 0.7, and the trial beside it was promoted on that (its spread small, so the noise rule let it
+     * through). References that disagree by more than {@code abortDrop} now leave the trial unjudged.
+     */
+    @Test
+    void aCollapseDuringAReference_isNotTakenForAGain() {
+        FakeKnob k = new FakeKnob("damping", 30);
+        InterleavedTuner t = new InterleavedTuner(settings("simplex", true), new KnobSet(List.of(k)), new Random(3), 1);
+        run(t, k, (s, v) -> s % 60 >= 40 && s % 60 < 52 ? -0.9 : 0.5, 1200, Double.NEGATIVE_INFINITY);
+        List<String> outcomes = t.trials().stream().map(Tuner.Trial::outcome).toList();
+        assertTrue(outcomes.size() >= 20, "it tried: " + outcomes);
+        // before: 6 of 73 trials promoted, each beside a reference inside a collapse
+        assertTrue(outcomes.stream().noneMatch(o -> o.startsWith("promoted")), String.join("\n", outcomes));
+        assertTrue(outcomes.stream().anyMatch(o -> o.startsWith("unjudged")), String.join("\n", outcomes));
+        assertEquals(30, t.bestValues()[0], "the best configuration is the one it started from");
+    }
+
     /** Every trial over the cliff costs at most its settle time and one measured cycle; none is promoted. */
     @Test
     void aTrialOverTheCliff_isAbortedAtItsFirstMeasuredCycle() {
