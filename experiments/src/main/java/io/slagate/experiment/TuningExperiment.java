@@ -25,8 +25,9 @@ import java.util.concurrent.TimeUnit;
  * Issue 18's experiment ({@code slagate experiment tuning}): two servers of a sleep-bound service whose requests
  * contend past 8 at once (a database's locks), one the safe side and one the experimental side, each class's requests
  * split half and half; tuning two knobs, the servers' worker pools (through their admin endpoint) and slagate's N_s,
- * from a deliberately poor start (2 workers) under a load whose mix changes halfway. Then the best hand-found
- * configuration (the reference) on both sides under the same load, for comparison. Ends with the line
+ * from a deliberately poor start (2 workers) under a load whose mix changes halfway. Then the configuration tuning found
+ * and the best hand-found one (the reference) in turn on both sides, twice each, under the same load, for comparison.
+ * Ends with the line
  * {@code start U0 tuned U1 reference U2 safe-drop D}.
  */
 final class TuningExperiment {
@@ -53,6 +54,7 @@ final class TuningExperiment {
         double u1;
         double u2;
         double u3;
+        String comparison;
         String bestValues;
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0), ServiceTime.of(Duration.ofMillis(50), 0).withWorkers(2))) {
             for (ServerKnobs k : backend.knobs()) {
@@ -69,15 +71,32 @@ final class TuningExperiment {
                     u0 = rm.tuner().baselineUtility();
                     trials = rm.tuner().trials();
                     bestValues = Arrays.toString(rm.tuner().bestValues());
-                    u1 = meanSafe(series, 2.0 * phaseSeconds - 30, 2.0 * phaseSeconds);
-                    // the reference on both sides, under the second phase's load
+                    // the tuned and the reference configurations alternate on both sides under the second phase's load,
+                    // tuned, reference, tuned, reference: each U is the mean of its two periods, so a drift of the load
+                    // between them does not decide the comparison (one 30 s mean against another is ±0.01 here, and the
+                    // Done-when's margin is 5% of about 0.1)
                     command(rm, io.slagate.bus.message.ControlMessage.TUNING_STOP);
-                    for (ServerKnobs k : backend.knobs()) {
-                        k.workers(REFERENCE_WORKERS);
+                    double[] best = rm.tuner().bestValues();
+                    double[] tuned = new double[2];
+                    double[] reference = new double[2];
+                    for (int round = 0; round < 2; round++) {
+                        for (ServerKnobs k : backend.knobs()) {
+                            k.workers((int) Math.round(best[0]));
+                        }
+                        rm.overrides().pinCapacity("s1", (int) Math.round(best[1]), Long.MAX_VALUE);
+                        rm.overrides().pinCapacity("s2", (int) Math.round(best[1]), Long.MAX_VALUE);
+                        tuned[round] = secondPhase(sys, series, t0, referenceSeconds, 45 + 2L * round);
+                        for (ServerKnobs k : backend.knobs()) {
+                            k.workers(REFERENCE_WORKERS);
+                        }
+                        rm.overrides().unpinCapacity("s1");
+                        rm.overrides().unpinCapacity("s2");
+                        reference[round] = secondPhase(sys, series, t0, referenceSeconds, 43 + 2L * round);
                     }
-                    rm.overrides().unpinCapacity("s1");
-                    rm.overrides().unpinCapacity("s2");
-                    u2 = secondPhase(sys, series, t0, referenceSeconds, 43);
+                    u1 = (tuned[0] + tuned[1]) / 2;
+                    u2 = (reference[0] + reference[1]) / 2;
+                    comparison = String.format(Locale.ROOT, "tuned %.3f, reference %.3f, tuned %.3f, reference %.3f",
+                            tuned[0], reference[0], tuned[1], reference[1]);
                     // the defaults on both sides (the two tiers untuned: the backends' default pool, slagate's N_s as
                     // configured), the same load: what tuning gained over an operator who tuned nothing
                     for (ServerKnobs k : backend.knobs()) {
@@ -100,7 +119,7 @@ final class TuningExperiment {
         String line = String.format(Locale.ROOT, "start %.3f tuned %.3f reference %.3f safe-drop %.3f", u0, u1, u2, drop);
         Path dir = out.resolve("tuning");
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(command, trials, series, defaults + "\n" + line, bestValues, phaseSeconds));
+        Files.writeString(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(command, trials, series, defaults + "\n" + line, bestValues, phaseSeconds, referenceSeconds, comparison));
         return List.of(defaults, line);
     }
 
@@ -227,7 +246,8 @@ final class TuningExperiment {
                 """, urls.get(0), urls.get(1), ExperimentSetup.PREMIUM_USER, knobs, queueTimeout, strategy);
     }
 
-    private static String report(String command, List<Tuner.Trial> trials, List<double[]> series, String line, String best, int phase) {
+    private static String report(String command, List<Tuner.Trial> trials, List<double[]> series, String line, String best, int phase,
+                                 int compareSeconds, String comparison) {
         StringBuilder md = new StringBuilder("# Experiment tuning — online tuning with a safe/experimental split (issue 18)\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
                 .append(java.time.LocalDate.now()).append(".\n\n");
@@ -239,15 +259,17 @@ final class TuningExperiment {
                 on the slower side): premium (target 150 ms) at 40/s and basic (250 ms) at 20/s for %d s, then 20/s and 40/s
                 for %d s (the mix changes); 30 requests/s a side, 0.75 of what 2 workers serve. The tuner (Nelder-Mead over the servers' worker pools, through their `/admin/knobs`,
                 and slagate's N_s; 8 s periods after 2 s to settle; promoted at +0.01, aborted at -0.3) starts from 2 workers.
-                U0: the safe side's utility (min over its classes of eq. 7 on what was measured) before tuning; tuned: over the
-                last 30 s of tuning; reference: both sides at the best configuration found by hand (%d workers, N_s 32),
-                same load as the second phase, in the same run; two-tier defaults: both sides untuned, the backends' pool at
-                %d workers (a servlet container's default) and N_s 32, the same load after the reference; safe-drop: the most the safe side's mean utility over a trial's
+                U0: the safe side's utility (min over its classes of eq. 7 on what was measured) before tuning. After tuning, both
+                sides run the best configuration found (tuned) and the best found by hand (reference: %d workers, N_s 32) in
+                turn under the second phase's load, tuned, reference, tuned, reference, each for %d s of which the first 10 s
+                settle; tuned and reference are each the safe side's mean over its two periods (%s). Two-tier defaults: both
+                sides untuned, the backends' pool at %d workers (a servlet container's default) and N_s 32, the same load after
+                that; safe-drop: the most the safe side's mean utility over a trial's
                 measurement period fell below U0 (its mean over the period before tuning). Best configuration found: %s (workers, N_s).
 
                 | trial | workers | N_s | experimental U | safe U | outcome |
                 |---:|---:|---:|---:|---:|---|
-                """, CONTENTION_KNEE, phase, phase, REFERENCE_WORKERS, DEFAULT_WORKERS, best));
+                """, CONTENTION_KNEE, phase, phase, REFERENCE_WORKERS, compareSeconds, comparison, DEFAULT_WORKERS, best));
         appendTrials(md, trials, 2);
         appendSeries(md, series, line);
         return md.toString();
