@@ -17,12 +17,12 @@ import org.slf4j.LoggerFactory;
  * drifts steadily over the three periods cancels out (an A-B-A design); it is promoted when it beats that mean by
  * {@code minGain} and by twice the gain's standard error (from the three periods' spreads, ticks that share a
  * statistics window counted once: a reference period moved by ±0.05 in the controller experiment, and a fixed
- * {@code minGain} promoted on that noise); it is left unjudged when the two references differ by more than {@code
- * abortDrop} (the load collapsed or recovered under it, and their mean is no reference), and aborted at once when a cycle of it falls below the reference before it
- * by more than {@code abortDrop} (all traffic runs it, so the bound is what users may lose, for at most one cycle). The strategy is
- * told each trial's utility on one scale: its gain over the references plus the best configuration's level, so a
- * drifting load does not reorder the simplex. Half of the time runs the best configuration; that is the price of having
- * no safe side. No clock of its own: time enters through {@link #tick}.
+ * {@code minGain} promoted on that noise). It is left unjudged when the two references differ by more than
+ * {@code abortDrop} (the load collapsed or recovered under it, and their mean is no reference), and aborted at once
+ * when a cycle of it falls below the reference before it by more than {@code abortDrop} (all traffic runs it, so the
+ * bound is what users may lose, for at most one cycle). The strategy is told each trial's utility on one scale: its
+ * gain over the references plus the best configuration's level, so a drifting load does not reorder the simplex. Half
+ * of the time runs the best configuration; that is the price of having no safe side. No clock of its own: time enters through {@link #tick}.
  */
 public final class InterleavedTuner implements OnlineTuner {
     private static final Logger LOG = LoggerFactory.getLogger(InterleavedTuner.class);
