@@ -11,7 +11,7 @@
 #                                                           the reply itself: the floor of any proxy on Jetty (builds benchmarks.jar)
 #   PROFILE=1 ...                                           then CPU and allocation flame graphs of the gateway at 64
 #                                                           connections with async-profiler → bench/results/flame-*.html
-#   GATEWAY_JAVA_OPTS='-XX:+UseSerialGC' ...                 JVM options of the gateway alone (JAVA_OPTS: all JVMs);
+#   GATEWAY_JAVA_OPTS='-XX:+UseSerialGC' ...                 JVM options of the gateway and the Jetty baselines (JAVA_OPTS: all JVMs);
 #                                                           by default bin/slagate's collector, G1
 #
 # CPU per request is each proxy's own accounting (utime + stime of /proc/PID/stat, all its threads) over the
@@ -32,6 +32,7 @@ fi
 for tool in nginx haproxy wrk java taskset; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
 [ -f "$home/launcher/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 
+GW_JAVA="${GATEWAY_JAVA_OPTS:--XX:+UseG1GC}" # the gateway's and the Jetty baselines' JVM options (bin/slagate's collector)
 BACKEND=9101 HAPROXY=9102 GATEWAY=9103 ADMIN=9104 JETTY=9106 JETTY_SERVER=9107
 export GW_CAP=256 GW_WEIGHTS="premium: 8, basic: 2"
 source "$home/bench/common.sh"
@@ -64,7 +65,7 @@ HAP
 $SERVE haproxy -f "$work/haproxy.cfg" -D -p "$work/haproxy.pid"
 
 gateway_yaml bench "$GATEWAY" "$ADMIN" "$BACKEND" > "$work/slagate.yaml"
-$SERVE java ${JAVA_OPTS:-} ${GATEWAY_JAVA_OPTS:--XX:+UseG1GC} -jar "$home/launcher/target/slagate.jar" gateway --config "$work/slagate.yaml" \
+$SERVE java ${JAVA_OPTS:-} $GW_JAVA -jar "$home/launcher/target/slagate.jar" gateway --config "$work/slagate.yaml" \
   > "$work/gateway.log" 2>&1 &
 declare -A PID=([gateway]=$! [haproxy]="$(cat "$work/haproxy.pid")" [direct]="$(cat "$work/nginx.pid")")
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$ADMIN/ready" >/dev/null && break; sleep 0.1; done
@@ -73,10 +74,10 @@ curl -sf "http://127.0.0.1:$ADMIN/ready" >/dev/null || { echo "gateway did not s
 # BASELINE=1: also Jetty's own reverse proxy (same HTTP stack as slagate, none of its logic)
 if [ "${BASELINE:-0}" = 1 ]; then
   [ -f "$home/benchmarks/target/benchmarks.jar" ] || (cd "$home" && mvn -B -q -DskipTests -pl benchmarks -am package)
-  $SERVE java ${JAVA_OPTS:-} ${GATEWAY_JAVA_OPTS:--XX:+UseG1GC} -cp "$home/benchmarks/target/benchmarks.jar" io.slagate.bench.JettyProxyBaseline "$JETTY" \
+  $SERVE java ${JAVA_OPTS:-} $GW_JAVA -cp "$home/benchmarks/target/benchmarks.jar" io.slagate.bench.JettyProxyBaseline "$JETTY" \
     "http://127.0.0.1:$BACKEND" "$GW_CAP" > "$work/jetty.log" 2>&1 &
   PID[jetty]=$!
-  $SERVE java ${JAVA_OPTS:-} ${GATEWAY_JAVA_OPTS:--XX:+UseG1GC} -cp "$home/benchmarks/target/benchmarks.jar" \
+  $SERVE java ${JAVA_OPTS:-} $GW_JAVA -cp "$home/benchmarks/target/benchmarks.jar" \
     io.slagate.bench.JettyServerBaseline "$JETTY_SERVER" > "$work/jetty-server.log" 2>&1 &
   PID[jetty-server]=$!
   for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$JETTY/" && curl -s -o /dev/null "http://127.0.0.1:$JETTY_SERVER/" && break; sleep 0.1; done
@@ -161,7 +162,7 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
     echo "Unpinned: wrk -t2 and every process share both cores."
   fi
   echo "The job: one server (nginx, 1 worker, fixed SOAP reply) with N_s = $GW_CAP; two classes by SOAPAction, WRR 8:2 in"
-  echo "slagate, priority classes in HAProxy (\`set-priority-class\`); slagate's Micrometer timers on, JVM options \`${GATEWAY_JAVA_OPTS:--XX:+UseG1GC}\`. ${secs}s per run,"
+  echo "slagate, priority classes in HAProxy (\`set-priority-class\`); slagate's Micrometer timers on, JVM options \`$GW_JAVA\`. ${secs}s per run,"
   echo "$rounds rounds, the order of the targets reversed every other round. CPU per request: the proxy's own"
   echo "utime + stime from /proc/PID/stat over the requests wrk completed (for \`direct\`, nginx's)."
   echo
