@@ -84,6 +84,20 @@ final class ClassGoals {
         return u;
     }
 
+    /**
+     * What one failed request (shed, refused, or failed by a server: no answer) counts as in the measured utility: an
+     * answer that missed its goals by as much as it could have waited, at {@code queueTimeoutSeconds}, and never before
+     * twice the tightest target, so that a configuration cannot buy utility by failing requests instead of answering
+     * them late. 0 for a class without goals.
+     */
+    double failedUtility(double queueTimeoutSeconds) {
+        if (mean == null && percentile == null) {
+            return 0;
+        }
+        double t = Math.max(queueTimeoutSeconds, 2 * tightestSeconds());
+        return measuredUtility(t, t);
+    }
+
     /** Whether measured figures miss a goal: the mean beyond the mean target, or the goal percentile beyond its threshold. */
     boolean missedBy(double meanSeconds, double percentileSeconds) {
         return mean != null && meanSeconds > meanTarget || percentile != null && percentileSeconds > percentileTarget;

@@ -186,26 +186,38 @@ public final class ResourceManager {
         return combined;
     }
 
-    /** Class {@code c}'s measured utility: eq. 7 on each gateway's window, weighted by its answers; NaN without answers. */
+    /**
+     * Class {@code c}'s measured utility: eq. 7 on each gateway's window, weighted by its answers, with each failure the
+     * gateway or a server caused counted as {@link ClassGoals#failedUtility} (a client's own faults are not counted);
+     * NaN without answers or failures.
+     */
     private double measuredUtility(int c) {
-        String name = config.classes().get(c).name();
+        TrafficClassConfig tc = config.classes().get(c);
+        double failed = goals[c].failedUtility(tc.queueTimeout().toNanos() / 1e9);
         double u = 0;
-        double served = 0;
+        double counted = 0;
         for (Report r : gateways.values()) {
             if (r.stats() == null) {
                 continue;
             }
             for (FlowStatsMessage f : r.stats().flows()) {
-                if (f.className().equals(name) && f.throughput() > 0) {
+                if (!f.className().equals(tc.name())) {
+                    continue;
+                }
+                if (f.throughput() > 0) {
                     double m = goals[c].measuredUtility(f.meanResponseSeconds(), f.percentileSeconds());
                     if (Double.isFinite(m)) {
                         u += m * f.throughput();
-                        served += f.throughput();
+                        counted += f.throughput();
                     }
+                }
+                if (f.failureRate() > 0 && Double.isFinite(f.failureRate())) {
+                    u += failed * f.failureRate();
+                    counted += f.failureRate();
                 }
             }
         }
-        return served > 0 ? u / served : Double.NaN;
+        return counted > 0 ? u / counted : Double.NaN;
     }
 
     /**

@@ -447,6 +447,47 @@ class ResourceManagerTest {
     }
 
     /**
+     * Issue 18's objective charges what the gateway or a server failed, not what the client did: a side that answers
+     * half its requests on time and sheds the other half must not look better than one that answers them all late,
+     * and a client's malformed requests (rejections that are not failures) cost the configuration nothing. Each
+     * failure counts as an answer at max(queue timeout 4 s, 2 × target 2 s) = 4 s: U = -(4 - 2) = -2.
+     */
+    @Test
+    void measuredUtility_chargesFailures_notTheClientsFaults() {
+        SlagateConfig c = ConfigLoader.parse("""
+                gateway: { stats: { reportingInterval: 5s, window: 30s } }
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 10 }
+                classes:
+                  - { name: premium, target: 2s, queueTimeout: 4s }
+                  - { name: basic, target: 3s }
+                """, "rm-test");
+        ResourceManager rm = new ResourceManager("rm", c, new Overrides(), 0);
+        java.util.function.Function<FlowStatsMessage, Double> measured = f -> {
+            rm.onStats(new StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 30, 1, List.of(f),
+                    List.of(new ServerStatusMessage("s1", 10, 0, true))), now);
+            return rm.measuredUtility(List.of("premium"));
+        };
+        // all 10/s answered at 3 s: U = -(3 - 2) = -1
+        double late = measured.apply(new FlowStatsMessage("premium", 10, 10, 0, 3, 2.5, 0.5, 0, 0, 1, Double.NaN, Double.NaN, 0));
+        assertEquals(-1, late, 1e-9);
+        // 5/s answered at 1 s (U = +1), 5/s shed: (5·1 + 5·(-2)) / 10 = -0.5 (without the charge it would read +1)
+        double shedding = measured.apply(new FlowStatsMessage("premium", 10, 5, 5, 1, 0.5, 0.5, 0, 0, 1, Double.NaN, Double.NaN, 5));
+        assertEquals(-0.5, shedding, 1e-9);
+        // the same answers, and 5/s of the client's own faults (rejections, no failures): only the answers count
+        double clientsFaults = measured.apply(new FlowStatsMessage("premium", 10, 5, 5, 1, 0.5, 0.5, 0, 0, 1, Double.NaN, Double.NaN, 0));
+        assertEquals(1, clientsFaults, 1e-9);
+        // everything shed: no answer, still measured
+        double allShed = measured.apply(new FlowStatsMessage("premium", 10, 0, 10, Double.NaN, Double.NaN, Double.NaN, 0, 0, 1, Double.NaN,
+                Double.NaN, 10));
+        assertEquals(-2, allShed, 1e-9);
+        // a broken report's failure rate (negative, not finite) is not taken
+        double broken = measured.apply(new FlowStatsMessage("premium", 10, 10, 0, 3, 2.5, 0.5, 0, 0, 1, Double.NaN, Double.NaN,
+                Double.NEGATIVE_INFINITY));
+        assertEquals(-1, broken, 1e-9);
+    }
+
+    /**
      * A broken gateway's server figures (bus boundary): a local limit reported with a negative cap, non-finite
      * throughput and service time. It costs only that gateway's own part of the server: the other gateway's
      * reported cap still counts, nothing throws, and once the reports are sane again the server has its N_s.

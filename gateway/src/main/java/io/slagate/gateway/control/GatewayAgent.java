@@ -179,7 +179,7 @@ public final class GatewayAgent implements AutoCloseable {
             window = f.windowSeconds();
             flows.add(new FlowStatsMessage(f.className(), f.arrivalRate(), f.throughput(), f.rejectionRate(),
                     f.meanResponseSeconds(), f.meanQueueingSeconds(), f.meanServiceSeconds(), f.queueLength(),
-                    f.outstanding(), a.weight(c), f.attainment(), f.percentileSeconds()));
+                    f.outstanding(), a.weight(c), f.attainment(), f.percentileSeconds(), f.failureRate()));
         }
         List<ServerStatusMessage> servers = new ArrayList<>(q.serverCount());
         for (int s = 0; s < q.serverCount(); s++) {

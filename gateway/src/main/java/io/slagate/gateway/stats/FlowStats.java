@@ -6,10 +6,12 @@ package io.slagate.gateway.stats;
  * Times are in seconds, rates in requests per second. {@code attainment} is the share of the window's
  * answered requests that met the class's goal threshold ({@link io.slagate.config.TrafficClassConfig#goalSeconds},
  * NaN when none was answered); {@code percentileSeconds} the measured response time at the class's
- * goal percentile (NaN for a class without a percentile goal, or without answers).
+ * goal percentile (NaN for a class without a percentile goal, or without answers). {@code failureRate} is the part of
+ * {@code rejectionRate} the gateway or its servers caused (shed, queue full, server failed or timed out), not the
+ * client (malformed, too large, gone): what a configuration is charged for (issue 18's objective).
  */
 public record FlowStats(String className, double arrivalRate, double throughput, double rejectionRate,
                         double meanResponseSeconds, double meanQueueingSeconds, double meanServiceSeconds,
                         int queueLength, int outstanding, double windowSeconds, double attainment,
-                        double percentileSeconds) {
+                        double percentileSeconds, double failureRate) {
 }

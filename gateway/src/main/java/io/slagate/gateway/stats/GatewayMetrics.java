@@ -215,7 +215,11 @@ public final class GatewayMetrics {
 
     public void faulted(int c, FaultReason reason) {
         faults[c][reason.ordinal()].increment();
-        windows[c].rejected();
+        if (reason.senderFault()) {
+            windows[c].rejected();
+        } else {
+            windows[c].failed();
+        }
         totals.faulted.increment();
         ownAnswered.increment();
         inFlight.decrementAndGet();

@@ -12,6 +12,7 @@ final class SlidingWindow {
         final LongAdder arrivals = new LongAdder();
         final LongAdder completions = new LongAdder();
         final LongAdder rejections = new LongAdder();
+        final LongAdder failures = new LongAdder();
         final LongAdder responseNanos = new LongAdder();
         final LongAdder queueingNanos = new LongAdder();
         final LongAdder serviceNanos = new LongAdder();
@@ -22,6 +23,7 @@ final class SlidingWindow {
             arrivals.reset();
             completions.reset();
             rejections.reset();
+            failures.reset();
             responseNanos.reset();
             queueingNanos.reset();
             serviceNanos.reset();
@@ -45,6 +47,13 @@ final class SlidingWindow {
 
     void rejected() {
         buckets[current].rejections.increment();
+    }
+
+    /** A request refused or failed by the gateway or its servers, not by the client (also counted as rejected). */
+    void failed() {
+        Bucket b = buckets[current];
+        b.rejections.increment();
+        b.failures.increment();
     }
 
     void completed(long queueingNanos, long serviceNanos, long responseNanos, boolean withinGoal) {
@@ -84,6 +93,7 @@ final class SlidingWindow {
         long arrivals = 0;
         long completions = 0;
         long rejections = 0;
+        long failures = 0;
         long resp = 0;
         long queue = 0;
         long service = 0;
@@ -94,6 +104,7 @@ final class SlidingWindow {
             arrivals += b.arrivals.sum();
             completions += b.completions.sum();
             rejections += b.rejections.sum();
+            failures += b.failures.sum();
             resp += b.responseNanos.sum();
             queue += b.queueingNanos.sum();
             service += b.serviceNanos.sum();
@@ -103,6 +114,7 @@ final class SlidingWindow {
         double n = Math.max(1, completions);
         return new FlowStats(className, arrivals / window, completions / window, rejections / window,
                 resp / n / 1e9, queue / n / 1e9, service / n / 1e9, queueLength, outstanding, window,
-                completions == 0 || !hasGoal ? Double.NaN : (double) within / completions, percentileSeconds);
+                completions == 0 || !hasGoal ? Double.NaN : (double) within / completions, percentileSeconds,
+                failures / window);
     }
 }
