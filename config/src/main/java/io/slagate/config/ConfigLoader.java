@@ -62,6 +62,8 @@ public final class ConfigLoader {
         }
     }
     private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+    /** Tuning knobs slagate sets itself on a side: N_s of its servers, the queue timeout of its classes (seconds). */
+    private static final List<String> GATEWAY_KNOBS = List.of("concurrency", "queueTimeout");
 
     private ConfigLoader() {
     }
@@ -877,7 +879,8 @@ public final class ConfigLoader {
             String knob = k.requiredString("name");
             String path = k.string("path", null);
             boolean controllerKnob = path == null && TuningSettings.CONTROLLER_KNOBS.contains(knob);
-            if (knob != null && !knob.equals("concurrency") && !controllerKnob && path == null) {
+            boolean gatewayKnob = path == null && GATEWAY_KNOBS.contains(knob);
+            if (knob != null && !gatewayKnob && !controllerKnob && path == null) {
                 k.missing("path", "a backend knob is set through its admin endpoint: path: /admin/knobs");
             }
             if (path != null && !path.startsWith("/")) {
@@ -904,6 +907,8 @@ public final class ConfigLoader {
             double max = k.number("max", Double.NaN, -1e12, 1e12);
             if (!(min < max)) {
                 k.problem("max", max, "the bounds [" + min + ", " + max + "] are empty or missing: min and max are required, min below max");
+            } else if (gatewayKnob && knob.equals("queueTimeout") && (min < 0.001 || max > 3600)) {
+                k.problem("max", max, "the bounds [" + min + ", " + max + "] leave a class's queueTimeout range [0.001, 3600] (seconds)");
             } else if (controllerKnob) {
                 // within what controller.KEY itself accepts
                 double[] range = switch (knob) {
@@ -916,7 +921,7 @@ public final class ConfigLoader {
                             min, max, knob, range[0], range[1], knob.equals("cycle") ? " (seconds)" : ""));
                 }
             }
-            boolean integer = k.bool("integer", !controllerKnob);
+            boolean integer = k.bool("integer", !controllerKnob && !"queueTimeout".equals(knob));
             knobs.add(new TuningSettings.Knob(knob, path, min, max, integer, timeout));
         }
         // the best configuration found, as the console wrote it back: every knob named, each within its bounds

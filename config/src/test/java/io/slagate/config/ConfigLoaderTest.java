@@ -622,6 +622,32 @@ class ConfigLoaderTest {
         assertTrue(b.contains("controller.tuning.best.cache") && b.contains("unknown key"), b);
     }
 
+    /** The queue timeout of a side's classes: slagate's own knob (no path), real-valued, in seconds within a class's range. */
+    @Test
+    void queueTimeoutKnob_aSideKnobInSeconds_boundsNamed() {
+        String servers = """
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:9001", pool: a }
+                  - { id: s2, url: "http://127.0.0.1:9002", pool: t }
+                classes:
+                  - { name: p, target: 1s, pool: a }
+                  - { name: p-trial, target: 1s, pool: t }
+                """;
+        TuningSettings ok = ConfigLoader.parse(servers + """
+                controller: { tuning: { safe: a, experimental: t, twins: { p: p-trial }, knobs: [ { name: queueTimeout, min: 0.2, max: 5 } ] } }
+                """, "t.yaml").controller().tuning().get(0);
+        assertEquals(null, ok.knobs().get(0).path());
+        assertTrue(!ok.knobs().get(0).integer(), "seconds, not whole");
+        String m = assertThrows(ConfigException.class, () -> ConfigLoader.parse(servers + """
+                controller: { tuning: { safe: a, experimental: t, twins: { p: p-trial }, knobs: [ { name: queueTimeout, min: 0, max: 7200 } ] } }
+                """, "e.yaml")).getMessage();
+        assertTrue(m.contains("controller.tuning.knobs[0].max") && m.contains("[0.001, 3600]"), m);
+        m = assertThrows(ConfigException.class, () -> ConfigLoader.parse(servers + """
+                controller: { tuning: { interleaved: true, knobs: [ { name: queueTimeout, min: 0.2, max: 5 } ] } }
+                """, "e.yaml")).getMessage();
+        assertTrue(m.contains("controller.tuning.knobs[0].name") && m.contains("safe side"), m);
+    }
+
     /** The controller's own knobs are global: only with the operator's interleaved: true, and each mistake named. */
     @Test
     void controllerKnobs_needInterleaved_andEachMistakeNamed() {

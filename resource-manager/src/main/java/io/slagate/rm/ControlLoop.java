@@ -611,6 +611,16 @@ public final class ControlLoop implements AutoCloseable {
         List<io.slagate.config.ServerConfig> servers = config.servers().stream().filter(s -> s.pool().equals(pool)).toList();
         List<io.slagate.rm.tune.Tunable> knobs = new java.util.ArrayList<>();
         for (io.slagate.config.TuningSettings.Knob k : t.knobs()) {
+            if (k.name().equals("queueTimeout")) { // the side's classes at the gateways, not its servers
+                List<String> classes = config.classes().stream().filter(c -> c.pool().equals(pool))
+                        .map(io.slagate.config.TrafficClassConfig::name).toList();
+                knobs.add(new io.slagate.rm.tune.QueueTimeoutKnob(classes, overrides,
+                        name -> {
+                            int c = config.classIndex(name);
+                            return c < 0 ? Math.round(1000 * k.max()) : config.classes().get(c).queueTimeout().toMillis();
+                        }, k.min(), k.max()));
+                continue;
+            }
             List<io.slagate.rm.tune.Tunable> perServer = new java.util.ArrayList<>();
             for (io.slagate.config.ServerConfig sc : servers) {
                 perServer.add(k.name().equals("concurrency")

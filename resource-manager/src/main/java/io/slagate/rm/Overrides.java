@@ -20,6 +20,8 @@ public final class Overrides {
     private final Map<String, Pin> weights = new ConcurrentHashMap<>();
     private final Map<String, Pin> capacities = new ConcurrentHashMap<>();
     private volatile boolean paused;
+    /** Queue timeouts the tuner set (issue 18's queueTimeout knob), milliseconds by class; sent with every allocation. */
+    private final Map<String, Long> queueTimeouts = new ConcurrentHashMap<>();
 
     static String flowKey(String gatewayId, String className) {
         return gatewayId + "/" + className;
@@ -45,6 +47,23 @@ public final class Overrides {
 
     public void unpinCapacity(String serverId) {
         capacities.remove(serverId);
+    }
+
+    /** Class {@code className}'s queue timeout, in force at the gateways from the next allocation on. */
+    public void setQueueTimeout(String className, long millis) {
+        if (millis < 1) {
+            throw new IllegalArgumentException("a queue timeout is at least 1 ms: " + millis);
+        }
+        queueTimeouts.put(className, millis);
+    }
+
+    /** The queue timeout the tuner set for the class, or null (its configured one applies). */
+    public Long queueTimeout(String className) {
+        return queueTimeouts.get(className);
+    }
+
+    public Map<String, Long> queueTimeouts() {
+        return Map.copyOf(queueTimeouts);
     }
 
     public void pause() {

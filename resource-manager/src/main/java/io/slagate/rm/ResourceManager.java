@@ -374,7 +374,9 @@ public final class ResourceManager {
                 serverPools.put(sc.id(), sc.pool()); // where each movable server serves under this allocation
             }
         }
-        last = new AllocationMessage(BusMessage.SCHEMA, version, now, id, perGateway, serverPools);
+        Map<String, Long> queueTimeouts = new TreeMap<>(overrides.queueTimeouts());
+        queueTimeouts.keySet().retainAll(config.classes().stream().map(TrafficClassConfig::name).toList());
+        last = new AllocationMessage(BusMessage.SCHEMA, version, now, id, perGateway, serverPools, queueTimeouts);
         double solveMillis = (System.nanoTime() - started) / 1e6;
         // a line per cycle that changes the allocation; the unchanged ones (most, at steady state) only at DEBUG
         if (changed ? LOG.isInfoEnabled() : LOG.isDebugEnabled()) {

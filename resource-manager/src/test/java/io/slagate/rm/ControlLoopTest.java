@@ -183,6 +183,51 @@ class ControlLoopTest {
     }
 
     /**
+     * The queueTimeout knob sets the timeout of the side's classes at the gateways: once a trial is under way, every
+     * allocation carries the experimental class's timeout, a value within the knob's bounds other than the configured
+     * 30 s, while the safe class keeps the configured one (the best known); stopping puts both sides on it.
+     */
+    @Test
+    void queueTimeoutKnob_reachesTheGatewaysWithEveryAllocation() {
+        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
+        String yaml = """
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 8, pool: a }
+                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 8, pool: t }
+                classes:
+                  - { name: p, target: 1s, pool: a }
+                  - { name: p-trial, target: 1s, pool: t }
+                controller: { cycle: 1h, tuning: { safe: a, experimental: t, twins: { p: p-trial }, period: 2s, settle: 1s,
+                  knobs: [ { name: queueTimeout, min: 0.2, max: 30 } ] } }
+                """;
+        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+                new SimpleMeterRegistry(), () -> now)) {
+            joinGw1(loop);
+            loop.onStats(gw1Stats(
+                    java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5),
+                            new io.slagate.bus.message.FlowStatsMessage("p-trial", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
+                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 8, 4, true),
+                            new io.slagate.bus.message.ServerStatusMessage("s2", 8, 4, true))), "gw-account");
+            for (int i = 0; i < 5; i++) {
+                now += 1_000_000_000L;
+                loop.cycle();
+            }
+            java.util.Map<String, Long> t = loop.lastAllocation().queueTimeoutMillis();
+            assertTrue(t.containsKey("p-trial") && t.get("p-trial") >= 200 && t.get("p-trial") < 30_000, "the trial's: " + t);
+            assertEquals(java.util.List.of(30.0), loop.lastDecision().tuning().get(0).best());
+            assertNull(t.get("p"), "the safe side keeps its configured timeout, the best known: " + t);
+            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0));
+            now += 1_000_000_000L;
+            loop.cycle();
+            t = loop.lastAllocation().queueTimeoutMillis();
+            assertEquals(30_000L, t.get("p-trial"), "stopped: both sides on the best: " + t);
+            assertTrue(t.get("p") == null || t.get("p") == 30_000L, "" + t);
+        } finally {
+            bus.close();
+        }
+    }
+
+    /**
      * The controller's own knobs, tuned without a safe side where the operator said so: a trial's values are the manager's
      * settings in force (damping, resolution, model, Γ), and stopping puts the best back.
      */

@@ -6,17 +6,26 @@ import java.util.Map;
  * The resource manager's decision for one control cycle: per gateway, the shares and caps it must
  * enforce. Versions increase; a gateway ignores a version not newer than the one it holds.
  *
- * @param managerId   the resource manager that decided (with a standby, only the active one publishes)
- * @param serverPools the pool each movable server serves under this allocation (issue 19's reconfiguration), by id
+ * @param managerId          the resource manager that decided (with a standby, only the active one publishes)
+ * @param serverPools        the pool each movable server serves under this allocation (issue 19's reconfiguration), by id
+ * @param queueTimeoutMillis the queue timeout of each class the manager's tuner set (issue 18's queueTimeout knob), by
+ *                           class name; a class not named keeps its configured timeout
  */
 public record AllocationMessage(int schema, long version, long timestampMillis, String managerId,
-                                Map<String, GatewayAllocation> gateways, Map<String, String> serverPools) implements BusMessage {
+                                Map<String, GatewayAllocation> gateways, Map<String, String> serverPools,
+                                Map<String, Long> queueTimeoutMillis) implements BusMessage {
     public AllocationMessage {
         gateways = Map.copyOf(gateways);
         serverPools = serverPools == null ? Map.of() : Map.copyOf(serverPools);
+        queueTimeoutMillis = queueTimeoutMillis == null ? Map.of() : Map.copyOf(queueTimeoutMillis);
+    }
+
+    public AllocationMessage(int schema, long version, long timestampMillis, String managerId, Map<String, GatewayAllocation> gateways,
+                             Map<String, String> serverPools) {
+        this(schema, version, timestampMillis, managerId, gateways, serverPools, Map.of());
     }
 
     public AllocationMessage(int schema, long version, long timestampMillis, String managerId, Map<String, GatewayAllocation> gateways) {
-        this(schema, version, timestampMillis, managerId, gateways, Map.of());
+        this(schema, version, timestampMillis, managerId, gateways, Map.of(), Map.of());
     }
 }

@@ -35,6 +35,7 @@ public final class GatewayAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayAgent.class);
     /** A class the allocation gives no share (or a non-positive one) still gets this: the WRR needs positive weights. */
     private static final double WEIGHT_FLOOR = 1e-3;
+    private static final long MAX_QUEUE_TIMEOUT_MILLIS = 3_600_000;
 
     private final Gateway gateway;
     private final ControlBus bus;
@@ -144,12 +145,35 @@ public final class GatewayAgent implements AutoCloseable {
             n[s] = Math.max(0, e.getValue() == null ? 0 : e.getValue());
         }
         Allocation next = new Allocation(a.version(), w, n);
+        q.setQueueTimeouts(queueTimeouts(a, config));
         q.assignPools(a.serverPools()); // before the caps computed for the servers' new pools
         gateway.setAllocation(next);
         applied.incrementAndGet();
         lastAppliedMillis.set(System.currentTimeMillis());
         LOG.debug("applied {}", next);
         return true;
+    }
+
+    /**
+     * The manager's queue timeouts (issue 18's knob) per class index, 0 where the configured one applies: a class this
+     * gateway does not have, or a value outside what a class's queueTimeout may be (1 ms to 1 h), is ignored and logged.
+     */
+    private static long[] queueTimeouts(AllocationMessage a, SlagateConfig config) {
+        long[] nanos = new long[config.classes().size()];
+        for (Map.Entry<String, Long> e : a.queueTimeoutMillis().entrySet()) {
+            int c = config.classIndex(e.getKey());
+            Long ms = e.getValue();
+            if (c < 0) {
+                LOG.warn("allocation v{} sets the queue timeout of class {} which this gateway does not have; ignored", a.version(),
+                        e.getKey());
+            } else if (ms == null || ms < 1 || ms > MAX_QUEUE_TIMEOUT_MILLIS) {
+                LOG.warn("allocation v{} sets the queue timeout of class {} to {} ms, outside 1 ms to 1 h; the configured one stays",
+                        a.version(), e.getKey(), ms);
+            } else {
+                nanos[c] = ms * 1_000_000L;
+            }
+        }
+        return nanos;
     }
 
     private static int serverIndex(SlagateConfig config, String serverId) {

@@ -34,6 +34,14 @@ final class ClassQueue {
     final int pool;
     /** True when every entry has the same queue timeout, so deadlines are in FIFO order (per lane). */
     final boolean deadlinesOrdered;
+    /**
+     * Set when a class's queue timeout changed (issue 18's knob): entries queued under the old timeout may expire after
+     * later ones, so the sweep scans every entry until {@link #scanAllUntil} (nanoTime) has passed, or for good when the
+     * classes sharing this queue now have different timeouts.
+     */
+    private volatile boolean scanAll;
+    private volatile boolean scanAllForGood;
+    private volatile long scanAllUntil;
     private final boolean fair;
     private final int laneBound;
     /** FIFO mode: the one lane. */
@@ -129,15 +137,40 @@ final class ClassQueue {
         return null;
     }
 
+    /**
+     * A class of this queue changed its queue timeout at {@code nowNanos}: entries already queued keep their deadlines,
+     * so until the longest of the old timeouts has passed, deadlines are not in queue order.
+     *
+     * @param mixed the classes sharing this queue now have different timeouts
+     *              (one writer: the bus listener, under the gateway's lock)
+     */
+    void timeoutChanged(long nowNanos, long longestOldTimeoutNanos, boolean mixed) {
+        scanAllForGood = mixed;
+        long until = nowNanos + longestOldTimeoutNanos;
+        if (scanAll && scanAllUntil - until > 0) {
+            until = scanAllUntil; // entries from before an earlier change may still be waiting
+        }
+        scanAllUntil = until; // written before the flag that makes readers look at it
+        scanAll = true;
+    }
+
+    private boolean ordered(long nowNanos) {
+        if (!deadlinesOrdered || scanAllForGood) {
+            return false;
+        }
+        return !(scanAll && nowNanos - scanAllUntil < 0);
+    }
+
     /** Marks and removes entries whose deadline passed; returns them through {@code sink}. Drops idle lanes. */
     int expire(long nowNanos, java.util.function.Consumer<QueuedRequest> sink) {
+        boolean ordered = ordered(nowNanos);
         if (!fair) {
-            return expire(fifo, nowNanos, sink);
+            return expire(fifo, nowNanos, ordered, sink);
         }
         int n = 0;
         for (Iterator<java.util.Map.Entry<String, Lane>> it = lanes.entrySet().iterator(); it.hasNext(); ) {
             Lane lane = it.next().getValue();
-            n += expire(lane, nowNanos, sink);
+            n += expire(lane, nowNanos, ordered, sink);
             if (lane.waiting.get() == 0 && !lane.scheduled.get()) {
                 // idle: forget it (an arrival racing this still has its entry served: it schedules the lane itself)
                 it.remove();
@@ -146,7 +179,7 @@ final class ClassQueue {
         return n;
     }
 
-    private int expire(Lane lane, long nowNanos, java.util.function.Consumer<QueuedRequest> sink) {
+    private int expire(Lane lane, long nowNanos, boolean ordered, java.util.function.Consumer<QueuedRequest> sink) {
         int n = 0;
         for (Iterator<QueuedRequest> it = lane.entries.iterator(); it.hasNext(); ) {
             QueuedRequest r = it.next();
@@ -154,7 +187,7 @@ final class ClassQueue {
                 continue;
             }
             if (r.deadlineNanos - nowNanos > 0) {
-                if (deadlinesOrdered) {
+                if (ordered) {
                     break;
                 }
                 continue;

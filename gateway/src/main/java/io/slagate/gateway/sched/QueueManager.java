@@ -40,7 +40,9 @@ public final class QueueManager {
     /** Per class, the index of its pool. */
     private final int[] classPool;
     private final int[] queueBound;
-    private final long[] queueTimeoutNanos;
+    private final long[] configuredTimeoutNanos;
+    /** The queue timeout in force per class: the configured one, or the manager's (issue 18's knob). Replaced whole. */
+    private volatile long[] queueTimeoutNanos;
     private final ClassQueue[] queues;
     private final int[][] poolQueues;
     private final ServerSlots[] servers;
@@ -260,7 +262,7 @@ public final class QueueManager {
         classQueue = new int[classCount];
         classPool = new int[classCount];
         queueBound = new int[classCount];
-        queueTimeoutNanos = new long[classCount];
+        configuredTimeoutNanos = new long[classCount];
         List<ClassQueue> qs = new ArrayList<>();
         List<List<Integer>> queuesOfPool = lists(pools);
         Map<Integer, Integer> sharedQueueOfPool = new LinkedHashMap<>();
@@ -269,7 +271,7 @@ public final class QueueManager {
             int p = poolIndex.get(tc.pool());
             classPool[c] = p;
             queueBound[c] = tc.queueBound();
-            queueTimeoutNanos[c] = tc.queueTimeout().toNanos();
+            configuredTimeoutNanos[c] = tc.queueTimeout().toNanos();
             if (perClassQueues) {
                 classQueue[c] = qs.size();
                 qs.add(new ClassQueue(p, tc.deadline() == null, tc.fairByCustomer(), tc.customerQueueBound()));
@@ -286,6 +288,7 @@ public final class QueueManager {
             }
         }
         queues = qs.toArray(ClassQueue[]::new);
+        queueTimeoutNanos = configuredTimeoutNanos.clone();
         poolQueues = toArrays(queuesOfPool);
         selector = switch (mode) {
             case WRR -> new WeightedRoundRobinSelector(classCount);
@@ -408,6 +411,51 @@ public final class QueueManager {
             });
         }
         return n;
+    }
+
+    /**
+     * The queue timeouts from now on (issue 18's queueTimeout knob, set by the manager): {@code nanos[c]} for class c, or
+     * its configured timeout where {@code nanos[c]} ≤ 0. Requests already waiting keep the deadline they were given;
+     * the sweep scans a changed class's whole queue until the longest old timeout has passed, since deadlines are then
+     * out of queue order. Called by one thread (the bus listener, under the gateway's lock).
+     */
+    public void setQueueTimeouts(long[] nanos) {
+        if (nanos.length != classCount) {
+            throw new IllegalArgumentException("one timeout per class: " + nanos.length + " for " + classCount);
+        }
+        long[] before = queueTimeoutNanos;
+        long[] next = new long[classCount];
+        for (int c = 0; c < classCount; c++) {
+            next[c] = nanos[c] > 0 ? nanos[c] : configuredTimeoutNanos[c];
+        }
+        if (java.util.Arrays.equals(before, next)) {
+            return;
+        }
+        queueTimeoutNanos = next;
+        long now = nanoClock.getAsLong();
+        for (int q = 0; q < queues.length; q++) {
+            long longestOld = -1;
+            long first = -1;
+            boolean mixed = false;
+            for (int c = 0; c < classCount; c++) {
+                if (classQueue[c] != q) {
+                    continue;
+                }
+                if (before[c] != next[c]) {
+                    longestOld = Math.max(longestOld, before[c]);
+                }
+                mixed |= first >= 0 && first != next[c];
+                first = next[c];
+            }
+            if (longestOld >= 0) {
+                queues[q].timeoutChanged(now, longestOld, mixed);
+            }
+        }
+    }
+
+    /** Class {@code c}'s queue timeout in force, nanoseconds. */
+    public long queueTimeoutNanos(int c) {
+        return queueTimeoutNanos[c];
     }
 
     /** Swaps in a new allocation; never blocks, never drops a request. */

@@ -68,6 +68,29 @@ class GatewayAgentTest {
         assertEquals(1, a.cap(1));
     }
 
+    /**
+     * Queue timeouts from the manager (issue 18's knob) are bus input like the rest: a class the gateway lacks, a value
+     * below 1 ms or above an hour, or none, leaves the configured timeout (30 s) in force; a sane one applies, and a later
+     * allocation that no longer names the class brings the configured one back.
+     */
+    @Test
+    void queueTimeouts_saneOnesApplied_brokenOnesLeaveTheConfiguredTimeout() {
+        java.util.Map<String, Long> hostile = new java.util.HashMap<>();
+        hostile.put("gold", 500L);
+        hostile.put("premium", -5L);
+        hostile.put("basic", 86_400_000L);
+        assertTrue(agent.apply(new AllocationMessage(BusMessage.SCHEMA, 5, 0, "rm",
+                Map.of("gw1", new GatewayAllocation(Map.of(), Map.of())), Map.of(), hostile)));
+        assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(0));
+        assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(1));
+        assertTrue(agent.apply(new AllocationMessage(BusMessage.SCHEMA, 6, 0, "rm",
+                Map.of("gw1", new GatewayAllocation(Map.of(), Map.of())), Map.of(), Map.of("premium", 750L))));
+        assertEquals(750_000_000L, gateway.queues().queueTimeoutNanos(0));
+        assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(1));
+        assertTrue(agent.apply(alloc(7, "gw1", Map.of(), Map.of())));
+        assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(0), "not named any more: configured again");
+    }
+
     @Test
     void report_carriesEveryClassAndServer_withTheWeightsAndCapsInForce() {
         StatsMessage m = agent.statsMessage();

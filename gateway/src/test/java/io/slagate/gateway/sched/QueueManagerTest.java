@@ -373,6 +373,71 @@ class QueueManagerTest {
     }
 
     /**
+     * Issue 18's queueTimeout knob: the manager shortens a class's timeout from 10 s to 1 s. A request already waiting
+     * keeps its 10 s; one queued after it gets 1 s and is expired at 1 s although the older one is still ahead of it
+     * (the sweep scans past the head while old deadlines remain); 0 brings back the configured timeout. Each request
+     * ends exactly once.
+     */
+    @Test
+    void queueTimeout_changedByTheManager_appliesToNewRequests_andExpiresThemBehindOlderOnes() {
+        SlagateConfig cfg = ConfigLoader.parse("""
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 1 } ]
+                classes: [ { name: p, target: 1s, queueTimeout: 10s }, { name: q, target: 1s, queueTimeout: 10s } ]
+                """, "t");
+        QueueManager qm = manager(cfg, 1, 1);
+        TestRequest running0 = new TestRequest(0);
+        qm.offer(running0);
+        TestRequest before = new TestRequest(0);
+        qm.offer(before);
+        qm.setQueueTimeouts(new long[] {1_000_000_000L, 0});
+        assertEquals(1_000_000_000L, qm.queueTimeoutNanos(0));
+        assertEquals(10_000_000_000L, qm.queueTimeoutNanos(1), "a class not named keeps its configured timeout");
+        TestRequest after = new TestRequest(0);
+        qm.offer(after);
+        now.addAndGet(1_100_000_000L);
+        assertEquals(1, qm.expireOverdue(), "the new request's 1 s has passed, behind the head's 10 s");
+        assertEquals(1, after.expirations);
+        assertEquals(0, before.expirations);
+        now.addAndGet(9_000_000_000L);
+        assertEquals(1, qm.expireOverdue(), "the head's own 10 s");
+        assertEquals(1, before.expirations);
+
+        qm.setQueueTimeouts(new long[] {0, 0});
+        assertEquals(10_000_000_000L, qm.queueTimeoutNanos(0), "back to the configured timeout");
+        TestRequest later = new TestRequest(0);
+        qm.offer(later);
+        now.addAndGet(5_000_000_000L);
+        assertEquals(0, qm.expireOverdue());
+        qm.release(running0.server, 0);
+        assertEquals(1, later.admissions);
+        assertEquals(0, before.admissions + after.admissions, "an expired request is never admitted");
+        assertEquals(0, qm.waiting(0));
+    }
+
+    /** FCFS shares one queue among a pool's classes: once their timeouts differ, the sweep scans it whole for good. */
+    @Test
+    void queueTimeout_differingInASharedFcfsQueue_expiresEachByItsOwn() {
+        SlagateConfig cfg = ConfigLoader.parse("""
+                gateway: { scheduler: fcfs }
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 1 } ]
+                classes: [ { name: p, target: 1s, queueTimeout: 10s }, { name: q, target: 1s, queueTimeout: 10s } ]
+                """, "t");
+        QueueManager qm = manager(cfg, 1, 1);
+        TestRequest running0 = new TestRequest(0);
+        qm.offer(running0);
+        qm.setQueueTimeouts(new long[] {0, 1_000_000_000L});
+        now.addAndGet(20_000_000_000L); // long past the transition
+        TestRequest slow = new TestRequest(0);
+        qm.offer(slow);
+        TestRequest fast = new TestRequest(1);
+        qm.offer(fast);
+        now.addAndGet(1_100_000_000L);
+        assertEquals(1, qm.expireOverdue());
+        assertEquals(1, fast.expirations, "q's 1 s, behind p's 10 s in the shared queue");
+        assertEquals(0, slow.expirations);
+    }
+
+    /**
      * Locality dispatch (issue 20) chooses only among servers with a free slot: under contention each class keeps its
      * WRR guarantee and no server goes over its cap, while, at low load, a type goes to its group's server.
      */
