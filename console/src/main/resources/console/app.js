@@ -153,7 +153,8 @@ function renderFlows(gateways) {
       const attained = Number(f.attainment), pct = Number(f.percentileSeconds);
       const cells = [gw, f.className, f.arrivalRate.toFixed(2), f.meanResponseSeconds.toFixed(3),
         Number.isFinite(pct) ? pct.toFixed(3) : '', c ? c.goal : '', Number.isFinite(attained) ? (100 * attained).toFixed(1) + '%' : '—',
-        c ? utility(c, f.meanResponseSeconds) : '', f.weight.toFixed(2), f.queueLength, f.rejectionRate.toFixed(2)];
+        c ? utility(c, f.meanResponseSeconds) : '', f.weight.toFixed(2), f.queueLength, f.rejectionRate.toFixed(2),
+        Number.isFinite(Number(f.failureRate)) ? Number(f.failureRate).toFixed(2) : ''];
       cells.forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
       tr.children[6].classList.add('attainment');
       if (c && c.targetSeconds != null && f.meanResponseSeconds > c.targetSeconds) tr.children[3].classList.add('bad');

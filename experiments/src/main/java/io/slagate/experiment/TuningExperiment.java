@@ -167,7 +167,9 @@ final class TuningExperiment {
         for (Tuner.Trial t : trials) {
             StringBuilder values = new StringBuilder();
             for (int i = 0; i < knobs; i++) {
-                values.append(i < t.values().length ? String.valueOf((long) t.values()[i]) : "–").append(" | ");
+                double v = i < t.values().length ? t.values()[i] : Double.NaN;
+                values.append(Double.isNaN(v) ? "–" : v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.2f", v))
+                        .append(" | ");
             }
             md.append(String.format(Locale.ROOT, "| %d | %s%.3f | %.3f | %s |%n", t.number(), values, t.experimental(), t.safe(),
                     t.outcome()));

@@ -27,7 +27,7 @@ import org.HdrHistogram.Histogram;
  * configured with — under a load where that costs: premium and basic at 140 requests/s each (open-loop Poisson), on a
  * backend whose requests contend past 8 executing at once (a database's locks: each then takes (1 + ((n - 8)/8)^2)
  * longer). Open loop, not closed: closed-loop clients pile up on the slower side of the split, so that a trial side that
- * fell behind once stays behind whatever it runs (a first run with 80 clients aborted its first ten trials so). The defaults are measured, then the tuner runs from them (workers and N_s, the safe side
+ * fell behind once stays behind whatever it runs (a first run with 80 clients aborted its first ten trials so). The defaults are measured, then the tuner runs from them (workers, N_s and the queue timeout, the safe side
  * on the best known all along), then both sides on what it found are measured under the same load. Ends with
  * {@code two-tier defaults U_D tuned U_T throughput X_D X_T at-target A_D A_T margin M%}: the utility (eq. 7, min
  * combining, the mean of the two sides), answers per second, answers per second within their class's target, and the
@@ -43,7 +43,9 @@ final class TuningTwoTierExperiment {
      * instead of outliving it and being charged to the next trial on that side.
      */
     static final String QUEUE_TIMEOUT = "2s";
-    private static final String KNOBS = "[ { name: workers, path: /admin/knobs, min: 1, max: 200 }, { name: concurrency, min: 1, max: 32 } ]";
+    /** The backend's worker pool; slagate's N_s and queue timeout (seconds; from the configured 2 s down to a quarter second). */
+    private static final String KNOBS = "[ { name: workers, path: /admin/knobs, min: 1, max: 200 }, { name: concurrency, min: 1, max: 32 },"
+            + " { name: queueTimeout, min: 0.25, max: 2 } ]";
 
     private final boolean quick;
     private final PrintStream log;
@@ -154,16 +156,18 @@ final class TuningTwoTierExperiment {
                 metastable here, N_s or a pool of 16 or fewer is not.
 
                 **Defaults**: both tiers as an operator who tuned nothing leaves them: the backends' worker pool at %d (a
-                servlet container's default), slagate's N_s at the 32 it is configured with. Measured for %d s (the first 5
-                not counted). Then the tuner (Nelder-Mead over the worker pool, 1–200, and N_s, 1–32, restarted from a random
-                point every 12 trials, as the defaults sit on a plateau where every neighbour collapses alike; 8 s periods after
+                servlet container's default), slagate's N_s at the 32 and its queue timeout at the %s it is configured with.
+                Measured for %d s (the first 5 not counted). Then the tuner (Nelder-Mead over the worker pool, 1–200, N_s, 1–32,
+                and the queue timeout, 0.25–2 s, restarted from a random point every 12 trials, as the defaults sit on a
+                plateau where every neighbour collapses alike; a shed request counts as an answer at the configured 2 s, so
+                shedding earlier is not a gain by itself; 8 s periods after
                 2 s to settle; the safe side on the best known all along) runs %d s under the same load from the defaults, is stopped
                 (both sides on the best it found), and **tuned** is measured as the defaults were.
 
                 | | utility | answers/s | answers/s within target | lost |
                 |---|---:|---:|---:|---:|
                 | defaults | %.3f | %.1f | %.1f | %d |
-                | tuned (%s: workers, N_s) | %.3f | %.1f | %.1f | %d |
+                | tuned (%s: workers, N_s, queue timeout) | %.3f | %.1f | %.1f | %d |
 
                 For comparison: the multi-tier auto-tuning thesis reports 20–25%% offline, Active Harmony up to 16%%. The margin
                 here depends on how far past the contention knee the defaults let the backend run, and on when within the
@@ -171,12 +175,12 @@ final class TuningTwoTierExperiment {
 
                 ### Trials (%d)
 
-                | trial | workers | N_s | experimental U | safe U | outcome |
-                |---:|---:|---:|---:|---:|---|
-                """, CONTENTION_KNEE, CONTENTION_KNEE, CONTENTION_KNEE, RATE_PER_CLASS, QUEUE_TIMEOUT, DEFAULT_WORKERS, measure,
+                | trial | workers | N_s | queue timeout (s) | experimental U | safe U | outcome |
+                |---:|---:|---:|---:|---:|---:|---|
+                """, CONTENTION_KNEE, CONTENTION_KNEE, CONTENTION_KNEE, RATE_PER_CLASS, QUEUE_TIMEOUT, DEFAULT_WORKERS, QUEUE_TIMEOUT, measure,
                 tune, d.utility(), d.throughput(), d.atTarget(), d.lost(), best, t.utility(), t.throughput(), t.atTarget(), t.lost(),
                 trials.size()));
-        TuningExperiment.appendTrials(md, trials, 2);
+        TuningExperiment.appendTrials(md, trials, 3);
         TuningExperiment.appendSeries(md, series, line);
         return md.toString();
     }

@@ -32,4 +32,28 @@ class BusCodecTest {
         // a missing primitive reads as 0: the manager takes a percentile ≤ 0 as not measured (ModelCorrection)
         assertEquals(0, f.percentileSeconds(), 0);
     }
+
+    /** A gateway from before failures were told apart reports none (nothing charged); a current one's round-trip. */
+    @Test
+    void failureRate_roundTrips_andIsZeroFromAnOlderSender() {
+        String json = BusCodec.encode(new StatsMessage(BusMessage.SCHEMA, "gw1", 3, 1000, 30, 7,
+                List.of(new FlowStatsMessage("gold", 5, 4, 1, 0.2, 0.05, 0.15, 1, 2, 4, 0.5, 0.5, 0.75)), List.of()));
+        assertEquals(0.75, ((StatsMessage) BusCodec.decode(json)).flows().get(0).failureRate(), 0);
+        String older = json.replace(",\"failureRate\":0.75", "");
+        assertTrue(!older.contains("failureRate"), older);
+        assertEquals(0, ((StatsMessage) BusCodec.decode(older)).flows().get(0).failureRate(), 0);
+    }
+
+    /** The tuner's queue timeouts ride on the allocation; one from a manager that predates them names none. */
+    @Test
+    void allocationQueueTimeouts_roundTrip_andAreEmptyFromAnOlderSender() {
+        AllocationMessage a = new AllocationMessage(BusMessage.SCHEMA, 9, 0, "rm",
+                java.util.Map.of("gw1", new GatewayAllocation(java.util.Map.of("gold", 1.0), java.util.Map.of("s1", 2))),
+                java.util.Map.of(), java.util.Map.of("gold", 300L));
+        String json = BusCodec.encode(a);
+        assertEquals(java.util.Map.of("gold", 300L), ((AllocationMessage) BusCodec.decode(json)).queueTimeoutMillis());
+        String older = json.replace(",\"queueTimeoutMillis\":{\"gold\":300}", "");
+        assertTrue(!older.contains("queueTimeoutMillis"), older);
+        assertTrue(((AllocationMessage) BusCodec.decode(older)).queueTimeoutMillis().isEmpty());
+    }
 }

@@ -65,6 +65,25 @@ public final class KnobSet {
         return out;
     }
 
+    /**
+     * The knobs whose value in force lies outside their bounds, each as "name value [min, max]": tuning starts from the
+     * nearest bound, so the configuration from before tuning is not one it can return to.
+     */
+    public List<String> outsideBounds() throws Tunable.KnobException {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < knobs.size(); i++) {
+            Tunable k = knobs.get(i);
+            if (broken[i]) {
+                continue;
+            }
+            double v = k.read();
+            if (v < k.min() || v > k.max()) {
+                out.add(k.name() + " " + v + " [" + k.min() + ", " + k.max() + "]");
+            }
+        }
+        return out;
+    }
+
     /** The values in force, in the unit cube (a broken knob: where it was last known, or 0.5). */
     public double[] readUnit() throws Tunable.KnobException {
         double[] u = new double[knobs.size()];

@@ -105,6 +105,11 @@ public final class Tuner implements OnlineTuner {
                         best = safe.readUnit();
                         if (initial == null) {
                             initial = best.clone();
+                            List<String> outside = safe.outsideBounds();
+                            if (!outside.isEmpty()) {
+                                LOG.warn("tuning: the safe side runs {} outside the knobs' bounds; trials start from the nearest bound,"
+                                        + " which is also what Revert returns to (widen the bounds to include it)", outside);
+                            }
                         }
                     } catch (Tunable.KnobException e) {
                         LOG.warn("tuning: cannot read the safe side's knobs ({}); not tuning", e.getMessage());

@@ -39,4 +39,12 @@ class KnobSetTest {
         assertThrows(IllegalArgumentException.class, () -> Tunable.checkBounds("x", 0, Double.POSITIVE_INFINITY));
         assertThrows(IllegalArgumentException.class, () -> Tunable.checkBounds("x", Double.NaN, 1));
     }
+
+    /** A value in force outside the knob's bounds (the fake's [0, 100]) is named, since tuning cannot return to it. */
+    @Test
+    void valuesInForceOutsideTheBounds_areNamed() throws Exception {
+        KnobSet set = new KnobSet(java.util.List.of(new FakeKnob("a", 50), new FakeKnob("b", 250)));
+        assertEquals(java.util.List.of("b 250.0 [0.0, 100.0]"), set.outsideBounds());
+        assertEquals(1.0, set.readUnit()[1], 1e-12, "read as the nearest bound");
+    }
 }
