@@ -96,6 +96,14 @@ class QueueTimeoutKnobEndToEndTest {
         await("the timeout reaches the gateway with an allocation").atMost(DEADLINE)
                 .until(() -> gateway.queues().queueTimeoutNanos(1) == 300_000_000L);
         assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(0), "the other class keeps its configured timeout");
+        String stats = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + gateway.adminPort() + "/stats")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        com.fasterxml.jackson.databind.JsonNode shown = new com.fasterxml.jackson.databind.ObjectMapper().readTree(stats)
+                .path("allocation").path("queueTimeouts");
+        assertEquals(0.3, shown.path("trial").path("seconds").asDouble(), 1e-9, "the operator sees the timeout in force: " + shown);
+        assertEquals(30, shown.path("trial").path("configured").asDouble(), 1e-9);
+        assertTrue(shown.path("safe").isMissingNode(), "only the classes the manager changed: " + shown);
 
         HttpClient client = new HttpClient();
         client.start();

@@ -461,6 +461,15 @@ public final class Gateway implements AutoCloseable {
         }
         alloc.put("weights", w);
         alloc.put("servers", n);
+        Map<String, Object> timeouts = new LinkedHashMap<>(); // the classes whose queue timeout the manager's tuner set
+        for (int c = 0; c < config.classes().size(); c++) {
+            double inForce = queues.queueTimeoutNanos(c) / 1e9;
+            double configured = config.classes().get(c).queueTimeout().toNanos() / 1e9;
+            if (inForce != configured) {
+                timeouts.put(config.classes().get(c).name(), Map.of("seconds", inForce, "configured", configured));
+            }
+        }
+        alloc.put("queueTimeouts", timeouts);
         m.put("allocation", alloc);
         m.put("classes", metrics.flowStats(queues));
         FlashCrowdDetector fd = flashDetector;

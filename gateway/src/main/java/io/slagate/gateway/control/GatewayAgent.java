@@ -145,7 +145,16 @@ public final class GatewayAgent implements AutoCloseable {
             n[s] = Math.max(0, e.getValue() == null ? 0 : e.getValue());
         }
         Allocation next = new Allocation(a.version(), w, n);
-        q.setQueueTimeouts(queueTimeouts(a, config));
+        long[] timeouts = queueTimeouts(a, config);
+        for (int c = 0; c < timeouts.length; c++) {
+            long timeout = timeouts[c] > 0 ? timeouts[c] : config.classes().get(c).queueTimeout().toNanos();
+            if (timeout != q.queueTimeoutNanos(c)) {
+                LOG.info("class {}: queue timeout {} ms -> {} ms ({}; requests already waiting keep theirs)", config.classes().get(c).name(),
+                        q.queueTimeoutNanos(c) / 1_000_000, timeout / 1_000_000,
+                        timeouts[c] > 0 ? "set by resource manager " + a.managerId() + "'s tuner" : "configured");
+            }
+        }
+        q.setQueueTimeouts(timeouts);
         q.assignPools(a.serverPools()); // before the caps computed for the servers' new pools
         gateway.setAllocation(next);
         applied.incrementAndGet();
