@@ -757,8 +757,8 @@ public final class ConfigLoader {
         List<TuningSettings> tuning = c.child("tuning").isMissing() ? List.of() : tuning(c.object("tuning"));
         for (TuningSettings t : tuning) {
             for (TuningSettings.Knob k : t.knobs()) {
-                if (!k.controller() || !t.interleaved()) {
-                    continue;
+                if (!k.controller() || !t.interleaved() || k.name().equals("window")) {
+                    continue; // the window is the gateways' setting: checked against it in crossCheck
                 }
                 // the value in force is the tuner's first best: outside the knob's bounds, the first trial would move it,
                 // whatever it measured
@@ -779,6 +779,33 @@ public final class ConfigLoader {
         }
         return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound,
                 minGain, forecast == null ? "none" : forecast, reconfiguration(c.object("reconfiguration")), tuning);
+    }
+
+    /**
+     * The window knob spans whole reporting intervals of the windows the gateways hold (the configured one: it can only
+     * shorten it), and each trial's settle must outlast its longest value, or a period would measure the previous
+     * setting's answers.
+     */
+    private static void windowKnobs(ConfigNode top, StatsSettings stats, List<TuningSettings> tuning) {
+        double interval = stats.reportingInterval().toNanos() / 1e9;
+        double window = stats.window().toNanos() / 1e9;
+        for (TuningSettings t : tuning) {
+            String at = TuningSettings.DEFAULT.equals(t.partition()) ? "controller.tuning" : "controller.tuning.partitions." + t.partition();
+            for (int i = 0; i < t.knobs().size(); i++) {
+                TuningSettings.Knob k = t.knobs().get(i);
+                if (!k.controller() || !k.name().equals("window")) {
+                    continue;
+                }
+                if (k.min() < interval || k.max() > window) {
+                    top.problem(at + ".knobs[" + i + "].max", k.max(), String.format(java.util.Locale.ROOT, "the bounds [%s, %s] leave what the "
+                            + "gateways hold: from one reportingInterval (%s s) to the configured gateway.stats.window (%s s), which the "
+                            + "knob can only shorten", k.min(), k.max(), interval, window));
+                } else if (t.settle().toNanos() / 1e9 < k.max()) {
+                    top.problem(at + ".settle", t.settle(), String.format(java.util.Locale.ROOT, "is shorter than the window knob's largest value"
+                            + " (%s s): a trial's period would measure the previous setting's answers", k.max()));
+                }
+            }
+        }
     }
 
     private static final String[] WORK_LINE_KEYS = {"safe", "experimental", "share", "twins", "knobs", "best", "interleaved"};
@@ -912,7 +939,7 @@ public final class ConfigLoader {
             } else if (controllerKnob) {
                 // within what controller.KEY itself accepts
                 double[] range = switch (knob) {
-                    case "cycle" -> new double[] {0.02, 3600};
+                    case "cycle", "window" -> new double[] {0.02, 3600};
                     case "damping" -> new double[] {0.01, 1};
                     default -> new double[] {0.001, 1000};
                 };
@@ -990,6 +1017,7 @@ public final class ConfigLoader {
 
     private static void crossCheck(ConfigNode top, List<ServerConfig> servers, List<TrafficClassConfig> classes,
                                    GatewaySettings gateway, ControllerSettings controller) {
+        windowKnobs(top, gateway.stats(), controller.tuning());
         Set<String> pools = new HashSet<>();
         servers.forEach(s -> pools.add(s.pool()));
         for (int i = 0; i < servers.size(); i++) {

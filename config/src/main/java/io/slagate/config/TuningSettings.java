@@ -39,12 +39,16 @@ public record TuningSettings(String strategy, Duration period, Duration settle, 
     /** The name of the single partition of {@code controller.tuning} without {@code partitions}. */
     public static final String DEFAULT = "default";
 
-    /** The controller's own knobs (global: tuned only in an interleaved partition). */
-    public static final List<String> CONTROLLER_KNOBS = List.of("cycle", "damping", "resolution", "model");
+    /**
+     * The controller's own knobs (global: tuned only in an interleaved partition), with the gateways' statistics window
+     * ({@code window}, seconds) it reads λ~ and t~ over.
+     */
+    public static final List<String> CONTROLLER_KNOBS = List.of("cycle", "damping", "resolution", "model", "window");
 
     /**
-     * @param name    {@code concurrency} (slagate's N_s of each server of the side), one of {@link #CONTROLLER_KNOBS}
-     *                ({@code cycle} in seconds), or a backend knob's name
+     * @param name    {@code concurrency} (slagate's N_s of each server of the side), {@code queueTimeout} (seconds, the
+     *                side's classes), one of {@link #CONTROLLER_KNOBS} ({@code cycle} and {@code window} in seconds), or a
+     *                backend knob's name
      * @param path    for a backend knob, the admin endpoint's path on each server (e.g. /admin/knobs); null for slagate's
      * @param timeout for a backend knob, how long a read or a set may take
      * @param choices for a knob that picks one of names ({@code model}), the names; the knob's value is the index (min 0,

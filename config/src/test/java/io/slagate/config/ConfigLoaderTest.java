@@ -648,6 +648,38 @@ class ConfigLoaderTest {
         assertTrue(m.contains("controller.tuning.knobs[0].name") && m.contains("safe side"), m);
     }
 
+    /**
+     * The statistics window: global (interleaved only), within what the gateways hold (a reporting interval to the
+     * configured window), and each trial's settle outlasts its longest value.
+     */
+    @Test
+    void windowKnob_withinTheGatewaysWindow_andSettleOutlastsIt() {
+        String base = """
+                gateway: { stats: { reportingInterval: 1s, window: 20s } }
+                servers: [ { id: s1, url: "http://127.0.0.1:9001" } ]
+                classes: [ { name: p, target: 1s } ]
+                """;
+        TuningSettings ok = ConfigLoader.parse(base + """
+                controller: { tuning: { interleaved: true, settle: 20s, knobs: [ { name: window, min: 2, max: 20 } ] } }
+                """, "t.yaml").controller().tuning().get(0);
+        assertTrue(!ok.knobs().get(0).integer());
+        String m = assertThrows(ConfigException.class, () -> ConfigLoader.parse(base + """
+                controller: { tuning: { interleaved: true, settle: 20s, knobs: [ { name: window, min: 0.5, max: 60 } ] } }
+                """, "e.yaml")).getMessage();
+        assertTrue(m.contains("controller.tuning.knobs[0].max") && m.contains("gateway.stats.window"), m);
+        m = assertThrows(ConfigException.class, () -> ConfigLoader.parse(base + """
+                controller: { tuning: { interleaved: true, settle: 5s, knobs: [ { name: window, min: 2, max: 20 } ] } }
+                """, "e.yaml")).getMessage();
+        assertTrue(m.contains("controller.tuning.settle") && m.contains("previous setting"), m);
+        m = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                gateway: { stats: { reportingInterval: 1s, window: 20s } }
+                servers: [ { id: s1, url: "http://127.0.0.1:9001", pool: a }, { id: s2, url: "http://127.0.0.1:9002", pool: t } ]
+                classes: [ { name: p, target: 1s, pool: a }, { name: p-trial, target: 1s, pool: t } ]
+                controller: { tuning: { safe: a, experimental: t, twins: { p: p-trial }, settle: 20s, knobs: [ { name: window, min: 2, max: 20 } ] } }
+                """, "e.yaml")).getMessage();
+        assertTrue(m.contains("controller.tuning.knobs[0].name") && m.contains("interleaved: true"), m);
+    }
+
     /** The controller's own knobs are global: only with the operator's interleaved: true, and each mistake named. */
     @Test
     void controllerKnobs_needInterleaved_andEachMistakeNamed() {

@@ -470,6 +470,8 @@ public final class Gateway implements AutoCloseable {
             }
         }
         alloc.put("queueTimeouts", timeouts);
+        alloc.put("statsWindow", Map.of("seconds", metrics.windowIntervals() * metrics.intervalSeconds(),
+                "configured", metrics.configuredWindowIntervals() * metrics.intervalSeconds()));
         m.put("allocation", alloc);
         m.put("classes", metrics.flowStats(queues));
         FlashCrowdDetector fd = flashDetector;

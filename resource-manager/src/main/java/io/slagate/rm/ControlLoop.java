@@ -637,6 +637,10 @@ public final class ControlLoop implements AutoCloseable {
     private io.slagate.rm.tune.KnobSet controllerKnobs(io.slagate.config.TuningSettings t) {
         List<io.slagate.rm.tune.Tunable> knobs = new java.util.ArrayList<>();
         for (io.slagate.config.TuningSettings.Knob k : t.knobs()) {
+            if (k.name().equals("window")) {
+                knobs.add(new io.slagate.rm.tune.WindowKnob(overrides, () -> config.gateway().stats().window().toMillis(), k.min(), k.max()));
+                continue;
+            }
             knobs.add(new io.slagate.rm.tune.ControllerKnob(k.name(), k.min(), k.max(), k.integer(), k.choices(),
                     () -> config.controller(), this::applyController));
         }

@@ -22,6 +22,8 @@ public final class Overrides {
     private volatile boolean paused;
     /** Queue timeouts the tuner set (issue 18's queueTimeout knob), milliseconds by class; sent with every allocation. */
     private final Map<String, Long> queueTimeouts = new ConcurrentHashMap<>();
+    /** The gateways' statistics window the tuner set (issue 18's window knob), ms; 0: the configured one. */
+    private volatile long statsWindowMillis;
 
     static String flowKey(String gatewayId, String className) {
         return gatewayId + "/" + className;
@@ -64,6 +66,18 @@ public final class Overrides {
 
     public Map<String, Long> queueTimeouts() {
         return Map.copyOf(queueTimeouts);
+    }
+
+    /** The gateways' statistics window from the next allocation on, ms (0: the configured one). */
+    public void setStatsWindow(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("a statistics window is not negative: " + millis);
+        }
+        statsWindowMillis = millis;
+    }
+
+    public long statsWindowMillis() {
+        return statsWindowMillis;
     }
 
     public void pause() {

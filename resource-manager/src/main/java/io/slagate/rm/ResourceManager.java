@@ -376,7 +376,8 @@ public final class ResourceManager {
         }
         Map<String, Long> queueTimeouts = new TreeMap<>(overrides.queueTimeouts());
         queueTimeouts.keySet().retainAll(config.classes().stream().map(TrafficClassConfig::name).toList());
-        last = new AllocationMessage(BusMessage.SCHEMA, version, now, id, perGateway, serverPools, queueTimeouts);
+        last = new AllocationMessage(BusMessage.SCHEMA, version, now, id, perGateway, serverPools, queueTimeouts,
+                overrides.statsWindowMillis());
         double solveMillis = (System.nanoTime() - started) / 1e6;
         // a line per cycle that changes the allocation; the unchanged ones (most, at steady state) only at DEBUG
         if (changed ? LOG.isInfoEnabled() : LOG.isDebugEnabled()) {

@@ -277,6 +277,44 @@ class ControlLoopTest {
     }
 
     /**
+     * The statistics window knob (interleaved): a trial's window reaches the gateways with every allocation, and stopping
+     * puts back the best, the configured 20 s.
+     */
+    @Test
+    void windowKnob_reachesTheGatewaysWithEveryAllocation_andStopPutsTheBestBack() {
+        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
+        String yaml = """
+                gateway: { stats: { reportingInterval: 1s, window: 20s } }
+                servers:
+                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 8 }
+                classes:
+                  - { name: p, target: 1s }
+                controller: { cycle: 1s, tuning: { interleaved: true, period: 2s, settle: 20s, knobs: [ { name: window, min: 2, max: 20 } ] } }
+                """;
+        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+                new SimpleMeterRegistry(), () -> now)) {
+            joinGw1(loop);
+            loop.onStats(gw1Stats(java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
+                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 8, 4, true))), "gw-account");
+            long window = 0;
+            for (int i = 0; i < 200 && (window == 0 || window == 20_000); i++) { // settle, reference, settle, then the trial
+                now += 1_000_000_000L;
+                loop.cycle();
+                window = loop.lastAllocation().statsWindowMillis();
+            }
+            assertTrue(window >= 2000 && window < 20_000, "a trial's window: " + window);
+            assertEquals(java.util.List.of(20.0), java.util.Arrays.stream(loop.tuner().bestValues()).boxed().toList());
+            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0));
+            now += 1_000_000_000L;
+            loop.cycle();
+            long after = loop.lastAllocation().statsWindowMillis();
+            assertTrue(after == 0 || after == 20_000, "the best, the configured window: " + after);
+        } finally {
+            bus.close();
+        }
+    }
+
+    /**
      * Active Harmony's parameter partitioning: each work line (a safe and an experimental pool) has its own tuner,
      * measured on its own classes; an operator's command may name one partition, or none for all.
      */

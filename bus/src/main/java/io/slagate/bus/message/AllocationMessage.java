@@ -10,10 +10,12 @@ import java.util.Map;
  * @param serverPools        the pool each movable server serves under this allocation (issue 19's reconfiguration), by id
  * @param queueTimeoutMillis the queue timeout of each class the manager's tuner set (issue 18's queueTimeout knob), by
  *                           class name; a class not named keeps its configured timeout
+ * @param statsWindowMillis  the gateways' statistics window the manager's tuner set (issue 18's window knob); 0: the
+ *                           configured one
  */
 public record AllocationMessage(int schema, long version, long timestampMillis, String managerId,
                                 Map<String, GatewayAllocation> gateways, Map<String, String> serverPools,
-                                Map<String, Long> queueTimeoutMillis) implements BusMessage {
+                                Map<String, Long> queueTimeoutMillis, long statsWindowMillis) implements BusMessage {
     public AllocationMessage {
         gateways = Map.copyOf(gateways);
         serverPools = serverPools == null ? Map.of() : Map.copyOf(serverPools);
@@ -21,11 +23,16 @@ public record AllocationMessage(int schema, long version, long timestampMillis, 
     }
 
     public AllocationMessage(int schema, long version, long timestampMillis, String managerId, Map<String, GatewayAllocation> gateways,
+                             Map<String, String> serverPools, Map<String, Long> queueTimeoutMillis) {
+        this(schema, version, timestampMillis, managerId, gateways, serverPools, queueTimeoutMillis, 0);
+    }
+
+    public AllocationMessage(int schema, long version, long timestampMillis, String managerId, Map<String, GatewayAllocation> gateways,
                              Map<String, String> serverPools) {
-        this(schema, version, timestampMillis, managerId, gateways, serverPools, Map.of());
+        this(schema, version, timestampMillis, managerId, gateways, serverPools, Map.of(), 0);
     }
 
     public AllocationMessage(int schema, long version, long timestampMillis, String managerId, Map<String, GatewayAllocation> gateways) {
-        this(schema, version, timestampMillis, managerId, gateways, Map.of(), Map.of());
+        this(schema, version, timestampMillis, managerId, gateways, Map.of(), Map.of(), 0);
     }
 }

@@ -155,6 +155,7 @@ public final class GatewayAgent implements AutoCloseable {
             }
         }
         q.setQueueTimeouts(timeouts);
+        applyWindow(a);
         q.assignPools(a.serverPools()); // before the caps computed for the servers' new pools
         gateway.setAllocation(next);
         applied.incrementAndGet();
@@ -183,6 +184,29 @@ public final class GatewayAgent implements AutoCloseable {
             }
         }
         return nanos;
+    }
+
+    /**
+     * The manager's statistics window (issue 18's window knob), in whole reporting intervals: 0 (or less) brings back the
+     * configured window; a longer one than configured is cut to it (the gateway holds no more) and logged.
+     */
+    private void applyWindow(AllocationMessage a) {
+        io.slagate.gateway.stats.GatewayMetrics m = gateway.metrics();
+        long ms = a.statsWindowMillis();
+        int intervals = m.configuredWindowIntervals();
+        if (ms > 0) {
+            intervals = (int) Math.max(1, Math.round(ms / 1000.0 / m.intervalSeconds()));
+            if (intervals > m.configuredWindowIntervals()) {
+                LOG.warn("allocation v{} sets the statistics window to {} ms, longer than the configured one; the configured one applies",
+                        a.version(), ms);
+            }
+        }
+        int before = m.windowIntervals();
+        int after = m.windowIntervals(intervals);
+        if (after != before) {
+            LOG.info("statistics window {} s -> {} s ({})", before * m.intervalSeconds(), after * m.intervalSeconds(),
+                    ms > 0 ? "set by resource manager " + a.managerId() + "'s tuner" : "configured");
+        }
     }
 
     private static int serverIndex(SlagateConfig config, String serverId) {

@@ -58,6 +58,9 @@ public final class GatewayMetrics {
     private final SlagateConfig config;
     private final QueueManager queues;
     private final double intervalSeconds;
+    /** Reporting intervals of the configured window: what the windows hold; the window knob may span fewer. */
+    private final int configuredIntervals;
+    private volatile int windowIntervals;
 
     /** What a server did wrong, for {@code slagate_server_errors_total{kind}}. */
     /** CONNECT, TIMEOUT and BROKEN fail the request (and count toward ejection, but BROKEN); PROTOCOL: extra bytes after an answer. */
@@ -99,6 +102,8 @@ public final class GatewayMetrics {
         Duration interval = config.gateway().stats().reportingInterval();
         intervalSeconds = interval.toNanos() / 1e9;
         int intervals = (int) Math.max(1, Math.round(config.gateway().stats().window().toNanos() / (double) interval.toNanos()));
+        configuredIntervals = intervals;
+        windowIntervals = intervals;
         for (int c = 0; c < n; c++) {
             String cls = classes.get(c).name();
             classNames[c] = cls;
@@ -155,6 +160,46 @@ public final class GatewayMetrics {
                         .tag("kind", e.name().toLowerCase()).description("Failed exchanges with the server").register(registry);
             }
         }
+    }
+
+    /**
+     * The statistics window from the next reporting interval on (issue 18's window knob, set by the manager): the last
+     * {@code intervals} reporting intervals, at most the configured window's (what was allocated). Every class's and
+     * server's window, the goal percentiles and the deadline quantiles follow it. Returns the span in force.
+     */
+    public int windowIntervals(int intervals) {
+        int n = Math.max(1, Math.min(configuredIntervals, intervals));
+        for (SlidingWindow w : windows) {
+            w.span(n);
+        }
+        for (SlidingWindow w : serverWindows) {
+            w.span(n);
+        }
+        for (int c = 0; c < windows.length; c++) {
+            if (serviceQuantile[c] != null) {
+                serviceQuantile[c].span(n);
+            }
+            if (responseWindow[c] != null) {
+                responseWindow[c].span(n);
+            }
+        }
+        windowIntervals = n;
+        return n;
+    }
+
+    /** The reporting intervals the window spans now. */
+    public int windowIntervals() {
+        return windowIntervals;
+    }
+
+    /** The reporting intervals of the configured window: the most the window may span. */
+    public int configuredWindowIntervals() {
+        return configuredIntervals;
+    }
+
+    /** The reporting interval, seconds. */
+    public double intervalSeconds() {
+        return intervalSeconds;
     }
 
     private static Timer timer(String name, String description, String gw, String cls, MeterRegistry registry) {

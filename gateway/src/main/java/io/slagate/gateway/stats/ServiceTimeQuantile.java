@@ -23,6 +23,11 @@ final class ServiceTimeQuantile {
         this.window = new WindowedHistogram(intervals, 1);
     }
 
+    /** The window spans the latest {@code intervals} from the next rotation on. */
+    void span(int intervals) {
+        window.span(intervals);
+    }
+
     void record(long serviceNanos) {
         window.record(serviceNanos);
     }

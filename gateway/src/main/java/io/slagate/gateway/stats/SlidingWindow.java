@@ -33,12 +33,20 @@ final class SlidingWindow {
     private final Bucket[] buckets;
     private volatile int current;
     private int closed;
+    /** How many closed intervals the summary spans: at most the intervals allocated (issue 18's window knob). */
+    private volatile int span;
 
     SlidingWindow(int intervals) {
         buckets = new Bucket[intervals + 1];
         for (int i = 0; i < buckets.length; i++) {
             buckets[i] = new Bucket();
         }
+        span = intervals;
+    }
+
+    /** From the next summary on, the window spans the last {@code intervals} closed ones (1 to those allocated). */
+    void span(int intervals) {
+        span = Math.max(1, Math.min(buckets.length - 1, intervals));
     }
 
     void arrived() {
@@ -99,7 +107,8 @@ final class SlidingWindow {
         long service = 0;
         long within = 0;
         int cur = current;
-        for (int k = 1; k <= closed; k++) {
+        int spanned = Math.min(closed, span);
+        for (int k = 1; k <= spanned; k++) {
             Bucket b = buckets[(cur - k + buckets.length) % buckets.length];
             arrivals += b.arrivals.sum();
             completions += b.completions.sum();
@@ -110,7 +119,7 @@ final class SlidingWindow {
             service += b.serviceNanos.sum();
             within += b.withinGoal.sum();
         }
-        double window = Math.max(1, closed) * intervalSeconds;
+        double window = Math.max(1, spanned) * intervalSeconds;
         double n = Math.max(1, completions);
         return new FlowStats(className, arrivals / window, completions / window, rejections / window,
                 resp / n / 1e9, queue / n / 1e9, service / n / 1e9, queueLength, outstanding, window,

@@ -18,12 +18,20 @@ final class WindowedHistogram {
     private final Histogram sum;
     private Histogram recycled;
     private int next;
+    /** How many of the latest intervals the sum spans (issue 18's window knob): at most those allocated. */
+    private volatile int span;
 
     /** @param intervals how many reporting intervals the window spans; {@code digits}: significant digits kept */
     WindowedHistogram(int intervals, int digits) {
         this.recorder = new Recorder(HIGHEST_MICROS, digits);
         this.intervals = new Histogram[Math.max(1, intervals)];
         this.sum = new Histogram(HIGHEST_MICROS, digits);
+        this.span = this.intervals.length;
+    }
+
+    /** From the next rotation on, the sum spans the latest {@code n} intervals (1 to those allocated). */
+    void span(int n) {
+        span = Math.max(1, Math.min(intervals.length, n));
     }
 
     void record(long nanos) {
@@ -38,7 +46,9 @@ final class WindowedHistogram {
         next = (next + 1) % intervals.length;
         recycled = dropped;
         sum.reset();
-        for (Histogram i : intervals) {
+        int spanned = span;
+        for (int k = 1; k <= spanned; k++) {
+            Histogram i = intervals[(next - k + intervals.length) % intervals.length];
             if (i != null) {
                 sum.add(i);
             }

@@ -91,6 +91,25 @@ class GatewayAgentTest {
         assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(0), "not named any more: configured again");
     }
 
+    /** The manager's statistics window (issue 18's window knob): shortened in whole intervals, never beyond the configured. */
+    @Test
+    void statsWindow_shortenedByTheManager_neverBeyondTheConfigured() {
+        io.slagate.gateway.stats.GatewayMetrics m = gateway.metrics();
+        int configured = m.configuredWindowIntervals();
+        long interval = Math.round(m.intervalSeconds() * 1000);
+        assertTrue(agent.apply(new AllocationMessage(BusMessage.SCHEMA, 5, 0, "rm", Map.of("gw1", new GatewayAllocation(Map.of(), Map.of())),
+                Map.of(), Map.of(), 2 * interval)));
+        assertEquals(2, m.windowIntervals());
+        assertTrue(agent.apply(new AllocationMessage(BusMessage.SCHEMA, 6, 0, "rm", Map.of("gw1", new GatewayAllocation(Map.of(), Map.of())),
+                Map.of(), Map.of(), 1000 * interval * configured)));
+        assertEquals(configured, m.windowIntervals(), "longer than what the gateway holds: the configured window");
+        assertTrue(agent.apply(new AllocationMessage(BusMessage.SCHEMA, 7, 0, "rm", Map.of("gw1", new GatewayAllocation(Map.of(), Map.of())),
+                Map.of(), Map.of(), interval)));
+        assertEquals(1, m.windowIntervals());
+        assertTrue(agent.apply(alloc(8, "gw1", Map.of(), Map.of())));
+        assertEquals(configured, m.windowIntervals(), "not set any more: the configured window");
+    }
+
     @Test
     void report_carriesEveryClassAndServer_withTheWeightsAndCapsInForce() {
         StatsMessage m = agent.statsMessage();
