@@ -33,14 +33,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 18's queueTimeout knob end to end, on a real broker over TCP, a real gateway and a real HTTP backend: the
- * manager's queue timeout for class {@code trial} (what its tuner's knob writes) reaches the gateway with the next
- * allocation. With the server's one slot held, a {@code trial} request is shed at that timeout, with its own
+ * Issue 18's gateway-side knobs end to end, on a real broker over TCP, a real gateway and a real HTTP backend. The
+ * manager's queue timeout for class {@code trial} (what its tuner's queueTimeout knob writes) reaches the gateway with
+ * the next allocation. With the server's one slot held, a {@code trial} request is shed at that timeout, with its own
  * queue-timeout fault, while a {@code safe} request queued before it, under the configured 30 s, waits on and is
  * answered; the gateway reports the shed request as a failure of its class (what the tuner is charged), and its
- * counters balance.
+ * counters balance. The manager's statistics window (the window knob) shortens the gateway's, and goes back.
  */
-class QueueTimeoutKnobEndToEndTest {
+class GatewayKnobsEndToEndTest {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     private final List<AutoCloseable> open = new ArrayList<>();
 
@@ -137,6 +137,13 @@ class QueueTimeoutKnobEndToEndTest {
             return trial.failureRate() > 0 && trial.failureRate() == trial.rejectionRate();
         });
         assertEquals(0, agent.statsMessage().flows().get(0).failureRate(), "the safe class failed nothing");
+
+        assertEquals(50, gateway.metrics().windowIntervals(), "the configured 10 s of 200 ms intervals");
+        overrides.setStatsWindow(400); // as WindowKnob.apply(0.4) does
+        await("the window reaches the gateway with an allocation").atMost(DEADLINE).until(() -> gateway.metrics().windowIntervals() == 2);
+        await("and its reports span it").atMost(DEADLINE).until(() -> Math.abs(gateway.flowStats().get(0).windowSeconds() - 0.4) < 1e-9);
+        overrides.setStatsWindow(0);
+        await("back to the configured window").atMost(DEADLINE).until(() -> gateway.metrics().windowIntervals() == 50);
     }
 
     private static CompletableFuture<ContentResponse> send(HttpClient client, Gateway g, String action) {
