@@ -23,11 +23,12 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * Issue 18, the controller's own knobs ({@code slagate experiment tuning --controller}): one server with a tight N_s in
  * front of a sleep-bound service, premium and basic on it near capacity, so that how the manager splits the slots
- * decides who meets the goal. The controller starts on poor settings (weight resolution 2, damping 0.9, the M/M/1 model)
- * and the interleaved tuner (no safe side: reference, trial, reference) tunes resolution, damping and model under a load
+ * decides who meets the goal. The controller starts on poor settings (weight resolution 2, damping 0.9, the M/M/1 model,
+ * the gateways' statistics window at the longest they hold, 6 s) and the interleaved tuner (no safe side: reference,
+ * trial, reference) tunes resolution, damping, model and window under a load
  * whose mix changes halfway. Then the start and the tuned settings alternate, start, tuned, start, tuned, under the
  * second phase's load, so both are measured in the same run on the same load. Ends with
- * {@code controller-knobs start U0 tuned U1 trials T best [resolution, damping, model]}.
+ * {@code controller-knobs start U0 tuned U1 trials T best [resolution, damping, model, window]}.
  */
 final class ControllerTuningExperiment {
     private static final String PARTITION = "controller";
@@ -118,7 +119,8 @@ final class ControllerTuningExperiment {
         if (v.length < 3) {
             return Arrays.toString(v);
         }
-        return String.format(Locale.ROOT, "[resolution %.2f, damping %.2f, model %s]", v[0], v[1], v[2] < 0.5 ? "auto" : "mm1");
+        return String.format(Locale.ROOT, "[resolution %.2f, damping %.2f, model %s%s]", v[0], v[1], v[2] < 0.5 ? "auto" : "mm1",
+                v.length > 3 ? String.format(Locale.ROOT, ", window %.1f s", v[3]) : "");
     }
 
     private void load(RunningSystem sys, List<LoadSpec.Phase> phases, long seed) throws Exception {
@@ -136,7 +138,7 @@ final class ControllerTuningExperiment {
                   id: gw1
                   listen: "127.0.0.1:0"
                   admin: "127.0.0.1:0"
-                  stats: { reportingInterval: 500ms, window: 3s }
+                  stats: { reportingInterval: 500ms, window: 6s }
                 servers:
                   - { id: s1, url: "%s", concurrency: 4 }
                 classes:
@@ -161,9 +163,10 @@ final class ControllerTuningExperiment {
                           - { name: resolution, min: 0.25, max: 2 }
                           - { name: damping, min: 0.1, max: 0.9 }
                           - { name: model, choices: [auto, mm1] }
+                          - { name: window, min: 0.5, max: 6 }
                     strategy: simplex
                     period: 15s
-                    settle: 3s
+                    settle: 6s
                     minGain: 0.03
                     abortDrop: 0.5
                     stallTrials: 8
@@ -181,21 +184,24 @@ final class ControllerTuningExperiment {
                 basic (target 400 ms) on it, open-loop: 45/s and 25/s for %d s, then 25/s and 45/s for %d s (70 of 80 requests/s:
                 how the manager splits the four slots decides who meets the goal). Utility: the minimum over the classes of eq. 7
                 on what was measured. The controller starts on %s; the interleaved tuner (no safe side, `interleaved: true`:
-                every trial runs on all traffic for 15 s between two 15 s periods of the best settings, 3 s to settle after each
-                change; promoted at +0.03 over the mean of the two references: a first run with 8 s periods and +0.01 promoted
-                on noise, its references alone moving by ±0.05 between periods) tunes the weight resolution (0.25 to 2), the
-                damping (0.1 to 0.9) and the model (auto or mm1). Then, under the second phase's load, the start and the tuned
+                every trial runs on all traffic for 15 s between two 15 s periods of the best settings, 6 s to settle after each
+                change, as long as the longest window, so that a period measures its own setting's answers only; promoted at
+                +0.03 over the mean of the two references: a first run with 8 s periods and +0.01 promoted on noise, its
+                references alone moving by ±0.05 between periods) tunes the weight resolution (0.25 to 2), the damping (0.1 to
+                0.9), the model (auto or mm1) and the gateways' statistics window (0.5 to 6 s; the issue's poor start has 120 s,
+                which would need a settle of 120 s per change, beyond a short run). Then, under the second phase's load, the start and the tuned
                 settings alternate (start, tuned, start, tuned; %d s each after 8 s to settle), so both are measured in the same
                 run on the same load: %s
 
-                | trial | resolution | damping | model | trial U | references' U | outcome |
-                |---:|---:|---:|---|---:|---:|---|
+                | trial | resolution | damping | model | window (s) | trial U | references' U | outcome |
+                |---:|---:|---:|---|---:|---:|---:|---|
                 """, phase, phase, start, compare, windows));
         for (Tuner.Trial t : trials) {
             double[] v = t.values();
-            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %.3f | %.3f | %s |%n", t.number(),
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %.3f | %.3f | %s |%n", t.number(),
                     v.length > 0 ? String.format(Locale.ROOT, "%.2f", v[0]) : "–", v.length > 1 ? String.format(Locale.ROOT, "%.2f", v[1]) : "–",
-                    v.length > 2 ? (v[2] < 0.5 ? "auto" : "mm1") : "–", t.experimental(), t.safe(), t.outcome()));
+                    v.length > 2 ? (v[2] < 0.5 ? "auto" : "mm1") : "–", v.length > 3 ? String.format(Locale.ROOT, "%.1f", v[3]) : "–",
+                    t.experimental(), t.safe(), t.outcome()));
         }
         md.append("\nAll traffic's utility per second:\n\n");
         StringBuilder s = new StringBuilder();

@@ -134,10 +134,9 @@ class ControlLoopTest {
         }
     }
 
-    @Test
-    void tuningCommands_startStopRevert_andEachDecisionCarriesTheTunersState() {
-        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
-        String yaml = """
+    /** A safe pool a (s1, class p) and an experimental pool t (s2, its twin p-trial), tuning one {@code knob}. */
+    private static String sidesYaml(String knob) {
+        return """
                 servers:
                   - { id: s1, url: "http://127.0.0.1:1", concurrency: 8, pool: a }
                   - { id: s2, url: "http://127.0.0.1:2", concurrency: 8, pool: t }
@@ -145,18 +144,27 @@ class ControlLoopTest {
                   - { name: p, target: 1s, pool: a }
                   - { name: p-trial, target: 1s, pool: t }
                 controller: { cycle: 1h, tuning: { safe: a, experimental: t, twins: { p: p-trial }, period: 2s, settle: 1s,
-                  knobs: [ { name: concurrency, min: 1, max: 20 } ] } }
-                """;
+                  knobs: [ %s ] } }
+                """.formatted(knob);
+    }
+
+    /** gw1's report of both sides: the same traffic on each. */
+    private static io.slagate.bus.message.StatsMessage sidesStats() {
+        return gw1Stats(java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5),
+                        new io.slagate.bus.message.FlowStatsMessage("p-trial", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
+                java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 8, 4, true),
+                        new io.slagate.bus.message.ServerStatusMessage("s2", 8, 4, true)));
+    }
+
+    @Test
+    void tuningCommands_startStopRevert_andEachDecisionCarriesTheTunersState() {
+        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
+        String yaml = sidesYaml("{ name: concurrency, min: 1, max: 20 }");
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0)); // before the tuner exists: ignored
             joinGw1(loop);
-            io.slagate.bus.message.StatsMessage stats = gw1Stats(
-                    java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5),
-                            new io.slagate.bus.message.FlowStatsMessage("p-trial", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
-                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 8, 4, true),
-                            new io.slagate.bus.message.ServerStatusMessage("s2", 8, 4, true)));
-            loop.onStats(stats, "gw-account");
+            loop.onStats(sidesStats(), "gw-account");
             for (int i = 0; i < 4; i++) { // the baseline period, then a trial
                 now += 1_000_000_000L;
                 loop.cycle();
@@ -190,24 +198,11 @@ class ControlLoopTest {
     @Test
     void queueTimeoutKnob_reachesTheGatewaysWithEveryAllocation() {
         ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
-        String yaml = """
-                servers:
-                  - { id: s1, url: "http://127.0.0.1:1", concurrency: 8, pool: a }
-                  - { id: s2, url: "http://127.0.0.1:2", concurrency: 8, pool: t }
-                classes:
-                  - { name: p, target: 1s, pool: a }
-                  - { name: p-trial, target: 1s, pool: t }
-                controller: { cycle: 1h, tuning: { safe: a, experimental: t, twins: { p: p-trial }, period: 2s, settle: 1s,
-                  knobs: [ { name: queueTimeout, min: 0.2, max: 30 } ] } }
-                """;
+        String yaml = sidesYaml("{ name: queueTimeout, min: 0.2, max: 30 }");
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             joinGw1(loop);
-            loop.onStats(gw1Stats(
-                    java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5),
-                            new io.slagate.bus.message.FlowStatsMessage("p-trial", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
-                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 8, 4, true),
-                            new io.slagate.bus.message.ServerStatusMessage("s2", 8, 4, true))), "gw-account");
+            loop.onStats(sidesStats(), "gw-account");
             for (int i = 0; i < 5; i++) {
                 now += 1_000_000_000L;
                 loop.cycle();

@@ -4,44 +4,25 @@ import io.slagate.rm.Overrides;
 import java.util.function.IntSupplier;
 
 /** Slagate's own knob N_s of one server (issue 18), set as the resource manager's capacity pin (the console's "Pin N_s"). */
-public final class ConcurrencyKnob implements Tunable {
+public final class ConcurrencyKnob extends BoundedKnob {
     private final String serverId;
     private final Overrides overrides;
     private final IntSupplier configured;
-    private final double min;
-    private final double max;
 
     /** @param configured the server's N_s when nothing is pinned */
     public ConcurrencyKnob(String serverId, Overrides overrides, IntSupplier configured, double min, double max) {
-        Tunable.checkBounds("concurrency", min, max);
+        super("concurrency", min, max, true);
         if (min < 1) {
             throw new IllegalArgumentException("knob concurrency: N_s is at least 1, not " + min);
         }
         this.serverId = serverId;
         this.overrides = overrides;
         this.configured = configured;
-        this.min = min;
-        this.max = max;
     }
 
     @Override
     public String name() {
         return "concurrency@" + serverId;
-    }
-
-    @Override
-    public double min() {
-        return min;
-    }
-
-    @Override
-    public double max() {
-        return max;
-    }
-
-    @Override
-    public boolean integer() {
-        return true;
     }
 
     @Override
@@ -52,6 +33,6 @@ public final class ConcurrencyKnob implements Tunable {
 
     @Override
     public void apply(double value) {
-        overrides.pinCapacity(serverId, (int) Math.round(Math.max(min, Math.min(max, value))), Long.MAX_VALUE);
+        overrides.pinCapacity(serverId, (int) clamp(value), Long.MAX_VALUE);
     }
 }

@@ -12,11 +12,8 @@ import java.util.function.UnaryOperator;
  * weight resolution, or the response-time model (picked among named choices; its value is the index). Global to every
  * pool, so it is only ever tuned with interleaved trials ({@link InterleavedTuner}): no side can be spared it.
  */
-public final class ControllerKnob implements Tunable {
+public final class ControllerKnob extends BoundedKnob {
     private final String name;
-    private final double min;
-    private final double max;
-    private final boolean integer;
     private final List<String> choices;
     private final Supplier<ControllerSettings> current;
     private final Consumer<UnaryOperator<ControllerSettings>> change;
@@ -28,7 +25,7 @@ public final class ControllerKnob implements Tunable {
      */
     public ControllerKnob(String name, double min, double max, boolean integer, List<String> choices,
                           Supplier<ControllerSettings> current, Consumer<UnaryOperator<ControllerSettings>> change) {
-        Tunable.checkBounds(name, min, max);
+        super(name, min, max, integer || name.equals("model"));
         if (name.equals("model") && choices.size() < 2) {
             throw new IllegalArgumentException("knob model: at least two models to pick among");
         }
@@ -36,9 +33,6 @@ public final class ControllerKnob implements Tunable {
             throw new IllegalArgumentException("not a controller knob: " + name);
         }
         this.name = name;
-        this.min = min;
-        this.max = max;
-        this.integer = integer || name.equals("model");
         this.choices = List.copyOf(choices);
         this.current = current;
         this.change = change;
@@ -47,21 +41,6 @@ public final class ControllerKnob implements Tunable {
     @Override
     public String name() {
         return name;
-    }
-
-    @Override
-    public double min() {
-        return min;
-    }
-
-    @Override
-    public double max() {
-        return max;
-    }
-
-    @Override
-    public boolean integer() {
-        return integer;
     }
 
     @Override
@@ -83,7 +62,7 @@ public final class ControllerKnob implements Tunable {
 
     @Override
     public void apply(double value) {
-        double v = Math.max(min, Math.min(max, integer ? Math.round(value) : value));
+        double v = clamp(value);
         change.accept(switch (name) {
             case "cycle" -> c -> c.withCycle(Duration.ofMillis(Math.max(20, Math.round(v * 1000))));
             case "damping" -> c -> c.withDamping(v);

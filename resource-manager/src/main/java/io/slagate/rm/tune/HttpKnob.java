@@ -14,24 +14,18 @@ import java.util.Locale;
  * with the knob among its fields; {@code PUT base/NAME} with the value as the body sets it (2xx) or refuses it. Every
  * call has a timeout: a backend that does not answer is a failed knob, never a tuner waiting forever.
  */
-public final class HttpKnob implements Tunable {
+public final class HttpKnob extends BoundedKnob {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String name;
     private final URI base;
-    private final double min;
-    private final double max;
-    private final boolean integer;
     private final Duration timeout;
     private final HttpClient http;
 
     public HttpKnob(String name, URI base, double min, double max, boolean integer, Duration timeout) {
-        Tunable.checkBounds(name, min, max);
+        super(name, min, max, integer);
         this.name = name;
         this.base = base;
-        this.min = min;
-        this.max = max;
-        this.integer = integer;
         this.timeout = timeout;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
     }
@@ -39,21 +33,6 @@ public final class HttpKnob implements Tunable {
     @Override
     public String name() {
         return name + "@" + base.getAuthority();
-    }
-
-    @Override
-    public double min() {
-        return min;
-    }
-
-    @Override
-    public double max() {
-        return max;
-    }
-
-    @Override
-    public boolean integer() {
-        return integer;
     }
 
     @Override
@@ -75,8 +54,8 @@ public final class HttpKnob implements Tunable {
 
     @Override
     public void apply(double value) throws KnobException {
-        double v = Math.max(min, Math.min(max, integer ? Math.round(value) : value));
-        String body = integer ? Long.toString((long) v) : String.format(Locale.ROOT, "%s", v);
+        double v = clamp(value);
+        String body = integer() ? Long.toString((long) v) : String.format(Locale.ROOT, "%s", v);
         HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(base + "/" + name)).timeout(timeout)
                 .PUT(HttpRequest.BodyPublishers.ofString(body)).build());
         if (r.statusCode() / 100 != 2) {

@@ -11,19 +11,17 @@ import java.util.function.ToLongFunction;
  * only because the objective charges each shed request ({@code ClassGoals.failedUtility}); otherwise shedding would
  * always read better than answering late.
  */
-public final class QueueTimeoutKnob implements Tunable {
+public final class QueueTimeoutKnob extends BoundedKnob {
     private final List<String> classes;
     private final Overrides overrides;
     private final ToLongFunction<String> configuredMillis;
-    private final double min;
-    private final double max;
 
     /**
      * @param classes          the side's classes, all set to the same value
      * @param configuredMillis a class's configured queue timeout
      */
     public QueueTimeoutKnob(List<String> classes, Overrides overrides, ToLongFunction<String> configuredMillis, double min, double max) {
-        Tunable.checkBounds("queueTimeout", min, max);
+        super("queueTimeout", min, max, false);
         if (min < 0.001) {
             throw new IllegalArgumentException("knob queueTimeout: at least 1 ms, not " + min + " s");
         }
@@ -33,28 +31,11 @@ public final class QueueTimeoutKnob implements Tunable {
         this.classes = List.copyOf(classes);
         this.overrides = overrides;
         this.configuredMillis = configuredMillis;
-        this.min = min;
-        this.max = max;
     }
 
     @Override
     public String name() {
         return "queueTimeout";
-    }
-
-    @Override
-    public double min() {
-        return min;
-    }
-
-    @Override
-    public double max() {
-        return max;
-    }
-
-    @Override
-    public boolean integer() {
-        return false;
     }
 
     @Override
@@ -66,7 +47,7 @@ public final class QueueTimeoutKnob implements Tunable {
 
     @Override
     public void apply(double seconds) {
-        long ms = Math.max(1, Math.round(1000 * Math.max(min, Math.min(max, seconds))));
+        long ms = Math.max(1, Math.round(1000 * clamp(seconds)));
         for (String c : classes) {
             overrides.setQueueTimeout(c, ms);
         }

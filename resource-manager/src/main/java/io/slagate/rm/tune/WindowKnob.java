@@ -9,41 +9,22 @@ import java.util.function.LongSupplier;
  * knobs, so it is tuned only in an interleaved partition; sent with every allocation, and the gateways can only shorten
  * their configured window (that is what they hold).
  */
-public final class WindowKnob implements Tunable {
+public final class WindowKnob extends BoundedKnob {
     private final Overrides overrides;
     private final LongSupplier configuredMillis;
-    private final double min;
-    private final double max;
 
     public WindowKnob(Overrides overrides, LongSupplier configuredMillis, double min, double max) {
-        Tunable.checkBounds("window", min, max);
+        super("window", min, max, false);
         if (min <= 0) {
             throw new IllegalArgumentException("knob window: above 0 s, not " + min);
         }
         this.overrides = overrides;
         this.configuredMillis = configuredMillis;
-        this.min = min;
-        this.max = max;
     }
 
     @Override
     public String name() {
         return "window";
-    }
-
-    @Override
-    public double min() {
-        return min;
-    }
-
-    @Override
-    public double max() {
-        return max;
-    }
-
-    @Override
-    public boolean integer() {
-        return false;
     }
 
     @Override
@@ -54,6 +35,6 @@ public final class WindowKnob implements Tunable {
 
     @Override
     public void apply(double seconds) {
-        overrides.setStatsWindow(Math.max(1, Math.round(1000 * Math.max(min, Math.min(max, seconds)))));
+        overrides.setStatsWindow(Math.max(1, Math.round(1000 * clamp(seconds))));
     }
 }
