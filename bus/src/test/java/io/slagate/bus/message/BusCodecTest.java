@@ -55,5 +55,9 @@ class BusCodecTest {
         String older = json.replace(",\"queueTimeoutMillis\":{\"gold\":300}", "");
         assertTrue(!older.contains("queueTimeoutMillis"), older);
         assertTrue(((AllocationMessage) BusCodec.decode(older)).queueTimeoutMillis().isEmpty());
+        String nullValue = json.replace("{\"gold\":300}", "{\"gold\":null}");
+        assertTrue(nullValue.contains("\"gold\":null"), nullValue);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> BusCodec.decode(nullValue),
+                "a null timeout is a malformed message, refused whole");
     }
 }
