@@ -26,7 +26,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * decides who meets the goal. The controller starts on poor settings (weight resolution 2, damping 0.9, the M/M/1 model,
  * the gateways' statistics window at the longest they hold, 6 s) and the interleaved tuner (no safe side: reference,
  * trial, reference) tunes resolution, damping, model and window under a load
- * whose mix changes halfway. Then the start and the tuned settings alternate, start, tuned, start, tuned, under the
+ * whose mix changes halfway. Then the start and the tuned settings take turns, start, tuned, tuned, start, under the
  * second phase's load, so both are measured in the same run on the same load. Ends with
  * {@code controller-knobs start U0 tuned U1 trials T best [resolution, damping, model, window]}.
  */
@@ -64,7 +64,8 @@ final class ControllerTuningExperiment {
                             Arrays.toString(best));
                     rm.command(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "experiment",
                             System.currentTimeMillis()));
-                    // start and tuned settings alternately, each after a settle time, under the second phase's load
+                    // start and tuned settings in turn, start, tuned, tuned, start (ABBA: a load that drifts steadily over
+                    // the four periods favours neither), each after a settle time, under the second phase's load
                     List<LoadSpec.Phase> phases = new ArrayList<>();
                     for (int i = 0; i < 4; i++) {
                         phases.add(new LoadSpec.Phase(Duration.ofSeconds(settleSeconds + compareSeconds), List.of(25.0, 45.0)));
@@ -72,9 +73,10 @@ final class ControllerTuningExperiment {
                     double base = (System.nanoTime() - t0) / 1e9;
                     ScheduledExecutorService switcher = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
                     for (int i = 0; i < 4; i++) {
-                        double[] values = i % 2 == 0 ? start : best;
+                        int which = i == 1 || i == 2 ? 1 : 0;
+                        double[] values = which == 0 ? start : best;
                         double from = base + i * (settleSeconds + compareSeconds);
-                        windows.add(new double[] {from + settleSeconds, from + settleSeconds + compareSeconds, i % 2});
+                        windows.add(new double[] {from + settleSeconds, from + settleSeconds + compareSeconds, which});
                         switcher.schedule(() -> {
                             try {
                                 rm.putTuned(PARTITION, values);
@@ -190,7 +192,7 @@ final class ControllerTuningExperiment {
                 references alone moving by ±0.05 between periods) tunes the weight resolution (0.25 to 2), the damping (0.1 to
                 0.9), the model (auto or mm1) and the gateways' statistics window (0.5 to 6 s; the issue's poor start has 120 s,
                 which would need a settle of 120 s per change, beyond a short run). Then, under the second phase's load, the start and the tuned
-                settings alternate (start, tuned, start, tuned; %d s each after 8 s to settle), so both are measured in the same
+                settings take turns (start, tuned, tuned, start; %d s each after 8 s to settle), so both are measured in the same
                 run on the same load: %s
 
                 | trial | resolution | damping | model | window (s) | trial U | references' U | outcome |

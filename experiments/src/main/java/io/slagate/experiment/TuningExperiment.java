@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * contend past 8 at once (a database's locks), one the safe side and one the experimental side, each class's requests
  * split half and half; tuning two knobs, the servers' worker pools (through their admin endpoint) and slagate's N_s,
  * from a deliberately poor start (2 workers) under a load whose mix changes halfway. Then the configuration tuning found
- * and the best hand-found one (the reference) in turn on both sides, twice each, under the same load, for comparison.
+ * and the best hand-found one (the reference) in turn on both sides, twice each (tuned, reference, reference, tuned), under the
+ * same load, for comparison.
  * Ends with the line
  * {@code start U0 tuned U1 reference U2 safe-drop D}.
  */
@@ -72,31 +73,39 @@ final class TuningExperiment {
                     trials = rm.tuner().trials();
                     bestValues = Arrays.toString(rm.tuner().bestValues());
                     // the tuned and the reference configurations alternate on both sides under the second phase's load,
-                    // tuned, reference, tuned, reference: each U is the mean of its two periods, so a drift of the load
-                    // between them does not decide the comparison (one 30 s mean against another is ±0.01 here, and the
-                    // Done-when's margin is 5% of about 0.1)
+                    // tuned, reference, reference, tuned (ABBA): each U is the mean of its two periods, so a load that drifts
+                    // steadily over the four periods favours neither (with tuned, reference, tuned, reference the reference
+                    // is always one period later: in a run whose tuned best was the reference itself, one configuration read
+                    // 0.093, 0.097, 0.099, 0.101 so, a bias of 0.003 against a margin of 0.005); one 30 s mean is ±0.01 here
                     command(rm, io.slagate.bus.message.ControlMessage.TUNING_STOP);
                     double[] best = rm.tuner().bestValues();
                     double[] tuned = new double[2];
                     double[] reference = new double[2];
-                    for (int round = 0; round < 2; round++) {
-                        for (ServerKnobs k : backend.knobs()) {
-                            k.workers((int) Math.round(best[0]));
+                    StringBuilder order = new StringBuilder();
+                    for (int period = 0; period < 4; period++) {
+                        boolean isTuned = period == 0 || period == 3;
+                        int round = period < 2 ? 0 : 1;
+                        if (isTuned) {
+                            for (ServerKnobs k : backend.knobs()) {
+                                k.workers((int) Math.round(best[0]));
+                            }
+                            rm.overrides().pinCapacity("s1", (int) Math.round(best[1]), Long.MAX_VALUE);
+                            rm.overrides().pinCapacity("s2", (int) Math.round(best[1]), Long.MAX_VALUE);
+                            tuned[round] = secondPhase(sys, series, t0, referenceSeconds, 45 + 2L * round);
+                        } else {
+                            for (ServerKnobs k : backend.knobs()) {
+                                k.workers(REFERENCE_WORKERS);
+                            }
+                            rm.overrides().unpinCapacity("s1");
+                            rm.overrides().unpinCapacity("s2");
+                            reference[round] = secondPhase(sys, series, t0, referenceSeconds, 43 + 2L * round);
                         }
-                        rm.overrides().pinCapacity("s1", (int) Math.round(best[1]), Long.MAX_VALUE);
-                        rm.overrides().pinCapacity("s2", (int) Math.round(best[1]), Long.MAX_VALUE);
-                        tuned[round] = secondPhase(sys, series, t0, referenceSeconds, 45 + 2L * round);
-                        for (ServerKnobs k : backend.knobs()) {
-                            k.workers(REFERENCE_WORKERS);
-                        }
-                        rm.overrides().unpinCapacity("s1");
-                        rm.overrides().unpinCapacity("s2");
-                        reference[round] = secondPhase(sys, series, t0, referenceSeconds, 43 + 2L * round);
+                        order.append(period == 0 ? "" : ", ").append(isTuned ? "tuned " : "reference ")
+                                .append(String.format(Locale.ROOT, "%.3f", isTuned ? tuned[round] : reference[round]));
                     }
                     u1 = (tuned[0] + tuned[1]) / 2;
                     u2 = (reference[0] + reference[1]) / 2;
-                    comparison = String.format(Locale.ROOT, "tuned %.3f, reference %.3f, tuned %.3f, reference %.3f",
-                            tuned[0], reference[0], tuned[1], reference[1]);
+                    comparison = order.toString();
                     // the defaults on both sides (the two tiers untuned: the backends' default pool, slagate's N_s as
                     // configured), the same load: what tuning gained over an operator who tuned nothing
                     for (ServerKnobs k : backend.knobs()) {
@@ -263,7 +272,7 @@ final class TuningExperiment {
                 and slagate's N_s; 8 s periods after 2 s to settle; promoted at +0.01, aborted at -0.3) starts from 2 workers.
                 U0: the safe side's utility (min over its classes of eq. 7 on what was measured) before tuning. After tuning, both
                 sides run the best configuration found (tuned) and the best found by hand (reference: %d workers, N_s 32) in
-                turn under the second phase's load, tuned, reference, tuned, reference, each for %d s of which the first 10 s
+                turn under the second phase's load, tuned, reference, reference, tuned, each for %d s of which the first 10 s
                 settle; tuned and reference are each the safe side's mean over its two periods (%s). Two-tier defaults: both
                 sides untuned, the backends' pool at %d workers (a servlet container's default) and N_s 32, the same load after
                 that; safe-drop: the most the safe side's mean utility over a trial's
