@@ -76,7 +76,7 @@ final class TuningWorkloadsExperiment {
                 k.contendingOperations(Set.of("buyShares", "sellShares"));
             }
             try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(TuningExperiment.yaml(backend.urls(),
-                    "[ { name: workers, path: /admin/knobs, min: 1, max: 32 } ]", QUEUE_TIMEOUT),
+                    "[ { name: workers, path: /admin/knobs, min: 1, max: 32 } ]", QUEUE_TIMEOUT, "restarts"),
                     "tuning-workloads"), true)) {
                 ControlLoop rm = sys.controlLoop();
                 long deadline = System.nanoTime() + 30_000_000_000L;
@@ -211,7 +211,9 @@ final class TuningWorkloadsExperiment {
                 The sweep sets the servers' worker pools by hand (two sizes at once, one a side, %d s each, the first 4 s not
                 measured; browse from the largest pool down and order from the smallest up, so that an overloaded point's
                 backlog comes last): each workload's best is found by brute force, and what the other workload's best costs it. Then the
-                tuner (Nelder-Mead over the worker pool, 8 s periods after 2 s to settle, promoted at +0.01, aborted at -0.3)
+                tuner (Nelder-Mead over the worker pool, restarted from a random pool every 5 trials: under order every pool
+                above 10 collapses alike, a plateau a simplex cannot leave once each failure is charged; 8 s periods after 2 s
+                to settle, promoted at +0.01, aborted at -0.3)
                 starts with both sides on browse's best and runs %d s under order, then %d s under browse (it starts again from
                 where order left it).
 
