@@ -61,7 +61,10 @@ public final class ConfigLoader {
             n.problem(key, value, "must be 1-256 printable characters without < > \" ' ` or \\");
         }
     }
-    private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+    /** The longest timeout, target or deadline a configuration may name (a class's queueTimeout among them). */
+    public static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+    /** The shortest queue timeout a class may have. */
+    public static final Duration MIN_QUEUE_TIMEOUT = Duration.ofMillis(1);
     /** Tuning knobs slagate sets itself on a side: N_s of its servers, the queue timeout of its classes (seconds). */
     private static final List<String> GATEWAY_KNOBS = List.of("concurrency", "queueTimeout");
 
@@ -475,7 +478,7 @@ public final class ConfigLoader {
             }
             UtilityConfig utility = utility(c.object("utility"), thresholds);
             int bound = c.integer("queueBound", 1000, 0, 1_000_000);
-            Duration timeout = c.duration("queueTimeout", Duration.ofSeconds(30), Duration.ofMillis(1), MAX_TIMEOUT);
+            Duration timeout = c.duration("queueTimeout", Duration.ofSeconds(30), MIN_QUEUE_TIMEOUT, MAX_TIMEOUT);
             String pool = c.string("pool", "default");
             if (pool != null && !NAME.matcher(pool).matches()) {
                 c.problem("pool", pool, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -934,8 +937,10 @@ public final class ConfigLoader {
             double max = k.number("max", Double.NaN, -1e12, 1e12);
             if (!(min < max)) {
                 k.problem("max", max, "the bounds [" + min + ", " + max + "] are empty or missing: min and max are required, min below max");
-            } else if (gatewayKnob && knob.equals("queueTimeout") && (min < 0.001 || max > 3600)) {
-                k.problem("max", max, "the bounds [" + min + ", " + max + "] leave a class's queueTimeout range [0.001, 3600] (seconds)");
+            } else if (gatewayKnob && knob.equals("queueTimeout")
+                    && (min < MIN_QUEUE_TIMEOUT.toNanos() / 1e9 || max > MAX_TIMEOUT.toNanos() / 1e9)) {
+                k.problem("max", max, "the bounds [" + min + ", " + max + "] leave a class's queueTimeout range [" + MIN_QUEUE_TIMEOUT.toNanos() / 1e9
+                        + ", " + MAX_TIMEOUT.toNanos() / 1e9 + "] (seconds)");
             } else if (controllerKnob) {
                 // within what controller.KEY itself accepts
                 double[] range = switch (knob) {
@@ -945,7 +950,7 @@ public final class ConfigLoader {
                 };
                 if (min < range[0] || max > range[1]) {
                     k.problem("max", max, String.format(java.util.Locale.ROOT, "the bounds [%s, %s] leave controller.%s's range [%s, %s]%s",
-                            min, max, knob, range[0], range[1], knob.equals("cycle") ? " (seconds)" : ""));
+                            min, max, knob, range[0], range[1], knob.equals("cycle") || knob.equals("window") ? " (seconds)" : ""));
                 }
             }
             boolean integer = k.bool("integer", !controllerKnob && !"queueTimeout".equals(knob));

@@ -641,7 +641,7 @@ class ConfigLoaderTest {
         String m = assertThrows(ConfigException.class, () -> ConfigLoader.parse(servers + """
                 controller: { tuning: { safe: a, experimental: t, twins: { p: p-trial }, knobs: [ { name: queueTimeout, min: 0, max: 7200 } ] } }
                 """, "e.yaml")).getMessage();
-        assertTrue(m.contains("controller.tuning.knobs[0].max") && m.contains("[0.001, 3600]"), m);
+        assertTrue(m.contains("controller.tuning.knobs[0].max") && m.contains("[0.001, 3600.0]"), m);
         m = assertThrows(ConfigException.class, () -> ConfigLoader.parse(servers + """
                 controller: { tuning: { interleaved: true, knobs: [ { name: queueTimeout, min: 0.2, max: 5 } ] } }
                 """, "e.yaml")).getMessage();

@@ -3,6 +3,7 @@ package io.slagate.gateway.control;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.slagate.bus.ControlBus;
+import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;
@@ -35,7 +36,6 @@ public final class GatewayAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayAgent.class);
     /** A class the allocation gives no share (or a non-positive one) still gets this: the WRR needs positive weights. */
     private static final double WEIGHT_FLOOR = 1e-3;
-    private static final long MAX_QUEUE_TIMEOUT_MILLIS = 3_600_000;
 
     private final Gateway gateway;
     private final ControlBus bus;
@@ -146,15 +146,14 @@ public final class GatewayAgent implements AutoCloseable {
         }
         Allocation next = new Allocation(a.version(), w, n);
         long[] timeouts = queueTimeouts(a, config);
+        long[] before = q.setQueueTimeouts(timeouts);
         for (int c = 0; c < timeouts.length; c++) {
-            long timeout = timeouts[c] > 0 ? timeouts[c] : config.classes().get(c).queueTimeout().toNanos();
-            if (timeout != q.queueTimeoutNanos(c)) {
+            if (before[c] != q.queueTimeoutNanos(c)) {
                 LOG.info("class {}: queue timeout {} ms -> {} ms ({}; requests already waiting keep theirs)", config.classes().get(c).name(),
-                        q.queueTimeoutNanos(c) / 1_000_000, timeout / 1_000_000,
+                        before[c] / 1_000_000, q.queueTimeoutNanos(c) / 1_000_000,
                         timeouts[c] > 0 ? "set by resource manager " + a.managerId() + "'s tuner" : "configured");
             }
         }
-        q.setQueueTimeouts(timeouts);
         applyWindow(a);
         q.assignPools(a.serverPools()); // before the caps computed for the servers' new pools
         gateway.setAllocation(next);
@@ -176,9 +175,10 @@ public final class GatewayAgent implements AutoCloseable {
             if (c < 0) {
                 LOG.warn("allocation v{} sets the queue timeout of class {} which this gateway does not have; ignored", a.version(),
                         e.getKey());
-            } else if (ms == null || ms < 1 || ms > MAX_QUEUE_TIMEOUT_MILLIS) {
-                LOG.warn("allocation v{} sets the queue timeout of class {} to {} ms, outside 1 ms to 1 h; the configured one stays",
-                        a.version(), e.getKey(), ms);
+            } else if (ms == null || ms < ConfigLoader.MIN_QUEUE_TIMEOUT.toMillis() || ms > ConfigLoader.MAX_TIMEOUT.toMillis()) {
+                LOG.warn("allocation v{} sets the queue timeout of class {} to {} ms, outside what a class's queueTimeout may be"
+                        + " ({} to {}); the configured one stays", a.version(), e.getKey(), ms, ConfigLoader.MIN_QUEUE_TIMEOUT,
+                        ConfigLoader.MAX_TIMEOUT);
             } else {
                 nanos[c] = ms * 1_000_000L;
             }

@@ -418,8 +418,10 @@ public final class QueueManager {
      * its configured timeout where {@code nanos[c]} ≤ 0. Requests already waiting keep the deadline they were given;
      * the sweep scans a changed class's whole queue until the longest old timeout has passed, since deadlines are then
      * out of queue order. Called by one thread (the bus listener, under the gateway's lock).
+     *
+     * @return the timeouts in force before, per class (for the caller's log of what changed)
      */
-    public void setQueueTimeouts(long[] nanos) {
+    public long[] setQueueTimeouts(long[] nanos) {
         if (nanos.length != classCount) {
             throw new IllegalArgumentException("one timeout per class: " + nanos.length + " for " + classCount);
         }
@@ -429,7 +431,7 @@ public final class QueueManager {
             next[c] = nanos[c] > 0 ? nanos[c] : configuredTimeoutNanos[c];
         }
         if (java.util.Arrays.equals(before, next)) {
-            return;
+            return before;
         }
         queueTimeoutNanos = next;
         long now = nanoClock.getAsLong();
@@ -451,6 +453,7 @@ public final class QueueManager {
                 queues[q].timeoutChanged(now, longestOld, mixed);
             }
         }
+        return before;
     }
 
     /** Class {@code c}'s queue timeout in force, nanoseconds. */

@@ -169,6 +169,9 @@ public final class GatewayMetrics {
      */
     public int windowIntervals(int intervals) {
         int n = Math.max(1, Math.min(configuredIntervals, intervals));
+        if (n == windowIntervals) {
+            return n; // every allocation names the window: most change nothing
+        }
         for (SlidingWindow w : windows) {
             w.span(n);
         }
