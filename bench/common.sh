@@ -59,3 +59,6 @@ YAML
 # Means of whitespace-separated numbers: mean (one decimal), meanf (three).
 mean() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.1f", s/NF }' <<<"$1"; }
 meanf() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.3f", s/NF }' <<<"$1"; }
+# The mean with the smallest and largest: "12.3 [11.0..13.5]" (spread: one decimal, spreadf: three).
+spread() { awk '{ s=0; lo=$1; hi=$1; for (i=1;i<=NF;i++) { s+=$i; if ($i<lo) lo=$i; if ($i>hi) hi=$i }; printf "%.1f [%.1f..%.1f]", s/NF, lo, hi }' <<<"$1"; }
+spreadf() { awk '{ s=0; lo=$1; hi=$1; for (i=1;i<=NF;i++) { s+=$i; if ($i<lo) lo=$i; if ($i>hi) hi=$i }; printf "%.3f [%.3f..%.3f]", s/NF, lo, hi }' <<<"$1"; }

@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # The gateway against HAProxy doing the same job, and against the backend directly, interleaved in one
-# run on this machine (issue 22's benchmark). The job: one server with N_s = 256, two classes by header
-# (SOAPAction) with WRR 8:2, a trivial SOAP backend on nginx. Needs nginx, haproxy and wrk (Debian:
-# apt-get install nginx-light haproxy wrk) and a built jar (bin/slagate builds it).
+# run on this machine. The job: one server with N_s = 256, two classes by header (SOAPAction) with
+# WRR 8:2, a trivial SOAP backend on nginx. Needs nginx, haproxy, wrk and perf (Debian: apt-get install
+# nginx-light haproxy wrk linux-perf) and a built jar (bin/slagate builds it).
 #
 #   bench/gateway-vs-haproxy.sh [SECONDS_PER_RUN] [ROUNDS]   pinned (the default): wrk -t1 on core 0, each proxy
 #                                                           and nginx on core 1 → bench/results/gateway-vs-haproxy.md
 #   PIN=0 bench/gateway-vs-haproxy.sh ...                    unpinned, wrk -t2 → bench/results/gateway-vs-haproxy-unpinned.md
-#   BASELINE=1 ...                                          also Jetty's own reverse proxy, and Jetty's server alone answering
-#                                                           the reply itself: the floor of any proxy on Jetty (builds benchmarks.jar)
+#   BASELINE=1 ...                                          also the floors: Jetty's own reverse proxy, Jetty's server alone
+#                                                           answering the reply itself on its selector thread (the floor of
+#                                                           any proxy on Jetty), and a same-loop proxy spike on Netty doing
+#                                                           the gateway's job (the library decision) (builds benchmarks.jar)
 #   PROFILE=1 ...                                           then CPU and allocation flame graphs of the gateway at 64
 #                                                           connections with async-profiler → bench/results/flame-*.html
 #   GATEWAY_JAVA_OPTS='-XX:+UseSerialGC' ...                 JVM options of the gateway and the Jetty baselines (JAVA_OPTS: all JVMs);
 #                                                           by default bin/slagate's collector, G1
 #
 # CPU per request is each proxy's own accounting (utime + stime of /proc/PID/stat, all its threads) over the
-# requests wrk completed in the run. Every round is reported, then the means and the issue's goals.
+# requests wrk completed in the run; context switches and system calls per request are perf stat's counts
+# for the proxy's threads over the same run. Every round is reported, then the means and the goals.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 secs="${1:-10}"
@@ -29,14 +32,14 @@ else
   out="$home/bench/results/gateway-vs-haproxy-unpinned.md"; raw="$home/bench/results/gateway-vs-haproxy-unpinned.raw.txt"
   LOAD=""; SERVE=""; WRK_THREADS=2; TPUT_BAR=0.9
 fi
-for tool in nginx haproxy wrk java taskset; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
+for tool in nginx haproxy wrk java taskset perf; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
 [ -f "$home/launcher/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 
 GW_JAVA="${GATEWAY_JAVA_OPTS:--XX:+UseG1GC}" # the gateway's and the Jetty baselines' JVM options (bin/slagate's collector)
-BACKEND=9101 HAPROXY=9102 GATEWAY=9103 ADMIN=9104 JETTY=9106 JETTY_SERVER=9107
+BACKEND=9101 HAPROXY=9102 GATEWAY=9103 ADMIN=9104 JETTY=9106 JETTY_SERVER=9107 NETTY=9108
 export GW_CAP=256 GW_WEIGHTS="premium: 8, basic: 2"
 source "$home/bench/common.sh"
-require_free_ports $BACKEND $HAPROXY $GATEWAY $ADMIN $JETTY $JETTY_SERVER
+require_free_ports $BACKEND $HAPROXY $GATEWAY $ADMIN $JETTY $JETTY_SERVER $NETTY
 trap stop_bench_processes EXIT
 NGINX_PIN="$SERVE" start_nginx "$work" "$BACKEND"
 
@@ -80,7 +83,11 @@ if [ "${BASELINE:-0}" = 1 ]; then
   $SERVE java ${JAVA_OPTS:-} $GW_JAVA -cp "$home/benchmarks/target/benchmarks.jar" \
     io.slagate.bench.JettyServerBaseline "$JETTY_SERVER" > "$work/jetty-server.log" 2>&1 &
   PID[jetty-server]=$!
-  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$JETTY/" && curl -s -o /dev/null "http://127.0.0.1:$JETTY_SERVER/" && break; sleep 0.1; done
+  $SERVE java ${JAVA_OPTS:-} $GW_JAVA -cp "$home/benchmarks/target/benchmarks.jar" io.slagate.bench.NettyLoopProxy "$NETTY" \
+    "http://127.0.0.1:$BACKEND" "$GW_CAP" > "$work/netty.log" 2>&1 &
+  PID[netty]=$!
+  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$JETTY/" && curl -s -o /dev/null "http://127.0.0.1:$JETTY_SERVER/" \
+    && curl -s -o /dev/null "http://127.0.0.1:$NETTY/" && break; sleep 0.1; done
 fi
 
 cpu_ticks() { # a process and its children's threads (nginx's worker does nginx's work)
@@ -89,18 +96,25 @@ cpu_ticks() { # a process and its children's threads (nginx's worker does nginx'
   echo "$total"
 }
 ticks_per_s=$(getconf CLK_TCK)
-run() { # name port conns secs → "rps p50ms p99ms cpu_us_per_request errors"
-  local o pid="${PID[$1]}" c1 c2 rps p50 p99 errs
+run() { # name port conns secs → "rps p50ms p99ms cpu_us_per_request cs_per_request syscalls_per_request errors"
+  local o pid="${PID[$1]}" c1 c2 rps p50 p99 errs perfpid cs sc
+  perf stat -e context-switches,raw_syscalls:sys_enter -x, -o "$work/perf.txt" \
+    -p "$(echo "$pid" $(pgrep -P "$pid" || true) | tr ' ' ',')" >/dev/null 2>&1 &
+  perfpid=$!
+  sleep 0.2 # perf attaches to the threads before the load starts
   c1=$(cpu_ticks "$pid")
   o=$($LOAD wrk -t"$WRK_THREADS" -c"$3" -d"$4"s --latency -s "$home/bench/post.lua" "http://127.0.0.1:$2" 2>&1)
   c2=$(cpu_ticks "$pid")
+  kill -INT "$perfpid" 2>/dev/null || true; wait "$perfpid" 2>/dev/null || true
+  cs=$(awk -F, '$3=="context-switches" {print $1}' "$work/perf.txt"); sc=$(awk -F, '$3=="raw_syscalls:sys_enter" {print $1}' "$work/perf.txt")
   echo "== $1 c=$3" >> "$raw"; echo "$o" >> "$raw"
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$o")
   p50=$(awk '$1=="50%" {print $2}' <<<"$o")
   p99=$(awk '$1=="99%" {print $2}' <<<"$o")
   errs=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$o" | tr ' \n' '_ ')
   echo "$rps $(ms "$p50") $(ms "$p99") $(awk -v t=$((c2 - c1)) -v hz="$ticks_per_s" -v r="$rps" -v s="$4" \
-    'BEGIN { printf "%.1f", t / hz * 1e6 / (r * s) }') ${errs:-none}"
+    'BEGIN { printf "%.1f", t / hz * 1e6 / (r * s) }') $(awk -v n="${cs:-0}" -v r="$rps" -v s="$4" 'BEGIN { printf "%.3f", n / (r * s) }') \
+    $(awk -v n="${sc:-0}" -v r="$rps" -v s="$4" 'BEGIN { printf "%.2f", n / (r * s) }') ${errs:-none}"
 }
 ms() { # wrk latency (e.g. 812.00us, 1.20ms, 1.01s) → milliseconds
   awk -v v="$1" 'BEGIN { n=v+0; if (v ~ /us$/) n/=1000; else if (v ~ /ms$/) n=n; else if (v ~ /s$/) n*=1000; printf "%.3f", n }'
@@ -108,24 +122,24 @@ ms() { # wrk latency (e.g. 812.00us, 1.20ms, 1.01s) → milliseconds
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 : > "$raw"
-targets=(direct haproxy gateway); [ "${BASELINE:-0}" = 1 ] && targets+=(jetty jetty-server)
-declare -A PORT=([direct]=$BACKEND [haproxy]=$HAPROXY [gateway]=$GATEWAY [jetty]=$JETTY [jetty-server]=$JETTY_SERVER)
+targets=(direct haproxy gateway); [ "${BASELINE:-0}" = 1 ] && targets+=(jetty jetty-server netty)
+declare -A PORT=([direct]=$BACKEND [haproxy]=$HAPROXY [gateway]=$GATEWAY [jetty]=$JETTY [jetty-server]=$JETTY_SERVER [netty]=$NETTY)
 echo "warming up ..." >&2
-for t in gateway jetty jetty-server; do
+for t in gateway jetty jetty-server netty; do
   if [ -n "${PID[$t]:-}" ]; then for c in 16 64 256; do run "$t" "${PORT[$t]}" "$c" 12 >/dev/null; done; fi
 done
 
-declare -A RPS P50 P99 CPU
+declare -A RPS P50 P99 CPU CS SC
 rows=""
 for r in $(seq 1 "$rounds"); do
   for c in 16 64 256; do
     order=("${targets[@]}"); [ $((r % 2)) -eq 0 ] && order=($(printf '%s\n' "${targets[@]}" | tac))
     for t in "${order[@]}"; do
-      read -r rps p50 p99 cpu errs <<<"$(run "$t" "${PORT[$t]}" "$c" "$secs")"
-      echo "round $r c=$c $t: $rps req/s p50 ${p50}ms p99 ${p99}ms CPU ${cpu}us/req errors: $errs" >&2
-      rows="$rows| $r | $c | $t | $rps | $cpu | $p50 | $p99 | ${errs//_/ } |"$'\n'
+      read -r rps p50 p99 cpu cs sc errs <<<"$(run "$t" "${PORT[$t]}" "$c" "$secs")"
+      echo "round $r c=$c $t: $rps req/s p50 ${p50}ms p99 ${p99}ms CPU ${cpu}us/req cs/req $cs syscalls/req $sc errors: $errs" >&2
+      rows="$rows| $r | $c | $t | $rps | $cpu | $p50 | $p99 | $cs | $sc | ${errs//_/ } |"$'\n'
       RPS[$t,$c]="${RPS[$t,$c]:-} $rps"; P50[$t,$c]="${P50[$t,$c]:-} $p50"; P99[$t,$c]="${P99[$t,$c]:-} $p99"
-      CPU[$t,$c]="${CPU[$t,$c]:-} $cpu"
+      CPU[$t,$c]="${CPU[$t,$c]:-} $cpu"; CS[$t,$c]="${CS[$t,$c]:-} $cs"; SC[$t,$c]="${SC[$t,$c]:-} $sc"
     done
   done
 done
@@ -166,46 +180,65 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
   echo "$rounds rounds, the order of the targets reversed every other round. CPU per request: the proxy's own"
   echo "utime + stime from /proc/PID/stat over the requests wrk completed (for \`direct\`, nginx's)."
   echo
-  echo "## Means"
+  echo "## Means [min..max] over the rounds"
   echo
-  echo "| conns | direct req/s | HAProxy req/s | slagate req/s | slagate/HAProxy | CPU µs/req HAProxy | CPU µs/req slagate | HAProxy p50 / p99 ms | slagate p50 / p99 ms | p99 slagate/HAProxy |"
-  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| conns | direct req/s | HAProxy req/s | slagate req/s | slagate/HAProxy | CPU µs/req HAProxy | CPU µs/req slagate | slagate/HAProxy CPU | HAProxy p50 / p99 ms | slagate p50 / p99 ms | p99 slagate/HAProxy |"
+  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   for c in 16 64 256; do
     h=$(mean "${RPS[haproxy,$c]}"); g=$(mean "${RPS[gateway,$c]}")
     hp99=$(meanf "${P99[haproxy,$c]}"); gp99=$(meanf "${P99[gateway,$c]}")
-    echo "| $c | $(mean "${RPS[direct,$c]}") | $h | $g | $(ratio "$g" "$h") | $(mean "${CPU[haproxy,$c]}") | $(mean "${CPU[gateway,$c]}") | $(meanf "${P50[haproxy,$c]}") / $hp99 | $(meanf "${P50[gateway,$c]}") / $gp99 | $(ratio "$gp99" "$hp99") |"
+    echo "| $c | $(mean "${RPS[direct,$c]}") | $(spread "${RPS[haproxy,$c]}") | $(spread "${RPS[gateway,$c]}") | $(ratio "$g" "$h") | $(spread "${CPU[haproxy,$c]}") | $(spread "${CPU[gateway,$c]}") | $(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[haproxy,$c]}")") | $(meanf "${P50[haproxy,$c]}") / $(spreadf "${P99[haproxy,$c]}") | $(meanf "${P50[gateway,$c]}") / $(spreadf "${P99[gateway,$c]}") | $(ratio "$gp99" "$hp99") |"
+  done
+  echo
+  echo "Context switches and system calls per request (perf stat over each run, the proxy's threads; means):"
+  echo
+  echo "| conns | HAProxy cs/req | slagate cs/req | HAProxy syscalls/req | slagate syscalls/req |$([ "${BASELINE:-0}" = 1 ] && echo " Netty spike cs/req | Netty spike syscalls/req | Jetty server alone cs/req | Jetty server alone syscalls/req |")"
+  echo "| ---: | ---: | ---: | ---: | ---: |$([ "${BASELINE:-0}" = 1 ] && echo " ---: | ---: | ---: | ---: |")"
+  for c in 16 64 256; do
+    extra=""
+    [ "${BASELINE:-0}" = 1 ] && extra=" $(meanf "${CS[netty,$c]}") | $(mean "${SC[netty,$c]}") | $(meanf "${CS[jetty-server,$c]}") | $(mean "${SC[jetty-server,$c]}") |"
+    echo "| $c | $(meanf "${CS[haproxy,$c]}") | $(meanf "${CS[gateway,$c]}") | $(mean "${SC[haproxy,$c]}") | $(mean "${SC[gateway,$c]}") |$extra"
   done
   if [ "${BASELINE:-0}" = 1 ]; then
     echo
-    echo "Baselines in the same rounds, same JVM options: Jetty 12's own reverse proxy (\`io.slagate.bench.JettyProxyBaseline\`:"
-    echo "same upstream connection cap, none of slagate's logic), and Jetty 12's server alone answering the backend's reply"
-    echo "itself after reading the body (\`io.slagate.bench.JettyServerBaseline\`, nothing forwarded): what any proxy on"
-    echo "Jetty's server side pays before its upstream leg."
+    echo "Floors in the same rounds, same JVM options: Jetty 12's own reverse proxy (\`io.slagate.bench.JettyProxyBaseline\`:"
+    echo "same upstream connection cap, none of slagate's logic); Jetty 12's server alone answering the backend's reply"
+    echo "itself after reading the body, its handler non-blocking so the selector thread runs it (\`io.slagate.bench.JettyServerBaseline\`,"
+    echo "nothing forwarded): what any proxy on Jetty's server side pays before its upstream leg; and a same-loop proxy on"
+    echo "Netty 4.2 doing the gateway's job without its statistics, faults and checks (\`io.slagate.bench.NettyLoopProxy\`: one"
+    echo "event loop per core owning its clients' server connections, WRR 8:2 under the cap)."
     echo
-    echo "| conns | Jetty proxy req/s | Jetty proxy/HAProxy | slagate/Jetty proxy | CPU µs/req Jetty proxy | Jetty proxy p50 / p99 ms | Jetty server alone req/s | CPU µs/req Jetty server alone | its p99 ms |"
-    echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    echo "| conns | Jetty proxy req/s | CPU µs/req Jetty proxy | Jetty proxy p99 ms | Jetty server alone req/s | CPU µs/req Jetty server alone | its p99 ms | Netty spike req/s | CPU µs/req Netty spike | Netty spike p99 ms | Netty/slagate CPU |"
+    echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     for c in 16 64 256; do
-      h=$(mean "${RPS[haproxy,$c]}"); g=$(mean "${RPS[gateway,$c]}"); j=$(mean "${RPS[jetty,$c]}")
-      echo "| $c | $j | $(ratio "$j" "$h") | $(ratio "$g" "$j") | $(mean "${CPU[jetty,$c]}") | $(meanf "${P50[jetty,$c]}") / $(meanf "${P99[jetty,$c]}") | $(mean "${RPS[jetty-server,$c]}") | $(mean "${CPU[jetty-server,$c]}") | $(meanf "${P99[jetty-server,$c]}") |"
+      echo "| $c | $(spread "${RPS[jetty,$c]}") | $(spread "${CPU[jetty,$c]}") | $(meanf "${P99[jetty,$c]}") | $(spread "${RPS[jetty-server,$c]}") | $(spread "${CPU[jetty-server,$c]}") | $(meanf "${P99[jetty-server,$c]}") | $(spread "${RPS[netty,$c]}") | $(spread "${CPU[netty,$c]}") | $(meanf "${P99[netty,$c]}") | $(ratio "$(mean "${CPU[netty,$c]}")" "$(mean "${CPU[gateway,$c]}")") |"
+    done
+    echo
+    echo "Library rule: move the client listener and upstream leg to Netty only if the spike's CPU per request is below"
+    echo "0.75× the gateway's in the same run:"
+    for c in 64 256; do
+      nr=$(ratio "$(mean "${CPU[netty,$c]}")" "$(mean "${CPU[gateway,$c]}")")
+      echo "- $c connections: Netty spike / slagate CPU per request $nr: $(awk -v v="$nr" 'BEGIN { print (v < 0.75) ? "below 0.75, Netty wins by the rule" : "not below 0.75, stay on Jetty" }')"
     done
   fi
   echo
-  echo "## Issue 22's goals, on these means"
+  echo "## Goals, on these means"
   echo
-  echo "| conns | throughput ≥ ${TPUT_BAR}× HAProxy | CPU per request ≤ 22 µs | p99 ≤ 1.3× HAProxy's (1.5× at 256) |"
-  echo "| ---: | --- | --- | --- |"
+  echo "| conns | throughput ≥ 0.75× HAProxy | CPU per request ≤ 1.5× HAProxy's | p99 ≤ 1.5× HAProxy's (2× at 256) | cs/req ≤ 0.3 | syscalls/req ≤ 6 |"
+  echo "| ---: | --- | --- | --- | --- | --- |"
   for c in 16 64 256; do
     tr=$(ratio "$(mean "${RPS[gateway,$c]}")" "$(mean "${RPS[haproxy,$c]}")")
-    cpu=$(mean "${CPU[gateway,$c]}")
+    cr=$(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[haproxy,$c]}")")
     pr=$(ratio "$(meanf "${P99[gateway,$c]}")" "$(meanf "${P99[haproxy,$c]}")")
-    pbar=1.3; [ "$c" = 256 ] && pbar=1.5
-    echo "| $c | $tr: $(verdict "$tr" "$TPUT_BAR" ge) | $cpu µs: $(verdict "$cpu" 22 le) | $pr: $(verdict "$pr" "$pbar" le) |"
+    pbar=1.5; [ "$c" = 256 ] && pbar=2
+    cs=$(meanf "${CS[gateway,$c]}"); sc=$(mean "${SC[gateway,$c]}")
+    echo "| $c | $tr: $(verdict "$tr" 0.75 ge) | $cr: $(verdict "$cr" 1.5 le) | $pr: $(verdict "$pr" "$pbar" le) | $cs: $(verdict "$cs" 0.3 le) | $sc: $(verdict "$sc" 6 le) |"
   done
   echo
   echo "## Every run"
   echo
-  echo "| round | conns | target | req/s | CPU µs/req | p50 ms | p99 ms | wrk errors |"
-  echo "| ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |"
+  echo "| round | conns | target | req/s | CPU µs/req | p50 ms | p99 ms | cs/req | syscalls/req | wrk errors |"
+  echo "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
   printf "%s" "$rows"
   if [ "${PROFILE:-0}" = 1 ]; then
     for ev in cpu alloc; do

@@ -16,9 +16,11 @@ import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * A floor of bench/gateway-vs-haproxy.sh (issue 22): Jetty 12's server side alone, with the gateway's thread pool and
- * HTTP configuration, reading each request's body and answering the backend's fixed SOAP reply itself. What it costs
- * per request is what any proxy on Jetty's server pays before it forwards anything; a gateway adds its upstream leg.
+ * A floor of bench/gateway-vs-haproxy.sh: Jetty 12's server side alone, with the gateway's thread pool and HTTP
+ * configuration, reading each request's body and answering the backend's fixed SOAP reply itself. Its handler is
+ * non-blocking, as the gateway's is, so the selector thread runs it (Jetty's produce-consume mode, no hand-off). What
+ * it costs per request is what any proxy on Jetty's server pays before it forwards anything; a gateway adds its
+ * upstream leg.
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.slagate.bench.JettyServerBaseline PORT}
  */
@@ -40,8 +42,8 @@ public final class JettyServerBaseline {
         connector.setHost("127.0.0.1");
         connector.setPort(Integer.parseInt(args[0]));
         server.addConnector(connector);
-        // blocking, as the gateway's handler is declared (bench/results/PROFILE.md: the selector keeps selecting)
-        server.setHandler(new Handler.Abstract(Invocable.InvocationType.BLOCKING) {
+        // non-blocking, as the gateway's handler is: run by the selector thread that read the request
+        server.setHandler(new Handler.Abstract(Invocable.InvocationType.NON_BLOCKING) {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
                 // the body is read whole, as a gateway reads it before forwarding

@@ -161,7 +161,8 @@ public final class ConfigLoader {
         g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
                 "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
                 "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
-                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "adminDump", "localLimit", "locality", "flashCrowd");
+                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "adminDump", "localLimit", "locality", "flashCrowd",
+                "loops");
         String id = g.string("id", "gw1");
         if (id != null && !NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -205,7 +206,7 @@ public final class ConfigLoader {
         }
         return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
                 maxConnections, tls, clients(g, maxBytes), g.bool("adminDump", false), g.bool("localLimit", false),
-                locality(g, perPool), flashCrowd(g));
+                locality(g, perPool), flashCrowd(g), g.integer("loops", 0, 0, 256));
     }
 
     /** {@code flashCrowd: {factor: 5, minRate: 5, maxDuration: 2m, protect: true}}, or absent: off. */

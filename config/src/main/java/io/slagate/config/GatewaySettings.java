@@ -16,13 +16,14 @@ import java.time.Duration;
  * @param localLimit      whether a server whose service times jump is given fewer slots here at once (issue 17)
  * @param locality        per-pool load balancing and how locality dispatch learns (issue 20)
  * @param flashCrowd      the flash-crowd defence (issue 19), or null: off
+ * @param loops           event loops of the client listener (each runs both legs of its exchanges); 0: one per core
  */
 public record GatewaySettings(String id, HostPort listen, HostPort admin, SchedulerMode scheduler,
                               LoadBalancing loadBalancing, FaultStatus faultStatus, long maxRequestBytes,
                               Duration connectTimeout, Duration serverTimeout, HealthSettings health,
                               StatsSettings stats, Duration headerTimeout, int maxConnections, TlsSettings tls,
                               ClientPolicy clients, boolean adminDump, boolean localLimit,
-                              LocalitySettings locality, FlashCrowdSettings flashCrowd) {
+                              LocalitySettings locality, FlashCrowdSettings flashCrowd, int loops) {
     /** The load-balancing policy of {@code pool}. */
     public LoadBalancing loadBalancing(String pool) {
         return locality.policy(pool, loadBalancing);

@@ -50,7 +50,7 @@ public final class Gateway implements AutoCloseable {
     }
 
     private final Server server;
-    private final ServerConnector gatewayConnector;
+    private final io.slagate.gateway.proxy.LoopConnector gatewayConnector;
     private final ServerConnector adminConnector;
     private final PrometheusMeterRegistry registry;
     private final ScheduledExecutorService timer;
@@ -85,8 +85,9 @@ public final class Gateway implements AutoCloseable {
         http.setSendDateHeader(false); // the server's Date is relayed; a second one would be a duplicate
         // room for any head the upstream parser accepts from a server, plus the gateway's own fields
         http.setResponseHeaderSize(64 * 1024);
-        gatewayConnector = g.tls() == null ? connector(http, g.listen().host(), g.listen().port(), "gateway", g.clients().requestBufferBytes())
-                : tlsConnector(http, g.tls(), g.listen().host(), g.listen().port(), g.clients().requestBufferBytes());
+        int loops = g.loops() > 0 ? g.loops() : io.slagate.gateway.proxy.LoopConnector.defaultLoops();
+        gatewayConnector = g.tls() == null ? loopConnector(http, g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops)
+                : tlsConnector(http, g.tls(), g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops);
         adminConnector = connector(http, g.admin().host(), g.admin().port(), "admin", ClientPolicy.DEFAULTS.requestBufferBytes());
         // slowloris: headers that trickle in are cut off after the header timeout
         gatewayConnector.addBean(new io.slagate.gateway.proxy.SlowHeaderGuard(gatewayConnector, g.headerTimeout()));
@@ -105,16 +106,16 @@ public final class Gateway implements AutoCloseable {
         current = generation(config, Allocation.fromConfig(config), null);
         current.metrics().registerGauges();
         AdminHandler admin = new AdminHandler(registry, this::notReadyReason, this::statsView, g.adminDump() ? server::dump : null);
-        // Declared blocking although nothing in it blocks: a non-blocking handler may be run by the
-        // selector thread itself, which then stops selecting for the other connections while it handles
-        // one; on few cores that doubled the gateway's p99 (bench/results/PROFILE.md: 9.4 → 6.0 ms at
-        // 64 connections, throughput up too). Dispatching to a pool thread keeps the selector selecting.
-        server.setHandler(new Handler.Abstract(org.eclipse.jetty.util.thread.Invocable.InvocationType.BLOCKING) {
+        // Declared non-blocking: a client's request is classified, queued or forwarded by the event loop
+        // that read it, with no hand-off to a pool thread. The admin endpoint's requests (a scrape, a
+        // dump: they take a while) are handed to a pool thread instead.
+        server.setHandler(new Handler.Abstract.NonBlocking() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 // One server, two listeners: route by the connector the request came in on.
                 if (request.getConnectionMetaData().getConnector() == adminConnector) {
-                    return admin.handle(request, response, callback);
+                    threads.execute(() -> handleAdmin(admin, request, response, callback));
+                    return true;
                 }
                 return current.proxy().handler().handle(request, response, callback);
             }
@@ -135,7 +136,30 @@ public final class Gateway implements AutoCloseable {
                 // the gateway is stopping
             }
         });
-        return new Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock));
+        return new Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock, gatewayConnector));
+    }
+
+    private static void handleAdmin(AdminHandler admin, Request request, Response response, Callback callback) {
+        try {
+            if (!admin.handle(request, response, callback)) {
+                Response.writeError(request, response, callback, 404);
+            }
+        } catch (Throwable failure) {
+            Response.writeError(request, response, callback, failure);
+        }
+    }
+
+    /** The client listener: {@code loops} event loops, each running both legs of its exchanges. */
+    private io.slagate.gateway.proxy.LoopConnector loopConnector(HttpConfiguration http, String host, int port, int inputBuffer,
+                                                                 int loops) {
+        HttpConnectionFactory h1 = new HttpConnectionFactory(new HttpConfiguration(http));
+        h1.setInputBufferSize(inputBuffer);
+        io.slagate.gateway.proxy.LoopConnector c = new io.slagate.gateway.proxy.LoopConnector(server, loops, h1);
+        c.setHost(host);
+        c.setPort(port);
+        c.setName("gateway");
+        c.setIdleTimeout(Duration.ofSeconds(60).toMillis());
+        return c;
     }
 
     private ServerConnector connector(HttpConfiguration http, String host, int port, String name, int inputBuffer) {
@@ -157,8 +181,8 @@ public final class Gateway implements AutoCloseable {
     }
 
     /** HTTPS on the client listener: the same HTTP handling behind TLS (the request's scheme becomes https). */
-    private ServerConnector tlsConnector(HttpConfiguration http, io.slagate.config.TlsSettings tls, String host, int port,
-                                         int inputBuffer) {
+    private io.slagate.gateway.proxy.LoopConnector tlsConnector(HttpConfiguration http, io.slagate.config.TlsSettings tls,
+                                                                String host, int port, int inputBuffer, int loops) {
         org.eclipse.jetty.util.ssl.SslContextFactory.Server ssl = new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
         ssl.setKeyStorePath(tls.keyStore());
         ssl.setKeyStoreType(tls.type());
@@ -167,7 +191,8 @@ public final class Gateway implements AutoCloseable {
         https.addCustomizer(new org.eclipse.jetty.server.SecureRequestCustomizer());
         HttpConnectionFactory h1 = new HttpConnectionFactory(https);
         h1.setInputBufferSize(inputBuffer);
-        ServerConnector c = new ServerConnector(server, new org.eclipse.jetty.server.SslConnectionFactory(ssl, "http/1.1"), h1);
+        io.slagate.gateway.proxy.LoopConnector c = new io.slagate.gateway.proxy.LoopConnector(server, loops,
+                new org.eclipse.jetty.server.SslConnectionFactory(ssl, "http/1.1"), h1);
         c.setHost(host);
         c.setPort(port);
         c.setName("gateway");
@@ -178,6 +203,21 @@ public final class Gateway implements AutoCloseable {
     /** Whether this gateway reuses its connections to server {@code i} (it does once the server proved it speaks only when asked). */
     public boolean reusesConnections(int i) {
         return current.proxy().reusesConnections(i);
+    }
+
+    /** The client listener's event loops. */
+    public int loops() {
+        return gatewayConnector.loops();
+    }
+
+    /** Requests handed to another event loop than the thread's own (admitted by another loop's completion, or by the controller). */
+    public long crossLoopTasks() {
+        return gatewayConnector.crossLoopTasks();
+    }
+
+    /** Connections to server {@code i} given to an exchange of another loop than their own: 0 unless the design is broken. */
+    public long crossLoopHandOuts(int i) {
+        return current.proxy().crossLoopHandOuts(i);
     }
 
     /** Quiet checks started on connections to server {@code i}; each took one connection out of its pool for a while. */
@@ -211,8 +251,11 @@ public final class Gateway implements AutoCloseable {
         if (budget != null) {
             LOG.warn(budget);
         }
-        LOG.info("gateway {} listening on {} (admin {}), scheduler {}, {} classes, {} servers, N_g = {}",
-                config.gateway().id(), address(gatewayConnector), address(adminConnector),
+        if (server.getInvocationType() != org.eclipse.jetty.util.thread.Invocable.InvocationType.NON_BLOCKING) {
+            LOG.warn("the request path is not non-blocking ({}): every request is handed to a pool thread", server.getInvocationType());
+        }
+        LOG.info("gateway {} listening on {} ({} event loops, admin {}), scheduler {}, {} classes, {} servers, N_g = {}",
+                config.gateway().id(), address(gatewayConnector), gatewayConnector.loops(), address(adminConnector),
                 config.gateway().scheduler().name().toLowerCase(), config.classes().size(), config.servers().size(),
                 current.queues().allocation().totalCap());
         return this;
@@ -554,7 +597,8 @@ public final class Gateway implements AutoCloseable {
     private static GatewaySettings withSchedulerOf(GatewaySettings a, GatewaySettings b) {
         return new GatewaySettings(a.id(), a.listen(), a.admin(), b.scheduler(), b.loadBalancing(), a.faultStatus(),
                 a.maxRequestBytes(), a.connectTimeout(), a.serverTimeout(), a.health(), a.stats(), a.headerTimeout(),
-                a.maxConnections(), a.tls(), a.clients(), a.adminDump(), a.localLimit(), b.locality(), a.flashCrowd());
+                a.maxConnections(), a.tls(), a.clients(), a.adminDump(), a.localLimit(), b.locality(), a.flashCrowd(),
+                a.loops());
     }
 
     /** The allocation in force, carried over by name to a new set of classes and servers. */

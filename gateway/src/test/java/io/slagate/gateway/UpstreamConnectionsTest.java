@@ -50,7 +50,11 @@ class UpstreamConnectionsTest {
     }
 
     private Gateway gateway(String serverUrl, int concurrency) throws Exception {
-        String yaml = "gateway: { listen: \"127.0.0.1:0\", admin: \"127.0.0.1:0\", serverTimeout: 5s }\n"
+        return gateway(serverUrl, concurrency, 0);
+    }
+
+    private Gateway gateway(String serverUrl, int concurrency, int loops) throws Exception {
+        String yaml = "gateway: { listen: \"127.0.0.1:0\", admin: \"127.0.0.1:0\", serverTimeout: 5s, loops: " + loops + " }\n"
                 + "servers:\n  - { id: s1, url: \"" + serverUrl + "\", concurrency: " + concurrency + " }\n"
                 + "classes:\n  - { name: basic, target: 1s, queueBound: 1000, queueTimeout: 10s }\n";
         Gateway g = new Gateway(ConfigLoader.parse(yaml, "test.yaml")).start();
@@ -70,11 +74,13 @@ class UpstreamConnectionsTest {
      * which once made the gateway take it for an early answer and drop the connection (about one
      * request in a hundred opened a new one).
      */
-    @Test
-    void keepAlive_manyRequests_noMoreConnectionsThanSlots() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} event loops")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2})
+    void keepAlive_manyRequests_noMoreConnectionsThanSlots(int loops) throws Exception {
         TestBackend b = new TestBackend();
         closeables.add(b);
-        Gateway g = gateway(b.url(), 8);
+        Gateway g = gateway(b.url(), 8, loops);
+        assertEquals(loops, g.loops());
         provenAfterOneRequest(g);
         int before = b.connectionsOpened();
         for (int round = 0; round < 100; round++) {
@@ -94,9 +100,11 @@ class UpstreamConnectionsTest {
         }
         assertEquals(1601, b.received());
         int opened = b.connectionsOpened() - before;
-        // one per slot, plus one for each connection taken out of the pool for a quiet check
-        assertTrue(opened <= 8 + g.quietChecks(0), "connections opened to the server: " + opened + " for 8 slots and "
-                + g.quietChecks(0) + " quiet checks");
+        // one per slot on each event loop (a loop's connections serve only its own clients), plus one
+        // for each connection taken out of the pool for a quiet check
+        assertTrue(opened <= loops * 8 + g.quietChecks(0), "connections opened to the server: " + opened + " for 8 slots, "
+                + loops + " loops and " + g.quietChecks(0) + " quiet checks");
+        assertEquals(0, g.crossLoopHandOuts(0), "connections given to an exchange of another loop");
         // the gateway counts a completion once the last write's callback ran, which may be just after the client read it
         await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().completedTotal() == 1601);
     }

@@ -69,7 +69,15 @@ final class Dispatcher {
     void forward(GatewayExchange ex) {
         try {
             if (jms != null && jms.serves(ex.server())) {
-                jms.send(ex);
+                // a JMS send can block (broker flow control, a reconnect): off the event loop
+                context.executor.execute(() -> {
+                    try {
+                        jms.send(ex);
+                    } catch (RuntimeException e) {
+                        LOG.warn("{} P2S could not be sent", ex, e);
+                        ex.fault(FaultReason.SERVER_FAILED);
+                    }
+                });
                 return;
             }
             ServerConnectionPool pool = pools[ex.server().index()];
@@ -161,7 +169,7 @@ final class Dispatcher {
             if (other != null) {
                 LOG.debug("{} P2S {} unreachable ({}); retrying on {}", ex, server.id(), failure.toString(), other.id());
                 ex.moveTo(other);
-                context.executor.execute(() -> forward(ex));
+                context.loops.execute(ex.loop, () -> forward(ex));
                 return;
             }
             ex.fault(FaultReason.SERVER_UNREACHABLE);

@@ -18,7 +18,10 @@ final class GatewayContext {
     final String[] classNames;
     final QueueManager queues;
     final GatewayMetrics metrics;
+    /** For work that may block or take long (SOAP/JMS sends): never run on an event loop. */
     final Executor executor;
+    /** The client listener's event loops: an exchange's server leg runs on its client's loop. */
+    final LoopConnector loops;
     final LongSupplier clock;
     final FaultStatus faultStatus;
     final int retryAfterSeconds;
@@ -51,7 +54,8 @@ final class GatewayContext {
 
     GatewayContext(String gatewayId, String[] classNames, QueueManager queues, GatewayMetrics metrics, Executor executor,
                    LongSupplier clock, FaultStatus faultStatus, int retryAfterSeconds, io.slagate.config.ClientPolicy clients,
-                   java.util.concurrent.ScheduledExecutorService timer) {
+                   java.util.concurrent.ScheduledExecutorService timer, LoopConnector loops) {
+        this.loops = loops;
         this.clients = clients;
         this.forwarded = new Forwarded(clients.trustedProxies());
         this.timer = timer;

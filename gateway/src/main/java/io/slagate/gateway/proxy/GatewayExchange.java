@@ -58,6 +58,8 @@ final class GatewayExchange extends QueuedRequest {
     String localityKey;
     /** The client's body as read before admission, or null when the request has none. */
     RequestBody body;
+    /** The event loop of the client's connection: this exchange's server leg runs there too. */
+    int loop;
 
     GatewayExchange(GatewayContext context, int classIndex, long arrivedNanos, Request request, Response response,
                     Callback callback, SoapVersion soapVersion) {
@@ -99,18 +101,21 @@ final class GatewayExchange extends QueuedRequest {
             admittedDuringOffer = true;
             return;
         }
-        // Admitted by another request's completion or arrival: forward on another thread, never on
-        // the stack of the thread that completed a request, which must get back to its own work. It
+        // Admitted by another request's completion, an arrival or the controller: forwarded on its own
+        // loop, queued behind that loop's current events (never on the stack of the thread that
+        // completed a request, which must get back to its own work; from its own loop no wake-up). It
         // waited, so its client may have left meanwhile: then the slot goes to the next request.
-        context.executor.execute(() -> {
-            if (clientGone()) {
-                clientFault(FaultReason.CLIENT_ABORTED);
-            } else if (pastDeadline(context.clock.getAsLong())) {
-                fault(FaultReason.DEADLINE_EXCEEDED); // releases the slot: the next request takes it
-            } else {
-                context.dispatcher.forward(this);
-            }
-        });
+        context.loops.execute(loop, this::forwardAdmitted);
+    }
+
+    private void forwardAdmitted() {
+        if (clientGone()) {
+            clientFault(FaultReason.CLIENT_ABORTED);
+        } else if (pastDeadline(context.clock.getAsLong())) {
+            fault(FaultReason.DEADLINE_EXCEEDED); // releases the slot: the next request takes it
+        } else {
+            context.dispatcher.forward(this);
+        }
     }
 
     /**

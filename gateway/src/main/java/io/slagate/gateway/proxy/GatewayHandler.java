@@ -69,6 +69,7 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
             return true;
         }
         GatewayExchange ex = new GatewayExchange(context, cls, now, request, response, callback, version, customer);
+        ex.loop = LoopConnector.loopOf(request.getConnectionMetaData().getConnection().getEndPoint());
         io.slagate.gateway.locality.LocalityLearner learner = context.queues.learner(cls);
         if (learner != null) {
             String key = typeKey(headers, service, operation);

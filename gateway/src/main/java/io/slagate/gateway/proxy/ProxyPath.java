@@ -30,7 +30,7 @@ public final class ProxyPath extends ContainerLifeCycle {
     private final ServerConnectionPool[] pools;
 
     public ProxyPath(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, QueuedThreadPool threads,
-                     ScheduledExecutorService timer, LongSupplier clock) {
+                     ScheduledExecutorService timer, LongSupplier clock, LoopConnector loops) {
         GatewaySettings g = config.gateway();
         ClientConnector connector = new ClientConnector();
         connector.setExecutor(threads);
@@ -54,7 +54,7 @@ public final class ProxyPath extends ContainerLifeCycle {
 
         String[] names = config.classes().stream().map(TrafficClassConfig::name).toArray(String[]::new);
         GatewayContext context = new GatewayContext(g.id(), names, queues, metrics, threads, clock, g.faultStatus(), 1,
-                g.clients(), timer);
+                g.clients(), timer, loops);
         for (int c = 0; c < names.length; c++) {
             context.deadlines[c] = config.classes().get(c).deadline();
         }
@@ -66,19 +66,21 @@ public final class ProxyPath extends ContainerLifeCycle {
         if (jms != null) {
             addBean(jms);
         }
-        // Plain-HTTP servers get the direct leg (bench/results/PROFILE.md: Jetty's HttpClient cost about
-        // twice the server side per request); https servers, and every server when
-        // -Dslagate.upstream=httpclient (a fallback and the benchmark's comparison), go through HttpClient.
+        // Plain-HTTP servers get the direct leg, on the client listener's event loops (bench/results/PROFILE.md:
+        // Jetty's HttpClient cost about twice the server side per request, on threads of its own); https
+        // servers, and every server when -Dslagate.upstream=httpclient (a fallback and the benchmark's
+        // comparison), go through HttpClient.
         boolean direct = !"httpclient".equals(System.getProperty("slagate.upstream"));
         if (!direct) {
             org.slf4j.LoggerFactory.getLogger(ProxyPath.class).info(
                     "slagate.upstream=httpclient: every server is reached through Jetty's HttpClient");
         }
+        loops.setConnectTimeout(g.connectTimeout().toMillis());
         pools = new ServerConnectionPool[config.servers().size()];
         for (int i = 0; i < pools.length; i++) {
             java.net.URI url = config.servers().get(i).url();
             if (direct && "http".equals(url.getScheme())) {
-                pools[i] = new ServerConnectionPool(connector, url, g.serverTimeout().toMillis() + 30_000);
+                pools[i] = new ServerConnectionPool(loops, url, g.serverTimeout().toMillis() + 30_000);
             }
         }
         context.dispatcher = new Dispatcher(context, client, pools, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(),
@@ -118,6 +120,11 @@ public final class ProxyPath extends ContainerLifeCycle {
      */
     public boolean reusesConnections(int i) {
         return pools[i] != null && pools[i].reusesConnections();
+    }
+
+    /** Connections to server {@code i} given to an exchange of another event loop than their own (none, by design). */
+    public long crossLoopHandOuts(int i) {
+        return pools[i] == null ? 0 : pools[i].crossLoopHandOuts();
     }
 
     /** Quiet checks started on server {@code i}'s connections (0 for servers not on the direct leg). */

@@ -26,7 +26,7 @@ import org.eclipse.jetty.server.Request;
  * body) the rest from the client. A whole body has a known length, so it goes upstream with
  * {@code Content-Length} whatever framing the client used.
  */
-final class RequestBody implements Runnable {
+final class RequestBody implements Runnable, org.eclipse.jetty.util.thread.Invocable {
     private final GatewayExchange ex;
     private final Request c2p;
     private final long bufferLimit;
@@ -129,6 +129,12 @@ final class RequestBody implements Runnable {
                 return;
             }
         }
+    }
+
+    /** Copying the body aside never blocks: the loop that read the bytes runs it. */
+    @Override
+    public InvocationType getInvocationType() {
+        return InvocationType.NON_BLOCKING;
     }
 
     private void timedOut() {

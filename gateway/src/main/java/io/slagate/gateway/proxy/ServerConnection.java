@@ -25,8 +25,11 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * <p>While idle in its pool nothing watches the socket: a connection is checked with one
  * non-blocking read when taken (a server that closed it meanwhile shows as end of input), which
  * keeps a single owner of the input at any time — the exchange holding the connection.
+ *
+ * <p>Non-blocking: reading an answer is run by the selector thread of the connection's event loop
+ * itself, with no hand-off to a pool thread.
  */
-final class ServerConnection extends AbstractConnection implements HttpParser.ResponseHandler {
+final class ServerConnection extends AbstractConnection.NonBlocking implements HttpParser.ResponseHandler {
     private static final int INPUT_BYTES = 16 * 1024;
     /**
      * Largest response head accepted from a server, and most header fields: a server beyond either is
@@ -74,10 +77,13 @@ final class ServerConnection extends AbstractConnection implements HttpParser.Re
     private final CyclicTimeout clientTimeout;
     private volatile ServerExchange exchange;
     private volatile long exchangeDeadline;
+    /** The event loop this connection's socket is registered with: it serves only that loop's exchanges. */
+    final int loop;
 
-    ServerConnection(EndPoint endPoint, Executor executor, Scheduler scheduler, ServerConnectionPool pool) {
+    ServerConnection(EndPoint endPoint, Executor executor, Scheduler scheduler, ServerConnectionPool pool, int loop) {
         super(endPoint, executor);
         this.pool = pool;
+        this.loop = loop;
         this.timeout = new CyclicTimeout(scheduler) {
             @Override
             public void onTimeoutExpired() {

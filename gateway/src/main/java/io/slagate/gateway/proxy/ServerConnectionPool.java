@@ -2,30 +2,27 @@ package io.slagate.gateway.proxy;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import org.eclipse.jetty.io.ClientConnectionFactory;
-import org.eclipse.jetty.io.ClientConnector;
-import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
-import org.eclipse.jetty.io.Transport;
 import org.eclipse.jetty.util.Promise;
 
 /**
- * The keep-alive connections of this gateway to one plain-HTTP server. Idle ones are kept last in,
- * first out (the warmest connection is reused; extra ones reach the idle timeout and close). No cap
- * of its own: a connection is opened only when an admitted request finds none idle, and the
- * scheduler admits at most N_{g,s} requests to the server at a time.
+ * The keep-alive connections of this gateway to one plain-HTTP server, one idle list per event loop:
+ * a connection serves only requests of the loop its socket is registered with, so both legs of an
+ * exchange stay on one thread. Idle ones are kept last in, first out (the warmest connection is
+ * reused; extra ones reach the idle timeout and close). No cap of its own: a connection is opened
+ * only when an admitted request finds none idle on its loop, and the scheduler admits at most
+ * N_{g,s} requests to the server at a time, whatever their loops.
  */
-final class ServerConnectionPool implements ClientConnectionFactory {
-    private final ClientConnector connector;
+final class ServerConnectionPool {
+    private final LoopConnector connector;
     private final String host;
     private final int port;
     /** The server URL's path without a trailing slash, put before every request's path. */
     final String pathPrefix;
     private final long idleTimeoutMillis;
-    private final ConcurrentLinkedDeque<ServerConnection> idle = new ConcurrentLinkedDeque<>();
+    /** Per loop; concurrent all the same: a quiet check's timer and a distrust may touch another loop's list. */
+    private final ConcurrentLinkedDeque<ServerConnection>[] idle;
     private volatile boolean stopped;
     /** Until when (System.nanoTime) this server's connections serve one exchange each; 0 when trusted. */
     private volatile long distrustedUntil;
@@ -42,8 +39,16 @@ final class ServerConnectionPool implements ClientConnectionFactory {
     static final long DISTRUST_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ServerConnectionPool.class);
 
-    ServerConnectionPool(ClientConnector connector, URI url, long idleTimeoutMillis) {
+    /** Connections handed to an exchange of another loop than their own: always 0 (a test reads it). */
+    private final java.util.concurrent.atomic.AtomicLong crossLoop = new java.util.concurrent.atomic.AtomicLong();
+
+    @SuppressWarnings("unchecked")
+    ServerConnectionPool(LoopConnector connector, URI url, long idleTimeoutMillis) {
         this.connector = connector;
+        this.idle = new ConcurrentLinkedDeque[connector.loops()];
+        for (int i = 0; i < idle.length; i++) {
+            idle[i] = new ConcurrentLinkedDeque<>();
+        }
         this.host = url.getHost();
         this.port = url.getPort() > 0 ? url.getPort() : 80;
         String path = url.getRawPath() == null ? "" : url.getRawPath();
@@ -51,40 +56,37 @@ final class ServerConnectionPool implements ClientConnectionFactory {
         this.idleTimeoutMillis = idleTimeoutMillis;
     }
 
-    /** Hands a live connection to {@code promise}: an idle one, else a new one once connected. */
-    void acquire(Promise<ServerConnection> promise) {
-        for (ServerConnection c = idle.pollFirst(); c != null; c = idle.pollFirst()) {
+    /** Hands a live connection of loop {@code loop} to {@code promise}: an idle one, else a new one once connected. */
+    void acquire(int loop, Promise<ServerConnection> promise) {
+        ConcurrentLinkedDeque<ServerConnection> mine = idle[loop];
+        for (ServerConnection c = mine.pollFirst(); c != null; c = mine.pollFirst()) {
             if (c.activate()) {
                 promise.succeeded(c);
                 return;
             }
         }
-        Map<String, Object> context = new HashMap<>();
-        context.put(ClientConnectionFactory.CONTEXT_KEY, this);
-        context.put(Transport.CONTEXT_KEY, Transport.TCP_IP);
-        context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY, new Promise<Connection>() {
-            @Override
-            public void succeeded(Connection connection) {
-                promise.succeeded((ServerConnection) connection);
-            }
+        // resolved per connect (rare: connections are reused), so a changed DNS entry is picked up
+        connector.connect(loop, new InetSocketAddress(host, port), this, promise);
+    }
 
-            @Override
-            public void failed(Throwable failure) {
-                promise.failed(failure);
-            }
-        });
-        try {
-            // resolved per connect (rare: connections are reused), so a changed DNS entry is picked up
-            connector.connect(new InetSocketAddress(host, port), context);
-        } catch (RuntimeException e) {
-            promise.failed(e);
+    ServerConnection newConnection(EndPoint endPoint, int loop) {
+        endPoint.setIdleTimeout(idleTimeoutMillis);
+        return new ServerConnection(endPoint, connector.getExecutor(), connector.getScheduler(), this, loop);
+    }
+
+    /**
+     * Checks that {@code c}, given to an exchange whose client is on {@code clientEndPoint}, is registered
+     * with the same loop's selector (read from both sockets' endpoints, not from the pool's bookkeeping).
+     */
+    void handedOut(ServerConnection c, EndPoint clientEndPoint) {
+        if (LoopConnector.loopOf(c.getEndPoint()) != LoopConnector.loopOf(clientEndPoint)) {
+            crossLoop.incrementAndGet();
         }
     }
 
-    @Override
-    public Connection newConnection(EndPoint endPoint, Map<String, Object> context) {
-        endPoint.setIdleTimeout(idleTimeoutMillis);
-        return new ServerConnection(endPoint, connector.getExecutor(), connector.getScheduler(), this);
+    /** Connections given to an exchange of another loop than their own: none, by construction. */
+    long crossLoopHandOuts() {
+        return crossLoop.get();
     }
 
     /** Whether a connection is taken for a quiet check once its exchange ends (at most one at a time). */
@@ -126,8 +128,8 @@ final class ServerConnectionPool implements ClientConnectionFactory {
             c.close(); // single-use until the server has proved itself (again)
             return;
         }
-        idle.offerFirst(c);
-        if (stopped && idle.remove(c)) {
+        idle[c.loop].offerFirst(c);
+        if (stopped && idle[c.loop].remove(c)) {
             c.close();
         }
     }
@@ -150,9 +152,7 @@ final class ServerConnectionPool implements ClientConnectionFactory {
             LOG.warn("server {}:{} wrote bytes outside any answer; its connections are not reused for {} s",
                     host, port, java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(DISTRUST_NANOS));
         }
-        for (ServerConnection c = idle.pollFirst(); c != null; c = idle.pollFirst()) {
-            c.close();
-        }
+        closeIdle();
     }
 
     private boolean distrusted() {
@@ -161,14 +161,20 @@ final class ServerConnectionPool implements ClientConnectionFactory {
     }
 
     void closed(ServerConnection c) {
-        idle.remove(c);
+        idle[c.loop].remove(c);
+    }
+
+    private void closeIdle() {
+        for (ConcurrentLinkedDeque<ServerConnection> list : idle) {
+            for (ServerConnection c = list.pollFirst(); c != null; c = list.pollFirst()) {
+                c.close();
+            }
+        }
     }
 
     /** Closes the idle connections; busy ones close when their exchange ends. */
     void stop() {
         stopped = true;
-        for (ServerConnection c = idle.pollFirst(); c != null; c = idle.pollFirst()) {
-            c.close();
-        }
+        closeIdle();
     }
 }

@@ -65,7 +65,7 @@ final class ServerExchange implements Promise<ServerConnection> {
     }
 
     void start() {
-        pool.acquire(this);
+        pool.acquire(ex.loop, this);
     }
 
     /** A connection is ours: arm the timeout, listen for the answer, send the request. */
@@ -73,6 +73,7 @@ final class ServerExchange implements Promise<ServerConnection> {
     public void succeeded(ServerConnection c) {
         connection = c;
         Request c2p = ex.request;
+        pool.handedOut(c, c2p.getConnectionMetaData().getConnection().getEndPoint());
         c.attach(this, timeoutMillis, HttpMethod.HEAD.is(c2p.getMethod()));
         c.needInput(); // an early answer (before the body is sent) is read as it comes
         sender.iterate();

@@ -1,0 +1,266 @@
+package io.slagate.gateway.proxy;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ManagedSelector;
+import org.eclipse.jetty.io.SelectorManager;
+import org.eclipse.jetty.io.SocketChannelEndPoint;
+import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.IO;
+import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+/**
+ * The client listener as N event loops, each running both legs of its exchanges: a loop's selector
+ * owns its client connections and the server connections that serve them, so a request read on a
+ * loop is forwarded, answered and relayed back on that loop's thread, with no hand-off between
+ * threads and no interest change made from another thread (the design of HAProxy's and nginx's
+ * workers, and of Netty proxies with per-loop upstream pools).
+ *
+ * <p>Upstream sockets are connected through this connector's own selector manager, on the loop
+ * chosen by the caller (the client's). They are not client connections: they are neither counted
+ * by the connection limit nor tracked as the listener's endpoints (graceful shutdown waits on
+ * requests, not on pooled server connections).
+ */
+public final class LoopConnector extends ServerConnector {
+    /** The loop a {@link SelectorManager#connect} call on this thread must use; set only around that call. */
+    private static final ThreadLocal<ManagedSelector> TARGET = new ThreadLocal<>();
+
+    /** The loop whose events the current thread handles, or -1 (a timer, the bus, a pool thread). */
+    private static final ThreadLocal<int[]> CURRENT = ThreadLocal.withInitial(() -> new int[] {-1});
+
+    /** Tasks handed to a loop from another thread or loop (a request admitted by another loop's completion). */
+    private final java.util.concurrent.atomic.AtomicLong crossLoopTasks = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Upstream channels whose connect completed at once, registered through the accept path (not listener events). */
+    private final Set<SelectableChannel> connectedAtOnce = ConcurrentHashMap.newKeySet();
+
+    /** {@code loops} selector threads (at least 1); the factories as for a {@link ServerConnector}. */
+    public LoopConnector(Server server, int loops, ConnectionFactory... factories) {
+        super(server, null, null, null, -1, Math.max(1, loops), factories);
+    }
+
+    /** Loops to run when the configuration leaves it open: one per core this JVM may use. */
+    public static int defaultLoops() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** How many loops this listener runs. */
+    public int loops() {
+        return manager().loops.length;
+    }
+
+    /** The loop that owns {@code endPoint} (a client's, through any TLS layer, or a server connection's); 0 if none does. */
+    public static int loopOf(EndPoint endPoint) {
+        EndPoint e = endPoint;
+        while (e instanceof EndPoint.Wrapper w && w.unwrap() != e) {
+            e = w.unwrap();
+        }
+        return e instanceof LoopEndPoint l ? l.loop : 0;
+    }
+
+    /**
+     * Runs {@code task} on loop {@code loop}'s thread, after the events it is handling now (a loop's
+     * own queue: from the loop itself no wake-up is needed). Dropped if the loop has stopped: by then
+     * every connection it owned is closed.
+     */
+    public void execute(int loop, Runnable task) {
+        if (CURRENT.get()[0] != loop) {
+            crossLoopTasks.incrementAndGet();
+        }
+        manager().loops[loop].submit(selector -> {
+            CURRENT.get()[0] = loop;
+            task.run();
+        });
+    }
+
+    /** Tasks that {@link #execute} handed from one thread to another loop's (admissions by another loop, the controller, a timer). */
+    public long crossLoopTasks() {
+        return crossLoopTasks.get();
+    }
+
+    /**
+     * Opens a connection to {@code address} on loop {@code loop}; {@code pool} makes it, {@code promise}
+     * gets it once connected (on that loop's thread), or the failure.
+     */
+    void connect(int loop, InetSocketAddress address, ServerConnectionPool pool, Promise<ServerConnection> promise) {
+        Upstream upstream = new Upstream(pool, promise);
+        SocketChannel channel = null;
+        try {
+            channel = SocketChannel.open();
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            channel.configureBlocking(false);
+            boolean connected = channel.connect(address);
+            LoopManager m = manager();
+            TARGET.set(m.loops[loop]);
+            try {
+                if (connected) {
+                    connectedAtOnce.add(channel);
+                    m.accept(channel, upstream);
+                } else {
+                    m.connect(channel, upstream);
+                }
+            } finally {
+                TARGET.remove();
+            }
+        } catch (IOException | RuntimeException e) {
+            if (channel != null) {
+                connectedAtOnce.remove(channel);
+                IO.close(channel);
+            }
+            promise.failed(e);
+        }
+    }
+
+    /** The connect timeout of upstream connections (the gateway's {@code connectTimeout}). */
+    void setConnectTimeout(long millis) {
+        getSelectorManager().setConnectTimeout(millis);
+    }
+
+    private LoopManager manager() {
+        return (LoopManager) getSelectorManager();
+    }
+
+    @Override
+    protected SelectorManager newSelectorManager(Executor executor, Scheduler scheduler, int selectors) {
+        return new LoopManager(executor, scheduler, selectors);
+    }
+
+    @Override
+    protected SocketChannelEndPoint newEndPoint(SocketChannel channel, ManagedSelector selector, SelectionKey key) {
+        LoopEndPoint endPoint = new LoopEndPoint(channel, selector, key, getScheduler(), manager().indexOf(selector),
+                key.attachment() instanceof Upstream);
+        endPoint.setIdleTimeout(getIdleTimeout());
+        return endPoint;
+    }
+
+    /** What an upstream connect carries to its loop: who makes the connection, who hears the outcome. */
+    private record Upstream(ServerConnectionPool pool, Promise<ServerConnection> promise) {
+    }
+
+    /** An endpoint and the loop whose selector it is registered with, for life. */
+    static final class LoopEndPoint extends SocketChannelEndPoint {
+        final int loop;
+        final boolean upstream;
+
+        LoopEndPoint(SocketChannel channel, ManagedSelector selector, SelectionKey key, Scheduler scheduler, int loop,
+                     boolean upstream) {
+            super(channel, selector, key, scheduler);
+            this.loop = loop;
+            this.upstream = upstream;
+        }
+
+        /** Called by the loop's selector thread: from here on, that thread handles this loop's events. */
+        @Override
+        public Runnable onSelected() {
+            CURRENT.get()[0] = loop;
+            return super.onSelected();
+        }
+    }
+
+    private final class LoopManager extends ServerConnectorManager {
+        final ManagedSelector[] loops;
+
+        LoopManager(Executor executor, Scheduler scheduler, int selectors) {
+            super(executor, scheduler, selectors);
+            loops = new ManagedSelector[selectors];
+        }
+
+        int indexOf(ManagedSelector selector) {
+            for (int i = 0; i < loops.length; i++) {
+                if (loops[i] == selector) {
+                    return i;
+                }
+            }
+            return 0;
+        }
+
+        @Override
+        protected ManagedSelector newSelector(int id) {
+            ManagedSelector selector = super.newSelector(id);
+            loops[id] = selector;
+            return selector;
+        }
+
+        @Override
+        protected ManagedSelector chooseSelector() {
+            ManagedSelector target = TARGET.get();
+            return target != null ? target : super.chooseSelector();
+        }
+
+        @Override
+        public Connection newConnection(SelectableChannel channel, EndPoint endPoint, Object attachment) throws IOException {
+            if (attachment instanceof Upstream u) {
+                connectedAtOnce.remove(channel);
+                return u.pool().newConnection(endPoint, ((LoopEndPoint) endPoint).loop);
+            }
+            return super.newConnection(channel, endPoint, attachment);
+        }
+
+        @Override
+        public void connectionOpened(Connection connection, Object attachment) {
+            super.connectionOpened(connection, attachment);
+            if (attachment instanceof Upstream u) {
+                u.promise().succeeded((ServerConnection) connection);
+            }
+        }
+
+        @Override
+        protected void connectionFailed(SelectableChannel channel, Throwable failure, Object attachment) {
+            if (attachment instanceof Upstream u) {
+                u.promise().failed(failure);
+            } else {
+                super.connectionFailed(channel, failure, attachment);
+            }
+        }
+
+        @Override
+        protected void endPointOpened(EndPoint endPoint) {
+            if (!(endPoint instanceof LoopEndPoint l && l.upstream)) {
+                super.endPointOpened(endPoint);
+            }
+        }
+
+        @Override
+        protected void endPointClosed(EndPoint endPoint) {
+            if (!(endPoint instanceof LoopEndPoint l && l.upstream)) {
+                super.endPointClosed(endPoint); // the connection limit counts client connections only
+            }
+        }
+
+        @Override
+        protected void onAccepting(SelectableChannel channel) {
+            if (!connectedAtOnce.contains(channel)) {
+                super.onAccepting(channel);
+            }
+        }
+
+        @Override
+        protected void onAccepted(SelectableChannel channel) {
+            if (!connectedAtOnce.contains(channel)) {
+                super.onAccepted(channel);
+            }
+        }
+
+        @Override
+        protected void onAcceptFailed(SelectableChannel channel, Throwable failure, Object attachment) {
+            if (attachment instanceof Upstream u) {
+                connectedAtOnce.remove(channel);
+                u.promise().failed(failure);
+            } else {
+                super.onAcceptFailed(channel, failure, attachment);
+            }
+        }
+    }
+}
