@@ -48,7 +48,38 @@ public final class LoopConnector extends ServerConnector {
 
     /** {@code loops} selector threads (at least 1); the factories as for a {@link ServerConnector}. */
     public LoopConnector(Server server, int loops, ConnectionFactory... factories) {
-        super(server, null, null, null, -1, Math.max(1, loops), factories);
+        this(server, new LoopExecutor(server.getThreadPool()), loops, factories);
+    }
+
+    private LoopConnector(Server server, LoopExecutor executor, int loops, ConnectionFactory... factories) {
+        super(server, executor, null, null, -1, Math.max(1, loops), factories);
+        executor.connector = this;
+    }
+
+    /**
+     * The connector's executor: a connection handed to it (Jetty resumes a client connection this way
+     * when its response completes outside the connection's own read, as every relayed answer does)
+     * runs on its own loop; anything else (the selectors' own threads, the acceptor) on the pool.
+     * Not a {@code TryExecutor}, so a selector never hands its producing role to another thread: a
+     * loop stays one thread.
+     */
+    private static final class LoopExecutor implements Executor {
+        private final Executor pool;
+        private volatile LoopConnector connector;
+
+        LoopExecutor(Executor pool) {
+            this.pool = pool;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            LoopConnector c = connector;
+            if (task instanceof Connection connection && c != null && c.isRunning()) {
+                c.execute(loopOf(connection.getEndPoint()), task);
+            } else {
+                pool.execute(task);
+            }
+        }
     }
 
     /** Loops to run when the configuration leaves it open: one per core this JVM may use. */

@@ -121,6 +121,8 @@ final class RequestBody implements Runnable, org.eclipse.jetty.util.thread.Invoc
                     end(FaultReason.MALFORMED_REQUEST); // a POST whose framing announced a body that was empty
                     return;
                 }
+                // the connection's read buffer is empty now: not held while the request waits in a queue
+                org.eclipse.jetty.server.internal.ConsumedRequestBuffer.release(c2p.getConnectionMetaData().getConnection());
                 ready();
                 return;
             }
