@@ -90,21 +90,25 @@ if [ "${BASELINE:-0}" = 1 ]; then
     && curl -s -o /dev/null "http://127.0.0.1:$NETTY/" && break; sleep 0.1; done
 fi
 
+voluntary_switches() { # a process and its children's threads: how often they blocked (a hand-off, an idle wait), not preemptions
+  local p
+  for p in $1 $(pgrep -P "$1" || true); do cat /proc/"$p"/task/*/status 2>/dev/null; done | awk '/^voluntary_ctxt_switches/ { s += $2 } END { print s + 0 }'
+}
 cpu_ticks() { # a process and its children's threads (nginx's worker does nginx's work)
   local total=0 p
   for p in $1 $(pgrep -P "$1" || true); do total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done
   echo "$total"
 }
 ticks_per_s=$(getconf CLK_TCK)
-run() { # name port conns secs → "rps p50ms p99ms cpu_us_per_request cs_per_request syscalls_per_request errors"
-  local o pid="${PID[$1]}" c1 c2 rps p50 p99 errs perfpid cs sc
+run() { # name port conns secs → "rps p50ms p99ms cpu_us_per_request cs_per_request syscalls_per_request voluntary_cs_per_request errors"
+  local o pid="${PID[$1]}" c1 c2 rps p50 p99 errs perfpid cs sc v1 v2
   perf stat -e context-switches,raw_syscalls:sys_enter -x, -o "$work/perf.txt" \
     -p "$(echo "$pid" $(pgrep -P "$pid" || true) | tr ' ' ',')" >/dev/null 2>&1 &
   perfpid=$!
   sleep 0.2 # perf attaches to the threads before the load starts
-  c1=$(cpu_ticks "$pid")
+  c1=$(cpu_ticks "$pid"); v1=$(voluntary_switches "$pid")
   o=$($LOAD wrk -t"$WRK_THREADS" -c"$3" -d"$4"s --latency -s "$home/bench/post.lua" "http://127.0.0.1:$2" 2>&1)
-  c2=$(cpu_ticks "$pid")
+  c2=$(cpu_ticks "$pid"); v2=$(voluntary_switches "$pid")
   kill -INT "$perfpid" 2>/dev/null || true; wait "$perfpid" 2>/dev/null || true
   cs=$(awk -F, '$3=="context-switches" {print $1}' "$work/perf.txt"); sc=$(awk -F, '$3=="raw_syscalls:sys_enter" {print $1}' "$work/perf.txt")
   echo "== $1 c=$3" >> "$raw"; echo "$o" >> "$raw"
@@ -114,7 +118,8 @@ run() { # name port conns secs → "rps p50ms p99ms cpu_us_per_request cs_per_re
   errs=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$o" | tr ' \n' '_ ')
   echo "$rps $(ms "$p50") $(ms "$p99") $(awk -v t=$((c2 - c1)) -v hz="$ticks_per_s" -v r="$rps" -v s="$4" \
     'BEGIN { printf "%.1f", t / hz * 1e6 / (r * s) }') $(awk -v n="${cs:-0}" -v r="$rps" -v s="$4" 'BEGIN { printf "%.3f", n / (r * s) }') \
-    $(awk -v n="${sc:-0}" -v r="$rps" -v s="$4" 'BEGIN { printf "%.2f", n / (r * s) }') ${errs:-none}"
+    $(awk -v n="${sc:-0}" -v r="$rps" -v s="$4" 'BEGIN { printf "%.2f", n / (r * s) }') \
+    $(awk -v n=$((v2 - v1)) -v r="$rps" -v s="$4" 'BEGIN { printf "%.3f", n / (r * s) }') ${errs:-none}"
 }
 ms() { # wrk latency (e.g. 812.00us, 1.20ms, 1.01s) → milliseconds
   awk -v v="$1" 'BEGIN { n=v+0; if (v ~ /us$/) n/=1000; else if (v ~ /ms$/) n=n; else if (v ~ /s$/) n*=1000; printf "%.3f", n }'
@@ -129,17 +134,17 @@ for t in gateway jetty jetty-server netty; do
   if [ -n "${PID[$t]:-}" ]; then for c in 16 64 256; do run "$t" "${PORT[$t]}" "$c" 12 >/dev/null; done; fi
 done
 
-declare -A RPS P50 P99 CPU CS SC
+declare -A RPS P50 P99 CPU CS SC VCS
 rows=""
 for r in $(seq 1 "$rounds"); do
   for c in 16 64 256; do
     order=("${targets[@]}"); [ $((r % 2)) -eq 0 ] && order=($(printf '%s\n' "${targets[@]}" | tac))
     for t in "${order[@]}"; do
-      read -r rps p50 p99 cpu cs sc errs <<<"$(run "$t" "${PORT[$t]}" "$c" "$secs")"
-      echo "round $r c=$c $t: $rps req/s p50 ${p50}ms p99 ${p99}ms CPU ${cpu}us/req cs/req $cs syscalls/req $sc errors: $errs" >&2
-      rows="$rows| $r | $c | $t | $rps | $cpu | $p50 | $p99 | $cs | $sc | ${errs//_/ } |"$'\n'
+      read -r rps p50 p99 cpu cs sc vcs errs <<<"$(run "$t" "${PORT[$t]}" "$c" "$secs")"
+      echo "round $r c=$c $t: $rps req/s p50 ${p50}ms p99 ${p99}ms CPU ${cpu}us/req cs/req $cs (voluntary $vcs) syscalls/req $sc errors: $errs" >&2
+      rows="$rows| $r | $c | $t | $rps | $cpu | $p50 | $p99 | $cs | $vcs | $sc | ${errs//_/ } |"$'\n'
       RPS[$t,$c]="${RPS[$t,$c]:-} $rps"; P50[$t,$c]="${P50[$t,$c]:-} $p50"; P99[$t,$c]="${P99[$t,$c]:-} $p99"
-      CPU[$t,$c]="${CPU[$t,$c]:-} $cpu"; CS[$t,$c]="${CS[$t,$c]:-} $cs"; SC[$t,$c]="${SC[$t,$c]:-} $sc"
+      CPU[$t,$c]="${CPU[$t,$c]:-} $cpu"; CS[$t,$c]="${CS[$t,$c]:-} $cs"; SC[$t,$c]="${SC[$t,$c]:-} $sc"; VCS[$t,$c]="${VCS[$t,$c]:-} $vcs"
     done
   done
 done
@@ -190,14 +195,17 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
     echo "| $c | $(mean "${RPS[direct,$c]}") | $(spread "${RPS[haproxy,$c]}") | $(spread "${RPS[gateway,$c]}") | $(ratio "$g" "$h") | $(spread "${CPU[haproxy,$c]}") | $(spread "${CPU[gateway,$c]}") | $(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[haproxy,$c]}")") | $(meanf "${P50[haproxy,$c]}") / $(spreadf "${P99[haproxy,$c]}") | $(meanf "${P50[gateway,$c]}") / $(spreadf "${P99[gateway,$c]}") | $(ratio "$gp99" "$hp99") |"
   done
   echo
-  echo "Context switches and system calls per request (perf stat over each run, the proxy's threads; means):"
+  echo "Context switches and system calls per request (perf stat over each run, the proxy's threads; means). A context"
+  echo "switch is counted whether the thread blocked (voluntary: a hand-off to another thread, or waiting for events) or"
+  echo "was preempted; with the backend on the proxy's core, nginx preempts the proxy. The voluntary ones, from"
+  echo "/proc/PID/task/*/status, are in parentheses."
   echo
   echo "| conns | HAProxy cs/req | slagate cs/req | HAProxy syscalls/req | slagate syscalls/req |$([ "${BASELINE:-0}" = 1 ] && echo " Netty spike cs/req | Netty spike syscalls/req | Jetty server alone cs/req | Jetty server alone syscalls/req |")"
   echo "| ---: | ---: | ---: | ---: | ---: |$([ "${BASELINE:-0}" = 1 ] && echo " ---: | ---: | ---: | ---: |")"
   for c in 16 64 256; do
     extra=""
-    [ "${BASELINE:-0}" = 1 ] && extra=" $(meanf "${CS[netty,$c]}") | $(mean "${SC[netty,$c]}") | $(meanf "${CS[jetty-server,$c]}") | $(mean "${SC[jetty-server,$c]}") |"
-    echo "| $c | $(meanf "${CS[haproxy,$c]}") | $(meanf "${CS[gateway,$c]}") | $(mean "${SC[haproxy,$c]}") | $(mean "${SC[gateway,$c]}") |$extra"
+    [ "${BASELINE:-0}" = 1 ] && extra=" $(meanf "${CS[netty,$c]}") ($(meanf "${VCS[netty,$c]}")) | $(mean "${SC[netty,$c]}") | $(meanf "${CS[jetty-server,$c]}") ($(meanf "${VCS[jetty-server,$c]}")) | $(mean "${SC[jetty-server,$c]}") |"
+    echo "| $c | $(meanf "${CS[haproxy,$c]}") ($(meanf "${VCS[haproxy,$c]}")) | $(meanf "${CS[gateway,$c]}") ($(meanf "${VCS[gateway,$c]}")) | $(mean "${SC[haproxy,$c]}") | $(mean "${SC[gateway,$c]}") |$extra"
   done
   if [ "${BASELINE:-0}" = 1 ]; then
     echo
@@ -237,8 +245,8 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
   echo
   echo "## Every run"
   echo
-  echo "| round | conns | target | req/s | CPU µs/req | p50 ms | p99 ms | cs/req | syscalls/req | wrk errors |"
-  echo "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+  echo "| round | conns | target | req/s | CPU µs/req | p50 ms | p99 ms | cs/req | voluntary cs/req | syscalls/req | wrk errors |"
+  echo "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
   printf "%s" "$rows"
   if [ "${PROFILE:-0}" = 1 ]; then
     for ev in cpu alloc; do

@@ -37,9 +37,6 @@ public final class LoopConnector extends ServerConnector {
     /** The loop a {@link SelectorManager#connect} call on this thread must use; set only around that call. */
     private static final ThreadLocal<ManagedSelector> TARGET = new ThreadLocal<>();
 
-    /** The loop whose events the current thread handles, or -1 (a timer, the bus, a pool thread). */
-    private static final ThreadLocal<int[]> CURRENT = ThreadLocal.withInitial(() -> new int[] {-1});
-
     /** Tasks handed to a loop from another thread or loop (a request admitted by another loop's completion). */
     private final java.util.concurrent.atomic.AtomicLong crossLoopTasks = new java.util.concurrent.atomic.AtomicLong();
 
@@ -107,13 +104,11 @@ public final class LoopConnector extends ServerConnector {
      * every connection it owned is closed.
      */
     public void execute(int loop, Runnable task) {
-        if (CURRENT.get()[0] != loop) {
+        LoopManager m = manager();
+        if (Thread.currentThread() != m.threads[loop]) {
             crossLoopTasks.incrementAndGet();
         }
-        manager().loops[loop].submit(selector -> {
-            CURRENT.get()[0] = loop;
-            task.run();
-        });
+        m.loops[loop].submit(selector -> task.run());
     }
 
     /** Tasks that {@link #execute} handed from one thread to another loop's (admissions by another loop, the controller, a timer). */
@@ -170,8 +165,9 @@ public final class LoopConnector extends ServerConnector {
 
     @Override
     protected SocketChannelEndPoint newEndPoint(SocketChannel channel, ManagedSelector selector, SelectionKey key) {
-        LoopEndPoint endPoint = new LoopEndPoint(channel, selector, key, getScheduler(), manager().indexOf(selector),
-                key.attachment() instanceof Upstream);
+        LoopManager m = manager();
+        LoopEndPoint endPoint = new LoopEndPoint(channel, selector, key, getScheduler(), m.indexOf(selector),
+                key.attachment() instanceof Upstream, m.threads);
         endPoint.setIdleTimeout(getIdleTimeout());
         return endPoint;
     }
@@ -184,28 +180,36 @@ public final class LoopConnector extends ServerConnector {
     static final class LoopEndPoint extends SocketChannelEndPoint {
         final int loop;
         final boolean upstream;
+        private final Thread[] loopThreads;
 
         LoopEndPoint(SocketChannel channel, ManagedSelector selector, SelectionKey key, Scheduler scheduler, int loop,
-                     boolean upstream) {
+                     boolean upstream, Thread[] loopThreads) {
             super(channel, selector, key, scheduler);
             this.loop = loop;
             this.upstream = upstream;
+            this.loopThreads = loopThreads;
         }
 
-        /** Called by the loop's selector thread: from here on, that thread handles this loop's events. */
+        /** Called by the loop's selector thread, which is the loop's thread for as long as it runs (read, not written, mostly). */
         @Override
         public Runnable onSelected() {
-            CURRENT.get()[0] = loop;
+            Thread t = Thread.currentThread();
+            if (loopThreads[loop] != t) {
+                loopThreads[loop] = t;
+            }
             return super.onSelected();
         }
     }
 
     private final class LoopManager extends ServerConnectorManager {
         final ManagedSelector[] loops;
+        /** Each loop's selector thread, as last seen selecting (for counting hand-offs between loops only). */
+        final Thread[] threads;
 
         LoopManager(Executor executor, Scheduler scheduler, int selectors) {
             super(executor, scheduler, selectors);
             loops = new ManagedSelector[selectors];
+            threads = new Thread[selectors];
         }
 
         int indexOf(ManagedSelector selector) {

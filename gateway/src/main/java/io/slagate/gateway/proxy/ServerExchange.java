@@ -525,7 +525,15 @@ final class ServerExchange implements Promise<ServerConnection> {
         /** The answer is complete; {@code lastPiece} (possibly empty, never the connection's input) ends it. */
         private void succeed(ByteBuffer lastPiece) {
             over = true;
-            lastPiece = describedHere(lastPiece);
+            if (describesService()) {
+                // rewriting a description's addresses scans up to bufferedResponseBytes: off the event loop
+                ex.context.executor.execute(() -> settle(rewritten(lastPiece)));
+            } else {
+                settle(lastPiece);
+            }
+        }
+
+        private void settle(ByteBuffer lastPiece) {
             // Reusable only when the request goes out whole and nobody asked to close: a server that
             // answered before reading the whole body leaves unread bytes that would poison the next
             // answer. The answer usually arrives while the request's last write is still completing on
@@ -550,10 +558,11 @@ final class ServerExchange implements Promise<ServerConnection> {
          * A service description asked for through the gateway and held whole: its addresses become the
          * gateway's, and the length follows. One that streamed (over {@code bufferedResponseBytes}) goes as it is.
          */
-        private ByteBuffer describedHere(ByteBuffer answer) {
-            if (streaming || status != HttpStatus.OK_200 || !WsdlAddresses.asksForDescription(ex.request)) {
-                return answer;
-            }
+        private boolean describesService() {
+            return !streaming && status == HttpStatus.OK_200 && WsdlAddresses.asksForDescription(ex.request);
+        }
+
+        private ByteBuffer rewritten(ByteBuffer answer) {
             String base = WsdlAddresses.publicBase(ex.request, ex.context.forwarded.trusts(ex.request));
             if (base == null) {
                 return answer;
