@@ -13,6 +13,8 @@
 #                                                           the gateway's job (the library decision) (builds benchmarks.jar)
 #   PROFILE=1 ...                                           then CPU and allocation flame graphs of the gateway at 64
 #                                                           connections with async-profiler → bench/results/flame-*.html
+#   BEFORE_JAR=old/slagate.jar ...                          also an earlier build of the gateway, as target "before", in the
+#                                                           same rounds (a change's before and after in one run)
 #   GATEWAY_JAVA_OPTS='-XX:+UseSerialGC' ...                 JVM options of the gateway and the Jetty baselines (JAVA_OPTS: all JVMs);
 #                                                           by default bin/slagate's collector, G1
 #
@@ -36,10 +38,10 @@ for tool in nginx haproxy wrk java taskset perf; do command -v "$tool" >/dev/nul
 [ -f "$home/launcher/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 
 GW_JAVA="${GATEWAY_JAVA_OPTS:--XX:+UseG1GC}" # the gateway's and the Jetty baselines' JVM options (bin/slagate's collector)
-BACKEND=9101 HAPROXY=9102 GATEWAY=9103 ADMIN=9104 JETTY=9106 JETTY_SERVER=9107 NETTY=9108
+BACKEND=9101 HAPROXY=9102 GATEWAY=9103 ADMIN=9104 JETTY=9106 JETTY_SERVER=9107 NETTY=9108 BEFORE=9109 BEFORE_ADMIN=9110
 export GW_CAP=256 GW_WEIGHTS="premium: 8, basic: 2"
 source "$home/bench/common.sh"
-require_free_ports $BACKEND $HAPROXY $GATEWAY $ADMIN $JETTY $JETTY_SERVER $NETTY
+require_free_ports $BACKEND $HAPROXY $GATEWAY $ADMIN $JETTY $JETTY_SERVER $NETTY $BEFORE $BEFORE_ADMIN
 trap stop_bench_processes EXIT
 NGINX_PIN="$SERVE" start_nginx "$work" "$BACKEND"
 
@@ -73,6 +75,14 @@ $SERVE java ${JAVA_OPTS:-} $GW_JAVA -jar "$home/launcher/target/slagate.jar" gat
 declare -A PID=([gateway]=$! [haproxy]="$(cat "$work/haproxy.pid")" [direct]="$(cat "$work/nginx.pid")")
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$ADMIN/ready" >/dev/null && break; sleep 0.1; done
 curl -sf "http://127.0.0.1:$ADMIN/ready" >/dev/null || { echo "gateway did not start:" >&2; cat "$work/gateway.log" >&2; exit 1; }
+
+# BEFORE_JAR: an earlier build doing the same job, measured as target "before"
+if [ -n "${BEFORE_JAR:-}" ]; then
+  gateway_yaml before "$BEFORE" "$BEFORE_ADMIN" "$BACKEND" > "$work/before.yaml"
+  $SERVE java ${JAVA_OPTS:-} $GW_JAVA -jar "$BEFORE_JAR" gateway --config "$work/before.yaml" > "$work/before.log" 2>&1 &
+  PID[before]=$!
+  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$BEFORE_ADMIN/ready" >/dev/null && break; sleep 0.1; done
+fi
 
 # BASELINE=1: also Jetty's own reverse proxy (same HTTP stack as slagate, none of its logic)
 if [ "${BASELINE:-0}" = 1 ]; then
@@ -127,10 +137,12 @@ ms() { # wrk latency (e.g. 812.00us, 1.20ms, 1.01s) → milliseconds
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 : > "$raw"
-targets=(direct haproxy gateway); [ "${BASELINE:-0}" = 1 ] && targets+=(jetty jetty-server netty)
-declare -A PORT=([direct]=$BACKEND [haproxy]=$HAPROXY [gateway]=$GATEWAY [jetty]=$JETTY [jetty-server]=$JETTY_SERVER [netty]=$NETTY)
+targets=(direct haproxy gateway); [ -n "${BEFORE_JAR:-}" ] && targets+=(before)
+[ "${BASELINE:-0}" = 1 ] && targets+=(jetty jetty-server netty)
+declare -A PORT=([direct]=$BACKEND [haproxy]=$HAPROXY [gateway]=$GATEWAY [jetty]=$JETTY [jetty-server]=$JETTY_SERVER [netty]=$NETTY
+  [before]=$BEFORE)
 echo "warming up ..." >&2
-for t in gateway jetty jetty-server netty; do
+for t in gateway before jetty jetty-server netty; do
   if [ -n "${PID[$t]:-}" ]; then for c in 16 64 256; do run "$t" "${PORT[$t]}" "$c" 12 >/dev/null; done; fi
 done
 
@@ -171,7 +183,7 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
 {
   echo "# Gateway vs HAProxy vs direct — $(date -u +%Y-%m-%dT%H:%MZ), $([ "$pin" = 1 ] && echo pinned || echo unpinned)"
   echo
-  echo "Command: \`$([ "$pin" = 1 ] || echo "PIN=0 ")${BASELINE:+BASELINE=$BASELINE }${GATEWAY_JAVA_OPTS:+GATEWAY_JAVA_OPTS='$GATEWAY_JAVA_OPTS' }bench/gateway-vs-haproxy.sh $secs $rounds\`"
+  echo "Command: \`$([ "$pin" = 1 ] || echo "PIN=0 ")${BASELINE:+BASELINE=$BASELINE }${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }${GATEWAY_JAVA_OPTS:+GATEWAY_JAVA_OPTS='$GATEWAY_JAVA_OPTS' }bench/gateway-vs-haproxy.sh $secs $rounds\`"
   echo
   echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), Linux $(uname -r);"
   echo "$(java -version 2>&1 | head -1); HAProxy $(haproxy -v | head -1 | awk '{print $3}'); nginx $(nginx -v 2>&1 | awk -F/ '{print $2}'); $(wrk -v 2>&1 | head -1 | awk '{print $1, $2}')."
@@ -207,6 +219,17 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
     [ "${BASELINE:-0}" = 1 ] && extra=" $(meanf "${CS[netty,$c]}") ($(meanf "${VCS[netty,$c]}")) | $(mean "${SC[netty,$c]}") | $(meanf "${CS[jetty-server,$c]}") ($(meanf "${VCS[jetty-server,$c]}")) | $(mean "${SC[jetty-server,$c]}") |"
     echo "| $c | $(meanf "${CS[haproxy,$c]}") ($(meanf "${VCS[haproxy,$c]}")) | $(meanf "${CS[gateway,$c]}") ($(meanf "${VCS[gateway,$c]}")) | $(mean "${SC[haproxy,$c]}") | $(mean "${SC[gateway,$c]}") |$extra"
   done
+  if [ -n "${BEFORE_JAR:-}" ]; then
+    echo
+    echo "The earlier build \`$(basename "$BEFORE_JAR")\` doing the same job in the same rounds (target \`before\`):"
+    echo
+    echo "| conns | before req/s | before/HAProxy | slagate/before req/s | CPU µs/req before | slagate/before CPU | before p99 ms | before cs/req (voluntary) | before syscalls/req |"
+    echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    for c in 16 64 256; do
+      b=$(mean "${RPS[before,$c]}")
+      echo "| $c | $(spread "${RPS[before,$c]}") | $(ratio "$b" "$(mean "${RPS[haproxy,$c]}")") | $(ratio "$(mean "${RPS[gateway,$c]}")" "$b") | $(spread "${CPU[before,$c]}") | $(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[before,$c]}")") | $(spreadf "${P99[before,$c]}") | $(meanf "${CS[before,$c]}") ($(meanf "${VCS[before,$c]}")) | $(mean "${SC[before,$c]}") |"
+    done
+  fi
   if [ "${BASELINE:-0}" = 1 ]; then
     echo
     echo "Floors in the same rounds, same JVM options: Jetty 12's own reverse proxy (\`io.slagate.bench.JettyProxyBaseline\`:"
