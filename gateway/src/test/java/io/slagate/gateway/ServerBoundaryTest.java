@@ -131,6 +131,30 @@ class ServerBoundaryTest {
         assertBalanced(g);
     }
 
+    /**
+     * A 204 or 304 that announces a body and sends it: relayed without it (the server, not the client, is
+     * blamed: a protocol error, never malformed-request), the bytes reach no one, the connection is not reused.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"204 No Content", "304 Not Modified"})
+    void bodilessStatusWithAnnouncedBody_relayedWithoutIt_serverBlamed(String statusLine) throws Exception {
+        ScriptedBackend b = backend();
+        b.answer(new ScriptedBackend.Answer("HTTP/1.1 " + statusLine + "\r\nContent-Length: 5\r\nX-Kept: yes\r\n\r\nhello", false));
+        Gateway g = gateway(b.url(), 1);
+        int status = Integer.parseInt(statusLine.substring(0, 3));
+        for (int i = 0; i < 3; i++) {
+            RawHttp.Response r = RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", BODY));
+            assertEquals(status, r.status(), "the server's status, not a fault");
+            assertEquals("", r.body());
+            assertEquals("yes", r.header("X-Kept"));
+        }
+        assertEquals(3, b.connectionsAccepted(), "a connection with bytes left after the answer is never reused");
+        assertEquals(3, g.metrics().serverErrors(0, ServerError.PROTOCOL), "the server's protocol error, each time");
+        assertEquals(0, g.metrics().faulted(io.slagate.gateway.soap.FaultReason.MALFORMED_REQUEST), "the client is not blamed");
+        assertEquals(3, g.metrics().completedTotal());
+        assertBalanced(g);
+    }
+
     /** 204 with a body: the 204 is relayed, the body bytes reach no one, the connection is not reused. */
     @Test
     void noContentWithBody_bodyDropped_connectionNotReused() throws Exception {

@@ -402,6 +402,8 @@ final class ServerExchange implements Promise<ServerConnection> {
         private Throwable bad;
         private boolean finalAnswer;
         private Set<String> connectionListed;
+        /** The server's bytes outside its answer were counted (once per exchange). */
+        private boolean leftoverCounted;
 
         @Override
         protected Action process() {
@@ -511,6 +513,10 @@ final class ServerExchange implements Promise<ServerConnection> {
 
         /** The server sent more than its answer: relayed as it is, the connection never reused, the server's error counted. */
         private void leftover() {
+            if (leftoverCounted) {
+                return;
+            }
+            leftoverCounted = true;
             closeAfter = true;
             pool.distrust();
             ex.context.metrics.serverError(server.index(), io.slagate.gateway.stats.GatewayMetrics.ServerError.PROTOCOL);
@@ -627,9 +633,20 @@ final class ServerExchange implements Promise<ServerConnection> {
                 closeAfter |= field.contains("close");
                 connectionListed = HopByHop.listed(field.getValue(), connectionListed);
             }
+            if (bodiless() && (field.getHeader() == HttpHeader.CONTENT_LENGTH || field.getHeader() == HttpHeader.TRANSFER_ENCODING)) {
+                // a 204 or 304 has no body whatever its framing says (RFC 9112 6.3): what the server sent after
+                // the head is left over, dropped with the connection, and the server's protocol error; the
+                // client gets the answer without it
+                leftover();
+                return;
+            }
             if (!HopByHop.isHopByHop(field, null)) {
                 ex.response.getHeaders().add(field);
             }
+        }
+
+        private boolean bodiless() {
+            return status == HttpStatus.NO_CONTENT_204 || status == HttpStatus.NOT_MODIFIED_304;
         }
 
         boolean headerComplete() {
