@@ -151,8 +151,8 @@ class ServerBoundaryTest {
         assertEquals(3, b.connectionsAccepted(), "a connection with bytes left after the answer is never reused");
         assertEquals(3, g.metrics().serverErrors(0, ServerError.PROTOCOL), "the server's protocol error, each time");
         assertEquals(0, g.metrics().faulted(io.slagate.gateway.soap.FaultReason.MALFORMED_REQUEST), "the client is not blamed");
-        assertEquals(3, g.metrics().completedTotal());
-        assertBalanced(g);
+        assertBalanced(g); // a completion is counted once the last write's callback ran, maybe just after the client read it
+        assertEquals(3, g.metrics().completedTotal(), "every answer relayed");
     }
 
     /** 204 with a body: the 204 is relayed, the body bytes reach no one, the connection is not reused. */
