@@ -50,6 +50,8 @@ final class ServerExchange implements Promise<ServerConnection> {
     /** Set when the client, not the server, stalled the exchange: why it ends. */
     private volatile io.slagate.gateway.soap.FaultReason clientStall;
     private final io.slagate.config.ClientPolicy clients;
+    /** The request leg failed after the answer was complete but before it was settled: the connection is not reused. */
+    private volatile boolean requestFailedLate;
     /** Request leg and answer leg: the one that ends last decides what becomes of the connection. */
     private final java.util.concurrent.atomic.AtomicInteger legs = new java.util.concurrent.atomic.AtomicInteger(2);
 
@@ -272,6 +274,16 @@ final class ServerExchange implements Promise<ServerConnection> {
                 relay.finish();
                 return;
             }
+            if (relay.answered) {
+                // the answer is complete and being settled (a description rewritten off the loop, or a timer's
+                // close racing the answer): this leg ends here, not reusable; whichever leg ends last finishes
+                requestFailedLate = true;
+                if (legs.decrementAndGet() == 0) {
+                    releaseConnection(false);
+                    relay.finish();
+                }
+                return;
+            }
             if (!relay.over) {
                 requestFailure = cause;
                 connection.close(); // the relay sees the connection closed and reads requestFailure
@@ -391,6 +403,8 @@ final class ServerExchange implements Promise<ServerConnection> {
         private int fields;
         /** The answer was complete and the connection may serve another request once the request leg ends. */
         volatile boolean reusable;
+        /** The answer is complete (its settling may still be under way); unlike {@link #over}, never set by a failure. */
+        volatile boolean answered;
         /** What ends the client's response once both legs ended (published by the legs count). */
         private ByteBuffer lastPiece;
         private int status;
@@ -531,6 +545,7 @@ final class ServerExchange implements Promise<ServerConnection> {
         /** The answer is complete; {@code lastPiece} (possibly empty, never the connection's input) ends it. */
         private void succeed(ByteBuffer lastPiece) {
             over = true;
+            answered = true;
             if (describesService()) {
                 // rewriting a description's addresses scans up to bufferedResponseBytes: off the event loop
                 ex.context.executor.execute(() -> settle(rewritten(lastPiece)));
@@ -547,14 +562,14 @@ final class ServerExchange implements Promise<ServerConnection> {
             // connection, releases the slot and ends the client's response, in that order, so the
             // request the slot admits finds the connection idle.
             this.lastPiece = lastPiece;
-            if (closeAfter || timedOut || !sender.lastWriteIssued) {
+            if (closeAfter || timedOut || !sender.lastWriteIssued || requestFailedLate) {
                 sender.abort(new EofException("the server answered before the request was sent"));
                 releaseConnection(false);
                 finish();
             } else {
                 reusable = true;
                 if (legs.decrementAndGet() == 0) {
-                    releaseConnection(true);
+                    releaseConnection(!requestFailedLate);
                     finish();
                 }
             }
