@@ -130,6 +130,8 @@ class GatewayKnobsEndToEndTest {
         assertEquals(200, waitingSafe.get(10, TimeUnit.SECONDS).getStatus());
 
         assertEquals(1, gateway.metrics().faulted(FaultReason.QUEUE_TIMEOUT));
+        // a completion is counted once its last write's callback ran, which may be just after the client read it
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> gateway.metrics().inFlight() == 0);
         assertEquals(gateway.metrics().arrivedTotal(), gateway.metrics().completedTotal() + gateway.metrics().faultedTotal(),
                 "every request ended once");
         await("the report counts the shed request as the trial class's failure").atMost(DEADLINE).until(() -> {

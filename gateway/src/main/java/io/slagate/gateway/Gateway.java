@@ -152,21 +152,21 @@ public final class Gateway implements AutoCloseable {
     /** The client listener: {@code loops} event loops, each running both legs of its exchanges. */
     private io.slagate.gateway.proxy.LoopConnector loopConnector(HttpConfiguration http, String host, int port, int inputBuffer,
                                                                  int loops) {
-        HttpConnectionFactory h1 = new HttpConnectionFactory(new HttpConfiguration(http));
-        h1.setInputBufferSize(inputBuffer);
-        io.slagate.gateway.proxy.LoopConnector c = new io.slagate.gateway.proxy.LoopConnector(server, loops, h1);
-        c.setHost(host);
-        c.setPort(port);
-        c.setName("gateway");
-        c.setIdleTimeout(Duration.ofSeconds(60).toMillis());
-        return c;
+        return listening(new io.slagate.gateway.proxy.LoopConnector(server, loops, h1(http, inputBuffer)), host, port, "gateway");
     }
 
     private ServerConnector connector(HttpConfiguration http, String host, int port, String name, int inputBuffer) {
-        // a copy: the factory's input buffer size is the configuration's, and the admin listener's would overwrite it
+        return listening(new ServerConnector(server, h1(http, inputBuffer)), host, port, name);
+    }
+
+    /** HTTP/1.1 on a copy of {@code http}: the factory's input buffer size is its own, and the admin listener's would overwrite it. */
+    private static HttpConnectionFactory h1(HttpConfiguration http, int inputBuffer) {
         HttpConnectionFactory h1 = new HttpConnectionFactory(new HttpConfiguration(http));
         h1.setInputBufferSize(inputBuffer);
-        ServerConnector c = new ServerConnector(server, h1);
+        return h1;
+    }
+
+    private static <C extends ServerConnector> C listening(C c, String host, int port, String name) {
         c.setHost(host);
         c.setPort(port);
         c.setName(name);
@@ -189,15 +189,8 @@ public final class Gateway implements AutoCloseable {
         ssl.setKeyStorePassword(tls.password());
         HttpConfiguration https = new HttpConfiguration(http);
         https.addCustomizer(new org.eclipse.jetty.server.SecureRequestCustomizer());
-        HttpConnectionFactory h1 = new HttpConnectionFactory(https);
-        h1.setInputBufferSize(inputBuffer);
-        io.slagate.gateway.proxy.LoopConnector c = new io.slagate.gateway.proxy.LoopConnector(server, loops,
-                new org.eclipse.jetty.server.SslConnectionFactory(ssl, "http/1.1"), h1);
-        c.setHost(host);
-        c.setPort(port);
-        c.setName("gateway");
-        c.setIdleTimeout(Duration.ofSeconds(60).toMillis());
-        return c;
+        return listening(new io.slagate.gateway.proxy.LoopConnector(server, loops,
+                new org.eclipse.jetty.server.SslConnectionFactory(ssl, "http/1.1"), h1(https, inputBuffer)), host, port, "gateway");
     }
 
     /** Whether this gateway reuses its connections to server {@code i} (it does once the server proved it speaks only when asked). */

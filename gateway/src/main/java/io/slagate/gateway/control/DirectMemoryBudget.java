@@ -3,11 +3,13 @@ package io.slagate.gateway.control;
 import java.util.Locale;
 
 /**
- * Whether the client connections' read buffers fit the JVM's direct memory (issue 22). Jetty keeps a connection's read
- * buffer ({@code gateway.requestBufferBytes}) while its request is unanswered, so {@code maxConnections} waiting requests
- * hold that many buffers. Past the JVM's limit, buffer allocations fail and the server stops reading from every
- * connection, not only the new ones (bare Jetty with 12,000 waiting requests and a 64 MB limit answered nothing). Other
- * buffers (answers being relayed, the upstream leg's) need direct memory too, so more than half the limit is flagged.
+ * Whether the client connections' read buffers fit the JVM's direct memory. A connection holds its read buffer
+ * ({@code gateway.requestBufferBytes}) while it reads a request (the gateway gives it back once the request was read
+ * whole, so a request waiting in a queue holds none), so {@code maxConnections} clients sending at once, slow ones
+ * included, hold that many buffers. Past the JVM's limit, buffer allocations fail and the server stops reading from
+ * every connection, not only the new ones (bare Jetty with 12,000 held requests and a 64 MB limit answered nothing).
+ * Other buffers (answers being relayed, the upstream leg's) need direct memory too, so more than half the limit is
+ * flagged.
  */
 public final class DirectMemoryBudget {
     private DirectMemoryBudget() {
@@ -34,7 +36,7 @@ public final class DirectMemoryBudget {
         if (need <= limitBytes / 2) {
             return null;
         }
-        return String.format(Locale.ROOT, "gateway.maxConnections %d waiting requests hold %d MiB of read buffers "
+        return String.format(Locale.ROOT, "gateway.maxConnections %d connections reading requests at once hold %d MiB of read buffers "
                         + "(gateway.requestBufferBytes %d each), %.0f%% of the JVM's direct-memory limit of %d MiB; past it the "
                         + "gateway stops reading from every connection. Lower maxConnections or requestBufferBytes, or raise "
                         + "-XX:MaxDirectMemorySize", maxConnections, need >> 20, bufferBytes, 100.0 * need / limitBytes,

@@ -75,11 +75,11 @@ final class ServerConnectionPool {
     }
 
     /**
-     * Checks that {@code c}, given to an exchange whose client is on {@code clientEndPoint}, is registered
-     * with the same loop's selector (read from both sockets' endpoints, not from the pool's bookkeeping).
+     * Checks that {@code c}, given to an exchange whose client is on loop {@code clientLoop}, is registered
+     * with the same loop's selector (both loops were read from the sockets' endpoints, not from this pool's lists).
      */
-    void handedOut(ServerConnection c, EndPoint clientEndPoint) {
-        if (LoopConnector.loopOf(c.getEndPoint()) != LoopConnector.loopOf(clientEndPoint)) {
+    void handedOut(ServerConnection c, int clientLoop) {
+        if (c.loop != clientLoop) {
             crossLoop.incrementAndGet();
         }
     }

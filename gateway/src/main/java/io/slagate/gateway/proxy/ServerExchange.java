@@ -75,7 +75,7 @@ final class ServerExchange implements Promise<ServerConnection> {
     public void succeeded(ServerConnection c) {
         connection = c;
         Request c2p = ex.request;
-        pool.handedOut(c, c2p.getConnectionMetaData().getConnection().getEndPoint());
+        pool.handedOut(c, ex.loop);
         c.attach(this, timeoutMillis, HttpMethod.HEAD.is(c2p.getMethod()));
         c.needInput(); // an early answer (before the body is sent) is read as it comes
         sender.iterate();

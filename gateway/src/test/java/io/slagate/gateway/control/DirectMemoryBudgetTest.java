@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** The start-time check that the waiting requests' read buffers fit the JVM's direct memory, on known numbers. */
+/** The start-time check that the connections' read buffers fit the JVM's direct memory, on known numbers. */
 class DirectMemoryBudgetTest {
     private static final long MIB = 1 << 20;
 
