@@ -48,15 +48,17 @@ public final class ControlLoop implements AutoCloseable {
     private final ScheduledExecutorService loop;
     private volatile boolean started;
     private java.util.concurrent.ScheduledFuture<?> timer; // set by start(), then on the loop thread only
+    private java.util.concurrent.ScheduledFuture<?> beats; // likewise
 
     private final AtomicLong cycles = new AtomicLong();
-    private static final int PEER_EXPIRY_CYCLES = 3;
-    private final java.util.Map<String, Long> peers = new java.util.HashMap<>(); // loop thread only
+    /** A peer manager is live for this many heartbeat intervals after its last beat. */
+    static final int PEER_EXPIRY_BEATS = 3;
+    private final Election election; // loop thread only
     private long maxVersionSeen; // loop thread only
     private final GatewayRoster roster; // loop thread only
     private final java.util.concurrent.atomic.AtomicLong refusedMessages = new java.util.concurrent.atomic.AtomicLong();
     private long lastRefusedWarn = System.nanoTime() - 10_000_000_000L; // loop thread only
-    private volatile boolean active = true;
+    private volatile boolean active;
     private volatile DecisionMessage lastDecision;
     private volatile AllocationMessage lastAllocation;
     private final Timer solveTimer;
@@ -80,6 +82,7 @@ public final class ControlLoop implements AutoCloseable {
         this.registry = registry;
         this.rm = new ResourceManager(id, config, overrides, System.currentTimeMillis());
         this.roster = new GatewayRoster(config.controller().maxGateways());
+        this.election = new Election(id, PEER_EXPIRY_BEATS * heartbeatInterval(config.controller().cycle()).toNanos());
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "slagate-rm-" + id);
             t.setDaemon(true);
@@ -140,53 +143,90 @@ public final class ControlLoop implements AutoCloseable {
 
     /**
      * Active or standby. Several managers may run (one per host, say); each announces itself every
-     * cycle, and the one with the smallest id among those heard within {@value #PEER_EXPIRY_CYCLES}
-     * cycles is active: only it publishes allocations. A standby keeps deciding (so its state is
-     * warm) and takes over when the active one leaves, or falls silent for that many cycles; its
-     * first allocation is numbered above every version it has seen, so gateways accept it.
+     * heartbeat interval, saying whether it is active, and only the active one publishes
+     * allocations. A manager that starts listens for 1.5 to 2 intervals before it may become active,
+     * and never preempts a live active one; see {@link Election} for the rules. A standby keeps
+     * deciding (so its state is warm) and takes over at once when the active one leaves, or within
+     * {@value #PEER_EXPIRY_BEATS} + 1 intervals when it falls silent; its first allocation is decided
+     * at once and numbered above every version it has seen, so gateways accept it.
      */
     public boolean isActive() {
         return active;
     }
 
+    /**
+     * The managers' heartbeat interval: min(Γ, 1 s). Takeover and a new manager's listening are
+     * counted in intervals, so a long control cycle does not slow them.
+     */
+    static java.time.Duration heartbeatInterval(java.time.Duration cycle) {
+        return cycle.compareTo(java.time.Duration.ofSeconds(1)) < 0 ? cycle : java.time.Duration.ofSeconds(1);
+    }
+
     private void onPeerHeartbeat(HeartbeatMessage h) {
         if (HeartbeatMessage.LEAVE.equals(h.event())) {
-            peers.remove(h.componentId());
+            election.left(h.componentId());
         } else {
-            peers.put(h.componentId(), nanoClock.getAsLong());
+            election.heard(h.componentId(), HeartbeatMessage.ACTIVE.equals(h.event()), nanoClock.getAsLong());
         }
         updateActive();
     }
 
+    /** Re-decides active or standby; a manager that has just become active decides and publishes at once. */
     private void updateActive() {
-        long now = nanoClock.getAsLong();
-        long expiry = PEER_EXPIRY_CYCLES * config.controller().cycle().toNanos();
-        peers.values().removeIf(heard -> now - heard > expiry);
-        String lowest = peers.keySet().stream().filter(p -> p.compareTo(id) < 0).min(String::compareTo).orElse(null);
-        boolean nowActive = lowest == null;
-        if (nowActive != active) {
-            LOG.info(nowActive ? "resource manager {} is now active" : "resource manager {} stands by: {} is active", id, lowest);
+        boolean was = active;
+        boolean wasListening = election.listening();
+        active = election.update(nanoClock.getAsLong());
+        if (active != was || wasListening && !election.listening()) {
+            if (active) {
+                LOG.info("resource manager {} is now active", id);
+                cycle();
+            } else {
+                LOG.info("resource manager {} stands by: {} is active", id, election.deferringTo());
+            }
         }
-        active = nowActive;
     }
 
-    /** (Re)starts the cycle timer with period {@code cycle}: the control cycle Γ may change at run time. */
+    /** Whether active now; a manager driven by hand, not started, has no heartbeats to decide it by. */
+    private boolean activeNow() {
+        if (!started) {
+            active = election.update(nanoClock.getAsLong());
+        }
+        return active;
+    }
+
+    /** One heartbeat: announce this manager (active or not), then re-decide. */
+    private void beat() {
+        bus.publish(Topics.HEARTBEAT_RESOURCE_MANAGER, new HeartbeatMessage(BusMessage.SCHEMA, id, "resource-manager",
+                active ? HeartbeatMessage.ACTIVE : HeartbeatMessage.ALIVE, System.currentTimeMillis(), rm.version()));
+        updateActive();
+    }
+
+    /** (Re)starts the cycle timer with period {@code cycle}, and the heartbeats: the control cycle Γ may change at run time. */
     private void scheduleCycles(java.time.Duration cycle) {
         if (timer != null) {
             timer.cancel(false);
+            beats.cancel(false);
         }
         long ms = cycle.toMillis();
         timer = loop.scheduleAtFixedRate(this::cycle, ms, ms, TimeUnit.MILLISECONDS);
+        long beat = heartbeatInterval(cycle).toMillis();
+        election.expireAfter(PEER_EXPIRY_BEATS * beat * 1_000_000L);
+        beats = loop.scheduleAtFixedRate(this::beat, 0, beat, TimeUnit.MILLISECONDS);
     }
 
     public ControlLoop start() {
         started = true;
-        scheduleCycles(config.controller().cycle());
+        long beat = heartbeatInterval(config.controller().cycle()).toNanos();
+        long listen = beat * 3 / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(beat / 2 + 1);
+        loop.execute(() -> {
+            election.listen(nanoClock.getAsLong(), listen);
+            scheduleCycles(config.controller().cycle());
+        });
         bus.onConnected(() -> bus.publish(Topics.HEARTBEAT_RESOURCE_MANAGER, new HeartbeatMessage(BusMessage.SCHEMA, id,
                 "resource-manager", HeartbeatMessage.JOIN, System.currentTimeMillis(), rm.version())));
-        LOG.info("resource manager {} started: cycle {}, combining {}, model {}, resolution {}", id,
-                config.controller().cycle(), config.controller().combining().name().toLowerCase(),
-                config.controller().model(), config.controller().resolution());
+        LOG.info("resource manager {} started: cycle {}, combining {}, model {}, resolution {}; listening {} ms for an active manager",
+                id, config.controller().cycle(), config.controller().combining().name().toLowerCase(),
+                config.controller().model(), config.controller().resolution(), listen / 1_000_000);
         return this;
     }
 
@@ -242,7 +282,7 @@ public final class ControlLoop implements AutoCloseable {
         }
         switch (h.event()) {
             case HeartbeatMessage.JOIN -> {
-                if (!active) {
+                if (!activeNow()) {
                     rm.onJoin(h.componentId(), nanoClock.getAsLong());
                     return;
                 }
@@ -697,10 +737,7 @@ public final class ControlLoop implements AutoCloseable {
         lastCycleNanos = nanoClock.getAsLong();
         try {
             reconfigurePools(lastCycleNanos);
-            bus.publish(Topics.HEARTBEAT_RESOURCE_MANAGER, new HeartbeatMessage(BusMessage.SCHEMA, id, "resource-manager",
-                    HeartbeatMessage.ALIVE, System.currentTimeMillis(), rm.version()));
-            updateActive();
-            if (active) {
+            if (activeNow()) {
                 rm.advanceVersionTo(maxVersionSeen);
             }
             long t0 = System.nanoTime();

@@ -23,8 +23,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two resource managers on a real embedded broker: only one publishes; when it dies without a
- * word (its bus gone), the standby takes over within a few cycles with newer versions; a gateway
+ * Two resource managers on a real embedded broker: one is active; one started beside it (with a
+ * smaller id) stands by without ever publishing; when the active one dies without a word (its bus
+ * gone), the standby takes over within a few heartbeats with newer versions; a gateway
  * (here, a bus client reporting statistics) keeps receiving allocations throughout.
  */
 class StandbyTest {
@@ -43,10 +44,12 @@ class StandbyTest {
             List<AllocationMessage> seen = new CopyOnWriteArrayList<>();
             ControlBus gateway = new ControlBus(broker.vmUrl(), null, null, "gw1")
                     .subscribe(Topics.ALLOCATION, m -> seen.add((AllocationMessage) m)).start();
-            ControlBus busA = new ControlBus(broker.vmUrl(), null, null, "rm-a").start();
-            ControlBus busB = new ControlBus(broker.vmUrl(), null, null, "rm-b").start();
-            ControlLoop a = new ControlLoop("rm-a", config, busA, new Overrides(), new SimpleMeterRegistry()).start();
-            ControlLoop b = new ControlLoop("rm-b", config, busB, new Overrides(), new SimpleMeterRegistry()).start();
+            ControlBus busA = new ControlBus(broker.vmUrl(), null, null, "rm-b").start();
+            ControlBus busB = new ControlBus(broker.vmUrl(), null, null, "rm-a").start();
+            ControlLoop a = new ControlLoop("rm-b", config, busA, new Overrides(), new SimpleMeterRegistry()).start();
+            await("the first manager is active").atMost(DEADLINE).until(a::isActive);
+            // started beside an active manager: it listens, hears it, and never publishes nor preempts it, smaller id or not
+            ControlLoop b = new ControlLoop("rm-a", config, busB, new Overrides(), new SimpleMeterRegistry()).start();
             StatsMessage stats = new StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 0.5, 0,
                     List.of(new FlowStatsMessage("premium", 5, 5, 0, 1.5, 0.5, 1, 2, 4, 5),
                             new FlowStatsMessage("basic", 5, 5, 0, 1.0, 0.2, 0.8, 1, 4, 5)),
@@ -58,16 +61,16 @@ class StandbyTest {
                 gateway.publish(Topics.STATS, stats);
             }, 0, 100, TimeUnit.MILLISECONDS);
             try {
-                await("rm-b hears rm-a and stands by").atMost(DEADLINE).until(() -> a.isActive() && !b.isActive());
-                seen.clear();
+                await("the newcomer hears the active one and stands by").atMost(DEADLINE).until(() -> a.isActive() && !b.isActive());
                 await().atMost(DEADLINE).until(() -> seen.size() >= 10);
-                assertTrue(seen.stream().allMatch(x -> x.managerId().equals("rm-a")), "only the active one publishes");
+                assertTrue(seen.stream().allMatch(x -> x.managerId().equals("rm-b")),
+                        "only the active one publishes, and the other never did: " + seen.stream().map(AllocationMessage::managerId).distinct().toList());
                 long lastOfA = seen.stream().mapToLong(AllocationMessage::version).max().orElseThrow();
 
-                busA.close(); // rm-a dies without a leave: it just falls silent
+                busA.close(); // the active one dies without a leave: it just falls silent
                 await("the standby takes over").atMost(DEADLINE).until(b::isActive);
                 await("and its allocations reach the gateway").atMost(DEADLINE).until(() ->
-                        seen.stream().anyMatch(x -> x.managerId().equals("rm-b") && x.version() > lastOfA));
+                        seen.stream().anyMatch(x -> x.managerId().equals("rm-a") && x.version() > lastOfA));
             } finally {
                 reporter.shutdownNow();
                 a.close();
