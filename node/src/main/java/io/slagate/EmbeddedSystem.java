@@ -57,6 +57,9 @@ public final class EmbeddedSystem implements AutoCloseable {
     }
 
     private void startParts(SlagateConfig config, Parts parts) throws Exception {
+        if (parts.broker() && config.bus().embedded() && config.bus().user() == null && !config.bus().accounts().isEmpty()) {
+            config = config.withBus(config.bus().withCredentials(IN_PROCESS_USER, inProcessPassword()));
+        }
         BusSettings bus = config.bus();
         String url = bus.url();
         if (parts.broker() && bus.embedded()) {
@@ -158,6 +161,18 @@ public final class EmbeddedSystem implements AutoCloseable {
 
     public ConsoleServer console() {
         return console;
+    }
+
+    /**
+     * The account of this process's own parts when its broker has role accounts and no
+     * {@code bus.user}: an admin account whose password is drawn at start and never leaves the process.
+     */
+    static final String IN_PROCESS_USER = "slagate-in-process";
+
+    private static String inProcessPassword() {
+        byte[] b = new byte[24];
+        new java.security.SecureRandom().nextBytes(b);
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
     /** A component's own connection to the bus at {@code url}, with this process's credentials. */

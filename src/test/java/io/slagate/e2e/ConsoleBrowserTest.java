@@ -200,11 +200,14 @@ class ConsoleBrowserTest {
                     browser.findElement(By.cssSelector("a[data-tab=audit]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("audit-table")).getText().contains("unpin-weight"));
 
-                    // a gateway that reports and then leaves: listed while it reports, gone from the table at once when it leaves
+                    // a gateway that joins, reports and then leaves: listed while it reports, gone from the table at once when it leaves
                     browser.findElement(By.cssSelector("a[data-tab=overview]")).click();
                     io.slagate.bus.message.StatsMessage ghost = new io.slagate.bus.message.StatsMessage(io.slagate.bus.message.BusMessage.SCHEMA,
                             "gw-ghost", 1, System.currentTimeMillis(), 2, 0, List.of(new io.slagate.bus.message.FlowStatsMessage(
                                     "premium", 1, 1, 0, 0.05, 0, 0.05, 0, 1, 1)), List.of());
+                    system.gatewayBus().publish(io.slagate.bus.message.Topics.HEARTBEAT_GATEWAY, new io.slagate.bus.message.HeartbeatMessage(
+                            io.slagate.bus.message.BusMessage.SCHEMA, "gw-ghost", "gateway", io.slagate.bus.message.HeartbeatMessage.JOIN,
+                            System.currentTimeMillis(), 0)); // as a gateway does: it joins, then reports
                     system.gatewayBus().publish(io.slagate.bus.message.Topics.STATS, ghost);
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("flows")).getText().contains("gw-ghost"));
                     system.gatewayBus().publish(io.slagate.bus.message.Topics.HEARTBEAT_GATEWAY, new io.slagate.bus.message.HeartbeatMessage(

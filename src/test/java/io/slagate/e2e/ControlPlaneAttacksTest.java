@@ -49,6 +49,7 @@ class ControlPlaneAttacksTest {
     private ControlBus gwBus;
     private ControlBus evil;
     private ControlLoop rm;
+    private final SimpleMeterRegistry rmMetrics = new SimpleMeterRegistry();
     private Gateway gw;
     private GatewayAgent agent;
 
@@ -57,7 +58,7 @@ class ControlPlaneAttacksTest {
                 gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", stats: { reportingInterval: 200ms, window: 1s } }
                 servers: [ { id: s1, url: "%s", concurrency: 8 } ]
                 classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
-                bus: { url: "vm://unused", embedded: false }
+                bus: { url: "vm://unused", embedded: false, gatewayAccounts: { gw1: [gw1], evil: [evil-gw] } }
                 controller: { cycle: 200ms, gatewayExpiry: 10, maxGateways: 4 }
                 """.formatted(backendUrl);
     }
@@ -70,7 +71,7 @@ class ControlPlaneAttacksTest {
         backend = new TestBackend();
         SlagateConfig config = ConfigLoader.parse(yaml(backend.url()), "attacks.yaml");
         rmBus = new ControlBus(broker.tcpUrl(), "rm", PW, "rm");
-        rm = new ControlLoop("rm", config, rmBus, new Overrides(), new SimpleMeterRegistry());
+        rm = new ControlLoop("rm", config, rmBus, new Overrides(), rmMetrics);
         rmBus.start();
         rm.start();
         gw = new Gateway(config).start();
@@ -186,26 +187,38 @@ class ControlPlaneAttacksTest {
         serviceAnswers();
     }
 
-    /** 200 invented gateways: statistics without a join are ignored; joins beyond maxGateways refused; gw1 keeps its share. */
+    /**
+     * A gateway credential bound to one gateway id (bus.gatewayAccounts) joining 200 invented ids and
+     * speaking for the real gateway: every message refused and counted, the real gateway's caps
+     * unchanged in every allocation, and no metric series for an invented id.
+     */
     @Test
-    void inventedGateways_ignoredOrBounded_realGatewayKeepsItsShare() throws Exception {
+    void inventedGateways_refused_realGatewayKeepsItsWholeShare() throws Exception {
+        assertEquals(8, gw.queues().allocation().cap(0), "alone, gw1 holds every slot");
+        long refusedBefore = rm.refusedMessages();
         for (int i = 0; i < 200; i++) {
+            evil.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "fake-" + i, "gateway",
+                    HeartbeatMessage.JOIN, System.currentTimeMillis(), 0));
             evil.publish(Topics.STATS, new StatsMessage(BusMessage.SCHEMA, "fake-" + i, 1, System.currentTimeMillis(), 1.0, 0,
                     List.of(), List.of()));
         }
         evil.publish(Topics.STATS, new StatsMessage(BusMessage.SCHEMA, "gw1", 1, System.currentTimeMillis(), 1.0, 0,
                 List.of(), List.of())); // speaking for the real gateway from another account
-        await().atMost(Duration.ofSeconds(20)).until(() -> rm.refusedMessages() >= 201);
-        for (int i = 0; i < 200; i++) {
-            evil.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "fake-" + i, "gateway",
-                    HeartbeatMessage.JOIN, System.currentTimeMillis(), 0));
-        }
-        await().atMost(Duration.ofSeconds(20)).until(() -> rm.refusedMessages() >= 201 + 197);
+        evil.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
+                HeartbeatMessage.LEAVE, System.currentTimeMillis(), 0));
+        await("every forged message refused and counted").atMost(Duration.ofSeconds(20))
+                .until(() -> rm.refusedMessages() >= refusedBefore + 402);
         long v = gw.queues().allocation().version();
-        await().atMost(Duration.ofSeconds(20)).until(() -> gw.queues().allocation().version() > v + 2);
-        AllocationMessage last = rm.lastAllocation();
-        assertTrue(last.gateways().size() <= 4, "gateways in the allocation: " + last.gateways().keySet());
-        assertTrue(gw.queues().allocation().cap(0) >= 2, "the real gateway keeps a share: " + gw.queues().allocation());
+        java.util.Set<Integer> caps = new java.util.HashSet<>();
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            caps.add(gw.queues().allocation().cap(0));
+            return gw.queues().allocation().version() > v + 2;
+        });
+        assertEquals(java.util.Set.of(8), caps, "gw1's cap in every allocation since");
+        assertEquals(java.util.Set.of("gw1"), rm.lastAllocation().gateways().keySet());
+        List<String> invented = rmMetrics.getMeters().stream().flatMap(m -> m.getId().getTags().stream())
+                .map(io.micrometer.core.instrument.Tag::getValue).filter(t -> t.startsWith("fake-")).toList();
+        assertEquals(List.of(), invented, "no metric series for a gateway that never joined");
         serviceAnswers();
     }
 
@@ -254,7 +267,7 @@ class ControlPlaneAttacksTest {
             assertNull(inVm.tcpUrl(), "no TCP connector");
         }
         io.slagate.config.ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(io.slagate.config.ConfigException.class,
-                () -> ConfigLoader.parse(yaml("http://127.0.0.1:1").replace("bus: { url: \"vm://unused\", embedded: false }",
+                () -> ConfigLoader.parse(yaml("http://127.0.0.1:1").replace("bus: { url: \"vm://unused\", embedded: false, gatewayAccounts: { gw1: [gw1], evil: [evil-gw] } }",
                         "bus: { listen: \"tcp://127.0.0.1:0\" }"), "listener.yaml"));
         assertTrue(e.getMessage().contains("bus.listen") && e.getMessage().contains("without authentication"), e.getMessage());
     }

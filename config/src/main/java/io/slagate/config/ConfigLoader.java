@@ -642,7 +642,7 @@ public final class ConfigLoader {
     }
 
     private static BusSettings bus(ConfigNode b) {
-        b.allowOnly("url", "embedded", "listen", "user", "passwordEnv", "accounts", "tls");
+        b.allowOnly("url", "embedded", "listen", "user", "passwordEnv", "accounts", "tls", "gatewayAccounts");
         boolean embedded = b.bool("embedded", true);
         String url = b.string("url", "vm://slagate");
         if (url != null && !url.matches("(vm|tcp|ssl|nio|nio\\+ssl|failover|auto|auto\\+ssl):.*")) {
@@ -666,6 +666,21 @@ public final class ConfigLoader {
             accounts.add(new BusAccount(u, role, secretFromEnv(a, a.requiredString("passwordEnv"))));
         }
         BusTls tls = b.child("tls").isMissing() ? null : busTls(b.object("tls"));
+        java.util.Map<String, List<String>> gatewayAccounts = new java.util.LinkedHashMap<>();
+        ConfigNode ga = b.object("gatewayAccounts");
+        for (String account : ga.entries().keySet()) {
+            List<String> ids = new ArrayList<>();
+            for (ConfigNode id : ga.list(account)) {
+                String s = id.asString();
+                if (s != null && !s.isEmpty()) {
+                    ids.add(s);
+                }
+            }
+            if (ids.isEmpty()) {
+                ga.problem(account, "[]", "must list the gateway ids this account may speak for, e.g. [gw1, gw2]");
+            }
+            gatewayAccounts.put(account, ids);
+        }
         if (listen != null && !listen.isEmpty() && embedded && user == null && accounts.isEmpty()) {
             b.problem("listen", listen, "opens the broker to other processes without authentication; set bus.user with "
                     + "bus.passwordEnv (or bus.accounts with roles), or listen: \"\" for in-VM only");
@@ -673,7 +688,7 @@ public final class ConfigLoader {
         if (listen != null && isSsl(listen) && embedded && (tls == null || tls.keyStore() == null)) {
             b.problem("listen", listen, "is a TLS listener; set bus.tls.keyStore (the broker's certificate and key)");
         }
-        return new BusSettings(url, embedded, listen == null ? "" : listen, user, password, accounts, tls);
+        return new BusSettings(url, embedded, listen == null ? "" : listen, user, password, accounts, tls, gatewayAccounts);
     }
 
     private static boolean isSsl(String url) {

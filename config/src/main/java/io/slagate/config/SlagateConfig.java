@@ -25,6 +25,10 @@ public record SlagateConfig(String source, GatewaySettings gateway, List<ServerC
     }
 
     /** This configuration with other controller settings (the tuner's controller knobs). */
+    public SlagateConfig withBus(BusSettings next) {
+        return new SlagateConfig(source, gateway, servers, classes, classification, allocation, next, controller, console);
+    }
+
     public SlagateConfig withController(ControllerSettings next) {
         return new SlagateConfig(source, gateway, servers, classes, classification, allocation, bus, next, console);
     }

@@ -343,6 +343,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void loadBus_gatewayAccounts_bindIdsToAccounts_andAnEmptyListIsNamed(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("bus.yaml");
+        Files.writeString(f, "bus:\n  gatewayAccounts: { edge: [gw3, gw4], gw1: [gw1] }\n");
+        assertEquals(java.util.Map.of("edge", java.util.List.of("gw3", "gw4"), "gw1", java.util.List.of("gw1")),
+                ConfigLoader.loadBus(f).gatewayAccounts());
+        Files.writeString(f, "bus:\n  gatewayAccounts: { edge: [] }\n");
+        ConfigException bad = assertThrows(ConfigException.class, () -> ConfigLoader.loadBus(f));
+        assertTrue(bad.getMessage().contains("bus.gatewayAccounts.edge") && bad.getMessage().contains("gateway ids"), bad.getMessage());
+        Files.writeString(f, "bus:\n  gatewayAccounts: { edge: gw3 }\n");
+        bad = assertThrows(ConfigException.class, () -> ConfigLoader.loadBus(f));
+        assertTrue(bad.getMessage().contains("bus.gatewayAccounts.edge") && bad.getMessage().contains("list"), bad.getMessage());
+    }
+
+    @Test
     void loadBus_brokerOnlyFile_needsNoServersOrClasses_andNamesABadKey(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("broker.yaml");
         Files.writeString(f, "bus:\n  listen: tcp://127.0.0.1:61616\n  accounts:\n    - { user: rm, role: resource-manager, passwordEnv: PATH }\n");

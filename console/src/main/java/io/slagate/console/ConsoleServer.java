@@ -21,11 +21,13 @@ public final class ConsoleServer implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
     private final UserStore users;
+    private final LiveState state;
 
-    private ConsoleServer(Server server, ServerConnector connector, UserStore users) {
+    private ConsoleServer(Server server, ServerConnector connector, UserStore users, LiveState state) {
         this.server = server;
         this.connector = connector;
         this.users = users;
+        this.state = state;
     }
 
     /**
@@ -45,7 +47,9 @@ public final class ConsoleServer implements AutoCloseable {
                     + " (shown this once; only its hash is stored in " + usersFile + ")");
         }
         LiveState state = new LiveState(50_000, config.gateway().stats().reportingInterval()
-                .multipliedBy(config.controller().gatewayExpiry()), System::nanoTime);
+                .multipliedBy(config.controller().gatewayExpiry()),
+                new io.slagate.bus.GatewayRoster(config.controller().maxGateways(), config.bus().gatewayAccounts(), config.bus().user()),
+                System::nanoTime);
         state.attach(bus);
         long timeout = config.console().sessionTimeout().toNanos();
         Path source = Path.of(config.source());
@@ -64,7 +68,7 @@ public final class ConsoleServer implements AutoCloseable {
         server.setHandler(handler);
         server.start();
         LOG.info("console on http://{}:{}/ (users in {})", config.console().listen().host(), c.getLocalPort(), usersFile);
-        return new ConsoleServer(server, c, users);
+        return new ConsoleServer(server, c, users, state);
     }
 
     private static Path baseDir(SlagateConfig config) {
@@ -79,6 +83,11 @@ public final class ConsoleServer implements AutoCloseable {
 
     public UserStore users() {
         return users;
+    }
+
+    /** What the console shows of the running system. */
+    public LiveState state() {
+        return state;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.slagate.console;
 
 import io.slagate.bus.ControlBus;
+import io.slagate.bus.GatewayRoster;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusCodec;
 import io.slagate.bus.message.BusMessage;
@@ -22,6 +23,10 @@ import java.util.function.Consumer;
  * What the console knows of the running system, fed from the bus: each gateway's last report, the
  * last allocation and decision, and a bounded history of per-flow points for the charts. Listeners
  * (the live event streams) get every message as it arrives.
+ * <p>
+ * It believes what the resource manager believes: each topic carries one kind of message (the
+ * broker decides which roles may publish on it), and a gateway's statistics count only once it
+ * joined, from the account it joined with, within the same roster bounds ({@link GatewayRoster}).
  */
 public final class LiveState {
     /** One chart point of one flow (gateway, class). */
@@ -37,6 +42,8 @@ public final class LiveState {
     private final Map<String, Long> heardNanos = new java.util.HashMap<>();
     private final Deque<Point> history = new ArrayDeque<>();
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
+    private final GatewayRoster roster; // under this object's lock
+    private final java.util.concurrent.atomic.AtomicLong refused = new java.util.concurrent.atomic.AtomicLong();
     private volatile AllocationMessage allocation;
     private volatile DecisionMessage decision;
 
@@ -45,17 +52,23 @@ public final class LiveState {
      *               manager does: {@code controller.gatewayExpiry} reporting intervals); one that says
      *               {@code leave} is dropped at once
      */
-    public LiveState(int maxPoints, java.time.Duration expiry, java.util.function.LongSupplier nanoClock) {
+    public LiveState(int maxPoints, java.time.Duration expiry, GatewayRoster roster, java.util.function.LongSupplier nanoClock) {
         this.maxPoints = maxPoints;
         this.expiryNanos = expiry.toNanos();
+        this.roster = roster;
         this.nanoClock = nanoClock;
     }
 
     public void attach(ControlBus bus) {
         bus.whileLost("the console's live figures pause until it is back; edits are not delivered meanwhile");
         for (String topic : List.of(Topics.STATS, Topics.ALLOCATION, Topics.DECISION, Topics.HEARTBEAT_GATEWAY)) {
-            bus.subscribe(topic, this::accept);
+            bus.subscribeWithSender(topic, (m, account) -> accept(topic, m, account));
         }
+    }
+
+    /** Messages not believed: another kind than the topic carries, or about a gateway not joined from that account. */
+    public long refused() {
+        return refused.get();
     }
 
     /** Seconds a gateway may stay silent before it is dropped (the browser drops it after as long). */
@@ -63,40 +76,73 @@ public final class LiveState {
         return expiryNanos / 1e9;
     }
 
-    public void accept(BusMessage m) {
-        List<String> gone = expire();
-        if (m instanceof HeartbeatMessage h) {
-            if (HeartbeatMessage.LEAVE.equals(h.event()) && forget(h.componentId())) {
-                gone.add(h.componentId());
+    /** A message from {@code account} (the broker-stamped sender; null without authentication) on {@code topic}. */
+    public void accept(String topic, BusMessage m, String account) {
+        announceGone(expire(), "silent");
+        List<String> left = new ArrayList<>();
+        boolean taken = switch (topic) {
+            case Topics.HEARTBEAT_GATEWAY -> m instanceof HeartbeatMessage h && "gateway".equals(h.role()) && onHeartbeat(h, account, left);
+            case Topics.STATS -> m instanceof StatsMessage s && onStats(s, account);
+            case Topics.ALLOCATION -> m instanceof AllocationMessage a && set(() -> allocation = a);
+            case Topics.DECISION -> m instanceof DecisionMessage d && set(() -> decision = d);
+            default -> false;
+        };
+        announceGone(left, "left");
+        if (!taken) {
+            if (!(m instanceof HeartbeatMessage)) {
+                refused.incrementAndGet();
             }
-            announceGone(gone, "left");
             return;
         }
-        announceGone(gone, "silent");
-        if (m instanceof StatsMessage s) {
-            synchronized (this) {
-                gateways.put(s.gatewayId(), s);
-                heardNanos.put(s.gatewayId(), nanoClock.getAsLong());
-                for (FlowStatsMessage f : s.flows()) {
-                    history.addLast(new Point(s.timestampMillis(), s.gatewayId(), f.className(), f.meanResponseSeconds(),
-                            f.throughput(), f.rejectionRate(), f.queueLength(), f.weight()));
-                }
-                while (history.size() > maxPoints) {
-                    history.removeFirst();
-                }
-            }
-        } else if (m instanceof AllocationMessage a) {
-            allocation = a;
-        } else if (m instanceof DecisionMessage d) {
-            decision = d;
-        }
-        if (listeners.isEmpty()) {
+        if (m instanceof HeartbeatMessage || listeners.isEmpty()) {
             return; // no browser watching: nothing to encode
         }
         String json = BusCodec.encode(m);
         for (Consumer<String> l : listeners) {
             l.accept(json);
         }
+    }
+
+    private static boolean set(Runnable r) {
+        r.run();
+        return true;
+    }
+
+    /** A join or beat admits a gateway to the roster (as the manager does); a leave from its account drops it. */
+    private synchronized boolean onHeartbeat(HeartbeatMessage h, String account, List<String> gone) {
+        if (HeartbeatMessage.LEAVE.equals(h.event())) {
+            if (roster.check(h.componentId(), account) != null) {
+                refused.incrementAndGet();
+                return false;
+            }
+            roster.leave(h.componentId());
+            if (forget(h.componentId())) {
+                gone.add(h.componentId());
+            }
+            return true;
+        }
+        if (roster.join(h.componentId(), account) != null) {
+            refused.incrementAndGet();
+            return false;
+        }
+        heardNanos.putIfAbsent(h.componentId(), nanoClock.getAsLong()); // expires like a silent one if no report follows
+        return true;
+    }
+
+    private synchronized boolean onStats(StatsMessage s, String account) {
+        if (roster.check(s.gatewayId(), account) != null) {
+            return false;
+        }
+        gateways.put(s.gatewayId(), s);
+        heardNanos.put(s.gatewayId(), nanoClock.getAsLong());
+        for (FlowStatsMessage f : s.flows()) {
+            history.addLast(new Point(s.timestampMillis(), s.gatewayId(), f.className(), f.meanResponseSeconds(),
+                    f.throughput(), f.rejectionRate(), f.queueLength(), f.weight()));
+        }
+        while (history.size() > maxPoints) {
+            history.removeFirst();
+        }
+        return true;
     }
 
     /** The gateways heard from within the expiry, each with its last report. */
@@ -112,8 +158,10 @@ public final class LiveState {
         long now = nanoClock.getAsLong();
         heardNanos.entrySet().removeIf(e -> {
             if (now - e.getValue() > expiryNanos) {
-                gateways.remove(e.getKey());
-                gone.add(e.getKey());
+                roster.leave(e.getKey()); // must join again, as with the manager
+                if (gateways.remove(e.getKey()) != null) {
+                    gone.add(e.getKey());
+                }
                 return true;
             }
             return false;

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.slagate.bus.ControlBus;
+import io.slagate.bus.GatewayRoster;
 import io.slagate.config.SlagateConfig;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.AllocationVersions;
@@ -81,7 +82,7 @@ public final class ControlLoop implements AutoCloseable {
         this.nanoClock = nanoClock;
         this.registry = registry;
         this.rm = new ResourceManager(id, config, overrides, System.currentTimeMillis());
-        this.roster = new GatewayRoster(config.controller().maxGateways());
+        this.roster = new GatewayRoster(config.controller().maxGateways(), config.bus().gatewayAccounts(), config.bus().user());
         this.election = new Election(id, PEER_EXPIRY_BEATS * heartbeatInterval(config.controller().cycle()).toNanos());
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "slagate-rm-" + id);

@@ -49,9 +49,25 @@ public final class GatewayAgent implements AutoCloseable {
         this.gateway = gateway;
         this.bus = bus;
         this.id = gateway.config().gateway().id();
-        bus.subscribeWithSender(Topics.ALLOCATION, this::onMessage);
-        bus.subscribeWithSender(Topics.HEARTBEAT_RESOURCE_MANAGER, this::onMessage);
-        bus.subscribeWithSender(Topics.CONFIG, this::onMessage);
+        // each topic carries one kind of message, and the broker decides which roles may write it: an
+        // allocation arriving on the configuration topic (which consoles may write) is not believed
+        bus.subscribe(Topics.ALLOCATION, m -> {
+            if (m instanceof AllocationMessage a) {
+                apply(a);
+            }
+        });
+        bus.subscribe(Topics.HEARTBEAT_RESOURCE_MANAGER, m -> {
+            if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role()) && HeartbeatMessage.JOIN.equals(h.event())) {
+                // a (re)started manager knows no gateway yet: join it, and report now rather than at the next interval
+                heartbeat(HeartbeatMessage.JOIN);
+                bus.publish(Topics.STATS, statsMessage());
+            }
+        });
+        bus.subscribeWithSender(Topics.CONFIG, (m, account) -> {
+            if (m instanceof io.slagate.bus.message.ConfigMessage c) {
+                onConfig(c, account);
+            }
+        });
         bus.onConnected(() -> heartbeat(HeartbeatMessage.JOIN));
         bus.onRefused(gateway::notReady);
         bus.whileLost("the last allocation stays in force; requests keep flowing under it");
@@ -69,19 +85,6 @@ public final class GatewayAgent implements AutoCloseable {
                 .description("Bus messages refused as implausible (allocation versions ahead of the clock)").register(r);
         Gauge.builder("slagate.allocation.age", this, a -> a.allocationAgeSeconds()).tag("gateway", id)
                 .baseUnit("seconds").description("Seconds since the last allocation was applied (NaN: none yet)").register(r);
-    }
-
-    private void onMessage(BusMessage m, String account) {
-        if (m instanceof AllocationMessage a) {
-            apply(a);
-        } else if (m instanceof io.slagate.bus.message.ConfigMessage c) {
-            onConfig(c, account);
-        } else if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role())
-                && HeartbeatMessage.JOIN.equals(h.event())) {
-            // a (re)started manager knows no gateway yet: join it, and report now rather than at the next interval
-            heartbeat(HeartbeatMessage.JOIN);
-            bus.publish(Topics.STATS, statsMessage());
-        }
     }
 
     private void onConfig(io.slagate.bus.message.ConfigMessage c, String account) {
