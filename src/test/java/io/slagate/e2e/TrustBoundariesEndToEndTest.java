@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.slagate.EmbeddedSystem;
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;
+import io.slagate.gateway.testing.LateTail;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.ScriptedBackend;
 import io.slagate.gateway.testing.StrayAnswers;
@@ -29,6 +30,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 14's "done when", on the embedded system ({@code bin/slagate start}: broker, resource
@@ -62,10 +65,11 @@ class TrustBoundariesEndToEndTest {
         return JSON.readTree(URI.create("http://127.0.0.1:" + gw.adminPort() + "/stats").toURL());
     }
 
-    @Test
-    void sixInvalidChunkSizes_thenAValidRequest_answeredByAServer_bothServersInRotation() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"", ", upstreamReuse: client-connection"})
+    void sixInvalidChunkSizes_thenAValidRequest_answeredByAServer_bothServersInRotation(String reuse) throws Exception {
         try (BackendServer axis = BackendServer.start("127.0.0.1", List.of(0, 0), ServiceTime.of(Duration.ofMillis(5), 0.2));
-             EmbeddedSystem system = start(axis.urls().get(0), axis.urls().get(1), "", "")) {
+             EmbeddedSystem system = start(axis.urls().get(0), axis.urls().get(1), reuse, "")) {
             Gateway gw = system.gateway();
             String head = "POST " + SERVICE + " HTTP/1.1\r\nHost: gw\r\nContent-Type: text/xml\r\nSOAPAction: \"urn:getQuote\"\r\n"
                     + "Transfer-Encoding: chunked\r\n\r\n";
@@ -109,11 +113,40 @@ class TrustBoundariesEndToEndTest {
         }
     }
 
+    /**
+     * Two servers that write a forged answer 50 ms after answers to {@code ?mode=late_tail} requests; 8
+     * clients alternate those with good requests, 200 good ones, every request on its own connection.
+     * With connections per client connection no answer crosses between clients; per customer (two
+     * customers), none crosses between customers.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"client-connection", "customer"})
+    void lateTailAnswers_neverReachAnotherClientOrCustomer(String reuse) throws Exception {
+        try (ScriptedBackend a = new ScriptedBackend(); ScriptedBackend b = new ScriptedBackend()) {
+            LateTail.misbehave(a);
+            LateTail.misbehave(b);
+            try (EmbeddedSystem system = start(a.url(), b.url(), ", upstreamReuse: " + reuse, "")) {
+                Gateway gw = system.gateway();
+                LateTail.Outcome o = LateTail.run(gw.port(), SERVICE, 8, 25, SoapEnvelopes.request11("getQuote", "IBM"));
+                System.out.printf(Locale.ROOT, "trust e2e: late_tail answers, upstreamReuse %s: 400 requests (200 good), %s%n", reuse, o);
+                if (reuse.equals("client-connection")) {
+                    assertEquals(0, o.crossedClients(), "an answer of another client connection");
+                } else {
+                    assertEquals(0, o.crossedCustomers(), "an answer of another customer");
+                }
+                assertEquals(0, o.other());
+                await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
+                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal());
+            }
+        }
+    }
+
     /** Twenty clients trickling their bodies: a good request behind them waits for no slot. */
-    @Test
-    void twentySlowBodyClients_doNotDelayAGoodRequest() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"", ", upstreamReuse: client-connection"})
+    void twentySlowBodyClients_doNotDelayAGoodRequest(String reuse) throws Exception {
         try (BackendServer axis = BackendServer.start("127.0.0.1", List.of(0, 0), ServiceTime.of(Duration.ofMillis(5), 0.2));
-             EmbeddedSystem system = start(axis.urls().get(0), axis.urls().get(1), "", "")) {
+             EmbeddedSystem system = start(axis.urls().get(0), axis.urls().get(1), reuse, "")) {
             Gateway gw = system.gateway();
             for (int i = 0; i < 20; i++) {
                 assertEquals(200, RawHttp.exchange(gw.port(), soapPost("")).status()); // warm up Axis2 and the JIT

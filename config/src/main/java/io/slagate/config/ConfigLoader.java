@@ -162,7 +162,7 @@ public final class ConfigLoader {
                 "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
                 "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
                 "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "adminDump", "localLimit", "locality", "flashCrowd",
-                "loops");
+                "loops", "upstreamReuse", "maxUpstreamConnections");
         String id = g.string("id", "gw1");
         if (id != null && !NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -206,7 +206,30 @@ public final class ConfigLoader {
         }
         return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
                 maxConnections, tls, clients(g, maxBytes), g.bool("adminDump", false), g.bool("localLimit", false),
-                locality(g, perPool), flashCrowd(g), g.integer("loops", 0, 0, 256));
+                locality(g, perPool), flashCrowd(g), g.integer("loops", 0, 0, 256), upstream(g));
+    }
+
+    private static final String[] UPSTREAM_REUSE = {"shared", "customer", "client-connection"};
+
+    /** {@code upstreamReuse: customer} for every pool, or per pool: {@code {default: shared, payments: customer}}. */
+    private static UpstreamSettings upstream(ConfigNode g) {
+        int max = g.integer("maxUpstreamConnections", 0, 0, 100_000);
+        ConfigNode r = g.child("upstreamReuse");
+        if (!r.isObject()) {
+            return new UpstreamSettings(g.choice("upstreamReuse", UpstreamReuse.SHARED, UpstreamReuse::parse, UPSTREAM_REUSE),
+                    Map.of(), max);
+        }
+        UpstreamReuse fallback = UpstreamReuse.SHARED;
+        Map<String, UpstreamReuse> perPool = new LinkedHashMap<>();
+        for (String pool : r.entries().keySet()) {
+            UpstreamReuse u = r.choice(pool, UpstreamReuse.SHARED, UpstreamReuse::parse, UPSTREAM_REUSE);
+            if (pool.equals("default")) {
+                fallback = u;
+            } else {
+                perPool.put(pool, u);
+            }
+        }
+        return new UpstreamSettings(fallback, perPool, max);
     }
 
     /** {@code flashCrowd: {factor: 5, minRate: 5, maxDuration: 2m, protect: true}}, or absent: off. */
@@ -1047,6 +1070,12 @@ public final class ConfigLoader {
                     top.problem("servers[" + i + "].pools", p, "is not a pool (no server starts in it); pools: "
                             + String.join(", ", sorted(pools)));
                 }
+            }
+        }
+        for (String p : gateway.upstream().perPool().keySet()) {
+            if (!pools.contains(p)) {
+                top.problem("gateway.upstreamReuse." + p, gateway.upstream().perPool().get(p).text(),
+                        "names no pool with servers; pools: " + String.join(", ", sorted(pools)) + " (or default)");
             }
         }
         Map<String, String> poolOwner = new HashMap<>(); // pool → the partition that tunes it: two tuners must not share servers

@@ -334,6 +334,9 @@ class ConsoleApiTest {
                 List.of(new FlowStatsMessage("premium", 2, 2, 0, 1.5, 0.5, 1.0, 3, 4, 6)),
                 List.of(new ServerStatusMessage("s1", 10, 4, true)));
         await().atMost(DEADLINE).until(() -> {
+            // as a gateway does: it joins, then reports (statistics of a gateway that never joined are not shown)
+            observer.publish(Topics.HEARTBEAT_GATEWAY, new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1",
+                    "gateway", io.slagate.bus.message.HeartbeatMessage.JOIN, System.currentTimeMillis(), 0));
             observer.publish(Topics.STATS, s);
             return seen.isDone();
         });

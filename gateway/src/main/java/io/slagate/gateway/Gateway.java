@@ -209,6 +209,11 @@ public final class Gateway implements AutoCloseable {
     }
 
     /** Connections to server {@code i} given to an exchange of another loop than their own: 0 unless the design is broken. */
+    /** Server {@code i}'s connection counters, or null for a server not on the direct leg (https, JMS). */
+    public io.slagate.gateway.stats.GatewayMetrics.UpstreamConnections upstreamConnections(int i) {
+        return current.proxy().upstreamConnections(i);
+    }
+
     public long crossLoopHandOuts(int i) {
         return current.proxy().crossLoopHandOuts(i);
     }
@@ -591,7 +596,7 @@ public final class Gateway implements AutoCloseable {
         return new GatewaySettings(a.id(), a.listen(), a.admin(), b.scheduler(), b.loadBalancing(), a.faultStatus(),
                 a.maxRequestBytes(), a.connectTimeout(), a.serverTimeout(), a.health(), a.stats(), a.headerTimeout(),
                 a.maxConnections(), a.tls(), a.clients(), a.adminDump(), a.localLimit(), b.locality(), a.flashCrowd(),
-                a.loops());
+                a.loops(), a.upstream());
     }
 
     /** The allocation in force, carried over by name to a new set of classes and servers. */

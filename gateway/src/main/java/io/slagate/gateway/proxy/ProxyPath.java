@@ -80,7 +80,10 @@ public final class ProxyPath extends ContainerLifeCycle {
         for (int i = 0; i < pools.length; i++) {
             java.net.URI url = config.servers().get(i).url();
             if (direct && "http".equals(url.getScheme())) {
-                pools[i] = new ServerConnectionPool(loops, url, g.serverTimeout().toMillis() + 30_000);
+                io.slagate.config.ServerConfig sc = config.servers().get(i);
+                pools[i] = new ServerConnectionPool(loops, url, g.serverTimeout().toMillis() + 30_000,
+                        g.upstream().reuse(sc.pool()), g.upstream().maxConnections(sc.concurrency()));
+                metrics.upstreamConnections(i, pools[i]);
             }
         }
         context.dispatcher = new Dispatcher(context, client, pools, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(),
@@ -125,6 +128,11 @@ public final class ProxyPath extends ContainerLifeCycle {
     /** Connections to server {@code i} given to an exchange of another event loop than their own (none, by design). */
     public long crossLoopHandOuts(int i) {
         return pools[i] == null ? 0 : pools[i].crossLoopHandOuts();
+    }
+
+    /** Server {@code i}'s connection counters, or null for a server not on the direct leg (https, JMS). */
+    public io.slagate.gateway.stats.GatewayMetrics.UpstreamConnections upstreamConnections(int i) {
+        return pools[i];
     }
 
     /** Quiet checks started on server {@code i}'s connections (0 for servers not on the direct leg). */

@@ -79,6 +79,8 @@ final class ServerConnection extends AbstractConnection.NonBlocking implements H
     private volatile long exchangeDeadline;
     /** The event loop this connection's socket is registered with: it serves only that loop's exchanges. */
     final int loop;
+    /** The requests it may serve ({@link ServerConnectionPool#groupOf}): set by its first exchange, kept for life. */
+    Object group = ServerConnectionPool.SHARED;
 
     ServerConnection(EndPoint endPoint, Executor executor, Scheduler scheduler, ServerConnectionPool pool, int loop) {
         super(endPoint, executor);

@@ -1,8 +1,13 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.config.UpstreamReuse;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.util.Promise;
 
@@ -10,19 +15,37 @@ import org.eclipse.jetty.util.Promise;
  * The keep-alive connections of this gateway to one plain-HTTP server, one idle list per event loop:
  * a connection serves only requests of the loop its socket is registered with, so both legs of an
  * exchange stay on one thread. Idle ones are kept last in, first out (the warmest connection is
- * reused; extra ones reach the idle timeout and close). No cap of its own: a connection is opened
- * only when an admitted request finds none idle on its loop, and the scheduler admits at most
- * N_{g,s} requests to the server at a time, whatever their loops.
+ * reused; extra ones reach the idle timeout and close). A connection is opened only when an admitted
+ * request finds none idle on its loop, and the scheduler admits at most N_{g,s} requests to the
+ * server at a time, whatever their loops.
+ *
+ * <p>Which requests may share a connection is the pool's {@link UpstreamReuse}: any ({@code shared}),
+ * one customer's ({@code customer}), or one client connection's ({@code client-connection}, closed
+ * with it). A connection belongs to the group of the request it was opened for, for life, and goes
+ * back only to that group's idle list. At {@code maxConnections} open, an idle connection of another
+ * group is closed to make room: never lent across groups.
  */
-final class ServerConnectionPool {
+final class ServerConnectionPool implements io.slagate.gateway.stats.GatewayMetrics.UpstreamConnections {
     private final LoopConnector connector;
     private final String host;
     private final int port;
     /** The server URL's path without a trailing slash, put before every request's path. */
     final String pathPrefix;
     private final long idleTimeoutMillis;
+    /** The group of every connection when connections are shared. */
+    static final Object SHARED = new Object();
+    private static final String ANONYMOUS = "";
+    final UpstreamReuse reuse;
+    private final int maxConnections;
     /** Per loop; concurrent all the same: a quiet check's timer and a distrust may touch another loop's list. */
     private final ConcurrentLinkedDeque<ServerConnection>[] idle;
+    /** Per loop, when not shared: group → its idle connections (a group without any has no entry). */
+    private final ConcurrentHashMap<Object, ConcurrentLinkedDeque<ServerConnection>>[] groups;
+    private final AtomicInteger open = new AtomicInteger();
+    private final AtomicLong opened = new AtomicLong();
+    private final AtomicLong reused = new AtomicLong();
+    private final AtomicLong closedCount = new AtomicLong();
+    private final AtomicLong evicted = new AtomicLong();
     private volatile boolean stopped;
     /** Until when (System.nanoTime) this server's connections serve one exchange each; 0 when trusted. */
     private volatile long distrustedUntil;
@@ -42,12 +65,20 @@ final class ServerConnectionPool {
     /** Connections handed to an exchange of another loop than their own: always 0 (a test reads it). */
     private final java.util.concurrent.atomic.AtomicLong crossLoop = new java.util.concurrent.atomic.AtomicLong();
 
-    @SuppressWarnings("unchecked")
     ServerConnectionPool(LoopConnector connector, URI url, long idleTimeoutMillis) {
+        this(connector, url, idleTimeoutMillis, UpstreamReuse.SHARED, Integer.MAX_VALUE);
+    }
+
+    @SuppressWarnings("unchecked")
+    ServerConnectionPool(LoopConnector connector, URI url, long idleTimeoutMillis, UpstreamReuse reuse, int maxConnections) {
         this.connector = connector;
+        this.reuse = reuse;
+        this.maxConnections = maxConnections;
         this.idle = new ConcurrentLinkedDeque[connector.loops()];
+        this.groups = new ConcurrentHashMap[connector.loops()];
         for (int i = 0; i < idle.length; i++) {
             idle[i] = new ConcurrentLinkedDeque<>();
+            groups[i] = new ConcurrentHashMap<>();
         }
         this.host = url.getHost();
         this.port = url.getPort() > 0 ? url.getPort() : 80;
@@ -56,21 +87,70 @@ final class ServerConnectionPool {
         this.idleTimeoutMillis = idleTimeoutMillis;
     }
 
-    /** Hands a live connection of loop {@code loop} to {@code promise}: an idle one, else a new one once connected. */
-    void acquire(int loop, Promise<ServerConnection> promise) {
-        ConcurrentLinkedDeque<ServerConnection> mine = idle[loop];
-        for (ServerConnection c = mine.pollFirst(); c != null; c = mine.pollFirst()) {
+    /**
+     * The group whose connections a request may use: {@link #SHARED}, its customer, or its client
+     * connection (a client connection is given a listener that closes its group's connections with it).
+     */
+    Object groupOf(GatewayExchange ex) {
+        return switch (reuse) {
+            case SHARED -> SHARED;
+            case CUSTOMER -> ex.customer() == null ? ANONYMOUS : ex.customer();
+            case CLIENT_CONNECTION -> ex.request.getConnectionMetaData().getConnection();
+        };
+    }
+
+    /** Hands a live connection of loop {@code loop} and group {@code group} to {@code promise}: an idle one, else a new one. */
+    void acquire(int loop, Object group, Promise<ServerConnection> promise) {
+        for (ServerConnection c = pollIdle(loop, group); c != null; c = pollIdle(loop, group)) {
             if (c.activate()) {
+                reused.incrementAndGet();
                 promise.succeeded(c);
                 return;
             }
+        }
+        if (open.get() >= maxConnections) {
+            evictIdle(); // room for this group's connection; never another group's connection lent
         }
         // resolved per connect (rare: connections are reused), so a changed DNS entry is picked up
         connector.connect(loop, new InetSocketAddress(host, port), this, promise);
     }
 
+    private ServerConnection pollIdle(int loop, Object group) {
+        if (group == SHARED) {
+            return idle[loop].pollFirst();
+        }
+        ServerConnection[] out = new ServerConnection[1];
+        groups[loop].computeIfPresent(group, (g, list) -> {
+            out[0] = list.pollFirst();
+            return list.isEmpty() ? null : list; // no entry for an empty group: customers do not accumulate
+        });
+        return out[0];
+    }
+
+    /** Closes one idle connection, of whichever group and loop: the bound holds without lending a connection. */
+    private void evictIdle() {
+        for (int loop = 0; loop < idle.length; loop++) {
+            ServerConnection c = idle[loop].pollLast();
+            if (c == null) {
+                for (Object g : groups[loop].keySet()) {
+                    c = pollIdle(loop, g);
+                    if (c != null) {
+                        break;
+                    }
+                }
+            }
+            if (c != null) {
+                evicted.incrementAndGet();
+                c.close();
+                return;
+            }
+        }
+    }
+
     ServerConnection newConnection(EndPoint endPoint, int loop) {
         endPoint.setIdleTimeout(idleTimeoutMillis);
+        open.incrementAndGet();
+        opened.incrementAndGet();
         return new ServerConnection(endPoint, connector.getExecutor(), connector.getScheduler(), this, loop);
     }
 
@@ -128,10 +208,65 @@ final class ServerConnectionPool {
             c.close(); // single-use until the server has proved itself (again)
             return;
         }
-        idle[c.loop].offerFirst(c);
-        if (stopped && idle[c.loop].remove(c)) {
+        Object group = c.group;
+        if (group == SHARED) {
+            idle[c.loop].offerFirst(c);
+            if (stopped && idle[c.loop].remove(c)) {
+                c.close();
+            }
+            return;
+        }
+        if (group instanceof Connection client && !client.getEndPoint().isOpen()) {
+            c.close(); // its client connection is gone, and no other may use it
+            return;
+        }
+        boolean[] first = new boolean[1];
+        groups[c.loop].compute(group, (g, list) -> {
+            if (list == null) {
+                list = new ConcurrentLinkedDeque<>();
+                first[0] = true;
+            }
+            list.offerFirst(c);
+            return list;
+        });
+        if (first[0] && group instanceof Connection client) {
+            client.addEventListener(new ClientClosed(c.loop));
+        }
+        // closed meanwhile (the pool, or the client connection after the check above): not left idle
+        if ((stopped || group instanceof Connection client && !client.getEndPoint().isOpen()) && removeIdle(c)) {
             c.close();
         }
+    }
+
+    /** Closes a client connection's server connections with it. */
+    private final class ClientClosed implements Connection.Listener {
+        private final int loop;
+
+        ClientClosed(int loop) {
+            this.loop = loop;
+        }
+
+        @Override
+        public void onClosed(Connection client) {
+            ConcurrentLinkedDeque<ServerConnection> list = groups[loop].remove(client);
+            if (list != null) {
+                for (ServerConnection c = list.pollFirst(); c != null; c = list.pollFirst()) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    private boolean removeIdle(ServerConnection c) {
+        if (c.group == SHARED) {
+            return idle[c.loop].remove(c);
+        }
+        boolean[] removed = new boolean[1];
+        groups[c.loop].computeIfPresent(c.group, (g, list) -> {
+            removed[0] = list.remove(c);
+            return list.isEmpty() ? null : list;
+        });
+        return removed[0];
     }
 
     /**
@@ -161,15 +296,54 @@ final class ServerConnectionPool {
     }
 
     void closed(ServerConnection c) {
-        idle[c.loop].remove(c);
+        open.decrementAndGet();
+        closedCount.incrementAndGet();
+        removeIdle(c);
     }
 
     private void closeIdle() {
-        for (ConcurrentLinkedDeque<ServerConnection> list : idle) {
-            for (ServerConnection c = list.pollFirst(); c != null; c = list.pollFirst()) {
+        for (int loop = 0; loop < idle.length; loop++) {
+            for (ServerConnection c = idle[loop].pollFirst(); c != null; c = idle[loop].pollFirst()) {
                 c.close();
             }
+            for (Object g : groups[loop].keySet()) {
+                for (ServerConnection c = pollIdle(loop, g); c != null; c = pollIdle(loop, g)) {
+                    c.close();
+                }
+            }
         }
+    }
+
+    /** Connections opened, taken again from the idle lists, closed, and closed to make room (at the bound). */
+    @Override
+    public String reuseMode() {
+        return reuse.text();
+    }
+
+    @Override
+    public long opened() {
+        return opened.get();
+    }
+
+    @Override
+    public long reused() {
+        return reused.get();
+    }
+
+    @Override
+    public long closedConnections() {
+        return closedCount.get();
+    }
+
+    @Override
+    public long evicted() {
+        return evicted.get();
+    }
+
+    /** Connections open now (busy, idle, or in a quiet check). */
+    @Override
+    public int open() {
+        return open.get();
     }
 
     /** Closes the idle connections; busy ones close when their exchange ends. */

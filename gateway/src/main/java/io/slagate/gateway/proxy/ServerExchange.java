@@ -45,6 +45,7 @@ final class ServerExchange implements Promise<ServerConnection> {
     final Relay relay = new Relay();
     private final Sender sender = new Sender();
     private ServerConnection connection;
+    private Object group;
     private volatile boolean timedOut;
     private volatile Throwable requestFailure;
     /** Set when the client, not the server, stalled the exchange: why it ends. */
@@ -67,13 +68,15 @@ final class ServerExchange implements Promise<ServerConnection> {
     }
 
     void start() {
-        pool.acquire(ex.loop, this);
+        group = pool.groupOf(ex);
+        pool.acquire(ex.loop, group, this);
     }
 
     /** A connection is ours: arm the timeout, listen for the answer, send the request. */
     @Override
     public void succeeded(ServerConnection c) {
         connection = c;
+        c.group = group; // a new connection joins the request's group; a reused one is in it already
         Request c2p = ex.request;
         pool.handedOut(c, ex.loop);
         c.attach(this, timeoutMillis, HttpMethod.HEAD.is(c2p.getMethod()));

@@ -62,6 +62,31 @@ public final class GatewayMetrics {
     private final int configuredIntervals;
     private volatile int windowIntervals;
 
+    /** One server's connections from this gateway, for {@code slagate_upstream_connections_*}. */
+    public interface UpstreamConnections {
+        /** The pool's sharing: shared, customer or client-connection. */
+        String reuseMode();
+
+        long opened();
+
+        /** Taken again from an idle list for another request. */
+        long reused();
+
+        long closedConnections();
+
+        /** Closed while idle to stay within the bound. */
+        long evicted();
+
+        int open();
+    }
+
+    private final java.util.Map<Integer, UpstreamConnections> upstream = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Server {@code s}'s connection counters, registered with the gauges. */
+    public void upstreamConnections(int s, UpstreamConnections c) {
+        upstream.put(s, c);
+    }
+
     /** What a server did wrong, for {@code slagate_server_errors_total{kind}}. */
     /** CONNECT, TIMEOUT and BROKEN fail the request (and count toward ejection, but BROKEN); PROTOCOL: extra bytes after an answer. */
     public enum ServerError { CONNECT, TIMEOUT, BROKEN, PROTOCOL }
@@ -325,6 +350,22 @@ public final class GatewayMetrics {
                     .description("1 while the server is offered requests, 0 while health checking keeps it out").register(registry));
             gauges.add(Gauge.builder("slagate.allocation.cap", queues, q -> q.allocation().cap(si)).tag("gateway", gw).tag("server", id)
                     .description("N_{g,s} of the allocation in force").register(registry));
+        }
+        for (java.util.Map.Entry<Integer, UpstreamConnections> e : upstream.entrySet()) {
+            String id = config.servers().get(e.getKey()).id();
+            UpstreamConnections u = e.getValue();
+            io.micrometer.core.instrument.Tags tags = io.micrometer.core.instrument.Tags.of("gateway", gw, "server", id, "reuse", u.reuseMode());
+            gauges.add(io.micrometer.core.instrument.FunctionCounter.builder("slagate.upstream.connections.opened", u,
+                    UpstreamConnections::opened).tags(tags).description("Connections opened to the server").register(registry));
+            gauges.add(io.micrometer.core.instrument.FunctionCounter.builder("slagate.upstream.connections.reused", u,
+                    UpstreamConnections::reused).tags(tags).description("Requests sent on an idle connection taken again").register(registry));
+            gauges.add(io.micrometer.core.instrument.FunctionCounter.builder("slagate.upstream.connections.closed", u,
+                    UpstreamConnections::closedConnections).tags(tags).description("Connections to the server closed").register(registry));
+            gauges.add(io.micrometer.core.instrument.FunctionCounter.builder("slagate.upstream.connections.evicted", u,
+                    UpstreamConnections::evicted).tags(tags)
+                    .description("Idle connections closed to open one for another group at maxUpstreamConnections").register(registry));
+            gauges.add(Gauge.builder("slagate.upstream.connections.open", u, UpstreamConnections::open).tags(tags)
+                    .description("Connections to the server open now").register(registry));
         }
         gauges.add(Gauge.builder("slagate.requests.in.flight", inFlight, AtomicInteger::get).tag("gateway", gw)
                 .description("Requests accepted and not yet answered").register(registry));

@@ -33,6 +33,7 @@ public final class ScriptedBackend implements AutoCloseable {
     private volatile java.util.function.Function<String, String> answerOf;
     /** Bytes written on the connection {@link #strayDelayMillis} after each answer, as a misbehaving server would. */
     private volatile String stray;
+    private volatile java.util.function.Function<String, String> strayOf;
     private volatile long strayDelayMillis;
 
     public ScriptedBackend() throws IOException {
@@ -58,6 +59,12 @@ public final class ScriptedBackend implements AutoCloseable {
     /** After each answer, waits {@code delayMillis} and writes {@code bytes} nobody asked for. */
     public void strayAfterEachAnswer(String bytes, long delayMillis) {
         stray = bytes;
+        strayDelayMillis = delayMillis;
+    }
+
+    /** After the answer to a request head for which {@code f} gives bytes (not null), waits {@code delayMillis} and writes them. */
+    public void strayAfterAnswersTo(java.util.function.Function<String, String> f, long delayMillis) {
+        strayOf = f;
         strayDelayMillis = delayMillis;
     }
 
@@ -100,7 +107,8 @@ public final class ScriptedBackend implements AutoCloseable {
                 java.util.function.Function<String, String> f = answerOf;
                 out.write((f != null ? f.apply(head) : a.raw()).getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
-                String extra = stray;
+                java.util.function.Function<String, String> sf = strayOf;
+                String extra = sf != null ? sf.apply(head) : stray;
                 if (extra != null) {
                     try {
                         Thread.sleep(strayDelayMillis); // the misbehaviour itself: late bytes on an idle connection

@@ -1,0 +1,108 @@
+package io.slagate.gateway.testing;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A server that writes a forged, complete answer 50 ms after each answer to a request whose path
+ * asks for {@code ?mode=late_tail}, and the load that exposes where that answer lands: clients
+ * alternating a late_tail request with a good one. Every answer, real or forged, names the request
+ * it belongs to ({@code X-Req: client.kind.n}), so a client can tell its own answer from another
+ * client's, and client k being customer c(k mod 2), another customer's.
+ */
+public final class LateTail {
+    private static final Pattern REQ = Pattern.compile("X-Req: (\\S+)");
+    private static final Pattern ANSWER = Pattern.compile("<(answer|forged)>(\\S+?)</");
+
+    /** What the clients got: answers of their own, of another client, of another customer, and anything else. */
+    public record Outcome(int own, int crossedClients, int crossedCustomers, int other) {
+    }
+
+    private LateTail() {
+    }
+
+    /** Makes {@code b} answer each request with its id, and write a forged answer 50 ms after answers to late_tail requests. */
+    public static void misbehave(ScriptedBackend b) {
+        answerOwnId(b);
+        b.strayAfterAnswersTo(head -> {
+            if (!head.startsWith("POST ") || !head.substring(0, head.indexOf('\r')).contains("mode=late_tail")) {
+                return null;
+            }
+            return answer("forged", id(head));
+        }, 50);
+    }
+
+    /** Makes {@code b} answer each request with its id, and nothing else. */
+    public static void answerOwnId(ScriptedBackend b) {
+        b.answerWith(head -> answer("answer", id(head)));
+    }
+
+    private static String answer(String tag, String id) {
+        String body = "<" + tag + ">" + id + "</" + tag + ">";
+        return "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
+    }
+
+    private static String id(String head) {
+        Matcher m = REQ.matcher(head);
+        return m.find() ? m.group(1) : "none";
+    }
+
+    /**
+     * {@code clients} clients, each sending {@code goodPerClient} pairs of a late_tail request and a
+     * good one to {@code path}, every request on its own connection ({@code Connection: close}).
+     */
+    public static Outcome run(int port, String path, int clients, int goodPerClient, String body) throws Exception {
+        AtomicInteger own = new AtomicInteger();
+        AtomicInteger crossedClients = new AtomicInteger();
+        AtomicInteger crossedCustomers = new AtomicInteger();
+        AtomicInteger other = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            List<Future<?>> all = new ArrayList<>();
+            for (int k = 0; k < clients; k++) {
+                int client = k;
+                all.add(pool.submit(() -> {
+                    String headers = "Authorization: Basic " + Base64.getEncoder().encodeToString(("c" + client % 2 + ":pw")
+                            .getBytes(StandardCharsets.UTF_8)) + "\r\nConnection: close\r\n";
+                    for (int n = 0; n < goodPerClient; n++) {
+                        for (String kind : new String[] {"tail", "good"}) {
+                            String reqId = client + "." + kind + "." + n;
+                            String to = kind.equals("tail") ? path + "?mode=late_tail" : path;
+                            String got = RawHttp.exchange(port, RawHttp.post(to, headers + "X-Req: " + reqId + "\r\n", body)).body();
+                            Matcher m = ANSWER.matcher(got);
+                            if (!m.find()) {
+                                other.incrementAndGet();
+                            } else if (m.group(1).equals("answer") && m.group(2).equals(reqId)) {
+                                own.incrementAndGet();
+                            } else {
+                                int from = Integer.parseInt(m.group(2).substring(0, m.group(2).indexOf('.')));
+                                if (from != client) {
+                                    crossedClients.incrementAndGet();
+                                }
+                                if (from % 2 != client % 2) {
+                                    crossedCustomers.incrementAndGet();
+                                }
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : all) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return new Outcome(own.get(), crossedClients.get(), crossedCustomers.get(), other.get());
+    }
+}
