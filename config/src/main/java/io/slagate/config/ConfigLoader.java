@@ -162,7 +162,7 @@ public final class ConfigLoader {
                 "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
                 "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
                 "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "adminDump", "localLimit", "locality", "flashCrowd",
-                "loops", "upstreamReuse", "maxUpstreamConnections");
+                "loops", "upstreamReuse", "maxUpstreamConnections", "startupCaps", "managerTimeout");
         String id = g.string("id", "gw1");
         if (id != null && !NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -206,7 +206,9 @@ public final class ConfigLoader {
         }
         return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
                 maxConnections, tls, clients(g, maxBytes), g.bool("adminDump", false), g.bool("localLimit", false),
-                locality(g, perPool), flashCrowd(g), g.integer("loops", 0, 0, 256), upstream(g));
+                locality(g, perPool), flashCrowd(g), g.integer("loops", 0, 0, 256), upstream(g),
+                new StartupSettings(g.integer("startupCaps", 1, 1, 100_000),
+                        g.duration("managerTimeout", Duration.ZERO, Duration.ZERO, Duration.ofHours(1))));
     }
 
     private static final String[] UPSTREAM_REUSE = {"shared", "customer", "client-connection"};

@@ -18,13 +18,15 @@ import java.time.Duration;
  * @param flashCrowd      the flash-crowd defence (issue 19), or null: off
  * @param loops           event loops of the client listener (each runs both legs of its exchanges); 0: one per core
  * @param upstream        which requests share a connection to a server, and how many connections a server gets
+ * @param startup         what a gateway with a control bus admits before its first allocation
  */
 public record GatewaySettings(String id, HostPort listen, HostPort admin, SchedulerMode scheduler,
                               LoadBalancing loadBalancing, FaultStatus faultStatus, long maxRequestBytes,
                               Duration connectTimeout, Duration serverTimeout, HealthSettings health,
                               StatsSettings stats, Duration headerTimeout, int maxConnections, TlsSettings tls,
                               ClientPolicy clients, boolean adminDump, boolean localLimit,
-                              LocalitySettings locality, FlashCrowdSettings flashCrowd, int loops, UpstreamSettings upstream) {
+                              LocalitySettings locality, FlashCrowdSettings flashCrowd, int loops, UpstreamSettings upstream,
+                              StartupSettings startup) {
     /** The load-balancing policy of {@code pool}. */
     public LoadBalancing loadBalancing(String pool) {
         return locality.policy(pool, loadBalancing);

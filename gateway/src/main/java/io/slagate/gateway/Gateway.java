@@ -453,16 +453,32 @@ public final class Gateway implements AutoCloseable {
         notReadyReason = reason;
     }
 
+    /** Why a gateway with a control bus is not ready yet (no allocation in force), or null. */
+    private volatile String awaiting;
+
+    /** Not ready until {@link #allocationInForce}: a gateway waiting for its share of the servers says so on {@code /ready}. */
+    public void awaitAllocation(String reason) {
+        awaiting = reason;
+    }
+
+    /** An allocation is in force (given by a manager, or the static one chosen when none was heard): ready as far as that goes. */
+    public void allocationInForce() {
+        awaiting = null;
+    }
+
     /** Why the gateway is not ready, or null when it is. */
     public String notReadyReason() {
         if (notReadyReason != null) {
             return notReadyReason;
         }
+        if (awaiting != null) {
+            return awaiting;
+        }
         return isReady() ? null : started ? "no server in rotation" : "not started";
     }
 
     public boolean isReady() {
-        if (!started || notReadyReason != null) {
+        if (!started || notReadyReason != null || awaiting != null) {
             return false;
         }
         QueueManager queues = current.queues();
@@ -596,7 +612,7 @@ public final class Gateway implements AutoCloseable {
         return new GatewaySettings(a.id(), a.listen(), a.admin(), b.scheduler(), b.loadBalancing(), a.faultStatus(),
                 a.maxRequestBytes(), a.connectTimeout(), a.serverTimeout(), a.health(), a.stats(), a.headerTimeout(),
                 a.maxConnections(), a.tls(), a.clients(), a.adminDump(), a.localLimit(), b.locality(), a.flashCrowd(),
-                a.loops(), a.upstream());
+                a.loops(), a.upstream(), a.startup());
     }
 
     /** The allocation in force, carried over by name to a new set of classes and servers. */

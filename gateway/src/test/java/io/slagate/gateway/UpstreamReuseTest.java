@@ -147,13 +147,14 @@ class UpstreamReuseTest {
             LateTail.answerOwnId(b);
             urls.add(b.url());
         }
-        String yaml = "gateway: { listen: \"127.0.0.1:0\", admin: \"127.0.0.1:0\", upstreamReuse: client-connection,"
+        String yaml = "gateway: { listen: \"127.0.0.1:0\", admin: \"127.0.0.1:0\", loadBalancing: round-robin, upstreamReuse: client-connection,"
                 + " maxUpstreamConnections: 3 }\n"
                 + "servers:\n  - { id: s1, url: \"" + urls.get(0) + "\", concurrency: 2 }\n  - { id: s2, url: \"" + urls.get(1)
                 + "\", concurrency: 2 }\n"
                 + "classes:\n  - { name: basic, target: 1s, queueBound: 10000, queueTimeout: 60s }\n";
         Gateway g = new Gateway(ConfigLoader.parse(yaml, "test.yaml")).start();
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
+        earnReuse(g); // until then every connection is single-use, and none is ever idle
         AtomicInteger own = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
         try {

@@ -44,11 +44,13 @@ public final class GatewayAgent implements AutoCloseable {
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong lastAppliedMillis = new AtomicLong();
     private final AtomicLong refusedAllocations = new AtomicLong();
+    private final StartupAdmission startup;
 
     public GatewayAgent(Gateway gateway, ControlBus bus) {
         this.gateway = gateway;
         this.bus = bus;
         this.id = gateway.config().gateway().id();
+        this.startup = new StartupAdmission(gateway, System::nanoTime);
         // each topic carries one kind of message, and the broker decides which roles may write it: an
         // allocation arriving on the configuration topic (which consoles may write) is not believed
         bus.subscribe(Topics.ALLOCATION, m -> {
@@ -57,6 +59,9 @@ public final class GatewayAgent implements AutoCloseable {
             }
         });
         bus.subscribe(Topics.HEARTBEAT_RESOURCE_MANAGER, m -> {
+            if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role())) {
+                startup.managerHeard();
+            }
             if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role()) && HeartbeatMessage.JOIN.equals(h.event())) {
                 // a (re)started manager knows no gateway yet: join it, and report now rather than at the next interval
                 heartbeat(HeartbeatMessage.JOIN);
@@ -160,6 +165,7 @@ public final class GatewayAgent implements AutoCloseable {
         applyWindow(a);
         q.assignPools(a.serverPools()); // before the caps computed for the servers' new pools
         gateway.setAllocation(next);
+        startup.allocated();
         applied.incrementAndGet();
         lastAppliedMillis.set(System.currentTimeMillis());
         LOG.debug("applied {}", next);
@@ -280,6 +286,7 @@ public final class GatewayAgent implements AutoCloseable {
     /** Announces the leave (its share goes to the others at once); the bus itself belongs to the caller. */
     @Override
     public void close() {
+        startup.close();
         heartbeat(HeartbeatMessage.LEAVE);
         LOG.info("gateway {} left the control plane (its share goes to the other gateways at the next cycle)", id);
     }

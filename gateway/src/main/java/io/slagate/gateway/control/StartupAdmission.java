@@ -1,0 +1,121 @@
+package io.slagate.gateway.control;
+
+import io.slagate.config.SlagateConfig;
+import io.slagate.gateway.Gateway;
+import io.slagate.gateway.sched.Allocation;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a gateway on a control bus admits before a resource manager gave it its share. The servers'
+ * caps are split among the gateways (Σ_g N_{g,s} ≤ N_s, eq. 5–6), so a gateway that (re)starts or
+ * joins beside others holding their shares admits at most {@code gateway.startupCaps} per server
+ * (the static cap if smaller) and answers {@code /ready} 503 until its first allocation, which the
+ * manager sends as soon as it hears the join. Only when no manager at all has been heard for
+ * {@code gateway.managerTimeout} does it serve on the static allocation, and it says so in the log.
+ */
+final class StartupAdmission implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StartupAdmission.class);
+
+    private final Gateway gateway;
+    private final LongSupplier nanoClock;
+    private final long timeoutNanos;
+    private final ScheduledExecutorService timer;
+    private final ScheduledFuture<?> check;
+    private volatile long lastHeard;
+    /** Waiting for the first allocation: until a manager's arrives, or the static one is chosen. */
+    private volatile boolean waiting;
+
+    StartupAdmission(Gateway gateway, LongSupplier nanoClock) {
+        this.gateway = gateway;
+        this.nanoClock = nanoClock;
+        SlagateConfig config = gateway.config();
+        this.timeoutNanos = config.gateway().startup().managerTimeout(config.controller().cycle()).toNanos();
+        this.lastHeard = nanoClock.getAsLong();
+        synchronized (gateway) {
+            if (gateway.queues().allocation().version() == 0) {
+                waiting = true;
+                gateway.setAllocation(startupAllocation(config));
+                gateway.awaitAllocation("waiting for the first allocation from a resource manager (serving at most "
+                        + config.gateway().startup().caps() + " request(s) per server meanwhile)");
+            }
+        }
+        if (waiting) {
+            timer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "slagate-startup-" + config.gateway().id());
+                t.setDaemon(true);
+                return t;
+            });
+            long every = Math.max(10, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(timeoutNanos) / 10));
+            check = timer.scheduleWithFixedDelay(this::checkTimeout, every, every, TimeUnit.MILLISECONDS);
+        } else {
+            timer = null;
+            check = null;
+        }
+    }
+
+    /** The static weights, with at most {@code startupCaps} slots per server. */
+    static Allocation startupAllocation(SlagateConfig config) {
+        Allocation s = Allocation.fromConfig(config);
+        int[] caps = s.caps();
+        for (int i = 0; i < caps.length; i++) {
+            caps[i] = Math.min(caps[i], config.gateway().startup().caps());
+        }
+        return new Allocation(0, s.weights(), caps);
+    }
+
+    void managerHeard() {
+        lastHeard = nanoClock.getAsLong();
+    }
+
+    /** A manager's allocation is in force. */
+    void allocated() {
+        if (waiting) {
+            waiting = false;
+            gateway.allocationInForce();
+            stop();
+        }
+    }
+
+    /** No manager heard for the timeout: the static allocation, logged. Runs on the timer; a test may call it. */
+    void checkTimeout() {
+        if (!waiting || nanoClock.getAsLong() - lastHeard < timeoutNanos) {
+            return;
+        }
+        Allocation fallback;
+        synchronized (gateway) {
+            if (!waiting || gateway.queues().allocation().version() != 0) {
+                return;
+            }
+            fallback = Allocation.fromConfig(gateway.config());
+            gateway.setAllocation(fallback);
+            waiting = false;
+        }
+        gateway.allocationInForce();
+        LOG.warn("no resource manager heard for {} ms: gateway {} serves on the static allocation {} (each server's whole"
+                + " configured cap); a manager's allocation replaces it when one is heard", TimeUnit.NANOSECONDS.toMillis(timeoutNanos),
+                gateway.config().gateway().id(), fallback);
+        stop();
+    }
+
+    boolean waiting() {
+        return waiting;
+    }
+
+    private void stop() {
+        if (check != null) {
+            check.cancel(false);
+            timer.shutdown();
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}
