@@ -207,7 +207,7 @@ public final class ConfigLoader {
         return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
                 maxConnections, tls, clients(g, maxBytes), g.bool("adminDump", false), g.bool("localLimit", false),
                 locality(g, perPool), flashCrowd(g), g.integer("loops", 0, 0, 256), upstream(g),
-                new StartupSettings(g.integer("startupCaps", 1, 1, 100_000),
+                new StartupSettings(g.integer("startupCaps", 0, 0, 100_000),
                         g.duration("managerTimeout", Duration.ZERO, Duration.ZERO, Duration.ofHours(1))));
     }
 

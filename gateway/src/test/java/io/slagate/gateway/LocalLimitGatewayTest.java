@@ -45,12 +45,13 @@ class LocalLimitGatewayTest {
         try (TestBackend backend = new TestBackend()) {
             backend.behave(backend.delayed(20));
             Gateway g = new Gateway(ConfigLoader.parse("""
-                    gateway: { listen: "127.0.0.1:0", admin: "127.0.0.1:0", localLimit: true,
+                    gateway: { listen: "127.0.0.1:0", admin: "127.0.0.1:0", localLimit: true, managerTimeout: 50ms,
                                stats: { reportingInterval: 250ms, window: 3s } }
                     servers: [ { id: s1, url: "%s", concurrency: 10 } ]
                     classes: [ { name: basic, target: 1s, queueTimeout: 60s } ]
                     """.formatted(backend.url()), "local-limit.yaml")).start();
-            io.slagate.bus.ControlBus bus = new io.slagate.bus.ControlBus("vm://nowhere", null, null, "gw1"); // never started
+            // never started: no manager is heard, so after managerTimeout the gateway serves on the static allocation
+            io.slagate.bus.ControlBus bus = new io.slagate.bus.ControlBus("vm://nowhere", null, null, "gw1");
             io.slagate.gateway.control.GatewayAgent agent = new io.slagate.gateway.control.GatewayAgent(g, bus);
             AtomicBoolean run = new AtomicBoolean(true);
             AtomicLong ok = new AtomicLong();

@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What a gateway on a control bus admits before a resource manager gave it its share. The servers'
  * caps are split among the gateways (Σ_g N_{g,s} ≤ N_s, eq. 5–6), so a gateway that (re)starts or
- * joins beside others holding their shares admits at most {@code gateway.startupCaps} per server
- * (the static cap if smaller) and answers {@code /ready} 503 until its first allocation, which the
- * manager sends as soon as it hears the join. Only when no manager at all has been heard for
+ * joins beside others holding their shares admits {@code gateway.startupCaps} per server (none by
+ * default: requests wait in their queues) and answers {@code /ready} 503 until its first
+ * allocation, which the manager sends as soon as it hears the join. Only when no manager at all has been heard for
  * {@code gateway.managerTimeout} does it serve on the static allocation, and it says so in the log.
  */
 final class StartupAdmission implements AutoCloseable {
@@ -41,8 +41,9 @@ final class StartupAdmission implements AutoCloseable {
             if (gateway.queues().allocation().version() == 0) {
                 waiting = true;
                 gateway.setAllocation(startupAllocation(config));
-                gateway.awaitAllocation("waiting for the first allocation from a resource manager (serving at most "
-                        + config.gateway().startup().caps() + " request(s) per server meanwhile)");
+                int caps = config.gateway().startup().caps();
+                gateway.awaitAllocation("waiting for the first allocation from a resource manager (" + (caps == 0
+                        ? "requests wait in their queues for it)" : "serving at most " + caps + " request(s) per server meanwhile)"));
             }
         }
         if (waiting) {

@@ -64,7 +64,7 @@ class GatewayAgentTest {
         Allocation a = gateway.queues().allocation();
         assertEquals(3, a.weight(0), "premium not named: kept");
         assertTrue(a.weight(1) > 0 && a.weight(1) < 0.01, "0 becomes the positive floor the WRR needs");
-        assertEquals(1, a.cap(0), "s1 not named: the cap in force kept (before the first allocation, the start-up cap of 1)");
+        assertEquals(0, a.cap(0), "s1 not named: the cap in force kept (before the first allocation, the start-up cap, 0)");
         assertEquals(1, a.cap(1));
     }
 
@@ -118,7 +118,7 @@ class GatewayAgentTest {
         assertEquals("premium", m.flows().get(0).className());
         assertEquals(3, m.flows().get(0).weight());
         assertEquals(2, m.servers().size());
-        assertEquals(1, m.servers().get(0).cap(), "before its first allocation a gateway on a bus holds 1 slot per server, not 6");
+        assertEquals(0, m.servers().get(0).cap(), "before its first allocation a gateway on a bus holds no slot, not 6");
         assertTrue(m.servers().get(0).inRotation());
         assertEquals(m.sequence() + 1, agent.statsMessage().sequence(), "sequence numbers increase");
     }

@@ -27,10 +27,10 @@ class StartupAdmissionTest {
     }
 
     @Test
-    void beforeTheFirstAllocation_oneSlotPerServer_notReady_thenTheManagersShare() throws Exception {
+    void beforeTheFirstAllocation_noSlot_notReady_thenTheManagersShare() throws Exception {
         Gateway g = gateway("");
         try (StartupAdmission s = new StartupAdmission(g, now::get)) {
-            assertArrayEquals(new int[] {1, 1}, g.queues().allocation().caps(), "not the static 10 and 6: others may hold them");
+            assertArrayEquals(new int[] {0, 0}, g.queues().allocation().caps(), "not the static 10 and 6: others may hold them");
             assertArrayEquals(new double[] {3, 1}, g.queues().allocation().weights(), 1e-9);
             assertTrue(g.notReadyReason().startsWith("waiting for the first allocation"), g.notReadyReason());
             g.setAllocation(new Allocation(42, new double[] {1, 1}, new int[] {5, 3}));
