@@ -90,6 +90,9 @@ public final class EmbeddedSystem implements AutoCloseable {
                 registry = gateway.registry();
             }
             controlLoop = new ControlLoop(id, config, rmBus, new Overrides(), registry);
+            if (broker != null && bus.listen().isEmpty()) {
+                controlLoop.soleManager(); // an in-VM broker with no listener: no other manager can be on it
+            }
             stopOrder.push(controlLoop);
             rmBus.start();
             controlLoop.start();

@@ -68,6 +68,12 @@ final class Nodes implements AutoCloseable {
      */
     Path config(String name, String gatewayId, String host, int listen, int admin, String broker, List<String> servers, int nS)
             throws Exception {
+        return config(name, gatewayId, host, listen, admin, broker, servers, nS, "slagate", PASSWORD_ENV);
+    }
+
+    /** As above, authenticating as bus user {@code busUser} with the password in environment variable {@code passwordEnv}. */
+    Path config(String name, String gatewayId, String host, int listen, int admin, String broker, List<String> servers, int nS,
+                String busUser, String passwordEnv) throws Exception {
         Path f = dir.resolve(name + ".yaml");
         Files.writeString(f, """
                 gateway:
@@ -82,10 +88,32 @@ final class Nodes implements AutoCloseable {
                   - { name: premium, target: 100ms }
                   - { name: basic, target: 300ms }
                 classification: { rules: [ { operation: "urn:premium", class: premium } ], defaultClass: basic }
-                bus: { url: "tcp://%s", embedded: false, listen: "tcp://%s", user: slagate, passwordEnv: %s }
+                bus: { url: "tcp://%s", embedded: false, listen: "tcp://%s", user: %s, passwordEnv: %s }
                 controller: { cycle: 200ms, gatewayExpiry: 3 }
-                """.formatted(gatewayId, host, listen, host, admin, servers.get(0), nS, servers.get(1), nS, broker, broker, PASSWORD_ENV));
+                """.formatted(gatewayId, host, listen, host, admin, servers.get(0), nS, servers.get(1), nS, broker, broker, busUser,
+                passwordEnv));
         return f;
+    }
+
+    /** A broker-only file with an account per entry of {@code roles} (user → role), all with this run's password. */
+    Path brokerConfig(String name, String broker, Map<String, String> roles) throws Exception {
+        StringBuilder accounts = new StringBuilder();
+        roles.forEach((user, role) -> accounts.append(accounts.length() == 0 ? "" : ", ")
+                .append("{ user: ").append(user).append(", role: ").append(role).append(", passwordEnv: ").append(PASSWORD_ENV).append(" }"));
+        Path f = dir.resolve(name + ".yaml");
+        Files.writeString(f, "bus: { url: \"tcp://%s\", embedded: false, listen: \"tcp://%s\", accounts: [ %s ] }\n"
+                .formatted(broker, broker, accounts));
+        return f;
+    }
+
+    /** A gateway's {@code /ready} status, or -1 when it does not answer. */
+    static int ready(String host, int adminPort) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://" + host + ":" + adminPort + "/ready"))
+                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+            return -1;
+        }
     }
 
     /** A broker-only file: nothing but {@code bus:} (`slagate broker` needs no servers or classes). */

@@ -145,9 +145,16 @@ public final class ControlBus implements AutoCloseable {
         return this;
     }
 
-    /** Runs on the bus thread after the first connection and after every reconnection. */
+    /**
+     * Runs on the bus thread after the first connection and after every reconnection; registered while
+     * connected, it also runs at once (on the caller's thread), so a late registration misses nothing.
+     * It may then run twice for one connection: callbacks must bear that.
+     */
     public ControlBus onConnected(Runnable callback) {
         connectedCallbacks.add(callback);
+        if (connected) {
+            callback.run();
+        }
         return this;
     }
 
@@ -330,9 +337,10 @@ public final class ControlBus implements AutoCloseable {
             fireConnected();
         } catch (Exception e) {
             closeQuietly(c);
-            lastError = e.getMessage();
             if (isAuthenticationFailure(e)) {
+                // the refusal before the error: whoever sees an error can tell at once that it was a refusal
                 refused = "bus authentication refused for user '" + user + "' at " + url + " (" + e.getMessage() + ")";
+                lastError = e.getMessage();
                 LOG.error("bus {}: {}; not retrying: correct bus.user and the password (bus.passwordEnv names its variable) or the broker's"
                         + " accounts", name, refused);
                 for (Consumer<String> cb : refusedCallbacks) {
@@ -344,6 +352,7 @@ public final class ControlBus implements AutoCloseable {
                 }
                 return;
             }
+            lastError = e.getMessage();
             LOG.warn("bus {}: cannot reach {} ({}); retrying in {} ms", name, url, e.getMessage(), backoff.toMillis());
             scheduleConnect();
         }

@@ -55,6 +55,8 @@ public final class ControlLoop implements AutoCloseable {
     /** A peer manager is live for this many heartbeat intervals after its last beat. */
     static final int PEER_EXPIRY_BEATS = 3;
     private final Election election; // loop thread only
+    private volatile long listenNanos;
+    private volatile boolean soleManager;
     private long maxVersionSeen; // loop thread only
     private final GatewayRoster roster; // loop thread only
     private final java.util.concurrent.atomic.AtomicLong refusedMessages = new java.util.concurrent.atomic.AtomicLong();
@@ -127,6 +129,16 @@ public final class ControlLoop implements AutoCloseable {
         bus.subscribe(Topics.HEARTBEAT_RESOURCE_MANAGER, m -> {
             if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role()) && !id.equals(h.componentId())) {
                 run(() -> onPeerHeartbeat(h));
+            } else if (m instanceof HeartbeatMessage h && id.equals(h.componentId()) && HeartbeatMessage.JOIN.equals(h.event())) {
+                // its own join came back: the bus delivers to it now, so the listening starts (once); a peer that
+                // beats every interval is heard within it, however long connecting and subscribing took
+                run(() -> {
+                    if (election.awaitingBus()) {
+                        election.listen(nanoClock.getAsLong(), listenNanos);
+                        updateActive();
+                        loop.schedule(this::updateActive, listenNanos, TimeUnit.NANOSECONDS); // decided when it ends
+                    }
+                });
             }
         });
         bus.subscribe(Topics.ALLOCATION, m -> {
@@ -215,17 +227,28 @@ public final class ControlLoop implements AutoCloseable {
         beats = loop.scheduleAtFixedRate(this::beat, 0, beat, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * This manager is the only one its bus can have (an in-VM broker that listens on no network): it
+     * need not listen for an active one before it decides, so its first allocation is not delayed.
+     */
+    public ControlLoop soleManager() {
+        soleManager = true;
+        return this;
+    }
+
     public ControlLoop start() {
         started = true;
         long beat = heartbeatInterval(config.controller().cycle()).toNanos();
-        long listen = beat * 3 / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(beat / 2 + 1);
+        long listen = soleManager ? 0 : beat * 3 / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(beat / 2 + 1);
         loop.execute(() -> {
-            election.listen(nanoClock.getAsLong(), listen);
+            election.awaitBus();
             scheduleCycles(config.controller().cycle());
         });
+        listenNanos = listen;
         bus.onConnected(() -> bus.publish(Topics.HEARTBEAT_RESOURCE_MANAGER, new HeartbeatMessage(BusMessage.SCHEMA, id,
                 "resource-manager", HeartbeatMessage.JOIN, System.currentTimeMillis(), rm.version())));
-        LOG.info("resource manager {} started: cycle {}, combining {}, model {}, resolution {}; listening {} ms for an active manager",
+        LOG.info("resource manager {} started: cycle {}, combining {}, model {}, resolution {}; once on the bus, listening {} ms"
+                + " for an active manager",
                 id, config.controller().cycle(), config.controller().combining().name().toLowerCase(),
                 config.controller().model(), config.controller().resolution(), listen / 1_000_000);
         return this;

@@ -7,8 +7,9 @@ import java.util.Map;
  * Which of several resource managers publishes allocations. Each announces itself every heartbeat
  * interval, saying whether it is active. The rules, in order:
  * <ol>
- *   <li>a manager that has just started listens first, and is never active while listening: it
- *       must learn whether another manager is already active before it may publish;</li>
+ *   <li>a manager that has just started listens first, from when the bus delivers to it (it hears its
+ *       own join), and is never active before that: it must learn whether another manager is
+ *       already active before it may publish;</li>
  *   <li>a live active peer is never preempted: while one is heard, a manager stands by, whatever
  *       the ids (a manager that starts does not take over from a stable one);</li>
  *   <li>two managers that both claim to be active (both started alone, or the bus healed after a
@@ -27,6 +28,7 @@ final class Election {
     private final Map<String, Peer> peers = new HashMap<>();
     private long listenUntil = Long.MIN_VALUE;
     private boolean listening;
+    private boolean awaitingBus;
     private boolean active;
 
     /** @param expiryNanos how long a peer stays live after its last beat */
@@ -39,9 +41,17 @@ final class Election {
         expiryNanos = nanos;
     }
 
-    /** Starts listening at {@code now} for {@code listenNanos}: no decision to be active before it ends. */
+    /** Not active until {@link #listen} has run its course: a manager that is not on the bus yet hears nobody. */
+    void awaitBus() {
+        listening = true;
+        awaitingBus = true;
+        active = false;
+    }
+
+    /** Starts listening at {@code now} for {@code listenNanos} (on the bus at last): no decision to be active before it ends. */
     void listen(long now, long listenNanos) {
         listening = true;
+        awaitingBus = false;
         listenUntil = now + listenNanos;
         active = false;
     }
@@ -57,7 +67,7 @@ final class Election {
     /** Re-decides at {@code now}; returns whether this manager is active. */
     boolean update(long now) {
         peers.values().removeIf(p -> now - p.heardNanos() > expiryNanos);
-        if (listening && now - listenUntil < 0) {
+        if (listening && (awaitingBus || now - listenUntil < 0)) {
             return active = false;
         }
         listening = false;
@@ -74,6 +84,10 @@ final class Election {
 
     boolean active() {
         return active;
+    }
+
+    boolean awaitingBus() {
+        return awaitingBus;
     }
 
     boolean listening() {

@@ -22,6 +22,17 @@ class ElectionTest {
     }
 
     @Test
+    void notOnTheBusYet_neverActive_theListeningCountsFromTheConnection() {
+        Election e = new Election("rm-b", EXPIRY);
+        e.awaitBus();
+        assertFalse(e.update(0));
+        assertFalse(e.update(100 * BEAT), "a manager that hears nobody because it is not connected is not alone");
+        e.listen(100 * BEAT, LISTEN);
+        assertFalse(e.update(100 * BEAT + LISTEN - 1));
+        assertTrue(e.update(100 * BEAT + LISTEN));
+    }
+
+    @Test
     void startedBesideAnActiveOne_neverPreemptsIt_evenWithASmallerId() {
         Election e = new Election("rm-a", EXPIRY);
         e.listen(0, LISTEN);

@@ -50,7 +50,10 @@ public final class GatewayAgent implements AutoCloseable {
         this.gateway = gateway;
         this.bus = bus;
         this.id = gateway.config().gateway().id();
-        this.startup = new StartupAdmission(gateway, System::nanoTime);
+        // the static allocation only once the bus answered: connected (the credentials accepted), or unreachable;
+        // never while a refusal of the credentials may still be on its way
+        this.startup = new StartupAdmission(gateway, System::nanoTime,
+                () -> bus.refusal() == null && (bus.isConnected() || bus.lastError() != null));
         // each topic carries one kind of message, and the broker decides which roles may write it: an
         // allocation arriving on the configuration topic (which consoles may write) is not believed
         bus.subscribe(Topics.ALLOCATION, m -> {

@@ -24,16 +24,24 @@ final class StartupAdmission implements AutoCloseable {
 
     private final Gateway gateway;
     private final LongSupplier nanoClock;
+    private final java.util.function.BooleanSupplier busAnswered;
     private final long timeoutNanos;
     private final ScheduledExecutorService timer;
     private final ScheduledFuture<?> check;
     private volatile long lastHeard;
+    /** When the bus was first seen to have answered (the timer's thread only). */
+    private long answeredAt = Long.MIN_VALUE;
     /** Waiting for the first allocation: until a manager's arrives, or the static one is chosen. */
     private volatile boolean waiting;
 
-    StartupAdmission(Gateway gateway, LongSupplier nanoClock) {
+    /**
+     * @param busAnswered whether the static allocation may be chosen at all: the bus accepted the
+     *                    credentials or could not be reached (not while a refusal may still come)
+     */
+    StartupAdmission(Gateway gateway, LongSupplier nanoClock, java.util.function.BooleanSupplier busAnswered) {
         this.gateway = gateway;
         this.nanoClock = nanoClock;
+        this.busAnswered = busAnswered;
         SlagateConfig config = gateway.config();
         this.timeoutNanos = config.gateway().startup().managerTimeout(config.controller().cycle()).toNanos();
         this.lastHeard = nanoClock.getAsLong();
@@ -85,7 +93,14 @@ final class StartupAdmission implements AutoCloseable {
 
     /** No manager heard for the timeout: the static allocation, logged. Runs on the timer; a test may call it. */
     void checkTimeout() {
-        if (!waiting || nanoClock.getAsLong() - lastHeard < timeoutNanos) {
+        if (!waiting || !busAnswered.getAsBoolean()) {
+            return;
+        }
+        long now = nanoClock.getAsLong();
+        if (answeredAt == Long.MIN_VALUE) {
+            answeredAt = now; // the timeout counts from the bus's answer: a manager cannot be heard before it
+        }
+        if (now - Math.max(lastHeard, answeredAt) < timeoutNanos) {
             return;
         }
         Allocation fallback;
