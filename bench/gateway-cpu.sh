@@ -59,7 +59,7 @@ declare -A PORT=([$A]=9103 [$B]=9105) ADMIN=([$A]=9104 [$B]=9106) OPTS=([$A]="" 
 source "$home/bench/common.sh"
 require_free_ports $BACKEND 9103 9104 9105 9106
 trap stop_bench_processes EXIT
-# the job of bench/gateway-vs-haproxy.sh (issue 22): N_s = 256, WRR 8:2 (results before 2026-11-26 had N_s = 64, 40:24)
+# the job of bench/gateway-vs-haproxy.sh: N_s = 256, WRR 8:2 (results before 2026-11-26 had N_s = 64, 40:24)
 export GW_CAP="${GW_CAP:-256}" GW_WEIGHTS="${GW_WEIGHTS:-premium: 8, basic: 2}"
 NGINX_PIN="$SERVE" start_nginx "$work" "$BACKEND"
 for leg in $A $B; do

@@ -2,7 +2,7 @@
 # What garbage collection costs the gateway per request, for each collector, measured from the JVM's own
 # accounting (jstat: collections and their total pause time) and the process's CPU (/proc/PID/stat) over
 # the same run: one gateway per collector, one after the other, same backend (nginx) and configuration as
-# bench/gateway-vs-haproxy.sh (N_s = 256, WRR 8:2). Issue 22 asks for the GC configuration to be chosen
+# bench/gateway-vs-haproxy.sh (N_s = 256, WRR 8:2). The GC configuration is to be chosen
 # by measurement; this is the measurement. Needs nginx and wrk.
 #
 #   bench/gc-cost.sh [CONNECTIONS] [SECONDS] [ROUNDS]     → bench/results/gc-cost.md (unpinned: the JVM sees both cores,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 22: heap per waiting request. The embedded system (its own JVM, heap capped by XMX) in front of a backend that
+# Heap per waiting request. The embedded system (its own JVM, heap capped by XMX) in front of a backend that
 # accepts and never answers, N_s = 1: the first request takes the only slot and every later one waits in the gateway's
 # queue, its connection open, its small body already read (bodies up to bufferedRequestBytes are read before queueing).
 # The heap after a full GC (jcmd GC.run, then GC.heap_info) with no client, then with N requests waiting; per waiting

@@ -230,7 +230,7 @@ function tuningPartition() {
 }
 
 /**
- * The online tuner's card (issue 18): shown only where controller.tuning is configured; with partitions, a selector
+ * The online tuner's card: shown only where controller.tuning is configured; with partitions, a selector
  * picks which partition's tuner the card shows and its buttons command.
  */
 function renderTuning(list) {
@@ -414,7 +414,7 @@ async function serversAndClassification() {
       });
       actions.append(save, ' ', drain);
       if ((sv.pools || []).length > 1) {
-        // a movable server (issue 19): the operator can keep it where it serves now, and let it move again
+        // A movable server: the operator can keep it where it serves now, and let it move again
         for (const [label, method] of [['Pin pool', 'POST'], ['Unpin pool', 'DELETE']]) {
           const b = document.createElement('button'); b.type = 'button'; b.textContent = label; b.className = 'admin';
           b.addEventListener('click', async () => {

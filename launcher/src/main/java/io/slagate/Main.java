@@ -39,15 +39,15 @@ public final class Main {
                                 [--jms tcp://broker:61616 [--jms-consumers 10]]: the first one also serves
                                 SOAP over JMS on queue StockUtility (broker credentials from
                                 SLAGATE_BROKER_USER / SLAGATE_BROKER_PASSWORD); [--store-cache 1000]: each
-                                also serves the Bookstore (issue 20: TPC-W's interactions over 4000 items,
+                                also serves the Bookstore (TPC-W's interactions over 4000 items,
                                 its own LRU cache of that many items)
               load              SOAP load through the gateway (slagate load --help)
-              experiment NAME   the paper's experiments A, B or C, or sla (issue 21: a noisy customer, late work
-                                under overload), or slowdown (issue 17: a server 3x slower, with the
-                                gateway's local limit and without), or ahead (issue 19: a ramp with the
-                                load forecast and without), or locality (issue 20: round-robin,
+              experiment NAME   the paper's experiments A, B or C, or sla (a noisy customer, late work
+                                under overload), or slowdown (a server 3x slower, with the
+                                gateway's local limit and without), or ahead (a ramp with the
+                                load forecast and without), or locality (round-robin,
                                 least-loaded, LARD and locality dispatch on a TPC-W-like store with
-                                per-server caches), or tuning (issue 18: online tuning of backend and
+                                per-server caches), or tuning (online tuning of backend and
                                 slagate knobs with a safe/experimental split) [--short] [--scale 0.05] [--resolution 1]
                                 [--out docs/experiments]; C --point L_P,L_B --sweep: one point against the
                                 best static weights (an empirical oracle), ending with "capture MODEL VALUE";

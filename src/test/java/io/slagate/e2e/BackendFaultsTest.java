@@ -13,7 +13,7 @@ import org.eclipse.jetty.client.HttpClient;
 import org.junit.jupiter.api.Test;
 
 /**
- * Backend faults under load (issue 7): a server that hangs, then refuses connections, then comes
+ * Backend faults under load: a server that hangs, then refuses connections, then comes
  * back. Clients are never left hanging (the server timeout answers them with a fault), the server
  * is taken out of rotation, the healthy one carries the load, and the returning server is probed
  * back in. The times to eject and to recover are printed for docs/RELIABILITY.md.

@@ -235,7 +235,7 @@ class ConsoleBrowserTest {
     }
 
     /**
-     * Issue 18: where controller.tuning is configured, the controller tab shows the tuner; with two partitions, the
+     * Where controller.tuning is configured, the controller tab shows the tuner; with two partitions, the
      * selector picks one, and the buttons reach that partition's tuner and no other.
      */
     @Test

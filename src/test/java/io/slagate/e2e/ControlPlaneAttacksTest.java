@@ -36,7 +36,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 15's attacks on the control plane, against a real broker with a TCP listener and an account
+ * The attacks on the control plane, against a real broker with a TCP listener and an account
  * per role: a resource manager ({@code rm}), a gateway ({@code gw1}) serving real HTTP, and an
  * attacker holding a gateway's credentials ({@code evil}). Each forged message is refused by the
  * broker or ignored by its receiver, the service keeps answering, and the refusal is counted.

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The flash-crowd defence (issue 19, item 2) through the whole system: the controller's cycle is 60 s, so
+ * The flash-crowd defence through the whole system: the controller's cycle is 60 s, so
  * any decision within the run comes from the alarm. Basic surges tenfold beyond the server: the gateway
  * raises the alarm and reports at once, the resource manager runs a cycle at once, basic is held to its
  * share while premium is answered, and every request gets exactly one response.

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A flash crowd (issue 7, first scenario): the servers can take ~500 req/s; Premium asks 150 req/s
+ * A flash crowd: the servers can take ~500 req/s; Premium asks 150 req/s
  * throughout, Basic jumps from 100 req/s to 3,000 req/s (about 6× capacity) for 12 s, then drops
  * back. Open loop, so the crowd does not slow itself down. Bounded queues shed Basic with 503
  * queue-full faults; Premium keeps its target; heap stays bounded; Basic recovers within a few

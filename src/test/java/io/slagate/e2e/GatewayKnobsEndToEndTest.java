@@ -33,7 +33,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 18's gateway-side knobs end to end, on a real broker over TCP, a real gateway and a real HTTP backend. The
+ * The gateway-side knobs end to end, on a real broker over TCP, a real gateway and a real HTTP backend. The
  * manager's queue timeout for class {@code trial} (what its tuner's queueTimeout knob writes) reaches the gateway with
  * the next allocation. With the server's one slot held, a {@code trial} request is shed at that timeout, with its own
  * queue-timeout fault, while a {@code safe} request queued before it, under the configured 30 s, waits on and is

@@ -25,7 +25,7 @@ import org.eclipse.jetty.http.HttpMethod;
 import org.junit.jupiter.api.Test;
 
 /**
- * Everything hostile at once, under load (issue 7): while closed-loop clients run through the
+ * Everything hostile at once, under load: while closed-loop clients run through the
  * gateway, one of the two servers answers very slowly (40 times slower than the other, still inside
  * the server timeout), hundreds of slowloris connections trickle headers, and clients keep posting
  * bodies sixteen times the size limit. Every normal request is answered, every oversized one gets a

@@ -16,7 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The tuner's HTTP knob adapter (issue 18) against a real synthetic server's admin endpoint, and against one that never answers. */
+/** The tuner's HTTP knob adapter against a real synthetic server's admin endpoint, and against one that never answers. */
 class HttpKnobTest {
     @Test
     void readsAndSetsARealBackendsKnob_andAFailedOneRollsTheOthersBack() throws Exception {

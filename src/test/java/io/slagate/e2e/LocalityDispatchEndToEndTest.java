@@ -21,7 +21,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Locality dispatch (issue 20) through a real gateway to two real Axis2 Bookstore servers. Two families of
+ * Locality dispatch through a real gateway to two real Axis2 Bookstore servers. Two families of
  * operations read disjoint tables (the front page: promotions and lists; the customer pages: customers and
  * orders); each family fits one server's cache, both do not. Once the gateway has learned the working sets
  * the servers declare, each family runs on its own server, so nearly every read is a cache hit; a server

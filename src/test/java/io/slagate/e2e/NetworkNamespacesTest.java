@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Several nodes whose traffic really crosses interfaces (issue 6, "optional but preferred"): the
+ * Several nodes whose traffic really crosses interfaces: the
  * broker, the resource manager and two gateways each run in their own network namespace, joined by
  * veth pairs to a bridge; the backends and the clients are in the test's namespace. Needs root and
  * {@code ip netns} (skipped otherwise, with the reason). Checks what {@link SeveralProcessesTest}

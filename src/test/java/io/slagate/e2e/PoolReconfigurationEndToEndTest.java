@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Server-pool reconfiguration (issue 19, item 3) through the whole system: pool a saturated, pool b with capacity to
+ * Server-pool reconfiguration through the whole system: pool a saturated, pool b with capacity to
  * spare and a server that may serve a. The resource manager moves it; the gateway sends a's requests to it, b keeps
  * its other server; no request is lost on the way and the counters balance.
  */

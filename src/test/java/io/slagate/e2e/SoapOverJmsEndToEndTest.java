@@ -25,7 +25,7 @@ import org.eclipse.jetty.http.HttpMethod;
 import org.junit.jupiter.api.Test;
 
 /**
- * SOAP over JMS end to end (issue 6): HTTP clients → gateway → a JMS queue on a real broker →
+ * SOAP over JMS end to end: HTTP clients → gateway → a JMS queue on a real broker →
  * the synthetic Axis2 service on Axis2's JMS transport → reply → client. Caps and counters are
  * those of an HTTP server; a SOAP fault comes back as one; when the service stops consuming,
  * requests end with server-timeout faults, never hang.

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 18's safe/experimental split end to end: one JVM with the broker, the manager and a gateway, two synthetic
+ * The safe/experimental split end to end: one JVM with the broker, the manager and a gateway, two synthetic
  * Axis2-compatible servers (50 ms exponential), real HTTP, open-loop load of 60 requests/s split half and half between
  * the class and its twin. The tuner's only knob is slagate's N_s in [1, 2], from 2: every trial it can make is N_s 1,
  * where its side gets 30 requests/s of what one slot serves at 20/s, so the side's queue grows without bound. Each

@@ -18,7 +18,7 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The floor of bench/waiting-heap.sh (issue 22): bare Jetty 12, with the gateway's thread pool, HTTP configuration and
+ * The floor of bench/waiting-heap.sh: bare Jetty 12, with the gateway's thread pool, HTTP configuration and
  * idle timeout, whose handler reads each request's body and then holds the request unanswered: what any gateway on
  * Jetty's server side pays per waiting request before it keeps anything of its own. {@code GET /held} answers how
  * many it holds.

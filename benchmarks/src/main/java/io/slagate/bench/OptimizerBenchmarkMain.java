@@ -65,7 +65,7 @@ public final class OptimizerBenchmarkMain {
         System.out.println("wrote " + out);
     }
 
-    /** The DP's solve time with each response-time model on the same K × N (issue 16: closed, K = 100, N = 1000 ≤ 50 ms). */
+    /** The DP's solve time with each response-time model on the same K × N (closed, K = 100, N = 1000 ≤ 50 ms). */
     private static void models(Path out, boolean quick) throws Exception {
         int[][] cases = {{20, 100}, {20, 1000}, {100, 100}, {100, 1000}};
         StringBuilder table = new StringBuilder("| K flows | N units | DP ms/solve, mm1 | DP ms/solve, closed | closed / mm1 |\n")

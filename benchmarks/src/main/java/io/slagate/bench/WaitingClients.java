@@ -14,7 +14,7 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * Issue 22's heap per waiting request (bench/waiting-heap.sh). Two roles, each a process of its own so that the
+ * The heap per waiting request (bench/waiting-heap.sh). Two roles, each a process of its own so that the
  * gateway's heap holds nothing of theirs:
  *
  * <ul>

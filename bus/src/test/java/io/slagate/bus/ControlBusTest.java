@@ -170,7 +170,7 @@ class ControlBusTest {
     }
 
     /**
-     * Issue 23: a broker down for several seconds (long enough for ActiveMQ's default backoff to grow
+     * A broker down for several seconds (long enough for ActiveMQ's default backoff to grow
      * to tens of seconds) is reconnected within 3 s of its return, whether the bus URL is a plain tcp://
      * one (which the bus wraps) or the operator's own failover:(…).
      */

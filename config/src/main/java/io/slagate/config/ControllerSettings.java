@@ -26,7 +26,7 @@ import java.util.List;
  *                      (with a warning), so a flood of invented gateways cannot starve the real ones
  * @param forecast      {@code none} (the last window's arrival rates), {@code trend} (each flow's rate one cycle
  *                      ahead by Holt's linear trend) or {@code auto} (the trend where its recent error is small)
- * @param tuning        the online tuner's partitions (issue 18), each its own tuner over its own pools; empty: no tuning
+ * @param tuning        the online tuner's partitions, each its own tuner over its own pools; empty: no tuning
  */
 public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
                                  double minWeight, int gatewayExpiry, double damping, int maxGateways,

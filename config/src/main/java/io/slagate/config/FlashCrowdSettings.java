@@ -3,7 +3,7 @@ package io.slagate.config;
 import java.time.Duration;
 
 /**
- * The gateway's flash-crowd defence (issue 19, item 2; Patia's motivating case).
+ * The gateway's flash-crowd defence (Patia's motivating case).
  *
  * @param factor      a class's arrival rate over the last second at least this many times its usual rate raises the alarm
  * @param minRate     requests/s below which no rate is "usual" (a class that was idle is measured against this)

@@ -13,9 +13,9 @@ import java.time.Duration;
  * @param tls             TLS on the client listener, or null for plain HTTP
  * @param clients         how far clients are trusted and waited for
  * @param adminDump       whether the admin port serves {@code /dump} (Jetty's internals; off by default)
- * @param localLimit      whether a server whose service times jump is given fewer slots here at once (issue 17)
- * @param locality        per-pool load balancing and how locality dispatch learns (issue 20)
- * @param flashCrowd      the flash-crowd defence (issue 19), or null: off
+ * @param localLimit      whether a server whose service times jump is given fewer slots here at once
+ * @param locality        per-pool load balancing and how locality dispatch learns
+ * @param flashCrowd      the flash-crowd defence, or null: off
  * @param loops           event loops of the client listener (each runs both legs of its exchanges); 0: one per core
  * @param upstream        which requests share a connection to a server, and how many connections a server gets
  * @param startup         what a gateway with a control bus admits before its first allocation

@@ -4,7 +4,7 @@ package io.slagate.config;
 public enum LoadBalancing {
     LEAST_OUTSTANDING,
     ROUND_ROBIN,
-    /** Request types grouped by working-set correlation, each group on its server, under bounded loads (issue 20). */
+    /** Request types grouped by working-set correlation, each group on its server, under bounded loads. */
     LOCALITY,
     /** Locality-aware request distribution (Pai et al.): request type to server by hash, moved when that server is overloaded. */
     LARD;

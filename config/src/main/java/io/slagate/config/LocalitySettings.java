@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * How pools with {@code loadBalancing: locality} or {@code lard} learn and keep their request-type mapping
- * (issue 20).
+ *.
  *
  * @param pools            pool name → its policy, for pools that do not use the gateway's {@code loadBalancing}
  * @param epsilon          bounded loads: no server above (1 + epsilon) × the pool's mean load (outstanding per slot)

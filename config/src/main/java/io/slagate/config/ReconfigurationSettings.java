@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * Server-pool reconfiguration (issue 19, item 3; Active Harmony §IV): servers that list several {@code pools} are moved
+ * Server-pool reconfiguration (Active Harmony §IV): servers that list several {@code pools} are moved
  * from a pool with capacity to spare to a saturated one.
  *
  * @param every      how often the resource manager considers a move (a multiple of the control cycle is sensible)

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Online tuning with a safe/experimental split (issue 18; Active Harmony's search, the thesis's Sibling-Rivalry
+ * Online tuning with a safe/experimental split (Active Harmony's search, the thesis's Sibling-Rivalry
  * split). The operator names two pools: the safe one runs the best configuration known, the experimental one the
  * trial; each traffic class of the safe pool has a twin class on the experimental pool (same goals), and the gateways
  * send {@code share} of each class's requests to its twin, so both sides see the same mix.

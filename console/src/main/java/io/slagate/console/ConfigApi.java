@@ -116,12 +116,12 @@ final class ConfigApi {
         return name;
     }
 
-    /** Whether server {@code id} may serve more than one pool (issue 19). */
+    /** Whether server {@code id} may serve more than one pool. */
     boolean movable(String id) {
         return config().servers().stream().anyMatch(s -> s.id().equals(id) && s.movable());
     }
 
-    /** The tuning partitions' names, in the configuration's order (issue 18). */
+    /** The tuning partitions' names, in the configuration's order. */
     java.util.List<String> tuningPartitions() {
         return config().controller().tuning().stream().map(io.slagate.config.TuningSettings::partition).toList();
     }

@@ -171,7 +171,7 @@ public final class ConfigEditor {
 
     /**
      * Writes a tuning partition's best configuration back as {@code controller.tuning.best} (the unpartitioned form) or
-     * {@code controller.tuning.partitions.NAME.best} (issue 18), so that a restart starts from it; whole numbers are
+     * {@code controller.tuning.partitions.NAME.best}, so that a restart starts from it; whole numbers are
      * written as integers. Refused (400) when the file has no such partition or a value is outside its knob's bounds.
      */
     public synchronized SlagateConfig putTuningBest(String partition, java.util.Map<String, Double> best) throws IOException {

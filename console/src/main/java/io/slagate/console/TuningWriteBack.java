@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 18: the console owns the configuration file, so it is the one that makes the tuner's work durable. When a
+ * The console owns the configuration file, so it is the one that makes the tuner's work durable. When a
  * decision says the tuner's best configuration changed (a promotion, a revert, an operator's start from a new best),
  * it is written back as the partition's {@code best} (validated, atomic, the previous file kept as {@code .bak}) and
  * audited as the resource manager's; a restart then starts tuning from it. Decisions come only from the resource

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 15's login race over real HTTP: 40 wrong passwords sent at once from one address check at
+ * The login race over real HTTP: 40 wrong passwords sent at once from one address check at
  * most the free attempts, and cannot lock the operator out at another address.
  */
 class LoginThrottleHttpTest {

@@ -15,7 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Issue 19's ramp ({@code slagate experiment ahead}): open-loop arrivals on one server of 10 slots, basic
+ * The ramp ({@code slagate experiment ahead}): open-loop arrivals on one server of 10 slots, basic
  * steady, premium from 2× to 10× its base rate over the ramp; the controller with {@code forecast: auto} and
  * with {@code forecast: none}, three runs each, alternating, the same seeds. The figure is the seconds of the
  * ramp and the hold after it in which premium's mean response time was above its target.
@@ -79,7 +79,7 @@ final class AheadExperiment {
         }
         Path dir = out.resolve("ahead");
         Files.createDirectories(dir);
-        StringBuilder md = new StringBuilder("# Experiment ahead — a ramp with the load forecast and without (issue 19)\n\n");
+        StringBuilder md = new StringBuilder("# Experiment ahead — a ramp with the load forecast and without\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
                 .append(java.time.LocalDate.now()).append(".\n\n");
         md.append(String.format(Locale.ROOT, "One server of N_s = 10, exponential service of mean %.0f ms (500 requests/s); open-loop "
@@ -126,7 +126,7 @@ final class AheadExperiment {
     private static final double CROWD_BASIC = 60;
 
     /**
-     * Issue 19's flash crowd: one server of 10 slots (20 ms each: 500 req/s), premium steady at 100/s, basic from
+     * The flash crowd: one server of 10 slots (20 ms each: 500 req/s), premium steady at 100/s, basic from
      * 60/s to 600/s within 5 s (10×, beyond the server) for {@code crowd} s, then back; the controller on a 5 s cycle.
      * With the gateway's defence ({@code flashCrowd}: the alarm, a cycle at once, basic held to its share) or without.
      */
@@ -254,7 +254,7 @@ final class AheadExperiment {
     private static final double TRADES_RATE = 60;
 
     /**
-     * Issue 19's pools: two services, pool {@code a} (getQuote) and pool {@code b} (buyShares), two servers each (N_s = 5,
+     * The pools: two services, pool {@code a} (getQuote) and pool {@code b} (buyShares), two servers each (N_s = 5,
      * 50 ms per request: 200 req/s a pool), quotes at 4× the trades' rate and beyond its pool; one server of each pool
      * movable to the other ({@code reconfigure}) or none. Throughput = requests answered per second after the first
      * {@code settle} s.

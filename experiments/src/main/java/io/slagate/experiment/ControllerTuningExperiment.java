@@ -21,7 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * Issue 18, the controller's own knobs ({@code slagate experiment tuning --controller}): one server with a tight N_s in
+ * The controller's own knobs ({@code slagate experiment tuning --controller}): one server with a tight N_s in
  * front of a sleep-bound service, premium and basic on it near capacity, so that how the manager splits the slots
  * decides who meets the goal. The controller starts on poor settings (weight resolution 2, damping 0.9, the M/M/1 model,
  * the gateways' statistics window at the longest they hold, 6 s) and the interleaved tuner (no safe side: reference,
@@ -178,7 +178,7 @@ final class ControllerTuningExperiment {
 
     private static String report(String command, List<Tuner.Trial> trials, List<double[]> series, String line, String start,
                                  String windows, int phase, int compare) {
-        StringBuilder md = new StringBuilder("# Experiment tuning --controller — the controller's own knobs, interleaved (issue 18)\n\n");
+        StringBuilder md = new StringBuilder("# Experiment tuning --controller — the controller's own knobs, interleaved\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
                 .append(java.time.LocalDate.now()).append(".\n\n");
         md.append(String.format(Locale.ROOT, """

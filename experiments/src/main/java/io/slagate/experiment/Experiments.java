@@ -53,7 +53,7 @@ public final class Experiments {
         this.command = command;
     }
 
-    /** The saturated points of experiment C (issue 16's table), where the allocation decides the utility. */
+    /** The saturated points of experiment C (the table), where the allocation decides the utility. */
     static final int[][] SATURATED = {{20, 20}, {15, 15}, {15, 10}, {20, 15}, {15, 20}};
     /** The time scale of a point against the oracle: finer than the grid's, so the oracle's many runs fit in minutes. */
     public static final double POINT_SCALE = 0.02;
@@ -91,17 +91,17 @@ public final class Experiments {
         return List.of();
     }
 
-    /** Issue 18: the controller's own knobs tuned without a safe side, then the start and the tuned settings alternately. */
+    /** The controller's own knobs tuned without a safe side, then the start and the tuned settings alternately. */
     public List<String> tuningController() throws Exception {
         return new ControllerTuningExperiment(quick, log).run(out, command);
     }
 
-    /** Issue 18: both tiers' defaults against what the tuner finds from them, under a load where the defaults cost. */
+    /** Both tiers' defaults against what the tuner finds from them, under a load where the defaults cost. */
     public List<String> tuningTwoTier() throws Exception {
         return new TuningTwoTierExperiment(quick, log).run(out, command);
     }
 
-    /** Issue 18: each workload's best worker pool by brute force, and the tuner following a change of workload. */
+    /** Each workload's best worker pool by brute force, and the tuner following a change of workload. */
     public List<String> tuningWorkloads() throws Exception {
         return new TuningWorkloadsExperiment(quick, log).run(out, command);
     }
@@ -134,7 +134,7 @@ public final class Experiments {
 
     /**
      * Experiment A, then {@code concurrency: auto} on the same backend from N_s = 1 and from N_s = 200
-     * (issue 17): what it settles on beside the knee measured with static N_s. Ends with the line
+     *: what it settles on beside the knee measured with static N_s. Ends with the line
      * {@code knee K auto N} (from 1) and {@code knee K auto-from-200 N}.
      */
     /**
@@ -153,7 +153,7 @@ public final class Experiments {
                 "Service: exponential, mean 1 paper-second, " + pct(HEAVY_CPU) + " of it on the CPU");
     }
 
-    /** Issue 17's second backend: sleep-bound (waiting on a database) with a worker pool of 20; its knee is the pool. */
+    /** The second backend: sleep-bound (waiting on a database) with a worker pool of 20; its knee is the pool. */
     private static KneeBackend pool20() {
         double s = 0.1; // 100 ms per request: 200 req/s at the knee, well within what this machine's load generator drives
         return new KneeBackend("sleep-bound, pool of 20", "A/pool-20", s, ServiceTime.paper(s, 0).withWorkers(20),
@@ -164,12 +164,12 @@ public final class Experiments {
 
     /**
      * Experiment A, then {@code concurrency: auto} on the same backend from N_s = 1 and from N_s = 200
-     * (issue 17), for two backends of different capacity: a sleep-bound one with a pool of 20, then the
+     *, for two backends of different capacity: a sleep-bound one with a pool of 20, then the
      * paper's CPU-bound one. Ends with the paper backend's line {@code knee K auto N} (from 1).
      */
     public List<String> kneeWithAuto() throws Exception {
         List<String> lines = new ArrayList<>();
-        StringBuilder md = header("A with concurrency: auto (issue 17)");
+        StringBuilder md = header("A with concurrency: auto");
         for (KneeBackend b : List.of(pool20(), cpuBound())) {
             lines.addAll(kneeWithAuto(b, md));
         }
@@ -184,7 +184,7 @@ public final class Experiments {
     }
 
     /**
-     * Issue 17's steady state: the paper backend under constant load with {@code concurrency: auto} from N_s = 1 for
+     * The steady state: the paper backend under constant load with {@code concurrency: auto} from N_s = 1 for
      * 11 minutes; over the last 10, how far N_s strays from its median. Ends with {@code steady N_s median M range LO-HI
      * max-deviation D} (D as a fraction of M).
      */
@@ -201,7 +201,7 @@ public final class Experiments {
         int lo = sorted.get(0);
         int hi = sorted.get(sorted.size() - 1);
         double dev = Math.max(hi - median, median - lo) / (double) median;
-        StringBuilder md = header("A with concurrency: auto, steady state (issue 17)");
+        StringBuilder md = header("A with concurrency: auto, steady state");
         md.append(String.format(Locale.ROOT, "%s; %d closed-loop clients without think time for 11 minutes, `concurrency: auto` from "
                 + "N_s = 1 (bounds 1 to %d). Over the last 10 minutes (%d one-second samples of the manager's N_s): median %d, "
                 + "range %d-%d, largest deviation from the median %.1f%%.%n%nN_s every 5 s over the whole run:%n%n", b.description(),
@@ -392,7 +392,7 @@ public final class Experiments {
                 samples = g.samples();
             }
             if (sweep) {
-                // the best static fractional weights for each phase's mix, on the same backend (issue 16)
+                // the best static fractional weights for each phase's mix, on the same backend
                 for (int p = 0; p < mixes.length; p++) {
                     log.printf(Locale.ROOT, "B: phase %d (%d,%d) against the oracle%n", p + 1, mixes[p][0], mixes[p][1]);
                     oracle[p] = new PointSweep(scale, quick, log, mixes[p][0], mixes[p][1]).oracle(backend.urls().get(0)).best();
@@ -529,7 +529,7 @@ public final class Experiments {
 
     /** The capture table of the saturated points, and each model's error beside it. */
     static String captureSection(List<PointSweep.Result> points) {
-        StringBuilder md = new StringBuilder("## Capture against the empirical oracle at the saturated points (issue 16)\n\n");
+        StringBuilder md = new StringBuilder("## Capture against the empirical oracle at the saturated points\n\n");
         md.append(String.format(Locale.ROOT, "Each point at scale %.2f (each controller run twice in a balanced order, the best static "
                 + "fractional weights searched coarse to fine and re-measured twice; details in `POINT-L_P-L_B.md`). Capture = "
                 + "(U_controller − U_FCFS) / (U_best − U_FCFS), shown where U_best − U_FCFS ≥ %.1f. Model error: the resource "

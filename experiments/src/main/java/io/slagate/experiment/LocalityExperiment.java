@@ -25,7 +25,7 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Issue 20's comparison ({@code slagate experiment locality}): the Bookstore backend (TPC-W's interactions
+ * The comparison ({@code slagate experiment locality}): the Bookstore backend (TPC-W's interactions
  * over tables of items, each server with its own bounded cache, a miss costing a database read) behind
  * one gateway, closed-loop clients without think time, and the pool's load balancing set to round-robin,
  * least-loaded, LARD and locality in turn, each on fresh servers (cold caches) with the same seeds.
@@ -173,7 +173,7 @@ final class LocalityExperiment {
     static final int SWITCH_AT = 40;
     private static final int AFTER_SWITCH = 60;
 
-    /** Issue 20's "adapts": 4 servers, caches of 1000, browsing for 40 s then ordering for 60 s; answers per second. */
+    /** The "adapts": 4 servers, caches of 1000, browsing for 40 s then ordering for 60 s; answers per second. */
     private Adapt adapt(String policy) throws Exception {
         WorkingSetModel model = WorkingSetModel.store(1000);
         int clients = 4 * model.workers() * Integer.getInteger("slagate.locality.clientsPerWorker", 2);
@@ -281,7 +281,7 @@ final class LocalityExperiment {
     }
 
     private static String report(List<Cell> cells, String command, Duration warmup, Duration measure, String line) {
-        StringBuilder md = new StringBuilder("# Experiment locality — dispatch by working set (issue 20)\n\n");
+        StringBuilder md = new StringBuilder("# Experiment locality — dispatch by working set\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
                 .append(java.time.LocalDate.now()).append(".\n\n");
         WorkingSetModel m = WorkingSetModel.store(0);

@@ -29,7 +29,7 @@ import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.http.HttpMethod;
 
 /**
- * Issue 21's measurements ({@code slagate experiment sla}), each against its own baseline in the same run:
+ * The measurements ({@code slagate experiment sla}), each against its own baseline in the same run:
  *
  * <ul>
  *   <li><b>noisy customer</b>: four premium customers of three closed-loop clients each; then a fifth sends
@@ -55,7 +55,7 @@ final class SlaExperiment {
     List<String> run(Path out, String command) throws Exception {
         Path dir = out.resolve("sla");
         Files.createDirectories(dir);
-        StringBuilder md = new StringBuilder("# Experiment sla — customers and deadlines (issue 21)\n\n");
+        StringBuilder md = new StringBuilder("# Experiment sla — customers and deadlines\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores())
                 .append(" (load, gateway and the Axis2 backend share them), ").append(java.time.LocalDate.now()).append(".\n\n");
         List<String> lines = new ArrayList<>();

@@ -18,7 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Issue 17's step slowdown ({@code slagate experiment slowdown}): experiment C's point (15, 15) with the
+ * The step slowdown ({@code slagate experiment slowdown}): experiment C's point (15, 15) with the
  * controller, and the backend's service time three times longer for a while; the same run with the
  * gateway's fast local limit ({@code gateway.localLimit}) and without. Per second: premium's and basic's
  * mean response times against their targets, and the gateway's cap on the server.
@@ -63,7 +63,7 @@ final class SlowdownExperiment {
         }
         Path dir = out.resolve("slowdown");
         Files.createDirectories(dir);
-        StringBuilder md = new StringBuilder("# Experiment slowdown — a server three times slower (issue 17)\n\n");
+        StringBuilder md = new StringBuilder("# Experiment slowdown — a server three times slower\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
                 .append(java.time.LocalDate.now()).append(".\n\n");
         md.append(String.format(Locale.ROOT, "Experiment C's point (15, 15) with the controller (`auto` model), 1 paper-second = "

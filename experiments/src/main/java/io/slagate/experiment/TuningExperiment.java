@@ -22,7 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Issue 18's experiment ({@code slagate experiment tuning}): two servers of a sleep-bound service whose requests
+ * The experiment ({@code slagate experiment tuning}): two servers of a sleep-bound service whose requests
  * contend past 8 at once (a database's locks), one the safe side and one the experimental side, each class's requests
  * split half and half; tuning two knobs, the servers' worker pools (through their admin endpoint) and slagate's N_s,
  * from a deliberately poor start (2 workers) under a load whose mix changes halfway. Then the configuration tuning found
@@ -259,7 +259,7 @@ final class TuningExperiment {
 
     private static String report(String command, List<Tuner.Trial> trials, List<double[]> series, String line, String best, int phase,
                                  int compareSeconds, String comparison) {
-        StringBuilder md = new StringBuilder("# Experiment tuning — online tuning with a safe/experimental split (issue 18)\n\n");
+        StringBuilder md = new StringBuilder("# Experiment tuning — online tuning with a safe/experimental split\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
                 .append(java.time.LocalDate.now()).append(".\n\n");
         md.append(String.format(Locale.ROOT, """

@@ -22,7 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.HdrHistogram.Histogram;
 
 /**
- * Issue 18's two-tier margin ({@code slagate experiment tuning --two-tier}): both tiers as an operator who tuned nothing
+ * The two-tier margin ({@code slagate experiment tuning --two-tier}): both tiers as an operator who tuned nothing
  * leaves them — the backends' worker pool at a servlet container's default of 200, slagate's N_s at the 32 it was
  * configured with — under a load where that costs: premium and basic at 140 requests/s each (open-loop Poisson), on a
  * backend whose requests contend past 8 executing at once (a database's locks: each then takes (1 + ((n - 8)/8)^2)
@@ -141,7 +141,7 @@ final class TuningTwoTierExperiment {
 
     private static String report(String command, Measured d, Measured t, List<Tuner.Trial> trials, String best, List<double[]> series,
                                  String line, int measure, int tune) {
-        StringBuilder md = new StringBuilder("# Experiment tuning --two-tier — both tiers tuned against their defaults (issue 18)\n\n");
+        StringBuilder md = new StringBuilder("# Experiment tuning --two-tier — both tiers tuned against their defaults\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
                 .append(java.time.LocalDate.now()).append(".\n\n");
         md.append(String.format(Locale.ROOT, """

@@ -23,7 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * Active Harmony's finding on slagate ({@code slagate experiment tuning --workloads}, issue 18): no single configuration
+ * Active Harmony's finding on slagate ({@code slagate experiment tuning --workloads}): no single configuration
  * is best for every workload. Two servers (the safe and the experimental side, half of each class's requests each) of
  * the synthetic StockUtility service: {@code getQuote}, a 50 ms read that takes no lock, and {@code buyShares}, a 20 ms
  * write whose writers contend past 4 executing at once (a database's locks). Two workloads, open-loop: {@code browse}
@@ -194,7 +194,7 @@ final class TuningWorkloadsExperiment {
     private static String report(String command, Map<String, Map<Integer, Double>> sweep, Map<String, List<Tuner.Trial>> trials,
                                  Map<String, Integer> tuned, Map<String, Double> tunedU, List<double[]> series, String line,
                                  int point, int tuneSeconds) {
-        StringBuilder md = new StringBuilder("# Experiment tuning --workloads — no single configuration for every workload (issue 18)\n\n");
+        StringBuilder md = new StringBuilder("# Experiment tuning --workloads — no single configuration for every workload\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
                 .append(java.time.LocalDate.now()).append(".\n\n");
         md.append(String.format(Locale.ROOT, """

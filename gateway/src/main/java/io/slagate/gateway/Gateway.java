@@ -330,12 +330,12 @@ public final class Gateway implements AutoCloseable {
     /** The last flash-crowd events, newest last, for {@code /stats}. */
     private final java.util.Deque<Map<String, Object>> flashEvents = new java.util.concurrent.ConcurrentLinkedDeque<>();
 
-    /** Called with the class's name when a class's arrivals surge (issue 19): the agent reports at once. */
+    /** Called with the class's name when a class's arrivals surge: the agent reports at once. */
     public void addFlashCrowdListener(java.util.function.Consumer<String> listener) {
         flashCrowdListeners.add(listener);
     }
 
-    /** Every 250 ms: each class's arrivals over the last second against its usual rate (issue 19, item 2). */
+    /** Every 250 ms: each class's arrivals over the last second against its usual rate. */
     private void flashCrowdTick() {
         Generation g = current;
         io.slagate.config.FlashCrowdSettings fc = g.config().gateway().flashCrowd();

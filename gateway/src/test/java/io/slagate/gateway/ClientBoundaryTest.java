@@ -26,7 +26,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The client → gateway boundary, against hostile and broken clients (issue 14): what a client does
+ * The client → gateway boundary, against hostile and broken clients: what a client does
  * wrong with its request is answered as the client's fault, is never sent to a server and never
  * counts against a server's health; a slow client never holds a server slot; a client that left is
  * not served. Every case checks who was blamed, what a well-behaved client sees, and the counters.

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fast local limit (issue 17, item 2) at one gateway over real HTTP, without a resource manager: a server
+ * The fast local limit at one gateway over real HTTP, without a resource manager: a server
  * whose service time jumps tenfold is held to fewer slots here, the report says so, and the slots come back
  * when it recovers; every request is answered, its own answer, and the counters balance.
  */

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code gateway.requestBufferBytes}: the client connections' read buffer, which Jetty holds for as long as a request waits
- * (issue 22: 8 KB of direct memory per waiting request at Jetty's default). A small one must change nothing a client
+ * (8 KB of direct memory per waiting request at Jetty's default). A small one must change nothing a client
  * sees: a head and a body several times its size arrive whole and in order, and the admin listener keeps its own.
  */
 class RequestBufferTest {

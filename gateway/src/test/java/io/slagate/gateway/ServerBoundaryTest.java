@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The gateway → server boundary, against servers that misbehave (issue 14): what a server sends
+ * The gateway → server boundary, against servers that misbehave: what a server sends
  * outside its answer reaches no client, an answer that breaks HTTP is the server's fault
  * ({@code server-failed}), and nothing of it is relayed. Every case checks the reason, that the
  * server was the one blamed, and the counters.

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 21 at one gateway over real HTTP: a customer flooding its class waits in its own lane while the
+ * Customers and deadlines at one gateway over real HTTP: a customer flooding its class waits in its own lane while the
  * class's other customers keep their turns; a request that can no longer meet its deadline is answered
  * with deadline-exceeded instead of being sent, and one that is sent carries what is left of its deadline.
  */

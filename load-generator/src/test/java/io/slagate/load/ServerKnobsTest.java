@@ -17,7 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A synthetic server's knobs (issue 18): the pool bounds what executes, resized live; the endpoint sets or refuses. */
+/** A synthetic server's knobs: the pool bounds what executes, resized live; the endpoint sets or refuses. */
 class ServerKnobsTest {
     private static int peakWith(ServerKnobs k, int callers) throws InterruptedException {
         ServiceTime t = ServiceTime.of(Duration.ofMillis(3), 0);

@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The synthetic service's worker pool (issue 17's sleep-bound backend): never more requests executing than workers. */
+/** The synthetic service's worker pool (the sleep-bound backend): never more requests executing than workers. */
 class WorkerPoolTest {
     @AfterEach
     void restore() {

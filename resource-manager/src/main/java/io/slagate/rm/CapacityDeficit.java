@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
 
 /**
- * What a pool lacks for every class to meet its target at the measured load (issue 21): for each
+ * What a pool lacks for every class to meet its target at the measured load: for each
  * flow with traffic, the smallest share w whose predicted response time (the model in force, with its
  * online correction) is within the class's target; their sum against the pool's slots. The gap, in
  * slots and in servers of the pool's mean size, is the signal an autoscaler acts on. A flow whose

@@ -8,7 +8,7 @@ import io.slagate.rm.model.ModelCorrection;
 import io.slagate.rm.model.ResponseTimeModel;
 
 /**
- * How a class's goals rate a flow at a share w (issue 21). A mean target is the paper's eq. 7 on the
+ * How a class's goals rate a flow at a share w. A mean target is the paper's eq. 7 on the
  * predicted mean; a percentile goal ({@code p95: 300ms}) is the same utility function, built on its
  * own threshold, of the predicted percentile (each model's response-time distribution, corrected as
  * the mean is). A class with both is rated by the worse of the two: it meets its SLA only when both hold.

@@ -99,9 +99,9 @@ public final class ControlLoop implements AutoCloseable {
         Gauge.builder("slagate.rm.version", this, c -> c.lastAllocation == null ? 0 : c.lastAllocation.version())
                 .tag("manager", id).description("Version of the last allocation published").register(registry);
         Gauge.builder("slagate.rm.pool.moves", this, c -> c.poolMoves()).tag("manager", id)
-                .description("Servers moved between pools since start (issue 19)").register(registry);
+                .description("Servers moved between pools since start").register(registry);
         Gauge.builder("slagate.rm.pool.moves.refused", this, c -> c.refusedMoves()).tag("manager", id)
-                .description("Pool moves reverted because the server refused the new pool's requests (issue 19)").register(registry);
+                .description("Pool moves reverted because the server refused the new pool's requests").register(registry);
         Gauge.builder("slagate.rm.gateways", this, c -> c.lastAllocation == null ? 0 : c.lastAllocation.gateways().size())
                 .tag("manager", id).description("Gateways in the last allocation").register(registry);
         bus.subscribeWithSender(Topics.STATS, (m, account) -> {
@@ -421,7 +421,7 @@ public final class ControlLoop implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong flashCrowdCycles = new java.util.concurrent.atomic.AtomicLong();
 
     /**
-     * A gateway reported a class's arrivals surging (issue 19): a cycle now, on the statistics it just sent, instead
+     * A gateway reported a class's arrivals surging: a cycle now, on the statistics it just sent, instead
      * of at the next Γ. At most one such cycle per min(1 s, Γ/4) after any cycle, so that a gateway cannot keep the
      * manager solving; the report's statistics count in the next cycle all the same.
      */
@@ -441,7 +441,7 @@ public final class ControlLoop implements AutoCloseable {
 
     private volatile Map<String, String> forecastErrors = Map.of();
 
-    /** Per flow, the forecaster in use and each one's recent one-cycle error, as of the last cycle (issue 19). */
+    /** Per flow, the forecaster in use and each one's recent one-cycle error, as of the last cycle. */
     public Map<String, String> forecastErrors() {
         return forecastErrors;
     }
@@ -478,7 +478,7 @@ public final class ControlLoop implements AutoCloseable {
     /** Servers the operator pinned to the pool they serve now (kept across a new configuration's reconfiguration). */
     private final java.util.Set<String> poolPins = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    /** The servers the operator pinned to their pool (issue 19). */
+    /** The servers the operator pinned to their pool. */
     public java.util.Set<String> poolPins() {
         return java.util.Set.copyOf(poolPins);
     }
@@ -522,12 +522,12 @@ public final class ControlLoop implements AutoCloseable {
         }
     }
 
-    /** Moves reverted because the server refused its new pool (issue 19). */
+    /** Moves reverted because the server refused its new pool. */
     public long refusedMoves() {
         return refusedMoves.get();
     }
 
-    /** Issue 19, item 3: at most one server moved per decision, every {@code controller.reconfiguration.every}. */
+    /** Pool reconfiguration: at most one server moved per decision, every {@code controller.reconfiguration.every}. */
     private void reconfigurePools(long now) {
         if (baseConfig == null) {
             baseConfig = config;
@@ -563,10 +563,10 @@ public final class ControlLoop implements AutoCloseable {
         }
     }
 
-    /** Issue 18: one tuner per partition of controller.tuning, in the file's order; built at the first cycle. */
+    /** One tuner per partition of controller.tuning, in the file's order; built at the first cycle. */
     private final Map<String, io.slagate.rm.tune.TuningPartition> tuning = new java.util.LinkedHashMap<>();
 
-    /** Issue 18: each partition's tuner, built at its first cycle (its knobs need the servers' URLs), fed each side's utility. */
+    /** Each partition's tuner, built at its first cycle (its knobs need the servers' URLs), fed each side's utility. */
     private void tune(long now) {
         if (config.controller().tuning().isEmpty()) {
             return;
@@ -712,7 +712,7 @@ public final class ControlLoop implements AutoCloseable {
     }
 
     /**
-     * A tuner's change of the controller's settings (issue 18), on the loop's thread: the manager decides with them from
+     * A tuner's change of the controller's settings, on the loop's thread: the manager decides with them from
      * the next cycle on (what it learned carries over, as for a new configuration), and a new Γ reschedules the cycles.
      * A configuration pushed later by the console replaces them, as it replaces everything.
      */
@@ -730,17 +730,17 @@ public final class ControlLoop implements AutoCloseable {
         }
     }
 
-    /** The first (or only) partition's tuner (issue 18), or null when controller.tuning is not configured or before the first cycle. */
+    /** The first (or only) partition's tuner, or null when controller.tuning is not configured or before the first cycle. */
     public io.slagate.rm.tune.OnlineTuner tuner() {
         return tuning.values().stream().findFirst().map(io.slagate.rm.tune.TuningPartition::tuner).orElse(null);
     }
 
-    /** The tuning partitions (issue 18), in the configuration's order; empty before the first cycle. */
+    /** The tuning partitions, in the configuration's order; empty before the first cycle. */
     public List<io.slagate.rm.tune.TuningPartition> tuningPartitions() {
         return List.copyOf(tuning.values());
     }
 
-    /** Servers moved between pools since start (issue 19). */
+    /** Servers moved between pools since start. */
     public long poolMoves() {
         return moves.get();
     }

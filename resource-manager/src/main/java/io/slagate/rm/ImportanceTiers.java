@@ -6,7 +6,7 @@ import java.util.TreeSet;
 import java.util.function.IntPredicate;
 
 /**
- * Importance levels and the discretionary class (issue 21, item 2), as WebSphere XD's service policies
+ * Importance levels and the discretionary class, as WebSphere XD's service policies
  * order work: when not every goal can be met, a higher level's goals are met first, and the level that
  * cannot all be met shares what the levels above leave by utility; the levels below and the
  * discretionary class then get the minimum. When every goal can be met, each goal flow gets at least

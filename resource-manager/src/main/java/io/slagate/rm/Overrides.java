@@ -20,9 +20,9 @@ public final class Overrides {
     private final Map<String, Pin> weights = new ConcurrentHashMap<>();
     private final Map<String, Pin> capacities = new ConcurrentHashMap<>();
     private volatile boolean paused;
-    /** Queue timeouts the tuner set (issue 18's queueTimeout knob), milliseconds by class; sent with every allocation. */
+    /** Queue timeouts the tuner set (the queueTimeout knob), milliseconds by class; sent with every allocation. */
     private final Map<String, Long> queueTimeouts = new ConcurrentHashMap<>();
-    /** The gateways' statistics window the tuner set (issue 18's window knob), ms; 0: the configured one. */
+    /** The gateways' statistics window the tuner set (the window knob), ms; 0: the configured one. */
     private volatile long statsWindowMillis;
 
     static String flowKey(String gatewayId, String className) {

@@ -61,11 +61,11 @@ public final class ResourceManager {
     private final ClassGoals[] goals;
     private final boolean[] concave;
     private final Map<String, Report> gateways = new TreeMap<>();
-    /** Each flow's arrival-rate forecaster (issue 19), when {@code controller.forecast} is not none. */
+    /** Each flow's arrival-rate forecaster, when {@code controller.forecast} is not none. */
     private final Map<String, io.slagate.rm.forecast.BestOfForecaster> forecasters = new java.util.concurrent.ConcurrentHashMap<>();
     /** Below this recent relative error a forecast is trusted under {@code forecast: auto}. */
     static final double FORECAST_TRUSTED = 0.2;
-    /** The automatic N_s of each {@code concurrency: auto} server (issue 17). */
+    /** The automatic N_s of each {@code concurrency: auto} server. */
     private final Map<String, ConcurrencyLimit> limits = new LinkedHashMap<>();
     /** Units per flow of the last decision, per pool, with the flow list they belong to (for damping). */
     private final Map<String, LastUnits> lastUnits = new HashMap<>();
@@ -171,7 +171,7 @@ public final class ResourceManager {
     /**
      * The measured utility of the named classes now: per class, eq. 7 on the window's mean (or goal percentile),
      * weighted by answers over the gateways; combined by the configured function (min or sum). NaN while none of them
-     * has answers (issue 18's objective, one side of the split).
+     * has answers (the objective, one side of the split).
      */
     public double measuredUtility(java.util.Collection<String> classNames) {
         double combined = Double.NaN;
@@ -222,7 +222,7 @@ public final class ResourceManager {
 
     /**
      * Per pool, its offered load Σ λ·S over every gateway's flows of its classes (the busy slots it would need at the
-     * arrival rates measured), for pool reconfiguration (issue 19).
+     * arrival rates measured), for pool reconfiguration.
      */
     public Map<String, Double> offeredLoad() {
         Map<String, Double> out = new LinkedHashMap<>();
@@ -245,7 +245,7 @@ public final class ResourceManager {
     }
 
     /** Every server as pool reconfiguration sees it: its pool now, its slots, requests out on it, its mean service time. */
-    /** Servers some gateway reported refusing the pool they were moved to, with that pool (issue 19). */
+    /** Servers some gateway reported refusing the pool they were moved to, with that pool. */
     public Map<String, String> refusedPools() {
         Map<String, String> out = new java.util.TreeMap<>();
         for (Report r : gateways.values()) {
@@ -328,7 +328,7 @@ public final class ResourceManager {
                 capacity[s] = serverUp(servers.get(s).id()) ? capacityOf(servers.get(s), nowNanos) : 0;
                 int limited = locallyLimitedCapacity(servers.get(s).id());
                 if (limited >= 0 && limited < capacity[s]) {
-                    capacity[s] = limited; // a gateway's fast local limit holds it: its current capacity (issue 17)
+                    capacity[s] = limited; // a gateway's fast local limit holds it: its current capacity
                 }
                 n += capacity[s];
             }
@@ -401,7 +401,7 @@ public final class ResourceManager {
     /** Per pool, what the last decision found it lacks for every class to meet its target. */
     private final Map<String, CapacityDeficit.Result> deficits = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** Per pool, the capacity deficit of the last decision (issue 21's autoscaling signal). */
+    /** Per pool, the capacity deficit of the last decision (the autoscaling signal). */
     public Map<String, CapacityDeficit.Result> deficits() {
         return Map.copyOf(deficits);
     }
@@ -583,8 +583,8 @@ public final class ResourceManager {
     }
 
     /**
-     * Per flow ("gateway/class"), each forecaster's recent one-cycle relative error and the one in use (issue 19:
-     * the forecaster is picked by its measured error); empty under {@code forecast: none}. Read from any thread.
+     * Per flow ("gateway/class"), each forecaster's recent one-cycle relative error and the one in use (the
+     * forecaster is picked by its measured error); empty under {@code forecast: none}. Read from any thread.
      */
     public Map<String, String> forecastErrors() {
         Map<String, String> m = new java.util.TreeMap<>();

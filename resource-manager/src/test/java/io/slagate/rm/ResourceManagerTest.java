@@ -236,7 +236,7 @@ class ResourceManagerTest {
     }
 
     /**
-     * Issue 23: a gateway that joins behind the same balancer serves at a fair share from its first
+     * A gateway that joins behind the same balancer serves at a fair share from its first
      * allocation (before, it started at the minimum, one slot, and crept up over cycles with the damping),
      * and its first report with traffic is not damped up from a minimum either.
      */
@@ -294,7 +294,7 @@ class ResourceManagerTest {
         assertTrue(w(woke, "gw1", "basic") >= 3, "a step a damped blend (γ = 0.5) would not take: " + woke.gateways());
     }
 
-    /** Issue 16: a NaN or ∞ in a report is dropped (with a warning); that flow keeps the weight in force, nothing becomes NaN. */
+    /** A NaN or ∞ in a report is dropped (with a warning); that flow keeps the weight in force, nothing becomes NaN. */
     @Test
     void edges_nonFiniteObservation_dropped_andTheFlowKeepsItsWeight() {
         ResourceManager rm = new ResourceManager("rm", config("min", "", ""), new Overrides(), 0);
@@ -447,7 +447,7 @@ class ResourceManagerTest {
     }
 
     /**
-     * Issue 18's objective charges what the gateway or a server failed, not what the client did: a side that answers
+     * The objective charges what the gateway or a server failed, not what the client did: a side that answers
      * half its requests on time and sheds the other half must not look better than one that answers them all late,
      * and a client's malformed requests (rejections that are not failures) cost the configuration nothing. Each
      * failure counts as an answer at max(queue timeout 4 s, 2 × target 2 s) = 4 s: U = -(4 - 2) = -2.

@@ -7,10 +7,10 @@ import java.util.Map;
  * enforce. Versions increase; a gateway ignores a version not newer than the one it holds.
  *
  * @param managerId          the resource manager that decided (with a standby, only the active one publishes)
- * @param serverPools        the pool each movable server serves under this allocation (issue 19's reconfiguration), by id
- * @param queueTimeoutMillis the queue timeout of each class the manager's tuner set (issue 18's queueTimeout knob), by
+ * @param serverPools        the pool each movable server serves under this allocation (the reconfiguration), by id
+ * @param queueTimeoutMillis the queue timeout of each class the manager's tuner set (the queueTimeout knob), by
  *                           class name; a class not named keeps its configured timeout
- * @param statsWindowMillis  the gateways' statistics window the manager's tuner set (issue 18's window knob); 0: the
+ * @param statsWindowMillis  the gateways' statistics window the manager's tuner set (the window knob); 0: the
  *                           configured one
  */
 public record AllocationMessage(int schema, long version, long timestampMillis, String managerId,

@@ -43,7 +43,7 @@ public record DecisionMessage(int schema, long version, long timestampMillis, St
     }
 
     /**
-     * One partition's online tuner (issue 18): the partition's name, its state, the knobs it tunes, the best configuration's values (the safe side's),
+     * One partition's online tuner: the partition's name, its state, the knobs it tunes, the best configuration's values (the safe side's),
      * the safe side's utility before tuning, both sides' utilities at this cycle, and the latest trials (at most
      * {@value #MAX_TRIALS}, oldest first).
      */

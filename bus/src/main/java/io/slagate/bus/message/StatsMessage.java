@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * A gateway's report of one reporting interval: statistics of every class over the sliding window,
  * the state of every server, and the version of the allocation it enforces. A report sent out of turn
- * because a class's arrivals surged names that class in {@code flashCrowd} (issue 19): the resource
+ * because a class's arrivals surged names that class in {@code flashCrowd}: the resource
  * manager then runs a control cycle at once; otherwise it is null.
  */
 public record StatsMessage(int schema, String gatewayId, long sequence, long timestampMillis, double windowSeconds,

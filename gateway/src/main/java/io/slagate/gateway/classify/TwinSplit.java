@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The safe/experimental split of online tuning (issue 18): of each class with a twin on the experimental pool,
+ * The safe/experimental split of online tuning: of each class with a twin on the experimental pool,
  * exactly its partition's {@code share} of the requests (every request n for which ⌊(n + 1)·share⌋ passes ⌊n·share⌋)
  * go to the twin, so both sides see the same mix. One atomic increment per request of a split class; none for the
  * others.

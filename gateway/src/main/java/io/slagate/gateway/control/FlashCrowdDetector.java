@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Tells a flash crowd from a class's usual ups and downs (issue 19, item 2; Patia's trend analysis,
+ * Tells a flash crowd from a class's usual ups and downs (Patia's trend analysis,
  * reduced to what a gateway can decide within a second): per class, the arrival rate over the last
  * second against the usual rate, an exponentially weighted mean over about ten seconds that stops
  * learning while the alarm holds (a crowd must not become the yardstick it is measured by).

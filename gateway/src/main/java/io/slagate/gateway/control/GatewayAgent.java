@@ -176,7 +176,7 @@ public final class GatewayAgent implements AutoCloseable {
     }
 
     /**
-     * The manager's queue timeouts (issue 18's knob) per class index, 0 where the configured one applies: a class this
+     * The manager's queue timeouts (the knob) per class index, 0 where the configured one applies: a class this
      * gateway does not have, or a value outside what a class's queueTimeout may be (1 ms to 1 h), is ignored and logged.
      */
     private static long[] queueTimeouts(AllocationMessage a, SlagateConfig config) {
@@ -199,7 +199,7 @@ public final class GatewayAgent implements AutoCloseable {
     }
 
     /**
-     * The manager's statistics window (issue 18's window knob), in whole reporting intervals: 0 (or less) brings back the
+     * The manager's statistics window (the window knob), in whole reporting intervals: 0 (or less) brings back the
      * configured window; a longer one than configured is cut to it (the gateway holds no more) and logged.
      */
     private void applyWindow(AllocationMessage a) {

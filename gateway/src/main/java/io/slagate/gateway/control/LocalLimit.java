@@ -3,7 +3,7 @@ package io.slagate.gateway.control;
 import java.util.Locale;
 
 /**
- * The fast inner loop under the resource manager (issue 17, item 2), for one server at one gateway: when
+ * The fast inner loop under the resource manager, for one server at one gateway: when
  * the server's service times jump to {@value #JUMP} times what is normal for it, its cap here drops at once
  * to the cap that keeps its throughput at the slower pace (Little: N · normal / now), without waiting for the
  * manager's next cycle (tens of seconds). It never raises the cap above what the manager granted.

@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What one pool's gateway learns about its request types, and the mapping it derives (issue 20).
+ * What one pool's gateway learns about its request types, and the mapping it derives.
  * On the request path it only counts: a type's arrivals, its service time per server, and, when the
  * backend declares them, the data blocks it touched. Every remap interval {@link #remap} halves the
  * counts (old observations fade with a half-life of one interval, so a changed mix is learned in a few),

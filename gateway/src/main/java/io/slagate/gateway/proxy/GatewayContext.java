@@ -33,7 +33,7 @@ final class GatewayContext {
     /** Body deadlines (only for bodies that do not come with their headers). */
     final java.util.concurrent.ScheduledExecutorService timer;
     Dispatcher dispatcher;
-    /** Issue 20: the request header that is part of a request type (null: none), and the response header declaring working sets (null: none). */
+    /** Locality dispatch: the request header that is part of a request type (null: none), and the response header declaring working sets (null: none). */
     String localityKeyHeader;
     String workingSetHeader;
     /** Per class, its deadline ({@code deadline:}), or null: the class has none, and no client header gives it one. */

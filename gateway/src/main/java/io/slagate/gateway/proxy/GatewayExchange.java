@@ -36,7 +36,7 @@ final class GatewayExchange extends QueuedRequest {
     final GatewayContext context;
     /**
      * {@link #SLOT_RELEASED} and {@link #FINISHED}, set by CAS ({@link #FLAGS}): a field, not an AtomicInteger, since
-     * every waiting request holds one (issue 22).
+     * every waiting request holds one.
      */
     private volatile int flags;
     private static final java.lang.invoke.VarHandle FLAGS;
@@ -263,7 +263,7 @@ final class GatewayExchange extends QueuedRequest {
         return ((int) FLAGS.getAndBitwiseOr(this, FINISHED) & FINISHED) == 0;
     }
 
-    /** The response's headers, as the server sent them: the working set it may declare teaches locality dispatch (issue 20). */
+    /** The response's headers, as the server sent them: the working set it may declare teaches locality dispatch. */
     void workingSetDeclared(HttpFields serverHeaders) {
         if (requestType() < 0 || context.workingSetHeader == null) {
             return;

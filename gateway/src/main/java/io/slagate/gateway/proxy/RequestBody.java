@@ -31,7 +31,7 @@ final class RequestBody implements Runnable, org.eclipse.jetty.util.thread.Invoc
     private final Request c2p;
     private final long bufferLimit;
     private final long maxBytes;
-    private Runnable admit; // dropped once run: a waiting request need not keep it (issue 22)
+    private Runnable admit; // dropped once run: a waiting request need not keep it
     /** Set once, by CAS ({@link #DECIDED}), by whichever of the reader and the timer decides. */
     private volatile boolean decided;
     private static final java.lang.invoke.VarHandle DECIDED;

@@ -168,7 +168,7 @@ final class ServerConnection extends AbstractConnection.NonBlocking implements H
      * answer, which must never be taken for the next client's) makes it unusable, and it is closed;
      * bytes also make the pool distrust the server ({@link ServerConnectionPool#distrust}).
      * The read costs a system call per request; skipping it for connections reused within a
-     * millisecond let a server's stray answer reach another client (issue 14).
+     * millisecond let a server's stray answer reach another client.
      */
     boolean activate() {
         if (!state.compareAndSet(IDLE, ACTIVE)) {

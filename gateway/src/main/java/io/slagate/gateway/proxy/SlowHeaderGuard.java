@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * or waiting in a queue, is left alone (the idle timeout and the body limits cover those).
  *
  * <p>One timer for all connections, and state only for those caught mid-headers: a timer per
- * connection cost a scheduled task and its closure on every waiting request's connection (issue 22).
+ * connection cost a scheduled task and its closure on every waiting request's connection.
  */
 public final class SlowHeaderGuard extends AbstractLifeCycle {
     private static final Logger LOG = LoggerFactory.getLogger(SlowHeaderGuard.class);

@@ -35,7 +35,7 @@ final class ClassQueue {
     /** True when every entry has the same queue timeout, so deadlines are in FIFO order (per lane). */
     final boolean deadlinesOrdered;
     /**
-     * Set when a class's queue timeout changed (issue 18's knob): entries queued under the old timeout may expire after
+     * Set when a class's queue timeout changed (the knob): entries queued under the old timeout may expire after
      * later ones, so the sweep scans every entry until {@link #scanAllUntil} (nanoTime) has passed, or for good when the
      * classes sharing this queue now have different timeouts.
      */

@@ -3,7 +3,7 @@ package io.slagate.gateway.sched;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A server the resource manager just moved to another pool (issue 19, item 3) is on probation there: its first
+ * A server the resource manager just moved to another pool is on probation there: its first
  * answers to that pool's requests say whether it serves that pool's service at all. {@value #REFUSALS} answers in a
  * row that say "no such service here" (404, 405, 410, 501) before any other answer refuse the move; any other
  * answer (a 2xx, or a SOAP fault: the service exists) accepts it. Exactly one verdict, from whichever thread

@@ -41,14 +41,14 @@ public final class QueueManager {
     private final int[] classPool;
     private final int[] queueBound;
     private final long[] configuredTimeoutNanos;
-    /** The queue timeout in force per class: the configured one, or the manager's (issue 18's knob). Replaced whole. */
+    /** The queue timeout in force per class: the configured one, or the manager's (the knob). Replaced whole. */
     private volatile long[] queueTimeoutNanos;
     private final ClassQueue[] queues;
     private final int[][] poolQueues;
     private final ServerSlots[] servers;
     private final int[][] poolServers;
     private final ClassSelector selector;
-    /** Per server, the pool it serves now (its pool at start; moved by the resource manager, issue 19); replaced whole. */
+    /** Per server, the pool it serves now (its pool at start; moved by the resource manager); replaced whole. */
     private volatile int[] servingPool;
 
     /** Whether server {@code s} serves pool {@code p} now. */
@@ -414,7 +414,7 @@ public final class QueueManager {
     }
 
     /**
-     * The queue timeouts from now on (issue 18's queueTimeout knob, set by the manager): {@code nanos[c]} for class c, or
+     * The queue timeouts from now on (the queueTimeout knob, set by the manager): {@code nanos[c]} for class c, or
      * its configured timeout where {@code nanos[c]} ≤ 0. Requests already waiting keep the deadline they were given;
      * the sweep scans a changed class's whole queue until the longest old timeout has passed, since deadlines are then
      * out of queue order. Called by one thread (the bus listener, under the gateway's lock).
@@ -585,7 +585,7 @@ public final class QueueManager {
     /** Per server, the cap a local limit holds it to (Integer.MAX_VALUE: none); replaced whole, read on admission. */
     private volatile int[] localCaps;
 
-    /** N_{g,s} in force: the allocation's, or less while a local limit holds the server (issue 17). */
+    /** N_{g,s} in force: the allocation's, or less while a local limit holds the server. */
     private int cap(Allocation a, int s) {
         int[] local = localCaps;
         return local == null ? a.cap(s) : Math.min(a.cap(s), local[s]);
@@ -717,7 +717,7 @@ public final class QueueManager {
         }
     }
 
-    /** Per class, whether a flash crowd's protection caps it at its share (issue 19); replaced whole. */
+    /** Per class, whether a flash crowd's protection caps it at its share; replaced whole. */
     private volatile boolean[] surging;
 
     /**

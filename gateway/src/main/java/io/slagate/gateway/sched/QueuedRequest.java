@@ -33,7 +33,7 @@ public abstract class QueuedRequest {
     /** When the sweeper expires it: the class's queue timeout, or earlier, its own latest admission. */
     long deadlineNanos;
     private long latestAdmissionNanos = NONE;
-    /** Its request type for locality dispatch (issue 20), or −1: none (its pool does not dispatch by type). */
+    /** Its request type for locality dispatch, or −1: none (its pool does not dispatch by type). */
     private int requestType = -1;
 
     protected QueuedRequest(int classIndex, long enqueuedNanos) {

@@ -1,7 +1,7 @@
 package io.slagate.gateway.sched;
 
 /**
- * Picks the server for one admitted request by its request type (issue 20: locality, LARD), among
+ * Picks the server for one admitted request by its request type (locality, LARD), among
  * the servers of its pool. Runs inside the serialized scheduling loop, so it must not block; it only
  * chooses among servers with a free slot and never makes a request wait for a busy one.
  */

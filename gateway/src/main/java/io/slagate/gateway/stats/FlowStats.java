@@ -8,7 +8,7 @@ package io.slagate.gateway.stats;
  * NaN when none was answered); {@code percentileSeconds} the measured response time at the class's
  * goal percentile (NaN for a class without a percentile goal, or without answers). {@code failureRate} is the part of
  * {@code rejectionRate} the gateway or its servers caused (shed, queue full, server failed or timed out), not the
- * client (malformed, too large, gone): what a configuration is charged for (issue 18's objective).
+ * client (malformed, too large, gone): what a configuration is charged for (the objective).
  */
 public record FlowStats(String className, double arrivalRate, double throughput, double rejectionRate,
                         double meanResponseSeconds, double meanQueueingSeconds, double meanServiceSeconds,

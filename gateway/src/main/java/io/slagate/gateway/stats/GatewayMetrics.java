@@ -188,7 +188,7 @@ public final class GatewayMetrics {
     }
 
     /**
-     * The statistics window from the next reporting interval on (issue 18's window knob, set by the manager): the last
+     * The statistics window from the next reporting interval on (the window knob, set by the manager): the last
      * {@code intervals} reporting intervals, at most the configured window's (what was allocated). Every class's and
      * server's window, the goal percentiles and the deadline quantiles follow it. Returns the span in force.
      */

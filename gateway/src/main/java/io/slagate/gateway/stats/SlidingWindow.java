@@ -33,7 +33,7 @@ final class SlidingWindow {
     private final Bucket[] buckets;
     private volatile int current;
     private int closed;
-    /** How many closed intervals the summary spans: at most the intervals allocated (issue 18's window knob). */
+    /** How many closed intervals the summary spans: at most the intervals allocated (the window knob). */
     private volatile int span;
 
     SlidingWindow(int intervals) {

@@ -18,7 +18,7 @@ final class WindowedHistogram {
     private final Histogram sum;
     private Histogram recycled;
     private int next;
-    /** How many of the latest intervals the sum spans (issue 18's window knob): at most those allocated. */
+    /** How many of the latest intervals the sum spans (the window knob): at most those allocated. */
     private volatile int span;
 
     /** @param intervals how many reporting intervals the window spans; {@code digits}: significant digits kept */

@@ -69,7 +69,7 @@ class GatewayAgentTest {
     }
 
     /**
-     * Queue timeouts from the manager (issue 18's knob) are bus input like the rest: a class the gateway lacks, a value
+     * Queue timeouts from the manager (the knob) are bus input like the rest: a class the gateway lacks, a value
      * below 1 ms or above an hour, or none, leaves the configured timeout (30 s) in force; a sane one applies, and a later
      * allocation that no longer names the class brings the configured one back.
      */
@@ -91,7 +91,7 @@ class GatewayAgentTest {
         assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(0), "not named any more: configured again");
     }
 
-    /** The manager's statistics window (issue 18's window knob): shortened in whole intervals, never beyond the configured. */
+    /** The manager's statistics window (the window knob): shortened in whole intervals, never beyond the configured. */
     @Test
     void statsWindow_shortenedByTheManager_neverBeyondTheConfigured() {
         io.slagate.gateway.stats.GatewayMetrics m = gateway.metrics();

@@ -261,7 +261,7 @@ class QueueManagerTest {
     }
 
     /**
-     * Issue 23: the controller zeroes a down server's caps; when the server answers its probe again, this
+     * The controller zeroes a down server's caps; when the server answers its probe again, this
      * gateway's share from before the outage is back at once (its queued requests go out now, not after
      * the next control cycle), the rotation change is announced, and the next allocation rules again.
      */
@@ -373,7 +373,7 @@ class QueueManagerTest {
     }
 
     /**
-     * Issue 18's queueTimeout knob: the manager shortens a class's timeout from 10 s to 1 s. A request already waiting
+     * The queueTimeout knob: the manager shortens a class's timeout from 10 s to 1 s. A request already waiting
      * keeps its 10 s; one queued after it gets 1 s and is expired at 1 s although the older one is still ahead of it
      * (the sweep scans past the head while old deadlines remain); 0 brings back the configured timeout. Each request
      * ends exactly once.
@@ -438,7 +438,7 @@ class QueueManagerTest {
     }
 
     /**
-     * Locality dispatch (issue 20) chooses only among servers with a free slot: under contention each class keeps its
+     * Locality dispatch chooses only among servers with a free slot: under contention each class keeps its
      * WRR guarantee and no server goes over its cap, while, at low load, a type goes to its group's server.
      */
     @Test
@@ -500,7 +500,7 @@ class QueueManagerTest {
         }
     }
 
-    /** A flash crowd's protection (issue 19): the surging class holds at most its share; the idle class's slots wait for it. */
+    /** A flash crowd's protection: the surging class holds at most its share; the idle class's slots wait for it. */
     @Test
     void protection_capsTheSurgingClassAtItsShare_andTheOtherClassFindsASlotAtOnce() {
         QueueManager qm = manager(config("wrr", 10, "p", "b"), 6, 4);
@@ -534,7 +534,7 @@ class QueueManagerTest {
               - { name: cb, target: 1s, pool: b, queueBound: 100000, queueTimeout: 10s }
             """;
 
-    /** Issue 19's pools: a movable server serves one pool at a time; moved, it takes the new pool's requests, never the old's. */
+    /** The pools: a movable server serves one pool at a time; moved, it takes the new pool's requests, never the old's. */
     @Test
     void aMovedServer_servesItsNewPoolOnly_andKeepsItsCapAcrossBoth() {
         SlagateConfig cfg = ConfigLoader.parse(TWO_POOLS, "test");
@@ -556,7 +556,7 @@ class QueueManagerTest {
         assertEquals(1, qm.waiting(0), "of a's four, two on s1, one on s2, one waiting");
     }
 
-    /** Issue 19: a server moved to a pool whose service it does not have is moved back by its own answers. */
+    /** A server moved to a pool whose service it does not have is moved back by its own answers. */
     @Test
     void aMovedServerThatAnswersNoSuchService_goesBack_andIsReportedUntilTheManagerAsksForAnotherPool() {
         SlagateConfig cfg = ConfigLoader.parse(TWO_POOLS, "test");

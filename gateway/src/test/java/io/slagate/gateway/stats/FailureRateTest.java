@@ -11,7 +11,7 @@ import io.slagate.gateway.soap.FaultReason;
 import org.junit.jupiter.api.Test;
 
 /**
- * The window tells the gateway's and the servers' failures from the client's own faults (issue 18's objective charges
+ * The window tells the gateway's and the servers' failures from the client's own faults (the objective charges
  * only the first): every fault reason is counted as a rejection, and as a failure exactly when the client did not
  * cause it.
  */

@@ -10,7 +10,7 @@ import io.slagate.gateway.sched.QueueManager;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 18's window knob shortens the statistics window the gateway holds (4 intervals of 1 s here): the figures and
+ * The window knob shortens the statistics window the gateway holds (4 intervals of 1 s here): the figures and
  * the goal percentile then span only the latest intervals, and going back to the configured span counts the older
  * intervals again (they were kept). Four intervals of known answers: 100 ms, 100 ms, 100 ms, then 1 s.
  */

@@ -11,7 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The misbehaving server of issue 14 and the load that exposes it: each answer names the request it
+ * A misbehaving server and the load that exposes it: each answer names the request it
  * answers (its {@code X-Req} header), and 50 ms after it the server writes a second, forged, complete
  * answer on the same connection. {@link #run} sends numbered requests and counts, per request, whether
  * it got its own answer, another request's (crossed), or the forged one.

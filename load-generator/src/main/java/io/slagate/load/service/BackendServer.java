@@ -36,7 +36,7 @@ public final class BackendServer implements AutoCloseable {
 
     /**
      * As above; with {@code store}, every server also serves the {@link Bookstore} service on a data set of its
-     * own, with its own cache and worker pool (issue 20's backend with a working set).
+     * own, with its own cache and worker pool (the backend with a working set).
      */
     public static BackendServer start(String host, List<Integer> ports, ServiceTime serviceTime, JmsEndpoint jms,
                                       WorkingSetModel store) throws Exception {

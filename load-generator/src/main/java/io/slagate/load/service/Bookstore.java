@@ -6,7 +6,7 @@ import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.kernel.http.HTTPConstants;
 
 /**
- * A TPC-W-like store as a SOAP service (issue 20): the fourteen web interactions as operations, each
+ * A TPC-W-like store as a SOAP service: the fourteen web interactions as operations, each
  * reading items of the store's tables through its server's {@link ItemCache}. Each answer declares the
  * data blocks it touched ({@value WorkingSetModel#WORKING_SET_HEADER}, which locality dispatch may learn
  * from) and its own hits and misses ({@value WorkingSetModel#CACHE_HEADER}, for experiments). Axis2 makes

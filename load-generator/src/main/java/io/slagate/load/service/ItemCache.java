@@ -21,7 +21,7 @@ public final class ItemCache {
     private final Map<String, WorkingSetModel.Table> tables;
     private final Map<String, List<WorkingSetModel.Read>> operations;
     private final LinkedHashMap<Integer, Boolean> lru;
-    /** Items the cache holds at most (a knob: issue 18); shrinking evicts the least recently used at once. */
+    /** Items the cache holds at most (a knob); shrinking evicts the least recently used at once. */
     private volatile int capacity;
     private final Semaphore workers;
     private final AtomicLong hits = new AtomicLong();

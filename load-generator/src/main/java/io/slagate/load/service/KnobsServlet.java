@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * A synthetic server's admin endpoint for its knobs (issue 18: the backend tier a tuner adjusts through an HTTP
+ * A synthetic server's admin endpoint for its knobs (the backend tier a tuner adjusts through an HTTP
  * adapter, as Active Harmony tuned its tiers): {@code GET /admin/knobs} answers them as JSON; {@code PUT
  * /admin/knobs/NAME} with a whole number as the body sets one (204), and anything else is refused with 400 and why,
  * the setting unchanged. Knobs: {@code workers}, {@code contentionKnee}, and with the Bookstore {@code cacheItems}.

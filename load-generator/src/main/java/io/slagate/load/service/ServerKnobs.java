@@ -4,7 +4,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One synthetic server's tunable settings (issue 18's backend knobs), read and set at run time through its
+ * One synthetic server's tunable settings (the backend knobs), read and set at run time through its
  * {@code /admin/knobs} endpoint: its worker pool (requests executing at once; the rest wait inside the server)
  * and a contention knee: past {@code contentionKnee} requests executing, each takes longer by
  * (1 + ((n − k) / k)²), as a database's lock contention stretches work, so that throughput falls again past a

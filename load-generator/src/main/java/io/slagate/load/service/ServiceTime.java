@@ -18,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
  * @param cpu             fraction of the service time spent on the CPU, in [0, 1]
  * @param slice           length of one CPU+sleep alternation
  * @param workers         requests the server executes at once (its worker pool; the others wait inside it), 0 for no bound:
- *                        with {@code cpu} 0, a sleep-bound server whose knee is exactly its pool (issue 17's second backend)
+ *                        with {@code cpu} 0, a sleep-bound server whose knee is exactly its pool (the second backend)
  */
 public record ServiceTime(Map<String, Duration> meanByOperation, Duration defaultMean, double cpu, Duration slice, int workers) {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The data a {@link Bookstore} server works on (issue 20): a data set of items in tables, each operation
+ * The data a {@link Bookstore} server works on: a data set of items in tables, each operation
  * reading a few items of some tables, every read going through the server's own bounded cache
  * ({@link ItemCache}): a hit costs {@code hit}, a miss {@code miss} (the database behind it). Operations
  * that read the same tables have correlated working sets, as TPC-W's interactions do.

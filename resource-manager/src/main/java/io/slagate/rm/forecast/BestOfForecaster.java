@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * Runs several forecasters side by side on the same series and answers with the one whose recent one-cycle
- * error is smallest (issue 19: pick the forecaster by its measured error). Each keeps learning whether or not it
+ * error is smallest (pick the forecaster by its measured error). Each keeps learning whether or not it
  * is the one in use, so the choice can change when the series does.
  */
 public final class BestOfForecaster implements Forecaster {

@@ -1,7 +1,7 @@
 package io.slagate.rm.forecast;
 
 /**
- * A flow's arrival rate one control cycle ahead (issue 19, item 1), fed once per cycle with the window's
+ * A flow's arrival rate one control cycle ahead, fed once per cycle with the window's
  * measured rate. Time enters only through the calls.
  */
 public interface Forecaster {

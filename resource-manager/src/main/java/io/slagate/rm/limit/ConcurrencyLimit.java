@@ -1,8 +1,7 @@
 package io.slagate.rm.limit;
 
 /**
- * Finds a server's concurrency N_s online from what the gateways measure of it ({@code concurrency: auto},
- * issue 17). One instance per server, fed once per control cycle; time enters only through the samples.
+ * Finds a server's concurrency N_s online from what the gateways measure of it ({@code concurrency: auto}). One instance per server, fed once per control cycle; time enters only through the samples.
  */
 public interface ConcurrencyLimit {
     /**

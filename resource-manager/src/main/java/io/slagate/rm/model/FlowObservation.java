@@ -22,7 +22,7 @@ public record FlowObservation(double arrivalRate, double responseSeconds, double
     }
 
     /**
-     * The arrival rate to predict for: the forecast one cycle ahead where one is in force (issue 19), else
+     * The arrival rate to predict for: the forecast one cycle ahead where one is in force, else
      * the window's. The open models (M/M/1's eq. 9, Erlang C) take it; what was measured at w~ (eq. 8's μ,
      * the correction's level) stays the window's.
      */

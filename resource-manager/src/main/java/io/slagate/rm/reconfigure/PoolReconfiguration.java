@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Moves servers between pools as Active Harmony §IV moves nodes between tiers (issue 19, item 3), at a lower
+ * Moves servers between pools as Active Harmony §IV moves nodes between tiers, at a lower
  * frequency than the control cycle. A pool is saturated when its offered load, Σ λ·S over its slots, is at least
  * {@code high}; a movable server may leave a pool whose load is at most {@code low} and would stay below {@code high}
  * without it, never taking the pool under its minimum, and only after {@code dwell} since its last move (so servers

@@ -1,7 +1,7 @@
 package io.slagate.rm.tune;
 
 /**
- * What every knob shares (issue 18): bounds, checked once, and whether only whole values are allowed. A subclass says
+ * What every knob shares: bounds, checked once, and whether only whole values are allowed. A subclass says
  * only how to read and set its value on whatever owns it.
  */
 abstract class BoundedKnob implements Tunable {

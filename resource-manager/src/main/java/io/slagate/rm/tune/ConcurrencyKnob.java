@@ -3,7 +3,7 @@ package io.slagate.rm.tune;
 import io.slagate.rm.Overrides;
 import java.util.function.IntSupplier;
 
-/** Slagate's own knob N_s of one server (issue 18), set as the resource manager's capacity pin (the console's "Pin N_s"). */
+/** Slagate's own knob N_s of one server, set as the resource manager's capacity pin (the console's "Pin N_s"). */
 public final class ConcurrencyKnob extends BoundedKnob {
     private final String serverId;
     private final Overrides overrides;

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
- * One of the resource manager's own settings as a knob (issue 18): the control cycle Γ (seconds), the damping, the
+ * One of the resource manager's own settings as a knob: the control cycle Γ (seconds), the damping, the
  * weight resolution, or the response-time model (picked among named choices; its value is the index). Global to every
  * pool, so it is only ever tuned with interleaved trials ({@link InterleavedTuner}): no side can be spared it.
  */

@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * A backend's knob through its admin endpoint (issue 18's HTTP knob adapter): {@code GET base} answers a JSON object
+ * A backend's knob through its admin endpoint (the HTTP knob adapter): {@code GET base} answers a JSON object
  * with the knob among its fields; {@code PUT base/NAME} with the value as the body sets it (2xx) or refuses it. Every
  * call has a timeout: a backend that does not answer is a failed knob, never a tuner waiting forever.
  */

@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Online tuning without a safe side (issue 18), for knobs no side can be spared: the controller's own (Γ, damping,
+ * Online tuning without a safe side, for knobs no side can be spared: the controller's own (Γ, damping,
  * weight resolution, model) act on every pool at once. Run only where the operator said so ({@code interleaved: true}).
  * Trials alternate in time with the best configuration: reference, trial, reference, trial, … each period after a settle
  * time. A trial is judged against the mean of the reference periods just before and just after it, so a load that

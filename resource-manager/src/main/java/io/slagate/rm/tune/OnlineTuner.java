@@ -3,7 +3,7 @@ package io.slagate.rm.tune;
 import java.util.List;
 
 /**
- * What the resource manager, the console and the experiments see of a tuner (issue 18): fed once per control cycle,
+ * What the resource manager, the console and the experiments see of a tuner: fed once per control cycle,
  * started, stopped and reverted by the operator. Two kinds: {@link Tuner} (a safe and an experimental side at the same
  * time) and {@link InterleavedTuner} (no safe side: trials alternate in time with the best configuration).
  */

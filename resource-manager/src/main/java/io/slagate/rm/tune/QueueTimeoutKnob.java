@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.function.ToLongFunction;
 
 /**
- * The queue timeout of a side's classes (issue 18), in seconds: how long a request may wait in the gateways' queues
+ * The queue timeout of a side's classes, in seconds: how long a request may wait in the gateways' queues
  * before it is shed with a fault. Set by the manager and sent with every allocation, so the gateways apply it from the
  * next cycle to the requests that arrive after it; the classes of the other side keep theirs. Its trade-off is real
  * only because the objective charges each shed request ({@code ClassGoals.failedUtility}); otherwise shedding would

@@ -1,7 +1,7 @@
 package io.slagate.rm.tune;
 
 /**
- * A search over the unit cube [0, 1]^d of normalized knob values (issue 18), driven by measurements it cannot
+ * A search over the unit cube [0, 1]^d of normalized knob values, driven by measurements it cannot
  * make itself: {@link #next} proposes a point, {@link #report} returns its measured objective (higher is better).
  * One report per proposal, in order. Implementations keep no clock and draw randomness only from the source they
  * are given, so that a test replays them exactly.

@@ -3,7 +3,7 @@ package io.slagate.rm.tune;
 import java.util.List;
 
 /**
- * One knob of a side (issue 18's split): the same value on every server of the side's pool, read from the first.
+ * One knob of a side (the split): the same value on every server of the side's pool, read from the first.
  * Applied server by server; when one refuses, those already set go back, so the side is never split in two.
  */
 public final class SideKnob implements Tunable {

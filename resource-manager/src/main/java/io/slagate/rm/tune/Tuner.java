@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Online tuning with a safe/experimental split (issue 18): the thesis's Sibling-Rivalry tuner over Active Harmony's
+ * Online tuning with a safe/experimental split: the thesis's Sibling-Rivalry tuner over Active Harmony's
  * search. Fed once per control cycle with each side's measured utility (eq. 7 under the configured combining), it
  * runs trials on the experimental side: a configuration from the strategy, applied whole ({@link KnobSet}), a settle
  * time, then a measurement period. A trial is aborted at once when its side's utility falls below the safe side's by

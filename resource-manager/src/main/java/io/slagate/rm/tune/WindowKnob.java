@@ -4,7 +4,7 @@ import io.slagate.rm.Overrides;
 import java.util.function.LongSupplier;
 
 /**
- * The gateways' statistics window (issue 18), in seconds: the span over which every gateway averages λ~ and t~ for the
+ * The gateways' statistics window, in seconds: the span over which every gateway averages λ~ and t~ for the
  * manager (section III-B). A short one follows the load sooner and is noisier. Global, like the controller's own
  * knobs, so it is tuned only in an interleaved partition; sent with every allocation, and the gateways can only shorten
  * their configured window (that is what they hold).

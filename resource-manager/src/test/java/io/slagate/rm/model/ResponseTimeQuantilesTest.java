@@ -10,7 +10,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Percentile predictions (issue 21) against answers found independently: closed forms where they
+ * Percentile predictions against answers found independently: closed forms where they
  * exist (M/M/1's exponential sojourn time, the service time alone when no request waits, Erlang's
  * tail when every client is always queued) and a seeded discrete-event simulation of the same FCFS
  * queue otherwise.
