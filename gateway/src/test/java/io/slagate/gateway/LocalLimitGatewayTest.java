@@ -45,14 +45,17 @@ class LocalLimitGatewayTest {
         try (TestBackend backend = new TestBackend()) {
             backend.behave(backend.delayed(20));
             Gateway g = new Gateway(ConfigLoader.parse("""
-                    gateway: { listen: "127.0.0.1:0", admin: "127.0.0.1:0", localLimit: true, managerTimeout: 50ms,
+                    gateway: { listen: "127.0.0.1:0", admin: "127.0.0.1:0", localLimit: true,
                                stats: { reportingInterval: 250ms, window: 3s } }
                     servers: [ { id: s1, url: "%s", concurrency: 10 } ]
                     classes: [ { name: basic, target: 1s, queueTimeout: 60s } ]
                     """.formatted(backend.url()), "local-limit.yaml")).start();
-            // never started: no manager is heard, so after managerTimeout the gateway serves on the static allocation
-            io.slagate.bus.ControlBus bus = new io.slagate.bus.ControlBus("vm://nowhere", null, null, "gw1");
+            io.slagate.bus.ControlBus bus = new io.slagate.bus.ControlBus("vm://nowhere", null, null, "gw1"); // never started
             io.slagate.gateway.control.GatewayAgent agent = new io.slagate.gateway.control.GatewayAgent(g, bus);
+            // what a manager grants this gateway: the server's whole N_s, weight 1
+            agent.apply(new io.slagate.bus.message.AllocationMessage(io.slagate.bus.message.BusMessage.SCHEMA, 1, 0, "rm",
+                    java.util.Map.of("gw1", new io.slagate.bus.message.GatewayAllocation(java.util.Map.of("basic", 1.0),
+                            java.util.Map.of("s1", 10)))));
             AtomicBoolean run = new AtomicBoolean(true);
             AtomicLong ok = new AtomicLong();
             AtomicLong other = new AtomicLong();
