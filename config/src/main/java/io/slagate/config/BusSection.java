@@ -1,0 +1,79 @@
+package io.slagate.config;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The {@code bus:} section: the broker URL, its listener, accounts, TLS and gateway bindings. */
+final class BusSection {
+    private BusSection() {
+    }
+
+    static BusSettings bus(ConfigNode b) {
+        b.allowOnly("url", "embedded", "listen", "user", "passwordEnv", "accounts", "tls", "gatewayAccounts");
+        boolean embedded = b.bool("embedded", true);
+        String url = b.string("url", "vm://slagate");
+        if (url != null && !url.matches("(vm|tcp|ssl|nio|nio\\+ssl|failover|auto|auto\\+ssl):.*")) {
+            b.problem("url", url, "is not an ActiveMQ URL; e.g. vm://slagate, tcp://host:61616, failover:(tcp://a:61616,tcp://b:61616)");
+        }
+        // in-VM only unless a listener is asked for: nothing of the control plane on the network by default
+        String listen = b.child("listen").isMissing() ? "" : b.child("listen").asString();
+        if (listen != null && !listen.isEmpty() && !listen.matches("(tcp|ssl|nio|nio\\+ssl|auto|auto\\+ssl)://.+:\\d+.*")) {
+            b.problem("listen", listen, "is not a connector URL; e.g. tcp://127.0.0.1:61616, or \"\" for none");
+        }
+        String user = b.string("user", null);
+        String password = ConfigLoader.secretFromEnv(b, b.string("passwordEnv", null));
+        List<BusAccount> accounts = new ArrayList<>();
+        for (ConfigNode a : b.list("accounts")) {
+            a.allowOnly("user", "role", "passwordEnv");
+            String u = a.requiredString("user");
+            String role = a.string("role", null);
+            if (role == null || !BusAccount.ROLES.contains(role)) {
+                a.problem("role", role, "is required; use one of: " + String.join(", ", BusAccount.ROLES));
+            }
+            accounts.add(new BusAccount(u, role, ConfigLoader.secretFromEnv(a, a.requiredString("passwordEnv"))));
+        }
+        BusTls tls = b.child("tls").isMissing() ? null : busTls(b.object("tls"));
+        java.util.Map<String, List<String>> gatewayAccounts = new java.util.LinkedHashMap<>();
+        ConfigNode ga = b.object("gatewayAccounts");
+        for (String account : ga.entries().keySet()) {
+            List<String> ids = new ArrayList<>();
+            for (ConfigNode id : ga.list(account)) {
+                String s = id.asString();
+                if (s != null && !s.isEmpty()) {
+                    ids.add(s);
+                }
+            }
+            if (ids.isEmpty()) {
+                ga.problem(account, "[]", "must list the gateway ids this account may speak for, e.g. [gw1, gw2]");
+            }
+            gatewayAccounts.put(account, ids);
+        }
+        if (listen != null && !listen.isEmpty() && embedded && user == null && accounts.isEmpty()) {
+            b.problem("listen", listen, "opens the broker to other processes without authentication; set bus.user with "
+                    + "bus.passwordEnv (or bus.accounts with roles), or listen: \"\" for in-VM only");
+        }
+        if (listen != null && isSsl(listen) && embedded && (tls == null || tls.keyStore() == null)) {
+            b.problem("listen", listen, "is a TLS listener; set bus.tls.keyStore (the broker's certificate and key)");
+        }
+        return new BusSettings(url, embedded, listen == null ? "" : listen, user, password, accounts, tls, gatewayAccounts);
+    }
+
+    static boolean isSsl(String url) {
+        return url.contains("ssl://") || url.startsWith("ssl:");
+    }
+
+    static BusTls busTls(ConfigNode t) {
+        t.allowOnly("keyStore", "keyStoreType", "keyStorePasswordEnv", "trustStore", "trustStoreType", "trustStorePasswordEnv");
+        String keyStore = ConfigLoader.existingFile(t, "keyStore");
+        String keyPassword = null;
+        if (keyStore != null) {
+            keyPassword = ConfigLoader.secretFromEnv(t, "keyStorePasswordEnv", t.requiredString("keyStorePasswordEnv"));
+        }
+        String trustStore = ConfigLoader.existingFile(t, "trustStore");
+        String trustPassword = ConfigLoader.secretFromEnv(t, "trustStorePasswordEnv", t.string("trustStorePasswordEnv", null));
+        return new BusTls(keyStore, t.string("keyStoreType", "PKCS12"), keyPassword,
+                trustStore, t.string("trustStoreType", "PKCS12"), trustPassword);
+    }
+}

@@ -1,0 +1,194 @@
+package io.slagate.config;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The {@code gateway:} section: listeners, scheduling, load balancing, timeouts, clients, upstream sharing. */
+final class GatewaySection {
+    private GatewaySection() {
+    }
+
+    static GatewaySettings gateway(ConfigNode g) {
+        g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
+                "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
+                "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
+                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "adminDump", "localLimit", "locality", "flashCrowd",
+                "loops", "upstreamReuse", "maxUpstreamConnections", "startupCaps", "managerTimeout");
+        String id = g.string("id", "gw1");
+        if (id != null && !ConfigLoader.NAME.matcher(id).matches()) {
+            g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+        }
+        HostPort listen = hostPort(g, "listen", new HostPort("127.0.0.1", 8080)); // loopback unless configured
+        HostPort admin = hostPort(g, "admin", new HostPort("127.0.0.1", 8081));
+        SchedulerMode mode = g.choice("scheduler", SchedulerMode.WRR, SchedulerMode::parse, "wrr", "fcfs", "priority");
+        Map<String, LoadBalancing> perPool = new LinkedHashMap<>();
+        LoadBalancing lb = loadBalancing(g, perPool);
+        FaultStatus fs = g.choice("faultStatus", FaultStatus.WSI, FaultStatus::parse, "wsi", "http");
+        long maxBytes = g.bytes("maxRequestBytes", 10L * 1024 * 1024, 1024, 2L * 1024 * 1024 * 1024);
+        Duration connect = g.duration("connectTimeout", Duration.ofSeconds(2), Duration.ofMillis(10), Duration.ofMinutes(5));
+        Duration server = g.duration("serverTimeout", Duration.ofSeconds(30), Duration.ofMillis(10), ConfigLoader.MAX_TIMEOUT);
+        ConfigNode h = g.object("health");
+        h.allowOnly("failuresToEject", "backoff", "maxBackoff");
+        HealthSettings health = new HealthSettings(
+                h.integer("failuresToEject", 3, 1, 1000),
+                h.duration("backoff", Duration.ofSeconds(1), Duration.ofMillis(10), ConfigLoader.MAX_TIMEOUT),
+                h.duration("maxBackoff", Duration.ofSeconds(2), Duration.ofMillis(10), ConfigLoader.MAX_TIMEOUT));
+        if (health.maxBackoff().compareTo(health.backoff()) < 0) {
+            h.problem("maxBackoff", ConfigNode.human(health.maxBackoff()),
+                    "must be at least health.backoff (" + ConfigNode.human(health.backoff()) + ")");
+        }
+        ConfigNode st = g.object("stats");
+        st.allowOnly("reportingInterval", "window");
+        StatsSettings stats = new StatsSettings(
+                st.duration("reportingInterval", Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMinutes(10)),
+                st.duration("window", Duration.ofSeconds(30), Duration.ofMillis(50), Duration.ofHours(1)));
+        if (stats.window().compareTo(stats.reportingInterval()) < 0) {
+            st.problem("window", ConfigNode.human(stats.window()),
+                    "must be at least the reporting interval (" + ConfigNode.human(stats.reportingInterval()) + ")");
+        }
+        Duration headers = g.duration("headerTimeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(10));
+        int maxConnections = g.integer("maxConnections", 10_000, 1, 1_000_000);
+        TlsSettings tls = null;
+        if (!g.child("tls").isMissing()) {
+            ConfigNode t = g.object("tls");
+            t.allowOnly("keyStore", "type", "passwordEnv");
+            String ks = ConfigLoader.readable(t, "keyStore", t.requiredString("keyStore"));
+            tls = new TlsSettings(ks, t.string("type", "PKCS12"), ConfigLoader.secretFromEnv(t, t.requiredString("passwordEnv")));
+        }
+        return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
+                maxConnections, tls, clients(g, maxBytes), g.bool("adminDump", false), g.bool("localLimit", false),
+                locality(g, perPool), flashCrowd(g), g.integer("loops", 0, 0, 256), upstream(g),
+                new StartupSettings(g.integer("startupCaps", 0, 0, 100_000),
+                        g.duration("managerTimeout", Duration.ZERO, Duration.ZERO, Duration.ofHours(1))));
+    }
+
+    static final String[] UPSTREAM_REUSE = {"shared", "customer", "client-connection"};
+
+    /** {@code upstreamReuse: customer} for every pool, or per pool: {@code {default: shared, payments: customer}}. */
+    static UpstreamSettings upstream(ConfigNode g) {
+        int max = g.integer("maxUpstreamConnections", 0, 0, 100_000);
+        ConfigNode r = g.child("upstreamReuse");
+        if (!r.isObject()) {
+            return new UpstreamSettings(g.choice("upstreamReuse", UpstreamReuse.SHARED, UpstreamReuse::parse, UPSTREAM_REUSE),
+                    Map.of(), max);
+        }
+        UpstreamReuse fallback = UpstreamReuse.SHARED;
+        Map<String, UpstreamReuse> perPool = new LinkedHashMap<>();
+        for (String pool : r.entries().keySet()) {
+            UpstreamReuse u = r.choice(pool, UpstreamReuse.SHARED, UpstreamReuse::parse, UPSTREAM_REUSE);
+            if (pool.equals("default")) {
+                fallback = u;
+            } else {
+                perPool.put(pool, u);
+            }
+        }
+        return new UpstreamSettings(fallback, perPool, max);
+    }
+
+    /** {@code flashCrowd: {factor: 5, minRate: 5, maxDuration: 2m, protect: true}}, or absent: off. */
+    static FlashCrowdSettings flashCrowd(ConfigNode g) {
+        if (g.child("flashCrowd").isMissing()) {
+            return null;
+        }
+        ConfigNode f = g.object("flashCrowd");
+        f.allowOnly("factor", "minRate", "maxDuration", "protect");
+        double factor = f.number("factor", 5, 1.5, 1000);
+        double minRate = f.number("minRate", 5, 0.01, 1e6);
+        Duration max = f.duration("maxDuration", Duration.ofMinutes(2), Duration.ofSeconds(5), Duration.ofHours(24));
+        return new FlashCrowdSettings(factor, minRate, max, f.bool("protect", true));
+    }
+
+    static final String[] LOAD_BALANCING = {"least-outstanding", "round-robin", "locality", "lard"};
+
+    /**
+     * {@code loadBalancing: least-outstanding} for every pool, or per pool: {@code {default: least-outstanding,
+     * stock: locality}} (pools not named take {@code default}); the pool names are checked against the servers'.
+     */
+    static LoadBalancing loadBalancing(ConfigNode g, Map<String, LoadBalancing> perPool) {
+        ConfigNode lb = g.child("loadBalancing");
+        if (!lb.isObject()) {
+            return g.choice("loadBalancing", LoadBalancing.LEAST_OUTSTANDING, LoadBalancing::parse, LOAD_BALANCING);
+        }
+        LoadBalancing fallback = LoadBalancing.LEAST_OUTSTANDING;
+        for (Map.Entry<String, ConfigNode> e : lb.entries().entrySet()) {
+            LoadBalancing p = lb.choice(e.getKey(), LoadBalancing.LEAST_OUTSTANDING, LoadBalancing::parse, LOAD_BALANCING);
+            if (e.getKey().equals("default")) {
+                fallback = p;
+            } else {
+                perPool.put(e.getKey(), p);
+            }
+        }
+        return fallback;
+    }
+
+    static LocalitySettings locality(ConfigNode g, Map<String, LoadBalancing> perPool) {
+        ConfigNode l = g.object("locality");
+        l.allowOnly("epsilon", "key", "workingSetHeader", "remapInterval");
+        LocalitySettings d = LocalitySettings.DEFAULTS;
+        double epsilon = l.number("epsilon", d.epsilon(), -1e9, 100);
+        if (!(epsilon > 0)) {
+            l.problem("epsilon", epsilon, "must be above 0: no server is loaded above (1 + epsilon) x the pool's mean, and 0 leaves no room to keep a type where its data is");
+            epsilon = d.epsilon();
+        }
+        String key = l.string("key", null);
+        if (key != null && !ConfigLoader.HEADER.matcher(key).matches()) {
+            l.problem("key", key, "must be an HTTP header name (letters, digits and !#$%&'*+.^_`|~-), e.g. X-Item-Group");
+            key = null;
+        }
+        String ws = l.string("workingSetHeader", d.workingSetHeader());
+        if (ws != null && !ws.equals("none") && !ConfigLoader.HEADER.matcher(ws).matches()) {
+            l.problem("workingSetHeader", ws, "must be an HTTP header name, or none to learn from response times only");
+            ws = d.workingSetHeader();
+        }
+        Duration remap = l.duration("remapInterval", d.remapInterval(), Duration.ofMillis(100), Duration.ofHours(1));
+        return new LocalitySettings(perPool, epsilon, key, "none".equals(ws) ? null : ws, remap);
+    }
+
+    static ClientPolicy clients(ConfigNode g, long maxRequestBytes) {
+        ClientPolicy d = ClientPolicy.DEFAULTS;
+        long bufferedRequest = g.bytes("bufferedRequestBytes", Math.min(d.bufferedRequestBytes(), maxRequestBytes), 0, 64L << 20);
+        if (bufferedRequest > maxRequestBytes) {
+            g.problem("bufferedRequestBytes", bufferedRequest, "must not exceed maxRequestBytes (" + maxRequestBytes + ")");
+        }
+        Duration bodyTimeout = g.duration("requestBodyTimeout", d.requestBodyTimeout(), Duration.ofMillis(100), Duration.ofMinutes(10));
+        long minRate = g.bytes("minRequestDataRate", d.minRequestDataRate(), 0, 1L << 30);
+        long bufferedResponse = g.bytes("bufferedResponseBytes", d.bufferedResponseBytes(), 0, 64L << 20);
+        Duration writeTimeout = g.duration("responseWriteTimeout", d.responseWriteTimeout(), Duration.ofMillis(100), Duration.ofMinutes(10));
+        List<String> trusted = new ArrayList<>();
+        List<ConfigNode> proxies = g.list("trustedProxies");
+        for (int i = 0; i < proxies.size(); i++) {
+            String cidr = proxies.get(i).asString();
+            if (cidr != null) {
+                String why = Cidr.problem(cidr);
+                if (why != null) {
+                    g.problem("trustedProxies[" + i + "]", cidr, why);
+                } else {
+                    trusted.add(cidr);
+                }
+            }
+        }
+        String underscore = g.string("underscoreHeaders", "drop");
+        if (underscore != null && !underscore.equals("drop") && !underscore.equals("refuse")) {
+            g.problem("underscoreHeaders", underscore, "is not allowed; use one of: drop, refuse");
+        }
+        long requestBuffer = g.bytes("requestBufferBytes", d.requestBufferBytes(), 1024, 64 * 1024);
+        return new ClientPolicy(bufferedRequest, bodyTimeout, minRate, bufferedResponse, writeTimeout, trusted,
+                "refuse".equals(underscore), (int) requestBuffer);
+    }
+
+    static HostPort hostPort(ConfigNode n, String key, HostPort def) {
+        String s = n.string(key, null);
+        if (s == null) {
+            return def;
+        }
+        HostPort hp = HostPort.parse(s);
+        if (hp == null) {
+            n.problem(key, s, "is not an address; write host:port, e.g. 127.0.0.1:8081, or :8080 for all interfaces");
+            return def;
+        }
+        return hp;
+    }
+}
