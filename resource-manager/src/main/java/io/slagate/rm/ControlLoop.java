@@ -1,9 +1,6 @@
 package io.slagate.rm;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.GatewayRoster;
 import io.slagate.config.SlagateConfig;
@@ -20,7 +17,6 @@ import io.slagate.bus.message.StatsMessage;
 import io.slagate.bus.message.Topics;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -64,11 +60,7 @@ public final class ControlLoop implements AutoCloseable {
     private volatile boolean active;
     private volatile DecisionMessage lastDecision;
     private volatile AllocationMessage lastAllocation;
-    private final Timer solveTimer;
-    private final Counter cycleCounter;
-    private final Map<String, double[]> flowGauges = new ConcurrentHashMap<>();
-    private final Map<String, double[]> deficitGauges = new ConcurrentHashMap<>();
-    private final MeterRegistry registry;
+    private final ManagerMetrics metrics;
 
     public ControlLoop(String id, SlagateConfig config, ControlBus bus, Overrides overrides, MeterRegistry registry) {
         this(id, config, bus, overrides, registry, System::nanoTime);
@@ -82,7 +74,6 @@ public final class ControlLoop implements AutoCloseable {
         bus.whileLost("no allocation is published until it is back; every gateway keeps the one in force");
         this.overrides = overrides;
         this.nanoClock = nanoClock;
-        this.registry = registry;
         this.rm = new ResourceManager(id, config, overrides, System.currentTimeMillis());
         this.roster = new GatewayRoster(config.controller().maxGateways(), config.bus().gatewayAccounts(), config.bus().user());
         this.election = new Election(id, PEER_EXPIRY_BEATS * heartbeatInterval(config.controller().cycle()).toNanos());
@@ -91,19 +82,8 @@ public final class ControlLoop implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        solveTimer = Timer.builder("slagate.rm.solve").tag("manager", id)
-                .description("Time to compute one allocation (all pools)").register(registry);
-        cycleCounter = Counter.builder("slagate.rm.cycles").tag("manager", id).register(registry);
-        Gauge.builder("slagate.rm.utility", this, c -> c.lastDecision == null ? Double.NaN : c.lastDecision.clusterUtility())
-                .tag("manager", id).description("Cluster utility of the last decision (eq. 2)").register(registry);
-        Gauge.builder("slagate.rm.version", this, c -> c.lastAllocation == null ? 0 : c.lastAllocation.version())
-                .tag("manager", id).description("Version of the last allocation published").register(registry);
-        Gauge.builder("slagate.rm.pool.moves", this, c -> c.poolMoves()).tag("manager", id)
-                .description("Servers moved between pools since start").register(registry);
-        Gauge.builder("slagate.rm.pool.moves.refused", this, c -> c.refusedMoves()).tag("manager", id)
-                .description("Pool moves reverted because the server refused the new pool's requests").register(registry);
-        Gauge.builder("slagate.rm.gateways", this, c -> c.lastAllocation == null ? 0 : c.lastAllocation.gateways().size())
-                .tag("manager", id).description("Gateways in the last allocation").register(registry);
+        this.metrics = new ManagerMetrics(id, registry, this);
+        this.tuning = new Tuning(id, overrides, () -> this.config, this::applyController);
         bus.subscribeWithSender(Topics.STATS, (m, account) -> {
             if (m instanceof StatsMessage s) {
                 run(() -> onStats(s, account));
@@ -347,9 +327,7 @@ public final class ControlLoop implements AutoCloseable {
             return;
         }
         boolean newCycle = !next.controller().cycle().equals(config.controller().cycle());
-        baseConfig = next;
-        reconfiguration = null; // new settings, new servers: decisions afresh (moves already made stay where still allowed)
-        SlagateConfig effective = withMoves(next);
+        SlagateConfig effective = poolMoves.rebase(next); // decisions afresh; moves made stay where still allowed
         rm = rm.reconfigured(effective);
         config = effective;
         roster.setMax(next.controller().maxGateways());
@@ -388,17 +366,12 @@ public final class ControlLoop implements AutoCloseable {
                     if (!known) {
                         throw new IllegalArgumentException("no movable server " + c.serverId());
                     }
-                    if (ControlMessage.PIN_POOL.equals(c.command())) {
-                        poolPins.add(c.serverId());
-                    } else {
-                        poolPins.remove(c.serverId());
-                    }
-                    if (reconfiguration != null) {
-                        reconfiguration.pin(c.serverId(), ControlMessage.PIN_POOL.equals(c.command()));
-                    }
+                    poolMoves.pin(c.serverId(), ControlMessage.PIN_POOL.equals(c.command()));
                 }
                 case ControlMessage.TUNING_START, ControlMessage.TUNING_STOP, ControlMessage.TUNING_REVERT -> {
-                    onTuningControl(c.command(), c.partition(), who, now);
+                    if (tuning.command(c.command(), c.partition(), who, now)) {
+                        cycle(); // a new decision carries the state at once
+                    }
                     return;
                 }
                 default -> {
@@ -451,264 +424,41 @@ public final class ControlLoop implements AutoCloseable {
         return flashCrowdCycles.get();
     }
 
-    /** The configuration as given (file, console); {@link #config} is it with the servers' pools as moved. */
-    private SlagateConfig baseConfig;
-    /** Movable servers moved from their configured pool: id → the pool they serve now. */
-    private final Map<String, String> moved = new java.util.TreeMap<>();
-    private io.slagate.rm.reconfigure.PoolReconfiguration reconfiguration;
-    private final java.util.concurrent.atomic.AtomicLong moves = new java.util.concurrent.atomic.AtomicLong();
-    /** The last pool moves, for the console (newest last). */
-    private final java.util.Deque<String> moveLog = new java.util.concurrent.ConcurrentLinkedDeque<>();
-
-    /** {@code c} with every moved server in the pool it serves now (a moved server whose pools no longer allow it goes home). */
-    private SlagateConfig withMoves(SlagateConfig c) {
-        if (moved.isEmpty()) {
-            return c;
-        }
-        List<io.slagate.config.ServerConfig> servers = new java.util.ArrayList<>();
-        for (io.slagate.config.ServerConfig sc : c.servers()) {
-            String to = moved.get(sc.id());
-            servers.add(to != null && sc.pools().contains(to) ? sc.inPool(to) : sc);
-        }
-        moved.keySet().removeIf(id -> c.servers().stream().noneMatch(sc -> sc.id().equals(id) && sc.pools().contains(moved.get(id))));
-        return new SlagateConfig(c.source(), c.gateway(), servers, c.classes(), c.classification(), c.allocation(), c.bus(),
-                c.controller(), c.console());
-    }
-
-    /** Servers the operator pinned to the pool they serve now (kept across a new configuration's reconfiguration). */
-    private final java.util.Set<String> poolPins = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final PoolMoves poolMoves = new PoolMoves(); // loop thread only, but for its counters and log
 
     /** The servers the operator pinned to their pool. */
     public java.util.Set<String> poolPins() {
-        return java.util.Set.copyOf(poolPins);
-    }
-
-    /** Per moved server, the pool it served before its last move (where a refused move sends it back). */
-    private final Map<String, String> movedFrom = new java.util.TreeMap<>();
-    private final java.util.concurrent.atomic.AtomicLong refusedMoves = new java.util.concurrent.atomic.AtomicLong();
-
-    /**
-     * A gateway reported that a server refused the pool it was moved to (it answered that pool's requests with "no
-     * such service", and the gateway moved it back at once): the move is reverted here too, and that server is never
-     * moved to that pool again (until the configuration changes).
-     */
-    private void revertRefusedMoves() {
-        Map<String, String> refused = rm.refusedPools();
-        for (Map.Entry<String, String> e : refused.entrySet()) {
-            String server = e.getKey();
-            if (!e.getValue().equals(moved.get(server))) {
-                continue; // reverted already, or a report about an older move
-            }
-            String back = movedFrom.remove(server);
-            String home = baseConfig.servers().stream().filter(sc -> sc.id().equals(server)).map(io.slagate.config.ServerConfig::pool)
-                    .findFirst().orElse(null);
-            if (back == null || back.equals(home)) {
-                moved.remove(server);
-            } else {
-                moved.put(server, back);
-            }
-            reconfiguration.forbid(server, e.getValue());
-            config = withMoves(baseConfig);
-            rm = rm.reconfigured(config);
-            refusedMoves.incrementAndGet();
-            String line = String.format(java.util.Locale.ROOT, "server %s refused pool %s (a gateway saw it answer that pool's "
-                    + "requests with no such service): back in pool %s, and never moved there again", server, e.getValue(),
-                    back == null ? home : back);
-            LOG.warn("pool reconfiguration: {}", line);
-            moveLog.addLast(java.time.LocalTime.now().withNano(0) + " " + line);
-            while (moveLog.size() > 20) {
-                moveLog.pollFirst();
-            }
-        }
+        return poolMoves.pins();
     }
 
     /** Moves reverted because the server refused its new pool. */
     public long refusedMoves() {
-        return refusedMoves.get();
+        return poolMoves.refusedMoves();
     }
 
-    /** Pool reconfiguration: at most one server moved per decision, every {@code controller.reconfiguration.every}. */
+    /** Pool reconfiguration: refused moves reverted, then at most one server moved, each applied to the decisions at once. */
     private void reconfigurePools(long now) {
-        if (baseConfig == null) {
-            baseConfig = config;
-        }
-        if (baseConfig.servers().stream().noneMatch(io.slagate.config.ServerConfig::movable)) {
+        if (!poolMoves.enabled(config)) {
             return;
         }
-        if (reconfiguration == null) {
-            reconfiguration = new io.slagate.rm.reconfigure.PoolReconfiguration(baseConfig.controller().reconfiguration());
-            poolPins.forEach(id -> reconfiguration.pin(id, true));
+        SlagateConfig reverted = poolMoves.revertRefused(rm);
+        if (reverted != null) {
+            config = reverted;
+            rm = rm.reconfigured(config);
         }
-        revertRefusedMoves();
-        if (!reconfiguration.due(now)) {
-            return;
-        }
-        Map<String, Double> offered = rm.offeredLoad();
-        io.slagate.rm.reconfigure.PoolReconfiguration.Move m = reconfiguration.decide(now, offered, rm.serverStates(now));
-        if (m == null) {
-            LOG.debug("pool reconfiguration: no move ({})", reconfiguration.idleReason());
-            return;
-        }
-        movedFrom.put(m.server(), m.from());
-        moved.put(m.server(), m.to());
-        config = withMoves(baseConfig);
-        rm = rm.reconfigured(config);
-        moves.incrementAndGet();
-        String line = String.format(java.util.Locale.ROOT, "server %s moves from pool %s (offered load %.2f of its slots) to pool %s (%.2f);"
-                + " its requests in flight drain in about %.1f s", m.server(), m.from(), m.fromLoad(), m.to(), m.toLoad(), m.drainSeconds());
-        LOG.warn("pool reconfiguration: {}", line);
-        moveLog.addLast(java.time.LocalTime.now().withNano(0) + " " + line);
-        while (moveLog.size() > 20) {
-            moveLog.pollFirst();
+        SlagateConfig next = poolMoves.move(now, rm);
+        if (next != null) {
+            config = next;
+            rm = rm.reconfigured(config);
         }
     }
 
-    /** One tuner per partition of controller.tuning, in the file's order; built at the first cycle. */
-    private final Map<String, io.slagate.rm.tune.TuningPartition> tuning = new java.util.LinkedHashMap<>();
-
-    /** Each partition's tuner, built at its first cycle (its knobs need the servers' URLs), fed each side's utility. */
-    private void tune(long now) {
-        if (config.controller().tuning().isEmpty()) {
-            return;
-        }
-        if (tuning.isEmpty()) {
-            for (io.slagate.config.TuningSettings t : config.controller().tuning()) {
-                java.util.Random random = new java.util.Random(java.util.Objects.hash(id, t.partition()));
-                io.slagate.rm.tune.OnlineTuner tuner = t.interleaved()
-                        ? new io.slagate.rm.tune.InterleavedTuner(t, controllerKnobs(t), random, rm.windowCycles())
-                        : new io.slagate.rm.tune.Tuner(t, side(t, t.safePool()), side(t, t.experimentalPool()), random,
-                                rm.windowCycles());
-                if (!t.best().isEmpty()) {
-                    double[] best = t.knobs().stream().mapToDouble(k -> t.best().get(k.name())).toArray();
-                    try {
-                        tuner.restore(best);
-                    } catch (io.slagate.rm.tune.Tunable.KnobException e) {
-                        LOG.warn("tuning {}: the best configuration written back ({}) could not be applied: {}; tuning starts from "
-                                + "where the servers are", t.partition(), t.best(), e.getMessage());
-                    }
-                }
-                if (t.interleaved()) {
-                    LOG.warn("tuning {}: {} over the controller's {} with NO safe side (interleaved: true): each trial runs on all "
-                            + "traffic for {} between two periods of the best configuration", t.partition(), t.strategy(),
-                            t.knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(), t.period());
-                } else {
-                    LOG.info("tuning {}: {} over {} with {} of each class's requests on the experimental pool {} (safe pool {})",
-                            t.partition(), t.strategy(), t.knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(),
-                            t.share(), t.experimentalPool(), t.safePool());
-                }
-                tuning.put(t.partition(), new io.slagate.rm.tune.TuningPartition(t, tuner));
-            }
-        }
-        for (io.slagate.rm.tune.TuningPartition p : tuning.values()) {
-            if (p.settings().interleaved()) {
-                p.tick(now, rm.measuredUtility(config.classes().stream().map(io.slagate.config.TrafficClassConfig::name).toList()),
-                        Double.NaN);
-            } else {
-                p.tick(now, rm.measuredUtility(p.safeClasses()), rm.measuredUtility(p.trialClasses()));
-            }
-        }
-    }
-
-    /** An operator starts, stops or reverts one partition's tuner, or every one's; a new decision carries the state at once. */
-    private void onTuningControl(String command, String partition, String who, long now) {
-        if (tuning.isEmpty()) {
-            LOG.warn("{} from {} ignored: {}", command, who, config.controller().tuning().isEmpty()
-                    ? "controller.tuning is not configured" : "the tuner starts at the first control cycle");
-            return;
-        }
-        List<io.slagate.rm.tune.TuningPartition> targets;
-        if (partition == null) {
-            targets = List.copyOf(tuning.values());
-        } else if (tuning.containsKey(partition)) {
-            targets = List.of(tuning.get(partition));
-        } else {
-            LOG.warn("{} from {} refused: no tuning partition {}; partitions: {}", command, who,
-                    partition.length() > 64 ? partition.substring(0, 64) + "…" : partition, tuning.keySet());
-            return;
-        }
-        for (io.slagate.rm.tune.TuningPartition p : targets) {
-            io.slagate.rm.tune.OnlineTuner tuner = p.tuner();
-            switch (command) {
-                case ControlMessage.TUNING_START -> tuner.start(now);
-                case ControlMessage.TUNING_STOP -> tuner.stop();
-                default -> {
-                    if (!tuner.revert()) {
-                        LOG.warn("tuning-revert of {} from {} not done: nothing measured before tuning yet, or a side refused it "
-                                + "(see above)", p.name(), who);
-                        continue;
-                    }
-                }
-            }
-            LOG.info("tuning {}: {} by {}; state {}", p.name(), command, who, tuner.state());
-        }
-        cycle();
-    }
-
-    /** Each partition's state for the decision (empty without controller.tuning or before its first cycle). */
-    private List<DecisionMessage.TuningStatus> tuningStatus() {
-        List<DecisionMessage.TuningStatus> out = new java.util.ArrayList<>();
-        for (io.slagate.rm.tune.TuningPartition p : tuning.values()) {
-            io.slagate.rm.tune.OnlineTuner t = p.tuner();
-            List<DecisionMessage.TuningTrial> trials = new java.util.ArrayList<>();
-            for (io.slagate.rm.tune.Tuner.Trial x : t.trials()) {
-                trials.add(new DecisionMessage.TuningTrial(x.number(), boxed(x.values()), x.experimental(), x.safe(), x.outcome()));
-            }
-            double[] sides = p.sides();
-            out.add(new DecisionMessage.TuningStatus(p.name(), t.state().name().toLowerCase(java.util.Locale.ROOT),
-                    p.settings().knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(),
-                    boxed(t.bestValues()), t.baselineUtility(), sides[0], sides[1], trials));
-        }
-        return out;
-    }
-
-    private static List<Double> boxed(double[] v) {
-        return java.util.Arrays.stream(v).boxed().toList();
-    }
+    /** One tuner per partition of controller.tuning, built at the first cycle. */
+    private final Tuning tuning;
 
     /** The first partition's safe and experimental side's utilities at the last cycle (NaN without tuning or traffic). */
     public double[] sideUtilities() {
-        io.slagate.rm.tune.TuningPartition p = tuning.values().stream().findFirst().orElse(null);
-        return p == null ? new double[] {Double.NaN, Double.NaN} : p.sides();
-    }
-
-    private io.slagate.rm.tune.KnobSet side(io.slagate.config.TuningSettings t, String pool) {
-        List<io.slagate.config.ServerConfig> servers = config.servers().stream().filter(s -> s.pool().equals(pool)).toList();
-        List<io.slagate.rm.tune.Tunable> knobs = new java.util.ArrayList<>();
-        for (io.slagate.config.TuningSettings.Knob k : t.knobs()) {
-            if (k.name().equals("queueTimeout")) { // the side's classes at the gateways, not its servers
-                List<String> classes = config.classes().stream().filter(c -> c.pool().equals(pool))
-                        .map(io.slagate.config.TrafficClassConfig::name).toList();
-                knobs.add(new io.slagate.rm.tune.QueueTimeoutKnob(classes, overrides,
-                        name -> {
-                            int c = config.classIndex(name);
-                            return c < 0 ? Math.round(1000 * k.max()) : config.classes().get(c).queueTimeout().toMillis();
-                        }, k.min(), k.max()));
-                continue;
-            }
-            List<io.slagate.rm.tune.Tunable> perServer = new java.util.ArrayList<>();
-            for (io.slagate.config.ServerConfig sc : servers) {
-                perServer.add(k.name().equals("concurrency")
-                        ? new io.slagate.rm.tune.ConcurrencyKnob(sc.id(), overrides, sc::concurrency, k.min(), k.max())
-                        : new io.slagate.rm.tune.HttpKnob(k.name(), java.net.URI.create(sc.url().toString().replaceAll("/+$", "") + k.path()),
-                                k.min(), k.max(), k.integer(), k.timeout()));
-            }
-            knobs.add(new io.slagate.rm.tune.SideKnob(perServer));
-        }
-        return new io.slagate.rm.tune.KnobSet(knobs);
-    }
-
-    /** An interleaved partition's knobs: the controller's own settings, changed in force from the next cycle. */
-    private io.slagate.rm.tune.KnobSet controllerKnobs(io.slagate.config.TuningSettings t) {
-        List<io.slagate.rm.tune.Tunable> knobs = new java.util.ArrayList<>();
-        for (io.slagate.config.TuningSettings.Knob k : t.knobs()) {
-            if (k.name().equals("window")) {
-                knobs.add(new io.slagate.rm.tune.WindowKnob(overrides, () -> config.gateway().stats().window().toMillis(), k.min(), k.max()));
-                continue;
-            }
-            knobs.add(new io.slagate.rm.tune.ControllerKnob(k.name(), k.min(), k.max(), k.integer(), k.choices(),
-                    () -> config.controller(), this::applyController));
-        }
-        return new io.slagate.rm.tune.KnobSet(knobs);
+        return tuning.sideUtilities();
     }
 
     /**
@@ -717,12 +467,8 @@ public final class ControlLoop implements AutoCloseable {
      * A configuration pushed later by the console replaces them, as it replaces everything.
      */
     private void applyController(java.util.function.UnaryOperator<io.slagate.config.ControllerSettings> change) {
-        if (baseConfig == null) {
-            baseConfig = config;
-        }
         java.time.Duration before = config.controller().cycle();
-        baseConfig = baseConfig.withController(change.apply(baseConfig.controller()));
-        config = withMoves(baseConfig);
+        config = poolMoves.change(config, c -> c.withController(change.apply(c.controller())));
         rm = rm.reconfigured(config);
         java.time.Duration after = config.controller().cycle();
         if (!after.equals(before) && started) {
@@ -732,17 +478,17 @@ public final class ControlLoop implements AutoCloseable {
 
     /** The first (or only) partition's tuner, or null when controller.tuning is not configured or before the first cycle. */
     public io.slagate.rm.tune.OnlineTuner tuner() {
-        return tuning.values().stream().findFirst().map(io.slagate.rm.tune.TuningPartition::tuner).orElse(null);
+        return tuning.first();
     }
 
     /** The tuning partitions, in the configuration's order; empty before the first cycle. */
     public List<io.slagate.rm.tune.TuningPartition> tuningPartitions() {
-        return List.copyOf(tuning.values());
+        return tuning.partitions();
     }
 
     /** Servers moved between pools since start. */
     public long poolMoves() {
-        return moves.get();
+        return poolMoves.moves();
     }
 
     /** The pool each server serves now, by id. */
@@ -754,7 +500,7 @@ public final class ControlLoop implements AutoCloseable {
 
     /** The last pool moves, oldest first. */
     public List<String> poolMoveLog() {
-        return List.copyOf(moveLog);
+        return poolMoves.log();
     }
 
     void cycle() {
@@ -767,8 +513,7 @@ public final class ControlLoop implements AutoCloseable {
             long t0 = System.nanoTime();
             ResourceManager.Decision d = rm.step(nanoClock.getAsLong());
             roster.retain(new java.util.HashSet<>(rm.liveGateways())); // expired for silence: must join again
-            solveTimer.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
-            cycleCounter.increment();
+            metrics.cycleSolved(System.nanoTime() - t0);
             cycles.incrementAndGet();
             if (!active) {
                 return; // standing by: decided, not published
@@ -777,14 +522,14 @@ public final class ControlLoop implements AutoCloseable {
                 lastAllocation = d.allocation();
                 bus.publish(Topics.ALLOCATION, d.allocation());
             }
-            tune(lastCycleNanos);
+            tuning.tick(lastCycleNanos, rm);
             if (d.decision() != null) {
-                DecisionMessage decision = tuning.isEmpty() ? d.decision() : d.decision().withTuning(tuningStatus());
+                DecisionMessage decision = tuning.isEmpty() ? d.decision() : d.decision().withTuning(tuning.status());
                 lastDecision = decision;
                 bus.publish(Topics.DECISION, decision);
-                recordFlows(d.decision());
-                recordDeficits(rm.deficits());
-                recordLimits(rm.concurrencyLimits());
+                metrics.recordFlows(d.decision());
+                metrics.recordDeficits(rm.deficits());
+                metrics.recordLimits(rm.concurrencyLimits());
                 forecastErrors = rm.forecastErrors();
             }
         } catch (RuntimeException e) {
@@ -792,28 +537,9 @@ public final class ControlLoop implements AutoCloseable {
         }
     }
 
-    private final Map<String, double[]> limitGauges = new java.util.concurrent.ConcurrentHashMap<>();
-
-    /** The automatic N_s of each {@code concurrency: auto} server and its knee estimate (NaN until measured). */
-    private void recordLimits(Map<String, io.slagate.rm.limit.ConcurrencyLimit> limits) {
-        for (Map.Entry<String, io.slagate.rm.limit.ConcurrencyLimit> e : limits.entrySet()) {
-            double[] v = limitGauges.computeIfAbsent(e.getKey(), server -> {
-                double[] holder = new double[2];
-                Gauge.builder("slagate.server.concurrency", holder, h -> h[0]).tag("manager", id).tag("server", server)
-                        .description("N_s found by concurrency: auto").register(registry);
-                Gauge.builder("slagate.server.knee", holder, h -> h[1]).tag("manager", id).tag("server", server)
-                        .description("The knee estimate X_max * S_0 behind it (NaN until measured)").register(registry);
-                return holder;
-            });
-            v[0] = e.getValue().limit();
-            v[1] = e.getValue().knee();
-        }
-    }
-
     /** The automatic N_s of a server as of the last cycle, or -1 for a server without {@code concurrency: auto}. */
     public int concurrency(String server) {
-        double[] v = limitGauges.get(server);
-        return v == null ? -1 : (int) v[0];
+        return metrics.concurrency(server);
     }
 
     /**
@@ -821,75 +547,7 @@ public final class ControlLoop implements AutoCloseable {
      * cycle (−1: more servers would not help; NaN: no cycle has sized this pool yet).
      */
     public double capacityDeficitServers(String pool) {
-        double[] v = deficitGauges.get(pool);
-        return v == null ? Double.NaN : v[2];
-    }
-
-    /** Per pool (and class): slots needed, lacking, and servers to add, for an autoscaler (README, deploy/hpa-capacity-deficit.yaml). */
-    private void recordDeficits(Map<String, CapacityDeficit.Result> deficits) {
-        for (CapacityDeficit.Result r : deficits.values()) {
-            double[] v = deficitGauges.computeIfAbsent(r.pool(), pool -> {
-                double[] holder = new double[3];
-                Gauge.builder("slagate.capacity.needed.slots", holder, h -> h[0]).tag("manager", id).tag("pool", pool)
-                        .description("Slots every class of the pool needs to meet its target at the measured load (NaN: no number of servers can)")
-                        .register(registry);
-                Gauge.builder("slagate.capacity.deficit.slots", holder, h -> h[1]).tag("manager", id).tag("pool", pool)
-                        .description("Slots the pool lacks for every class to meet its target (0: enough)").register(registry);
-                Gauge.builder("slagate.capacity.deficit.servers", holder, h -> h[2]).tag("manager", id).tag("pool", pool)
-                        .description("Servers of the pool's mean size to add for every class to meet its target (-1: more servers would not help)")
-                        .register(registry);
-                return holder;
-            });
-            v[0] = r.neededSlots();
-            v[1] = r.deficitSlots();
-            v[2] = r.extraServers();
-            for (Map.Entry<String, Double> c : r.neededByClass().entrySet()) {
-                double[] cv = deficitGauges.computeIfAbsent(r.pool() + "\u0000" + c.getKey(), k -> {
-                    double[] holder = new double[1];
-                    Gauge.builder("slagate.capacity.needed.class.slots", holder, h -> h[0]).tag("manager", id).tag("pool", r.pool())
-                            .tag("class", c.getKey()).description("Slots the class's flows need to meet its target at the measured load")
-                            .register(registry);
-                    return holder;
-                });
-                cv[0] = c.getValue();
-            }
-        }
-    }
-
-    private void recordFlows(DecisionMessage d) {
-        for (DecisionMessage.FlowDecision f : d.flows()) {
-            String key = f.gatewayId() + "\u0000" + f.className();
-            double[] v = flowGauges.computeIfAbsent(key, k -> {
-                double[] holder = new double[7];
-                Gauge.builder("slagate.rm.flow.weight", holder, h -> h[0]).tag("gateway", f.gatewayId())
-                        .tag("class", f.className()).description("w_{g,c} decided").register(registry);
-                Gauge.builder("slagate.rm.flow.predicted", holder, h -> h[1]).tag("gateway", f.gatewayId())
-                        .tag("class", f.className()).baseUnit("seconds").description("Predicted response time t(w)")
-                        .register(registry);
-                Gauge.builder("slagate.rm.flow.utility", holder, h -> h[2]).tag("gateway", f.gatewayId())
-                        .tag("class", f.className()).description("Predicted utility of the flow").register(registry);
-                Gauge.builder("slagate.rm.flow.model.error", holder, h -> h[3]).tag("gateway", f.gatewayId())
-                        .tag("class", f.className()).description("|predicted - measured| / measured of the last cycle's prediction")
-                        .register(registry);
-                Gauge.builder("slagate.rm.flow.model.gain", holder, h -> h[4]).tag("gateway", f.gatewayId())
-                        .tag("class", f.className()).description("The online correction's gain on the model's predicted change")
-                        .register(registry);
-                Gauge.builder("slagate.rm.flow.arrival.rate", holder, h -> h[5]).tag("gateway", f.gatewayId())
-                        .tag("class", f.className()).description("Arrival rate measured over the gateway's window (req/s)")
-                        .register(registry);
-                Gauge.builder("slagate.rm.flow.forecast.rate", holder, h -> h[6]).tag("gateway", f.gatewayId())
-                        .tag("class", f.className()).description("Arrival rate forecast for the next cycle and used (NaN: none in force)")
-                        .register(registry);
-                return holder;
-            });
-            v[0] = f.weight();
-            v[1] = f.predictedSeconds();
-            v[2] = f.utility();
-            v[3] = f.modelError();
-            v[4] = f.modelGain();
-            v[5] = f.arrivalRate();
-            v[6] = f.forecastRate();
-        }
+        return metrics.capacityDeficitServers(pool);
     }
 
     private void run(Runnable r) {
@@ -936,11 +594,7 @@ public final class ControlLoop implements AutoCloseable {
      */
     public void putTuned(String partition, double[] values) throws Exception {
         loop.submit(() -> {
-            io.slagate.rm.tune.TuningPartition p = tuning.get(partition);
-            if (p == null) {
-                throw new IllegalArgumentException("no tuning partition " + partition + "; partitions: " + tuning.keySet());
-            }
-            p.tuner().restore(values);
+            tuning.partition(partition).tuner().restore(values);
             return null;
         }).get();
     }

@@ -1,0 +1,148 @@
+package io.slagate.rm;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.slagate.bus.message.DecisionMessage;
+import io.slagate.rm.limit.ConcurrencyLimit;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The resource manager's meters: the solve's time and count, the cluster utility and version of
+ * the last decision, and per flow, per pool and per automatic server what the last cycle decided
+ * and measured (the gauges hold the last values; a flow or pool gets its series when first decided).
+ */
+final class ManagerMetrics {
+    private final String id;
+    private final MeterRegistry registry;
+    private final Timer solveTimer;
+    private final Counter cycleCounter;
+    private final Map<String, double[]> flowGauges = new ConcurrentHashMap<>();
+    private final Map<String, double[]> deficitGauges = new ConcurrentHashMap<>();
+    private final Map<String, double[]> limitGauges = new ConcurrentHashMap<>();
+
+    ManagerMetrics(String id, MeterRegistry registry, ControlLoop loop) {
+        this.id = id;
+        this.registry = registry;
+        solveTimer = Timer.builder("slagate.rm.solve").tag("manager", id)
+                .description("Time to compute one allocation (all pools)").register(registry);
+        cycleCounter = Counter.builder("slagate.rm.cycles").tag("manager", id).register(registry);
+        Gauge.builder("slagate.rm.utility", loop, c -> c.lastDecision() == null ? Double.NaN : c.lastDecision().clusterUtility())
+                .tag("manager", id).description("Cluster utility of the last decision (eq. 2)").register(registry);
+        Gauge.builder("slagate.rm.version", loop, c -> c.lastAllocation() == null ? 0 : c.lastAllocation().version())
+                .tag("manager", id).description("Version of the last allocation published").register(registry);
+        Gauge.builder("slagate.rm.pool.moves", loop, c -> c.poolMoves()).tag("manager", id)
+                .description("Servers moved between pools since start").register(registry);
+        Gauge.builder("slagate.rm.pool.moves.refused", loop, c -> c.refusedMoves()).tag("manager", id)
+                .description("Pool moves reverted because the server refused the new pool's requests").register(registry);
+        Gauge.builder("slagate.rm.gateways", loop, c -> c.lastAllocation() == null ? 0 : c.lastAllocation().gateways().size())
+                .tag("manager", id).description("Gateways in the last allocation").register(registry);
+    }
+
+    /** One control cycle solved in {@code nanos}. */
+    void cycleSolved(long nanos) {
+        solveTimer.record(nanos, TimeUnit.NANOSECONDS);
+        cycleCounter.increment();
+    }
+
+    /** The automatic N_s of each {@code concurrency: auto} server and its knee estimate (NaN until measured). */
+    void recordLimits(Map<String, ConcurrencyLimit> limits) {
+        for (Map.Entry<String, ConcurrencyLimit> e : limits.entrySet()) {
+            double[] v = limitGauges.computeIfAbsent(e.getKey(), server -> {
+                double[] holder = new double[2];
+                Gauge.builder("slagate.server.concurrency", holder, h -> h[0]).tag("manager", id).tag("server", server)
+                        .description("N_s found by concurrency: auto").register(registry);
+                Gauge.builder("slagate.server.knee", holder, h -> h[1]).tag("manager", id).tag("server", server)
+                        .description("The knee estimate X_max * S_0 behind it (NaN until measured)").register(registry);
+                return holder;
+            });
+            v[0] = e.getValue().limit();
+            v[1] = e.getValue().knee();
+        }
+    }
+
+    /** The automatic N_s of a server as of the last cycle, or -1 for a server without {@code concurrency: auto}. */
+    int concurrency(String server) {
+        double[] v = limitGauges.get(server);
+        return v == null ? -1 : (int) v[0];
+    }
+
+    /**
+     * The servers of the pool's mean size to add for every class to meet its goals, as of the last
+     * cycle (−1: more servers would not help; NaN: no cycle has sized this pool yet).
+     */
+    double capacityDeficitServers(String pool) {
+        double[] v = deficitGauges.get(pool);
+        return v == null ? Double.NaN : v[2];
+    }
+
+    /** Per pool (and class): slots needed, lacking, and servers to add, for an autoscaler (README, deploy/hpa-capacity-deficit.yaml). */
+    void recordDeficits(Map<String, CapacityDeficit.Result> deficits) {
+        for (CapacityDeficit.Result r : deficits.values()) {
+            double[] v = deficitGauges.computeIfAbsent(r.pool(), pool -> {
+                double[] holder = new double[3];
+                Gauge.builder("slagate.capacity.needed.slots", holder, h -> h[0]).tag("manager", id).tag("pool", pool)
+                        .description("Slots every class of the pool needs to meet its target at the measured load (NaN: no number of servers can)")
+                        .register(registry);
+                Gauge.builder("slagate.capacity.deficit.slots", holder, h -> h[1]).tag("manager", id).tag("pool", pool)
+                        .description("Slots the pool lacks for every class to meet its target (0: enough)").register(registry);
+                Gauge.builder("slagate.capacity.deficit.servers", holder, h -> h[2]).tag("manager", id).tag("pool", pool)
+                        .description("Servers of the pool's mean size to add for every class to meet its target (-1: more servers would not help)")
+                        .register(registry);
+                return holder;
+            });
+            v[0] = r.neededSlots();
+            v[1] = r.deficitSlots();
+            v[2] = r.extraServers();
+            for (Map.Entry<String, Double> c : r.neededByClass().entrySet()) {
+                double[] cv = deficitGauges.computeIfAbsent(r.pool() + "\u0000" + c.getKey(), k -> {
+                    double[] holder = new double[1];
+                    Gauge.builder("slagate.capacity.needed.class.slots", holder, h -> h[0]).tag("manager", id).tag("pool", r.pool())
+                            .tag("class", c.getKey()).description("Slots the class's flows need to meet its target at the measured load")
+                            .register(registry);
+                    return holder;
+                });
+                cv[0] = c.getValue();
+            }
+        }
+    }
+
+    void recordFlows(DecisionMessage d) {
+        for (DecisionMessage.FlowDecision f : d.flows()) {
+            String key = f.gatewayId() + "\u0000" + f.className();
+            double[] v = flowGauges.computeIfAbsent(key, k -> {
+                double[] holder = new double[7];
+                Gauge.builder("slagate.rm.flow.weight", holder, h -> h[0]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).description("w_{g,c} decided").register(registry);
+                Gauge.builder("slagate.rm.flow.predicted", holder, h -> h[1]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).baseUnit("seconds").description("Predicted response time t(w)")
+                        .register(registry);
+                Gauge.builder("slagate.rm.flow.utility", holder, h -> h[2]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).description("Predicted utility of the flow").register(registry);
+                Gauge.builder("slagate.rm.flow.model.error", holder, h -> h[3]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).description("|predicted - measured| / measured of the last cycle's prediction")
+                        .register(registry);
+                Gauge.builder("slagate.rm.flow.model.gain", holder, h -> h[4]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).description("The online correction's gain on the model's predicted change")
+                        .register(registry);
+                Gauge.builder("slagate.rm.flow.arrival.rate", holder, h -> h[5]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).description("Arrival rate measured over the gateway's window (req/s)")
+                        .register(registry);
+                Gauge.builder("slagate.rm.flow.forecast.rate", holder, h -> h[6]).tag("gateway", f.gatewayId())
+                        .tag("class", f.className()).description("Arrival rate forecast for the next cycle and used (NaN: none in force)")
+                        .register(registry);
+                return holder;
+            });
+            v[0] = f.weight();
+            v[1] = f.predictedSeconds();
+            v[2] = f.utility();
+            v[3] = f.modelError();
+            v[4] = f.modelGain();
+            v[5] = f.arrivalRate();
+            v[6] = f.forecastRate();
+        }
+    }
+}
