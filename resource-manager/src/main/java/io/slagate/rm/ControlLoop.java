@@ -48,16 +48,10 @@ public final class ControlLoop implements AutoCloseable {
     private java.util.concurrent.ScheduledFuture<?> beats; // likewise
 
     private final AtomicLong cycles = new AtomicLong();
-    /** A peer manager is live for this many heartbeat intervals after its last beat. */
-    static final int PEER_EXPIRY_BEATS = 3;
-    private final Election election; // loop thread only
-    private volatile long listenNanos;
+    private final Standing standing; // loop thread only, but for active()
     private volatile boolean soleManager;
     private long maxVersionSeen; // loop thread only
-    private final GatewayRoster roster; // loop thread only
-    private final java.util.concurrent.atomic.AtomicLong refusedMessages = new java.util.concurrent.atomic.AtomicLong();
-    private long lastRefusedWarn = System.nanoTime() - 10_000_000_000L; // loop thread only
-    private volatile boolean active;
+    private final Membership membership; // loop thread only, but for its count
     private volatile DecisionMessage lastDecision;
     private volatile AllocationMessage lastAllocation;
     private final ManagerMetrics metrics;
@@ -75,8 +69,9 @@ public final class ControlLoop implements AutoCloseable {
         this.overrides = overrides;
         this.nanoClock = nanoClock;
         this.rm = new ResourceManager(id, config, overrides, System.currentTimeMillis());
-        this.roster = new GatewayRoster(config.controller().maxGateways(), config.bus().gatewayAccounts(), config.bus().user());
-        this.election = new Election(id, PEER_EXPIRY_BEATS * heartbeatInterval(config.controller().cycle()).toNanos());
+        this.membership = new Membership(id, new GatewayRoster(config.controller().maxGateways(), config.bus().gatewayAccounts(),
+                config.bus().user()), () -> this.config.controller().maxGateways());
+        this.standing = new Standing(id, config.controller().cycle(), nanoClock, this::cycle);
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "slagate-rm-" + id);
             t.setDaemon(true);
@@ -108,15 +103,12 @@ public final class ControlLoop implements AutoCloseable {
         });
         bus.subscribe(Topics.HEARTBEAT_RESOURCE_MANAGER, m -> {
             if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role()) && !id.equals(h.componentId())) {
-                run(() -> onPeerHeartbeat(h));
+                run(() -> standing.peerHeard(h));
             } else if (m instanceof HeartbeatMessage h && id.equals(h.componentId()) && HeartbeatMessage.JOIN.equals(h.event())) {
-                // its own join came back: the bus delivers to it now, so the listening starts (once); a peer that
-                // beats every interval is heard within it, however long connecting and subscribing took
                 run(() -> {
-                    if (election.awaitingBus()) {
-                        election.listen(nanoClock.getAsLong(), listenNanos);
-                        updateActive();
-                        loop.schedule(this::updateActive, listenNanos, TimeUnit.NANOSECONDS); // decided when it ends
+                    long window = standing.ownJoinHeard();
+                    if (window >= 0) {
+                        loop.schedule(standing::update, window, TimeUnit.NANOSECONDS); // decided when the listening ends
                     }
                 });
             }
@@ -127,71 +119,23 @@ public final class ControlLoop implements AutoCloseable {
                     if (AllocationVersions.plausible(a.version(), System.currentTimeMillis())) {
                         maxVersionSeen = Math.max(maxVersionSeen, a.version());
                     } else {
-                        refused("allocation v" + a.version() + " runs ahead of the clock (a forgery or a broken sender)");
+                        membership.refused("allocation v" + a.version() + " runs ahead of the clock (a forgery or a broken sender)");
                     }
                 });
             }
         });
     }
 
-    /**
-     * Active or standby. Several managers may run (one per host, say); each announces itself every
-     * heartbeat interval, saying whether it is active, and only the active one publishes
-     * allocations. A manager that starts listens for 1.5 to 2 intervals before it may become active,
-     * and never preempts a live active one; see {@link Election} for the rules. A standby keeps
-     * deciding (so its state is warm) and takes over at once when the active one leaves, or within
-     * {@value #PEER_EXPIRY_BEATS} + 1 intervals when it falls silent; its first allocation is decided
-     * at once and numbered above every version it has seen, so gateways accept it.
-     */
+    /** Whether this manager is the active one, which alone publishes allocations ({@link Standing}). */
     public boolean isActive() {
-        return active;
-    }
-
-    /**
-     * The managers' heartbeat interval: min(Γ, 1 s). Takeover and a new manager's listening are
-     * counted in intervals, so a long control cycle does not slow them.
-     */
-    static java.time.Duration heartbeatInterval(java.time.Duration cycle) {
-        return cycle.compareTo(java.time.Duration.ofSeconds(1)) < 0 ? cycle : java.time.Duration.ofSeconds(1);
-    }
-
-    private void onPeerHeartbeat(HeartbeatMessage h) {
-        if (HeartbeatMessage.LEAVE.equals(h.event())) {
-            election.left(h.componentId());
-        } else {
-            election.heard(h.componentId(), HeartbeatMessage.ACTIVE.equals(h.event()), nanoClock.getAsLong());
-        }
-        updateActive();
-    }
-
-    /** Re-decides active or standby; a manager that has just become active decides and publishes at once. */
-    private void updateActive() {
-        boolean was = active;
-        boolean wasListening = election.listening();
-        active = election.update(nanoClock.getAsLong());
-        if (active != was || wasListening && !election.listening()) {
-            if (active) {
-                LOG.info("resource manager {} is now active", id);
-                cycle();
-            } else {
-                LOG.info("resource manager {} stands by: {} is active", id, election.deferringTo());
-            }
-        }
-    }
-
-    /** Whether active now; a manager driven by hand, not started, has no heartbeats to decide it by. */
-    private boolean activeNow() {
-        if (!started) {
-            active = election.update(nanoClock.getAsLong());
-        }
-        return active;
+        return standing.active();
     }
 
     /** One heartbeat: announce this manager (active or not), then re-decide. */
     private void beat() {
         bus.publish(Topics.HEARTBEAT_RESOURCE_MANAGER, new HeartbeatMessage(BusMessage.SCHEMA, id, "resource-manager",
-                active ? HeartbeatMessage.ACTIVE : HeartbeatMessage.ALIVE, System.currentTimeMillis(), rm.version()));
-        updateActive();
+                standing.beatEvent(), System.currentTimeMillis(), rm.version()));
+        standing.update();
     }
 
     /** (Re)starts the cycle timer with period {@code cycle}, and the heartbeats: the control cycle Γ may change at run time. */
@@ -202,8 +146,8 @@ public final class ControlLoop implements AutoCloseable {
         }
         long ms = cycle.toMillis();
         timer = loop.scheduleAtFixedRate(this::cycle, ms, ms, TimeUnit.MILLISECONDS);
-        long beat = heartbeatInterval(cycle).toMillis();
-        election.expireAfter(PEER_EXPIRY_BEATS * beat * 1_000_000L);
+        standing.cycleChanged(cycle);
+        long beat = Standing.heartbeatInterval(cycle).toMillis();
         beats = loop.scheduleAtFixedRate(this::beat, 0, beat, TimeUnit.MILLISECONDS);
     }
 
@@ -218,13 +162,11 @@ public final class ControlLoop implements AutoCloseable {
 
     public ControlLoop start() {
         started = true;
-        long beat = heartbeatInterval(config.controller().cycle()).toNanos();
-        long listen = soleManager ? 0 : beat * 3 / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(beat / 2 + 1);
+        long listen = Standing.listenWindow(config.controller().cycle(), soleManager);
         loop.execute(() -> {
-            election.awaitBus();
+            standing.start(listen); // on the loop, ahead of the own join that starts the listening
             scheduleCycles(config.controller().cycle());
         });
-        listenNanos = listen;
         bus.onConnected(() -> bus.publish(Topics.HEARTBEAT_RESOURCE_MANAGER, new HeartbeatMessage(BusMessage.SCHEMA, id,
                 "resource-manager", HeartbeatMessage.JOIN, System.currentTimeMillis(), rm.version())));
         LOG.info("resource manager {} started: cycle {}, combining {}, model {}, resolution {}; once on the bus, listening {} ms"
@@ -236,9 +178,7 @@ public final class ControlLoop implements AutoCloseable {
 
     /** Statistics count only from a gateway that joined, sent with the account it joined with. */
     void onStats(StatsMessage s, String account) {
-        GatewayRoster.Refusal r = roster.check(s.gatewayId(), account);
-        if (r != null) {
-            refused("statistics of gateway " + s.gatewayId() + " from bus account " + account + ": " + r);
+        if (!membership.believeStats(s.gatewayId(), account)) {
             return;
         }
         rm.onStats(s, nanoClock.getAsLong());
@@ -247,50 +187,20 @@ public final class ControlLoop implements AutoCloseable {
         }
     }
 
-    /** A message about gateways that was not believed: counted, and logged at most every 10 s. */
-    private void refused(String what) {
-        long n = refusedMessages.incrementAndGet();
-        long now = System.nanoTime();
-        if (now - lastRefusedWarn >= 10_000_000_000L) {
-            lastRefusedWarn = now;
-            LOG.warn("resource manager {}: ignored {} ({} ignored so far)", id, what, n);
-        }
-    }
-
     /** Bus messages this manager did not believe (unjoined or impersonated gateways, a full roster, implausible versions). */
     public long refusedMessages() {
-        return refusedMessages.get();
+        return membership.refusedMessages();
     }
 
-    /**
-     * Gateway membership: a join, or an alive beat from a gateway this manager does not know (it was
-     * expired for silence, or this manager started after it joined), admits the gateway to the roster,
-     * bound to the sender's account; statistics never do.
-     */
+    /** A gateway's heartbeat: one that joins gets an allocation at once (the last one if it covers it, else a new decision). */
     void onGatewayHeartbeat(HeartbeatMessage h, String account) {
-        boolean alive = HeartbeatMessage.ALIVE.equals(h.event());
-        if (HeartbeatMessage.JOIN.equals(h.event()) || alive) {
-            boolean known = roster.check(h.componentId(), account) == null;
-            GatewayRoster.Refusal r = roster.join(h.componentId(), account);
-            if (r != null) {
-                refused(h.event() + " of gateway " + h.componentId() + " from bus account " + account + ": " + r
-                        + (r == GatewayRoster.Refusal.FULL ? " (controller.maxGateways " + config.controller().maxGateways() + ")" : ""));
-                return;
-            }
-            if (alive && !known) {
+        switch (membership.onHeartbeat(h, account)) {
+            case RESUMED -> rm.onJoin(h.componentId(), nanoClock.getAsLong());
+            case JOINED -> {
                 rm.onJoin(h.componentId(), nanoClock.getAsLong());
-            }
-        } else if (roster.check(h.componentId(), account) != null) {
-            refused(h.event() + " of gateway " + h.componentId() + " from bus account " + account);
-            return;
-        }
-        switch (h.event()) {
-            case HeartbeatMessage.JOIN -> {
-                if (!activeNow()) {
-                    rm.onJoin(h.componentId(), nanoClock.getAsLong());
+                if (!standing.activeNow(started)) {
                     return;
                 }
-                rm.onJoin(h.componentId(), nanoClock.getAsLong());
                 AllocationMessage last = rm.lastAllocation();
                 if (last != null && last.gateways().containsKey(h.componentId())) {
                     bus.publish(Topics.ALLOCATION, last); // at once: no waiting a cycle
@@ -298,13 +208,12 @@ public final class ControlLoop implements AutoCloseable {
                     cycle(); // a gateway the last allocation does not cover: decide now, with it
                 }
             }
-            case HeartbeatMessage.LEAVE -> {
+            case LEFT -> {
                 rm.onLeave(h.componentId());
-                roster.leave(h.componentId());
                 LOG.info("gateway {} left; its share goes to the others now", h.componentId());
                 cycle();
             }
-            default -> {
+            case NONE -> {
             }
         }
     }
@@ -313,10 +222,6 @@ public final class ControlLoop implements AutoCloseable {
      * A configuration changed at the console (targets, utilities, classes): decided with from the
      * next cycle on, which runs at once. One that does not load is logged and ignored.
      */
-    void onConfig(ConfigMessage c) {
-        onConfig(c, null);
-    }
-
     void onConfig(ConfigMessage c, String account) {
         String who = io.slagate.bus.message.Senders.describe(c.user(), account);
         SlagateConfig next;
@@ -330,7 +235,7 @@ public final class ControlLoop implements AutoCloseable {
         SlagateConfig effective = poolMoves.rebase(next); // decisions afresh; moves made stay where still allowed
         rm = rm.reconfigured(effective);
         config = effective;
-        roster.setMax(next.controller().maxGateways());
+        membership.setMax(next.controller().maxGateways());
         LOG.info("configuration v{} by {} applied: classes {}, cycle {}, combining {}", c.version(), who,
                 next.classes().stream().map(x -> x.name() + "(" + x.goalText() + ")").toList(),
                 next.controller().cycle(), next.controller().combining().name().toLowerCase());
@@ -345,10 +250,6 @@ public final class ControlLoop implements AutoCloseable {
     }
 
     /** An operator's override from the console: applied, logged, and a new decision made at once. */
-    void onControl(ControlMessage c) {
-        onControl(c, null);
-    }
-
     void onControl(ControlMessage c, String account) {
         String who = io.slagate.bus.message.Senders.describe(c.user(), account);
         long now = nanoClock.getAsLong();
@@ -388,28 +289,13 @@ public final class ControlLoop implements AutoCloseable {
         cycle();
     }
 
-    /** One control cycle; never throws (a failure is logged and the next cycle runs). */
-    /** When the last cycle began (loop thread only), for the flash-crowd cycles' rate limit. */
-    private long lastCycleNanos = Long.MIN_VALUE;
-    private final java.util.concurrent.atomic.AtomicLong flashCrowdCycles = new java.util.concurrent.atomic.AtomicLong();
+    private final SurgeCycles surges = new SurgeCycles(); // loop thread only, but for its count
 
-    /**
-     * A gateway reported a class's arrivals surging: a cycle now, on the statistics it just sent, instead
-     * of at the next Γ. At most one such cycle per min(1 s, Γ/4) after any cycle, so that a gateway cannot keep the
-     * manager solving; the report's statistics count in the next cycle all the same.
-     */
+    /** A gateway reported a class's arrivals surging: a cycle now, unless one ran within min(1 s, Γ/4) ({@link SurgeCycles}). */
     private void onFlashCrowd(StatsMessage s) {
-        long now = nanoClock.getAsLong();
-        long gap = Math.min(1_000_000_000L, config.controller().cycle().toNanos() / 4);
-        if (lastCycleNanos != Long.MIN_VALUE && now - lastCycleNanos < gap) {
-            LOG.info("flash crowd of class {} reported by gateway {}: a cycle ran {} ms ago; the next one decides",
-                    s.flashCrowd(), s.gatewayId(), (now - lastCycleNanos) / 1_000_000);
-            return;
+        if (surges.admit(s.flashCrowd(), s.gatewayId(), nanoClock.getAsLong(), config.controller().cycle())) {
+            cycle();
         }
-        LOG.warn("flash crowd of class {} reported by gateway {}: control cycle now, not at the next {}", s.flashCrowd(),
-                s.gatewayId(), config.controller().cycle());
-        flashCrowdCycles.incrementAndGet();
-        cycle();
     }
 
     private volatile Map<String, String> forecastErrors = Map.of();
@@ -421,7 +307,7 @@ public final class ControlLoop implements AutoCloseable {
 
     /** Cycles run at once for a flash crowd (not on the timer). */
     public long flashCrowdCycles() {
-        return flashCrowdCycles.get();
+        return surges.granted();
     }
 
     private final PoolMoves poolMoves = new PoolMoves(); // loop thread only, but for its counters and log
@@ -503,26 +389,28 @@ public final class ControlLoop implements AutoCloseable {
         return poolMoves.log();
     }
 
+    /** One control cycle; never throws (a failure is logged and the next cycle runs). */
     void cycle() {
-        lastCycleNanos = nanoClock.getAsLong();
+        long now = nanoClock.getAsLong();
+        surges.cycled(now);
         try {
-            reconfigurePools(lastCycleNanos);
-            if (activeNow()) {
+            reconfigurePools(now);
+            if (standing.activeNow(started)) {
                 rm.advanceVersionTo(maxVersionSeen);
             }
             long t0 = System.nanoTime();
             ResourceManager.Decision d = rm.step(nanoClock.getAsLong());
-            roster.retain(new java.util.HashSet<>(rm.liveGateways())); // expired for silence: must join again
+            membership.retain(new java.util.HashSet<>(rm.liveGateways())); // expired for silence: must join again
             metrics.cycleSolved(System.nanoTime() - t0);
             cycles.incrementAndGet();
-            if (!active) {
+            if (!standing.active()) {
                 return; // standing by: decided, not published
             }
             if (d.allocation() != null) {
                 lastAllocation = d.allocation();
                 bus.publish(Topics.ALLOCATION, d.allocation());
             }
-            tuning.tick(lastCycleNanos, rm);
+            tuning.tick(now, rm);
             if (d.decision() != null) {
                 DecisionMessage decision = tuning.isEmpty() ? d.decision() : d.decision().withTuning(tuning.status());
                 lastDecision = decision;

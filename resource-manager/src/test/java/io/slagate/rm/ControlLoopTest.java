@@ -40,22 +40,22 @@ class ControlLoopTest {
                 servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 } ]
                 classes: [ { name: premium, target: 2s }, { name: basic, target: 3s } ]
                 """, "t"), bus, o, new SimpleMeterRegistry(), () -> now)) {
-            loop.onControl(cmd(ControlMessage.PIN_WEIGHT, "gw1", "basic", null, 7, 10));
+            loop.onControl(cmd(ControlMessage.PIN_WEIGHT, "gw1", "basic", null, 7, 10), null);
             assertEquals(7, o.weight("gw1", "basic", now));
             now += 11_000_000_000L;
             assertNull(o.weight("gw1", "basic", now), "expired after 10 s");
-            loop.onControl(cmd(ControlMessage.PIN_CAPACITY, null, null, "s1", 4, 0));
+            loop.onControl(cmd(ControlMessage.PIN_CAPACITY, null, null, "s1", 4, 0), null);
             assertEquals(4, o.capacity("s1", now + 1_000_000_000_000L), "no expiry: until unpinned");
-            loop.onControl(cmd(ControlMessage.UNPIN_CAPACITY, null, null, "s1", 0, 0));
+            loop.onControl(cmd(ControlMessage.UNPIN_CAPACITY, null, null, "s1", 0, 0), null);
             assertNull(o.capacity("s1", now));
-            loop.onControl(cmd(ControlMessage.PAUSE, null, null, null, 0, 0));
+            loop.onControl(cmd(ControlMessage.PAUSE, null, null, null, 0, 0), null);
             assertTrue(o.paused());
-            loop.onControl(cmd(ControlMessage.RESUME, null, null, null, 0, 0));
+            loop.onControl(cmd(ControlMessage.RESUME, null, null, null, 0, 0), null);
             assertFalse(o.paused());
-            loop.onControl(cmd(ControlMessage.PIN_WEIGHT, "gw1", "basic", null, -3, 0));
+            loop.onControl(cmd(ControlMessage.PIN_WEIGHT, "gw1", "basic", null, -3, 0), null);
             assertNull(o.weight("gw1", "basic", now), "an invalid pin is refused, not applied");
-            loop.onControl(cmd("explode", null, null, null, 0, 0)); // unknown: logged and ignored
-            loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "s1", 0, 0));
+            loop.onControl(cmd("explode", null, null, null, 0, 0), null); // unknown: logged and ignored
+            loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "s1", 0, 0), null);
             assertTrue(loop.poolPins().isEmpty(), "s1 serves one pool only: refused");
         } finally {
             bus.close();
@@ -71,9 +71,9 @@ class ControlLoopTest {
                 """;
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
-            loop.onConfig(new io.slagate.bus.message.ConfigMessage(BusMessage.SCHEMA, 2, yaml.replace("target: 3s", "target: 7s"), "bob", 0));
+            loop.onConfig(new io.slagate.bus.message.ConfigMessage(BusMessage.SCHEMA, 2, yaml.replace("target: 3s", "target: 7s"), "bob", 0), null);
             assertEquals(7.0, loop.config().classes().get(1).targetSeconds(), 1e-9);
-            loop.onConfig(new io.slagate.bus.message.ConfigMessage(BusMessage.SCHEMA, 3, "classes: nonsense", "eve", 0));
+            loop.onConfig(new io.slagate.bus.message.ConfigMessage(BusMessage.SCHEMA, 3, "classes: nonsense", "eve", 0), null);
             assertEquals(7.0, loop.config().classes().get(1).targetSeconds(), 1e-9, "a configuration that does not load changes nothing");
         } finally {
             bus.close();
@@ -90,7 +90,7 @@ class ControlLoopTest {
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now).start()) {
             loop.onConfig(new io.slagate.bus.message.ConfigMessage(BusMessage.SCHEMA, 2,
-                    yaml.replace("cycle: 1h, combining: sum", "cycle: 50ms, combining: min"), "bob", 0));
+                    yaml.replace("cycle: 1h, combining: sum", "cycle: 50ms, combining: min"), "bob", 0), null);
             assertEquals(io.slagate.config.Combining.MIN, loop.config().controller().combining());
             long after = loop.cycles();
             // with the old period no timer cycle would come for an hour
@@ -162,7 +162,7 @@ class ControlLoopTest {
         String yaml = sidesYaml("{ name: concurrency, min: 1, max: 20 }");
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
-            loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0)); // before the tuner exists: ignored
+            loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0), null); // before the tuner exists: ignored
             joinGw1(loop);
             loop.onStats(sidesStats(), "gw-account");
             for (int i = 0; i < 4; i++) { // the baseline period, then a trial
@@ -178,12 +178,12 @@ class ControlLoopTest {
             assertEquals(java.util.List.of(8.0), status.best(), "the configured N_s is where tuning starts");
             assertEquals(during.name().toLowerCase(java.util.Locale.ROOT), status.state());
 
-            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0));
+            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
             assertEquals(io.slagate.rm.tune.Tuner.State.STOPPED, loop.tuner().state());
             assertEquals("stopped", loop.lastDecision().tuning().get(0).state(), "a decision at once says so");
-            loop.onControl(cmd(ControlMessage.TUNING_REVERT, null, null, null, 0, 0));
+            loop.onControl(cmd(ControlMessage.TUNING_REVERT, null, null, null, 0, 0), null);
             assertEquals(java.util.List.of(8.0), loop.lastDecision().tuning().get(0).best());
-            loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0));
+            loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0), null);
             assertEquals(io.slagate.rm.tune.Tuner.State.SETTLING, loop.tuner().state(), "started again: the next trial");
         } finally {
             bus.close();
@@ -211,7 +211,7 @@ class ControlLoopTest {
             assertTrue(t.containsKey("p-trial") && t.get("p-trial") >= 200 && t.get("p-trial") < 30_000, "the trial's: " + t);
             assertEquals(java.util.List.of(30.0), loop.lastDecision().tuning().get(0).best());
             assertNull(t.get("p"), "the safe side keeps its configured timeout, the best known: " + t);
-            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0));
+            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
             now += 1_000_000_000L;
             loop.cycle();
             t = loop.lastAllocation().queueTimeoutMillis();
@@ -260,7 +260,7 @@ class ControlLoopTest {
                     || !trial.model().equals(before.model()) || !trial.cycle().equals(before.cycle()),
                     "the trial's values are the settings in force: " + trial);
             assertEquals(before.combining(), trial.combining(), "the rest unchanged");
-            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0));
+            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
             io.slagate.config.ControllerSettings after = loop.config().controller();
             assertEquals(before.damping(), after.damping(), 1e-9);
             assertEquals(before.resolution(), after.resolution(), 1e-9);
@@ -299,7 +299,7 @@ class ControlLoopTest {
             }
             assertTrue(window >= 2000 && window < 20_000, "a trial's window: " + window);
             assertEquals(java.util.List.of(20.0), java.util.Arrays.stream(loop.tuner().bestValues()).boxed().toList());
-            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0));
+            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
             now += 1_000_000_000L;
             loop.cycle();
             long after = loop.lastAllocation().statsWindowMillis();
@@ -369,13 +369,13 @@ class ControlLoopTest {
                     loop.lastDecision().tuning().stream().map(io.slagate.bus.message.DecisionMessage.TuningStatus::partition).toList());
             assertEquals(java.util.List.of(6.0), loop.lastDecision().tuning("trades").best());
 
-            loop.onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "trades"));
+            loop.onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "trades"), null);
             assertEquals(io.slagate.rm.tune.Tuner.State.STOPPED, parts.get(1).tuner().state());
             assertTrue(parts.get(0).tuner().state() != io.slagate.rm.tune.Tuner.State.STOPPED, "a command to trades leaves quotes alone");
             assertEquals("stopped", loop.lastDecision().tuning("trades").state());
-            loop.onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "nosuch"));
+            loop.onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "nosuch"), null);
             assertTrue(parts.get(0).tuner().state() != io.slagate.rm.tune.Tuner.State.STOPPED, "an unknown partition is refused");
-            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0));
+            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
             assertEquals(io.slagate.rm.tune.Tuner.State.STOPPED, parts.get(0).tuner().state(), "no partition named: every one");
         } finally {
             bus.close();
@@ -420,9 +420,9 @@ class ControlLoopTest {
                 """;
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
-            loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "b2", 0, 0));
+            loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "b2", 0, 0), null);
             assertEquals(java.util.Set.of("b2"), loop.poolPins());
-            loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "nosuch", 0, 0));
+            loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "nosuch", 0, 0), null);
             assertEquals(java.util.Set.of("b2"), loop.poolPins(), "an unknown server is refused");
             // pool a saturated (quotes at 180/s of 20 ms on 5 slots: 0.72 busy... 3.6 slots), b idle: b2 would move
             joinGw1(loop);
@@ -438,7 +438,7 @@ class ControlLoopTest {
                 loop.cycle();
             }
             assertEquals(0, loop.poolMoves(), "pinned: not moved, however saturated a is");
-            loop.onControl(cmd(ControlMessage.UNPIN_POOL, null, null, "b2", 0, 0));
+            loop.onControl(cmd(ControlMessage.UNPIN_POOL, null, null, "b2", 0, 0), null);
             for (int i = 0; i < 3; i++) {
                 loop.onStats(stats, "gw-account");
                 now += 2_000_000_000L;

@@ -1,0 +1,102 @@
+package io.slagate.rm;
+
+import io.slagate.bus.GatewayRoster;
+import io.slagate.bus.message.HeartbeatMessage;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which gateways the manager believes in, from their heartbeats: a join, or an alive beat from a
+ * gateway it does not know (expired for silence, or this manager started after it joined), admits a
+ * gateway, bound to the sender's account ({@link GatewayRoster}); statistics never do, and count only
+ * from that account. What it does not believe is counted, and logged at most every 10 s. The control
+ * loop's thread only, but for the count.
+ */
+final class Membership {
+    private static final Logger LOG = LoggerFactory.getLogger(Membership.class);
+    private static final long WARN_EVERY_NANOS = 10_000_000_000L;
+
+    /** What a gateway's heartbeat means for the decisions. */
+    enum Change {
+        /** Nothing new (an alive beat of a known gateway, or a refused message). */
+        NONE,
+        /** A gateway joined (again): decide with it now. */
+        JOINED,
+        /** A gateway not known here beat alive: counted from now on, at the next cycle. */
+        RESUMED,
+        /** A gateway left: its share goes to the others now. */
+        LEFT
+    }
+
+    private final String id;
+    private final GatewayRoster roster;
+    private final IntSupplier maxGateways;
+    private final AtomicLong refused = new AtomicLong();
+    private long lastWarn = System.nanoTime() - WARN_EVERY_NANOS;
+
+    Membership(String id, GatewayRoster roster, IntSupplier maxGateways) {
+        this.id = id;
+        this.roster = roster;
+        this.maxGateways = maxGateways;
+    }
+
+    /** Whether {@code gatewayId}'s statistics from {@code account} count: only once it joined, from the account it joined with. */
+    boolean believeStats(String gatewayId, String account) {
+        GatewayRoster.Refusal r = roster.check(gatewayId, account);
+        if (r != null) {
+            refused("statistics of gateway " + gatewayId + " from bus account " + account + ": " + r);
+            return false;
+        }
+        return true;
+    }
+
+    Change onHeartbeat(HeartbeatMessage h, String account) {
+        String gw = h.componentId();
+        boolean alive = HeartbeatMessage.ALIVE.equals(h.event());
+        if (HeartbeatMessage.JOIN.equals(h.event()) || alive) {
+            boolean known = roster.check(gw, account) == null;
+            GatewayRoster.Refusal r = roster.join(gw, account);
+            if (r != null) {
+                refused(h.event() + " of gateway " + gw + " from bus account " + account + ": " + r
+                        + (r == GatewayRoster.Refusal.FULL ? " (controller.maxGateways " + maxGateways.getAsInt() + ")" : ""));
+                return Change.NONE;
+            }
+            return alive ? (known ? Change.NONE : Change.RESUMED) : Change.JOINED;
+        }
+        if (roster.check(gw, account) != null) {
+            refused(h.event() + " of gateway " + gw + " from bus account " + account);
+            return Change.NONE;
+        }
+        if (HeartbeatMessage.LEAVE.equals(h.event())) {
+            roster.leave(gw);
+            return Change.LEFT;
+        }
+        return Change.NONE;
+    }
+
+    /** A message about gateways (or an allocation version) that was not believed: counted, and logged at most every 10 s. */
+    void refused(String what) {
+        long n = refused.incrementAndGet();
+        long now = System.nanoTime();
+        if (now - lastWarn >= WARN_EVERY_NANOS) {
+            lastWarn = now;
+            LOG.warn("resource manager {}: ignored {} ({} ignored so far)", id, what, n);
+        }
+    }
+
+    long refusedMessages() {
+        return refused.get();
+    }
+
+    void setMax(int max) {
+        roster.setMax(max);
+    }
+
+    /** Forgets the gateways the manager no longer counts (expired for silence): they must join again. */
+    void retain(Set<String> live) {
+        roster.retain(live);
+    }
+}

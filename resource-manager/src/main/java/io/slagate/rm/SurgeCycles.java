@@ -1,0 +1,42 @@
+package io.slagate.rm;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A gateway reported a class's arrivals surging: a control cycle now, on the statistics it just
+ * sent, instead of at the next Γ. At most one such cycle per min(1 s, Γ/4) after any cycle, so that
+ * a gateway (broken or hostile) cannot keep the manager solving; the report's statistics count in
+ * the next cycle all the same. The control loop's thread only, but for the count.
+ */
+final class SurgeCycles {
+    private static final Logger LOG = LoggerFactory.getLogger(SurgeCycles.class);
+
+    private long lastCycleNanos = Long.MIN_VALUE;
+    private final AtomicLong granted = new AtomicLong();
+
+    /** A cycle ran at {@code now} (on the timer or not). */
+    void cycled(long now) {
+        lastCycleNanos = now;
+    }
+
+    /** Whether gateway {@code gatewayId}'s surge of class {@code className} gets a cycle now. */
+    boolean admit(String className, String gatewayId, long now, Duration cycle) {
+        long gap = Math.min(1_000_000_000L, cycle.toNanos() / 4);
+        if (lastCycleNanos != Long.MIN_VALUE && now - lastCycleNanos < gap) {
+            LOG.info("flash crowd of class {} reported by gateway {}: a cycle ran {} ms ago; the next one decides",
+                    className, gatewayId, (now - lastCycleNanos) / 1_000_000);
+            return false;
+        }
+        LOG.warn("flash crowd of class {} reported by gateway {}: control cycle now, not at the next {}", className, gatewayId, cycle);
+        granted.incrementAndGet();
+        return true;
+    }
+
+    /** Cycles run at once for a flash crowd (not on the timer). */
+    long granted() {
+        return granted.get();
+    }
+}
