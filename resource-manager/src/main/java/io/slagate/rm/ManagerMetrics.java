@@ -79,7 +79,7 @@ final class ManagerMetrics {
         return v == null ? Double.NaN : v[2];
     }
 
-    /** Per pool (and class): slots needed, lacking, and servers to add, for an autoscaler (README, deploy/hpa-capacity-deficit.yaml). */
+    /** Per pool (and class): slots needed, lacking, and servers to add, for an autoscaler (docs/OPERATIONS.md, deploy/hpa-capacity-deficit.yaml). */
     void recordDeficits(Map<String, CapacityDeficit.Result> deficits) {
         for (CapacityDeficit.Result r : deficits.values()) {
             double[] v = deficitGauges.computeIfAbsent(r.pool(), pool -> {
