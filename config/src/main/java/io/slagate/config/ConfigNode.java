@@ -74,6 +74,12 @@ final class ConfigNode {
         problems.add((path.isEmpty() ? "(top level)" : path) + ": " + message);
     }
 
+    /**
+     * Told every object's path and the keys it allows, as a document is read: how the configuration
+     * reference is checked against the loader (a test sets it; null otherwise).
+     */
+    static volatile java.util.function.BiConsumer<String, List<String>> DECLARED;
+
     /** Reports keys that this object does not know: a typo must not be silently ignored. */
     void allowOnly(String... keys) {
         allowOnly(null, null, keys);
@@ -81,6 +87,14 @@ final class ConfigNode {
 
     /** As {@link #allowOnly(String...)}, and also any key matching {@code pattern} (described by {@code patternText}). */
     void allowOnly(java.util.regex.Pattern pattern, String patternText, String... keys) {
+        java.util.function.BiConsumer<String, List<String>> declared = DECLARED;
+        if (declared != null) {
+            List<String> all = new ArrayList<>(List.of(keys));
+            if (patternText != null) {
+                all.add(patternText.split(" ")[0]);
+            }
+            declared.accept(path, all);
+        }
         if (isMissing() || !node.isObject()) {
             return;
         }
