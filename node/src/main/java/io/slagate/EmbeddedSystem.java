@@ -6,7 +6,7 @@ import io.slagate.config.BusSettings;
 import io.slagate.config.SlagateConfig;
 import io.slagate.console.ConsoleServer;
 import io.slagate.gateway.Gateway;
-import io.slagate.gateway.control.GatewayAgent;
+import io.slagate.gateway.agent.GatewayAgent;
 import io.slagate.rm.ControlLoop;
 import io.slagate.rm.Overrides;
 import java.time.Duration;

@@ -21,7 +21,7 @@ import io.slagate.bus.message.HeartbeatMessage;
 import io.slagate.bus.message.StatsMessage;
 import io.slagate.bus.message.Topics;
 import io.slagate.gateway.Gateway;
-import io.slagate.gateway.control.GatewayAgent;
+import io.slagate.gateway.agent.GatewayAgent;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;

@@ -10,7 +10,7 @@ import io.slagate.bus.EmbeddedBroker;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;
-import io.slagate.gateway.control.GatewayAgent;
+import io.slagate.gateway.agent.GatewayAgent;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.testing.TestBackend;
 import io.slagate.rm.ControlLoop;

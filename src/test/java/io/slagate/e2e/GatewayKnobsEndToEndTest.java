@@ -12,7 +12,7 @@ import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;
-import io.slagate.gateway.control.GatewayAgent;
+import io.slagate.gateway.agent.GatewayAgent;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;

@@ -51,7 +51,7 @@ class LocalLimitGatewayTest {
                     classes: [ { name: basic, target: 1s, queueTimeout: 60s } ]
                     """.formatted(backend.url()), "local-limit.yaml")).start();
             io.slagate.bus.ControlBus bus = new io.slagate.bus.ControlBus("vm://nowhere", null, null, "gw1"); // never started
-            io.slagate.gateway.control.GatewayAgent agent = new io.slagate.gateway.control.GatewayAgent(g, bus);
+            io.slagate.gateway.agent.GatewayAgent agent = new io.slagate.gateway.agent.GatewayAgent(g, bus);
             // what a manager grants this gateway: the server's whole N_s, weight 1
             agent.apply(new io.slagate.bus.message.AllocationMessage(io.slagate.bus.message.BusMessage.SCHEMA, 1, 0, "rm",
                     java.util.Map.of("gw1", new io.slagate.bus.message.GatewayAllocation(java.util.Map.of("basic", 1.0),

@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * paused. Set by the console, read by each control step; a pin past its deadline is ignored and
  * dropped.
  */
-public final class Overrides {
+public final class Overrides implements io.slagate.rm.tune.TunedSettings {
     /** A pinned value with a deadline on the control loop's clock (Long.MAX_VALUE: until unpinned). */
     public record Pin(double value, long untilNanos) {
         boolean expired(long nowNanos) {

@@ -1,6 +1,5 @@
 package io.slagate.gateway.locality;
 
-import io.slagate.gateway.sched.ServerChooser;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**

@@ -1,6 +1,5 @@
 package io.slagate.gateway.locality;
 
-import io.slagate.gateway.sched.ServerChooser;
 
 /**
  * {@code loadBalancing: locality}: a request goes to its group's server when that has a free slot and stays

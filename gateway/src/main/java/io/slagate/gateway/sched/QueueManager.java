@@ -5,6 +5,13 @@ import io.slagate.config.SchedulerMode;
 import io.slagate.config.ServerConfig;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
+import io.slagate.gateway.locality.LardChooser;
+import io.slagate.gateway.locality.LocalityChooser;
+import io.slagate.gateway.locality.LocalityLearner;
+import io.slagate.gateway.locality.LocalityMap;
+import io.slagate.gateway.locality.ServerChooser;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,8 +19,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The gateway's queue manager (section III-A): per-class FIFO queues of suspended requests and the
@@ -165,7 +170,7 @@ public final class QueueManager {
 
     /** Per pool: its load-balancing policy, and for the policies by request type its learner and chooser (else null). */
     private final LoadBalancing[] poolPolicy;
-    private final io.slagate.gateway.locality.LocalityLearner[] poolLearner;
+    private final LocalityLearner[] poolLearner;
     private final ServerChooser[] poolChooser;
     private final String[] poolNames;
     private final ServerChooser.ServerLoad serverLoad = new ServerChooser.ServerLoad() {
@@ -244,17 +249,17 @@ public final class QueueManager {
         poolServers = toArrays(serversOfPool);
         poolNames = poolIndex.keySet().toArray(String[]::new);
         poolPolicy = new LoadBalancing[pools];
-        poolLearner = new io.slagate.gateway.locality.LocalityLearner[pools];
+        poolLearner = new LocalityLearner[pools];
         poolChooser = new ServerChooser[pools];
         String[] ids = config.servers().stream().map(ServerConfig::id).toArray(String[]::new);
         for (int p = 0; p < pools; p++) {
             poolPolicy[p] = config.gateway().loadBalancing(poolNames[p]);
             if (poolPolicy[p].byRequestType()) {
-                poolLearner[p] = new io.slagate.gateway.locality.LocalityLearner(poolNames[p], poolServers[p], ids,
+                poolLearner[p] = new LocalityLearner(poolNames[p], poolServers[p], ids,
                         config.gateway().locality().epsilon());
                 poolChooser[p] = poolPolicy[p] == LoadBalancing.LOCALITY
-                        ? new io.slagate.gateway.locality.LocalityChooser(poolLearner[p])
-                        : new io.slagate.gateway.locality.LardChooser(poolLearner[p], ids);
+                        ? new LocalityChooser(poolLearner[p])
+                        : new LardChooser(poolLearner[p], ids);
             }
         }
 
@@ -487,7 +492,7 @@ public final class QueueManager {
     /** Takes a server out of rotation (its slots are not offered) or brings it back. */
     public void setInRotation(int serverIndex, boolean inRotation) {
         servers[serverIndex].setInRotation(inRotation);
-        io.slagate.gateway.locality.LocalityLearner learner = poolLearner[servers[serverIndex].pool()];
+        LocalityLearner learner = poolLearner[servers[serverIndex].pool()];
         if (learner != null) {
             remap(learner); // its groups go to the servers left (or it takes one back) at once, not at the next interval
         }
@@ -518,20 +523,20 @@ public final class QueueManager {
     }
 
     /** The learner of the class's pool when that pool dispatches by request type, else null. */
-    public io.slagate.gateway.locality.LocalityLearner learner(int classIndex) {
+    public LocalityLearner learner(int classIndex) {
         return poolLearner[queues[classQueue[classIndex]].pool];
     }
 
     /** Recomputes every locality pool's mapping from what was observed since the last time (the gateway's timer). */
     public void remapLocality() {
-        for (io.slagate.gateway.locality.LocalityLearner l : poolLearner) {
+        for (LocalityLearner l : poolLearner) {
             if (l != null) {
                 remap(l);
             }
         }
     }
 
-    private void remap(io.slagate.gateway.locality.LocalityLearner l) {
+    private void remap(LocalityLearner l) {
         try {
             l.remap(s -> servers[s].inRotation(), s -> Math.max(1, cap(allocation, s)));
         } catch (RuntimeException e) {
@@ -545,7 +550,7 @@ public final class QueueManager {
         if (poolPolicy[p] != LoadBalancing.LOCALITY) {
             return null;
         }
-        for (io.slagate.gateway.locality.LocalityMap.Group g : poolLearner[p].map().groups()) {
+        for (LocalityMap.Group g : poolLearner[p].map().groups()) {
             if (servers[s].id().equals(g.server())) {
                 return String.join(", ", g.types()) + String.format(java.util.Locale.ROOT, " (%.0f%% of the pool's requests)",
                         100 * g.loadShare());

@@ -3,7 +3,7 @@ package io.slagate.gateway.locality;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import io.slagate.gateway.sched.ServerChooser;
+import io.slagate.gateway.locality.ServerChooser;
 import org.junit.jupiter.api.Test;
 
 class LardChooserTest {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.slagate.gateway.sched.ServerChooser;
+import io.slagate.gateway.locality.ServerChooser;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,5 @@
 package io.slagate.rm.tune;
 
-import io.slagate.rm.Overrides;
 import java.util.List;
 import java.util.function.ToLongFunction;
 
@@ -13,14 +12,14 @@ import java.util.function.ToLongFunction;
  */
 public final class QueueTimeoutKnob extends BoundedKnob {
     private final List<String> classes;
-    private final Overrides overrides;
+    private final TunedSettings overrides;
     private final ToLongFunction<String> configuredMillis;
 
     /**
      * @param classes          the side's classes, all set to the same value
      * @param configuredMillis a class's configured queue timeout
      */
-    public QueueTimeoutKnob(List<String> classes, Overrides overrides, ToLongFunction<String> configuredMillis, double min, double max) {
+    public QueueTimeoutKnob(List<String> classes, TunedSettings overrides, ToLongFunction<String> configuredMillis, double min, double max) {
         super("queueTimeout", min, max, false);
         if (min < 0.001) {
             throw new IllegalArgumentException("knob queueTimeout: at least 1 ms, not " + min + " s");

@@ -1,6 +1,5 @@
 package io.slagate.rm.tune;
 
-import io.slagate.rm.Overrides;
 import java.util.function.LongSupplier;
 
 /**
@@ -10,10 +9,10 @@ import java.util.function.LongSupplier;
  * their configured window (that is what they hold).
  */
 public final class WindowKnob extends BoundedKnob {
-    private final Overrides overrides;
+    private final TunedSettings overrides;
     private final LongSupplier configuredMillis;
 
-    public WindowKnob(Overrides overrides, LongSupplier configuredMillis, double min, double max) {
+    public WindowKnob(TunedSettings overrides, LongSupplier configuredMillis, double min, double max) {
         super("window", min, max, false);
         if (min <= 0) {
             throw new IllegalArgumentException("knob window: above 0 s, not " + min);

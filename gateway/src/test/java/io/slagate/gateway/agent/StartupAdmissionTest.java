@@ -1,4 +1,4 @@
-package io.slagate.gateway.control;
+package io.slagate.gateway.agent;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

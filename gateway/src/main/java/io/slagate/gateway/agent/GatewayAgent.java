@@ -1,4 +1,4 @@
-package io.slagate.gateway.control;
+package io.slagate.gateway.agent;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

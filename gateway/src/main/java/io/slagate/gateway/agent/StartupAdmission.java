@@ -1,4 +1,4 @@
-package io.slagate.gateway.control;
+package io.slagate.gateway.agent;
 
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;

@@ -1,4 +1,4 @@
-package io.slagate.gateway.sched;
+package io.slagate.gateway.locality;
 
 /**
  * Picks the server for one admitted request by its request type (locality, LARD), among
