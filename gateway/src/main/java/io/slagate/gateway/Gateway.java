@@ -1,28 +1,22 @@
 package io.slagate.gateway;
 
-import io.slagate.gateway.control.FlashCrowdDetector;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.slagate.config.ClientPolicy;
 import io.slagate.config.GatewaySettings;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
 import io.slagate.gateway.proxy.ProxyPath;
-import io.slagate.gateway.control.LocalLimit;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.FlowStats;
 import io.slagate.gateway.stats.GatewayMetrics;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -79,16 +73,9 @@ public final class Gateway implements AutoCloseable {
         // so its configured size, not the next multiple of 4 KiB, is what a waiting request costs in direct memory
         server = new Server(threads, null, new org.eclipse.jetty.io.ArrayByteBufferPool(0, 1024, 64 * 1024));
         server.setErrorHandler(new io.slagate.gateway.soap.SoapErrorHandler(g.id()));
-        HttpConfiguration http = new HttpConfiguration();
-        http.setSendServerVersion(false);
-        http.setSendXPoweredBy(false);
-        http.setSendDateHeader(false); // the server's Date is relayed; a second one would be a duplicate
-        // room for any head the upstream parser accepts from a server, plus the gateway's own fields
-        http.setResponseHeaderSize(64 * 1024);
-        int loops = g.loops() > 0 ? g.loops() : io.slagate.gateway.proxy.LoopConnector.defaultLoops();
-        gatewayConnector = g.tls() == null ? loopConnector(http, g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops)
-                : tlsConnector(http, g.tls(), g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops);
-        adminConnector = connector(http, g.admin().host(), g.admin().port(), "admin", ClientPolicy.DEFAULTS.requestBufferBytes());
+        Listeners listeners = new Listeners(server);
+        gatewayConnector = listeners.client(g);
+        adminConnector = listeners.admin(g);
         // slowloris: headers that trickle in are cut off after the header timeout
         gatewayConnector.addBean(new io.slagate.gateway.proxy.SlowHeaderGuard(gatewayConnector, g.headerTimeout()));
         server.addConnector(gatewayConnector);
@@ -149,48 +136,10 @@ public final class Gateway implements AutoCloseable {
         }
     }
 
-    /** The client listener: {@code loops} event loops, each running both legs of its exchanges. */
-    private io.slagate.gateway.proxy.LoopConnector loopConnector(HttpConfiguration http, String host, int port, int inputBuffer,
-                                                                 int loops) {
-        return listening(new io.slagate.gateway.proxy.LoopConnector(server, loops, h1(http, inputBuffer)), host, port, "gateway");
-    }
-
-    private ServerConnector connector(HttpConfiguration http, String host, int port, String name, int inputBuffer) {
-        return listening(new ServerConnector(server, h1(http, inputBuffer)), host, port, name);
-    }
-
-    /** HTTP/1.1 on a copy of {@code http}: the factory's input buffer size is its own, and the admin listener's would overwrite it. */
-    private static HttpConnectionFactory h1(HttpConfiguration http, int inputBuffer) {
-        HttpConnectionFactory h1 = new HttpConnectionFactory(new HttpConfiguration(http));
-        h1.setInputBufferSize(inputBuffer);
-        return h1;
-    }
-
-    private static <C extends ServerConnector> C listening(C c, String host, int port, String name) {
-        c.setHost(host);
-        c.setPort(port);
-        c.setName(name);
-        c.setIdleTimeout(Duration.ofSeconds(60).toMillis());
-        return c;
-    }
-
     /** The read buffer of a client connection, and of an admin one (bytes), as Jetty will size them. */
     int[] inputBufferSizes() {
         return new int[] {gatewayConnector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize(),
                 adminConnector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize()};
-    }
-
-    /** HTTPS on the client listener: the same HTTP handling behind TLS (the request's scheme becomes https). */
-    private io.slagate.gateway.proxy.LoopConnector tlsConnector(HttpConfiguration http, io.slagate.config.TlsSettings tls,
-                                                                String host, int port, int inputBuffer, int loops) {
-        org.eclipse.jetty.util.ssl.SslContextFactory.Server ssl = new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
-        ssl.setKeyStorePath(tls.keyStore());
-        ssl.setKeyStoreType(tls.type());
-        ssl.setKeyStorePassword(tls.password());
-        HttpConfiguration https = new HttpConfiguration(http);
-        https.addCustomizer(new org.eclipse.jetty.server.SecureRequestCustomizer());
-        return listening(new io.slagate.gateway.proxy.LoopConnector(server, loops,
-                new org.eclipse.jetty.server.SslConnectionFactory(ssl, "http/1.1"), h1(https, inputBuffer)), host, port, "gateway");
     }
 
     /** Whether this gateway reuses its connections to server {@code i} (it does once the server proved it speaks only when asked). */
@@ -236,11 +185,17 @@ public final class Gateway implements AutoCloseable {
         // every generation's queues: a new configuration's pools are remapped from its own first interval
         timer.scheduleAtFixedRate(guarded("locality remap", () -> current.queues().remapLocality()), remap, remap, TimeUnit.MILLISECONDS);
         if (config.gateway().flashCrowd() != null) {
-            timer.scheduleAtFixedRate(guarded("flash-crowd watch", this::flashCrowdTick), FLASH_TICK_MILLIS, FLASH_TICK_MILLIS,
+            timer.scheduleAtFixedRate(guarded("flash-crowd watch", () -> {
+                Generation g = current;
+                flashCrowd.tick(g.config(), g.metrics(), g.queues(), nanoClock.getAsLong());
+            }), io.slagate.gateway.control.FlashCrowdWatch.TICK_MILLIS, io.slagate.gateway.control.FlashCrowdWatch.TICK_MILLIS,
                     TimeUnit.MILLISECONDS);
         }
         if (config.gateway().localLimit()) {
-            timer.scheduleAtFixedRate(guarded("local limit", this::localLimitTick), LOCAL_LIMIT_TICK_MILLIS, LOCAL_LIMIT_TICK_MILLIS,
+            timer.scheduleAtFixedRate(guarded("local limit", () -> {
+                Generation g = current;
+                localLimits.tick(g.config(), g.metrics(), g.queues());
+            }), io.slagate.gateway.control.LocalLimits.TICK_MILLIS, io.slagate.gateway.control.LocalLimits.TICK_MILLIS,
                     TimeUnit.MILLISECONDS);
         }
         started = true;
@@ -317,97 +272,12 @@ public final class Gateway implements AutoCloseable {
         stop(Duration.ofSeconds(5));
     }
 
-    static final long LOCAL_LIMIT_TICK_MILLIS = 100;
-    /** A reduced cap holds at most this long while the server stays slow: the manager has decided by then. */
-    static final long LOCAL_LIMIT_HOLD_MILLIS = 10_000;
-    private volatile LocalLimit[] localLimits;
-    private volatile Generation localLimitsOf;
-
-    private static final long FLASH_TICK_MILLIS = 250;
-    private volatile FlashCrowdDetector flashDetector;
-    private volatile Generation flashDetectorOf;
-    private final List<java.util.function.Consumer<String>> flashCrowdListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
-    /** The last flash-crowd events, newest last, for {@code /stats}. */
-    private final java.util.Deque<Map<String, Object>> flashEvents = new java.util.concurrent.ConcurrentLinkedDeque<>();
+    private final io.slagate.gateway.control.FlashCrowdWatch flashCrowd = new io.slagate.gateway.control.FlashCrowdWatch();
+    private final io.slagate.gateway.control.LocalLimits localLimits = new io.slagate.gateway.control.LocalLimits();
 
     /** Called with the class's name when a class's arrivals surge: the agent reports at once. */
     public void addFlashCrowdListener(java.util.function.Consumer<String> listener) {
-        flashCrowdListeners.add(listener);
-    }
-
-    /** Every 250 ms: each class's arrivals over the last second against its usual rate. */
-    private void flashCrowdTick() {
-        Generation g = current;
-        io.slagate.config.FlashCrowdSettings fc = g.config().gateway().flashCrowd();
-        if (fc == null) {
-            return;
-        }
-        int n = g.config().classes().size();
-        if (flashDetectorOf != g) { // a new configuration: its classes, learned afresh
-            flashDetector = new FlashCrowdDetector(n, fc.factor(), fc.minRate(), fc.maxDuration());
-            flashDetectorOf = g;
-        }
-        long[] arrived = new long[n];
-        for (int c = 0; c < n; c++) {
-            arrived[c] = g.metrics().arrivedCount(c);
-        }
-        for (FlashCrowdDetector.Event e : flashDetector.tick(nanoClock.getAsLong(), arrived)) {
-            String cls = g.config().classes().get(e.classIndex()).name();
-            if (e.raised()) {
-                LOG.warn("flash crowd: class {} arrives at {} req/s, {} times its usual {} req/s; {}the resource manager is asked"
-                        + " for a control cycle now", cls, Math.round(e.rate()), Math.round(e.rate() / Math.max(e.usual(), fc.minRate())),
-                        Math.round(e.usual()), fc.protect() ? "it is held to its share of the allocation in force while it lasts; " : "");
-            } else {
-                LOG.info("flash crowd of class {} over: {} req/s now (usual {} req/s){}", cls, Math.round(e.rate()), Math.round(e.usual()),
-                        fc.protect() ? "; its share is no longer capped" : "");
-            }
-            if (fc.protect()) {
-                g.queues().protectAgainst(e.classIndex(), e.raised());
-            }
-            Map<String, Object> ev = new LinkedHashMap<>();
-            ev.put("timestampMillis", System.currentTimeMillis());
-            ev.put("class", cls);
-            ev.put("event", e.raised() ? "raised" : "over");
-            ev.put("rate", Math.round(e.rate() * 10) / 10.0);
-            ev.put("usualRate", Math.round(e.usual() * 10) / 10.0);
-            flashEvents.addLast(ev);
-            while (flashEvents.size() > 20) {
-                flashEvents.pollFirst();
-            }
-            if (e.raised()) {
-                flashCrowdListeners.forEach(l -> guarded("flash-crowd listener", () -> l.accept(cls)).run());
-            }
-        }
-    }
-
-    /** Every tick: each server's answers since the last tick against its window's normal (the fast inner loop). */
-    private void localLimitTick() {
-        Generation g = current;
-        if (localLimitsOf != g) { // a new configuration: new servers, a fresh start
-            LocalLimit[] fresh = new LocalLimit[g.config().servers().size()];
-            for (int i = 0; i < fresh.length; i++) {
-                fresh[i] = new LocalLimit((int) (LOCAL_LIMIT_HOLD_MILLIS / LOCAL_LIMIT_TICK_MILLIS), LOCAL_LIMIT_TICK_MILLIS / 1000.0);
-            }
-            localLimits = fresh;
-            localLimitsOf = g;
-        }
-        LocalLimit[] limits = localLimits;
-        for (int s = 0; s < limits.length; s++) {
-            double[] tick = g.metrics().serverTick(s);
-            int granted = g.queues().allocation().cap(s);
-            boolean before = limits[s].limiting();
-            int cap = limits[s].tick((int) tick[0], tick[1], g.metrics().serverWindow(s)[1], granted);
-            g.queues().limitLocally(s, limits[s].limiting() ? cap : -1);
-            if (limits[s].limiting() != before) {
-                String id = g.config().servers().get(s).id();
-                if (before) {
-                    LOG.info("server {}: local limit lifted ({})", id, limits[s].reason());
-                } else {
-                    LOG.warn("server {}: local limit, {} until it recovers (the resource manager is told in the next report)", id,
-                            limits[s].reason());
-                }
-            }
-        }
+        flashCrowd.addListener(listener);
     }
 
     /** Every reporting interval: close the window's current slot, then let the listeners (the stats publisher) read it. */
@@ -492,63 +362,7 @@ public final class Gateway implements AutoCloseable {
 
     private Object statsView() {
         Generation gen = current;
-        SlagateConfig config = gen.config();
-        QueueManager queues = gen.queues();
-        GatewayMetrics metrics = gen.metrics();
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("gateway", config.gateway().id());
-        m.put("inFlight", metrics.inFlight());
-        m.put("arrived", metrics.arrivedTotal());
-        m.put("completed", metrics.completedTotal());
-        m.put("faulted", metrics.faultedTotal());
-        Allocation a = queues.allocation();
-        Map<String, Object> alloc = new LinkedHashMap<>();
-        alloc.put("version", a.version());
-        Map<String, Double> w = new LinkedHashMap<>();
-        for (int c = 0; c < a.classCount(); c++) {
-            w.put(config.classes().get(c).name(), a.weight(c));
-        }
-        Map<String, Object> n = new LinkedHashMap<>();
-        for (int s = 0; s < a.serverCount(); s++) {
-            Map<String, Object> srv = new LinkedHashMap<>();
-            srv.put("cap", a.cap(s));
-            srv.put("outstanding", queues.server(s).outstanding());
-            srv.put("inRotation", queues.server(s).inRotation());
-            n.put(config.servers().get(s).id(), srv);
-        }
-        alloc.put("weights", w);
-        alloc.put("servers", n);
-        Map<String, Object> timeouts = new LinkedHashMap<>(); // the classes whose queue timeout the manager's tuner set
-        for (int c = 0; c < config.classes().size(); c++) {
-            double inForce = queues.queueTimeoutNanos(c) / 1e9;
-            double configured = config.classes().get(c).queueTimeout().toNanos() / 1e9;
-            if (inForce != configured) {
-                timeouts.put(config.classes().get(c).name(), Map.of("seconds", inForce, "configured", configured));
-            }
-        }
-        alloc.put("queueTimeouts", timeouts);
-        alloc.put("statsWindow", Map.of("seconds", metrics.windowIntervals() * metrics.intervalSeconds(),
-                "configured", metrics.configuredWindowIntervals() * metrics.intervalSeconds()));
-        m.put("allocation", alloc);
-        m.put("classes", metrics.flowStats(queues));
-        FlashCrowdDetector fd = flashDetector;
-        if (config.gateway().flashCrowd() != null) {
-            Map<String, Object> fc = new LinkedHashMap<>();
-            List<String> alarmed = new java.util.ArrayList<>();
-            for (int c = 0; fd != null && flashDetectorOf == gen && c < config.classes().size(); c++) {
-                if (fd.alarmed(c)) {
-                    alarmed.add(config.classes().get(c).name());
-                }
-            }
-            fc.put("alarmed", alarmed);
-            fc.put("events", List.copyOf(flashEvents));
-            m.put("flashCrowd", fc);
-        }
-        List<Map<String, Object>> locality = queues.localityStats();
-        if (!locality.isEmpty()) {
-            m.put("locality", locality);
-        }
-        return m;
+        return StatsView.of(gen.config(), gen.queues(), gen.metrics(), flashCrowd);
     }
 
     /**

@@ -82,7 +82,7 @@ class LocalLimitGatewayTest {
                     await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().effectiveCap(0) < 10);
                     long cutAt = System.nanoTime();
                     await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().effectiveCap(0) == 10);
-                    assertTrue(System.nanoTime() - cutAt < Gateway.LOCAL_LIMIT_HOLD_MILLIS * 1_000_000,
+                    assertTrue(System.nanoTime() - cutAt < io.slagate.gateway.control.LocalLimits.HOLD_MILLIS * 1_000_000,
                             "given back as useless, not after the hold");
                     long done = g.metrics().completedTotal();
                     await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().completedTotal() > done + 300);

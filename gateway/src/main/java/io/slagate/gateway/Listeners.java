@@ -1,0 +1,78 @@
+package io.slagate.gateway;
+
+import io.slagate.config.ClientPolicy;
+import io.slagate.config.GatewaySettings;
+import io.slagate.config.TlsSettings;
+import io.slagate.gateway.proxy.LoopConnector;
+import java.time.Duration;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * The gateway's two listeners on one Jetty server: the client listener ({@code gateway.listen},
+ * HTTP/1.1 or HTTPS, on {@code gateway.loops} event loops) and the admin listener. Neither says
+ * what it is (no Server, X-Powered-By or Date of its own: the server's Date is relayed).
+ */
+final class Listeners {
+    private final Server server;
+    private final HttpConfiguration http = new HttpConfiguration();
+
+    Listeners(Server server) {
+        this.server = server;
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        http.setSendDateHeader(false); // the server's Date is relayed; a second one would be a duplicate
+        // room for any head the upstream parser accepts from a server, plus the gateway's own fields
+        http.setResponseHeaderSize(64 * 1024);
+    }
+
+    LoopConnector client(GatewaySettings g) {
+        int loops = g.loops() > 0 ? g.loops() : LoopConnector.defaultLoops();
+        return g.tls() == null ? loopConnector(http, g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops)
+                : tlsConnector(http, g.tls(), g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops);
+    }
+
+    ServerConnector admin(GatewaySettings g) {
+        return connector(http, g.admin().host(), g.admin().port(), "admin", ClientPolicy.DEFAULTS.requestBufferBytes());
+    }
+
+    /** The client listener: {@code loops} event loops, each running both legs of its exchanges. */
+    private LoopConnector loopConnector(HttpConfiguration http, String host, int port, int inputBuffer,
+                                                                 int loops) {
+        return listening(new LoopConnector(server, loops, h1(http, inputBuffer)), host, port, "gateway");
+    }
+
+    private ServerConnector connector(HttpConfiguration http, String host, int port, String name, int inputBuffer) {
+        return listening(new ServerConnector(server, h1(http, inputBuffer)), host, port, name);
+    }
+
+    /** HTTP/1.1 on a copy of {@code http}: the factory's input buffer size is its own, and the admin listener's would overwrite it. */
+    private static HttpConnectionFactory h1(HttpConfiguration http, int inputBuffer) {
+        HttpConnectionFactory h1 = new HttpConnectionFactory(new HttpConfiguration(http));
+        h1.setInputBufferSize(inputBuffer);
+        return h1;
+    }
+
+    private static <C extends ServerConnector> C listening(C c, String host, int port, String name) {
+        c.setHost(host);
+        c.setPort(port);
+        c.setName(name);
+        c.setIdleTimeout(Duration.ofSeconds(60).toMillis());
+        return c;
+    }
+
+    /** HTTPS on the client listener: the same HTTP handling behind TLS (the request's scheme becomes https). */
+    private LoopConnector tlsConnector(HttpConfiguration http, TlsSettings tls,
+                                                                String host, int port, int inputBuffer, int loops) {
+        org.eclipse.jetty.util.ssl.SslContextFactory.Server ssl = new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
+        ssl.setKeyStorePath(tls.keyStore());
+        ssl.setKeyStoreType(tls.type());
+        ssl.setKeyStorePassword(tls.password());
+        HttpConfiguration https = new HttpConfiguration(http);
+        https.addCustomizer(new org.eclipse.jetty.server.SecureRequestCustomizer());
+        return listening(new LoopConnector(server, loops,
+                new org.eclipse.jetty.server.SslConnectionFactory(ssl, "http/1.1"), h1(https, inputBuffer)), host, port, "gateway");
+    }
+}
