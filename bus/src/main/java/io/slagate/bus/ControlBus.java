@@ -82,7 +82,7 @@ public final class ControlBus implements AutoCloseable {
     /** With TLS settings: {@code ssl://} URLs trust the certificates of {@code tls.trustStore}. */
     public ControlBus(String url, String user, String password, io.slagate.config.BusTls tls, String name) {
         this.tls = tls;
-        this.url = effectiveUrl(url);
+        this.url = BusConnections.effectiveUrl(url);
         this.user = user;
         this.password = password;
         this.name = name;
@@ -95,28 +95,6 @@ public final class ControlBus implements AutoCloseable {
 
     public static ControlBus of(BusSettings settings, String name) {
         return new ControlBus(settings.url(), settings.user(), settings.password(), settings.tls(), name);
-    }
-
-    /**
-     * In-VM URLs get {@code create=false} (never start a stray broker); plain TCP/SSL URLs are
-     * wrapped in failover so that a lost broker is reconnected with subscriptions restored; a
-     * failover URL gets a send timeout unless it has one, so that a publish cannot block forever.
-     */
-    public static String effectiveUrl(String url) {
-        if (url.startsWith("vm:")) {
-            return url.contains("create=") ? url : url + (url.contains("?") ? "&" : "?") + "create=false";
-        }
-        String failover = url.startsWith("failover:") ? url
-                : "failover:(" + url + ")?initialReconnectDelay=100&maxReconnectDelay=2000&startupMaxReconnectAttempts=1";
-        // an operator's own failover: URL keeps its settings, but gets the bus's reconnect pace where it names none
-        // (ActiveMQ's default backoff grows to 30 s: a broker back after a restart was found 17-20 s later)
-        for (String option : new String[] {"initialReconnectDelay=100", "maxReconnectDelay=2000", "timeout=3000"}) {
-            String key = option.substring(0, option.indexOf('=') + 1);
-            if (!failover.contains(key)) {
-                failover += (failover.contains(")?") ? "&" : "?") + option;
-            }
-        }
-        return failover;
     }
 
     /** Receives every valid message of a topic on the bus's listener thread; register before or after {@link #start}. */
@@ -237,34 +215,7 @@ public final class ControlBus implements AutoCloseable {
     }
 
     private ActiveMQConnectionFactory connectionFactory() throws Exception {
-        return connectionFactory(url, user, password, tls);
-    }
-
-    /**
-     * A connection factory for {@code url} (as given: see {@link #effectiveUrl}) with these credentials;
-     * with a trust store, an SSL one that trusts its certificates. Shared with the gateway's SOAP/JMS dispatch.
-     */
-    public static ActiveMQConnectionFactory connectionFactory(String url, String user, String password,
-                                                              io.slagate.config.BusTls tls) throws Exception {
-        if (tls == null || tls.trustStore() == null && tls.keyStore() == null) {
-            return new ActiveMQConnectionFactory(user, password, url);
-        }
-        org.apache.activemq.ActiveMQSslConnectionFactory f = new org.apache.activemq.ActiveMQSslConnectionFactory(url);
-        f.setUserName(user);
-        f.setPassword(password);
-        javax.net.ssl.TrustManager[] trust = null; // null: the JDK's default trust
-        if (tls.trustStore() != null) {
-            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
-                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(BusTlsContext.load(tls.trustStore(), tls.trustStoreType(), tls.trustStorePassword()));
-            trust = tmf.getTrustManagers();
-        }
-        javax.net.ssl.KeyManager[] keys = null; // a client certificate, for brokers that require one
-        if (tls.keyStore() != null) {
-            keys = BusTlsContext.keyManagers(tls);
-        }
-        f.setKeyAndTrustManagers(keys, trust, null);
-        return f;
+        return BusConnections.connectionFactory(url, user, password, tls);
     }
 
     private void connect() {

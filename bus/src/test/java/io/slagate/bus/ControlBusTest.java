@@ -161,12 +161,12 @@ class ControlBusTest {
 
     @Test
     void effectiveUrl_wrapsTcpInFailover_andVmNeverCreatesABroker() {
-        assertEquals("vm://slagate?create=false", ControlBus.effectiveUrl("vm://slagate"));
-        assertTrue(ControlBus.effectiveUrl("tcp://h:61616").startsWith("failover:(tcp://h:61616)?"));
+        assertEquals("vm://slagate?create=false", io.slagate.bus.BusConnections.effectiveUrl("vm://slagate"));
+        assertTrue(io.slagate.bus.BusConnections.effectiveUrl("tcp://h:61616").startsWith("failover:(tcp://h:61616)?"));
         assertEquals("failover:(tcp://a:1,tcp://b:2)?initialReconnectDelay=100&maxReconnectDelay=2000&timeout=3000",
-                ControlBus.effectiveUrl("failover:(tcp://a:1,tcp://b:2)"));
+                io.slagate.bus.BusConnections.effectiveUrl("failover:(tcp://a:1,tcp://b:2)"));
         assertEquals("failover:(tcp://a:1)?timeout=10&maxReconnectDelay=500&initialReconnectDelay=100",
-                ControlBus.effectiveUrl("failover:(tcp://a:1)?timeout=10&maxReconnectDelay=500"), "the operator's own settings stay");
+                io.slagate.bus.BusConnections.effectiveUrl("failover:(tcp://a:1)?timeout=10&maxReconnectDelay=500"), "the operator's own settings stay");
     }
 
     /**

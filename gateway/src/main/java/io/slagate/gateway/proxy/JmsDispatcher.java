@@ -1,6 +1,5 @@
 package io.slagate.gateway.proxy;
 
-import io.slagate.bus.ControlBus;
 import io.slagate.config.BusSettings;
 import io.slagate.config.ServerConfig;
 import io.slagate.gateway.sched.ServerSlots;
@@ -135,7 +134,7 @@ final class JmsDispatcher extends AbstractLifeCycle {
     }
 
     private void connect() throws Exception {
-        ActiveMQConnectionFactory f = ControlBus.connectionFactory(ControlBus.effectiveUrl(bus.url()), bus.user(),
+        ActiveMQConnectionFactory f = io.slagate.bus.BusConnections.connectionFactory(io.slagate.bus.BusConnections.effectiveUrl(bus.url()), bus.user(),
                 bus.password(), bus.tls());
         f.setWatchTopicAdvisories(false);
         ActiveMQConnection c = (ActiveMQConnection) f.createConnection();
