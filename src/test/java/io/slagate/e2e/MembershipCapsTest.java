@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.slagate.gateway.testing.TestBackend;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,12 +45,6 @@ class MembershipCapsTest {
         }
         for (int i = open.size() - 1; i >= 0; i--) {
             open.get(i).close();
-        }
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 
@@ -103,13 +96,13 @@ class MembershipCapsTest {
         b1.behave(b1.delayed(20));
         b2.behave(b2.delayed(20));
         nodes = new Nodes(dir);
-        String broker = "127.0.0.1:" + freePort();
+        String broker = "127.0.0.1:" + Nodes.freePort();
         List<String> servers = List.of(b1.url(), b2.url());
         Map<String, int[]> ports = new java.util.LinkedHashMap<>(); // gateway → listen, admin
         for (String gw : List.of("gw1", "gw2", "gw3", "gw4")) {
-            ports.put(gw, new int[] {freePort(), freePort()});
+            ports.put(gw, new int[] {Nodes.freePort(), Nodes.freePort()});
         }
-        Path rmConfig = nodes.config("rm", "unused", "127.0.0.1", freePort(), freePort(), broker, servers, N_S, "rm", Nodes.PASSWORD_ENV);
+        Path rmConfig = nodes.config("rm", "unused", "127.0.0.1", Nodes.freePort(), Nodes.freePort(), broker, servers, N_S, "rm", Nodes.PASSWORD_ENV);
         Map<String, Path> gwConfig = new java.util.HashMap<>();
         for (String gw : List.of("gw1", "gw2", "gw3")) {
             gwConfig.put(gw, nodes.config(gw, gw, "127.0.0.1", ports.get(gw)[0], ports.get(gw)[1], broker, servers, N_S, gw,

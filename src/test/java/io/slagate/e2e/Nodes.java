@@ -106,6 +106,13 @@ final class Nodes implements AutoCloseable {
         return f;
     }
 
+    /** A port nobody listens on now (on loopback). */
+    static int freePort() throws Exception {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
     /** A gateway's {@code /ready} status, or -1 when it does not answer. */
     static int ready(String host, int adminPort) {
         try {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.slagate.gateway.testing.TestBackend;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,12 +39,6 @@ class SeveralProcessesTest {
         }
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     private static Map<String, Integer> caps(int adminPort) {
         return Nodes.caps("127.0.0.1", adminPort);
     }
@@ -63,11 +56,11 @@ class SeveralProcessesTest {
         b1.behave(b1.delayed(20));
         b2.behave(b2.delayed(20));
         nodes = new Nodes(dir);
-        int broker = freePort();
-        int gw1 = freePort();
-        int adm1 = freePort();
-        int gw2 = freePort();
-        int adm2 = freePort();
+        int broker = Nodes.freePort();
+        int gw1 = Nodes.freePort();
+        int adm1 = Nodes.freePort();
+        int gw2 = Nodes.freePort();
+        int adm2 = Nodes.freePort();
         List<String> servers = List.of(b1.url(), b2.url());
         Path c1 = nodes.config("gw1", "gw1", "127.0.0.1", gw1, adm1, "127.0.0.1:" + broker, servers, N_S);
         Path c2 = nodes.config("gw2", "gw2", "127.0.0.1", gw2, adm2, "127.0.0.1:" + broker, servers, N_S);
