@@ -133,8 +133,8 @@ public final class Experiments {
     // ---------------------------------------------------------------- A: throughput against N_s (Fig. 7)
 
     /**
-     * Experiment A, then {@code concurrency: auto} on the same backend from N_s = 1 and from N_s = 200
-     *: what it settles on beside the knee measured with static N_s. Ends with the line
+     * Experiment A, then {@code concurrency: auto} on the same backend from N_s = 1 and from N_s = 200:
+     * what it settles on beside the knee measured with static N_s. Ends with the line
      * {@code knee K auto N} (from 1) and {@code knee K auto-from-200 N}.
      */
     /**
@@ -163,8 +163,8 @@ public final class Experiments {
     }
 
     /**
-     * Experiment A, then {@code concurrency: auto} on the same backend from N_s = 1 and from N_s = 200
-     *, for two backends of different capacity: a sleep-bound one with a pool of 20, then the
+     * Experiment A, then {@code concurrency: auto} on the same backend from N_s = 1 and from N_s = 200,
+     * for two backends of different capacity: a sleep-bound one with a pool of 20, then the
      * paper's CPU-bound one. Ends with the paper backend's line {@code knee K auto N} (from 1).
      */
     public List<String> kneeWithAuto() throws Exception {

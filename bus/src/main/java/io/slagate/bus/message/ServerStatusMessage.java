@@ -3,8 +3,8 @@ package io.slagate.bus.message;
 /**
  * One server as a gateway sees it: its cap N_{g,s} in force, outstanding requests, whether in rotation, and over the
  * statistics window its answers per second and their mean service time (s; NaN without answers); whether a
- * local limit holds it below the allocation's cap here (then {@code cap} is the reduced one); under locality dispatch
- *, the request types mapped to it and their share of the pool's requests, as text ({@code null} otherwise);
+ * local limit holds it below the allocation's cap here (then {@code cap} is the reduced one); under locality
+ * dispatch, the request types mapped to it and their share of the pool's requests, as text ({@code null} otherwise);
  * for a movable server, the pool it serves now ({@code null} otherwise), and the pool it was moved to and
  * refused to serve (no such service there), until the manager's allocation no longer asks for it ({@code null} otherwise).
  */
