@@ -190,7 +190,7 @@ final class ControllerTuningExperiment {
                 change, as long as the longest window, so that a period measures its own setting's answers only; promoted at
                 +0.03 over the mean of the two references: a first run with 8 s periods and +0.01 promoted on noise, its
                 references alone moving by ±0.05 between periods) tunes the weight resolution (0.25 to 2), the damping (0.1 to
-                0.9), the model (auto or mm1) and the gateways' statistics window (0.5 to 6 s; the issue's poor start has 120 s,
+                0.9), the model (auto or mm1) and the gateways' statistics window (0.5 to 6 s; a poor start has 120 s,
                 which would need a settle of 120 s per change, beyond a short run). Then, under the second phase's load, the start and the tuned
                 settings take turns (start, tuned, tuned, start; %d s each after 8 s to settle), so both are measured in the same
                 run on the same load: %s

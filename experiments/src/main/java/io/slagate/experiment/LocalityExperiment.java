@@ -112,7 +112,7 @@ final class LocalityExperiment {
         return List.of(line);
     }
 
-    /** The Done-when line: each policy's throughput, averaged over the TPC-W cells (or the one mix of the short run). */
+    /** The summary line: each policy's throughput, averaged over the TPC-W cells (or the one mix of the short run). */
     static String summary(List<Cell> cells, String onlyMix) {
         Map<String, double[]> sum = new LinkedHashMap<>();
         for (String p : POLICIES) {

@@ -156,7 +156,7 @@ class ClosedAndOpenModelsTest {
         assertTrue(m.predictSeconds(o, 5.4) >= ResponseTimeModel.UNSTABLE_SECONDS, "below the load: unstable");
     }
 
-    /** M/M/1 gets this wrong in the direction the issue describes: it thinks a closed flow needs more than it does. */
+    /** M/M/1 gets this wrong in one direction: it thinks a closed flow needs more than it does. */
     @Test
     void mm1_overstatesTheCostOfASlotTaken_closedDoesNot() {
         double[] at6 = ctmc(20, 1, 1, 6);
