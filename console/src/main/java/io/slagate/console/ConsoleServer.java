@@ -40,6 +40,12 @@ public final class ConsoleServer implements AutoCloseable {
     }
 
     public static ConsoleServer start(SlagateConfig config, ControlBus bus, PrintStream out) throws Exception {
+        return start(config, bus, out, System::nanoTime);
+    }
+
+    /** As above, the login throttle on {@code throttleClock} (a test's, so that its waits do not depend on the machine's speed). */
+    static ConsoleServer start(SlagateConfig config, ControlBus bus, PrintStream out, java.util.function.LongSupplier throttleClock)
+            throws Exception {
         Path usersFile = usersFile(config);
         UserStore users = UserStore.open(usersFile);
         if (users.generatedPassword() != null) {
@@ -57,7 +63,7 @@ public final class ConsoleServer implements AutoCloseable {
         AuditLog audit = new AuditLog(usersFile.resolveSibling("console-audit.log"));
         bus.subscribe(io.slagate.bus.message.Topics.DECISION, new TuningWriteBack(editor, audit));
         ConsoleHandler handler = new ConsoleHandler(editor, users, new Sessions(timeout, System::nanoTime),
-                new LoginThrottle(System::nanoTime), audit, state, bus);
+                new LoginThrottle(throttleClock), audit, state, bus);
         QueuedThreadPool threads = new QueuedThreadPool(32, 2);
         threads.setName("console");
         Server server = new Server(threads);

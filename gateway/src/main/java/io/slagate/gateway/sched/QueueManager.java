@@ -53,119 +53,32 @@ public final class QueueManager {
     private final ServerSlots[] servers;
     private final int[][] poolServers;
     private final ClassSelector selector;
-    /** Per server, the pool it serves now (its pool at start; moved by the resource manager); replaced whole. */
-    private volatile int[] servingPool;
+    /** Which pool each server serves now, and the moves on probation ({@link PoolAssignment}). */
+    private final PoolAssignment assignment;
 
     /** Whether server {@code s} serves pool {@code p} now. */
     private boolean serves(int s, int p) {
-        return servingPool[s] == p;
+        return assignment.serves(s, p);
     }
 
-    /**
-     * The pools movable servers serve now, by server id and pool name (from the allocation): a server that moves stops
-     * taking its old pool's requests at once, finishes those it has (its slots count both, so N_s holds), and takes the
-     * new pool's as its slots free. Unknown servers and pools are ignored.
-     */
+    /** The pools movable servers serve now, by server id and pool name (from the allocation); see {@link PoolAssignment#assign}. */
     public void assignPools(Map<String, String> serverPools) {
-        if (serverPools == null || serverPools.isEmpty()) {
-            return;
-        }
-        boolean changed = false;
-        synchronized (poolLock) { // against a refused move's revert; the scheduler runs after, outside it
-            int[] next = servingPool.clone();
-            for (int s = 0; s < servers.length; s++) {
-                String pool = serverPools.get(servers[s].id());
-                int p = pool == null ? -1 : java.util.Arrays.asList(poolNames).indexOf(pool);
-                if (p < 0) {
-                    continue;
-                }
-                if (pool.equals(refusedPool.get(s))) {
-                    continue; // refused here: the manager has not heard yet (it reverts the move once it has)
-                }
-                refusedPool.set(s, null); // the manager asks for another pool now: it has heard
-                if (p != next[s] && candidateIn(s, p)) {
-                    LOG.info("server {} now serves pool {} (was {}); on probation until it answers that pool's requests",
-                            servers[s].id(), pool, poolNames[next[s]]);
-                    probation.set(s, new MoveProbation(next[s], p));
-                    next[s] = p;
-                    changed = true;
-                }
-            }
-            if (changed) {
-                servingPool = next;
-            }
-        }
-        if (changed) {
-            remapLocality();
-            wake();
-        }
+        assignment.assign(serverPools);
     }
 
-    /** Guards the replacement of {@link #servingPool} (the allocation's moves, and a refused move's revert). */
-    private final Object poolLock = new Object();
-
-    /** Per server, the move it is on probation for (null: none); read on every answer, so one volatile read when none. */
-    private final java.util.concurrent.atomic.AtomicReferenceArray<MoveProbation> probation;
-    /** Per server, the pool it refused to serve (reported to the manager until its allocation no longer asks for it). */
-    private final java.util.concurrent.atomic.AtomicReferenceArray<String> refusedPool;
-
-    /**
-     * Server {@code s} answered a request of class {@code c} with {@code status}: while it is on probation in a pool
-     * it was just moved to, three "no such service" answers in a row move it back at once, and the manager is told
-     * ({@link #refusedPool}); any other answer accepts the move.
-     */
+    /** Server {@code s} answered a request of class {@code c} with {@code status}; see {@link PoolAssignment#answered}. */
     public void answered(int s, int c, int status) {
-        MoveProbation pr = probation.get(s);
-        if (pr == null || classPool[c] != pr.to) {
-            return;
-        }
-        switch (pr.answer(status)) {
-            case ACCEPTED -> {
-                probation.compareAndSet(s, pr, null);
-                LOG.info("server {} serves pool {}: the move is accepted", servers[s].id(), poolNames[pr.to]);
-            }
-            case REFUSED -> {
-                probation.compareAndSet(s, pr, null);
-                refuseMove(s, pr);
-            }
-            default -> { }
-        }
-    }
-
-    private void refuseMove(int s, MoveProbation pr) {
-        synchronized (poolLock) {
-            if (servingPool[s] != pr.to) {
-                return; // moved again meanwhile
-            }
-            int[] next = servingPool.clone();
-            next[s] = pr.from;
-            refusedPool.set(s, poolNames[pr.to]);
-            servingPool = next;
-        }
-        LOG.warn("server {} refused pool {}: {} answers in a row said it has no such service (404/405/410/501); back in "
-                + "pool {}, and the resource manager is told", servers[s].id(), poolNames[pr.to], MoveProbation.REFUSALS,
-                poolNames[pr.from]);
-        remapLocality();
-        wake();
+        assignment.answered(s, classPool[c], status);
     }
 
     /** The pool server {@code s} refused to serve, while the manager has not reverted the move (else null). */
     public String refusedPool(int s) {
-        return refusedPool.get(s);
-    }
-
-    private boolean candidateIn(int s, int p) {
-        for (int x : poolServers[p]) {
-            if (x == s) {
-                return true;
-            }
-        }
-        return false;
+        return assignment.refusedPool(s);
     }
 
     /** The pool server {@code s} serves now. */
     public String servingPool(int s) {
-        return poolNames[servingPool[s]];
+        return assignment.servingPool(s);
     }
 
     /** Per pool: its load-balancing policy, and for the policies by request type its learner and chooser (else null). */
@@ -233,9 +146,7 @@ public final class QueueManager {
             servers[i] = new ServerSlots(i, s.id(), p, inherited.getOrDefault(serverKey(s), new AtomicInteger()));
             serversOfPool.get(p).add(i);
         }
-        servingPool = new int[servers.length];
-        probation = new java.util.concurrent.atomic.AtomicReferenceArray<>(servers.length);
-        refusedPool = new java.util.concurrent.atomic.AtomicReferenceArray<>(servers.length);
+        int[] servingPool = new int[servers.length];
         for (int i = 0; i < servers.length; i++) {
             ServerConfig s = config.servers().get(i);
             servingPool[i] = poolIndex.get(s.pool());
@@ -248,6 +159,10 @@ public final class QueueManager {
         }
         poolServers = toArrays(serversOfPool);
         poolNames = poolIndex.keySet().toArray(String[]::new);
+        assignment = new PoolAssignment(servers, servingPool, poolNames, poolServers, () -> {
+            remapLocality();
+            wake();
+        });
         poolPolicy = new LoadBalancing[pools];
         poolLearner = new LocalityLearner[pools];
         poolChooser = new ServerChooser[pools];
@@ -388,7 +303,7 @@ public final class QueueManager {
      */
     public ServerSlots reassign(ServerSlots failed, long tried) {
         Allocation a = allocation;
-        int pool = servingPool[failed.index()];
+        int pool = assignment.pool(failed.index());
         for (int s : poolServers[pool]) {
             ServerSlots other = servers[s];
             boolean alreadyTried = s < 64 && (tried & (1L << s)) != 0;
