@@ -43,23 +43,54 @@ final class CrossChecks {
         windowKnobs(top, gateway.stats(), controller.tuning());
         Set<String> pools = new HashSet<>();
         servers.forEach(s -> pools.add(s.pool()));
+        String known = String.join(", ", ConfigLoader.sorted(pools));
         for (int i = 0; i < servers.size(); i++) {
             for (String p : servers.get(i).pools()) {
                 if (!pools.contains(p)) {
-                    top.problem("servers[" + i + "].pools", p, "is not a pool (no server starts in it); pools: "
-                            + String.join(", ", ConfigLoader.sorted(pools)));
+                    top.problem("servers[" + i + "].pools", p, "is not a pool (no server starts in it); pools: " + known);
                 }
             }
         }
         for (String p : gateway.upstream().perPool().keySet()) {
             if (!pools.contains(p)) {
                 top.problem("gateway.upstreamReuse." + p, gateway.upstream().perPool().get(p).text(),
-                        "names no pool with servers; pools: " + String.join(", ", ConfigLoader.sorted(pools)) + " (or default)");
+                        "names no pool with servers; pools: " + known + " (or default)");
             }
         }
-        Map<String, String> poolOwner = new HashMap<>(); // pool → the partition that tunes it: two tuners must not share servers
-        String interleavedOwner = null; // the controller's knobs are global: one tuner turns them
-        for (TuningSettings tuning : controller.tuning()) {
+        tuningPartitions(top, classes, controller.tuning(), pools);
+        for (Map.Entry<String, Integer> m : controller.reconfiguration().minServers().entrySet()) {
+            long size = servers.stream().filter(s -> s.pool().equals(m.getKey())).count();
+            if (!pools.contains(m.getKey())) {
+                top.problem("controller.reconfiguration.minServers." + m.getKey(), m.getValue(), "names no pool; pools: " + known);
+            } else if (m.getValue() > size) {
+                top.problem("controller.reconfiguration.minServers." + m.getKey(), m.getValue(), "is above the pool's "
+                        + size + " server(s) at start");
+            }
+        }
+        for (String p : gateway.locality().pools().keySet()) {
+            if (!servers.isEmpty() && !pools.contains(p)) {
+                top.problem("gateway.loadBalancing." + p, gateway.locality().pools().get(p).configName(),
+                        "names a pool with no server; pools with servers: " + known + " (or default)");
+            }
+        }
+        for (int i = 0; i < classes.size(); i++) {
+            TrafficClassConfig c = classes.get(i);
+            if (c.pool() != null && !servers.isEmpty() && !pools.contains(c.pool())) {
+                top.problem("classes[" + i + "].pool", c.pool(), "has no server; pools with servers: " + known);
+            }
+        }
+    }
+
+    /**
+     * The tuning partitions against the pools and classes: each names pools with servers, no pool is in
+     * two partitions (two tuners must not share servers), at most one is interleaved (the controller's
+     * knobs are global), and its twins are classes of its safe and experimental pools.
+     */
+    private static void tuningPartitions(ConfigNode top, List<TrafficClassConfig> classes, List<TuningSettings> partitions,
+                                         Set<String> pools) {
+        Map<String, String> poolOwner = new HashMap<>(); // pool → the partition that tunes it
+        String interleavedOwner = null;
+        for (TuningSettings tuning : partitions) {
             String at = TuningSettings.DEFAULT.equals(tuning.partition()) ? "controller.tuning." : "controller.tuning.partitions."
                     + tuning.partition() + ".";
             if (tuning.interleaved() && interleavedOwner != null) {
@@ -82,38 +113,20 @@ final class CrossChecks {
             if (tuning.safePool() != null && tuning.safePool().equals(tuning.experimentalPool())) {
                 top.problem(at + "experimental", tuning.experimentalPool(), "must differ from the safe pool");
             }
-            for (Map.Entry<String, String> tw : tuning.twins().entrySet()) {
-                TrafficClassConfig safe = classes.stream().filter(x -> x.name().equals(tw.getKey())).findFirst().orElse(null);
-                TrafficClassConfig twin = classes.stream().filter(x -> x.name().equals(tw.getValue())).findFirst().orElse(null);
-                if (safe == null || !safe.pool().equals(tuning.safePool())) {
-                    top.problem(at + "twins." + tw.getKey(), tw.getKey(), "must be a class of the safe pool " + tuning.safePool());
-                }
-                if (twin == null || !twin.pool().equals(tuning.experimentalPool())) {
-                    top.problem(at + "twins." + tw.getKey(), tw.getValue(), "must be a class of the experimental pool "
-                            + tuning.experimentalPool());
-                }
-            }
+            twins(top, classes, tuning, at);
         }
-        for (Map.Entry<String, Integer> m : controller.reconfiguration().minServers().entrySet()) {
-            long size = servers.stream().filter(s -> s.pool().equals(m.getKey())).count();
-            if (!pools.contains(m.getKey())) {
-                top.problem("controller.reconfiguration.minServers." + m.getKey(), m.getValue(), "names no pool; pools: "
-                        + String.join(", ", ConfigLoader.sorted(pools)));
-            } else if (m.getValue() > size) {
-                top.problem("controller.reconfiguration.minServers." + m.getKey(), m.getValue(), "is above the pool's "
-                        + size + " server(s) at start");
+    }
+
+    private static void twins(ConfigNode top, List<TrafficClassConfig> classes, TuningSettings tuning, String at) {
+        for (Map.Entry<String, String> tw : tuning.twins().entrySet()) {
+            TrafficClassConfig safe = classes.stream().filter(x -> x.name().equals(tw.getKey())).findFirst().orElse(null);
+            TrafficClassConfig twin = classes.stream().filter(x -> x.name().equals(tw.getValue())).findFirst().orElse(null);
+            if (safe == null || !safe.pool().equals(tuning.safePool())) {
+                top.problem(at + "twins." + tw.getKey(), tw.getKey(), "must be a class of the safe pool " + tuning.safePool());
             }
-        }
-        for (String p : gateway.locality().pools().keySet()) {
-            if (!servers.isEmpty() && !pools.contains(p)) {
-                top.problem("gateway.loadBalancing." + p, gateway.locality().pools().get(p).configName(),
-                        "names a pool with no server; pools with servers: " + String.join(", ", ConfigLoader.sorted(pools)) + " (or default)");
-            }
-        }
-        for (int i = 0; i < classes.size(); i++) {
-            TrafficClassConfig c = classes.get(i);
-            if (c.pool() != null && !servers.isEmpty() && !pools.contains(c.pool())) {
-                top.problem("classes[" + i + "].pool", c.pool(), "has no server; pools with servers: " + String.join(", ", ConfigLoader.sorted(pools)));
+            if (twin == null || !twin.pool().equals(tuning.experimentalPool())) {
+                top.problem(at + "twins." + tw.getKey(), tw.getValue(), "must be a class of the experimental pool "
+                        + tuning.experimentalPool());
             }
         }
     }

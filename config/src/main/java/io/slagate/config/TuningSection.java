@@ -108,58 +108,73 @@ final class TuningSection {
             t.missing("knobs", "at least one knob: - {name: concurrency, min: 1, max: 50} or - {name: workers, path: /admin/knobs, min: 1, max: 64}");
         }
         for (ConfigNode k : list) {
-            k.allowOnly("name", "path", "min", "max", "integer", "timeout", "choices");
-            String knob = k.requiredString("name");
-            String path = k.string("path", null);
-            boolean controllerKnob = path == null && TuningSettings.CONTROLLER_KNOBS.contains(knob);
-            boolean gatewayKnob = path == null && GATEWAY_KNOBS.contains(knob);
-            if (knob != null && !gatewayKnob && !controllerKnob && path == null) {
-                k.missing("path", "a backend knob is set through its admin endpoint: path: /admin/knobs");
-            }
-            if (path != null && !path.startsWith("/")) {
-                k.problem("path", path, "must start with '/'");
-            }
-            if (controllerKnob && !interleaved) {
-                k.problem("name", knob, "is the controller's own knob, global to every pool: its trials cannot be confined to the "
-                        + "experimental side; tune it in a partition with interleaved: true (no safe side: each trial runs on all "
-                        + "traffic, between two periods of the best configuration)");
-            }
-            if (interleaved && knob != null && !controllerKnob) {
-                k.problem("name", knob, "an interleaved partition tunes the controller's own knobs only ("
-                        + String.join(", ", TuningSettings.CONTROLLER_KNOBS) + "); a server's knobs are tuned with a safe side");
-            }
-            Duration timeout = k.duration("timeout", Duration.ofSeconds(2), Duration.ofMillis(10), Duration.ofMinutes(1));
-            if (controllerKnob && knob.equals("model")) {
-                knobs.add(modelKnob(k, timeout));
-                continue;
-            }
-            if (!k.child("choices").isMissing()) {
-                k.problem("choices", k.child("choices").text(), "only the model knob picks among names");
-            }
-            double min = k.number("min", Double.NaN, -1e12, 1e12);
-            double max = k.number("max", Double.NaN, -1e12, 1e12);
-            if (!(min < max)) {
-                k.problem("max", max, "the bounds [" + min + ", " + max + "] are empty or missing: min and max are required, min below max");
-            } else if (gatewayKnob && knob.equals("queueTimeout")
-                    && (min < ConfigLoader.MIN_QUEUE_TIMEOUT.toNanos() / 1e9 || max > ConfigLoader.MAX_TIMEOUT.toNanos() / 1e9)) {
-                k.problem("max", max, "the bounds [" + min + ", " + max + "] leave a class's queueTimeout range [" + ConfigLoader.MIN_QUEUE_TIMEOUT.toNanos() / 1e9
-                        + ", " + ConfigLoader.MAX_TIMEOUT.toNanos() / 1e9 + "] (seconds)");
-            } else if (controllerKnob) {
-                // within what controller.KEY itself accepts
-                double[] range = switch (knob) {
-                    case "cycle", "window" -> new double[] {0.02, 3600};
-                    case "damping" -> new double[] {0.01, 1};
-                    default -> new double[] {0.001, 1000};
-                };
-                if (min < range[0] || max > range[1]) {
-                    k.problem("max", max, String.format(java.util.Locale.ROOT, "the bounds [%s, %s] leave controller.%s's range [%s, %s]%s",
-                            min, max, knob, range[0], range[1], knob.equals("cycle") || knob.equals("window") ? " (seconds)" : ""));
-                }
-            }
-            boolean integer = k.bool("integer", !controllerKnob && !"queueTimeout".equals(knob));
-            knobs.add(new TuningSettings.Knob(knob, path, min, max, integer, timeout));
+            knobs.add(knob(k, interleaved));
         }
-        // the best configuration found, as the console wrote it back: every knob named, each within its bounds
+        Map<String, Double> best = best(t, knobs);
+        return new TuningSettings(strategy, period, settle, minGain, abortDrop, stall, drift, safe, experimental, share, twins, knobs,
+                best, name, interleaved);
+    }
+
+    /** One knob of a work line: a backend's (through its admin path), slagate's own on a side, or the controller's. */
+    private static TuningSettings.Knob knob(ConfigNode k, boolean interleaved) {
+        k.allowOnly("name", "path", "min", "max", "integer", "timeout", "choices");
+        String knob = k.requiredString("name");
+        String path = k.string("path", null);
+        boolean controllerKnob = path == null && TuningSettings.CONTROLLER_KNOBS.contains(knob);
+        boolean gatewayKnob = path == null && GATEWAY_KNOBS.contains(knob);
+        if (knob != null && !gatewayKnob && !controllerKnob && path == null) {
+            k.missing("path", "a backend knob is set through its admin endpoint: path: /admin/knobs");
+        }
+        if (path != null && !path.startsWith("/")) {
+            k.problem("path", path, "must start with '/'");
+        }
+        if (controllerKnob && !interleaved) {
+            k.problem("name", knob, "is the controller's own knob, global to every pool: its trials cannot be confined to the "
+                    + "experimental side; tune it in a partition with interleaved: true (no safe side: each trial runs on all "
+                    + "traffic, between two periods of the best configuration)");
+        }
+        if (interleaved && knob != null && !controllerKnob) {
+            k.problem("name", knob, "an interleaved partition tunes the controller's own knobs only ("
+                    + String.join(", ", TuningSettings.CONTROLLER_KNOBS) + "); a server's knobs are tuned with a safe side");
+        }
+        Duration timeout = k.duration("timeout", Duration.ofSeconds(2), Duration.ofMillis(10), Duration.ofMinutes(1));
+        if (controllerKnob && knob.equals("model")) {
+            return modelKnob(k, timeout);
+        }
+        if (!k.child("choices").isMissing()) {
+            k.problem("choices", k.child("choices").text(), "only the model knob picks among names");
+        }
+        double min = k.number("min", Double.NaN, -1e12, 1e12);
+        double max = k.number("max", Double.NaN, -1e12, 1e12);
+        bounds(k, knob, min, max, gatewayKnob, controllerKnob);
+        boolean integer = k.bool("integer", !controllerKnob && !"queueTimeout".equals(knob));
+        return new TuningSettings.Knob(knob, path, min, max, integer, timeout);
+    }
+
+    /** A knob's bounds: present, in order, and within what the setting it turns accepts. */
+    private static void bounds(ConfigNode k, String knob, double min, double max, boolean gatewayKnob, boolean controllerKnob) {
+        if (!(min < max)) {
+            k.problem("max", max, "the bounds [" + min + ", " + max + "] are empty or missing: min and max are required, min below max");
+        } else if (gatewayKnob && knob.equals("queueTimeout")
+                && (min < ConfigLoader.MIN_QUEUE_TIMEOUT.toNanos() / 1e9 || max > ConfigLoader.MAX_TIMEOUT.toNanos() / 1e9)) {
+            k.problem("max", max, "the bounds [" + min + ", " + max + "] leave a class's queueTimeout range [" + ConfigLoader.MIN_QUEUE_TIMEOUT.toNanos() / 1e9
+                    + ", " + ConfigLoader.MAX_TIMEOUT.toNanos() / 1e9 + "] (seconds)");
+        } else if (controllerKnob) {
+            // within what controller.KEY itself accepts
+            double[] range = switch (knob) {
+                case "cycle", "window" -> new double[] {0.02, 3600};
+                case "damping" -> new double[] {0.01, 1};
+                default -> new double[] {0.001, 1000};
+            };
+            if (min < range[0] || max > range[1]) {
+                k.problem("max", max, String.format(java.util.Locale.ROOT, "the bounds [%s, %s] leave controller.%s's range [%s, %s]%s",
+                        min, max, knob, range[0], range[1], knob.equals("cycle") || knob.equals("window") ? " (seconds)" : ""));
+            }
+        }
+    }
+
+    /** The best configuration found, as the console wrote it back: every knob named, each within its bounds. */
+    private static Map<String, Double> best(ConfigNode t, List<TuningSettings.Knob> knobs) {
         Map<String, Double> best = new LinkedHashMap<>();
         ConfigNode bestNode = t.object("best");
         if (!bestNode.isMissing()) {
@@ -178,8 +193,7 @@ final class TuningSection {
             }
             bestNode.allowOnly(knobs.stream().map(TuningSettings.Knob::name).filter(java.util.Objects::nonNull).toArray(String[]::new));
         }
-        return new TuningSettings(strategy, period, settle, minGain, abortDrop, stall, drift, safe, experimental, share, twins, knobs,
-                best, name, interleaved);
+        return best;
     }
 
     /** The controller's model, picked among {@code choices} (known models, at least two); its value is the index. */
