@@ -88,20 +88,19 @@ public final class Main {
             out.print(command.equals("load") ? io.slagate.load.LoadCommand.USAGE : USAGE);
             return 0;
         }
+        Integer tool = runTool(command, rest, out, err);
+        return tool != null ? tool : runNode(command, rest, out, err);
+    }
+
+    /** The commands that need no configuration file (backend, load, experiment): their exit code, or null for another command. */
+    private static Integer runTool(String command, List<String> rest, PrintStream out, PrintStream err) {
         try {
-            switch (command) {
-                case "backend" -> {
-                    return runBackend(rest, out, err);
-                }
-                case "load" -> {
-                    return runLoad(rest, out, err);
-                }
-                case "experiment" -> {
-                    return ExperimentCommand.run(rest, out, err);
-                }
-                default -> {
-                }
-            }
+            return switch (command) {
+                case "backend" -> runBackend(rest, out, err);
+                case "load" -> runLoad(rest, out, err);
+                case "experiment" -> ExperimentCommand.run(rest, out, err);
+                default -> null;
+            };
         } catch (IllegalArgumentException e) {
             err.println("slagate " + command + ": " + e.getMessage());
             return 1;
@@ -109,6 +108,10 @@ public final class Main {
             err.println("slagate " + command + ": failed: " + e);
             return 3;
         }
+    }
+
+    /** The commands that run a node (or the broker, or print the console's password) from a configuration file. */
+    private static int runNode(String command, List<String> rest, PrintStream out, PrintStream err) {
         Path configPath;
         try {
             configPath = configPath(rest);

@@ -60,13 +60,32 @@ public final class EmbeddedSystem implements AutoCloseable {
         if (parts.broker() && config.bus().embedded() && config.bus().user() == null && !config.bus().accounts().isEmpty()) {
             config = config.withBus(config.bus().withCredentials(IN_PROCESS_USER, inProcessPassword()));
         }
-        BusSettings bus = config.bus();
+        String url = startBroker(config.bus(), parts);
+        if (parts.resourceManager()) {
+            startResourceManager(config, url, parts.gateway());
+        }
+        if (parts.gateway()) {
+            startGateway(config, url);
+        }
+        if (parts.console()) {
+            ControlBus consoleBus = busClient(url, config.bus(), "console-" + config.gateway().id());
+            stopOrder.push(consoleBus);
+            reloadBus = consoleBus;
+            console = ConsoleServer.start(config, consoleBus, System.out);
+            stopOrder.push(console);
+            consoleBus.start();
+        }
+    }
+
+    /** The broker of this process, if it runs one: the URL its parts reach the bus at (null: none to reach, a gateway alone). */
+    private String startBroker(BusSettings bus, Parts parts) throws Exception {
         String url = bus.url();
         if (parts.broker() && bus.embedded()) {
             broker = EmbeddedBroker.start(brokerName(url), bus.listen(), bus.user(), bus.password(), bus.accounts(), bus.tls());
             stopOrder.push(broker);
-            url = broker.vmUrl(); // in-VM: no sockets between components of one process
-        } else if (url.startsWith("vm:")) {
+            return broker.vmUrl(); // in-VM: no sockets between components of one process
+        }
+        if (url.startsWith("vm:")) {
             if (parts.resourceManager() || parts.console()) {
                 throw new IllegalStateException("bus.url " + url + " is an in-VM broker, which only `start` runs; point bus.url"
                         + " at the broker of another process, e.g. tcp://127.0.0.1:61616");
@@ -74,55 +93,50 @@ public final class EmbeddedSystem implements AutoCloseable {
             // a gateway alone with the in-VM default: no broker to reach, so it runs standalone
             LOG.warn("bus.url is {} (in-VM) and this process runs no broker: the gateway runs standalone with the static"
                     + " allocation; set bus.url to a broker (e.g. tcp://127.0.0.1:61616) to join a control plane", url);
-            url = null;
+            return null;
         }
-        if (parts.resourceManager()) {
-            // unique per process: several managers (active and standbys) may share one configuration
-            String host = System.getenv().getOrDefault("HOSTNAME", "local");
-            String id = "rm-" + host + "-" + ProcessHandle.current().pid();
-            ControlBus rmBus = busClient(url, bus, id);
-            stopOrder.push(rmBus);
-            reloadBus = rmBus;
-            io.micrometer.core.instrument.MeterRegistry registry = parts.gateway()
-                    ? null : new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
-            if (parts.gateway()) {
-                gateway = new Gateway(config); // the manager's metrics go to the gateway's /metrics
-                registry = gateway.registry();
-            }
-            controlLoop = new ControlLoop(id, config, rmBus, new Overrides(), registry);
-            if (broker != null && bus.listen().isEmpty()) {
-                controlLoop.soleManager(); // an in-VM broker with no listener: no other manager can be on it
-            }
-            stopOrder.push(controlLoop);
-            rmBus.start();
-            controlLoop.start();
+        return url;
+    }
+
+    private void startResourceManager(SlagateConfig config, String url, boolean withGateway) {
+        // unique per process: several managers (active and standbys) may share one configuration
+        String host = System.getenv().getOrDefault("HOSTNAME", "local");
+        String id = "rm-" + host + "-" + ProcessHandle.current().pid();
+        ControlBus rmBus = busClient(url, config.bus(), id);
+        stopOrder.push(rmBus);
+        reloadBus = rmBus;
+        io.micrometer.core.instrument.MeterRegistry registry = withGateway
+                ? null : new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        if (withGateway) {
+            gateway = new Gateway(config); // the manager's metrics go to the gateway's /metrics
+            registry = gateway.registry();
         }
-        if (parts.gateway() && url == null) {
+        controlLoop = new ControlLoop(id, config, rmBus, new Overrides(), registry);
+        if (broker != null && config.bus().listen().isEmpty()) {
+            controlLoop.soleManager(); // an in-VM broker with no listener: no other manager can be on it
+        }
+        stopOrder.push(controlLoop);
+        rmBus.start();
+        controlLoop.start();
+    }
+
+    /** The gateway, with its agent on the bus unless there is no bus to reach (then standalone, on the static allocation). */
+    private void startGateway(SlagateConfig config, String url) throws Exception {
+        if (gateway == null) {
             gateway = new Gateway(config);
+        }
+        if (url == null) {
             gateway.start();
             stopOrder.push(() -> gateway.stop(Duration.ofSeconds(10)));
             return;
         }
-        if (parts.gateway()) {
-            if (gateway == null) {
-                gateway = new Gateway(config);
-            }
-            gatewayBus = busClient(url, bus, config.gateway().id());
-            stopOrder.push(gatewayBus);
-            agent = new GatewayAgent(gateway, gatewayBus);
-            gateway.start();
-            stopOrder.push(() -> gateway.stop(Duration.ofSeconds(10)));
-            stopOrder.push(agent); // first to stop: the leave goes out while the gateway drains
-            gatewayBus.start();
-        }
-        if (parts.console()) {
-            ControlBus consoleBus = busClient(url, bus, "console-" + config.gateway().id());
-            stopOrder.push(consoleBus);
-            reloadBus = consoleBus;
-            console = ConsoleServer.start(config, consoleBus, System.out);
-            stopOrder.push(console);
-            consoleBus.start();
-        }
+        gatewayBus = busClient(url, config.bus(), config.gateway().id());
+        stopOrder.push(gatewayBus);
+        agent = new GatewayAgent(gateway, gatewayBus);
+        gateway.start();
+        stopOrder.push(() -> gateway.stop(Duration.ofSeconds(10)));
+        stopOrder.push(agent); // first to stop: the leave goes out while the gateway drains
+        gatewayBus.start();
     }
 
     /**
