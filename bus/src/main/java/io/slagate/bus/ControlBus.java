@@ -229,47 +229,7 @@ public final class ControlBus implements AutoCloseable {
             // a refused publish (an account not allowed on a topic) must fail the send, not the connection
             f.setAlwaysSyncSend(true);
             c = (ActiveMQConnection) f.createConnection();
-            ActiveMQConnection self = c;
-            // the failover transport also reports its very first connection as "resumed": only a
-            // resumption after an interruption is a reconnection
-            java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
-            c.addTransportListener(new TransportListener() {
-                @Override
-                public void onCommand(Object command) {
-                }
-
-                @Override
-                public void onException(IOException error) {
-                }
-
-                @Override
-                public void transportInterupted() {
-                    interrupted.set(true);
-                    connected = false;
-                    LOG.warn("bus {}: lost the broker; reconnecting{}", name, whileLost);
-                }
-
-                @Override
-                public void transportResumed() {
-                    if (!closed && interrupted.getAndSet(false)) {
-                        worker.execute(() -> {
-                            if (connection == self) {
-                                connected = true;
-                                connects.incrementAndGet();
-                                LOG.info("bus {}: reconnected to {}", name, url);
-                                fireConnected();
-                            }
-                        });
-                    }
-                }
-            });
-            c.setExceptionListener(e -> worker.execute(() -> {
-                if (connection == self) {
-                    LOG.warn("bus {}: connection failed ({}); reconnecting", name, e.getMessage());
-                    dropConnection();
-                    scheduleConnect();
-                }
-            }));
+            watch(c);
             c.start();
             Session ps = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer p = ps.createProducer(null);
@@ -289,23 +249,73 @@ public final class ControlBus implements AutoCloseable {
         } catch (Exception e) {
             closeQuietly(c);
             if (isAuthenticationFailure(e)) {
-                // the refusal before the error: whoever sees an error can tell at once that it was a refusal
-                refused = "bus authentication refused for user '" + user + "' at " + url + " (" + e.getMessage() + ")";
-                lastError = e.getMessage();
-                LOG.error("bus {}: {}; not retrying: correct bus.user and the password (bus.passwordEnv names its variable) or the broker's"
-                        + " accounts", name, refused);
-                for (Consumer<String> cb : refusedCallbacks) {
-                    try {
-                        cb.accept(refused);
-                    } catch (RuntimeException x) {
-                        LOG.warn("bus {}: refusal callback failed", name, x);
-                    }
-                }
+                refuse(e);
                 return;
             }
             lastError = e.getMessage();
             LOG.warn("bus {}: cannot reach {} ({}); retrying in {} ms", name, url, e.getMessage(), backoff.toMillis());
             scheduleConnect();
+        }
+    }
+
+    /**
+     * Follows the connection's transport: a loss is logged at once; a resumption after it (the failover
+     * transport also reports its very first connection as "resumed", which is not one) is a
+     * reconnection; a failure drops the connection and schedules a new one.
+     */
+    private void watch(ActiveMQConnection c) throws jakarta.jms.JMSException {
+        java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+        c.addTransportListener(new TransportListener() {
+            @Override
+            public void onCommand(Object command) {
+            }
+
+            @Override
+            public void onException(IOException error) {
+            }
+
+            @Override
+            public void transportInterupted() {
+                interrupted.set(true);
+                connected = false;
+                LOG.warn("bus {}: lost the broker; reconnecting{}", name, whileLost);
+            }
+
+            @Override
+            public void transportResumed() {
+                if (!closed && interrupted.getAndSet(false)) {
+                    worker.execute(() -> {
+                        if (connection == c) {
+                            connected = true;
+                            connects.incrementAndGet();
+                            LOG.info("bus {}: reconnected to {}", name, url);
+                            fireConnected();
+                        }
+                    });
+                }
+            }
+        });
+        c.setExceptionListener(e -> worker.execute(() -> {
+            if (connection == c) {
+                LOG.warn("bus {}: connection failed ({}); reconnecting", name, e.getMessage());
+                dropConnection();
+                scheduleConnect();
+            }
+        }));
+    }
+
+    /** The broker refused the credentials: recorded (before the error, so that whoever sees one can tell), logged, told; no retry. */
+    private void refuse(Exception e) {
+        refused = "bus authentication refused for user '" + user + "' at " + url + " (" + e.getMessage() + ")";
+        lastError = e.getMessage();
+        LOG.error("bus {}: {}; not retrying: correct bus.user and the password (bus.passwordEnv names its variable) or the broker's"
+                + " accounts", name, refused);
+        for (Consumer<String> cb : refusedCallbacks) {
+            try {
+                cb.accept(refused);
+            } catch (RuntimeException x) {
+                LOG.warn("bus {}: refusal callback failed", name, x);
+            }
         }
     }
 
