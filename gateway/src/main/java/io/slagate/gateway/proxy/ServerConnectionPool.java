@@ -122,9 +122,18 @@ final class ServerConnectionPool implements io.slagate.gateway.stats.GatewayMetr
         ServerConnection[] out = new ServerConnection[1];
         groups[loop].computeIfPresent(group, (g, list) -> {
             out[0] = list.pollFirst();
-            return list.isEmpty() ? null : list; // no entry for an empty group: customers do not accumulate
+            return keep(g, list);
         });
         return out[0];
+    }
+
+    /**
+     * Whether a group keeps its entry: a customer's only while it has idle connections (customers do not
+     * accumulate); a client connection's until that connection closes, so that its close listener is
+     * registered once, not once per request.
+     */
+    private static ConcurrentLinkedDeque<ServerConnection> keep(Object group, ConcurrentLinkedDeque<ServerConnection> list) {
+        return list.isEmpty() && !(group instanceof Connection) ? null : list;
     }
 
     /** Closes one idle connection, of whichever group and loop: the bound holds without lending a connection. */
@@ -264,7 +273,7 @@ final class ServerConnectionPool implements io.slagate.gateway.stats.GatewayMetr
         boolean[] removed = new boolean[1];
         groups[c.loop].computeIfPresent(c.group, (g, list) -> {
             removed[0] = list.remove(c);
-            return list.isEmpty() ? null : list;
+            return keep(g, list);
         });
         return removed[0];
     }
