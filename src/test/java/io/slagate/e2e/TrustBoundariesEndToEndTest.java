@@ -34,7 +34,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The "done when", on the embedded system ({@code bin/slagate start}: broker, resource
+ * The trust boundaries on the embedded system ({@code bin/slagate start}: broker, resource
  * manager and gateway in one JVM) with two servers: hostile clients cannot take the servers out of
  * rotation or delay others, a server's stray answers reach no other client, and an overload sheds
  * with faults and loses nothing. The measured figures are printed for docs/RELIABILITY.md.

@@ -263,6 +263,7 @@ public final class GatewayAgent implements AutoCloseable {
     }
 
     private void report() {
+        startup.checkTimeout();
         bus.publish(Topics.STATS, statsMessage());
         heartbeat(HeartbeatMessage.ALIVE);
     }
@@ -289,7 +290,6 @@ public final class GatewayAgent implements AutoCloseable {
     /** Announces the leave (its share goes to the others at once); the bus itself belongs to the caller. */
     @Override
     public void close() {
-        startup.close();
         heartbeat(HeartbeatMessage.LEAVE);
         LOG.info("gateway {} left the control plane (its share goes to the other gateways at the next cycle)", id);
     }

@@ -3,9 +3,6 @@ package io.slagate.gateway.agent;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.sched.Allocation;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -19,17 +16,15 @@ import org.slf4j.LoggerFactory;
  * allocation, which the manager sends as soon as it hears the join. Only when no manager at all has been heard for
  * {@code gateway.managerTimeout} does it serve on the static allocation, and it says so in the log.
  */
-final class StartupAdmission implements AutoCloseable {
+final class StartupAdmission {
     private static final Logger LOG = LoggerFactory.getLogger(StartupAdmission.class);
 
     private final Gateway gateway;
     private final LongSupplier nanoClock;
     private final java.util.function.BooleanSupplier busAnswered;
     private final long timeoutNanos;
-    private final ScheduledExecutorService timer;
-    private final ScheduledFuture<?> check;
     private volatile long lastHeard;
-    /** When the bus was first seen to have answered (the timer's thread only). */
+    /** When the bus was first seen to have answered (the gateway's timer thread only). */
     private long answeredAt = Long.MIN_VALUE;
     /** Waiting for the first allocation: until a manager's arrives, or the static one is chosen. */
     private volatile boolean waiting;
@@ -54,18 +49,6 @@ final class StartupAdmission implements AutoCloseable {
                         ? "requests wait in their queues for it)" : "serving at most " + caps + " request(s) per server meanwhile)"));
             }
         }
-        if (waiting) {
-            timer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "slagate-startup-" + config.gateway().id());
-                t.setDaemon(true);
-                return t;
-            });
-            long every = Math.max(10, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(timeoutNanos) / 10));
-            check = timer.scheduleWithFixedDelay(this::checkTimeout, every, every, TimeUnit.MILLISECONDS);
-        } else {
-            timer = null;
-            check = null;
-        }
     }
 
     /** The static weights, with at most {@code startupCaps} slots per server. */
@@ -87,11 +70,13 @@ final class StartupAdmission implements AutoCloseable {
         if (waiting) {
             waiting = false;
             gateway.allocationInForce();
-            stop();
         }
     }
 
-    /** No manager heard for the timeout: the static allocation, logged. Runs on the timer; a test may call it. */
+    /**
+     * No manager heard for the timeout: the static allocation, logged. Checked at the end of every
+     * reporting interval (on the gateway's timer), so it comes at most one interval after the timeout.
+     */
     void checkTimeout() {
         if (!waiting || !busAnswered.getAsBoolean()) {
             return;
@@ -116,22 +101,10 @@ final class StartupAdmission implements AutoCloseable {
         LOG.warn("no resource manager heard for {} ms: gateway {} serves on the static allocation {} (each server's whole"
                 + " configured cap); a manager's allocation replaces it when one is heard", TimeUnit.NANOSECONDS.toMillis(timeoutNanos),
                 gateway.config().gateway().id(), fallback);
-        stop();
     }
 
     boolean waiting() {
         return waiting;
     }
 
-    private void stop() {
-        if (check != null) {
-            check.cancel(false);
-            timer.shutdown();
-        }
-    }
-
-    @Override
-    public void close() {
-        stop();
-    }
 }
