@@ -119,8 +119,7 @@ class MembershipCapsTest {
         Process rm1 = nodes.launch("rm-1", "resource-manager", "--config", rmConfig.toString());
         nodes.launch("gw1", "gateway", "--config", gwConfig.get("gw1").toString());
         nodes.launch("gw2", "gateway", "--config", gwConfig.get("gw2").toString());
-        await("both gateways hold one allocation that splits every N_s").atMost(DEADLINE).pollInterval(Duration.ofMillis(100))
-                .until(() -> split(ports, List.of("gw1", "gw2")));
+        awaitSplit("both gateways hold one allocation that splits every N_s", ports, List.of("gw1", "gw2"));
 
         org.eclipse.jetty.client.HttpClient client = new org.eclipse.jetty.client.HttpClient();
         client.start();
@@ -141,14 +140,12 @@ class MembershipCapsTest {
         Process gw1 = nodes.processes().get(2);
         gw1.destroyForcibly().waitFor();
         nodes.launch("gw1-again", "gateway", "--config", gwConfig.get("gw1").toString());
-        await("the restarted gw1 holds its share").atMost(DEADLINE).pollInterval(Duration.ofMillis(100))
-                .until(() -> split(ports, List.of("gw1", "gw2")));
+        awaitSplit("the restarted gw1 holds its share", ports, List.of("gw1", "gw2"));
 
         // a third gateway joins
         sampler.admins.put("gw3", ports.get("gw3")[1]);
         nodes.launch("gw3", "gateway", "--config", gwConfig.get("gw3").toString());
-        await("three gateways split every N_s").atMost(DEADLINE).pollInterval(Duration.ofMillis(100))
-                .until(() -> split(ports, List.of("gw1", "gw2", "gw3")));
+        awaitSplit("three gateways split every N_s", ports, List.of("gw1", "gw2", "gw3"));
 
         // a gateway the broker refuses: /ready never 200, and it exits 4
         sampler.admins.put("gw4", ports.get("gw4")[1]);
@@ -168,8 +165,7 @@ class MembershipCapsTest {
         rm1.destroyForcibly().waitFor();
         await("the standby takes over").atMost(DEADLINE).until(() -> nodes.logged("rm-2", "is now active"));
         long tookMillis = loggedAt("rm-2", "is now active") - killedAt;
-        await("and its allocations split every N_s").atMost(DEADLINE).pollInterval(Duration.ofMillis(100))
-                .until(() -> split(ports, List.of("gw1", "gw2", "gw3")));
+        awaitSplit("and its allocations split every N_s", ports, List.of("gw1", "gw2", "gw3"));
         sampler.close();
 
         System.out.printf("membership caps: %d samples, %d above N_s (longest run %d): %s; takeover %d ms; gw4 /ready %s%n",
@@ -181,19 +177,43 @@ class MembershipCapsTest {
         assertTrue(load2.ok() > 0 && load2.failed() == 0, "gw2 served throughout: " + load2.ok() + " ok, " + load2.failed() + " failed");
     }
 
+    /**
+     * Waits until {@code gateways} split every N_s; when they do not within the deadline, fails with
+     * what each gateway holds and the end of every node's log, so that a failure on CI can be read.
+     */
+    private void awaitSplit(String alias, Map<String, int[]> ports, List<String> gateways) throws Exception {
+        try {
+            await(alias).atMost(DEADLINE).pollInterval(Duration.ofMillis(100)).until(() -> split(ports, gateways));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            StringBuilder b = new StringBuilder(alias).append(": not within ").append(DEADLINE);
+            for (String gw : gateways) {
+                com.fasterxml.jackson.databind.JsonNode s = Nodes.stats("127.0.0.1", ports.get(gw)[1]);
+                b.append("\n").append(gw).append(" allocation ").append(s == null ? "(no answer)" : s.path("allocation"));
+            }
+            try (var logs = Files.list(dir)) {
+                for (Path log : logs.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
+                    List<String> lines = Files.readAllLines(log);
+                    b.append("\n--- ").append(log.getFileName()).append(" (last 15 of ").append(lines.size()).append(" lines)");
+                    lines.subList(Math.max(0, lines.size() - 15), lines.size()).forEach(l -> b.append("\n").append(l));
+                }
+            }
+            throw new AssertionError(b.toString(), e);
+        }
+    }
+
     /** Each of {@code gateways} holds a manager's allocation, all the same version, and their caps sum to N_s on both servers. */
     private static boolean split(Map<String, int[]> ports, List<String> gateways) {
         long version = -2;
         int[] sum = new int[2];
         for (String gw : gateways) {
-            long v = Nodes.version("127.0.0.1", ports.get(gw)[1]);
-            Map<String, Integer> caps = Nodes.caps("127.0.0.1", ports.get(gw)[1]);
-            if (v <= 0 || (version != -2 && v != version) || caps.size() != 2) {
+            com.fasterxml.jackson.databind.JsonNode a = Nodes.stats("127.0.0.1", ports.get(gw)[1]); // version and caps of one read
+            long v = a == null ? -1 : a.path("allocation").path("version").asLong();
+            if (v <= 0 || (version != -2 && v != version) || a.path("allocation").path("servers").size() != 2) {
                 return false;
             }
             version = v;
-            sum[0] += caps.get("s1");
-            sum[1] += caps.get("s2");
+            sum[0] += a.path("allocation").path("servers").path("s1").path("cap").asInt();
+            sum[1] += a.path("allocation").path("servers").path("s2").path("cap").asInt();
         }
         return sum[0] == N_S && sum[1] == N_S;
     }
