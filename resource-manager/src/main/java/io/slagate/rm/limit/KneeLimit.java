@@ -130,6 +130,9 @@ public final class KneeLimit implements ConcurrencyLimit {
         reason = "measuring the baseline service time at N_s = " + min + (start > min ? " before the start value " + start : "");
     }
 
+    /** What a judging step returns when it does not decide N_s: the next one judges. */
+    private static final int UNDECIDED = -1;
+
     @Override
     public int update(Sample s) {
         if (s.inUse() > limit) {
@@ -147,166 +150,193 @@ public final class KneeLimit implements ConcurrencyLimit {
         double service = s.serviceSeconds();
         plateau = Math.max(plateau, x);
         if (measuring) {
-            if (cyclesAtLimit < nextBaselineWindow) {
-                return limit; // overlaps the window already counted
-            }
-            if (Double.isFinite(s.answers()) && s.answers() > 0) {
-                baselineWork += service * s.answers();
-                baselineAnswers += s.answers();
-                if (s.waiting() > 0) { // a slot without a request waiting for it idles: no measure of its time
-                    double r = limit / x / service;
-                    slotRatio += r;
-                    slotRatioSq += r * r;
-                    slotWindows++;
-                }
-                nextBaselineWindow = cyclesAtLimit + windowCycles;
-                if (baselineAnswers < BASELINE_ANSWERS) {
-                    reason = String.format(Locale.ROOT, "measuring the baseline service time at N_s = %d: %.0f of %d answers",
-                            limit, baselineAnswers, BASELINE_ANSWERS);
-                    return limit;
-                }
-                baseline = baselineWork / baselineAnswers;
-                if (slotWindows >= 3) {
-                    // taken only when it is above 1 by twice its standard error, judged from the windows' own spread: in
-                    // a window the throughput and the service time come from the same answers, so the ratio is exact
-                    // where the slot really is held longer, and only noise where it is not
-                    double mean = slotRatio / slotWindows;
-                    double sd = Math.sqrt(Math.max(0, slotRatioSq / slotWindows - mean * mean) * slotWindows / (slotWindows - 1));
-                    if (mean - 2 * sd / Math.sqrt(slotWindows) > 1) {
-                        slotFactor = Math.min(2, mean);
-                    }
-                }
-            } else {
-                baseline = service; // how many answers is unknown: one window
-            }
-            measuring = false;
-            // this window is part of the baseline: nothing to judge against it
-            if (resumeAt > 0) {
-                return resume(s);
-            }
-            if (s.waiting() == 0 && s.inUse() < 0.9 * limit) {
-                reason = "baseline measured; no demand: holding";
-                return limit;
-            }
-            return change(grow(), Step.GROW, s, String.format(Locale.ROOT, "baseline service time %.4f s measured (a slot's %.4f s): growing",
-                    baseline, slot()));
-        } else if (service < (1 - drop(s.answers())) * baseline) {
-            baseline = service; // a real drop (a faster server), beyond the window's own sampling noise
-        } else if (!Double.isNaN(knee) && s.inUse() <= BELOW_KNEE * knee && service < (1 + SATURATED) * baseline) {
-            baseline = 0.75 * baseline + 0.25 * service; // averaged: a running minimum of noisy windows only falls
+            return measureBaseline(s, x, service);
         }
+        refineBaseline(s, service);
         boolean demand = s.waiting() > 0 || s.inUse() >= 0.9 * limit;
         if (!demand) {
             reason = "no demand: holding";
             return limit;
         }
-        boolean saturated = service > (1 + SATURATED) * baseline;
+        int next = slowerServer(s, x, service);
+        if (next == UNDECIDED) {
+            next = switch (last) {
+                case PLATEAU -> afterPlateauStep(s, x);
+                case PROBE -> afterProbe(s, x);
+                case GROW -> afterGrowthStep(s, x);
+                default -> UNDECIDED;
+            };
+        }
+        return next == UNDECIDED ? steady(s, x, service) : next;
+    }
+
+    /** A settled window at min while the baseline is measured: counted if disjoint from the last one. */
+    private int measureBaseline(Sample s, double x, double service) {
+        if (cyclesAtLimit < nextBaselineWindow) {
+            return limit; // overlaps the window already counted
+        }
+        if (Double.isFinite(s.answers()) && s.answers() > 0) {
+            baselineWork += service * s.answers();
+            baselineAnswers += s.answers();
+            if (s.waiting() > 0) { // a slot without a request waiting for it idles: no measure of its time
+                double r = limit / x / service;
+                slotRatio += r;
+                slotRatioSq += r * r;
+                slotWindows++;
+            }
+            nextBaselineWindow = cyclesAtLimit + windowCycles;
+            if (baselineAnswers < BASELINE_ANSWERS) {
+                reason = String.format(Locale.ROOT, "measuring the baseline service time at N_s = %d: %.0f of %d answers",
+                        limit, baselineAnswers, BASELINE_ANSWERS);
+                return limit;
+            }
+            baseline = baselineWork / baselineAnswers;
+            measureSlotFactor();
+        } else {
+            baseline = service; // how many answers is unknown: one window
+        }
+        measuring = false;
+        // this window is part of the baseline: nothing to judge against it
+        if (resumeAt > 0) {
+            return resume(s);
+        }
+        if (s.waiting() == 0 && s.inUse() < 0.9 * limit) {
+            reason = "baseline measured; no demand: holding";
+            return limit;
+        }
+        return change(grow(), Step.GROW, s, String.format(Locale.ROOT, "baseline service time %.4f s measured (a slot's %.4f s): growing",
+                baseline, slot()));
+    }
+
+    /**
+     * The slot factor, taken only when it is above 1 by twice its standard error, judged from the windows' own spread:
+     * in a window the throughput and the service time come from the same answers, so the ratio is exact where the slot
+     * really is held longer, and only noise where it is not.
+     */
+    private void measureSlotFactor() {
+        if (slotWindows < 3) {
+            return;
+        }
+        double mean = slotRatio / slotWindows;
+        double sd = Math.sqrt(Math.max(0, slotRatioSq / slotWindows - mean * mean) * slotWindows / (slotWindows - 1));
+        if (mean - 2 * sd / Math.sqrt(slotWindows) > 1) {
+            slotFactor = Math.min(2, mean);
+        }
+    }
+
+    private void refineBaseline(Sample s, double service) {
+        if (service < (1 - drop(s.answers())) * baseline) {
+            baseline = service; // a real drop (a faster server), beyond the window's own sampling noise
+        } else if (!Double.isNaN(knee) && s.inUse() <= BELOW_KNEE * knee && service < (1 + SATURATED) * baseline) {
+            baseline = 0.75 * baseline + 0.25 * service; // averaged: a running minimum of noisy windows only falls
+        }
+    }
+
+    /** A service time far above the baseline at or below the knee, with throughput down, for two windows: a slower server. */
+    private int slowerServer(Sample s, double x, double service) {
         boolean slower = !Double.isNaN(knee) && limit <= target() && service >= SLOWER * baseline && x <= plateau / SLOWER;
         slowCycles = slower ? slowCycles + 1 : 0;
-        if (slower && slowCycles < 2 * windowCycles) {
+        if (!slower) {
+            return UNDECIDED;
+        }
+        if (slowCycles < 2 * windowCycles) {
             reason = String.format(Locale.ROOT, "service time %.4f s at or below the knee (N_s %d), throughput down: confirming "
                     + "over two windows before calling the server slower", service, limit);
             return limit;
         }
-        if (slower) {
-            // at or below the knee no server queues this much, for this long: it is slower (a slow database, a GC storm)
-            baseline = service;
-            knee = Double.NaN;
-            fromAbove = false;
-            plateau = x;
-            return change(grow(), Step.GROW, s, String.format(Locale.ROOT,
-                    "service time %.4f s at or below the knee (N_s %d): the server is slower, not queueing; new baseline",
-                    service, limit));
-        }
-        if (last == Step.PLATEAU && paid(x)) {
-            // the plateau step bought its throughput: the unpaid step before it was a noisy window, not the knee
+        // at or below the knee no server queues this much, for this long: it is slower (a slow database, a GC storm)
+        baseline = service;
+        knee = Double.NaN;
+        fromAbove = false;
+        plateau = x;
+        return change(grow(), Step.GROW, s, String.format(Locale.ROOT,
+                "service time %.4f s at or below the knee (N_s %d): the server is slower, not queueing; new baseline",
+                service, limit));
+    }
+
+    /** The step past the first unpaid one: it measured the plateau, or it paid and the unpaid one was noise. */
+    private int afterPlateauStep(Sample s, double x) {
+        if (paid(x)) {
             return change(grow(), Step.GROW, s, String.format(Locale.ROOT,
                     "%d → %d slots bought %.1f → %.1f answers/s: the step before was noise; growing", fromLimit, limit, fromThroughput, x));
         }
-        if (last == Step.PLATEAU) {
-            // the step past the first unpaid one measured the plateau: K = X_max · S_0 (Fig. 7's N*). X_max is the
-            // mean of the two windows past the knee: the most any window measured is biased up by the noise
-            double xMax = (fromThroughput + x) / 2;
-            knee = xMax * slot();
-            kneeVerified = false;
-            fromAbove = false;
-            return change(target(), Step.CUT, s, String.format(Locale.ROOT,
-                    "plateau %.1f answers/s at N_s %d: knee %.1f (X_max · S_0, S_0 %.4f s)", xMax, limit, knee, slot()));
-        }
-        if (last == Step.PROBE) {
-            String hurt = utilityDrop(s.utilities());
-            if (hurt != null) {
-                // undone whatever it bought. It does not confirm the knee: a class far under its goal moves by more than
-                // the bound from window to window (experiment A: -1.418 → -1.653 on a probe below the knee), and
-                // confirming on that held the limit 20% under the knee while the missed goal stopped every later probe
-                probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
-                // back to the estimate, not to the step before: paid probes do not move the estimate (a probe's gain near
-                // the knee is within a window's noise), and a run of them undone one step at a time crept 30% above it
-                return change(Math.min(fromLimit, target()), Step.CUT, s, String.format(Locale.ROOT,
-                        "the probe %d → %d lowered %s (bound %.2f): undone",
-                        fromLimit, limit, hurt, PROBE_UTILITY_BOUND));
-            }
-        }
-        if (last == Step.PROBE && !paid(x)) {
-            // past the knee. Its windows may say the knee is higher (it moved up: the plateau rose), never lower: at a
-            // smooth knee (every real server's) the windows are below the plateau X_max (84% of it at K on a curve like
-            // experiment A's), so taking their throughput · S_0 as the knee dragged the estimate down at every refuted
-            // probe (experiment A settled at 8 against a measured 9.9). A knee that really fell is the saturated and
-            // slower rules' to find
-            // Raised only by more than twice the two windows' sampling error: the larger of two noisy windows, taken
-            // at every refutation, ratcheted a knee of 10 to 11 in three probes
-            double k = (fromThroughput + x) / 2 * slot();
-            double error = Double.isFinite(s.answers()) && s.answers() > 0 ? 1 / Math.sqrt(2 * s.answers()) : 0;
-            if (k > knee * (1 + 2 * error)) {
-                knee = (knee + k) / 2;
-            }
+        // K = X_max · S_0 (Fig. 7's N*). X_max is the mean of the two windows past the knee: the most any window
+        // measured is biased up by the noise
+        double xMax = (fromThroughput + x) / 2;
+        knee = xMax * slot();
+        kneeVerified = false;
+        fromAbove = false;
+        return change(target(), Step.CUT, s, String.format(Locale.ROOT,
+                "plateau %.1f answers/s at N_s %d: knee %.1f (X_max · S_0, S_0 %.4f s)", xMax, limit, knee, slot()));
+    }
+
+    private int afterProbe(Sample s, double x) {
+        String hurt = utilityDrop(s.utilities());
+        if (hurt != null) {
+            // undone whatever it bought. It does not confirm the knee: a class far under its goal moves by more than
+            // the bound from window to window (experiment A: -1.418 → -1.653 on a probe below the knee), and
+            // confirming on that held the limit 20% under the knee while the missed goal stopped every later probe
             probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
-            // confirmed only if this probe went above the new estimate
-            kneeVerified = limit > target();
-            return change(target(), Step.CUT, s, String.format(Locale.ROOT,
-                    "%d → %d slots bought %.1f → %.1f answers/s: past the knee; knee %.1f (X_max · S_0, S_0 %.4f s)", fromLimit, limit,
-                    fromThroughput, x, knee, slot()));
+            // back to the estimate, not to the step before: paid probes do not move the estimate (a probe's gain near
+            // the knee is within a window's noise), and a run of them undone one step at a time crept 30% above it
+            return change(Math.min(fromLimit, target()), Step.CUT, s, String.format(Locale.ROOT,
+                    "the probe %d → %d lowered %s (bound %.2f): undone",
+                    fromLimit, limit, hurt, PROBE_UTILITY_BOUND));
         }
-        if (last == Step.PROBE) {
-            // the knee may have moved up: probe on in small steps (a probe's gain is near the noise, so a lucky window
-            // must not start a slow-start burst)
-            probeWait = 1;
-            return change(Math.min(max, limit + probeStep()), Step.PROBE, s, String.format(Locale.ROOT,
-                    "%d → %d slots bought %.1f → %.1f answers/s: probing on", fromLimit, limit, fromThroughput, x));
+        if (!paid(x)) {
+            return probeRefuted(s, x);
         }
-        if (last == Step.GROW) {
-            boolean paid = paid(x);
-            if (!paid && Double.isNaN(knee)) {
-                // past the knee, maybe not yet on the plateau (a real knee is smooth): one more step measures X_max
-                return change(grow(), Step.PLATEAU, s, String.format(Locale.ROOT,
-                        "%d → %d slots bought %.1f → %.1f answers/s: past the knee; measuring the plateau", fromLimit, limit,
-                        fromThroughput, x));
-            }
-            if (!paid) {
-                double k = Math.max(fromThroughput, x) * slot(); // both windows at or past the knee
-                knee = (knee + k) / 2; // smoothed over detections
-                return change(target(), Step.CUT, s, String.format(Locale.ROOT,
-                        "%d → %d slots bought %.1f → %.1f answers/s: past the plateau; knee %.1f (X_max · S_0, S_0 %.4f s)",
-                        fromLimit, limit, fromThroughput, x, knee, slot()));
-            }
+        // the knee may have moved up: probe on in small steps (a probe's gain is near the noise, so a lucky window
+        // must not start a slow-start burst)
+        probeWait = 1;
+        return change(Math.min(max, limit + probeStep()), Step.PROBE, s, String.format(Locale.ROOT,
+                "%d → %d slots bought %.1f → %.1f answers/s: probing on", fromLimit, limit, fromThroughput, x));
+    }
+
+    /**
+     * A probe that did not buy its throughput: past the knee. Its windows may say the knee is higher (it moved up: the
+     * plateau rose), never lower: at a smooth knee (every real server's) the windows are below the plateau X_max (84% of
+     * it at K on a curve like experiment A's), so taking their throughput · S_0 as the knee dragged the estimate down at
+     * every refuted probe (experiment A settled at 8 against a measured 9.9). A knee that really fell is the saturated
+     * and slower rules' to find. Raised only by more than twice the two windows' sampling error: the larger of two noisy
+     * windows, taken at every refutation, ratcheted a knee of 10 to 11 in three probes.
+     */
+    private int probeRefuted(Sample s, double x) {
+        double k = (fromThroughput + x) / 2 * slot();
+        double error = Double.isFinite(s.answers()) && s.answers() > 0 ? 1 / Math.sqrt(2 * s.answers()) : 0;
+        if (k > knee * (1 + 2 * error)) {
+            knee = (knee + k) / 2;
+        }
+        probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
+        // confirmed only if this probe went above the new estimate
+        kneeVerified = limit > target();
+        return change(target(), Step.CUT, s, String.format(Locale.ROOT,
+                "%d → %d slots bought %.1f → %.1f answers/s: past the knee; knee %.1f (X_max · S_0, S_0 %.4f s)", fromLimit, limit,
+                fromThroughput, x, knee, slot()));
+    }
+
+    private int afterGrowthStep(Sample s, double x) {
+        if (paid(x)) {
             return change(grow(), Step.GROW, s, String.format(Locale.ROOT, "%d → %d slots bought %.1f → %.1f answers/s: growing",
                     fromLimit, limit, fromThroughput, x));
         }
-        // saturated beyond what the knee in force explains (a server at N_s above a knee K queues to S_0 · N_s / K, less
-        // at a smooth knee): far above the knee (a start value), or the knee fell (capacity lost). Judged against the
-        // knee's own prediction: one slot past a smooth knee already takes 1.25 S_0, and re-estimating there from a window
-        // below the plateau dragged the knee down
-        if (saturated && limit > min && (Double.isNaN(knee)
-                || limit > target() + probeStep() && service > (1 + SATURATED) * slot() * limit / knee)) {
-            double was = knee;
-            knee = x * slot(); // this window is at the plateau, or below it if the server thrashes
-            kneeVerified = false;
-            // a growth step or more above it: the window may be well below the plateau (experiment A's first window at
-            // 200 read 0.8 of it, still draining; a thrashing server stays below it), so the estimate is a lower bound
-            fromAbove = limit >= 1.5 * knee;
-            return change(target(), Step.CUT, s, String.format(Locale.ROOT,
-                    "saturated (service %.4f s, baseline %.4f s, %.1f answers/s at N_s %d%s): knee %s%.1f", service, baseline, x, limit,
-                    Double.isNaN(was) ? "" : String.format(Locale.ROOT, ", knee was %.1f", was), fromAbove ? "at least " : "", knee));
+        if (Double.isNaN(knee)) {
+            // past the knee, maybe not yet on the plateau (a real knee is smooth): one more step measures X_max
+            return change(grow(), Step.PLATEAU, s, String.format(Locale.ROOT,
+                    "%d → %d slots bought %.1f → %.1f answers/s: past the knee; measuring the plateau", fromLimit, limit,
+                    fromThroughput, x));
+        }
+        double k = Math.max(fromThroughput, x) * slot(); // both windows at or past the knee
+        knee = (knee + k) / 2; // smoothed over detections
+        return change(target(), Step.CUT, s, String.format(Locale.ROOT,
+                "%d → %d slots bought %.1f → %.1f answers/s: past the plateau; knee %.1f (X_max · S_0, S_0 %.4f s)",
+                fromLimit, limit, fromThroughput, x, knee, slot()));
+    }
+
+    /** No step to judge: saturated beyond the knee in force, a lower bound to grow from, growth, or a probe. */
+    private int steady(Sample s, double x, double service) {
+        if (saturatedBeyondKnee(service)) {
+            return saturated(s, x, service);
         }
         if (fromAbove) {
             // a knee estimated far above it is a lower bound: that window may be below the plateau (experiment A's first
@@ -333,6 +363,30 @@ public final class KneeLimit implements ConcurrencyLimit {
         }
         reason = "at the knee: holding";
         return limit;
+    }
+
+    /**
+     * Saturated beyond what the knee in force explains (a server at N_s above a knee K queues to S_0 · N_s / K, less at a
+     * smooth knee): far above the knee (a start value), or the knee fell (capacity lost). Judged against the knee's own
+     * prediction: one slot past a smooth knee already takes 1.25 S_0, and re-estimating there from a window below the
+     * plateau dragged the knee down.
+     */
+    private boolean saturatedBeyondKnee(double service) {
+        boolean saturated = service > (1 + SATURATED) * baseline;
+        return saturated && limit > min && (Double.isNaN(knee)
+                || limit > target() + probeStep() && service > (1 + SATURATED) * slot() * limit / knee);
+    }
+
+    private int saturated(Sample s, double x, double service) {
+        double was = knee;
+        knee = x * slot(); // this window is at the plateau, or below it if the server thrashes
+        kneeVerified = false;
+        // a growth step or more above it: the window may be well below the plateau (experiment A's first window at
+        // 200 read 0.8 of it, still draining; a thrashing server stays below it), so the estimate is a lower bound
+        fromAbove = limit >= 1.5 * knee;
+        return change(target(), Step.CUT, s, String.format(Locale.ROOT,
+                "saturated (service %.4f s, baseline %.4f s, %.1f answers/s at N_s %d%s): knee %s%.1f", service, baseline, x, limit,
+                Double.isNaN(was) ? "" : String.format(Locale.ROOT, ", knee was %.1f", was), fromAbove ? "at least " : "", knee));
     }
 
     /** The class whose measured utility fell most since the probe began, if by more than the bound; else null. */
