@@ -3,10 +3,7 @@ package io.slagate.rm;
 import io.slagate.config.ServerConfig;
 import io.slagate.config.TrafficClassConfig;
 import io.slagate.bus.message.DecisionMessage.FlowDecision;
-import io.slagate.bus.message.FlowStatsMessage;
-import io.slagate.bus.message.GatewayAllocation;
-import io.slagate.bus.message.ServerStatusMessage;
-import io.slagate.bus.message.StatsMessage;
+import io.slagate.rm.FlowObserver.Flows;
 import io.slagate.rm.model.FlowObservation;
 import io.slagate.rm.optimize.AllocationOptimizer;
 import io.slagate.rm.optimize.AllocationProblem;
@@ -14,7 +11,6 @@ import io.slagate.rm.optimize.CapPartition;
 import io.slagate.rm.optimize.Solution;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,55 +23,26 @@ import org.slf4j.LoggerFactory;
 final class PoolSolver {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ResourceManager.class);
     private final ResourceManager rm;
+    private final FlowObserver observer;
 
     PoolSolver(ResourceManager rm) {
         this.rm = rm;
+        this.observer = new FlowObserver(rm);
     }
 
     record PoolResult(String[] flowGateway, int[] flowClass, double[] weight, double objective,
                       List<FlowDecision> decisions, String summary, CapacityDeficit.Result deficit) {
     }
 
-
-
     PoolResult solvePool(String pool, List<Integer> poolClasses, List<String> gws, int n, double resolution, long nowNanos) {
-        int k = gws.size() * poolClasses.size();
-        String[] flowGateway = new String[k];
-        int[] flowClass = new int[k];
-        FlowObservation[] obs = new FlowObservation[k];
-        Double[] pinned = new Double[k];
-        Double[] prior = new Double[k];
-        int f = 0;
-        boolean anyTraffic = false;
-        for (String g : gws) {
-            for (int c : poolClasses) {
-                flowGateway[f] = g;
-                flowClass[f] = c;
-                obs[f] = observe(g, c, poolClasses);
-                if (obs[f] == NON_FINITE) {
-                    Double kept = lastWeight(g, c);
-                    if (kept != null && rm.overrides.weight(g, rm.config.classes().get(c).name(), nowNanos) == null) {
-                        // a broken measurement says nothing: this flow keeps the weight in force, the others share the rest
-                        prior[f] = kept;
-                    }
-                    obs[f] = FlowObservation.NONE;
-                }
-                rm.correction.observe(flowKey(g, c), obs[f], resolution);
-                obs[f] = ahead(flowKey(g, c), obs[f], windowSeconds(g));
-                anyTraffic |= !obs[f].isEmpty();
-                pinned[f] = rm.overrides.weight(g, rm.config.classes().get(c).name(), nowNanos);
-                if (pinned[f] == null && prior[f] == null && !reported(g)) {
-                    prior[f] = fairShare(g, c);
-                }
-                f++;
-            }
-        }
+        Flows flows = observer.observeFlows(poolClasses, gws, resolution, nowNanos);
+        int k = flows.size();
         double[] weight = new double[k];
         int totalUnits = (int) Math.floor(n / resolution + 1e-9);
         int pinnedUnits = 0;
         List<Integer> free = new ArrayList<>();
         for (int i = 0; i < k; i++) {
-            Double fixed = pinned[i] != null ? pinned[i] : prior[i];
+            Double fixed = flows.pinned()[i] != null ? flows.pinned()[i] : flows.prior()[i];
             if (fixed != null) {
                 weight[i] = fixed;
                 pinnedUnits += (int) Math.round(fixed / resolution);
@@ -84,123 +51,160 @@ final class PoolSolver {
             }
         }
         int units = Math.max(0, totalUnits - pinnedUnits);
-        int minUnits = (int) Math.round(rm.config.controller().minWeight() / resolution);
         String method;
-        double objective;
         if (free.isEmpty()) {
             method = "pinned";
-        } else if (!anyTraffic) {
+        } else if (!flows.anyTraffic()) {
             // No traffic anywhere in the pool: nothing to optimize; use the configured static shares.
             double staticTotal = 0;
             for (int i : free) {
-                staticTotal += staticWeight(flowClass[i]);
+                staticTotal += staticWeight(flows.cls()[i]);
             }
             for (int i : free) {
-                weight[i] = Math.floor(units * staticWeight(flowClass[i]) / staticTotal) * resolution;
+                weight[i] = Math.floor(units * staticWeight(flows.cls()[i]) / staticTotal) * resolution;
             }
             method = "static (no traffic)";
         } else {
-            if ((long) minUnits * free.size() > units) {
-                int equal = units / free.size();
-                LOG.warn("pool {}: N = {} is smaller than {} flows × minimum weight {}; each flow's minimum becomes {}",
-                        pool, n, free.size(), rm.config.controller().minWeight(), equal * resolution);
-                minUnits = equal;
-            }
-            int[] target;
-            boolean kept = false;
-            String how;
-            List<String> flowKeys = new ArrayList<>();
-            for (int i : free) {
-                flowKeys.add(flowGateway[i] + "/" + flowClass[i]);
-            }
-            if (tiered(poolClasses)) {
-                Tiered t = solveTiers(free, flowGateway, flowClass, obs, units, minUnits, resolution, poolClasses);
-                target = t.units();
-                how = t.method();
-            } else {
-                int[] cls = new int[free.size()];
-                AllocationProblem.FlowValue[] values = new AllocationProblem.FlowValue[free.size()];
-                boolean allConcave = true;
-                for (int j = 0; j < free.size(); j++) {
-                    int i = free.get(j);
-                    cls[j] = poolClasses.indexOf(flowClass[i]);
-                    values[j] = value(flowGateway[i], flowClass[i], obs[i], resolution, 0);
-                    allConcave &= rm.concave[flowClass[i]];
-                }
-                AllocationProblem problem = new AllocationProblem(poolClasses.size(), cls, values, units, minUnits,
-                        rm.config.controller().combining(), allConcave);
-                Solution sol = AllocationOptimizer.solve(problem);
-                target = sol.units();
-                how = sol.method();
-                ResourceManager.LastUnits prev = rm.lastUnits.get(pool);
-                if (rm.config.controller().minGain() > 0 && prev != null && prev.flows().equals(flowKeys) && prev.total() == units
-                        && java.util.Arrays.stream(prev.units()).allMatch(u -> u >= problem.minUnits())) {
-                    // dead band: moving costs something real (a transient), and a predicted gain this small is noise.
-                    // Utilities are in seconds (eq. 7): the band is a fraction of the pool's tightest target.
-                    double tightest = Double.POSITIVE_INFINITY;
-                    for (int c : poolClasses) {
-                        tightest = Math.min(tightest, rm.goals[c].tightestSeconds());
-                    }
-                    double keep = AllocationOptimizer.objective(problem, prev.units());
-                    if (sol.objective() - keep < rm.config.controller().minGain() * tightest) {
-                        target = prev.units();
-                        kept = true;
-                    }
-                }
-            }
-            boolean[] idle = new boolean[free.size()];
-            for (int j = 0; j < free.size(); j++) {
-                idle[j] = obs[free.get(j)].isEmpty();
-            }
-            int[] chosen = damp(pool, flowKeys, units, minUnits, target, idle);
-            for (int j = 0; j < free.size(); j++) {
-                weight[free.get(j)] = chosen[j] * resolution;
-            }
-            method = how + (kept ? " kept (gain < minGain)" : chosen == target ? "" : " damped");
+            method = optimize(pool, poolClasses, flows, free, n, units, resolution, weight);
         }
-        List<FlowDecision> decisions = new ArrayList<>();
         double[] perClass = new double[rm.config.classes().size()];
-        StringBuilder sb = new StringBuilder(method).append(" [");
-        for (int i = 0; i < k; i++) {
+        StringBuilder summary = new StringBuilder(method).append(" [");
+        List<FlowDecision> decisions = describe(flows, weight, perClass, summary);
+        summary.append(']');
+        return new PoolResult(flows.gateway(), flows.cls(), weight, objective(poolClasses, perClass), decisions, summary.toString(),
+                deficit(pool, n, resolution, flows));
+    }
+
+    /** The free flows' weights into {@code weight}: solved (exactly, or tier by tier), kept within the dead band, damped. */
+    private String optimize(String pool, List<Integer> poolClasses, Flows flows, List<Integer> free, int n, int units,
+                            double resolution,
+                            double[] weight) {
+        int minUnits = (int) Math.round(rm.config.controller().minWeight() / resolution);
+        if ((long) minUnits * free.size() > units) {
+            int equal = units / free.size();
+            LOG.warn("pool {}: N = {} is smaller than {} flows × minimum weight {}; each flow's minimum becomes {}",
+                    pool, n, free.size(), rm.config.controller().minWeight(), equal * resolution);
+            minUnits = equal;
+        }
+        int[] target;
+        boolean kept = false;
+        String how;
+        List<String> flowKeys = new ArrayList<>();
+        for (int i : free) {
+            flowKeys.add(flows.gateway()[i] + "/" + flows.cls()[i]);
+        }
+        if (tiered(poolClasses)) {
+            Tiered t = solveTiers(free, flows.gateway(), flows.cls(), flows.obs(), units, minUnits, resolution, poolClasses);
+            target = t.units();
+            how = t.method();
+        } else {
+            AllocationProblem problem = problem(poolClasses, flows, free, units, minUnits, resolution);
+            Solution sol = AllocationOptimizer.solve(problem);
+            target = sol.units();
+            how = sol.method();
+            int[] keep = withinDeadBand(pool, poolClasses, problem, sol, flowKeys, units);
+            if (keep != null) {
+                target = keep;
+                kept = true;
+            }
+        }
+        boolean[] idle = new boolean[free.size()];
+        for (int j = 0; j < free.size(); j++) {
+            idle[j] = flows.obs()[free.get(j)].isEmpty();
+        }
+        int[] chosen = damp(pool, flowKeys, units, minUnits, target, idle);
+        for (int j = 0; j < free.size(); j++) {
+            weight[free.get(j)] = chosen[j] * resolution;
+        }
+        return how + (kept ? " kept (gain < minGain)" : chosen == target ? "" : " damped");
+    }
+
+    private AllocationProblem problem(List<Integer> poolClasses, Flows flows, List<Integer> free, int units, int minUnits,
+                                      double resolution) {
+        int[] cls = new int[free.size()];
+        AllocationProblem.FlowValue[] values = new AllocationProblem.FlowValue[free.size()];
+        boolean allConcave = true;
+        for (int j = 0; j < free.size(); j++) {
+            int i = free.get(j);
+            cls[j] = poolClasses.indexOf(flows.cls()[i]);
+            values[j] = value(flows.gateway()[i], flows.cls()[i], flows.obs()[i], resolution, 0);
+            allConcave &= rm.concave[flows.cls()[i]];
+        }
+        return new AllocationProblem(poolClasses.size(), cls, values, units, minUnits, rm.config.controller().combining(), allConcave);
+    }
+
+    /**
+     * The last decision's units when the solution gains too little over them to be worth the move, else null. Moving
+     * costs something real (a transient), and a predicted gain this small is noise. Utilities are in seconds (eq. 7):
+     * the band is a fraction of the pool's tightest target.
+     */
+    private int[] withinDeadBand(String pool, List<Integer> poolClasses, AllocationProblem problem, Solution sol, List<String> flowKeys,
+                                 int units) {
+        ResourceManager.LastUnits prev = rm.lastUnits.get(pool);
+        if (rm.config.controller().minGain() <= 0 || prev == null || !prev.flows().equals(flowKeys) || prev.total() != units
+                || !java.util.Arrays.stream(prev.units()).allMatch(u -> u >= problem.minUnits())) {
+            return null;
+        }
+        double tightest = Double.POSITIVE_INFINITY;
+        for (int c : poolClasses) {
+            tightest = Math.min(tightest, rm.goals[c].tightestSeconds());
+        }
+        double keep = AllocationOptimizer.objective(problem, prev.units());
+        return sol.objective() - keep < rm.config.controller().minGain() * tightest ? prev.units() : null;
+    }
+
+    /** Each flow's decision at its weight (floored), its utility added to its class's in {@code perClass}, and the summary. */
+    private List<FlowDecision> describe(Flows flows, double[] weight, double[] perClass, StringBuilder sb) {
+        List<FlowDecision> decisions = new ArrayList<>();
+        FlowObservation[] obs = flows.obs();
+        for (int i = 0; i < flows.size(); i++) {
             double w = Math.max(ResourceManager.WEIGHT_FLOOR, weight[i]);
             weight[i] = w;
-            String key = flowKey(flowGateway[i], flowClass[i]);
+            String key = observer.flowKey(flows.gateway()[i], flows.cls()[i]);
+            int c = flows.cls()[i];
             double predicted = rm.correction.predict(key, rm.model, obs[i], w);
             rm.correction.predicted(key, obs[i], w, predicted);
-            double u = rm.goals[flowClass[i]].utility(key, rm.correction, rm.model, obs[i], w);
-            perClass[flowClass[i]] += u;
-            String cn = rm.config.classes().get(flowClass[i]).name();
-            decisions.add(new FlowDecision(flowGateway[i], cn, obs[i].arrivalRate(), obs[i].responseSeconds(),
-                    obs[i].weight(), w, predicted, u, pinned[i] != null, rm.model.nameFor(obs[i]), rm.correction.error(key),
-                    rm.correction.gain(key), rm.goals[flowClass[i]].predictedPercentile(key, rm.correction, rm.model, obs[i], w),
+            double u = rm.goals[c].utility(key, rm.correction, rm.model, obs[i], w);
+            perClass[c] += u;
+            String cn = rm.config.classes().get(c).name();
+            decisions.add(new FlowDecision(flows.gateway()[i], cn, obs[i].arrivalRate(), obs[i].responseSeconds(),
+                    obs[i].weight(), w, predicted, u, flows.pinned()[i] != null, rm.model.nameFor(obs[i]), rm.correction.error(key),
+                    rm.correction.gain(key), rm.goals[c].predictedPercentile(key, rm.correction, rm.model, obs[i], w),
                     obs[i].forecastRate()));
-            sb.append(i == 0 ? "" : ", ").append(flowGateway[i]).append('/').append(cn)
+            sb.append(i == 0 ? "" : ", ").append(flows.gateway()[i]).append('/').append(cn)
                     .append(" λ=").append(rm.fmt(obs[i].arrivalRate())).append(" t=").append(rm.fmt(obs[i].responseSeconds()))
                     .append(" w~=").append(rm.fmt(obs[i].weight())).append(" → w=").append(rm.fmt(w))
                     .append(" t(w)=").append(rm.fmt(predicted)).append(" U=").append(rm.fmt(u));
         }
-        sb.append(']');
+        return decisions;
+    }
+
+    /** The pool's utility (eq. 2, or the minimum over classes): the discretionary class has no utility to count. */
+    private double objective(List<Integer> poolClasses, double[] perClass) {
         boolean byMin = rm.config.controller().combining() == io.slagate.config.Combining.MIN;
-        objective = byMin ? Double.POSITIVE_INFINITY : 0;
+        double objective = byMin ? Double.POSITIVE_INFINITY : 0;
         for (int c : poolClasses) {
-            if (rm.config.classes().get(c).hasGoal()) { // the discretionary class has no utility to count
+            if (rm.config.classes().get(c).hasGoal()) {
                 objective = byMin ? Math.min(objective, perClass[c]) : objective + perClass[c];
             }
         }
+        return objective;
+    }
+
+    private CapacityDeficit.Result deficit(String pool, int n, double resolution, Flows flows) {
         List<CapacityDeficit.Flow> demand = new ArrayList<>();
-        for (int i = 0; i < k; i++) {
-            if (!obs[i].isEmpty() && rm.config.classes().get(flowClass[i]).hasGoal()) {
-                String key = flowKey(flowGateway[i], flowClass[i]);
-                FlowObservation o = obs[i];
-                TrafficClassConfig tc = rm.config.classes().get(flowClass[i]);
-                ClassGoals goal = rm.goals[flowClass[i]];
+        for (int i = 0; i < flows.size(); i++) {
+            if (!flows.obs()[i].isEmpty() && rm.config.classes().get(flows.cls()[i]).hasGoal()) {
+                String key = observer.flowKey(flows.gateway()[i], flows.cls()[i]);
+                FlowObservation o = flows.obs()[i];
+                TrafficClassConfig tc = rm.config.classes().get(flows.cls()[i]);
+                ClassGoals goal = rm.goals[flows.cls()[i]];
                 demand.add(new CapacityDeficit.Flow(tc.name(), w -> goal.meets(key, rm.correction, rm.model, o, w)));
             }
         }
         double slotsPerServer = rm.config.servers().stream().filter(x -> x.pool().equals(pool)).mapToInt(ServerConfig::concurrency)
                 .average().orElse(1);
-        CapacityDeficit.Result deficit = CapacityDeficit.of(pool, n, slotsPerServer, resolution, demand);
-        return new PoolResult(flowGateway, flowClass, weight, objective, decisions, sb.toString(), deficit);
+        return CapacityDeficit.of(pool, n, slotsPerServer, resolution, demand);
     }
 
     private long lastBlownWarn = System.nanoTime() - 10_000_000_000L;
@@ -215,45 +219,10 @@ final class PoolSolver {
     }
 
 
-    /** Most cycles ahead a forecast reaches: beyond, a trend's noise would count for more than the trend. */
-    static final double MAX_FORECAST_STEPS = 10;
-
-    /** The statistics window gateway {@code g} last reported (its rates are means over it); NaN when unknown. */
-    double windowSeconds(String g) {
-        ResourceManager.Report r = rm.gateways.get(g);
-        return r == null || r.stats() == null ? Double.NaN : r.stats().windowSeconds();
-    }
-
-    /**
-     * The observation with the flow's arrival rate during the next cycle, where {@code controller.forecast} puts a
-     * forecast in force: always under {@code trend}, under {@code auto} while the forecaster's recent one-cycle error
-     * is below {@value #FORECAST_TRUSTED}. Each flow's forecaster sees each cycle's measured rate once. A windowed
-     * rate is the mean over the window, centred half a window back, so the next cycle's rate is
-     * (window / 2 + Γ / 2) / Γ cycles ahead of it (at most {@link #MAX_FORECAST_STEPS}).
-     */
-    FlowObservation ahead(String flow, FlowObservation o, double windowSeconds) {
-        String mode = rm.config.controller().forecast();
-        if ("none".equals(mode) || o.isEmpty()) {
-            return o;
-        }
-        io.slagate.rm.forecast.BestOfForecaster f = rm.forecasters.computeIfAbsent(flow, k -> io.slagate.rm.forecast.BestOfForecaster.standard());
-        String before = f.chosen();
-        f.observe(o.arrivalRate());
-        if (!before.equals(f.chosen())) {
-            LOG.info("flow {}: forecasting by {} now (recent one-cycle errors {})", flow, f.chosen(), f.errors());
-        }
-        double cycle = rm.config.controller().cycle().toNanos() / 1e9;
-        double steps = Double.isFinite(windowSeconds) && windowSeconds > 0 && cycle > 0
-                ? Math.min(MAX_FORECAST_STEPS, 0.5 + windowSeconds / (2 * cycle)) : 1;
-        double rate = f.ahead(steps);
-        boolean trusted = "trend".equals(mode) || f.error() < ResourceManager.FORECAST_TRUSTED;
-        return Double.isFinite(rate) && trusted ? o.withForecast(rate) : o;
-    }
-
     /** U_c of flow (g, c) at {@code floor + k} units, for the optimizer. */
     AllocationProblem.FlowValue value(String g, int c, FlowObservation o, double resolution, int floor) {
         ClassGoals goal = rm.goals[c];
-        String key = flowKey(g, c);
+        String key = observer.flowKey(g, c);
         return kk -> goal.utility(key, rm.correction, rm.model, o, (floor + kk) * resolution);
     }
 
@@ -284,7 +253,7 @@ final class PoolSolver {
         for (int i : free) {
             TrafficClassConfig tc = rm.config.classes().get(flowClass[i]);
             ClassGoals goal = rm.goals[flowClass[i]];
-            String key = flowKey(flowGateway[i], flowClass[i]);
+            String key = observer.flowKey(flowGateway[i], flowClass[i]);
             FlowObservation o = obs[i];
             tiers.add(new ImportanceTiers.Flow(tc.importance(), tc.discretionary(), !o.isEmpty(), o.arrivalRate(),
                     kk -> goal.meets(key, rm.correction, rm.model, o, kk * resolution)));
@@ -377,105 +346,6 @@ final class PoolSolver {
         }
         rm.lastUnits.put(pool, new ResourceManager.LastUnits(List.copyOf(flows), total, out.clone(), move, gamma, idle.clone()));
         return out;
-    }
-
-    boolean reported(String g) {
-        ResourceManager.Report r = rm.gateways.get(g);
-        return r != null && r.stats() != null;
-    }
-
-    /**
-     * A gateway that joined and has not reported yet starts at a fair share: each class at the mean
-     * weight the other gateways hold for it in the allocation in force (behind one balancer its clients
-     * are as many as theirs), instead of the minimum an idle flow gets, from which it would creep up
-     * over cycles while its clients wait. Null (optimize it as usual) when no other gateway has one.
-     */
-    Double fairShare(String g, int c) {
-        if (rm.last == null) {
-            return null;
-        }
-        String name = rm.config.classes().get(c).name();
-        double sum = 0;
-        int n = 0;
-        for (Map.Entry<String, GatewayAllocation> e : rm.last.gateways().entrySet()) {
-            Double w = e.getValue().weights().get(name);
-            if (!e.getKey().equals(g) && rm.gateways.containsKey(e.getKey()) && w != null && Double.isFinite(w)) {
-                sum += w;
-                n++;
-            }
-        }
-        if (n == 0) {
-            return null;
-        }
-        // the others give up a share to make room: of the pool's total, this gateway takes 1 / (n + 1)
-        double res = rm.config.controller().resolution();
-        return Math.max(rm.config.controller().minWeight(), Math.round(sum / (n + 1) / res) * res);
-    }
-
-    /**
-     * λ~, t~ and w~ of flow (g,c) from g's last report; w~ in server slots: the class's weight as a
-     * fraction of the pool's weights at g, times the slots g had in the pool.
-     */
-    String flowKey(String gateway, int classIndex) {
-        return gateway + "/" + rm.config.classes().get(classIndex).name();
-    }
-
-    FlowObservation observe(String g, int c, List<Integer> poolClasses) {
-        ResourceManager.Report r = rm.gateways.get(g);
-        if (r == null || r.stats() == null) {
-            return FlowObservation.NONE;
-        }
-        StatsMessage s = r.stats();
-        String name = rm.config.classes().get(c).name();
-        FlowStatsMessage mine = null;
-        double poolWeight = 0;
-        for (FlowStatsMessage fs : s.flows()) {
-            int ci = rm.config.classIndex(fs.className());
-            if (ci >= 0 && poolClasses.contains(ci)) {
-                poolWeight += fs.weight();
-            }
-            if (fs.className().equals(name)) {
-                mine = fs;
-            }
-        }
-        if (mine == null || !(poolWeight > 0)) {
-            return FlowObservation.NONE;
-        }
-        int slots = 0;
-        String pool = rm.config.classes().get(c).pool();
-        for (ServerStatusMessage ss : s.servers()) {
-            ServerConfig sc = rm.config.servers().stream().filter(x -> x.id().equals(ss.serverId())).findFirst().orElse(null);
-            if (sc != null && sc.pool().equals(pool) && ss.inRotation()) {
-                slots += ss.cap();
-            }
-        }
-        double w = slots * mine.weight() / poolWeight;
-        double[] measured = {mine.arrivalRate(), mine.meanResponseSeconds(), mine.throughput(), mine.meanServiceSeconds(), w};
-        for (double v : measured) {
-            if (!Double.isFinite(v)) {
-                long now = System.nanoTime();
-                if (now - rm.lastBadObservationWarn > 10_000_000_000L) {
-                    rm.lastBadObservationWarn = now;
-                    LOG.warn("gateway {} reported a non-finite measurement for class {} ({}); dropped: the flow keeps the weight"
-                            + " in force", g, name, java.util.Arrays.toString(measured));
-                }
-                return NON_FINITE;
-            }
-        }
-        return new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(), mine.meanServiceSeconds(),
-                mine.percentileSeconds());
-    }
-
-    /** Marks an observation dropped for a non-finite figure (compared by identity). */
-    private static final FlowObservation NON_FINITE = new FlowObservation(0, 0, 0);
-
-    /** The weight of flow (g, c) in the allocation in force, or null when there is none. */
-    Double lastWeight(String g, int c) {
-        if (rm.last == null || rm.last.gateways().get(g) == null) {
-            return null;
-        }
-        Double w = rm.last.gateways().get(g).weights().get(rm.config.classes().get(c).name());
-        return w != null && Double.isFinite(w) ? w : null;
     }
 
     double staticWeight(int c) {

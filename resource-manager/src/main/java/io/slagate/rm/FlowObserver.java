@@ -1,0 +1,205 @@
+package io.slagate.rm;
+
+import io.slagate.bus.message.FlowStatsMessage;
+import io.slagate.bus.message.GatewayAllocation;
+import io.slagate.bus.message.ServerStatusMessage;
+import io.slagate.bus.message.StatsMessage;
+import io.slagate.config.ServerConfig;
+import io.slagate.rm.forecast.BestOfForecaster;
+import io.slagate.rm.model.FlowObservation;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What each flow (g, c) of a pool looks like this cycle, from the gateways' last reports (eq. 3–4's
+ * λ~, t~ and w~): a measurement that is not finite is dropped and the flow keeps its weight, a
+ * gateway not yet heard from takes a fair share, and a forecast rate is put in where the controller
+ * forecasts. Not thread-safe: the manager's thread.
+ */
+final class FlowObserver {
+    private static final Logger LOG = LoggerFactory.getLogger(ResourceManager.class);
+    private final ResourceManager rm;
+
+    FlowObserver(ResourceManager rm) {
+        this.rm = rm;
+    }
+
+    /** The pool's flows (g, c), gateway-major, as observed this cycle. */
+    record Flows(String[] gateway, int[] cls, FlowObservation[] obs, Double[] pinned, Double[] prior, boolean anyTraffic) {
+        int size() {
+            return gateway.length;
+        }
+    }
+
+
+    Flows observeFlows(List<Integer> poolClasses, List<String> gws, double resolution, long nowNanos) {
+        int k = gws.size() * poolClasses.size();
+        Flows flows = new Flows(new String[k], new int[k], new FlowObservation[k], new Double[k], new Double[k], false);
+        FlowObservation[] obs = flows.obs();
+        int f = 0;
+        boolean anyTraffic = false;
+        for (String g : gws) {
+            for (int c : poolClasses) {
+                flows.gateway()[f] = g;
+                flows.cls()[f] = c;
+                obs[f] = observe(g, c, poolClasses);
+                if (obs[f] == NON_FINITE) {
+                    Double kept = lastWeight(g, c);
+                    if (kept != null && rm.overrides.weight(g, rm.config.classes().get(c).name(), nowNanos) == null) {
+                        // a broken measurement says nothing: this flow keeps the weight in force, the others share the rest
+                        flows.prior()[f] = kept;
+                    }
+                    obs[f] = FlowObservation.NONE;
+                }
+                rm.correction.observe(flowKey(g, c), obs[f], resolution);
+                obs[f] = ahead(flowKey(g, c), obs[f], windowSeconds(g));
+                anyTraffic |= !obs[f].isEmpty();
+                flows.pinned()[f] = rm.overrides.weight(g, rm.config.classes().get(c).name(), nowNanos);
+                if (flows.pinned()[f] == null && flows.prior()[f] == null && !reported(g)) {
+                    flows.prior()[f] = fairShare(g, c);
+                }
+                f++;
+            }
+        }
+        return new Flows(flows.gateway(), flows.cls(), obs, flows.pinned(), flows.prior(), anyTraffic);
+    }
+
+
+    /** Most cycles ahead a forecast reaches: beyond, a trend's noise would count for more than the trend. */
+    static final double MAX_FORECAST_STEPS = 10;
+
+    /** The statistics window gateway {@code g} last reported (its rates are means over it); NaN when unknown. */
+    double windowSeconds(String g) {
+        ResourceManager.Report r = rm.gateways.get(g);
+        return r == null || r.stats() == null ? Double.NaN : r.stats().windowSeconds();
+    }
+
+    /**
+     * The observation with the flow's arrival rate during the next cycle, where {@code controller.forecast} puts a
+     * forecast in force: always under {@code trend}, under {@code auto} while the forecaster's recent one-cycle error
+     * is below {@value #FORECAST_TRUSTED}. Each flow's forecaster sees each cycle's measured rate once. A windowed
+     * rate is the mean over the window, centred half a window back, so the next cycle's rate is
+     * (window / 2 + Γ / 2) / Γ cycles ahead of it (at most {@link #MAX_FORECAST_STEPS}).
+     */
+    FlowObservation ahead(String flow, FlowObservation o, double windowSeconds) {
+        String mode = rm.config.controller().forecast();
+        if ("none".equals(mode) || o.isEmpty()) {
+            return o;
+        }
+        BestOfForecaster f = rm.forecasters.computeIfAbsent(flow, k -> BestOfForecaster.standard());
+        String before = f.chosen();
+        f.observe(o.arrivalRate());
+        if (!before.equals(f.chosen())) {
+            LOG.info("flow {}: forecasting by {} now (recent one-cycle errors {})", flow, f.chosen(), f.errors());
+        }
+        double cycle = rm.config.controller().cycle().toNanos() / 1e9;
+        double steps = Double.isFinite(windowSeconds) && windowSeconds > 0 && cycle > 0
+                ? Math.min(MAX_FORECAST_STEPS, 0.5 + windowSeconds / (2 * cycle)) : 1;
+        double rate = f.ahead(steps);
+        boolean trusted = "trend".equals(mode) || f.error() < ResourceManager.FORECAST_TRUSTED;
+        return Double.isFinite(rate) && trusted ? o.withForecast(rate) : o;
+    }
+
+
+    /** Whether gateway {@code g} has sent statistics yet. */
+    boolean reported(String g) {
+        ResourceManager.Report r = rm.gateways.get(g);
+        return r != null && r.stats() != null;
+    }
+
+    /**
+     * A gateway that joined and has not reported yet starts at a fair share: each class at the mean
+     * weight the other gateways hold for it in the allocation in force (behind one balancer its clients
+     * are as many as theirs), instead of the minimum an idle flow gets, from which it would creep up
+     * over cycles while its clients wait. Null (optimize it as usual) when no other gateway has one.
+     */
+    Double fairShare(String g, int c) {
+        if (rm.last == null) {
+            return null;
+        }
+        String name = rm.config.classes().get(c).name();
+        double sum = 0;
+        int n = 0;
+        for (Map.Entry<String, GatewayAllocation> e : rm.last.gateways().entrySet()) {
+            Double w = e.getValue().weights().get(name);
+            if (!e.getKey().equals(g) && rm.gateways.containsKey(e.getKey()) && w != null && Double.isFinite(w)) {
+                sum += w;
+                n++;
+            }
+        }
+        if (n == 0) {
+            return null;
+        }
+        // the others give up a share to make room: of the pool's total, this gateway takes 1 / (n + 1)
+        double res = rm.config.controller().resolution();
+        return Math.max(rm.config.controller().minWeight(), Math.round(sum / (n + 1) / res) * res);
+    }
+
+    /**
+     * λ~, t~ and w~ of flow (g,c) from g's last report; w~ in server slots: the class's weight as a
+     * fraction of the pool's weights at g, times the slots g had in the pool.
+     */
+    String flowKey(String gateway, int classIndex) {
+        return gateway + "/" + rm.config.classes().get(classIndex).name();
+    }
+
+    FlowObservation observe(String g, int c, List<Integer> poolClasses) {
+        ResourceManager.Report r = rm.gateways.get(g);
+        if (r == null || r.stats() == null) {
+            return FlowObservation.NONE;
+        }
+        StatsMessage s = r.stats();
+        String name = rm.config.classes().get(c).name();
+        FlowStatsMessage mine = null;
+        double poolWeight = 0;
+        for (FlowStatsMessage fs : s.flows()) {
+            int ci = rm.config.classIndex(fs.className());
+            if (ci >= 0 && poolClasses.contains(ci)) {
+                poolWeight += fs.weight();
+            }
+            if (fs.className().equals(name)) {
+                mine = fs;
+            }
+        }
+        if (mine == null || !(poolWeight > 0)) {
+            return FlowObservation.NONE;
+        }
+        int slots = 0;
+        String pool = rm.config.classes().get(c).pool();
+        for (ServerStatusMessage ss : s.servers()) {
+            ServerConfig sc = rm.config.servers().stream().filter(x -> x.id().equals(ss.serverId())).findFirst().orElse(null);
+            if (sc != null && sc.pool().equals(pool) && ss.inRotation()) {
+                slots += ss.cap();
+            }
+        }
+        double w = slots * mine.weight() / poolWeight;
+        double[] measured = {mine.arrivalRate(), mine.meanResponseSeconds(), mine.throughput(), mine.meanServiceSeconds(), w};
+        for (double v : measured) {
+            if (!Double.isFinite(v)) {
+                long now = System.nanoTime();
+                if (now - rm.lastBadObservationWarn > 10_000_000_000L) {
+                    rm.lastBadObservationWarn = now;
+                    LOG.warn("gateway {} reported a non-finite measurement for class {} ({}); dropped: the flow keeps the weight"
+                            + " in force", g, name, java.util.Arrays.toString(measured));
+                }
+                return NON_FINITE;
+            }
+        }
+        return new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(), mine.meanServiceSeconds(),
+                mine.percentileSeconds());
+    }
+
+    /** Marks an observation dropped for a non-finite figure (compared by identity). */
+    private static final FlowObservation NON_FINITE = new FlowObservation(0, 0, 0);
+
+    /** The weight of flow (g, c) in the allocation in force, or null when there is none. */
+    Double lastWeight(String g, int c) {
+        if (rm.last == null || rm.last.gateways().get(g) == null) {
+            return null;
+        }
+        Double w = rm.last.gateways().get(g).weights().get(rm.config.classes().get(c).name());
+        return w != null && Double.isFinite(w) ? w : null;
+    }
+}
