@@ -2,6 +2,7 @@ package io.slagate.rm.optimize;
 
 import io.slagate.config.Combining;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.PriorityQueue;
 
@@ -56,7 +57,6 @@ public final class AllocationOptimizer {
 
     public static Solution dynamicProgramming(AllocationProblem p) {
         int total = p.totalUnits();
-        int min = p.minUnits();
         List<List<Integer>> flowsOfClass = new ArrayList<>();
         for (int c = 0; c < p.classCount(); c++) {
             flowsOfClass.add(new ArrayList<>());
@@ -69,45 +69,73 @@ public final class AllocationOptimizer {
         int[][][] innerChoice = new int[p.classCount()][][];
         for (int c = 0; c < p.classCount(); c++) {
             List<Integer> flows = flowsOfClass.get(c);
-            int m = flows.size();
-            double[] best = new double[total + 1];
-            java.util.Arrays.fill(best, Double.NEGATIVE_INFINITY);
-            best[0] = 0;
-            int[][] choice = new int[m][];
-            for (int j = 0; j < m; j++) {
-                double[] v = table(p.value()[flows.get(j)], min, total - min * (p.flowCount() - 1));
-                double[] next = new double[total + 1];
-                java.util.Arrays.fill(next, Double.NEGATIVE_INFINITY);
-                int[] ch = new int[total + 1];
-                for (int n = min * (j + 1); n <= total; n++) {
-                    double bestHere = Double.NEGATIVE_INFINITY;
-                    int bestK = -1;
-                    int kMax = n - min * j;
-                    for (int kk = min; kk <= kMax && kk < v.length; kk++) {
-                        double prev = best[n - kk];
-                        if (prev == Double.NEGATIVE_INFINITY) {
-                            continue;
-                        }
-                        double s = prev + v[kk];
-                        if (s > bestHere) {
-                            bestHere = s;
-                            bestK = kk;
-                        }
-                    }
-                    next[n] = bestHere;
-                    ch[n] = bestK;
-                }
-                best = next;
-                choice[j] = ch;
-            }
-            h[c] = m == 0 ? zeroOnly(total) : best;
-            innerChoice[c] = choice;
+            innerChoice[c] = new int[flows.size()][];
+            h[c] = flows.isEmpty() ? zeroOnly(total) : classTable(p, flows, innerChoice[c]);
         }
-        // Outer: combine classes by sum or min (with a sum tie-break for min).
+        int[][] outerChoice = combineClasses(p, h);
+        // Reconstruct.
+        int[] units = new int[p.flowCount()];
+        int n = total;
+        for (int c = p.classCount() - 1; c >= 0; c--) {
+            int kc = outerChoice[c][n];
+            n -= kc;
+            List<Integer> flows = flowsOfClass.get(c);
+            int r = kc;
+            for (int j = flows.size() - 1; j >= 0; j--) {
+                int kf = innerChoice[c][j][r];
+                units[flows.get(j)] = kf;
+                r -= kf;
+            }
+        }
+        return new Solution(units, objective(p, units), "dp");
+    }
+
+    /** One class's best Σ_g U_c for every n units over its flows; {@code choice[j][n]}: the units of its j-th flow. */
+    private static double[] classTable(AllocationProblem p, List<Integer> flows, int[][] choice) {
+        int total = p.totalUnits();
+        int min = p.minUnits();
+        double[] best = new double[total + 1];
+        Arrays.fill(best, Double.NEGATIVE_INFINITY);
+        best[0] = 0;
+        for (int j = 0; j < flows.size(); j++) {
+            double[] v = table(p.value()[flows.get(j)], min, total - min * (p.flowCount() - 1));
+            double[] next = new double[total + 1];
+            Arrays.fill(next, Double.NEGATIVE_INFINITY);
+            int[] ch = new int[total + 1];
+            for (int n = min * (j + 1); n <= total; n++) {
+                double bestHere = Double.NEGATIVE_INFINITY;
+                int bestK = -1;
+                int kMax = n - min * j;
+                for (int kk = min; kk <= kMax && kk < v.length; kk++) {
+                    double prev = best[n - kk];
+                    if (prev == Double.NEGATIVE_INFINITY) {
+                        continue;
+                    }
+                    double s = prev + v[kk];
+                    if (s > bestHere) {
+                        bestHere = s;
+                        bestK = kk;
+                    }
+                }
+                next[n] = bestHere;
+                ch[n] = bestK;
+            }
+            best = next;
+            choice[j] = ch;
+        }
+        return best;
+    }
+
+    /**
+     * Outer: the classes' tables combined by sum or min (with a sum tie-break for min); {@code [c][n]}: the units of
+     * class c when classes 0..c hold n.
+     */
+    private static int[][] combineClasses(AllocationProblem p, double[][] h) {
+        int total = p.totalUnits();
         boolean byMin = p.combining() == Combining.MIN;
         double[] fMain = new double[total + 1];
         double[] fSum = new double[total + 1];
-        java.util.Arrays.fill(fMain, Double.NEGATIVE_INFINITY);
+        Arrays.fill(fMain, Double.NEGATIVE_INFINITY);
         fMain[0] = byMin ? Double.POSITIVE_INFINITY : 0;
         fSum[0] = 0;
         int[][] outerChoice = new int[p.classCount()][];
@@ -115,10 +143,10 @@ public final class AllocationOptimizer {
             double[] hc = h[c];
             double[] nMain = new double[total + 1];
             double[] nSum = new double[total + 1];
-            java.util.Arrays.fill(nMain, Double.NEGATIVE_INFINITY);
-            java.util.Arrays.fill(nSum, Double.NEGATIVE_INFINITY);
+            Arrays.fill(nMain, Double.NEGATIVE_INFINITY);
+            Arrays.fill(nSum, Double.NEGATIVE_INFINITY);
             int[] ch = new int[total + 1];
-            java.util.Arrays.fill(ch, -1);
+            Arrays.fill(ch, -1);
             for (int n = 0; n <= total; n++) {
                 for (int kk = 0; kk <= n; kk++) {
                     double hv = hc[kk];
@@ -142,26 +170,12 @@ public final class AllocationOptimizer {
         if (fMain[total] == Double.NEGATIVE_INFINITY) {
             throw new IllegalStateException("no feasible allocation of " + total + " units");
         }
-        // Reconstruct.
-        int[] units = new int[p.flowCount()];
-        int n = total;
-        for (int c = p.classCount() - 1; c >= 0; c--) {
-            int kc = outerChoice[c][n];
-            n -= kc;
-            List<Integer> flows = flowsOfClass.get(c);
-            int r = kc;
-            for (int j = flows.size() - 1; j >= 0; j--) {
-                int kf = innerChoice[c][j][r];
-                units[flows.get(j)] = kf;
-                r -= kf;
-            }
-        }
-        return new Solution(units, objective(p, units), "dp");
+        return outerChoice;
     }
 
     private static double[] zeroOnly(int total) {
         double[] z = new double[total + 1];
-        java.util.Arrays.fill(z, Double.NEGATIVE_INFINITY);
+        Arrays.fill(z, Double.NEGATIVE_INFINITY);
         z[0] = 0;
         return z;
     }
