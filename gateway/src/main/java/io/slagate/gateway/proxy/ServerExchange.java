@@ -1,12 +1,15 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.config.ClientPolicy;
 import io.slagate.gateway.sched.ServerSlots;
-import java.nio.BufferOverflowException;
+import io.slagate.gateway.soap.FaultReason;
+import io.slagate.gateway.stats.GatewayMetrics;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
@@ -14,7 +17,6 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.HttpVersion;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.BufferUtil;
@@ -24,7 +26,7 @@ import org.eclipse.jetty.util.Promise;
 
 /**
  * One admitted request on a {@link ServerConnection}: the proxy→server leg (P2S: request head and
- * streamed body, {@link Sender}) and the server→proxy→client legs (S2P and P2C, {@link Relay}).
+ * streamed body, {@link RequestSender}) and the server→proxy→client legs (S2P and P2C, {@link Relay}).
  *
  * <p>The relay is the exchange's single owner of its outcome: it alone writes to the client and
  * decides between the relayed response and a fault. Everything else that can end an exchange (the
@@ -33,28 +35,24 @@ import org.eclipse.jetty.util.Promise;
  * to its pool before the slot is released, so the request that slot admits finds it idle.
  */
 final class ServerExchange implements Promise<ServerConnection> {
-    private static final byte[] CRLF = {'\r', '\n'};
-    private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-
     private final Dispatcher dispatcher;
     private final GatewayExchange ex;
     private final ServerSlots server;
     private final ServerConnectionPool pool;
     private final long timeoutMillis;
-    private final long maxRequestBytes;
     final Relay relay = new Relay();
-    private final Sender sender = new Sender();
+    private final RequestSender sender;
     private ServerConnection connection;
     private Object group;
     private volatile boolean timedOut;
     private volatile Throwable requestFailure;
     /** Set when the client, not the server, stalled the exchange: why it ends. */
-    private volatile io.slagate.gateway.soap.FaultReason clientStall;
-    private final io.slagate.config.ClientPolicy clients;
+    private volatile FaultReason clientStall;
+    private final ClientPolicy clients;
     /** The request leg failed after the answer was complete but before it was settled: the connection is not reused. */
     private volatile boolean requestFailedLate;
     /** Request leg and answer leg: the one that ends last decides what becomes of the connection. */
-    private final java.util.concurrent.atomic.AtomicInteger legs = new java.util.concurrent.atomic.AtomicInteger(2);
+    private final AtomicInteger legs = new AtomicInteger(2);
 
     ServerExchange(Dispatcher dispatcher, GatewayExchange ex, ServerSlots server, ServerConnectionPool pool,
                    long timeoutMillis, long maxRequestBytes) {
@@ -63,8 +61,8 @@ final class ServerExchange implements Promise<ServerConnection> {
         this.server = server;
         this.pool = pool;
         this.timeoutMillis = timeoutMillis;
-        this.maxRequestBytes = maxRequestBytes;
         this.clients = ex.context.clients;
+        this.sender = new RequestSender(this, ex, pool.pathPrefix, maxRequestBytes);
     }
 
     void start() {
@@ -81,7 +79,7 @@ final class ServerExchange implements Promise<ServerConnection> {
         pool.handedOut(c, ex.loop);
         c.attach(this, timeoutMillis, HttpMethod.HEAD.is(c2p.getMethod()));
         c.needInput(); // an early answer (before the body is sent) is read as it comes
-        sender.iterate();
+        sender.start(c);
     }
 
     /** No connection (refused, connect timeout): the request was never sent, so another server may take it. */
@@ -97,6 +95,37 @@ final class ServerExchange implements Promise<ServerConnection> {
     private void releaseConnection(boolean reusable) {
         connection.detach(reusable);
         ex.releaseSlot();
+    }
+
+    /** The request went out whole: when the answer was complete first and left the connection to this leg, it ends the exchange. */
+    void requestSent() {
+        if (legs.decrementAndGet() == 0) {
+            releaseConnection(true);
+            relay.finish();
+        }
+    }
+
+    /** The request could not go out whole (the client's body failed, the write failed). */
+    void requestFailed(Throwable cause) {
+        if (relay.reusable) {
+            releaseConnection(false); // the answer is complete; the connection is not fit for another
+            relay.finish();
+            return;
+        }
+        if (relay.answered) {
+            // the answer is complete and being settled (a description rewritten off the loop, or a timer's
+            // close racing the answer): this leg ends here, not reusable; whichever leg ends last finishes
+            requestFailedLate = true;
+            if (legs.decrementAndGet() == 0) {
+                releaseConnection(false);
+                relay.finish();
+            }
+            return;
+        }
+        if (!relay.over) {
+            requestFailure = cause;
+            connection.close(); // the relay sees the connection closed and reads requestFailure
+        }
     }
 
     /**
@@ -121,15 +150,15 @@ final class ServerExchange implements Promise<ServerConnection> {
         if (relay.writing) {
             // The relay waits on a write the client does not take: end the client's response, which
             // fails that write; the relay then drops the connection (the answer was not read whole).
-            ex.abortClient(io.slagate.gateway.soap.FaultReason.RESPONSE_TIMEOUT);
+            ex.abortClient(FaultReason.RESPONSE_TIMEOUT);
         } else if (sender.waitingForClient) {
-            clientStall = io.slagate.gateway.soap.FaultReason.REQUEST_TIMEOUT;
+            clientStall = FaultReason.REQUEST_TIMEOUT;
             connection.close(); // the relay sees the connection closed and reads clientStall
         }
     }
 
     private Throwable closedCause() {
-        io.slagate.gateway.soap.FaultReason stall = clientStall;
+        FaultReason stall = clientStall;
         if (stall != null) {
             return new ClientSideFailure(stall, "the client's body stalled");
         }
@@ -138,247 +167,6 @@ final class ServerExchange implements Promise<ServerConnection> {
         }
         Throwable r = requestFailure;
         return r != null ? r : new EofException("the server closed the connection");
-    }
-
-    /** P2S: the request head, then the client's body as it arrives, bounded by the gateway's limit. */
-    private final class Sender extends IteratingCallback {
-        private ByteBuffer pendingHead;
-        private boolean chunked;
-        private boolean hasBody;
-        private long length;
-        private boolean finished;
-        /** The request's last bytes are being written: an answer now is not an early one. */
-        volatile boolean lastWriteIssued;
-        private long seen;
-        private boolean started;
-        private Content.Chunk inFlight;
-        /** The sender waits for the client's body (a large one, streamed after admission). */
-        volatile boolean waitingForClient;
-        private long bodyStartNanos;
-
-        @Override
-        protected Action process() throws Throwable {
-            if (!started) {
-                started = true;
-                pendingHead = encodeHead();
-            }
-            while (true) {
-                if (finished) {
-                    return Action.SUCCEEDED;
-                }
-                if (!hasBody) {
-                    finished = true;
-                    lastWriteIssued = true;
-                    write(pendingHead);
-                    return Action.SCHEDULED;
-                }
-                Content.Chunk chunk = ex.body.read();
-                if (chunk == null) {
-                    if (pendingHead != null) {
-                        write(pendingHead); // the head goes out now; the body follows as the client sends it
-                        return Action.SCHEDULED;
-                    }
-                    waitingForClient = true;
-                    connection.awaitClient(clients.requestBodyTimeout().toMillis());
-                    ex.body.demand(this::clientSent);
-                    return Action.IDLE;
-                }
-                if (Content.Chunk.isFailure(chunk)) {
-                    throw ClientSideFailure.of(chunk.getFailure());
-                }
-                seen += chunk.remaining();
-                checkDataRate();
-                if (seen > maxRequestBytes) {
-                    chunk.release();
-                    ex.markTooLarge();
-                    throw new LimitedRequestContent.RequestTooLargeException(maxRequestBytes);
-                }
-                if (!chunk.hasRemaining() && !chunk.isLast()) {
-                    chunk.release();
-                    continue;
-                }
-                inFlight = chunk;
-                // Jetty may hand a body of known length as data then a separate empty last chunk: the
-                // body is whole once its length was read, so the answer that follows is not an early one.
-                finished = chunk.isLast() || (!chunked && seen == length);
-                lastWriteIssued = finished;
-                write(frame(chunk));
-                return Action.SCHEDULED;
-            }
-        }
-
-        private void clientSent() {
-            waitingForClient = false;
-            connection.clientResponded();
-            iterate();
-        }
-
-        /** A streamed body must keep up {@code minRequestDataRate} on average once the body timeout has passed. */
-        private void checkDataRate() {
-            long now = System.nanoTime();
-            if (bodyStartNanos == 0) {
-                bodyStartNanos = now;
-                return;
-            }
-            long elapsed = now - bodyStartNanos;
-            long grace = clients.requestBodyTimeout().toNanos();
-            if (elapsed > grace && clients.minRequestDataRate() > 0
-                    && seen * 1_000_000_000.0 / elapsed < clients.minRequestDataRate()) {
-                throw new ClientSideFailure(io.slagate.gateway.soap.FaultReason.REQUEST_TIMEOUT,
-                        "the client's body came slower than " + clients.minRequestDataRate() + " bytes/s");
-            }
-        }
-
-        private ByteBuffer[] frame(Content.Chunk chunk) {
-            ByteBuffer data = chunk.getByteBuffer();
-            ByteBuffer head = pendingHead;
-            pendingHead = null;
-            if (!chunked) {
-                return head == null ? new ByteBuffer[] {data} : new ByteBuffer[] {head, data};
-            }
-            ByteBuffer size = chunk.hasRemaining()
-                    ? ByteBuffer.wrap((Integer.toHexString(chunk.remaining()) + "\r\n").getBytes(StandardCharsets.US_ASCII))
-                    : BufferUtil.EMPTY_BUFFER;
-            ByteBuffer end = chunk.hasRemaining() ? ByteBuffer.wrap(CRLF) : BufferUtil.EMPTY_BUFFER;
-            ByteBuffer last = chunk.isLast() ? ByteBuffer.wrap(LAST_CHUNK) : BufferUtil.EMPTY_BUFFER;
-            return head == null ? new ByteBuffer[] {size, data, end, last} : new ByteBuffer[] {head, size, data, end, last};
-        }
-
-        private void write(ByteBuffer... buffers) {
-            pendingHead = null;
-            ex.markCommitted(); // from here on the server may have executed it: never retried elsewhere
-            connection.getEndPoint().write(this, buffers);
-        }
-
-        @Override
-        protected void onSuccess() {
-            if (inFlight != null) {
-                inFlight.release();
-                inFlight = null;
-            }
-        }
-
-        @Override
-        protected void onCompleteSuccess() {
-            if (legs.decrementAndGet() == 0) {
-                releaseConnection(true); // the answer was complete first and left the connection to us
-                relay.finish();
-            }
-        }
-
-        @Override
-        protected void onCompleteFailure(Throwable cause) {
-            if (inFlight != null) {
-                inFlight.release();
-                inFlight = null;
-            }
-            if (relay.reusable) {
-                releaseConnection(false); // the answer is complete; the connection is not fit for another
-                relay.finish();
-                return;
-            }
-            if (relay.answered) {
-                // the answer is complete and being settled (a description rewritten off the loop, or a timer's
-                // close racing the answer): this leg ends here, not reusable; whichever leg ends last finishes
-                requestFailedLate = true;
-                if (legs.decrementAndGet() == 0) {
-                    releaseConnection(false);
-                    relay.finish();
-                }
-                return;
-            }
-            if (!relay.over) {
-                requestFailure = cause;
-                connection.close(); // the relay sees the connection closed and reads requestFailure
-            }
-        }
-
-        @Override
-        public InvocationType getInvocationType() {
-            return InvocationType.NON_BLOCKING;
-        }
-
-        /** Request line and headers: end-to-end headers as the client sent them, Host kept, forwarding added. */
-        private ByteBuffer encodeHead() {
-            Request c2p = ex.request;
-            HttpFields headers = c2p.getHeaders();
-            if (ex.body == null) {
-                length = c2p.getLength();
-                chunked = false;
-            } else {
-                length = ex.body.length();
-                chunked = length < 0;
-            }
-            hasBody = length > 0 || chunked;
-            ByteBuffer buffer = connection.head;
-            while (true) {
-                try {
-                    BufferUtil.clearToFill(buffer);
-                    putHead(buffer, c2p, headers, length);
-                    BufferUtil.flipToFlush(buffer, 0);
-                    return buffer;
-                } catch (BufferOverflowException tooSmall) {
-                    buffer = ByteBuffer.allocate(buffer.capacity() * 2);
-                    connection.head = buffer;
-                }
-            }
-        }
-
-        private void putHead(ByteBuffer b, Request c2p, HttpFields headers, long length) {
-            String pathQuery = c2p.getHttpURI().getPathQuery();
-            put(b, c2p.getMethod());
-            b.put((byte) ' ');
-            put(b, pool.pathPrefix);
-            put(b, pathQuery == null ? "/" : pathQuery);
-            put(b, " HTTP/1.1");
-            b.put(CRLF);
-            Set<String> listed = HopByHop.connectionListed(headers);
-            boolean trusted = ex.context.forwarded.trusts(c2p);
-            String host = Forwarded.host(c2p, headers);
-            header(b, "Host", host); // the address the client used: the server publishes it, not its own
-            long deadlineMillis = ex.remainingDeadlineMillis(ex.context.clock.getAsLong());
-            for (HttpField f : headers) {
-                if (HopByHop.copiedUpstream(f, listed, trusted)
-                        && !(deadlineMillis >= 0 && f.getName().equalsIgnoreCase(GatewayExchange.DEADLINE_HEADER))) {
-                    header(b, f.getName(), f.getValue());
-                }
-            }
-            Forwarded.put(c2p, headers, trusted, host, (name, value) -> header(b, name, value));
-            if (deadlineMillis >= 0) {
-                // what is left of the deadline after queueing here, and the class: a service (or a next gateway) can use both
-                header(b, GatewayExchange.DEADLINE_HEADER, Long.toString(deadlineMillis));
-                header(b, GatewayContext.CLASS_HEADER, ex.className());
-            }
-            if (chunked) {
-                header(b, "Transfer-Encoding", "chunked");
-            } else if (length >= 0 && (length > 0 || headers.contains(HttpHeader.CONTENT_LENGTH))) {
-                header(b, "Content-Length", Long.toString(length));
-            }
-            b.put(CRLF);
-        }
-    }
-
-    private static void header(ByteBuffer b, String name, String value) {
-        put(b, name);
-        b.put((byte) ':').put((byte) ' ');
-        put(b, value == null ? "" : value);
-        b.put(CRLF);
-    }
-
-    /** Latin-1, as HTTP/1.1 field values are; anything wider, and CR or LF, becomes '?' rather than a split header. */
-    private static void put(ByteBuffer b, String s) {
-        int n = s.length();
-        int pos = b.position();
-        if (b.remaining() < n) {
-            throw new BufferOverflowException();
-        }
-        byte[] a = b.array();
-        int off = b.arrayOffset() + pos;
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            a[off + i] = c < 256 && c != '\r' && c != '\n' ? (byte) c : (byte) '?';
-        }
-        b.position(pos + n);
     }
 
     /**
@@ -400,8 +188,8 @@ final class ServerExchange implements Promise<ServerConnection> {
         volatile boolean over;
         /** A piece of the answer is being written to the client (who, not the server, is awaited). */
         volatile boolean writing;
-        /** The answer held back until complete (heap, fill mode), or null; past the limit it streams. */
-        private ByteBuffer held;
+        /** The answer held back until complete; past the limit it streams. */
+        private final HeldAnswer held = new HeldAnswer();
         private boolean streaming;
         private int fields;
         /** The answer was complete and the connection may serve another request once the request leg ends. */
@@ -439,20 +227,10 @@ final class ServerExchange implements Promise<ServerConnection> {
                         return Action.IDLE;
                     }
                     if (content != null) {
-                        ByteBuffer piece = content;
-                        content = null;
-                        if (!streaming) {
-                            if (hold(c, piece)) {
-                                continue; // held (copied out of the input): parse on
-                            }
-                            streaming = true; // past the limit: what is held goes out, then the rest streams
-                            piece = held.flip();
-                            held = null;
+                        if (relayPiece(c)) {
+                            return Action.SCHEDULED;
                         }
-                        writing = true;
-                        c.awaitClient(clients.responseWriteTimeout().toMillis());
-                        ex.response.write(false, piece, this);
-                        return Action.SCHEDULED;
+                        continue; // held (copied out of the input): parse on
                     }
                     if (interim) {
                         interim = false; // a 1xx answer: the real one follows on the same connection
@@ -463,12 +241,12 @@ final class ServerExchange implements Promise<ServerConnection> {
                         if (in.hasRemaining()) {
                             leftover(); // bytes after a complete answer: nobody's; the connection goes
                         }
-                        succeed(heldAnswer());
+                        succeed(held.take());
                         return Action.IDLE;
                     }
                     if (in.hasRemaining()) {
                         if (in.remaining() == before) {
-                            fail(new org.eclipse.jetty.http.BadMessageException("unparsable bytes in the server's answer"));
+                            fail(new BadMessageException("unparsable bytes in the server's answer"));
                             return Action.IDLE;
                         }
                         continue;
@@ -482,16 +260,7 @@ final class ServerExchange implements Promise<ServerConnection> {
                         c.needInput();
                         return Action.IDLE;
                     }
-                    c.parser.atEOF(); // a body delimited by the end of the connection ends here
-                    c.parser.parseNext(in);
-                    if (content != null && !streaming && hold(c, content)) {
-                        content = null;
-                    }
-                    if (complete && content == null) {
-                        succeed(heldAnswer());
-                    } else {
-                        fail(closedCause());
-                    }
+                    endOfInput(c, in);
                     return Action.IDLE;
                 }
             } catch (Throwable x) {
@@ -501,31 +270,44 @@ final class ServerExchange implements Promise<ServerConnection> {
         }
 
         /**
-         * Copies a piece of the answer aside (the connection's input is reused); false when the answer
-         * would then exceed {@code bufferedResponseBytes} (the piece is held all the same and the whole
-         * goes out as the first streamed write).
+         * The piece the parser handed over: held, or (past {@code bufferedResponseBytes}) written to the client with
+         * what was held before it.
+         *
+         * @return whether a write to the client is under way (the relay goes on when it completes)
          */
-        private boolean hold(ServerConnection c, ByteBuffer piece) {
-            int n = piece.remaining();
-            if (held == null) {
-                long announced = c.parser.getContentLength();
-                int first = (int) Math.min(clients.bufferedResponseBytes(), announced > 0 ? announced : 8192);
-                held = ByteBuffer.allocate(Math.max(first, n));
-            } else if (held.remaining() < n) {
-                ByteBuffer bigger = ByteBuffer.allocate((int) Math.max(held.capacity() * 2L, (long) held.position() + n));
-                held.flip();
-                bigger.put(held);
-                held = bigger;
+        private boolean relayPiece(ServerConnection c) {
+            ByteBuffer piece = content;
+            content = null;
+            if (!streaming) {
+                if (hold(c, piece)) {
+                    return false;
+                }
+                streaming = true; // past the limit: what is held goes out, then the rest streams
+                piece = held.take();
             }
-            held.put(piece);
-            return held.position() <= clients.bufferedResponseBytes();
+            writing = true;
+            c.awaitClient(clients.responseWriteTimeout().toMillis());
+            ex.response.write(false, piece, this);
+            return true;
         }
 
-        /** What was held of the answer (all of it, unless it streamed), ready to write. */
-        private ByteBuffer heldAnswer() {
-            ByteBuffer h = held;
-            held = null;
-            return h == null ? BufferUtil.EMPTY_BUFFER : h.flip();
+        /** The server closed its side: a body delimited by the end of the connection ends here; anything else is cut short. */
+        private void endOfInput(ServerConnection c, ByteBuffer in) {
+            c.parser.atEOF();
+            c.parser.parseNext(in);
+            if (content != null && !streaming && hold(c, content)) {
+                content = null;
+            }
+            if (complete && content == null) {
+                succeed(held.take());
+            } else {
+                fail(closedCause());
+            }
+        }
+
+        /** Holds a piece of the answer; false when the answer then exceeds {@code bufferedResponseBytes}. */
+        private boolean hold(ServerConnection c, ByteBuffer piece) {
+            return held.hold(piece, c.parser.getContentLength(), clients.bufferedResponseBytes());
         }
 
         /** The server sent more than its answer: relayed as it is, the connection never reused, the server's error counted. */
@@ -536,7 +318,7 @@ final class ServerExchange implements Promise<ServerConnection> {
             leftoverCounted = true;
             closeAfter = true;
             pool.distrust();
-            ex.context.metrics.serverError(server.index(), io.slagate.gateway.stats.GatewayMetrics.ServerError.PROTOCOL);
+            ex.context.metrics.serverError(server.index(), GatewayMetrics.ServerError.PROTOCOL);
         }
 
         @Override
@@ -632,16 +414,16 @@ final class ServerExchange implements Promise<ServerConnection> {
             closeAfter |= version != HttpVersion.HTTP_1_1;
             finalAnswer = status >= 200;
             if (status < 100 || status > 599) {
-                bad = new org.eclipse.jetty.http.BadMessageException("status " + status + " from the server is not HTTP");
+                bad = new BadMessageException("status " + status + " from the server is not HTTP");
             } else if (status == HttpStatus.SWITCHING_PROTOCOLS_101) {
-                bad = new org.eclipse.jetty.http.BadMessageException("101 from the server, but no upgrade was asked for");
+                bad = new BadMessageException("101 from the server, but no upgrade was asked for");
             }
         }
 
         /** Straight into the client's response headers, hop-by-hop ones left out. */
         void parsedHeader(HttpField field) {
             if (++fields > ServerConnection.MAX_RESPONSE_FIELDS && bad == null) {
-                bad = new org.eclipse.jetty.http.BadMessageException("more than " + ServerConnection.MAX_RESPONSE_FIELDS
+                bad = new BadMessageException("more than " + ServerConnection.MAX_RESPONSE_FIELDS
                         + " header fields from the server");
             }
             if (!finalAnswer || bad != null) {
@@ -711,7 +493,7 @@ final class ServerExchange implements Promise<ServerConnection> {
 
         void badMessage(HttpException failure) {
             bad = failure instanceof Throwable t ? t
-                    : new org.eclipse.jetty.http.BadMessageException(failure.getCode(), failure.getReason());
+                    : new BadMessageException(failure.getCode(), failure.getReason());
         }
     }
 }
