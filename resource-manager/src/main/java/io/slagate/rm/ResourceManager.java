@@ -1,28 +1,33 @@
 package io.slagate.rm;
 
-import io.slagate.config.ServerConfig;
-import io.slagate.config.SlagateConfig;
-import io.slagate.config.TrafficClassConfig;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;
-import io.slagate.bus.message.DecisionMessage;
 import io.slagate.bus.message.DecisionMessage.FlowDecision;
+import io.slagate.bus.message.DecisionMessage;
 import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.GatewayAllocation;
 import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.bus.message.StatsMessage;
+import io.slagate.config.Combining;
+import io.slagate.config.ServerConfig;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.TrafficClassConfig;
 import io.slagate.config.utility.UtilityFunctions;
+import io.slagate.rm.forecast.BestOfForecaster;
 import io.slagate.rm.limit.ConcurrencyLimit;
-import io.slagate.rm.limit.KneeLimit;
 import io.slagate.rm.model.ModelCorrection;
 import io.slagate.rm.model.ResponseTimeModel;
 import io.slagate.rm.optimize.CapPartition;
+import io.slagate.rm.reconfigure.PoolReconfiguration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,11 +63,11 @@ public final class ResourceManager {
     final boolean[] concave;
     final Map<String, Report> gateways = new TreeMap<>();
     /** Each flow's arrival-rate forecaster, when {@code controller.forecast} is not none. */
-    final Map<String, io.slagate.rm.forecast.BestOfForecaster> forecasters = new java.util.concurrent.ConcurrentHashMap<>();
+    final Map<String, BestOfForecaster> forecasters = new ConcurrentHashMap<>();
     /** Below this recent relative error a forecast is trusted under {@code forecast: auto}. */
     static final double FORECAST_TRUSTED = 0.2;
     /** The automatic N_s of each {@code concurrency: auto} server. */
-    final Map<String, ConcurrencyLimit> limits = new LinkedHashMap<>();
+    final AutoLimits limits;
     /** Units per flow of the last decision, per pool, with the flow list they belong to (for damping). */
     final Map<String, LastUnits> lastUnits = new HashMap<>();
     long version;
@@ -99,16 +104,9 @@ public final class ResourceManager {
             concave[c] = tc.percentileGoal() == null
                     && UtilityFunctions.provider(tc.utility().type()).concaveNonIncreasing(tc.utility().parameters());
         }
-        // a window reflects a new N_s once the allocation reached the gateways, the window filled with answers
-        // under it, and its report arrived: a window and three cycles
         windowCycles = (int) Math.max(1, Math.ceil(config.gateway().stats().window().toNanos()
                 / (double) config.controller().cycle().toNanos()));
-        int settle = windowCycles + 3;
-        for (ServerConfig sc : config.servers()) {
-            if (sc.auto() != null) {
-                limits.put(sc.id(), new KneeLimit(sc.auto().min(), sc.auto().max(), sc.auto().start(), settle, windowCycles));
-            }
-        }
+        limits = new AutoLimits(this, windowCycles);
     }
 
     /** Control cycles one statistics window spans (at least 1). */
@@ -125,12 +123,7 @@ public final class ResourceManager {
         r.gateways.putAll(gateways);
         r.lastUnits.putAll(lastUnits);
         r.forecasters.putAll(forecasters);
-        for (ServerConfig sc : next.servers()) {
-            ServerConfig before = config.servers().stream().filter(x -> x.id().equals(sc.id())).findFirst().orElse(null);
-            if (sc.auto() != null && before != null && sc.auto().equals(before.auto()) && limits.containsKey(sc.id())) {
-                r.limits.put(sc.id(), limits.get(sc.id())); // same bounds: keep what was learned
-            }
-        }
+        r.limits.keep(limits, config); // same bounds: keep what was learned
         r.last = last;
         if (next.controller().correctionBound() == config.controller().correctionBound()) {
             r.correction = correction;
@@ -171,14 +164,14 @@ public final class ResourceManager {
      * weighted by answers over the gateways; combined by the configured function (min or sum). NaN while none of them
      * has answers (the objective, one side of the split).
      */
-    public double measuredUtility(java.util.Collection<String> classNames) {
+    public double measuredUtility(Collection<String> classNames) {
         double combined = Double.NaN;
         for (String name : classNames) {
             int c = config.classIndex(name);
             double v = c < 0 ? Double.NaN : measuredUtility(c);
             if (Double.isFinite(v)) {
                 combined = Double.isNaN(combined) ? v
-                        : config.controller().combining() == io.slagate.config.Combining.MIN ? Math.min(combined, v) : combined + v;
+                        : config.controller().combining() == Combining.MIN ? Math.min(combined, v) : combined + v;
             }
         }
         return combined;
@@ -242,10 +235,9 @@ public final class ResourceManager {
         return out;
     }
 
-    /** Every server as pool reconfiguration sees it: its pool now, its slots, requests out on it, its mean service time. */
     /** Servers some gateway reported refusing the pool they were moved to, with that pool. */
     public Map<String, String> refusedPools() {
-        Map<String, String> out = new java.util.TreeMap<>();
+        Map<String, String> out = new TreeMap<>();
         for (Report r : gateways.values()) {
             if (r.stats() == null) {
                 continue;
@@ -259,8 +251,9 @@ public final class ResourceManager {
         return out;
     }
 
-    public List<io.slagate.rm.reconfigure.PoolReconfiguration.Server> serverStates(long nowNanos) {
-        List<io.slagate.rm.reconfigure.PoolReconfiguration.Server> out = new ArrayList<>();
+    /** Every server as pool reconfiguration sees it: its pool now, its slots, requests out on it, its mean service time. */
+    public List<PoolReconfiguration.Server> serverStates(long nowNanos) {
+        List<PoolReconfiguration.Server> out = new ArrayList<>();
         for (ServerConfig sc : config.servers()) {
             int outstanding = 0;
             double service = 0;
@@ -279,7 +272,7 @@ public final class ResourceManager {
                     }
                 }
             }
-            out.add(new io.slagate.rm.reconfigure.PoolReconfiguration.Server(sc.id(), sc.pool(), sc.pools(),
+            out.add(new PoolReconfiguration.Server(sc.id(), sc.pool(), sc.pools(),
                     GatewayReports.serverUp(gateways.values(), sc.id()) ? capacityOf(sc, nowNanos) : 0, outstanding, seen == 0 ? 0 : service / seen));
         }
         return out;
@@ -314,86 +307,107 @@ public final class ResourceManager {
             caps.put(g, new LinkedHashMap<>());
         }
         List<FlowDecision> flowDecisions = new ArrayList<>();
-        double clusterUtility = config.controller().combining() == io.slagate.config.Combining.MIN
+        double clusterUtility = config.controller().combining() == Combining.MIN
                 ? Double.POSITIVE_INFINITY : 0;
         StringBuilder logLine = new StringBuilder();
-        updateLimits(classesOfPool);
+        limits.update(classesOfPool);
         for (Map.Entry<String, List<Integer>> pool : classesOfPool.entrySet()) {
             List<ServerConfig> servers = config.servers().stream().filter(s -> s.pool().equals(pool.getKey())).toList();
-            int[] capacity = new int[servers.size()];
-            int n = 0;
-            for (int s = 0; s < servers.size(); s++) {
-                capacity[s] = GatewayReports.serverUp(gateways.values(), servers.get(s).id()) ? capacityOf(servers.get(s), nowNanos) : 0;
-                int limited = GatewayReports.locallyLimitedCapacity(gateways.values(), servers.get(s).id());
-                if (limited >= 0 && limited < capacity[s]) {
-                    capacity[s] = limited; // a gateway's fast local limit holds it: its current capacity
-                }
-                n += capacity[s];
-            }
+            int[] capacity = capacities(servers, nowNanos);
+            int n = Arrays.stream(capacity).sum();
             PoolSolver.PoolResult r = solver.solvePool(pool.getKey(), pool.getValue(), gws, n, resolution, nowNanos);
             deficits.put(pool.getKey(), r.deficit());
             for (int f = 0; f < r.flowGateway().length; f++) {
                 weights.get(r.flowGateway()[f]).put(classes.get(r.flowClass()[f]).name(), r.weight()[f]);
                 flowDecisions.add(r.decisions().get(f));
             }
-            clusterUtility = config.controller().combining() == io.slagate.config.Combining.MIN
+            clusterUtility = config.controller().combining() == Combining.MIN
                     ? Math.min(clusterUtility, r.objective()) : clusterUtility + r.objective();
-            // eq. 5–6: each server's N_s split among gateways in proportion to w_g (this pool's classes)
-            double[] share = new double[gws.size()];
-            for (int gi = 0; gi < gws.size(); gi++) {
-                for (int c : pool.getValue()) {
-                    share[gi] += weights.get(gws.get(gi)).getOrDefault(classes.get(c).name(), 0.0);
-                }
-            }
-            for (int s = 0; s < servers.size(); s++) {
-                int[] split = CapPartition.split(capacity[s], share);
-                for (int gi = 0; gi < gws.size(); gi++) {
-                    caps.get(gws.get(gi)).put(servers.get(s).id(), split[gi]);
-                }
-            }
+            splitCaps(gws, pool.getValue(), servers, capacity, weights, caps);
             logLine.append(" pool ").append(pool.getKey()).append(": N=").append(n).append(' ').append(r.summary());
         }
-        // Servers of pools without classes still need a cap entry (0 leaves them unused).
-        for (ServerConfig s : config.servers()) {
-            for (String g : gws) {
-                caps.get(g).putIfAbsent(s.id(), 0);
-            }
-        }
         version++;
-        Map<String, GatewayAllocation> perGateway = new TreeMap<>();
-        for (String g : gws) {
-            perGateway.put(g, new GatewayAllocation(weights.get(g), caps.get(g)));
-        }
+        Map<String, GatewayAllocation> perGateway = perGateway(gws, weights, caps);
         long now = System.currentTimeMillis();
         boolean changed = last == null || !last.gateways().equals(perGateway);
-        Map<String, String> serverPools = new TreeMap<>();
-        for (ServerConfig sc : config.servers()) {
-            if (sc.movable()) {
-                serverPools.put(sc.id(), sc.pool()); // where each movable server serves under this allocation
+        last = allocation(perGateway, now);
+        double solveMillis = (System.nanoTime() - started) / 1e6;
+        logCycle(changed, gws, clusterUtility, solveMillis, logLine);
+        return new Decision(last, new DecisionMessage(BusMessage.SCHEMA, version, now, id, false, clusterUtility, solveMillis, flowDecisions,
+                limits.decisions()));
+    }
+
+    /** Each server's N_s this cycle: its capacity while a gateway sees it up, or what a gateway's fast local limit holds it to. */
+    private int[] capacities(List<ServerConfig> servers, long nowNanos) {
+        int[] capacity = new int[servers.size()];
+        for (int s = 0; s < servers.size(); s++) {
+            capacity[s] = GatewayReports.serverUp(gateways.values(), servers.get(s).id()) ? capacityOf(servers.get(s), nowNanos) : 0;
+            int limited = GatewayReports.locallyLimitedCapacity(gateways.values(), servers.get(s).id());
+            if (limited >= 0 && limited < capacity[s]) {
+                capacity[s] = limited; // a gateway's fast local limit holds it: its current capacity
             }
         }
-        Map<String, Long> queueTimeouts = new TreeMap<>(overrides.queueTimeouts());
-        queueTimeouts.keySet().retainAll(config.classes().stream().map(TrafficClassConfig::name).toList());
-        last = new AllocationMessage(BusMessage.SCHEMA, version, now, id, perGateway, serverPools, queueTimeouts,
-                overrides.statsWindowMillis());
-        double solveMillis = (System.nanoTime() - started) / 1e6;
-        // a line per cycle that changes the allocation; the unchanged ones (most, at steady state) only at DEBUG
+        return capacity;
+    }
+
+    /** Eq. 5–6: each server's N_s split among the gateways in proportion to their weights for the pool's classes. */
+    private void splitCaps(List<String> gws, List<Integer> poolClasses, List<ServerConfig> servers, int[] capacity,
+                           Map<String, Map<String, Double>> weights, Map<String, Map<String, Integer>> caps) {
+        double[] share = new double[gws.size()];
+        for (int gi = 0; gi < gws.size(); gi++) {
+            for (int c : poolClasses) {
+                share[gi] += weights.get(gws.get(gi)).getOrDefault(config.classes().get(c).name(), 0.0);
+            }
+        }
+        for (int s = 0; s < servers.size(); s++) {
+            int[] split = CapPartition.split(capacity[s], share);
+            for (int gi = 0; gi < gws.size(); gi++) {
+                caps.get(gws.get(gi)).put(servers.get(s).id(), split[gi]);
+            }
+        }
+    }
+
+    /** Each gateway's part: its weights and its caps, servers of pools without classes at 0 (unused). */
+    private Map<String, GatewayAllocation> perGateway(List<String> gws, Map<String, Map<String, Double>> weights,
+                                                      Map<String, Map<String, Integer>> caps) {
+        Map<String, GatewayAllocation> perGateway = new TreeMap<>();
+        for (String g : gws) {
+            for (ServerConfig s : config.servers()) {
+                caps.get(g).putIfAbsent(s.id(), 0);
+            }
+            perGateway.put(g, new GatewayAllocation(weights.get(g), caps.get(g)));
+        }
+        return perGateway;
+    }
+
+    /** A line per cycle that changes the allocation; the unchanged ones (most, at steady state) only at DEBUG. */
+    private void logCycle(boolean changed, List<String> gws, double clusterUtility, double solveMillis, CharSequence pools) {
         if (changed ? LOG.isInfoEnabled() : LOG.isDebugEnabled()) {
-            String line = String.format("cycle v%d gateways=%s Ω=%s solve=%.2fms%s", version, gws, fmt(clusterUtility), solveMillis, logLine);
+            String line = String.format("cycle v%d gateways=%s Ω=%s solve=%.2fms%s", version, gws, fmt(clusterUtility), solveMillis, pools);
             if (changed) {
                 LOG.info(line);
             } else {
                 LOG.debug(line);
             }
         }
-        List<DecisionMessage.ServerDecision> autoServers = new ArrayList<>();
-        limits.forEach((server, l) -> autoServers.add(new DecisionMessage.ServerDecision(server, l.limit(), l.knee(), l.reason())));
-        return new Decision(last, new DecisionMessage(BusMessage.SCHEMA, version, now, id, false, clusterUtility, solveMillis, flowDecisions,
-                autoServers));
+    }
+
+    /** The allocation message of this version: the gateways' parts, where movable servers serve, the knobs in force. */
+    private AllocationMessage allocation(Map<String, GatewayAllocation> perGateway, long nowMillis) {
+        Map<String, String> serverPools = new TreeMap<>();
+        for (ServerConfig sc : config.servers()) {
+            if (sc.movable()) {
+                serverPools.put(sc.id(), sc.pool());
+            }
+        }
+        Map<String, Long> queueTimeouts = new TreeMap<>(overrides.queueTimeouts());
+        queueTimeouts.keySet().retainAll(config.classes().stream().map(TrafficClassConfig::name).toList());
+        return new AllocationMessage(BusMessage.SCHEMA, version, nowMillis, id, perGateway, serverPools, queueTimeouts,
+                overrides.statsWindowMillis());
     }
 
     /** Per pool, what the last decision found it lacks for every class to meet its target. */
-    final Map<String, CapacityDeficit.Result> deficits = new java.util.concurrent.ConcurrentHashMap<>();
+    final Map<String, CapacityDeficit.Result> deficits = new ConcurrentHashMap<>();
 
     /** Per pool, the capacity deficit of the last decision (the autoscaling signal). */
     public Map<String, CapacityDeficit.Result> deficits() {
@@ -405,7 +419,7 @@ public final class ResourceManager {
      * forecaster is picked by its measured error); empty under {@code forecast: none}. Read from any thread.
      */
     public Map<String, String> forecastErrors() {
-        Map<String, String> m = new java.util.TreeMap<>();
+        Map<String, String> m = new TreeMap<>();
         forecasters.forEach((flow, f) -> m.put(flow, f.chosen() + " " + f.errors()));
         return m;
     }
@@ -419,56 +433,8 @@ public final class ResourceManager {
 
     /** The automatic N_s of each {@code concurrency: auto} server (read-only). */
     public Map<String, ConcurrencyLimit> concurrencyLimits() {
-        return java.util.Collections.unmodifiableMap(limits);
+        return limits.view();
     }
-
-    /**
-     * Feeds each automatic N_s the gateways' view of its server: answers per second summed, their mean
-     * service time (weighted by answers), the requests executing, and the requests of its pool waiting.
-     */
-    private void updateLimits(Map<String, List<Integer>> classesOfPool) {
-        for (Map.Entry<String, ConcurrencyLimit> e : limits.entrySet()) {
-            ServerConfig sc = config.servers().stream().filter(x -> x.id().equals(e.getKey())).findFirst().orElseThrow();
-            List<Integer> poolClasses = classesOfPool.getOrDefault(sc.pool(), List.of());
-            double x = 0;
-            double work = 0;
-            int inUse = 0;
-            int waiting = 0;
-            boolean missed = false;
-            for (Report r : gateways.values()) {
-                if (r.stats() == null) {
-                    continue;
-                }
-                for (ServerStatusMessage ss : r.stats().servers()) {
-                    if (ss.serverId().equals(sc.id()) && ss.throughput() > 0 && Double.isFinite(ss.throughput())
-                            && ss.meanServiceSeconds() > 0 && Double.isFinite(ss.meanServiceSeconds())) {
-                        x += ss.throughput();
-                        work += ss.throughput() * ss.meanServiceSeconds();
-                    }
-                    if (ss.serverId().equals(sc.id())) {
-                        inUse += Math.max(0, ss.outstanding());
-                    }
-                }
-                for (FlowStatsMessage fs : r.stats().flows()) {
-                    int ci = config.classIndex(fs.className());
-                    if (poolClasses.contains(ci)) {
-                        waiting += Math.max(0, fs.queueLength());
-                        missed |= fs.throughput() > 0 && goals[ci].missedBy(fs.meanResponseSeconds(), fs.percentileSeconds());
-                    }
-                }
-            }
-            ConcurrencyLimit limit = e.getValue();
-            int before = limit.limit();
-            double[] utilities = poolClasses.stream().mapToDouble(this::measuredUtility).toArray();
-            double answers = x * config.gateway().stats().window().toNanos() / 1e9;
-            int after = limit.update(new ConcurrencyLimit.Sample(x, x > 0 ? work / x : Double.NaN, inUse, waiting, missed, utilities,
-                    answers));
-            if (after != before) {
-                LOG.info("server {}: N_s {} → {}: {}", sc.id(), before, after, limit.reason());
-            }
-        }
-    }
-
 
     void expire(long nowNanos) {
         long limit = config.controller().gatewayExpiry() * config.gateway().stats().reportingInterval().toNanos();
