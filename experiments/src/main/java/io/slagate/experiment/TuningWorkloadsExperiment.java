@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -89,47 +90,14 @@ final class TuningWorkloadsExperiment {
                 try {
                     load(sys, BROWSE, quick ? 20 : 40, 99); // warm-up (JIT, connections): not measured
                     for (Workload w : List.of(BROWSE, ORDER)) {
-                        Map<Integer, Double> u = new java.util.TreeMap<>();
-                        // the overloaded end of each sweep last, so that its backlog cannot spill into a good point:
-                        // browse from the largest pool down, order from the smallest up
-                        int[] order = SWEEP.clone();
-                        if (w == BROWSE) {
-                            for (int i = 0; i < order.length / 2; i++) {
-                                int t = order[i];
-                                order[i] = order[order.length - 1 - i];
-                                order[order.length - 1 - i] = t;
-                            }
-                        }
-                        for (int i = 0; i < order.length; i += 2) {
-                            int a = order[i];
-                            int b = order[Math.min(i + 1, order.length - 1)];
-                            backend.knobs().get(0).workers(a);
-                            backend.knobs().get(1).workers(b);
-                            double from = (System.nanoTime() - t0) / 1e9;
-                            load(sys, w, point, 100 + i);
-                            u.put(a, mean(series, from + 4, from + point, 1));
-                            u.put(b, mean(series, from + 4, from + point, 2));
-                            log.printf(Locale.ROOT, "tuning --workloads: %s workers %d -> %.3f, %d -> %.3f%n", w.name(), a, u.get(a), b, u.get(b));
-                        }
-                        sweep.put(w.name(), u);
+                        sweep.put(w.name(), sweep(sys, backend, w, series, t0, point));
                     }
                     // the tuner: both sides on browse's best, then order; then the load turns to browse
                     int start = best(sweep.get(BROWSE.name()));
                     for (ServerKnobs k : backend.knobs()) {
                         k.workers(start);
                     }
-                    int before = 0;
-                    for (Workload w : List.of(ORDER, BROWSE)) {
-                        TuningExperiment.command(rm, ControlMessage.TUNING_START);
-                        double from = (System.nanoTime() - t0) / 1e9;
-                        load(sys, w, tuneSeconds, 200 + before);
-                        List<Tuner.Trial> all = rm.tuner().trials();
-                        trialsByWorkload.put(w.name(), all.subList(before, all.size()));
-                        before = all.size();
-                        tunedWorkers.put(w.name(), backend.knobs().get(0).workers());
-                        tunedUtility.put(w.name(), mean(series, from + tuneSeconds - 30, from + tuneSeconds, 1));
-                        TuningExperiment.command(rm, ControlMessage.TUNING_STOP);
-                    }
+                    tune(sys, backend, series, t0, tuneSeconds, trialsByWorkload, tunedWorkers, tunedUtility);
                 } finally {
                     sampler.shutdownNow();
                 }
@@ -139,16 +107,8 @@ final class TuningWorkloadsExperiment {
         int bestOrder = best(sweep.get(ORDER.name()));
         double lossBrowse = loss(sweep.get(BROWSE.name()), bestBrowse, bestOrder);
         double lossOrder = loss(sweep.get(ORDER.name()), bestOrder, bestBrowse);
-        // the one pool size for both: the smallest worst relative loss against each workload's own best
-        int single = -1;
-        double singleLoss = Double.POSITIVE_INFINITY;
-        for (int w : SWEEP) {
-            double worst = Math.max(loss(sweep.get(BROWSE.name()), bestBrowse, w), loss(sweep.get(ORDER.name()), bestOrder, w));
-            if (worst < singleLoss) {
-                singleLoss = worst;
-                single = w;
-            }
-        }
+        int single = singleBest(sweep, bestBrowse, bestOrder);
+        double singleLoss = worstLoss(sweep, bestBrowse, bestOrder, single);
         String line = String.format(Locale.ROOT,
                 "workloads browse-best %d order-best %d cross-loss %.3f %.3f single-best %d its-worst-loss %.3f tuned %d %d",
                 bestBrowse, bestOrder, lossBrowse, lossOrder, single, singleLoss, tunedWorkers.get(BROWSE.name()),
@@ -158,6 +118,73 @@ final class TuningWorkloadsExperiment {
         Files.writeString(dir.resolve(quick ? "WORKLOADS-short.md" : "WORKLOADS.md"),
                 report(command, sweep, trialsByWorkload, tunedWorkers, tunedUtility, series, line, point, tuneSeconds));
         return List.of(line);
+    }
+
+    /**
+     * One workload's sweep: each pool size of {@link #SWEEP}, two at a time (one per server), its utility measured after
+     * 4 s. The overloaded end of each sweep goes last, so that its backlog cannot spill into a good point: browse from
+     * the largest pool down, order from the smallest up.
+     */
+    private Map<Integer, Double> sweep(RunningSystem sys, BackendServer backend, Workload w, List<double[]> series, long t0, int point)
+            throws Exception {
+        Map<Integer, Double> u = new TreeMap<>();
+        int[] order = SWEEP.clone();
+        if (w == BROWSE) {
+            for (int i = 0; i < order.length / 2; i++) {
+                int t = order[i];
+                order[i] = order[order.length - 1 - i];
+                order[order.length - 1 - i] = t;
+            }
+        }
+        for (int i = 0; i < order.length; i += 2) {
+            int a = order[i];
+            int b = order[Math.min(i + 1, order.length - 1)];
+            backend.knobs().get(0).workers(a);
+            backend.knobs().get(1).workers(b);
+            double from = (System.nanoTime() - t0) / 1e9;
+            load(sys, w, point, 100 + i);
+            u.put(a, mean(series, from + 4, from + point, 1));
+            u.put(b, mean(series, from + 4, from + point, 2));
+            log.printf(Locale.ROOT, "tuning --workloads: %s workers %d -> %.3f, %d -> %.3f%n", w.name(), a, u.get(a), b, u.get(b));
+        }
+        return u;
+    }
+
+    /** The tuner on order, then on browse, each for {@code tuneSeconds}: its trials, where it left the pool, the utility then. */
+    private void tune(RunningSystem sys, BackendServer backend, List<double[]> series, long t0, int tuneSeconds,
+                      Map<String, List<Tuner.Trial>> trialsByWorkload, Map<String, Integer> tunedWorkers,
+                      Map<String, Double> tunedUtility) throws Exception {
+        ControlLoop rm = sys.controlLoop();
+        int before = 0;
+        for (Workload w : List.of(ORDER, BROWSE)) {
+            TuningExperiment.command(rm, ControlMessage.TUNING_START);
+            double from = (System.nanoTime() - t0) / 1e9;
+            load(sys, w, tuneSeconds, 200 + before);
+            List<Tuner.Trial> all = rm.tuner().trials();
+            trialsByWorkload.put(w.name(), all.subList(before, all.size()));
+            before = all.size();
+            tunedWorkers.put(w.name(), backend.knobs().get(0).workers());
+            tunedUtility.put(w.name(), mean(series, from + tuneSeconds - 30, from + tuneSeconds, 1));
+            TuningExperiment.command(rm, ControlMessage.TUNING_STOP);
+        }
+    }
+
+    /** The one pool size for both workloads: the smallest worst relative loss against each workload's own best. */
+    private static int singleBest(Map<String, Map<Integer, Double>> sweep, int bestBrowse, int bestOrder) {
+        int single = -1;
+        double singleLoss = Double.POSITIVE_INFINITY;
+        for (int w : SWEEP) {
+            double worst = worstLoss(sweep, bestBrowse, bestOrder, w);
+            if (worst < singleLoss) {
+                singleLoss = worst;
+                single = w;
+            }
+        }
+        return single;
+    }
+
+    private static double worstLoss(Map<String, Map<Integer, Double>> sweep, int bestBrowse, int bestOrder, int workers) {
+        return Math.max(loss(sweep.get(BROWSE.name()), bestBrowse, workers), loss(sweep.get(ORDER.name()), bestOrder, workers));
     }
 
     private void load(RunningSystem sys, Workload w, int seconds, long seed) throws Exception {
