@@ -92,84 +92,92 @@ public final class InterleavedTuner implements OnlineTuner {
         }
         long elapsed = now - phaseStart;
         switch (state) {
-            case BASELINE -> {
-                accumulate(u);
-                if (elapsed >= settings.period().toNanos() && samples > 0) {
-                    baselineUtility = sum / samples;
-                    try {
-                        best = knobs.readUnit();
-                    } catch (Tunable.KnobException e) {
-                        LOG.warn("tuning {}: cannot read the knobs ({}); not tuning", settings.partition(), e.getMessage());
-                        state = Tuner.State.STOPPED;
-                        return;
-                    }
-                    if (initial == null) {
-                        initial = best.clone();
-                    }
-                    bestLevel = baselineUtility;
-                    refBefore = baselineUtility;
-                    refBeforeVar = meanVariance();
-                    strategy = newStrategy(best.clone());
-                    LOG.info("tuning {} (interleaved, no safe side): utility before tuning {}; trials start from {}",
-                            settings.partition(), fmt(baselineUtility), Arrays.toString(values(best)));
-                    nextTrial(now);
-                }
-            }
+            case BASELINE -> baseline(now, elapsed, u);
             case SETTLING -> {
                 if (elapsed >= settings.settle().toNanos()) {
                     phase(afterSettle, now);
                 }
             }
-            case MEASURING -> {
-                accumulate(u);
-                if (Double.isFinite(u) && refBefore - u > settings.abortDrop()) {
-                    double mean = sum / samples;
-                    strategy.report(mean - refBefore + bestLevel);
-                    record(mean, refBefore, String.format(Locale.ROOT, "aborted: %s against the reference's %s (bound %s)",
-                            fmt(u), fmt(refBefore), fmt(settings.abortDrop())));
-                    sinceImprovement++;
-                    backToBest(now); // the reference after it measures the recovery, and is the next trial's reference
-                } else if (elapsed >= settings.period().toNanos() && samples > 0) {
-                    trialMean = sum / samples;
-                    trialVar = meanVariance();
-                    backToBest(now);
-                }
-            }
-            case REFERENCE -> {
-                accumulate(u);
-                if (elapsed >= settings.period().toNanos() && samples > 0) {
-                    double refAfter = sum / samples;
-                    double refAfterVar = meanVariance();
-                    if (!Double.isNaN(trialMean)) {
-                        judge(now, refAfter, refAfterVar);
-                        return;
-                    }
-                    refBefore = refAfter;
-                    refBeforeVar = refAfterVar;
-                    afterReference(now);
-                }
-            }
-            case MONITORING -> {
-                accumulate(u);
-                if (elapsed >= settings.period().toNanos() && samples > 0) {
-                    double level = sum / samples;
-                    if (Double.isNaN(monitorLevel)) {
-                        monitorLevel = level;
-                    } else if (Math.abs(level - monitorLevel) > settings.drift() * Math.max(Math.abs(monitorLevel), 1e-9)) {
-                        LOG.info("tuning {}: the utility moved from {} to {} (beyond {}%): tuning again", settings.partition(),
-                                fmt(monitorLevel), fmt(level), Math.round(100 * settings.drift()));
-                        refBefore = level;
-                        refBeforeVar = meanVariance();
-                        strategy = newStrategy(best.clone());
-                        sinceImprovement = 0;
-                        monitorLevel = Double.NaN;
-                        nextTrial(now);
-                        return;
-                    }
-                    phase(Tuner.State.MONITORING, now);
-                }
-            }
+            case MEASURING -> measuring(now, elapsed, u);
+            case REFERENCE -> reference(now, elapsed, u);
+            case MONITORING -> monitoring(now, elapsed, u);
             default -> { }
+        }
+    }
+
+    private void monitoring(long now, long elapsed, double u) {
+        accumulate(u);
+        if (elapsed >= settings.period().toNanos() && samples > 0) {
+            double level = sum / samples;
+            if (Double.isNaN(monitorLevel)) {
+                monitorLevel = level;
+            } else if (Math.abs(level - monitorLevel) > settings.drift() * Math.max(Math.abs(monitorLevel), 1e-9)) {
+                LOG.info("tuning {}: the utility moved from {} to {} (beyond {}%): tuning again", settings.partition(),
+                        fmt(monitorLevel), fmt(level), Math.round(100 * settings.drift()));
+                refBefore = level;
+                refBeforeVar = meanVariance();
+                strategy = newStrategy(best.clone());
+                sinceImprovement = 0;
+                monitorLevel = Double.NaN;
+                nextTrial(now);
+                return;
+            }
+            phase(Tuner.State.MONITORING, now);
+        }
+    }
+
+    private void reference(long now, long elapsed, double u) {
+        accumulate(u);
+        if (elapsed >= settings.period().toNanos() && samples > 0) {
+            double refAfter = sum / samples;
+            double refAfterVar = meanVariance();
+            if (!Double.isNaN(trialMean)) {
+                judge(now, refAfter, refAfterVar);
+                return;
+            }
+            refBefore = refAfter;
+            refBeforeVar = refAfterVar;
+            afterReference(now);
+        }
+    }
+
+    private void measuring(long now, long elapsed, double u) {
+        accumulate(u);
+        if (Double.isFinite(u) && refBefore - u > settings.abortDrop()) {
+            double mean = sum / samples;
+            strategy.report(mean - refBefore + bestLevel);
+            record(mean, refBefore, String.format(Locale.ROOT, "aborted: %s against the reference's %s (bound %s)",
+                    fmt(u), fmt(refBefore), fmt(settings.abortDrop())));
+            sinceImprovement++;
+            backToBest(now); // the reference after it measures the recovery, and is the next trial's reference
+        } else if (elapsed >= settings.period().toNanos() && samples > 0) {
+            trialMean = sum / samples;
+            trialVar = meanVariance();
+            backToBest(now);
+        }
+    }
+
+    private void baseline(long now, long elapsed, double u) {
+        accumulate(u);
+        if (elapsed >= settings.period().toNanos() && samples > 0) {
+            baselineUtility = sum / samples;
+            try {
+                best = knobs.readUnit();
+            } catch (Tunable.KnobException e) {
+                LOG.warn("tuning {}: cannot read the knobs ({}); not tuning", settings.partition(), e.getMessage());
+                state = Tuner.State.STOPPED;
+                return;
+            }
+            if (initial == null) {
+                initial = best.clone();
+            }
+            bestLevel = baselineUtility;
+            refBefore = baselineUtility;
+            refBeforeVar = meanVariance();
+            strategy = newStrategy(best.clone());
+            LOG.info("tuning {} (interleaved, no safe side): utility before tuning {}; trials start from {}",
+                    settings.partition(), fmt(baselineUtility), Arrays.toString(values(best)));
+            nextTrial(now);
         }
     }
 

@@ -96,74 +96,82 @@ public final class Tuner implements OnlineTuner {
         }
         long elapsed = now - phaseStart;
         switch (state) {
-            case BASELINE -> {
-                accumulate(uSafe, uExp);
-                if (elapsed >= settings.period().toNanos() && samples > 0) {
-                    baselineUtility = sumSafe / samples;
-                    bestLevel = baselineUtility;
-                    try {
-                        best = safe.readUnit();
-                        if (initial == null) {
-                            initial = best.clone();
-                            List<String> outside = safe.outsideBounds();
-                            if (!outside.isEmpty()) {
-                                LOG.warn("tuning: the safe side runs {} outside the knobs' bounds; trials start from the nearest bound,"
-                                        + " which is also what Revert returns to (widen the bounds to include it)", outside);
-                            }
-                        }
-                    } catch (Tunable.KnobException e) {
-                        LOG.warn("tuning: cannot read the safe side's knobs ({}); not tuning", e.getMessage());
-                        state = State.STOPPED;
-                        return;
-                    }
-                    strategy = newStrategy(best.clone());
-                    LOG.info("tuning: the safe side's utility before tuning {}; trials start from {}", fmt(baselineUtility),
-                            Arrays.toString(values(best)));
-                    nextTrial(now);
-                }
-            }
+            case BASELINE -> baseline(now, elapsed, uSafe, uExp);
             case SETTLING -> {
                 if (elapsed >= settings.settle().toNanos()) {
                     phase(State.MEASURING, now);
                 }
             }
-            case MEASURING -> {
-                accumulate(uSafe, uExp);
-                if (Double.isFinite(uSafe) && Double.isFinite(uExp) && uSafe - uExp > settings.abortDrop()) {
-                    // the sample that crossed the bound is what the log names: the period's means so far may not show it
-                    // (a trial read -0.552 against -0.613 on its means when one second fell 0.3 behind)
-                    end(now, String.format(Locale.ROOT, "aborted: %s below the safe side's %s by more than %s (means so far %s and %s)",
-                            fmt(uExp), fmt(uSafe), fmt(settings.abortDrop()), fmt(sumExp / samples), fmt(sumSafe / samples)));
-                } else if (elapsed >= settings.period().toNanos() && samples > 0) {
-                    end(now, null);
-                }
-            }
-            case RECOVERING -> {
-                boolean recovered = Double.isFinite(uSafe) && Double.isFinite(uExp) && uSafe - uExp <= settings.abortDrop();
-                if (recovered || elapsed >= settings.period().toNanos()) {
-                    if (!recovered) {
-                        LOG.info("tuning: the experimental side is still {} below the safe side one period after an abort; trials go on",
-                                fmt(uSafe - uExp));
-                    }
-                    nextTrial(now);
-                }
-            }
-            case MONITORING -> {
-                accumulate(uSafe, uExp);
-                if (elapsed >= settings.period().toNanos() && samples > 0) {
-                    double level = sumSafe / samples;
-                    if (Double.isNaN(monitorLevel)) {
-                        monitorLevel = level;
-                    } else if (Math.abs(level - monitorLevel) > settings.drift() * Math.max(Math.abs(monitorLevel), 1e-9)) {
-                        LOG.info("tuning: the safe side's utility moved from {} to {} (beyond {}%): tuning again", fmt(monitorLevel),
-                                fmt(level), Math.round(100 * settings.drift()));
-                        start(now);
-                        return;
-                    }
-                    phase(State.MONITORING, now);
-                }
-            }
+            case MEASURING -> measuring(now, elapsed, uSafe, uExp);
+            case RECOVERING -> recovering(now, elapsed, uSafe, uExp);
+            case MONITORING -> monitoring(now, elapsed, uSafe, uExp);
             default -> { }
+        }
+    }
+
+    private void monitoring(long now, long elapsed, double uSafe, double uExp) {
+        accumulate(uSafe, uExp);
+        if (elapsed >= settings.period().toNanos() && samples > 0) {
+            double level = sumSafe / samples;
+            if (Double.isNaN(monitorLevel)) {
+                monitorLevel = level;
+            } else if (Math.abs(level - monitorLevel) > settings.drift() * Math.max(Math.abs(monitorLevel), 1e-9)) {
+                LOG.info("tuning: the safe side's utility moved from {} to {} (beyond {}%): tuning again", fmt(monitorLevel),
+                        fmt(level), Math.round(100 * settings.drift()));
+                start(now);
+                return;
+            }
+            phase(State.MONITORING, now);
+        }
+    }
+
+    private void recovering(long now, long elapsed, double uSafe, double uExp) {
+        boolean recovered = Double.isFinite(uSafe) && Double.isFinite(uExp) && uSafe - uExp <= settings.abortDrop();
+        if (recovered || elapsed >= settings.period().toNanos()) {
+            if (!recovered) {
+                LOG.info("tuning: the experimental side is still {} below the safe side one period after an abort; trials go on",
+                        fmt(uSafe - uExp));
+            }
+            nextTrial(now);
+        }
+    }
+
+    private void measuring(long now, long elapsed, double uSafe, double uExp) {
+        accumulate(uSafe, uExp);
+        if (Double.isFinite(uSafe) && Double.isFinite(uExp) && uSafe - uExp > settings.abortDrop()) {
+            // the sample that crossed the bound is what the log names: the period's means so far may not show it
+            // (a trial read -0.552 against -0.613 on its means when one second fell 0.3 behind)
+            end(now, String.format(Locale.ROOT, "aborted: %s below the safe side's %s by more than %s (means so far %s and %s)",
+                    fmt(uExp), fmt(uSafe), fmt(settings.abortDrop()), fmt(sumExp / samples), fmt(sumSafe / samples)));
+        } else if (elapsed >= settings.period().toNanos() && samples > 0) {
+            end(now, null);
+        }
+    }
+
+    private void baseline(long now, long elapsed, double uSafe, double uExp) {
+        accumulate(uSafe, uExp);
+        if (elapsed >= settings.period().toNanos() && samples > 0) {
+            baselineUtility = sumSafe / samples;
+            bestLevel = baselineUtility;
+            try {
+                best = safe.readUnit();
+                if (initial == null) {
+                    initial = best.clone();
+                    List<String> outside = safe.outsideBounds();
+                    if (!outside.isEmpty()) {
+                        LOG.warn("tuning: the safe side runs {} outside the knobs' bounds; trials start from the nearest bound,"
+                                + " which is also what Revert returns to (widen the bounds to include it)", outside);
+                    }
+                }
+            } catch (Tunable.KnobException e) {
+                LOG.warn("tuning: cannot read the safe side's knobs ({}); not tuning", e.getMessage());
+                state = State.STOPPED;
+                return;
+            }
+            strategy = newStrategy(best.clone());
+            LOG.info("tuning: the safe side's utility before tuning {}; trials start from {}", fmt(baselineUtility),
+                    Arrays.toString(values(best)));
+            nextTrial(now);
         }
     }
 
