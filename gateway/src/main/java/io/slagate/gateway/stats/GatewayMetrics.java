@@ -1,9 +1,5 @@
 package io.slagate.gateway.stats;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
 import io.slagate.gateway.sched.QueueManager;
@@ -11,8 +7,18 @@ import io.slagate.gateway.soap.FaultReason;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 
 /**
  * Every measurement of a gateway: Micrometer meters (scraped as Prometheus from the admin address)
@@ -29,9 +35,9 @@ public final class GatewayMetrics {
     /** A gateway's totals since start, whatever its configuration meanwhile. */
     public static final class Totals {
         final AtomicInteger inFlight = new AtomicInteger();
-        final java.util.concurrent.atomic.LongAdder arrived = new java.util.concurrent.atomic.LongAdder();
-        final java.util.concurrent.atomic.LongAdder completed = new java.util.concurrent.atomic.LongAdder();
-        final java.util.concurrent.atomic.LongAdder faulted = new java.util.concurrent.atomic.LongAdder();
+        final LongAdder arrived = new LongAdder();
+        final LongAdder completed = new LongAdder();
+        final LongAdder faulted = new LongAdder();
     }
 
     private final String[] classNames;
@@ -45,15 +51,15 @@ public final class GatewayMetrics {
     /** Per server: completions and service times over the window (the resource manager's view of a server's knee). */
     private final SlidingWindow[] serverWindows;
     /** Per server: answers and their service time since the last local-limit tick (read and reset by the tick). */
-    private final java.util.concurrent.atomic.LongAdder[] serverTickAnswers;
-    private final java.util.concurrent.atomic.LongAdder[] serverTickNanos;
+    private final LongAdder[] serverTickAnswers;
+    private final LongAdder[] serverTickNanos;
     private final Counter[][] serverErrors;
     private final Totals totals;
     private final AtomicInteger inFlight;
     // this configuration's own arrivals and answers: striped adders, uncontended on the request path
-    private final java.util.concurrent.atomic.LongAdder ownArrived = new java.util.concurrent.atomic.LongAdder();
-    private final java.util.concurrent.atomic.LongAdder ownAnswered = new java.util.concurrent.atomic.LongAdder();
-    private final List<io.micrometer.core.instrument.Meter> gauges = new ArrayList<>();
+    private final LongAdder ownArrived = new LongAdder();
+    private final LongAdder ownAnswered = new LongAdder();
+    private final List<Meter> gauges = new ArrayList<>();
     private final MeterRegistry registry;
     private final SlagateConfig config;
     private final QueueManager queues;
@@ -80,7 +86,7 @@ public final class GatewayMetrics {
         int open();
     }
 
-    private final java.util.Map<Integer, UpstreamConnections> upstream = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Integer, UpstreamConnections> upstream = new ConcurrentHashMap<>();
 
     /** Server {@code s}'s connection counters, registered with the gauges. */
     public void upstreamConnections(int s, UpstreamConnections c) {
@@ -130,60 +136,66 @@ public final class GatewayMetrics {
         configuredIntervals = intervals;
         windowIntervals = intervals;
         for (int c = 0; c < n; c++) {
-            String cls = classes.get(c).name();
-            classNames[c] = cls;
-            arrivals[c] = Counter.builder("slagate.requests.arrived").tag("gateway", gw).tag("class", cls)
-                    .description("Requests received, per class").register(registry);
-            completions[c] = Counter.builder("slagate.requests.completed").tag("gateway", gw).tag("class", cls)
-                    .description("Requests answered by a server, per class").register(registry);
-            for (FaultReason r : FaultReason.values()) {
-                faults[c][r.ordinal()] = Counter.builder("slagate.requests.faulted").tag("gateway", gw).tag("class", cls)
-                        .tag("reason", r.code()).description("Requests the gateway answered with a SOAP fault").register(registry);
-            }
-            responseTime[c] = timer("slagate.response.time", "Arrival at the gateway to the last byte of the response", gw, cls, registry);
-            queueingTime[c] = timer("slagate.queueing.time", "Time waiting in the class queue", gw, cls, registry);
-            serviceTime[c] = timer("slagate.service.time", "Dispatch to the server until its response completed", gw, cls, registry);
-            windows[c] = new SlidingWindow(intervals);
+            classMeters(c, classes.get(c).name(), gw, intervals);
         }
         serviceQuantile = new ServiceTimeQuantile[n];
-        for (int c = 0; c < n; c++) {
-            // only for classes with a deadline: the others pay nothing for it
-            serviceQuantile[c] = classes.get(c).deadline() == null ? null : new ServiceTimeQuantile(DEADLINE_LATE_WORK, intervals);
-        }
         goalNanos = new long[n];
         responseWindow = new WindowedHistogram[n];
         goalPercentile = new double[n];
         measuredPercentileSeconds = new double[n];
         for (int c = 0; c < n; c++) {
-            TrafficClassConfig tc = classes.get(c);
-            goalNanos[c] = tc.hasGoal() ? (long) (tc.goalSeconds() * 1e9) : -1;
-            measuredPercentileSeconds[c] = Double.NaN;
-            if (tc.percentileGoal() != null) {
-                // two significant digits: a percentile within 1%, about 30 KB per class
-                responseWindow[c] = new WindowedHistogram(intervals, 2);
-                goalPercentile[c] = tc.percentileGoal().percentile();
-            }
+            goals(c, classes.get(c), intervals);
         }
         badDeadlineHeaders = Counter.builder("slagate.requests.deadline.header.invalid").tag("gateway", gw)
                 .description("X-Request-Deadline headers that did not parse (ignored)").register(registry);
         serverWindows = new SlidingWindow[config.servers().size()];
-        serverTickAnswers = new java.util.concurrent.atomic.LongAdder[serverWindows.length];
-        serverTickNanos = new java.util.concurrent.atomic.LongAdder[serverWindows.length];
-        boolean ticks = config.gateway().localLimit();
-        for (int s = 0; s < serverWindows.length; s++) {
-            serverWindows[s] = new SlidingWindow(intervals);
-            if (ticks) {
-                serverTickAnswers[s] = new java.util.concurrent.atomic.LongAdder();
-                serverTickNanos[s] = new java.util.concurrent.atomic.LongAdder();
-            }
-        }
+        serverTickAnswers = new LongAdder[serverWindows.length];
+        serverTickNanos = new LongAdder[serverWindows.length];
         serverErrors = new Counter[config.servers().size()][ServerError.values().length];
-        for (int s = 0; s < config.servers().size(); s++) {
-            String id = config.servers().get(s).id();
-            for (ServerError e : ServerError.values()) {
-                serverErrors[s][e.ordinal()] = Counter.builder("slagate.server.errors").tag("gateway", gw).tag("server", id)
-                        .tag("kind", e.name().toLowerCase()).description("Failed exchanges with the server").register(registry);
-            }
+        for (int s = 0; s < serverWindows.length; s++) {
+            serverMeters(s, config.servers().get(s).id(), gw, intervals, config.gateway().localLimit());
+        }
+    }
+
+    private void classMeters(int c, String cls, String gw, int intervals) {
+        classNames[c] = cls;
+        arrivals[c] = Counter.builder("slagate.requests.arrived").tag("gateway", gw).tag("class", cls)
+                .description("Requests received, per class").register(registry);
+        completions[c] = Counter.builder("slagate.requests.completed").tag("gateway", gw).tag("class", cls)
+                .description("Requests answered by a server, per class").register(registry);
+        for (FaultReason r : FaultReason.values()) {
+            faults[c][r.ordinal()] = Counter.builder("slagate.requests.faulted").tag("gateway", gw).tag("class", cls)
+                    .tag("reason", r.code()).description("Requests the gateway answered with a SOAP fault").register(registry);
+        }
+        responseTime[c] = timer("slagate.response.time", "Arrival at the gateway to the last byte of the response", gw, cls, registry);
+        queueingTime[c] = timer("slagate.queueing.time", "Time waiting in the class queue", gw, cls, registry);
+        serviceTime[c] = timer("slagate.service.time", "Dispatch to the server until its response completed", gw, cls, registry);
+        windows[c] = new SlidingWindow(intervals);
+    }
+
+    /** Class {@code c}'s goal threshold, its percentile window when its goal is a percentile, its deadline quantile. */
+    private void goals(int c, TrafficClassConfig tc, int intervals) {
+        // only for classes with a deadline: the others pay nothing for it
+        serviceQuantile[c] = tc.deadline() == null ? null : new ServiceTimeQuantile(DEADLINE_LATE_WORK, intervals);
+        goalNanos[c] = tc.hasGoal() ? (long) (tc.goalSeconds() * 1e9) : -1;
+        measuredPercentileSeconds[c] = Double.NaN;
+        if (tc.percentileGoal() != null) {
+            // two significant digits: a percentile within 1%, about 30 KB per class
+            responseWindow[c] = new WindowedHistogram(intervals, 2);
+            goalPercentile[c] = tc.percentileGoal().percentile();
+        }
+    }
+
+    /** Server {@code s}'s window, its error counters, and its answers per tick when local limits run. */
+    private void serverMeters(int s, String id, String gw, int intervals, boolean ticks) {
+        serverWindows[s] = new SlidingWindow(intervals);
+        if (ticks) {
+            serverTickAnswers[s] = new LongAdder();
+            serverTickNanos[s] = new LongAdder();
+        }
+        for (ServerError e : ServerError.values()) {
+            serverErrors[s][e.ordinal()] = Counter.builder("slagate.server.errors").tag("gateway", gw).tag("server", id)
+                    .tag("kind", e.name().toLowerCase()).description("Failed exchanges with the server").register(registry);
         }
     }
 
@@ -351,17 +363,17 @@ public final class GatewayMetrics {
             gauges.add(Gauge.builder("slagate.allocation.cap", queues, q -> q.allocation().cap(si)).tag("gateway", gw).tag("server", id)
                     .description("N_{g,s} of the allocation in force").register(registry));
         }
-        for (java.util.Map.Entry<Integer, UpstreamConnections> e : upstream.entrySet()) {
+        for (Map.Entry<Integer, UpstreamConnections> e : upstream.entrySet()) {
             String id = config.servers().get(e.getKey()).id();
             UpstreamConnections u = e.getValue();
-            io.micrometer.core.instrument.Tags tags = io.micrometer.core.instrument.Tags.of("gateway", gw, "server", id, "reuse", u.reuseMode());
-            gauges.add(io.micrometer.core.instrument.FunctionCounter.builder("slagate.upstream.connections.opened", u,
+            Tags tags = Tags.of("gateway", gw, "server", id, "reuse", u.reuseMode());
+            gauges.add(FunctionCounter.builder("slagate.upstream.connections.opened", u,
                     UpstreamConnections::opened).tags(tags).description("Connections opened to the server").register(registry));
-            gauges.add(io.micrometer.core.instrument.FunctionCounter.builder("slagate.upstream.connections.reused", u,
+            gauges.add(FunctionCounter.builder("slagate.upstream.connections.reused", u,
                     UpstreamConnections::reused).tags(tags).description("Requests sent on an idle connection taken again").register(registry));
-            gauges.add(io.micrometer.core.instrument.FunctionCounter.builder("slagate.upstream.connections.closed", u,
+            gauges.add(FunctionCounter.builder("slagate.upstream.connections.closed", u,
                     UpstreamConnections::closedConnections).tags(tags).description("Connections to the server closed").register(registry));
-            gauges.add(io.micrometer.core.instrument.FunctionCounter.builder("slagate.upstream.connections.evicted", u,
+            gauges.add(FunctionCounter.builder("slagate.upstream.connections.evicted", u,
                     UpstreamConnections::evicted).tags(tags)
                     .description("Idle connections closed to open one for another group at maxUpstreamConnections").register(registry));
             gauges.add(Gauge.builder("slagate.upstream.connections.open", u, UpstreamConnections::open).tags(tags)
