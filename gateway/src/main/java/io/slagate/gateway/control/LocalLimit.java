@@ -86,48 +86,12 @@ public final class LocalLimit {
             heldTicks++;
         }
         if (skipTicks > 0) {
-            // answers to requests admitted before the cut: the slow pace at the old cap, which the cut's own judgement,
-            // taken as the step began, may have read half-way (the gateway test's overloaded server: 73 ms against 200).
-            // All of them together, however few: a judgement's 30 answers rarely come in the skip (10 slots at 200 ms give
-            // 10), and the half-way reading then made the cut look useless
-            if (answers > 0 && meanSeconds > 0) {
-                skipAnswers += answers;
-                skipWork += answers * meanSeconds;
-            }
-            if (--skipTicks == 0) {
-                if (skipAnswers >= MIN_ANSWERS && skipWork / skipAnswers > cutAtSeconds) {
-                    cutAtSeconds = skipWork / skipAnswers;
-                }
-                gatherTicks = 0;
-                gatherAnswers = 0;
-                gatherWork = 0;
-            }
+            skip(answers, meanSeconds);
             return current(granted);
         }
         double mean = gather(answers, meanSeconds);
         if (cap < 0) {
-            if (!(mean > 0) || !(normalSeconds > 0)) {
-                return granted;
-            }
-            if (mean > jump(gatheredAnswers) * normalSeconds && granted > 1) {
-                cap = Math.max(1, Math.min(granted - 1, (int) Math.ceil(granted * normalSeconds / mean - 1e-9)));
-                cutFrom = granted;
-                cutAtSeconds = mean;
-                heldTicks = 0;
-                // the requests admitted before the cut answer at the slow pace for about that long again: judged with
-                // them, an overloaded server looked "slower, not overloaded" (the gateway test, once in a few runs)
-                skipTicks = Math.max(1, (int) Math.ceil(2 * mean / tickSeconds - 1e-9));
-                skipAnswers = 0;
-                skipWork = 0;
-                givingBack = false;
-                reason = String.format(Locale.ROOT, "service time %.1f ms, %.1fx the normal %.1f ms: cap %d → %d", mean * 1e3,
-                        mean / normalSeconds, normalSeconds * 1e3, granted, cap);
-                return cap;
-            }
-            if (mean <= JUMP * normalSeconds) { // a jump it cannot act on (one slot) is not the normal
-                normalSeconds += Math.min(0.5, gatheredAnswers / (double) NORMAL_ANSWERS) * (mean - normalSeconds);
-            }
-            return granted;
+            return judgeUncapped(mean, granted);
         }
         if (mean > 0) {
             if (mean <= RECOVERED * normalSeconds) {
@@ -153,6 +117,53 @@ public final class LocalLimit {
             return c;
         }
         return current(granted);
+    }
+
+    /**
+     * A tick while the answers to requests admitted before the cut come in: the slow pace at the old cap, which the cut's
+     * own judgement, taken as the step began, may have read half-way (the gateway test's overloaded server: 73 ms against
+     * 200). All of them together, however few: a judgement's 30 answers rarely come in the skip (10 slots at 200 ms give
+     * 10), and the half-way reading then made the cut look useless.
+     */
+    private void skip(int answers, double meanSeconds) {
+        if (answers > 0 && meanSeconds > 0) {
+            skipAnswers += answers;
+            skipWork += answers * meanSeconds;
+        }
+        if (--skipTicks == 0) {
+            if (skipAnswers >= MIN_ANSWERS && skipWork / skipAnswers > cutAtSeconds) {
+                cutAtSeconds = skipWork / skipAnswers;
+            }
+            gatherTicks = 0;
+            gatherAnswers = 0;
+            gatherWork = 0;
+        }
+    }
+
+    /** No local cap: cut when the judgement's mean jumped above normal, else let the normal follow it. */
+    private int judgeUncapped(double mean, int granted) {
+        if (!(mean > 0) || !(normalSeconds > 0)) {
+            return granted;
+        }
+        if (mean > jump(gatheredAnswers) * normalSeconds && granted > 1) {
+            cap = Math.max(1, Math.min(granted - 1, (int) Math.ceil(granted * normalSeconds / mean - 1e-9)));
+            cutFrom = granted;
+            cutAtSeconds = mean;
+            heldTicks = 0;
+            // the requests admitted before the cut answer at the slow pace for about that long again: judged with
+            // them, an overloaded server looked "slower, not overloaded" (the gateway test, once in a few runs)
+            skipTicks = Math.max(1, (int) Math.ceil(2 * mean / tickSeconds - 1e-9));
+            skipAnswers = 0;
+            skipWork = 0;
+            givingBack = false;
+            reason = String.format(Locale.ROOT, "service time %.1f ms, %.1fx the normal %.1f ms: cap %d → %d", mean * 1e3,
+                    mean / normalSeconds, normalSeconds * 1e3, granted, cap);
+            return cap;
+        }
+        if (mean <= JUMP * normalSeconds) { // a jump it cannot act on (one slot) is not the normal
+            normalSeconds += Math.min(0.5, gatheredAnswers / (double) NORMAL_ANSWERS) * (mean - normalSeconds);
+        }
+        return granted;
     }
 
     /**
