@@ -164,29 +164,7 @@ public final class LocalityLearner {
         }
         int[] candidates = live.stream().mapToInt(k -> servers[k]).toArray();
         int[] caps = Arrays.stream(candidates).map(cap).toArray();
-        double total = 0;
-        for (int t = 0; t < n; t++) {
-            load[t] = takeHalf(arrivals, t);
-            total += load[t];
-            sets[t] = new double[BLOCKS];
-            AtomicIntegerArray b = blocks.get(t);
-            if (b != null) {
-                for (int i = 0; i < BLOCKS; i++) {
-                    int c = b.get(i);
-                    if (c != 0) {
-                        sets[t][i] = c;
-                        b.addAndGet(i, -c / 2);
-                    }
-                }
-            }
-            service[t] = new double[candidates.length];
-            for (int j = 0; j < candidates.length; j++) {
-                int idx = t * servers.length + live.get(j);
-                long count = takeHalf(serviceCount, idx);
-                long sum = takeHalf(serviceNanos, idx);
-                service[t][j] = count == 0 ? Double.NaN : (double) sum / count;
-            }
-        }
+        double total = observed(live, candidates.length, load, sets, service);
         LocalityMap before = map;
         int[] previous = new int[n];
         for (int t = 0; t < n; t++) {
@@ -231,6 +209,37 @@ public final class LocalityLearner {
             LOG.debug("pool {}: locality remap moved {} rare request type(s) (under 2% of the load)", pool, moved);
         }
         return next;
+    }
+
+    /**
+     * What was observed since the last remap, faded by half for the next: per type its arrivals (returned summed), its
+     * working-set blocks, and its mean service time on each server in rotation.
+     */
+    private double observed(List<Integer> live, int candidates, double[] load, double[][] sets, double[][] service) {
+        double total = 0;
+        for (int t = 0; t < load.length; t++) {
+            load[t] = takeHalf(arrivals, t);
+            total += load[t];
+            sets[t] = new double[BLOCKS];
+            AtomicIntegerArray b = blocks.get(t);
+            if (b != null) {
+                for (int i = 0; i < BLOCKS; i++) {
+                    int c = b.get(i);
+                    if (c != 0) {
+                        sets[t][i] = c;
+                        b.addAndGet(i, -c / 2);
+                    }
+                }
+            }
+            service[t] = new double[candidates];
+            for (int j = 0; j < candidates; j++) {
+                int idx = t * servers.length + live.get(j);
+                long count = takeHalf(serviceCount, idx);
+                long sum = takeHalf(serviceNanos, idx);
+                service[t][j] = count == 0 ? Double.NaN : (double) sum / count;
+            }
+        }
+        return total;
     }
 
     /** The order in which a type tries servers: its group's first, then the others by rendezvous weight. */

@@ -5,8 +5,10 @@ import io.slagate.config.ServerConfig;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
 import io.slagate.gateway.classify.Classifier;
+import io.slagate.gateway.classify.TwinSplit;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
+import java.net.URI;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.client.HttpClient;
@@ -17,6 +19,7 @@ import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.util.component.ContainerLifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.LoggerFactory;
 
 /**
  * The request path of a gateway wired together: classifier, handler, dispatcher, health monitor
@@ -32,24 +35,7 @@ public final class ProxyPath extends ContainerLifeCycle {
     public ProxyPath(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, QueuedThreadPool threads,
                      ScheduledExecutorService timer, LongSupplier clock, LoopConnector loops) {
         GatewaySettings g = config.gateway();
-        ClientConnector connector = new ClientConnector();
-        connector.setExecutor(threads);
-        connector.setConnectTimeout(g.connectTimeout());
-        client = new HttpClient(new HttpClientTransportOverHTTP(connector));
-        client.setExecutor(threads);
-        client.setFollowRedirects(false);
-        client.setHttpCookieStore(new HttpCookieStore.Empty());
-        client.setUserAgentField(null);
-        client.setConnectTimeout(g.connectTimeout().toMillis());
-        client.setIdleTimeout(g.serverTimeout().toMillis() + 30_000);
-        // The scheduler already caps each server at N_{g,s} ≤ N_s requests, so N_s connections per
-        // server suffice; a larger pool only lengthens the scan for an idle connection. Round-robin
-        // starts each scan after the last connection taken, which is rarely still busy (the default
-        // FIRST strategy rescans the busy ones at the front every time: 36% of CPU in a profile).
-        int maxConnections = config.servers().stream().mapToInt(ServerConfig::concurrency).max().orElse(1);
-        client.setMaxConnectionsPerDestination(maxConnections);
-        client.setMaxRequestsQueuedPerDestination(65536);
-        client.getTransport().setConnectionPoolFactory(destination -> new RoundRobinConnectionPool(destination, maxConnections));
+        client = httpClient(config, threads);
         addBean(client);
 
         String[] names = config.classes().stream().map(TrafficClassConfig::name).toArray(String[]::new);
@@ -70,26 +56,65 @@ public final class ProxyPath extends ContainerLifeCycle {
         // Jetty's HttpClient cost about twice the server side per request, on threads of its own); https
         // servers, and every server when -Dslagate.upstream=httpclient (a fallback and the benchmark's
         // comparison), go through HttpClient.
+        pools = directPools(config, metrics, loops);
+        context.dispatcher = new Dispatcher(context, client, pools, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(),
+                health, jms);
+        handler = new GatewayHandler(context, new Classifier(config), config.classification().customerHeader(), g.maxRequestBytes(),
+                TwinSplit.of(config));
+    }
+
+    /**
+     * Jetty's HttpClient: the leg to https servers (to every server under {@code -Dslagate.upstream=httpclient}) and the
+     * health checks. It follows no redirect, keeps no cookie and adds no User-Agent: the client's request goes as it came.
+     */
+    private static HttpClient httpClient(SlagateConfig config, QueuedThreadPool threads) {
+        GatewaySettings g = config.gateway();
+        HttpClient client;
+        ClientConnector connector = new ClientConnector();
+        connector.setExecutor(threads);
+        connector.setConnectTimeout(g.connectTimeout());
+        client = new HttpClient(new HttpClientTransportOverHTTP(connector));
+        client.setExecutor(threads);
+        client.setFollowRedirects(false);
+        client.setHttpCookieStore(new HttpCookieStore.Empty());
+        client.setUserAgentField(null);
+        client.setConnectTimeout(g.connectTimeout().toMillis());
+        client.setIdleTimeout(g.serverTimeout().toMillis() + 30_000);
+        // The scheduler already caps each server at N_{g,s} ≤ N_s requests, so N_s connections per
+        // server suffice; a larger pool only lengthens the scan for an idle connection. Round-robin
+        // starts each scan after the last connection taken, which is rarely still busy (the default
+        // FIRST strategy rescans the busy ones at the front every time: 36% of CPU in a profile).
+        int maxConnections = config.servers().stream().mapToInt(ServerConfig::concurrency).max().orElse(1);
+        client.setMaxConnectionsPerDestination(maxConnections);
+        client.setMaxRequestsQueuedPerDestination(65536);
+        client.getTransport().setConnectionPoolFactory(destination -> new RoundRobinConnectionPool(destination, maxConnections));
+        return client;
+    }
+
+    /**
+     * Per server, the direct leg's connection pool on the client listener's loops (their connect timeout set); null for
+     * the servers reached through HttpClient.
+     */
+    private static ServerConnectionPool[] directPools(SlagateConfig config, GatewayMetrics metrics, LoopConnector loops) {
+        GatewaySettings g = config.gateway();
+        ServerConnectionPool[] pools;
         boolean direct = !"httpclient".equals(System.getProperty("slagate.upstream"));
         if (!direct) {
-            org.slf4j.LoggerFactory.getLogger(ProxyPath.class).info(
+            LoggerFactory.getLogger(ProxyPath.class).info(
                     "slagate.upstream=httpclient: every server is reached through Jetty's HttpClient");
         }
         loops.setConnectTimeout(g.connectTimeout().toMillis());
         pools = new ServerConnectionPool[config.servers().size()];
         for (int i = 0; i < pools.length; i++) {
-            java.net.URI url = config.servers().get(i).url();
+            URI url = config.servers().get(i).url();
             if (direct && "http".equals(url.getScheme())) {
-                io.slagate.config.ServerConfig sc = config.servers().get(i);
+                ServerConfig sc = config.servers().get(i);
                 pools[i] = new ServerConnectionPool(loops, url, g.serverTimeout().toMillis() + 30_000,
                         g.upstream().reuse(sc.pool()), g.upstream().maxConnections(sc.concurrency()));
                 metrics.upstreamConnections(i, pools[i]);
             }
         }
-        context.dispatcher = new Dispatcher(context, client, pools, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(),
-                health, jms);
-        handler = new GatewayHandler(context, new Classifier(config), config.classification().customerHeader(), g.maxRequestBytes(),
-                io.slagate.gateway.classify.TwinSplit.of(config));
+        return pools;
     }
 
     @Override
@@ -114,7 +139,7 @@ public final class ProxyPath extends ContainerLifeCycle {
     /** A new classification (rules, subscriptions, customer source) for the same classes, in force for the next request. */
     public void reclassify(SlagateConfig next) {
         handler.setClassification(new Classifier(next), next.classification().customerHeader(),
-                io.slagate.gateway.classify.TwinSplit.of(next));
+                TwinSplit.of(next));
     }
 
     /**
@@ -131,7 +156,7 @@ public final class ProxyPath extends ContainerLifeCycle {
     }
 
     /** Server {@code i}'s connection counters, or null for a server not on the direct leg (https, JMS). */
-    public io.slagate.gateway.stats.GatewayMetrics.UpstreamConnections upstreamConnections(int i) {
+    public GatewayMetrics.UpstreamConnections upstreamConnections(int i) {
         return pools[i];
     }
 
