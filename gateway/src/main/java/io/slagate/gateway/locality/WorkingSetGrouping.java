@@ -41,37 +41,9 @@ public final class WorkingSetGrouping {
         double[][] sim = cosine(sets);
         double bound = (1 + epsilon) * total / Math.max(1, servers);
         while (groups.size() > Math.max(1, servers)) {
-            int bestA = -1;
-            int bestB = -1;
-            double best = -1;
-            for (int a = 0; a < groups.size(); a++) {
-                for (int b = a + 1; b < groups.size(); b++) {
-                    if (groupLoad.get(a) + groupLoad.get(b) > bound) {
-                        continue;
-                    }
-                    double l = linkage(sim, groups.get(a), groups.get(b));
-                    if (l > best) {
-                        best = l;
-                        bestA = a;
-                        bestB = b;
-                    }
-                }
-            }
-            if (bestA < 0) { // nothing fits the bound: the most similar pair all the same, the lighter of equals
-                double bestLoad = Double.MAX_VALUE;
-                for (int a = 0; a < groups.size(); a++) {
-                    for (int b = a + 1; b < groups.size(); b++) {
-                        double l = linkage(sim, groups.get(a), groups.get(b));
-                        double pair = groupLoad.get(a) + groupLoad.get(b);
-                        if (l > best + 1e-12 || (Math.abs(l - best) <= 1e-12 && pair < bestLoad)) {
-                            best = l;
-                            bestLoad = pair;
-                            bestA = a;
-                            bestB = b;
-                        }
-                    }
-                }
-            }
+            int[] pair = mostSimilarPair(groups, groupLoad, sim, bound);
+            int bestA = pair[0];
+            int bestB = pair[1];
             groups.get(bestA).addAll(groups.get(bestB));
             groupLoad.set(bestA, groupLoad.get(bestA) + groupLoad.get(bestB));
             groups.remove(bestB);
@@ -89,6 +61,45 @@ public final class WorkingSetGrouping {
             out.add(g);
         }
         return out;
+    }
+
+    /**
+     * The two groups to merge: the most similar pair whose load fits the bound; when none fits, the most similar pair
+     * all the same, the lighter of equals.
+     */
+    private static int[] mostSimilarPair(List<List<Integer>> groups, List<Double> groupLoad, double[][] sim, double bound) {
+        int bestA = -1;
+        int bestB = -1;
+        double best = -1;
+        for (int a = 0; a < groups.size(); a++) {
+            for (int b = a + 1; b < groups.size(); b++) {
+                if (groupLoad.get(a) + groupLoad.get(b) > bound) {
+                    continue;
+                }
+                double l = linkage(sim, groups.get(a), groups.get(b));
+                if (l > best) {
+                    best = l;
+                    bestA = a;
+                    bestB = b;
+                }
+            }
+        }
+        if (bestA < 0) { // nothing fits the bound: the most similar pair all the same, the lighter of equals
+            double bestLoad = Double.MAX_VALUE;
+            for (int a = 0; a < groups.size(); a++) {
+                for (int b = a + 1; b < groups.size(); b++) {
+                    double l = linkage(sim, groups.get(a), groups.get(b));
+                    double pair = groupLoad.get(a) + groupLoad.get(b);
+                    if (l > best + 1e-12 || (Math.abs(l - best) <= 1e-12 && pair < bestLoad)) {
+                        best = l;
+                        bestLoad = pair;
+                        bestA = a;
+                        bestB = b;
+                    }
+                }
+            }
+        }
+        return new int[] {bestA, bestB};
     }
 
     /** Cosine similarity of every pair of working sets; 0 where either is unknown. */
