@@ -1,6 +1,8 @@
 package io.slagate.rm;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.function.IntPredicate;
@@ -45,9 +47,9 @@ final class ImportanceTiers {
         int[] fixed = new int[k];
         int[] floor = new int[k];
         int[] need = new int[k];
-        java.util.Arrays.fill(fixed, minUnits);
+        Arrays.fill(fixed, minUnits);
         int remaining = totalUnits - minUnits * k;
-        TreeSet<Integer> levels = new TreeSet<>(java.util.Comparator.reverseOrder());
+        TreeSet<Integer> levels = new TreeSet<>(Comparator.reverseOrder());
         for (int j = 0; j < k; j++) {
             Flow f = flows.get(j);
             if (f.busy() && !f.discretionary()) {
@@ -78,9 +80,24 @@ final class ImportanceTiers {
             }
             remaining -= (int) extra;
         }
+        if (toDiscretionary(flows, fixed, remaining, minUnits)) {
+            return new Plan(fixed, floor, "every goal met; " + remaining + " units left to discretionary");
+        }
+        for (int j = 0; j < k; j++) {
+            Flow f = flows.get(j);
+            if (f.busy() && !f.discretionary()) {
+                floor[j] = fixed[j];
+                fixed[j] = -1;
+            }
+        }
+        return new Plan(fixed, floor, "every goal met; " + remaining + " units more by utility");
+    }
+
+    /** What the goal flows leave goes to the busy discretionary flows, by arrival rate; false when there are none. */
+    private static boolean toDiscretionary(List<Flow> flows, int[] fixed, int remaining, int minUnits) {
         List<Integer> discretionary = new ArrayList<>();
         double rate = 0;
-        for (int j = 0; j < k; j++) {
+        for (int j = 0; j < flows.size(); j++) {
             if (flows.get(j).busy() && flows.get(j).discretionary()) {
                 discretionary.add(j);
                 rate += flows.get(j).arrivalRate();
@@ -97,16 +114,9 @@ final class ImportanceTiers {
             for (int i = 0; i < share.length; i++) {
                 fixed[discretionary.get(i)] = minUnits + units[i];
             }
-            return new Plan(fixed, floor, "every goal met; " + remaining + " units left to discretionary");
+            return true;
         }
-        for (int j = 0; j < k; j++) {
-            Flow f = flows.get(j);
-            if (f.busy() && !f.discretionary()) {
-                floor[j] = fixed[j];
-                fixed[j] = -1;
-            }
-        }
-        return new Plan(fixed, floor, "every goal met; " + remaining + " units more by utility");
+        return false;
     }
 
     /** The smallest units in [0, limit] that meet, or Integer.MAX_VALUE when even the limit does not (the test is monotone). */

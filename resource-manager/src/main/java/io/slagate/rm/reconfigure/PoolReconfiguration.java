@@ -4,7 +4,10 @@ import io.slagate.config.ReconfigurationSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Moves servers between pools as Active Harmony §IV moves nodes between tiers, at a lower
@@ -36,10 +39,10 @@ public final class PoolReconfiguration {
     }
 
     /** Moves refused by the server (server id → pools it refused): never proposed again. */
-    private final Map<String, java.util.Set<String>> forbidden = new HashMap<>();
+    private final Map<String, Set<String>> forbidden = new HashMap<>();
 
     /** Servers the operator pinned to the pool they serve now: never moved while pinned. */
-    private final java.util.Set<String> pinned = new java.util.TreeSet<>();
+    private final Set<String> pinned = new TreeSet<>();
 
     /** Pins (true) or unpins {@code server}: a pinned server stays where it is. */
     public void pin(String server, boolean pin) {
@@ -52,7 +55,7 @@ public final class PoolReconfiguration {
 
     /** Never moves {@code server} to {@code pool} again (it refused that pool's requests). */
     public void forbid(String server, String pool) {
-        forbidden.computeIfAbsent(server, k -> new java.util.TreeSet<>()).add(pool);
+        forbidden.computeIfAbsent(server, k -> new TreeSet<>()).add(pool);
     }
 
     /** Whether a decision is due ({@code every} since the last). */
@@ -95,19 +98,9 @@ public final class PoolReconfiguration {
             String from = s.pool();
             int fromSlots = slots.getOrDefault(from, 0);
             double fromLoad = load(offered, from, fromSlots);
-            double without = fromSlots - s.slots() <= 0 ? Double.POSITIVE_INFINITY
-                    : offered.getOrDefault(from, 0.0) / (fromSlots - s.slots());
-            Long moved = lastMoved.get(s.id());
-            if (pinned.contains(s.id())) {
-                refused.add(s.id() + ": pinned by the operator");
-            } else if (forbidden.getOrDefault(s.id(), java.util.Set.of()).contains(hot)) {
-                refused.add(s.id() + ": refused " + hot + " before");
-            } else if (moved != null && nowNanos - moved < settings.dwell().toNanos()) {
-                refused.add(s.id() + ": moved " + (nowNanos - moved) / 1_000_000_000L + " s ago");
-            } else if (count.getOrDefault(from, 0) - 1 < settings.minServers(from)) {
-                refused.add(s.id() + ": " + from + " keeps at least " + settings.minServers(from));
-            } else if (fromLoad > settings.low() || without >= settings.high()) {
-                refused.add(s.id() + String.format(java.util.Locale.ROOT, ": %s at %.2f (%.2f without it)", from, fromLoad, without));
+            String why = refusal(s, hot, nowNanos, offered.getOrDefault(from, 0.0), fromSlots, fromLoad, count.getOrDefault(from, 0));
+            if (why != null) {
+                refused.add(s.id() + ": " + why);
             } else {
                 double drain = s.slots() == 0 ? 0 : s.outstanding() * s.serviceSeconds() / Math.max(1, s.slots());
                 candidates.add(new Move(s.id(), from, hot, fromLoad, hotLoad, drain));
@@ -124,13 +117,32 @@ public final class PoolReconfiguration {
             return null;
         }
         if (!(best.drainSeconds() < settings.every().toNanos() / 1e9)) {
-            idleReason = String.format(java.util.Locale.ROOT, "%s would take %.1f s to drain: waiting for a quieter moment",
+            idleReason = String.format(Locale.ROOT, "%s would take %.1f s to drain: waiting for a quieter moment",
                     best.server(), best.drainSeconds());
             return null;
         }
         lastMoved.put(best.server(), nowNanos);
         idleReason = null;
         return best;
+    }
+
+    /** Why server {@code s} may not move from its pool to {@code hot} now, or null when it may. */
+    private String refusal(Server s, String hot, long nowNanos, double fromOffered, int fromSlots, double fromLoad, int fromCount) {
+        String from = s.pool();
+        double without = fromSlots - s.slots() <= 0 ? Double.POSITIVE_INFINITY : fromOffered / (fromSlots - s.slots());
+        Long moved = lastMoved.get(s.id());
+        if (pinned.contains(s.id())) {
+            return "pinned by the operator";
+        } else if (forbidden.getOrDefault(s.id(), Set.of()).contains(hot)) {
+            return "refused " + hot + " before";
+        } else if (moved != null && nowNanos - moved < settings.dwell().toNanos()) {
+            return "moved " + (nowNanos - moved) / 1_000_000_000L + " s ago";
+        } else if (fromCount - 1 < settings.minServers(from)) {
+            return from + " keeps at least " + settings.minServers(from);
+        } else if (fromLoad > settings.low() || without >= settings.high()) {
+            return String.format(Locale.ROOT, "%s at %.2f (%.2f without it)", from, fromLoad, without);
+        }
+        return null;
     }
 
     /** Why the last decision moved nothing, or null when it moved a server. */
