@@ -1,21 +1,25 @@
 package io.slagate.console;
 
+import io.slagate.config.ConfigException;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.PercentileGoal;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.TuningSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import io.slagate.config.ConfigException;
-import io.slagate.config.ConfigLoader;
-import io.slagate.config.SlagateConfig;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Iterator;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Edits the SLA classes of the configuration file: each change is applied to a copy of the YAML
@@ -61,29 +65,7 @@ public final class ConfigEditor {
         }
         ObjectNode c = at >= 0 ? (ObjectNode) classes.get(at) : classes.addObject();
         c.put("name", name);
-        if (form.has("targetSeconds")) {
-            if (form.get("targetSeconds").isNull()) {
-                c.remove("target"); // a percentile goal alone (the loader says so if there is none)
-            } else {
-                c.set("target", seconds(form.get("targetSeconds"), "targetSeconds"));
-            }
-        }
-        if (form.has("percentile")) {
-            for (Iterator<String> it = c.fieldNames(); it.hasNext(); ) {
-                if (io.slagate.config.ConfigLoader.PERCENTILE_KEY.matcher(it.next()).matches()) {
-                    it.remove();
-                }
-            }
-            JsonNode p = form.get("percentile");
-            if (!p.isNull()) {
-                if (!p.isNumber() || !(p.asDouble() > 0 && p.asDouble() < 100)) {
-                    throw new Api.ApiError(400, "percentile must be a number in (0, 100), e.g. 95 or 99.9", "percentile");
-                }
-                double v = p.asDouble();
-                String key = new io.slagate.config.PercentileGoal(v, java.time.Duration.ZERO).key();
-                c.set(key, seconds(form.get("percentileTargetSeconds"), "percentileTargetSeconds"));
-            }
-        }
+        goal(c, form);
         if (form.has("queueBound")) {
             c.set("queueBound", form.get("queueBound"));
         }
@@ -105,16 +87,47 @@ public final class ConfigEditor {
             c.set("queueTimeout", seconds(form.get("queueTimeoutSeconds"), "queueTimeoutSeconds"));
         }
         if (form.has("utility")) {
-            JsonNode u = form.get("utility");
-            ObjectNode out = YAML.createObjectNode();
-            out.put("type", u.path("type").asText("pacifici"));
-            for (Iterator<String> it = u.path("parameters").fieldNames(); it.hasNext(); ) {
-                String p = it.next();
-                out.set(p, u.path("parameters").get(p));
-            }
-            c.set("utility", out);
+            c.set("utility", utility(form.get("utility")));
         }
         return save(root);
+    }
+
+    /** The class's goal from the form: its mean target, its percentile target, or both (a null removes one). */
+    private static void goal(ObjectNode c, JsonNode form) {
+        if (form.has("targetSeconds")) {
+            if (form.get("targetSeconds").isNull()) {
+                c.remove("target"); // a percentile goal alone (the loader says so if there is none)
+            } else {
+                c.set("target", seconds(form.get("targetSeconds"), "targetSeconds"));
+            }
+        }
+        if (form.has("percentile")) {
+            for (Iterator<String> it = c.fieldNames(); it.hasNext(); ) {
+                if (ConfigLoader.PERCENTILE_KEY.matcher(it.next()).matches()) {
+                    it.remove();
+                }
+            }
+            JsonNode p = form.get("percentile");
+            if (!p.isNull()) {
+                if (!p.isNumber() || !(p.asDouble() > 0 && p.asDouble() < 100)) {
+                    throw new Api.ApiError(400, "percentile must be a number in (0, 100), e.g. 95 or 99.9", "percentile");
+                }
+                double v = p.asDouble();
+                String key = new PercentileGoal(v, Duration.ZERO).key();
+                c.set(key, seconds(form.get("percentileTargetSeconds"), "percentileTargetSeconds"));
+            }
+        }
+    }
+
+    /** The class's utility function from the form: its type and parameters. */
+    private static ObjectNode utility(JsonNode u) {
+        ObjectNode out = YAML.createObjectNode();
+        out.put("type", u.path("type").asText("pacifici"));
+        for (Iterator<String> it = u.path("parameters").fieldNames(); it.hasNext(); ) {
+            String p = it.next();
+            out.set(p, u.path("parameters").get(p));
+        }
+        return out;
     }
 
     /** Creates or replaces a server: its URL, N_s and pool. */
@@ -174,10 +187,10 @@ public final class ConfigEditor {
      * {@code controller.tuning.partitions.NAME.best}, so that a restart starts from it; whole numbers are
      * written as integers. Refused (400) when the file has no such partition or a value is outside its knob's bounds.
      */
-    public synchronized SlagateConfig putTuningBest(String partition, java.util.Map<String, Double> best) throws IOException {
+    public synchronized SlagateConfig putTuningBest(String partition, Map<String, Double> best) throws IOException {
         ObjectNode root = document();
         JsonNode tuning = root.path("controller").path("tuning");
-        if (!io.slagate.config.TuningSettings.DEFAULT.equals(partition)) {
+        if (!TuningSettings.DEFAULT.equals(partition)) {
             tuning = tuning.path("partitions").path(partition);
         }
         if (!tuning.isObject()) {
