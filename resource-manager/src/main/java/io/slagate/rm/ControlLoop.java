@@ -1,27 +1,38 @@
 package io.slagate.rm;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.GatewayRoster;
-import io.slagate.config.SlagateConfig;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.AllocationVersions;
 import io.slagate.bus.message.BusMessage;
-import io.slagate.bus.message.ControlMessage;
 import io.slagate.bus.message.ConfigMessage;
-import io.slagate.config.ConfigException;
-import io.slagate.config.ConfigLoader;
+import io.slagate.bus.message.ControlMessage;
 import io.slagate.bus.message.DecisionMessage;
 import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.bus.message.Senders;
 import io.slagate.bus.message.StatsMessage;
 import io.slagate.bus.message.Topics;
+import io.slagate.config.ConfigException;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.ControllerSettings;
+import io.slagate.config.SlagateConfig;
+import io.slagate.rm.tune.OnlineTuner;
+import io.slagate.rm.tune.TuningPartition;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,8 +55,8 @@ public final class ControlLoop implements AutoCloseable {
     private final LongSupplier nanoClock;
     private final ScheduledExecutorService loop;
     private volatile boolean started;
-    private java.util.concurrent.ScheduledFuture<?> timer; // set by start(), then on the loop thread only
-    private java.util.concurrent.ScheduledFuture<?> beats; // likewise
+    private ScheduledFuture<?> timer; // set by start(), then on the loop thread only
+    private ScheduledFuture<?> beats; // likewise
 
     private final AtomicLong cycles = new AtomicLong();
     private final Standing standing; // loop thread only, but for active()
@@ -55,6 +66,10 @@ public final class ControlLoop implements AutoCloseable {
     private volatile DecisionMessage lastDecision;
     private volatile AllocationMessage lastAllocation;
     private final ManagerMetrics metrics;
+    private final SurgeCycles surges = new SurgeCycles(); // loop thread only, but for its count
+    private final PoolMoves poolMoves = new PoolMoves(); // loop thread only, but for its counters and log
+    private final Tuning tuning;
+    private volatile Map<String, String> forecastErrors = Map.of();
 
     public ControlLoop(String id, SlagateConfig config, ControlBus bus, Overrides overrides, MeterRegistry registry) {
         this(id, config, bus, overrides, registry, System::nanoTime);
@@ -79,6 +94,11 @@ public final class ControlLoop implements AutoCloseable {
         });
         this.metrics = new ManagerMetrics(id, registry, this);
         this.tuning = new Tuning(id, overrides, () -> this.config, this::applyController);
+        subscribe();
+    }
+
+    /** What this manager listens to; every message is handled on the loop thread. */
+    private void subscribe() {
         bus.subscribeWithSender(Topics.STATS, (m, account) -> {
             if (m instanceof StatsMessage s) {
                 run(() -> onStats(s, account));
@@ -139,7 +159,7 @@ public final class ControlLoop implements AutoCloseable {
     }
 
     /** (Re)starts the cycle timer with period {@code cycle}, and the heartbeats: the control cycle Γ may change at run time. */
-    private void scheduleCycles(java.time.Duration cycle) {
+    private void scheduleCycles(Duration cycle) {
         if (timer != null) {
             timer.cancel(false);
             beats.cancel(false);
@@ -223,7 +243,7 @@ public final class ControlLoop implements AutoCloseable {
      * next cycle on, which runs at once. One that does not load is logged and ignored.
      */
     void onConfig(ConfigMessage c, String account) {
-        String who = io.slagate.bus.message.Senders.describe(c.user(), account);
+        String who = Senders.describe(c.user(), account);
         SlagateConfig next;
         try {
             next = ConfigLoader.parseUntrusted(c.yaml(), "configuration from the bus (v" + c.version() + " by " + who + ")");
@@ -251,34 +271,18 @@ public final class ControlLoop implements AutoCloseable {
 
     /** An operator's override from the console: applied, logged, and a new decision made at once. */
     void onControl(ControlMessage c, String account) {
-        String who = io.slagate.bus.message.Senders.describe(c.user(), account);
+        String who = Senders.describe(c.user(), account);
         long now = nanoClock.getAsLong();
-        long until = c.expiresInSeconds() > 0 ? now + (long) (c.expiresInSeconds() * 1e9) : Long.MAX_VALUE;
+        if (Tuning.handles(c.command())) {
+            if (tuning.command(c.command(), c.partition(), who, now)) {
+                cycle(); // a new decision carries the tuners' state at once
+            }
+            return;
+        }
         try {
-            switch (c.command()) {
-                case ControlMessage.PAUSE -> overrides.pause();
-                case ControlMessage.RESUME -> overrides.resume();
-                case ControlMessage.PIN_WEIGHT -> overrides.pinWeight(c.gatewayId(), c.className(), c.value(), until);
-                case ControlMessage.UNPIN_WEIGHT -> overrides.unpinWeight(c.gatewayId(), c.className());
-                case ControlMessage.PIN_CAPACITY -> overrides.pinCapacity(c.serverId(), (int) c.value(), until);
-                case ControlMessage.UNPIN_CAPACITY -> overrides.unpinCapacity(c.serverId());
-                case ControlMessage.PIN_POOL, ControlMessage.UNPIN_POOL -> {
-                    boolean known = config.servers().stream().anyMatch(sc -> sc.id().equals(c.serverId()) && sc.movable());
-                    if (!known) {
-                        throw new IllegalArgumentException("no movable server " + c.serverId());
-                    }
-                    poolMoves.pin(c.serverId(), ControlMessage.PIN_POOL.equals(c.command()));
-                }
-                case ControlMessage.TUNING_START, ControlMessage.TUNING_STOP, ControlMessage.TUNING_REVERT -> {
-                    if (tuning.command(c.command(), c.partition(), who, now)) {
-                        cycle(); // a new decision carries the state at once
-                    }
-                    return;
-                }
-                default -> {
-                    LOG.warn("unknown control command {} from {}; ignored", c.command(), who);
-                    return;
-                }
+            if (!OperatorOverrides.apply(c, now, overrides, poolMoves, config)) {
+                LOG.warn("unknown control command {} from {}; ignored", c.command(), who);
+                return;
             }
         } catch (IllegalArgumentException e) {
             LOG.warn("control command {} from {} refused: {}", c.command(), who, e.getMessage());
@@ -289,16 +293,12 @@ public final class ControlLoop implements AutoCloseable {
         cycle();
     }
 
-    private final SurgeCycles surges = new SurgeCycles(); // loop thread only, but for its count
-
     /** A gateway reported a class's arrivals surging: a cycle now, unless one ran within min(1 s, Γ/4) ({@link SurgeCycles}). */
     private void onFlashCrowd(StatsMessage s) {
         if (surges.admit(s.flashCrowd(), s.gatewayId(), nanoClock.getAsLong(), config.controller().cycle())) {
             cycle();
         }
     }
-
-    private volatile Map<String, String> forecastErrors = Map.of();
 
     /** Per flow, the forecaster in use and each one's recent one-cycle error, as of the last cycle. */
     public Map<String, String> forecastErrors() {
@@ -310,10 +310,8 @@ public final class ControlLoop implements AutoCloseable {
         return surges.granted();
     }
 
-    private final PoolMoves poolMoves = new PoolMoves(); // loop thread only, but for its counters and log
-
     /** The servers the operator pinned to their pool. */
-    public java.util.Set<String> poolPins() {
+    public Set<String> poolPins() {
         return poolMoves.pins();
     }
 
@@ -340,7 +338,6 @@ public final class ControlLoop implements AutoCloseable {
     }
 
     /** One tuner per partition of controller.tuning, built at the first cycle. */
-    private final Tuning tuning;
 
     /** The first partition's safe and experimental side's utilities at the last cycle (NaN without tuning or traffic). */
     public double[] sideUtilities() {
@@ -352,23 +349,23 @@ public final class ControlLoop implements AutoCloseable {
      * the next cycle on (what it learned carries over, as for a new configuration), and a new Γ reschedules the cycles.
      * A configuration pushed later by the console replaces them, as it replaces everything.
      */
-    private void applyController(java.util.function.UnaryOperator<io.slagate.config.ControllerSettings> change) {
-        java.time.Duration before = config.controller().cycle();
+    private void applyController(UnaryOperator<ControllerSettings> change) {
+        Duration before = config.controller().cycle();
         config = poolMoves.change(config, c -> c.withController(change.apply(c.controller())));
         rm = rm.reconfigured(config);
-        java.time.Duration after = config.controller().cycle();
+        Duration after = config.controller().cycle();
         if (!after.equals(before) && started) {
             loop.execute(() -> scheduleCycles(after));
         }
     }
 
     /** The first (or only) partition's tuner, or null when controller.tuning is not configured or before the first cycle. */
-    public io.slagate.rm.tune.OnlineTuner tuner() {
+    public OnlineTuner tuner() {
         return tuning.first();
     }
 
     /** The tuning partitions, in the configuration's order; empty before the first cycle. */
-    public List<io.slagate.rm.tune.TuningPartition> tuningPartitions() {
+    public List<TuningPartition> tuningPartitions() {
         return tuning.partitions();
     }
 
@@ -379,7 +376,7 @@ public final class ControlLoop implements AutoCloseable {
 
     /** The pool each server serves now, by id. */
     public Map<String, String> serverPools() {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
+        Map<String, String> out = new LinkedHashMap<>();
         config.servers().forEach(sc -> out.put(sc.id(), sc.pool()));
         return out;
     }
@@ -400,7 +397,7 @@ public final class ControlLoop implements AutoCloseable {
             }
             long t0 = System.nanoTime();
             ResourceManager.Decision d = rm.step(nanoClock.getAsLong());
-            membership.retain(new java.util.HashSet<>(rm.liveGateways())); // expired for silence: must join again
+            membership.retain(new HashSet<>(rm.liveGateways())); // expired for silence: must join again
             metrics.cycleSolved(System.nanoTime() - t0);
             cycles.incrementAndGet();
             if (!standing.active()) {
@@ -447,7 +444,7 @@ public final class ControlLoop implements AutoCloseable {
                     LOG.error("resource manager: handling a bus message failed", e);
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             // closing
         }
     }

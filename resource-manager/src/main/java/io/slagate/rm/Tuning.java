@@ -3,9 +3,31 @@ package io.slagate.rm;
 import io.slagate.bus.message.ControlMessage;
 import io.slagate.bus.message.DecisionMessage;
 import io.slagate.config.ControllerSettings;
+import io.slagate.config.ServerConfig;
 import io.slagate.config.SlagateConfig;
+import io.slagate.config.TrafficClassConfig;
+import io.slagate.config.TuningSettings;
+import io.slagate.rm.tune.ConcurrencyKnob;
+import io.slagate.rm.tune.ControllerKnob;
+import io.slagate.rm.tune.HttpKnob;
+import io.slagate.rm.tune.InterleavedTuner;
+import io.slagate.rm.tune.KnobSet;
+import io.slagate.rm.tune.OnlineTuner;
+import io.slagate.rm.tune.QueueTimeoutKnob;
+import io.slagate.rm.tune.SideKnob;
+import io.slagate.rm.tune.Tunable;
+import io.slagate.rm.tune.Tuner;
+import io.slagate.rm.tune.TuningPartition;
+import io.slagate.rm.tune.WindowKnob;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -26,7 +48,7 @@ final class Tuning {
     private final Supplier<SlagateConfig> config;
     private final Consumer<UnaryOperator<ControllerSettings>> applyController;
     /** One tuner per partition, in the file's order. */
-    private final Map<String, io.slagate.rm.tune.TuningPartition> tuning = new java.util.LinkedHashMap<>();
+    private final Map<String, TuningPartition> tuning = new LinkedHashMap<>();
 
     /**
      * @param config          the configuration in force (servers as moved)
@@ -44,17 +66,17 @@ final class Tuning {
     }
 
     /** The first (or only) partition's tuner, or null when controller.tuning is not configured or before the first cycle. */
-    io.slagate.rm.tune.OnlineTuner first() {
-        return tuning.values().stream().findFirst().map(io.slagate.rm.tune.TuningPartition::tuner).orElse(null);
+    OnlineTuner first() {
+        return tuning.values().stream().findFirst().map(TuningPartition::tuner).orElse(null);
     }
 
     /** The tuning partitions, in the configuration's order; empty before the first cycle. */
-    List<io.slagate.rm.tune.TuningPartition> partitions() {
+    List<TuningPartition> partitions() {
         return List.copyOf(tuning.values());
     }
 
-    io.slagate.rm.tune.TuningPartition partition(String name) {
-        io.slagate.rm.tune.TuningPartition p = tuning.get(name);
+    TuningPartition partition(String name) {
+        TuningPartition p = tuning.get(name);
         if (p == null) {
             throw new IllegalArgumentException("no tuning partition " + name + "; partitions: " + tuning.keySet());
         }
@@ -68,17 +90,17 @@ final class Tuning {
             return;
         }
         if (tuning.isEmpty()) {
-            for (io.slagate.config.TuningSettings t : config.get().controller().tuning()) {
-                java.util.Random random = new java.util.Random(java.util.Objects.hash(id, t.partition()));
-                io.slagate.rm.tune.OnlineTuner tuner = t.interleaved()
-                        ? new io.slagate.rm.tune.InterleavedTuner(t, controllerKnobs(t), random, rm.windowCycles())
-                        : new io.slagate.rm.tune.Tuner(t, side(t, t.safePool()), side(t, t.experimentalPool()), random,
+            for (TuningSettings t : config.get().controller().tuning()) {
+                Random random = new Random(Objects.hash(id, t.partition()));
+                OnlineTuner tuner = t.interleaved()
+                        ? new InterleavedTuner(t, controllerKnobs(t), random, rm.windowCycles())
+                        : new Tuner(t, side(t, t.safePool()), side(t, t.experimentalPool()), random,
                                 rm.windowCycles());
                 if (!t.best().isEmpty()) {
                     double[] best = t.knobs().stream().mapToDouble(k -> t.best().get(k.name())).toArray();
                     try {
                         tuner.restore(best);
-                    } catch (io.slagate.rm.tune.Tunable.KnobException e) {
+                    } catch (Tunable.KnobException e) {
                         LOG.warn("tuning {}: the best configuration written back ({}) could not be applied: {}; tuning starts from "
                                 + "where the servers are", t.partition(), t.best(), e.getMessage());
                     }
@@ -86,23 +108,29 @@ final class Tuning {
                 if (t.interleaved()) {
                     LOG.warn("tuning {}: {} over the controller's {} with NO safe side (interleaved: true): each trial runs on all "
                             + "traffic for {} between two periods of the best configuration", t.partition(), t.strategy(),
-                            t.knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(), t.period());
+                            t.knobs().stream().map(TuningSettings.Knob::name).toList(), t.period());
                 } else {
                     LOG.info("tuning {}: {} over {} with {} of each class's requests on the experimental pool {} (safe pool {})",
-                            t.partition(), t.strategy(), t.knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(),
+                            t.partition(), t.strategy(), t.knobs().stream().map(TuningSettings.Knob::name).toList(),
                             t.share(), t.experimentalPool(), t.safePool());
                 }
-                tuning.put(t.partition(), new io.slagate.rm.tune.TuningPartition(t, tuner));
+                tuning.put(t.partition(), new TuningPartition(t, tuner));
             }
         }
-        for (io.slagate.rm.tune.TuningPartition p : tuning.values()) {
+        for (TuningPartition p : tuning.values()) {
             if (p.settings().interleaved()) {
-                p.tick(now, rm.measuredUtility(config.get().classes().stream().map(io.slagate.config.TrafficClassConfig::name).toList()),
+                p.tick(now, rm.measuredUtility(config.get().classes().stream().map(TrafficClassConfig::name).toList()),
                         Double.NaN);
             } else {
                 p.tick(now, rm.measuredUtility(p.safeClasses()), rm.measuredUtility(p.trialClasses()));
             }
         }
+    }
+
+    /** Whether {@code command} is one of the tuners' (start, stop, revert). */
+    static boolean handles(String command) {
+        return ControlMessage.TUNING_START.equals(command) || ControlMessage.TUNING_STOP.equals(command)
+                || ControlMessage.TUNING_REVERT.equals(command);
     }
 
     /** An operator starts, stops or reverts one partition's tuner, or every one's: true when a new decision should carry the state. */
@@ -112,7 +140,7 @@ final class Tuning {
                     ? "controller.tuning is not configured" : "the tuner starts at the first control cycle");
             return false;
         }
-        List<io.slagate.rm.tune.TuningPartition> targets;
+        List<TuningPartition> targets;
         if (partition == null) {
             targets = List.copyOf(tuning.values());
         } else if (tuning.containsKey(partition)) {
@@ -122,8 +150,8 @@ final class Tuning {
                     partition.length() > 64 ? partition.substring(0, 64) + "…" : partition, tuning.keySet());
             return false;
         }
-        for (io.slagate.rm.tune.TuningPartition p : targets) {
-            io.slagate.rm.tune.OnlineTuner tuner = p.tuner();
+        for (TuningPartition p : targets) {
+            OnlineTuner tuner = p.tuner();
             switch (command) {
                 case ControlMessage.TUNING_START -> tuner.start(now);
                 case ControlMessage.TUNING_STOP -> tuner.stop();
@@ -142,68 +170,68 @@ final class Tuning {
 
     /** Each partition's state for the decision (empty without controller.tuning or before its first cycle). */
     List<DecisionMessage.TuningStatus> status() {
-        List<DecisionMessage.TuningStatus> out = new java.util.ArrayList<>();
-        for (io.slagate.rm.tune.TuningPartition p : tuning.values()) {
-            io.slagate.rm.tune.OnlineTuner t = p.tuner();
-            List<DecisionMessage.TuningTrial> trials = new java.util.ArrayList<>();
-            for (io.slagate.rm.tune.Tuner.Trial x : t.trials()) {
+        List<DecisionMessage.TuningStatus> out = new ArrayList<>();
+        for (TuningPartition p : tuning.values()) {
+            OnlineTuner t = p.tuner();
+            List<DecisionMessage.TuningTrial> trials = new ArrayList<>();
+            for (Tuner.Trial x : t.trials()) {
                 trials.add(new DecisionMessage.TuningTrial(x.number(), boxed(x.values()), x.experimental(), x.safe(), x.outcome()));
             }
             double[] sides = p.sides();
-            out.add(new DecisionMessage.TuningStatus(p.name(), t.state().name().toLowerCase(java.util.Locale.ROOT),
-                    p.settings().knobs().stream().map(io.slagate.config.TuningSettings.Knob::name).toList(),
+            out.add(new DecisionMessage.TuningStatus(p.name(), t.state().name().toLowerCase(Locale.ROOT),
+                    p.settings().knobs().stream().map(TuningSettings.Knob::name).toList(),
                     boxed(t.bestValues()), t.baselineUtility(), sides[0], sides[1], trials));
         }
         return out;
     }
 
     private static List<Double> boxed(double[] v) {
-        return java.util.Arrays.stream(v).boxed().toList();
+        return Arrays.stream(v).boxed().toList();
     }
 
     /** The first partition's safe and experimental side's utilities at the last cycle (NaN without tuning or traffic). */
     double[] sideUtilities() {
-        io.slagate.rm.tune.TuningPartition p = tuning.values().stream().findFirst().orElse(null);
+        TuningPartition p = tuning.values().stream().findFirst().orElse(null);
         return p == null ? new double[] {Double.NaN, Double.NaN} : p.sides();
     }
 
-    private io.slagate.rm.tune.KnobSet side(io.slagate.config.TuningSettings t, String pool) {
-        List<io.slagate.config.ServerConfig> servers = config.get().servers().stream().filter(s -> s.pool().equals(pool)).toList();
-        List<io.slagate.rm.tune.Tunable> knobs = new java.util.ArrayList<>();
-        for (io.slagate.config.TuningSettings.Knob k : t.knobs()) {
+    private KnobSet side(TuningSettings t, String pool) {
+        List<ServerConfig> servers = config.get().servers().stream().filter(s -> s.pool().equals(pool)).toList();
+        List<Tunable> knobs = new ArrayList<>();
+        for (TuningSettings.Knob k : t.knobs()) {
             if (k.name().equals("queueTimeout")) { // the side's classes at the gateways, not its servers
                 List<String> classes = config.get().classes().stream().filter(c -> c.pool().equals(pool))
-                        .map(io.slagate.config.TrafficClassConfig::name).toList();
-                knobs.add(new io.slagate.rm.tune.QueueTimeoutKnob(classes, overrides,
+                        .map(TrafficClassConfig::name).toList();
+                knobs.add(new QueueTimeoutKnob(classes, overrides,
                         name -> {
                             int c = config.get().classIndex(name);
                             return c < 0 ? Math.round(1000 * k.max()) : config.get().classes().get(c).queueTimeout().toMillis();
                         }, k.min(), k.max()));
                 continue;
             }
-            List<io.slagate.rm.tune.Tunable> perServer = new java.util.ArrayList<>();
-            for (io.slagate.config.ServerConfig sc : servers) {
+            List<Tunable> perServer = new ArrayList<>();
+            for (ServerConfig sc : servers) {
                 perServer.add(k.name().equals("concurrency")
-                        ? new io.slagate.rm.tune.ConcurrencyKnob(sc.id(), overrides, sc::concurrency, k.min(), k.max())
-                        : new io.slagate.rm.tune.HttpKnob(k.name(), java.net.URI.create(sc.url().toString().replaceAll("/+$", "") + k.path()),
+                        ? new ConcurrencyKnob(sc.id(), overrides, sc::concurrency, k.min(), k.max())
+                        : new HttpKnob(k.name(), URI.create(sc.url().toString().replaceAll("/+$", "") + k.path()),
                                 k.min(), k.max(), k.integer(), k.timeout()));
             }
-            knobs.add(new io.slagate.rm.tune.SideKnob(perServer));
+            knobs.add(new SideKnob(perServer));
         }
-        return new io.slagate.rm.tune.KnobSet(knobs);
+        return new KnobSet(knobs);
     }
 
     /** An interleaved partition's knobs: the controller's own settings, changed in force from the next cycle. */
-    private io.slagate.rm.tune.KnobSet controllerKnobs(io.slagate.config.TuningSettings t) {
-        List<io.slagate.rm.tune.Tunable> knobs = new java.util.ArrayList<>();
-        for (io.slagate.config.TuningSettings.Knob k : t.knobs()) {
+    private KnobSet controllerKnobs(TuningSettings t) {
+        List<Tunable> knobs = new ArrayList<>();
+        for (TuningSettings.Knob k : t.knobs()) {
             if (k.name().equals("window")) {
-                knobs.add(new io.slagate.rm.tune.WindowKnob(overrides, () -> config.get().gateway().stats().window().toMillis(), k.min(), k.max()));
+                knobs.add(new WindowKnob(overrides, () -> config.get().gateway().stats().window().toMillis(), k.min(), k.max()));
                 continue;
             }
-            knobs.add(new io.slagate.rm.tune.ControllerKnob(k.name(), k.min(), k.max(), k.integer(), k.choices(),
+            knobs.add(new ControllerKnob(k.name(), k.min(), k.max(), k.integer(), k.choices(),
                     () -> config.get().controller(), applyController));
         }
-        return new io.slagate.rm.tune.KnobSet(knobs);
+        return new KnobSet(knobs);
     }
 }
