@@ -1,5 +1,6 @@
 package io.slagate.experiment;
 
+import io.slagate.bus.message.ControlMessage;
 import io.slagate.config.ConfigLoader;
 import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
@@ -77,34 +78,11 @@ final class TuningExperiment {
                     // steadily over the four periods favours neither (with tuned, reference, tuned, reference the reference
                     // is always one period later: in a run whose tuned best was the reference itself, one configuration read
                     // 0.093, 0.097, 0.099, 0.101 so, a bias of 0.003 against a margin of 0.005); one 30 s mean is ±0.01 here
-                    command(rm, io.slagate.bus.message.ControlMessage.TUNING_STOP);
-                    double[] best = rm.tuner().bestValues();
-                    double[] tuned = new double[2];
-                    double[] reference = new double[2];
+                    command(rm, ControlMessage.TUNING_STOP);
                     StringBuilder order = new StringBuilder();
-                    for (int period = 0; period < 4; period++) {
-                        boolean isTuned = period == 0 || period == 3;
-                        int round = period < 2 ? 0 : 1;
-                        if (isTuned) {
-                            for (ServerKnobs k : backend.knobs()) {
-                                k.workers((int) Math.round(best[0]));
-                            }
-                            rm.overrides().pinCapacity("s1", (int) Math.round(best[1]), Long.MAX_VALUE);
-                            rm.overrides().pinCapacity("s2", (int) Math.round(best[1]), Long.MAX_VALUE);
-                            tuned[round] = secondPhase(sys, series, t0, referenceSeconds, 45 + 2L * round);
-                        } else {
-                            for (ServerKnobs k : backend.knobs()) {
-                                k.workers(REFERENCE_WORKERS);
-                            }
-                            rm.overrides().unpinCapacity("s1");
-                            rm.overrides().unpinCapacity("s2");
-                            reference[round] = secondPhase(sys, series, t0, referenceSeconds, 43 + 2L * round);
-                        }
-                        order.append(period == 0 ? "" : ", ").append(isTuned ? "tuned " : "reference ")
-                                .append(String.format(Locale.ROOT, "%.3f", isTuned ? tuned[round] : reference[round]));
-                    }
-                    u1 = (tuned[0] + tuned[1]) / 2;
-                    u2 = (reference[0] + reference[1]) / 2;
+                    double[] abba = tunedAgainstReference(sys, backend, rm.tuner().bestValues(), series, t0, referenceSeconds, order);
+                    u1 = abba[0];
+                    u2 = abba[1];
                     comparison = order.toString();
                     // the defaults on both sides (the two tiers untuned: the backends' default pool, slagate's N_s as
                     // configured), the same load: what tuning gained over an operator who tuned nothing
@@ -130,6 +108,41 @@ final class TuningExperiment {
         Files.createDirectories(dir);
         Files.writeString(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(command, trials, series, defaults + "\n" + line, bestValues, phaseSeconds, referenceSeconds, comparison));
         return List.of(defaults, line);
+    }
+
+    /**
+     * The tuned configuration ({@code best}: workers, N_s) and the reference alternate on both sides under the second
+     * phase's load, ABBA; each figure is the mean of its two periods, written to {@code order} period by period.
+     *
+     * @return the tuned configuration's utility and the reference's
+     */
+    private double[] tunedAgainstReference(RunningSystem sys, BackendServer backend, double[] best, List<double[]> series, long t0,
+                                           int referenceSeconds, StringBuilder order) throws Exception {
+        ControlLoop rm = sys.controlLoop();
+        double[] tuned = new double[2];
+        double[] reference = new double[2];
+        for (int period = 0; period < 4; period++) {
+            boolean isTuned = period == 0 || period == 3;
+            int round = period < 2 ? 0 : 1;
+            if (isTuned) {
+                for (ServerKnobs k : backend.knobs()) {
+                    k.workers((int) Math.round(best[0]));
+                }
+                rm.overrides().pinCapacity("s1", (int) Math.round(best[1]), Long.MAX_VALUE);
+                rm.overrides().pinCapacity("s2", (int) Math.round(best[1]), Long.MAX_VALUE);
+                tuned[round] = secondPhase(sys, series, t0, referenceSeconds, 45 + 2L * round);
+            } else {
+                for (ServerKnobs k : backend.knobs()) {
+                    k.workers(REFERENCE_WORKERS);
+                }
+                rm.overrides().unpinCapacity("s1");
+                rm.overrides().unpinCapacity("s2");
+                reference[round] = secondPhase(sys, series, t0, referenceSeconds, 43 + 2L * round);
+            }
+            order.append(period == 0 ? "" : ", ").append(isTuned ? "tuned " : "reference ")
+                    .append(String.format(Locale.ROOT, "%.3f", isTuned ? tuned[round] : reference[round]));
+        }
+        return new double[] {(tuned[0] + tuned[1]) / 2, (reference[0] + reference[1]) / 2};
     }
 
     /** The second phase's load for {@code seconds}; the safe side's mean utility after its first 10 s. */
