@@ -1,18 +1,27 @@
 package io.slagate.experiment;
 
+import io.slagate.config.ConfigLoader;
 import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
 import io.slagate.load.SecondSample;
+import io.slagate.load.Summary;
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
+import io.slagate.load.service.StockUtility;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The ramp ({@code slagate experiment ahead}): open-loop arrivals on one server of 10 slots, basic
@@ -75,39 +84,11 @@ final class AheadExperiment {
             // the full run keeps the reconfigured pools ten minutes: after the first settling, nothing should move again
             moving = pools(backend.urls(), true, poolSettle, quick ? poolMeasure : 600, 11);
         } finally {
-            io.slagate.load.service.StockUtility.configure(ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU));
+            StockUtility.configure(ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU));
         }
         Path dir = out.resolve("ahead");
         Files.createDirectories(dir);
-        StringBuilder md = new StringBuilder("# Experiment ahead — a ramp with the load forecast and without\n\n");
-        md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
-                .append(java.time.LocalDate.now()).append(".\n\n");
-        md.append(String.format(Locale.ROOT, "One server of N_s = 10, exponential service of mean %.0f ms (500 requests/s); open-loop "
-                + "arrivals: basic steady at %.0f/s (always more than the server has left for it: its queue holds 50 and "
-                + "waits at most 200 ms, the rest is shed with 503 faults), premium at %.0f/s for %d s, then from %.0f/s to "
-                + "%.0f/s over %d s (2× to 10× its base), then %d s at the top. Premium τ = %.0f ms with importance 1 (its goal "
-                + "is met first), basic τ = %.0f ms. Since basic is always backlogged, premium executes on exactly the slots "
-                + "its weight gives it: an allocation decided on a rate that lags the ramp is one slot short, and premium's "
-                + "queue grows until the next decision. The controller (M/M/m model, as the arrivals are open; whole slots; "
-                + "undamped, `damping: 1` as the paper's: the adaptive damping's step, shrunk by the settle phase's noise, "
-                + "would take several cycles to grow back and hide both the lag and the forecast's lead) "
-                + "on a %s cycle over a %s statistics window (reported every 500 ms): slow beside the requests, as deployed, "
-                + "so the window's mean lags a ramp by half a window; with `forecast: auto` (the rate during the next cycle, "
-                + "(window/2 + cycle/2)/cycle cycles ahead of the window's mean, by Holt's trend or a 5-cycle regression, "
-                + "whichever's recent one-cycle error is smaller, trusted while that error is under 20%%) and with "
-                + "`forecast: none`, alternating, the same seeds. Violation seconds: seconds of the ramp and the hold in which "
-                + "premium's mean response time was above its target.%n%n",
-                SCALE * 1000, BASIC, 2 * PREMIUM_BASE, settle, 2 * PREMIUM_BASE, 10 * PREMIUM_BASE, ramp, hold,
-                2 * SCALE * 1000, 3 * SCALE * 1000, CYCLE, WINDOW));
-        md.append("| run (seed) | forecast: auto | forecast: none |\n|---:|---:|---:|\n");
-        for (int r = 0; r < RUNS; r++) {
-            md.append(String.format(Locale.ROOT, "| %d | %d | %d |%n", 100 + r, with[r], without[r]));
-        }
-        md.append(String.format(Locale.ROOT, "| all | %d | %d |%n", f, n)).append("\n```\n").append(line).append("\n```\n");
-        md.append("\nPremium's mean response time per second (paper-seconds; τ = 2) from the ramp's start; in brackets, the "
-                + "forecaster premium's flow used at the end of the run and each candidate's recent one-cycle relative error "
-                + "(the measured forecast error by which the manager picks):\n\n")
-                .append(String.join("\n", seriesLines)).append("\n");
+        StringBuilder md = rampReport(command, settle, ramp, hold, with, without, line);
         String crowdLine = String.format(Locale.ROOT, "flash-crowd premium-violation-seconds defence %d none %d (of %d), lost %d and %d",
                 defended.premiumViolations(), undefended.premiumViolations(), crowdSeconds, defended.lost(), undefended.lost());
         md.append(crowdReport(defended, undefended, calm, crowdSeconds)).append("\n```\n").append(crowdLine).append("\n```\n");
@@ -158,18 +139,18 @@ final class AheadExperiment {
         }
         phases.add(new LoadSpec.Phase(Duration.ofSeconds(crowd - 5), List.of(CROWD_PREMIUM, 10 * CROWD_BASIC)));
         phases.add(new LoadSpec.Phase(Duration.ofSeconds(calm), List.of(CROWD_PREMIUM, CROWD_BASIC)));
-        try (RunningSystem sys = RunningSystem.start(io.slagate.config.ConfigLoader.parse(yaml, "flash crowd"), true)) {
+        try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(yaml, "flash crowd"), true)) {
             LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(),
                     List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, Duration.ofMillis(40)),
                             new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, Duration.ofMillis(60))),
                     phases, true, Duration.ZERO, Duration.ZERO, seed, Duration.ofSeconds(30), null);
-            java.util.concurrent.atomic.AtomicLong peak = new java.util.concurrent.atomic.AtomicLong();
-            java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+            AtomicLong peak = new AtomicLong();
+            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
             sampler.scheduleAtFixedRate(() -> peak.accumulateAndGet(
-                    java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max),
-                    0, 100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max),
+                    0, 100, TimeUnit.MILLISECONDS);
             LoadGenerator g = new LoadGenerator(spec, null);
-            io.slagate.load.Summary s;
+            Summary s;
             try {
                 s = g.run();
             } finally {
@@ -281,15 +262,15 @@ final class AheadExperiment {
                               reconfiguration: { every: 5s, high: 0.85, low: 0.5, dwell: 60s } }
                 """, urls.get(0), urls.get(1), reconfigure ? ", pools: [a, b]" : "", urls.get(2), urls.get(3),
                 reconfigure ? ", pools: [b, a]" : "");
-        try (RunningSystem sys = RunningSystem.start(io.slagate.config.ConfigLoader.parse(yaml, "pools"), true)) {
+        try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(yaml, "pools"), true)) {
             LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
                     List.of(new LoadSpec.ClassSpec("quotes", "getQuote", null, false, Duration.ofMillis(150)),
                             new LoadSpec.ClassSpec("trades", "buyShares", null, false, Duration.ofMillis(150))),
                     List.of(new LoadSpec.Phase(Duration.ofSeconds(settle + measure), List.of(QUOTES_RATE, TRADES_RATE))),
                     true, Duration.ZERO, Duration.ofSeconds(settle), seed, Duration.ofSeconds(30), null);
-            io.slagate.load.Summary s = new LoadGenerator(spec, null).run();
-            io.slagate.load.Summary.ClassSummary q = s.classes().get("quotes");
-            io.slagate.load.Summary.ClassSummary t = s.classes().get("trades");
+            Summary s = new LoadGenerator(spec, null).run();
+            Summary.ClassSummary q = s.classes().get("quotes");
+            Summary.ClassSummary t = s.classes().get("trades");
             PoolsRun r = new PoolsRun(q.throughput(), t.throughput(), q.p95Ms(), t.p95Ms(), s.lost(), sys.poolMoves(),
                     sys.serverPools(), sys.poolMoveLog());
             log.printf(Locale.ROOT, "ahead: pools %s: quotes %.1f/s, trades %.1f/s, moves %d, servers %s%n",
@@ -340,19 +321,47 @@ final class AheadExperiment {
     static final String CYCLE = "2s";
     static final String WINDOW = "10s";
 
-    private int violations(String url, String forecast, int settle, int ramp, int hold, long seed) throws Exception {
-        ExperimentSetup setup = new ExperimentSetup(SCALE, 10, "wrr", 0.1, "auto", 5);
-        List<LoadSpec.Phase> phases = new ArrayList<>();
-        phases.add(new LoadSpec.Phase(Duration.ofSeconds(settle), List.of(2 * PREMIUM_BASE, BASIC)));
-        for (int i = 0; i < ramp; i++) {
-            double premium = 2 * PREMIUM_BASE + (8 * PREMIUM_BASE) * (i + 1) / ramp;
-            phases.add(new LoadSpec.Phase(Duration.ofSeconds(1), List.of(premium, BASIC)));
+    /** The report's first part: the ramp's setup, each run's violation seconds, premium's series. */
+    private StringBuilder rampReport(String command, int settle, int ramp, int hold, int[] with, int[] without, String line) {
+        StringBuilder md = new StringBuilder("# Experiment ahead — a ramp with the load forecast and without\n\n");
+        md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
+                .append(LocalDate.now()).append(".\n\n");
+        md.append(String.format(Locale.ROOT, "One server of N_s = 10, exponential service of mean %.0f ms (500 requests/s); open-loop "
+                + "arrivals: basic steady at %.0f/s (always more than the server has left for it: its queue holds 50 and "
+                + "waits at most 200 ms, the rest is shed with 503 faults), premium at %.0f/s for %d s, then from %.0f/s to "
+                + "%.0f/s over %d s (2× to 10× its base), then %d s at the top. Premium τ = %.0f ms with importance 1 (its goal "
+                + "is met first), basic τ = %.0f ms. Since basic is always backlogged, premium executes on exactly the slots "
+                + "its weight gives it: an allocation decided on a rate that lags the ramp is one slot short, and premium's "
+                + "queue grows until the next decision. The controller (M/M/m model, as the arrivals are open; whole slots; "
+                + "undamped, `damping: 1` as the paper's: the adaptive damping's step, shrunk by the settle phase's noise, "
+                + "would take several cycles to grow back and hide both the lag and the forecast's lead) "
+                + "on a %s cycle over a %s statistics window (reported every 500 ms): slow beside the requests, as deployed, "
+                + "so the window's mean lags a ramp by half a window; with `forecast: auto` (the rate during the next cycle, "
+                + "(window/2 + cycle/2)/cycle cycles ahead of the window's mean, by Holt's trend or a 5-cycle regression, "
+                + "whichever's recent one-cycle error is smaller, trusted while that error is under 20%%) and with "
+                + "`forecast: none`, alternating, the same seeds. Violation seconds: seconds of the ramp and the hold in which "
+                + "premium's mean response time was above its target.%n%n",
+                SCALE * 1000, BASIC, 2 * PREMIUM_BASE, settle, 2 * PREMIUM_BASE, 10 * PREMIUM_BASE, ramp, hold,
+                2 * SCALE * 1000, 3 * SCALE * 1000, CYCLE, WINDOW));
+        md.append("| run (seed) | forecast: auto | forecast: none |\n|---:|---:|---:|\n");
+        for (int r = 0; r < RUNS; r++) {
+            md.append(String.format(Locale.ROOT, "| %d | %d | %d |%n", 100 + r, with[r], without[r]));
         }
-        phases.add(new LoadSpec.Phase(Duration.ofSeconds(hold), List.of(10 * PREMIUM_BASE, BASIC)));
-        // Basic always wants more than the server has left (it is shed by its bound and timeout), so premium gets
-        // exactly the slots the allocation in force gives it: a share decided on a lagging rate is a share too small.
-        // Premium's goals come first (importance); open-loop arrivals, so the open model (M/M/m) predicts.
-        String yaml = String.format(Locale.ROOT, """
+        md.append(String.format(Locale.ROOT, "| all | %d | %d |%n", sum(with), sum(without))).append("\n```\n").append(line).append("\n```\n");
+        md.append("\nPremium's mean response time per second (paper-seconds; τ = 2) from the ramp's start; in brackets, the "
+                + "forecaster premium's flow used at the end of the run and each candidate's recent one-cycle relative error "
+                + "(the measured forecast error by which the manager picks):\n\n")
+                .append(String.join("\n", seriesLines)).append("\n");
+        return md;
+    }
+
+    /**
+     * Basic always wants more than the server has left (it is shed by its bound and timeout), so premium gets exactly the
+     * slots the allocation in force gives it: a share decided on a lagging rate is a share too small. Premium's goals come
+     * first (importance); open-loop arrivals, so the open model (M/M/m) predicts.
+     */
+    private static String rampYaml(String url, String forecast) {
+        return String.format(Locale.ROOT, """
                 gateway:
                   id: gw1
                   listen: "127.0.0.1:0"
@@ -372,7 +381,19 @@ final class AheadExperiment {
                 bus: { url: "vm://slagate-ahead", listen: "" }
                 controller: { cycle: %s, combining: min, resolution: 1, model: mmm, damping: 1, forecast: %s }
                 """, WINDOW, url, ExperimentSetup.PREMIUM_USER, CYCLE, forecast);
-        try (RunningSystem sys = RunningSystem.start(io.slagate.config.ConfigLoader.parse(yaml, "ahead"), true)) {
+    }
+
+    private int violations(String url, String forecast, int settle, int ramp, int hold, long seed) throws Exception {
+        ExperimentSetup setup = new ExperimentSetup(SCALE, 10, "wrr", 0.1, "auto", 5);
+        List<LoadSpec.Phase> phases = new ArrayList<>();
+        phases.add(new LoadSpec.Phase(Duration.ofSeconds(settle), List.of(2 * PREMIUM_BASE, BASIC)));
+        for (int i = 0; i < ramp; i++) {
+            double premium = 2 * PREMIUM_BASE + (8 * PREMIUM_BASE) * (i + 1) / ramp;
+            phases.add(new LoadSpec.Phase(Duration.ofSeconds(1), List.of(premium, BASIC)));
+        }
+        phases.add(new LoadSpec.Phase(Duration.ofSeconds(hold), List.of(10 * PREMIUM_BASE, BASIC)));
+        String yaml = rampYaml(url, forecast);
+        try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(yaml, "ahead"), true)) {
             LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(),
                     List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, setup.paper(2)),
                             new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, setup.paper(3))),
@@ -393,7 +414,7 @@ final class AheadExperiment {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "- forecast %s, seed %d: premium above target %d s:",
                     forecast, seed, v));
             series.forEach(x -> line.append(String.format(Locale.ROOT, " %.1f", x)));
-            java.util.Map<String, String> errors = sys.forecastErrors();
+            Map<String, String> errors = sys.forecastErrors();
             if (!errors.isEmpty()) { // the forecaster premium's flow used last, and each one's recent one-cycle error
                 line.append(" (forecaster at the end: ").append(errors.getOrDefault("gw1/premium", "none")).append(')');
             }
