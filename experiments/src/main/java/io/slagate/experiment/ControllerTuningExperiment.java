@@ -18,7 +18,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The controller's own knobs ({@code slagate experiment tuning --controller}): one server with a tight N_s in
@@ -64,32 +66,7 @@ final class ControllerTuningExperiment {
                             Arrays.toString(best));
                     rm.command(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "experiment",
                             System.currentTimeMillis()));
-                    // start and tuned settings in turn, start, tuned, tuned, start (ABBA: a load that drifts steadily over
-                    // the four periods favours neither), each after a settle time, under the second phase's load
-                    List<LoadSpec.Phase> phases = new ArrayList<>();
-                    for (int i = 0; i < 4; i++) {
-                        phases.add(new LoadSpec.Phase(Duration.ofSeconds(settleSeconds + compareSeconds), List.of(25.0, 45.0)));
-                    }
-                    double base = (System.nanoTime() - t0) / 1e9;
-                    ScheduledExecutorService switcher = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
-                    for (int i = 0; i < 4; i++) {
-                        int which = i == 1 || i == 2 ? 1 : 0;
-                        double[] values = which == 0 ? start : best;
-                        double from = base + i * (settleSeconds + compareSeconds);
-                        windows.add(new double[] {from + settleSeconds, from + settleSeconds + compareSeconds, which});
-                        switcher.schedule(() -> {
-                            try {
-                                rm.putTuned(PARTITION, values);
-                            } catch (Exception e) {
-                                log.println("could not put the settings " + Arrays.toString(values) + ": " + e);
-                            }
-                        }, Math.max(0, (long) ((from - (System.nanoTime() - t0) / 1e9) * 1000)), java.util.concurrent.TimeUnit.MILLISECONDS);
-                    }
-                    try {
-                        load(sys, phases, 53);
-                    } finally {
-                        switcher.shutdownNow();
-                    }
+                    abba(sys, start, best, series, t0, settleSeconds, compareSeconds, windows);
                 } finally {
                     sampler.shutdownNow();
                 }
@@ -115,6 +92,40 @@ final class ControllerTuningExperiment {
         Files.writeString(dir.resolve(quick ? "CONTROLLER-short.md" : "CONTROLLER.md"),
                 report(command, trials, series, line, describe(start), windowText.toString().trim(), phaseSeconds, compareSeconds));
         return List.of(line);
+    }
+
+    /**
+     * The start and tuned settings in turn, start, tuned, tuned, start (ABBA: a load that drifts steadily over the four
+     * periods favours neither), each after a settle time, under the second phase's load; each period's measured span
+     * (from, to, 0 start or 1 tuned) into {@code windows}.
+     */
+    private void abba(RunningSystem sys, double[] start, double[] best, List<double[]> series, long t0, int settleSeconds,
+                      int compareSeconds, List<double[]> windows) throws Exception {
+        ControlLoop rm = sys.controlLoop();
+        List<LoadSpec.Phase> phases = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            phases.add(new LoadSpec.Phase(Duration.ofSeconds(settleSeconds + compareSeconds), List.of(25.0, 45.0)));
+        }
+        double base = (System.nanoTime() - t0) / 1e9;
+        ScheduledExecutorService switcher = Executors.newSingleThreadScheduledExecutor();
+        for (int i = 0; i < 4; i++) {
+            int which = i == 1 || i == 2 ? 1 : 0;
+            double[] values = which == 0 ? start : best;
+            double from = base + i * (settleSeconds + compareSeconds);
+            windows.add(new double[] {from + settleSeconds, from + settleSeconds + compareSeconds, which});
+            switcher.schedule(() -> {
+                try {
+                    rm.putTuned(PARTITION, values);
+                } catch (Exception e) {
+                    log.println("could not put the settings " + Arrays.toString(values) + ": " + e);
+                }
+            }, Math.max(0, (long) ((from - (System.nanoTime() - t0) / 1e9) * 1000)), TimeUnit.MILLISECONDS);
+        }
+        try {
+            load(sys, phases, 53);
+        } finally {
+            switcher.shutdownNow();
+        }
     }
 
     private static String describe(double[] v) {
