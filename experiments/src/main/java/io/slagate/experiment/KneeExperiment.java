@@ -6,6 +6,7 @@ import io.slagate.load.Summary;
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
 import java.io.PrintStream;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -253,6 +254,13 @@ final class KneeExperiment {
         // no more than that at the plateau (several servers in parallel are less variable); the two add in quadrature
         double kneeError = knee * Math.sqrt(1.0 / Math.max(1, answers[0]) + 1.0 / Math.max(1, bestAnswers));
         Files.write(dir.resolve("throughput.csv"), rows);
+        chart(dir, series, knee);
+        Files.writeString(dir.resolve("RESULTS.md"), report(b, withController, rows, knee, kneeError, tput[0], answers[0], best, bestAnswers));
+        return knee;
+    }
+
+    /** Fig. 7's plot: throughput against N_s, the knee marked. */
+    private static void chart(Path dir, XYSeries series, double knee) throws IOException {
         XYSeriesCollection data = new XYSeriesCollection(series);
         JFreeChart chart = ChartFactory.createXYLineChart("Throughput against N_s (Fig. 7)", "N_s",
                 "requests per paper second", data);
@@ -261,6 +269,10 @@ final class KneeExperiment {
         }
         System.setProperty("java.awt.headless", "true");
         ChartUtils.saveChartAsPNG(dir.resolve("throughput.png").toFile(), chart, 960, 420);
+    }
+
+    private StringBuilder report(KneeBackend b, boolean withController, List<String> rows, double knee, double kneeError, double x1,
+                                 long answersAt1, double best, long bestAnswers) {
         StringBuilder md = header.apply("A — throughput against N_s (Fig. 7)" + (b.dir().equals("A") ? "" : ", " + b.label()));
         md.append(b.description()).append("; one class of N_s + 10 clients without think time; `fcfs`")
                 .append(withController ? "; the broker and resource manager running beside the gateway (as in the auto runs)" : "")
@@ -271,10 +283,9 @@ final class KneeExperiment {
         }
         md.append(String.format(Locale.ROOT, "%nThe knee, where the line N_s · X(1) meets the plateau X_max (N* = X_max / X(1)): "
                         + "**N* ≈ %.1f ± %.1f** (X(1) = %.1f req/s from %d answers, X_max = %.1f req/s from %d; ± one standard "
-                        + "error of the two counts, exponential service).%n%n", knee, kneeError, tput[0], answers[0], best, bestAnswers))
+                        + "error of the two counts, exponential service).%n%n", knee, kneeError, x1, answersAt1, best, bestAnswers))
                 .append("![throughput](throughput.png)\n");
-        Files.writeString(dir.resolve("RESULTS.md"), md);
-        return knee;
+        return md;
     }
 
     // ---------------------------------------------------------------- B: four phases (Figs. 8-12)
