@@ -186,6 +186,23 @@ public final class Experiments {
                 .append("| phase | (L_P, L_B) | w_P : w_B | t_P | t_B | U_P | U_B | queue P / B | throughput P / B per paper-s |\n")
                 .append("|---|---|---|---:|---:|---:|---:|---|---|\n");
         String[] names = {"Φ_A", "Φ_B", "Φ_C", "Φ_D"};
+        phaseTable(md, samples, mixes, names);
+        md.append(String.format(Locale.ROOT, "%nRequests sent %d, answered %d, lost %d.%n%n", summary.sent(), summary.answered(),
+                summary.lost()));
+        double cycleSeconds = setup.paper(5).toMillis() / 1000.0;
+        md.append(String.format(Locale.ROOT, "Settling after each change: the first second of the phase from which premium's weight stays "
+                + "within ±max(0.5, 10%%) of its mean over the phase's last 40%%, in seconds and in control cycles (%.2f s each); the "
+                + "statistics window is 30 paper-seconds (%d cycles), so a settled allocation also needs the window to fill with the "
+                + "new mix.%n%n", cycleSeconds, Math.round(30 / 5.0)));
+        settlingTable(md, samples, mixes.length, names, sweep ? oracle : null, cycleSeconds);
+        md.append('\n');
+        md.append("![weights](weights.png)\n![response time](response-time.png)\n![queues](queues.png)\n"
+                + "![throughput](throughput.png)\n![utility](utility.png)\n");
+        Files.writeString(dir.resolve("RESULTS.md"), md);
+    }
+
+    /** Experiment B's table per phase: weights, response times, utilities, queues and throughput in paper units. */
+    private void phaseTable(StringBuilder md, List<SecondSample> samples, int[][] mixes, String[] names) {
         for (int p = 0; p < mixes.length; p++) {
             PhaseStats sp = PhaseStats.of(samples, p + 1, "premium", 0.4);
             PhaseStats sb = PhaseStats.of(samples, p + 1, "basic", 0.4);
@@ -195,23 +212,21 @@ public final class Experiments {
                     names[p], mixes[p][0], mixes[p][1], sp.weight, sb.weight, tP, tB, 2 - tP, 3 - tB, sp.queue, sb.queue,
                     sp.throughput * scale, sb.throughput * scale));
         }
-        md.append(String.format(Locale.ROOT, "%nRequests sent %d, answered %d, lost %d.%n%n", summary.sent(), summary.answered(),
-                summary.lost()));
-        double cycleSeconds = setup.paper(5).toMillis() / 1000.0;
-        md.append(String.format(Locale.ROOT, "Settling after each change: the first second of the phase from which premium's weight stays "
-                + "within ±max(0.5, 10%%) of its mean over the phase's last 40%%, in seconds and in control cycles (%.2f s each); the "
-                + "statistics window is 30 paper-seconds (%d cycles), so a settled allocation also needs the window to fill with the "
-                + "new mix.%n%n", cycleSeconds, Math.round(30 / 5.0)));
-        md.append(sweep ? "| phase | U_controller | U best static (w_P) | U_controller − U_best | settled after |\n|---|---:|---:|---:|---|\n"
+    }
+
+    /** Experiment B's utility per phase, against the best static weights when swept ({@code oracle}, else null), and its settling. */
+    private void settlingTable(StringBuilder md, List<SecondSample> samples, int phases, String[] names, PointSweep.Run[] oracle,
+                               double cycleSeconds) {
+        md.append(oracle != null ? "| phase | U_controller | U best static (w_P) | U_controller − U_best | settled after |\n|---|---:|---:|---:|---|\n"
                 : "| phase | U_controller | settled after |\n|---|---:|---|\n");
-        for (int p = 0; p < mixes.length; p++) {
+        for (int p = 0; p < phases; p++) {
             PhaseStats sp = PhaseStats.of(samples, p + 1, "premium", 0.4);
             PhaseStats sb = PhaseStats.of(samples, p + 1, "basic", 0.4);
             double u = Math.min(2 - sp.meanMs / 1000 / scale, 3 - sb.meanMs / 1000 / scale);
             double settled = settleSeconds(samples, p + 1);
             String settle = p == 0 ? "(start)" : Double.isNaN(settled) ? "not settled"
                     : String.format(Locale.ROOT, "%.0f s (%.1f cycles)", settled, settled / cycleSeconds);
-            if (sweep) {
+            if (oracle != null) {
                 md.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f (%.1f) | %+.3f | %s |%n", names[p], u, oracle[p].utility(),
                         oracle[p].premiumWeight(), u - oracle[p].utility(), settle));
                 log.printf(Locale.ROOT, "B %s controller %.3f best-static %.3f settled %s%n", names[p], u, oracle[p].utility(), settle);
@@ -219,10 +234,6 @@ public final class Experiments {
                 md.append(String.format(Locale.ROOT, "| %s | %.3f | %s |%n", names[p], u, settle));
             }
         }
-        md.append('\n');
-        md.append("![weights](weights.png)\n![response time](response-time.png)\n![queues](queues.png)\n"
-                + "![throughput](throughput.png)\n![utility](utility.png)\n");
-        Files.writeString(dir.resolve("RESULTS.md"), md);
     }
 
     // ---------------------------------------------------------------- C: utility regions (Figs. 13-15)
@@ -261,28 +272,7 @@ public final class Experiments {
                     g.run();
                     samples = g.samples();
                 }
-                double keep = (double) measure.toSeconds() / settle.plus(measure).toSeconds();
-                int phase = 1;
-                md.append("### ").append(mode[0]).append("\n\n| L_P \\ L_B |");
-                for (int lb : grid) {
-                    md.append(' ').append(lb).append(" |");
-                }
-                md.append("\n|---|").append("---:|".repeat(grid.length)).append('\n');
-                for (int i = 0; i < grid.length; i++) {
-                    md.append("| **").append(grid[i]).append("** |");
-                    for (int j = 0; j < grid.length; j++) {
-                        PhaseStats p = PhaseStats.of(samples, phase++, "premium", keep);
-                        PhaseStats b = PhaseStats.of(samples, phase - 1, "basic", keep);
-                        double tP = p.meanMs / 1000 / scale;
-                        double tB = b.meanMs / 1000 / scale;
-                        double uP = 2 - tP;
-                        double uB = 3 - tB;
-                        u[i][j] = Math.min(uP, uB);
-                        csv.add(String.format(Locale.ROOT, "%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f", mode[0], grid[i], grid[j], tP, tB, uP, uB, u[i][j]));
-                        md.append(String.format(Locale.ROOT, " %.2f |", u[i][j]));
-                    }
-                    md.append('\n');
-                }
+                regionTable(md, csv, mode[0], grid, u, samples, (double) measure.toSeconds() / settle.plus(measure).toSeconds());
                 md.append("\nZero-utility contour: ").append(contour(grid, u)).append("\n\n");
                 regionChart(mode[0], grid, u, dir.resolve(mode[0] + ".png"));
                 md.append("![").append(mode[0]).append("](").append(mode[0]).append(".png)\n\n");
@@ -299,6 +289,32 @@ public final class Experiments {
                     Files.writeString(dir.resolve("RESULTS.md"), md + captureSection(points));
                 }
             }
+        }
+    }
+
+    /** One mode's utility over the grid into {@code u}, as a table and as CSV rows; {@code keep}: the share of each point measured. */
+    private void regionTable(StringBuilder md, List<String> csv, String mode, int[] grid, double[][] u, List<SecondSample> samples,
+                             double keep) {
+        int phase = 1;
+        md.append("### ").append(mode).append("\n\n| L_P \\ L_B |");
+        for (int lb : grid) {
+            md.append(' ').append(lb).append(" |");
+        }
+        md.append("\n|---|").append("---:|".repeat(grid.length)).append('\n');
+        for (int i = 0; i < grid.length; i++) {
+            md.append("| **").append(grid[i]).append("** |");
+            for (int j = 0; j < grid.length; j++) {
+                PhaseStats p = PhaseStats.of(samples, phase++, "premium", keep);
+                PhaseStats b = PhaseStats.of(samples, phase - 1, "basic", keep);
+                double tP = p.meanMs / 1000 / scale;
+                double tB = b.meanMs / 1000 / scale;
+                double uP = 2 - tP;
+                double uB = 3 - tB;
+                u[i][j] = Math.min(uP, uB);
+                csv.add(String.format(Locale.ROOT, "%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f", mode, grid[i], grid[j], tP, tB, uP, uB, u[i][j]));
+                md.append(String.format(Locale.ROOT, " %.2f |", u[i][j]));
+            }
+            md.append('\n');
         }
     }
 

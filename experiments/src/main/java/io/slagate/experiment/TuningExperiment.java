@@ -95,19 +95,24 @@ final class TuningExperiment {
                 }
             }
         }
-        // the safe side over each trial's measurement period against its period before tuning (like against like)
-        double drop = 0;
-        for (Tuner.Trial t : trials) {
-            if (Double.isFinite(t.safe()) && Double.isFinite(u0)) {
-                drop = Math.max(drop, u0 - t.safe());
-            }
-        }
+        double drop = safeDrop(trials, u0);
         String defaults = String.format(Locale.ROOT, "two-tier defaults %.3f tuned %.3f", u3, u1);
         String line = String.format(Locale.ROOT, "start %.3f tuned %.3f reference %.3f safe-drop %.3f", u0, u1, u2, drop);
         Path dir = out.resolve("tuning");
         Files.createDirectories(dir);
         Files.writeString(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(command, trials, series, defaults + "\n" + line, bestValues, phaseSeconds, referenceSeconds, comparison));
         return List.of(defaults, line);
+    }
+
+    /** The safe side over each trial's measurement period against its period before tuning (like against like): the largest drop. */
+    private static double safeDrop(List<Tuner.Trial> trials, double u0) {
+        double drop = 0;
+        for (Tuner.Trial t : trials) {
+            if (Double.isFinite(t.safe()) && Double.isFinite(u0)) {
+                drop = Math.max(drop, u0 - t.safe());
+            }
+        }
+        return drop;
     }
 
     /**
