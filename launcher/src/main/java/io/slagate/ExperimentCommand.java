@@ -3,6 +3,7 @@ package io.slagate;
 import io.slagate.experiment.Experiments;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -14,7 +15,7 @@ final class ExperimentCommand {
 
     private final String name;
     private final List<String> args;
-    private final Set<String> flags = new java.util.HashSet<>();
+    private final Set<String> flags = new HashSet<>();
     private double scale = 0.05;
     private boolean scaleGiven;
     private double resolution = 1;

@@ -1,15 +1,34 @@
 package io.slagate;
 
+import io.slagate.bus.EmbeddedBroker;
+import io.slagate.config.BusSettings;
 import io.slagate.config.ConfigException;
 import io.slagate.config.ConfigLoader;
+import io.slagate.config.ServerConfig;
 import io.slagate.config.SlagateConfig;
+import io.slagate.console.ConsoleServer;
+import io.slagate.console.PasswordHasher;
+import io.slagate.console.Role;
+import io.slagate.console.UserStore;
+import io.slagate.load.LoadCommand;
+import io.slagate.load.LoadGenerator;
+import io.slagate.load.LoadSpec;
+import io.slagate.load.Summary;
+import io.slagate.load.service.BackendServer;
+import io.slagate.load.service.JmsEndpoint;
+import io.slagate.load.service.ServiceTime;
+import io.slagate.load.service.WorkingSetModel;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The launcher's entry point ({@code bin/slagate COMMAND [options]}). A bad configuration ends the
@@ -85,7 +104,7 @@ public final class Main {
         String command = args[0];
         List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
         if (rest.contains("--help") || rest.contains("-h")) {
-            out.print(command.equals("load") ? io.slagate.load.LoadCommand.USAGE : USAGE);
+            out.print(command.equals("load") ? LoadCommand.USAGE : USAGE);
             return 0;
         }
         Integer tool = runTool(command, rest, out, err);
@@ -181,14 +200,14 @@ public final class Main {
 
     /** A lost console password: a new random one for {@code user} (an admin, created if missing), printed once. */
     private static int consolePassword(SlagateConfig config, String user, PrintStream out, PrintStream err) {
-        Path file = io.slagate.console.ConsoleServer.usersFile(config);
+        Path file = ConsoleServer.usersFile(config);
         try {
-            io.slagate.console.UserStore users = io.slagate.console.UserStore.open(file);
-            String password = io.slagate.console.PasswordHasher.randomPassword();
+            UserStore users = UserStore.open(file);
+            String password = PasswordHasher.randomPassword();
             if (users.exists(user)) {
                 users.update(user, null, password.toCharArray());
             } else {
-                users.put(user, io.slagate.console.Role.ADMIN, password.toCharArray());
+                users.put(user, Role.ADMIN, password.toCharArray());
             }
             out.println("slagate console: user \"" + user + "\" has the new password " + password
                     + " (shown this once; only its hash is stored in " + file + "); restart a running console to use it");
@@ -215,7 +234,7 @@ public final class Main {
         }
         // refused bus credentials end the process: running on without the control plane (a gateway on its static
         // caps beside the other gateways' shares) would overcommit the servers, and a wrong password does not heal
-        java.util.concurrent.atomic.AtomicReference<String> refused = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<String> refused = new AtomicReference<>();
         CountDownLatch stop = new CountDownLatch(1);
         system.onBusRefused(reason -> {
             refused.compareAndSet(null, reason);
@@ -230,16 +249,16 @@ public final class Main {
         return 0;
     }
 
-    private static int runBroker(io.slagate.config.BusSettings bus, PrintStream out, PrintStream err) {
+    private static int runBroker(BusSettings bus, PrintStream out, PrintStream err) {
         String listen = bus.listen().isEmpty() ? "tcp://127.0.0.1:61616" : bus.listen();
         if (bus.user() == null && bus.accounts().isEmpty()) {
             err.println("slagate broker: refusing to listen on " + listen + " without authentication; set bus.user with "
                     + "bus.passwordEnv, or bus.accounts with roles");
             return 2;
         }
-        io.slagate.bus.EmbeddedBroker broker;
+        EmbeddedBroker broker;
         try {
-            broker = io.slagate.bus.EmbeddedBroker.start("slagate", listen, bus.user(), bus.password(),
+            broker = EmbeddedBroker.start("slagate", listen, bus.user(), bus.password(),
                     bus.accounts(), bus.tls());
         } catch (Exception e) {
             err.println("slagate broker: could not start on " + listen + ": " + e.getMessage());
@@ -265,8 +284,8 @@ public final class Main {
      */
     private static int runDemo(SlagateConfig config, PrintStream out, PrintStream err) {
         List<Integer> ports = new ArrayList<>();
-        for (io.slagate.config.ServerConfig s : config.servers()) {
-            java.net.URI u = s.url();
+        for (ServerConfig s : config.servers()) {
+            URI u = s.url();
             if (!"127.0.0.1".equals(u.getHost()) && !"localhost".equals(u.getHost())) {
                 err.println("slagate demo: server " + s.id() + " is at " + s.url() + "; the demo starts its backends on this"
                         + " machine, so use a configuration whose servers are on 127.0.0.1");
@@ -275,30 +294,30 @@ public final class Main {
             ports.add(u.getPort());
         }
         try {
-            io.slagate.load.service.BackendServer backend = io.slagate.load.service.BackendServer.start("127.0.0.1", ports,
-                    io.slagate.load.service.ServiceTime.paper(1.0, 0.02));
+            BackendServer backend = BackendServer.start("127.0.0.1", ports,
+                    ServiceTime.paper(1.0, 0.02));
             EmbeddedSystem system = EmbeddedSystem.start(config, EmbeddedSystem.Parts.ALL);
-            List<io.slagate.load.LoadSpec.Phase> phases = new ArrayList<>();
-            int n = config.servers().stream().mapToInt(io.slagate.config.ServerConfig::concurrency).sum();
+            List<LoadSpec.Phase> phases = new ArrayList<>();
+            int n = config.servers().stream().mapToInt(ServerConfig::concurrency).sum();
             double[][] mixes = {{n / 2.0, n / 2.0}, {2.0 * n, 2.0 * n}, {n / 2.0, 2.0 * n}, {2.0 * n, n / 2.0}};
             for (int r = 0; r < 60; r++) {
                 for (double[] m : mixes) {
-                    phases.add(new io.slagate.load.LoadSpec.Phase(java.time.Duration.ofMinutes(2), List.of(m[0], m[1])));
+                    phases.add(new LoadSpec.Phase(Duration.ofMinutes(2), List.of(m[0], m[1])));
                 }
             }
             String premium = config.classes().get(0).name();
             String basic = config.classes().get(config.classes().size() - 1).name();
-            io.slagate.load.LoadSpec spec = new io.slagate.load.LoadSpec("http://127.0.0.1:" + system.gateway().port(),
+            LoadSpec spec = new LoadSpec("http://127.0.0.1:" + system.gateway().port(),
                     "/services/StockUtility", null,
-                    List.of(new io.slagate.load.LoadSpec.ClassSpec(premium, "getQuote", "gold-customer", false, null),
-                            new io.slagate.load.LoadSpec.ClassSpec(basic, "getQuote", "silver-customer", false, null)),
-                    phases, false, java.time.Duration.ofSeconds(1), java.time.Duration.ZERO, 1, java.time.Duration.ofMinutes(2), null);
+                    List.of(new LoadSpec.ClassSpec(premium, "getQuote", "gold-customer", false, null),
+                            new LoadSpec.ClassSpec(basic, "getQuote", "silver-customer", false, null)),
+                    phases, false, Duration.ofSeconds(1), Duration.ZERO, 1, Duration.ofMinutes(2), null);
             out.println("slagate demo: gateway http://127.0.0.1:" + system.gateway().port() + ", console http://"
                     + config.console().listen().host() + ":" + system.console().port() + "/ — clients of " + premium
                     + " (customer gold-customer) and " + basic + " change mix every 2 minutes; Ctrl-C stops");
             Thread load = new Thread(() -> {
                 try {
-                    new io.slagate.load.LoadGenerator(spec, null).run();
+                    new LoadGenerator(spec, null).run();
                 } catch (Exception e) {
                     err.println("slagate demo: the load stopped: " + e);
                 }
@@ -323,7 +342,7 @@ public final class Main {
     private static int runBackend(List<String> args, PrintStream out, PrintStream err) throws Exception {
         List<Integer> ports = new ArrayList<>();
         String host = "127.0.0.1";
-        java.time.Duration mean = java.time.Duration.ofMillis(20);
+        Duration mean = Duration.ofMillis(20);
         double cpu = 0.1;
         String jms = null;
         int consumers = 10;
@@ -337,7 +356,7 @@ public final class Main {
             switch (a) {
                 case "--port" -> ports.add(Integer.parseInt(v));
                 case "--host" -> host = v;
-                case "--mean" -> mean = io.slagate.load.LoadCommand.duration(a, v);
+                case "--mean" -> mean = LoadCommand.duration(a, v);
                 case "--cpu" -> cpu = Double.parseDouble(v);
                 case "--jms" -> jms = v;
                 case "--jms-consumers" -> consumers = Integer.parseInt(v);
@@ -348,15 +367,15 @@ public final class Main {
         if (ports.isEmpty()) {
             ports = List.of(9001, 9002);
         }
-        io.slagate.load.service.ServiceTime t = io.slagate.load.service.ServiceTime.of(mean, cpu);
-        io.slagate.load.service.JmsEndpoint endpoint = jms == null ? null
-                : new io.slagate.load.service.JmsEndpoint(jms, consumers, System.getenv("SLAGATE_BROKER_USER"),
+        ServiceTime t = ServiceTime.of(mean, cpu);
+        JmsEndpoint endpoint = jms == null ? null
+                : new JmsEndpoint(jms, consumers, System.getenv("SLAGATE_BROKER_USER"),
                         System.getenv("SLAGATE_BROKER_PASSWORD"));
         if (storeCache < -1) {
             throw new IllegalArgumentException("--store-cache takes a number of items, 0 or more");
         }
-        io.slagate.load.service.BackendServer backend = io.slagate.load.service.BackendServer.start(host, ports, t, endpoint,
-                storeCache < 0 ? null : io.slagate.load.service.WorkingSetModel.store(storeCache));
+        BackendServer backend = BackendServer.start(host, ports, t, endpoint,
+                storeCache < 0 ? null : WorkingSetModel.store(storeCache));
         out.println("slagate backend: StockUtility at " + backend.urls() + " (WSDL: /services/StockUtility?wsdl)"
                 + (storeCache < 0 ? "" : " and Bookstore (/services/Bookstore, 4000 items, a cache of " + storeCache + " per server)")
                 + (jms == null ? "" : " and on JMS queue StockUtility at " + jms + " (" + consumers + " consumers)"));
@@ -371,9 +390,9 @@ public final class Main {
     }
 
     private static int runLoad(List<String> args, PrintStream out, PrintStream err) throws Exception {
-        io.slagate.load.LoadSpec spec = io.slagate.load.LoadCommand.parse(args);
-        io.slagate.load.Summary s = new io.slagate.load.LoadGenerator(spec, err).run();
-        out.println(new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(s));
+        LoadSpec spec = LoadCommand.parse(args);
+        Summary s = new LoadGenerator(spec, err).run();
+        out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(s));
         out.println("results in " + spec.out());
         return s.lost() == 0 ? 0 : 4;
     }

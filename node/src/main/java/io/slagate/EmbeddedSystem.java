@@ -2,16 +2,31 @@ package io.slagate;
 
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.EmbeddedBroker;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.ConfigMessage;
+import io.slagate.bus.message.Topics;
 import io.slagate.config.BusSettings;
+import io.slagate.config.ConfigException;
+import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.console.ConsoleServer;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.agent.GatewayAgent;
 import io.slagate.rm.ControlLoop;
 import io.slagate.rm.Overrides;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Base64;
 import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +48,7 @@ public final class EmbeddedSystem implements AutoCloseable {
     private ConsoleServer console;
     /** A bus client any process with a control plane has, for publishing a reloaded configuration. */
     private ControlBus reloadBus;
-    private final java.util.List<ControlBus> buses = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<ControlBus> buses = new CopyOnWriteArrayList<>();
 
     /** Which components to run. */
     public record Parts(boolean broker, boolean resourceManager, boolean gateway, boolean console) {
@@ -105,8 +120,8 @@ public final class EmbeddedSystem implements AutoCloseable {
         ControlBus rmBus = busClient(url, config.bus(), id);
         stopOrder.push(rmBus);
         reloadBus = rmBus;
-        io.micrometer.core.instrument.MeterRegistry registry = withGateway
-                ? null : new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        MeterRegistry registry = withGateway
+                ? null : new SimpleMeterRegistry();
         if (withGateway) {
             gateway = new Gateway(config); // the manager's metrics go to the gateway's /metrics
             registry = gateway.registry();
@@ -147,20 +162,20 @@ public final class EmbeddedSystem implements AutoCloseable {
      *
      * @return the problems, or an empty list when the new configuration was taken
      */
-    public java.util.List<String> reload(java.nio.file.Path file) {
+    public List<String> reload(Path file) {
         SlagateConfig next;
         try {
-            next = io.slagate.config.ConfigLoader.load(file);
-        } catch (io.slagate.config.ConfigException e) {
+            next = ConfigLoader.load(file);
+        } catch (ConfigException e) {
             LOG.error("configuration reload refused; the running configuration stays: {}", e.getMessage());
             return e.problems();
         }
         String yaml;
         try {
-            yaml = java.nio.file.Files.readString(file);
-        } catch (java.io.IOException e) {
+            yaml = Files.readString(file);
+        } catch (IOException e) {
             LOG.error("configuration reload: cannot read {}: {}", file, e.getMessage());
-            return java.util.List.of(e.getMessage());
+            return List.of(e.getMessage());
         }
         if (gateway != null && !gateway.reconfigure(next)) {
             LOG.warn("the reloaded configuration changes gateway settings (listeners, TLS, timeouts, statistics);"
@@ -168,12 +183,12 @@ public final class EmbeddedSystem implements AutoCloseable {
         }
         ControlBus bus = gatewayBus != null ? gatewayBus : reloadBus;
         if (bus != null) {
-            bus.publish(io.slagate.bus.message.Topics.CONFIG, new io.slagate.bus.message.ConfigMessage(
-                    io.slagate.bus.message.BusMessage.SCHEMA, System.currentTimeMillis(), yaml, "reload:" + file,
+            bus.publish(Topics.CONFIG, new ConfigMessage(
+                    BusMessage.SCHEMA, System.currentTimeMillis(), yaml, "reload:" + file,
                     System.currentTimeMillis()));
         }
         LOG.info("configuration reloaded from {}", file);
-        return java.util.List.of();
+        return List.of();
     }
 
     public ConsoleServer console() {
@@ -188,8 +203,8 @@ public final class EmbeddedSystem implements AutoCloseable {
 
     private static String inProcessPassword() {
         byte[] b = new byte[24];
-        new java.security.SecureRandom().nextBytes(b);
-        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+        new SecureRandom().nextBytes(b);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
     /** A component's own connection to the bus at {@code url}, with this process's credentials. */
@@ -200,7 +215,7 @@ public final class EmbeddedSystem implements AutoCloseable {
     }
 
     /** Runs {@code callback} (on a bus thread) when the broker refuses the credentials of any of this process's bus clients. */
-    public void onBusRefused(java.util.function.Consumer<String> callback) {
+    public void onBusRefused(Consumer<String> callback) {
         for (ControlBus b : buses) {
             b.onRefused(callback);
         }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -15,6 +16,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -77,7 +79,7 @@ public final class JettyHoldBaseline {
 
     public static void main(String[] args) throws Exception {
         QueuedThreadPool threads = new QueuedThreadPool(64, 8);
-        Server server = args.length > 2 ? new Server(threads, null, new org.eclipse.jetty.io.ArrayByteBufferPool(0, 1024, 64 * 1024))
+        Server server = args.length > 2 ? new Server(threads, null, new ArrayByteBufferPool(0, 1024, 64 * 1024))
                 : new Server(threads);
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
@@ -93,7 +95,7 @@ public final class JettyHoldBaseline {
         connector.setIdleTimeout(Duration.ofMinutes(10).toMillis());
         server.addConnector(connector);
         Queue<Held> held = new ConcurrentLinkedQueue<>();
-        server.setHandler(new Handler.Abstract(org.eclipse.jetty.util.thread.Invocable.InvocationType.BLOCKING) {
+        server.setHandler(new Handler.Abstract(Invocable.InvocationType.BLOCKING) {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
                 if (HttpMethod.GET.is(request.getMethod())) {

@@ -1,6 +1,7 @@
 package io.slagate.bench;
 
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.proxy.ProxyHandler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
@@ -33,7 +34,7 @@ public final class JettyProxyBaseline {
         client.setExecutor(threads);
         client.setMaxConnectionsPerDestination(connections);
         ProxyHandler.Reverse proxy = new ProxyHandler.Reverse((Request r) ->
-                org.eclipse.jetty.http.HttpURI.from(backend + r.getHttpURI().getPathQuery()));
+                HttpURI.from(backend + r.getHttpURI().getPathQuery()));
         proxy.setHttpClient(client);
         server.setHandler(proxy);
         server.start();

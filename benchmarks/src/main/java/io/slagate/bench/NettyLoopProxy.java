@@ -1,8 +1,14 @@
 package io.slagate.bench;
 
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
@@ -31,9 +37,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.util.ArrayDeque;
+import io.netty.util.AttributeKey;
 
 /**
  * A floor of bench/gateway-vs-haproxy.sh for the data plane's library decision: the gateway's job
@@ -52,7 +56,7 @@ public final class NettyLoopProxy {
     private final Class<? extends SocketChannel> channelType;
     private final int capPerLoop;
     /** Per event loop: its scheduler (confined to the loop's thread, so no locks). */
-    private final java.util.Map<EventLoop, LoopScheduler> schedulers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<EventLoop, LoopScheduler> schedulers = new ConcurrentHashMap<>();
 
     private NettyLoopProxy(InetSocketAddress backend, Class<? extends SocketChannel> channelType, int capPerLoop) {
         this.backend = backend;
@@ -180,7 +184,7 @@ public final class NettyLoopProxy {
                     })
                     .connect(backend).addListener(f -> {
                         if (f.isSuccess()) {
-                            send(((io.netty.channel.ChannelFuture) f).channel(), x);
+                            send(((ChannelFuture) f).channel(), x);
                         } else {
                             x.request().release();
                             answer(x, new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.BAD_GATEWAY));
@@ -223,7 +227,7 @@ public final class NettyLoopProxy {
         }
     }
 
-    private static final io.netty.util.AttributeKey<Exchange> EXCHANGE = io.netty.util.AttributeKey.valueOf("exchange");
+    private static final AttributeKey<Exchange> EXCHANGE = AttributeKey.valueOf("exchange");
 
     /** Server side: the answer goes back to its client on the same loop, the channel to the loop's pool. */
     private final class Backend extends SimpleChannelInboundHandler<FullHttpResponse> {

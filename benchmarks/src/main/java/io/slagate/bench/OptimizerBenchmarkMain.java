@@ -15,6 +15,7 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * Runs {@link OptimizerBenchmark} over K × N and writes a Markdown table: ms per solve for the DP
@@ -117,7 +118,7 @@ public final class OptimizerBenchmarkMain {
                 .measurementIterations(quick ? 1 : 3)
                 .measurementTime(TimeValue.seconds(1))
                 .shouldFailOnError(true)
-                .verbosity(org.openjdk.jmh.runner.options.VerboseMode.SILENT)
+                .verbosity(VerboseMode.SILENT)
                 .build();
         Collection<RunResult> results = new Runner(opt).run();
         List<RunResult> list = new ArrayList<>(results);

@@ -1,6 +1,11 @@
 package io.slagate.bus;
 
+import io.slagate.config.BusTls;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
 import org.apache.activemq.ActiveMQConnectionFactory;
+import org.apache.activemq.ActiveMQSslConnectionFactory;
 
 /** How a slagate process reaches a broker: the URL it really uses, and a connection factory with its credentials and TLS. */
 public final class BusConnections {
@@ -34,21 +39,21 @@ public final class BusConnections {
      * with a trust store, an SSL one that trusts its certificates. Shared with the gateway's SOAP/JMS dispatch.
      */
     public static ActiveMQConnectionFactory connectionFactory(String url, String user, String password,
-                                                              io.slagate.config.BusTls tls) throws Exception {
+                                                              BusTls tls) throws Exception {
         if (tls == null || tls.trustStore() == null && tls.keyStore() == null) {
             return new ActiveMQConnectionFactory(user, password, url);
         }
-        org.apache.activemq.ActiveMQSslConnectionFactory f = new org.apache.activemq.ActiveMQSslConnectionFactory(url);
+        ActiveMQSslConnectionFactory f = new ActiveMQSslConnectionFactory(url);
         f.setUserName(user);
         f.setPassword(password);
-        javax.net.ssl.TrustManager[] trust = null; // null: the JDK's default trust
+        TrustManager[] trust = null; // null: the JDK's default trust
         if (tls.trustStore() != null) {
-            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
-                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(
+                    TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(BusTlsContext.load(tls.trustStore(), tls.trustStoreType(), tls.trustStorePassword()));
             trust = tmf.getTrustManagers();
         }
-        javax.net.ssl.KeyManager[] keys = null; // a client certificate, for brokers that require one
+        KeyManager[] keys = null; // a client certificate, for brokers that require one
         if (tls.keyStore() != null) {
             keys = BusTlsContext.keyManagers(tls);
         }

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.TrustManagerFactory;
 import org.apache.activemq.broker.SslContext;
@@ -25,7 +26,7 @@ final class BusTlsContext {
     }
 
     /** The certificate and key of {@code tls.keyStore}: the broker's, or a client's for a broker that requires one. */
-    static javax.net.ssl.KeyManager[] keyManagers(BusTls tls) throws Exception {
+    static KeyManager[] keyManagers(BusTls tls) throws Exception {
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(load(tls.keyStore(), tls.keyStoreType(), tls.keyStorePassword()), chars(tls.keyStorePassword()));
         return kmf.getKeyManagers();

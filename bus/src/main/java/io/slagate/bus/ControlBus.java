@@ -1,26 +1,34 @@
 package io.slagate.bus;
 
-import io.slagate.config.BusSettings;
 import io.slagate.bus.message.BusCodec;
 import io.slagate.bus.message.BusMessage;
-import jakarta.jms.DeliveryMode;
-import jakarta.jms.JMSException;
-import jakarta.jms.Message;
-import jakarta.jms.MessageProducer;
-import jakarta.jms.Session;
-import jakarta.jms.TextMessage;
+import io.slagate.bus.message.Topics;
+import io.slagate.config.BusSettings;
+import io.slagate.config.BusTls;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
 import org.apache.activemq.ActiveMQConnection;
 import org.apache.activemq.ActiveMQConnectionFactory;
+import org.apache.activemq.command.ActiveMQMessage;
 import org.apache.activemq.transport.TransportListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,13 +50,13 @@ public final class ControlBus implements AutoCloseable {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
     private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-    private record Subscription(String topic, java.util.function.BiConsumer<BusMessage, String> handler) {
+    private record Subscription(String topic, BiConsumer<BusMessage, String> handler) {
     }
 
     private final String url;
     private final String user;
     private final String password;
-    private final io.slagate.config.BusTls tls;
+    private final BusTls tls;
     private final String name;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final List<Runnable> connectedCallbacks = new CopyOnWriteArrayList<>();
@@ -80,7 +88,7 @@ public final class ControlBus implements AutoCloseable {
     }
 
     /** With TLS settings: {@code ssl://} URLs trust the certificates of {@code tls.trustStore}. */
-    public ControlBus(String url, String user, String password, io.slagate.config.BusTls tls, String name) {
+    public ControlBus(String url, String user, String password, BusTls tls, String name) {
         this.tls = tls;
         this.url = BusConnections.effectiveUrl(url);
         this.user = user;
@@ -108,7 +116,7 @@ public final class ControlBus implements AutoCloseable {
      * Identities that matter (who changed the configuration, which account a gateway joined with) come
      * from it, never from a field of the message.
      */
-    public ControlBus subscribeWithSender(String topic, java.util.function.BiConsumer<BusMessage, String> handler) {
+    public ControlBus subscribeWithSender(String topic, BiConsumer<BusMessage, String> handler) {
         Subscription s = new Subscription(topic, handler);
         subscriptions.add(s);
         worker.execute(() -> {
@@ -186,7 +194,7 @@ public final class ControlBus implements AutoCloseable {
                 pending.decrementAndGet();
                 send(topic, json);
             });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             pending.decrementAndGet();
             dropped.incrementAndGet();
             return false;
@@ -263,8 +271,8 @@ public final class ControlBus implements AutoCloseable {
      * transport also reports its very first connection as "resumed", which is not one) is a
      * reconnection; a failure drops the connection and schedules a new one.
      */
-    private void watch(ActiveMQConnection c) throws jakarta.jms.JMSException {
-        java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+    private void watch(ActiveMQConnection c) throws JMSException {
+        AtomicBoolean interrupted = new AtomicBoolean();
         c.addTransportListener(new TransportListener() {
             @Override
             public void onCommand(Object command) {
@@ -322,7 +330,7 @@ public final class ControlBus implements AutoCloseable {
     /** A refusal of the credentials (not of the network): JMS's security exception, or a SecurityException under it. */
     static boolean isAuthenticationFailure(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof jakarta.jms.JMSSecurityException || t instanceof SecurityException) {
+            if (t instanceof JMSSecurityException || t instanceof SecurityException) {
                 return true;
             }
         }
@@ -360,7 +368,7 @@ public final class ControlBus implements AutoCloseable {
                 throw new IllegalArgumentException("not a text message");
             }
             // the size first, before the text is decoded or parsed (a 30 MB message must cost nothing more)
-            if (m instanceof org.apache.activemq.command.ActiveMQMessage am && am.getSize() > 4L * io.slagate.bus.message.Topics.MAX_MESSAGE_CHARS) {
+            if (m instanceof ActiveMQMessage am && am.getSize() > 4L * Topics.MAX_MESSAGE_CHARS) {
                 refuseOversized(s, am.getSize());
                 return;
             }
@@ -368,12 +376,12 @@ public final class ControlBus implements AutoCloseable {
             if (text == null) {
                 throw new IllegalArgumentException("not a text message");
             }
-            if (text.length() > io.slagate.bus.message.Topics.MAX_MESSAGE_CHARS) {
+            if (text.length() > Topics.MAX_MESSAGE_CHARS) {
                 refuseOversized(s, text.length());
                 return;
             }
             decoded = BusCodec.decode(text);
-            sender = m instanceof org.apache.activemq.command.ActiveMQMessage am ? am.getUserID() : null;
+            sender = m instanceof ActiveMQMessage am ? am.getUserID() : null;
         } catch (IllegalArgumentException | JMSException e) {
             long n = malformed.incrementAndGet();
             long now = System.nanoTime();
@@ -399,7 +407,7 @@ public final class ControlBus implements AutoCloseable {
         long last = lastMalformedWarn.get();
         if (now - last >= WARN_EVERY_NANOS && lastMalformedWarn.compareAndSet(last, now)) {
             LOG.warn("bus {}: refused a message of {} bytes on {} (limit {} characters; {} refused so far)", name, size, s.topic(),
-                    io.slagate.bus.message.Topics.MAX_MESSAGE_CHARS, n);
+                    Topics.MAX_MESSAGE_CHARS, n);
         }
     }
 
@@ -467,11 +475,11 @@ public final class ControlBus implements AutoCloseable {
      * sent first: a {@code leave} heartbeat published just before close goes out.
      */
     public void close(Duration grace) {
-        java.util.concurrent.CountDownLatch flushed = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch flushed = new CountDownLatch(1);
         try {
             worker.execute(flushed::countDown);
             flushed.await(grace.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             return; // already closed
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,11 +1,20 @@
 package io.slagate.bus;
 
+import io.slagate.bus.message.Topics;
+import io.slagate.config.BusAccount;
+import io.slagate.config.BusTls;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.activemq.broker.BrokerPlugin;
 import org.apache.activemq.broker.BrokerService;
 import org.apache.activemq.broker.TransportConnector;
+import org.apache.activemq.filter.DestinationMapEntry;
 import org.apache.activemq.security.AuthenticationUser;
+import org.apache.activemq.security.AuthorizationEntry;
+import org.apache.activemq.security.AuthorizationPlugin;
+import org.apache.activemq.security.DefaultAuthorizationMap;
 import org.apache.activemq.security.SimpleAuthenticationPlugin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +56,7 @@ public final class EmbeddedBroker implements AutoCloseable {
      * with the admin role (the embedded system's components share it).
      */
     public static EmbeddedBroker start(String name, String listen, String user, String password,
-                                       List<io.slagate.config.BusAccount> accounts) throws Exception {
+                                       List<BusAccount> accounts) throws Exception {
         return start(name, listen, user, password, accounts, null);
     }
 
@@ -55,7 +64,7 @@ public final class EmbeddedBroker implements AutoCloseable {
      * As above, with TLS: an {@code ssl://} listener presents the certificate of {@code tls.keyStore}.
      */
     public static EmbeddedBroker start(String name, String listen, String user, String password,
-                                       List<io.slagate.config.BusAccount> accounts, io.slagate.config.BusTls tls) throws Exception {
+                                       List<BusAccount> accounts, BusTls tls) throws Exception {
         BrokerService b = new BrokerService();
         if (tls != null && tls.keyStore() != null) {
             b.setSslContext(BusTlsContext.brokerContext(tls));
@@ -70,18 +79,18 @@ public final class EmbeddedBroker implements AutoCloseable {
         // broker over whatever the sender wrote: receivers bind identities to it and audit it
         b.setPopulateJMSXUserID(true);
         b.setUseAuthenticatedPrincipalForJMSXUserID(true);
-        java.util.List<AuthenticationUser> users = new java.util.ArrayList<>();
+        List<AuthenticationUser> users = new ArrayList<>();
         if (user != null) {
             users.add(new AuthenticationUser(user, password == null ? "" : password, "admin"));
         }
-        for (io.slagate.config.BusAccount a : accounts) {
+        for (BusAccount a : accounts) {
             users.add(new AuthenticationUser(a.user(), a.password() == null ? "" : a.password(), a.role()));
         }
         if (!users.isEmpty()) {
             SimpleAuthenticationPlugin auth = new SimpleAuthenticationPlugin(users);
             auth.setAnonymousAccessAllowed(false);
             b.setPlugins(accounts.isEmpty() ? new BrokerPlugin[] {auth}
-                    : new BrokerPlugin[] {auth, new org.apache.activemq.security.AuthorizationPlugin(authorization())});
+                    : new BrokerPlugin[] {auth, new AuthorizationPlugin(authorization())});
         }
         TransportConnector tcp = null;
         if (listen != null && !listen.isEmpty()) {
@@ -98,33 +107,33 @@ public final class EmbeddedBroker implements AutoCloseable {
     }
 
     /** Topic → the roles that may publish on it (every role may read every topic). */
-    static final java.util.Map<String, String> WRITERS = java.util.Map.of(
-            io.slagate.bus.message.Topics.STATS, "gateway,admin",
-            io.slagate.bus.message.Topics.ALLOCATION, "resource-manager,admin",
-            io.slagate.bus.message.Topics.DECISION, "resource-manager,admin",
-            io.slagate.bus.message.Topics.HEARTBEAT_GATEWAY, "gateway,admin",
-            io.slagate.bus.message.Topics.HEARTBEAT_RESOURCE_MANAGER, "resource-manager,admin",
-            io.slagate.bus.message.Topics.CONTROL, "console,admin",
-            io.slagate.bus.message.Topics.CONFIG, "console,admin");
+    static final Map<String, String> WRITERS = Map.of(
+            Topics.STATS, "gateway,admin",
+            Topics.ALLOCATION, "resource-manager,admin",
+            Topics.DECISION, "resource-manager,admin",
+            Topics.HEARTBEAT_GATEWAY, "gateway,admin",
+            Topics.HEARTBEAT_RESOURCE_MANAGER, "resource-manager,admin",
+            Topics.CONTROL, "console,admin",
+            Topics.CONFIG, "console,admin");
 
-    private static org.apache.activemq.security.DefaultAuthorizationMap authorization() throws Exception {
-        String all = String.join(",", io.slagate.config.BusAccount.ROLES);
-        java.util.List<org.apache.activemq.filter.DestinationMapEntry> entries = new java.util.ArrayList<>();
-        for (java.util.Map.Entry<String, String> w : WRITERS.entrySet()) {
-            org.apache.activemq.security.AuthorizationEntry e = new org.apache.activemq.security.AuthorizationEntry();
+    private static DefaultAuthorizationMap authorization() throws Exception {
+        String all = String.join(",", BusAccount.ROLES);
+        List<DestinationMapEntry> entries = new ArrayList<>();
+        for (Map.Entry<String, String> w : WRITERS.entrySet()) {
+            AuthorizationEntry e = new AuthorizationEntry();
             e.setTopic(w.getKey());
             e.setRead(all);
             e.setWrite(w.getValue());
             e.setAdmin(all);
             entries.add(e);
         }
-        org.apache.activemq.security.AuthorizationEntry advisory = new org.apache.activemq.security.AuthorizationEntry();
+        AuthorizationEntry advisory = new AuthorizationEntry();
         advisory.setTopic("ActiveMQ.Advisory.>");
         advisory.setRead(all);
         advisory.setWrite(all);
         advisory.setAdmin(all);
         entries.add(advisory);
-        return new org.apache.activemq.security.DefaultAuthorizationMap(entries);
+        return new DefaultAuthorizationMap(entries);
     }
 
     /**
@@ -135,7 +144,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         if (listen.contains("maxFrameSize")) {
             return listen;
         }
-        long cap = 4L * io.slagate.bus.message.Topics.MAX_MESSAGE_CHARS + 64 * 1024; // UTF-8 at worst, and the frame's headers
+        long cap = 4L * Topics.MAX_MESSAGE_CHARS + 64 * 1024; // UTF-8 at worst, and the frame's headers
         return listen + (listen.contains("?") ? "&" : "?") + "wireFormat.maxFrameSize=" + cap;
     }
 

@@ -1,5 +1,6 @@
 package io.slagate.config;
 
+
 /**
  * {@code concurrency: auto} on a server: the resource manager finds N_s online (the knee of the server's
  * throughput against the requests it executes), between {@code min} and {@code max}, starting at

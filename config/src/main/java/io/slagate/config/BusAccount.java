@@ -1,5 +1,7 @@
 package io.slagate.config;
 
+import java.util.List;
+
 /**
  * A broker account for the broker that slagate runs (embedded or {@code bin/slagate broker}): who
  * may publish what. {@code gateway}: statistics and heartbeats; {@code resource-manager}: allocations,
@@ -7,7 +9,7 @@ package io.slagate.config;
  * everything. Every role may read every topic. The password comes from an environment variable.
  */
 public record BusAccount(String user, String role, String password) {
-    public static final java.util.List<String> ROLES = java.util.List.of("gateway", "resource-manager", "console", "admin");
+    public static final List<String> ROLES = List.of("gateway", "resource-manager", "console", "admin");
 
     @Override
     public String toString() {

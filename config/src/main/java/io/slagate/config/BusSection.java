@@ -35,7 +35,7 @@ final class BusSection {
             accounts.add(new BusAccount(u, role, ConfigLoader.secretFromEnv(a, a.requiredString("passwordEnv"))));
         }
         BusTls tls = b.child("tls").isMissing() ? null : busTls(b.object("tls"));
-        java.util.Map<String, List<String>> gatewayAccounts = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> gatewayAccounts = new LinkedHashMap<>();
         ConfigNode ga = b.object("gatewayAccounts");
         for (String account : ga.entries().keySet()) {
             List<String> ids = new ArrayList<>();

@@ -1,5 +1,8 @@
 package io.slagate.config;
 
+import java.util.List;
+import java.util.Map;
+
 /**
  * How a component reaches the control bus (ActiveMQ).
  *
@@ -17,25 +20,25 @@ package io.slagate.config;
  *                 manager and the console); empty: one gateway id at a time per account
  */
 public record BusSettings(String url, boolean embedded, String listen, String user, String password,
-                          java.util.List<BusAccount> accounts, BusTls tls,
-                          java.util.Map<String, java.util.List<String>> gatewayAccounts) {
+                          List<BusAccount> accounts, BusTls tls,
+                          Map<String, List<String>> gatewayAccounts) {
     public BusSettings(String url, boolean embedded, String listen, String user, String password) {
-        this(url, embedded, listen, user, password, java.util.List.of(), null);
+        this(url, embedded, listen, user, password, List.of(), null);
     }
 
     public BusSettings(String url, boolean embedded, String listen, String user, String password,
-                       java.util.List<BusAccount> accounts, BusTls tls) {
-        this(url, embedded, listen, user, password, accounts, tls, java.util.Map.of());
+                       List<BusAccount> accounts, BusTls tls) {
+        this(url, embedded, listen, user, password, accounts, tls, Map.of());
     }
 
     public BusSettings(String url, boolean embedded, String listen, String user, String password,
-                       java.util.List<BusAccount> accounts) {
+                       List<BusAccount> accounts) {
         this(url, embedded, listen, user, password, accounts, null);
     }
 
     public BusSettings {
-        accounts = accounts == null ? java.util.List.of() : java.util.List.copyOf(accounts);
-        gatewayAccounts = gatewayAccounts == null ? java.util.Map.of() : java.util.Map.copyOf(gatewayAccounts);
+        accounts = accounts == null ? List.of() : List.copyOf(accounts);
+        gatewayAccounts = gatewayAccounts == null ? Map.of() : Map.copyOf(gatewayAccounts);
     }
 
     /** The same settings with {@code user} and {@code password} as this process's credentials. */

@@ -1,5 +1,6 @@
 package io.slagate.config;
 
+
 /**
  * TLS on the control bus ({@code ssl://} URLs).
  *

@@ -1,5 +1,6 @@
 package io.slagate.config;
 
+
 /** How class utilities combine into the cluster utility (eq. 2). */
 public enum Combining {
     /** Eq. 2a: Σ_c Σ_g U_c(w_{g,c}). */

@@ -1,9 +1,5 @@
 package io.slagate.config;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * Reads and validates a slagate YAML configuration. Every problem in a file is reported at once, in
@@ -32,13 +34,13 @@ public final class ConfigLoader {
      * a few lines into gigabytes) and nesting depth. No configuration comes near them.
      */
     private static YAMLFactory yamlFactory(int codePoints) {
-        org.yaml.snakeyaml.LoaderOptions limits = new org.yaml.snakeyaml.LoaderOptions();
+        LoaderOptions limits = new LoaderOptions();
         limits.setCodePointLimit(codePoints);
         limits.setMaxAliasesForCollections(20);
         limits.setNestingDepthLimit(30);
         limits.setAllowDuplicateKeys(false);
         // Jackson reads YAML as a stream of events (an alias is not expanded), so its own limits bound it too
-        return YAMLFactory.builder().loaderOptions(limits).streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+        return YAMLFactory.builder().loaderOptions(limits).streamReadConstraints(StreamReadConstraints.builder()
                 .maxNestingDepth(64).maxStringLength(codePoints).maxDocumentLength(4L * codePoints).build()).build();
     }
 
@@ -162,7 +164,7 @@ public final class ConfigLoader {
     }
 
     static String readable(ConfigNode n, String key, String path) {
-        if (path != null && !java.nio.file.Files.isReadable(java.nio.file.Path.of(path))) {
+        if (path != null && !Files.isReadable(Path.of(path))) {
             n.problem(key, path, "is not a readable file");
         }
         return path;

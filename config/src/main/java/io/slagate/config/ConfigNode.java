@@ -1,6 +1,5 @@
 package io.slagate.config;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -10,9 +9,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * A position in a parsed configuration tree that reads typed values and records, instead of
@@ -78,7 +79,7 @@ final class ConfigNode {
      * Told every object's path and the keys it allows, as a document is read: how the configuration
      * reference is checked against the loader (a test sets it; null otherwise).
      */
-    static volatile java.util.function.BiConsumer<String, List<String>> DECLARED;
+    static volatile BiConsumer<String, List<String>> DECLARED;
 
     /** Reports keys that this object does not know: a typo must not be silently ignored. */
     void allowOnly(String... keys) {
@@ -86,8 +87,8 @@ final class ConfigNode {
     }
 
     /** As {@link #allowOnly(String...)}, and also any key matching {@code pattern} (described by {@code patternText}). */
-    void allowOnly(java.util.regex.Pattern pattern, String patternText, String... keys) {
-        java.util.function.BiConsumer<String, List<String>> declared = DECLARED;
+    void allowOnly(Pattern pattern, String patternText, String... keys) {
+        BiConsumer<String, List<String>> declared = DECLARED;
         if (declared != null) {
             List<String> all = new ArrayList<>(List.of(keys));
             if (patternText != null) {

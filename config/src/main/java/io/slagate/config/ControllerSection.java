@@ -3,6 +3,7 @@ package io.slagate.config;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The {@code controller:} section, but for online tuning ({@link TuningSection}). */
@@ -55,7 +56,7 @@ final class ControllerSection {
                     c.problem("model", model, "is not among the choices of the tuning knob model " + k.choices()
                             + ": tuning would replace it at its first trial");
                 } else if (!k.name().equals("model") && (inForce < k.min() || inForce > k.max())) {
-                    c.problem(k.name(), inForce, String.format(java.util.Locale.ROOT, "lies outside the tuning knob %s's bounds [%s, %s]"
+                    c.problem(k.name(), inForce, String.format(Locale.ROOT, "lies outside the tuning knob %s's bounds [%s, %s]"
                             + ": tuning would move it there at its first trial, whatever it measured", k.name(), k.min(), k.max()));
                 }
             }

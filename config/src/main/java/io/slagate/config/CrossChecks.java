@@ -3,6 +3,7 @@ package io.slagate.config;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -27,11 +28,11 @@ final class CrossChecks {
                     continue;
                 }
                 if (k.min() < interval || k.max() > window) {
-                    top.problem(at + ".knobs[" + i + "].max", k.max(), String.format(java.util.Locale.ROOT, "the bounds [%s, %s] leave what the "
+                    top.problem(at + ".knobs[" + i + "].max", k.max(), String.format(Locale.ROOT, "the bounds [%s, %s] leave what the "
                             + "gateways hold: from one reportingInterval (%s s) to the configured gateway.stats.window (%s s), which the "
                             + "knob can only shorten", k.min(), k.max(), interval, window));
                 } else if (t.settle().toNanos() / 1e9 < k.max()) {
-                    top.problem(at + ".settle", t.settle(), String.format(java.util.Locale.ROOT, "is shorter than the window knob's largest value"
+                    top.problem(at + ".settle", t.settle(), String.format(Locale.ROOT, "is shorter than the window knob's largest value"
                             + " (%s s): a trial's period would measure the previous setting's answers", k.max()));
                 }
             }

@@ -1,5 +1,6 @@
 package io.slagate.config;
 
+
 /**
  * The HTTP status that carries a gateway-generated SOAP Fault.
  *

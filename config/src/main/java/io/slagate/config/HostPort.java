@@ -1,5 +1,6 @@
 package io.slagate.config;
 
+
 /** A listen address: host (or IP literal) and port. */
 public record HostPort(String host, int port) {
     @Override

@@ -1,5 +1,6 @@
 package io.slagate.config;
 
+
 /** How the dispatcher picks a server among those with a free slot (N_{g,s} not reached). */
 public enum LoadBalancing {
     LEAST_OUTSTANDING,

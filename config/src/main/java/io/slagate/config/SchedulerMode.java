@@ -1,5 +1,6 @@
 package io.slagate.config;
 
+
 /** How a gateway picks the next waiting request (section III-A, and the baselines of section V-C). */
 public enum SchedulerMode {
     /** Weighted round-robin over per-class queues, weights w_{g,c} from the allocation. */

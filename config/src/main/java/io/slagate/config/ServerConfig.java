@@ -1,6 +1,7 @@
 package io.slagate.config;
 
 import java.net.URI;
+import java.util.List;
 
 /**
  * One service server s: where it listens, its capacity N_s (the maximum number of requests it
@@ -12,9 +13,9 @@ import java.net.URI;
  * @param pools       the pools it may serve when it is movable ({@code pools: [a, b]}; its {@code pool} first), else empty
  */
 public record ServerConfig(String id, URI url, int concurrency, String pool, String healthPath, AutoConcurrency auto,
-                           java.util.List<String> pools) {
+                           List<String> pools) {
     public ServerConfig {
-        pools = pools == null ? java.util.List.of() : java.util.List.copyOf(pools);
+        pools = pools == null ? List.of() : List.copyOf(pools);
     }
 
     public ServerConfig(String id, URI url, int concurrency, String pool, String healthPath) {

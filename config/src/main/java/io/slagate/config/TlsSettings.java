@@ -1,5 +1,6 @@
 package io.slagate.config;
 
+
 /**
  * TLS on the gateway's client listener.
  *

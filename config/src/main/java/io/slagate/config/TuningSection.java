@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /** The {@code controller.tuning:} section: partitions, knobs and the search's settings. */
 final class TuningSection {
@@ -167,7 +169,7 @@ final class TuningSection {
                 default -> new double[] {0.001, 1000};
             };
             if (min < range[0] || max > range[1]) {
-                k.problem("max", max, String.format(java.util.Locale.ROOT, "the bounds [%s, %s] leave controller.%s's range [%s, %s]%s",
+                k.problem("max", max, String.format(Locale.ROOT, "the bounds [%s, %s] leave controller.%s's range [%s, %s]%s",
                         min, max, knob, range[0], range[1], knob.equals("cycle") || knob.equals("window") ? " (seconds)" : ""));
             }
         }
@@ -191,7 +193,7 @@ final class TuningSection {
                     best.put(k.name(), v);
                 }
             }
-            bestNode.allowOnly(knobs.stream().map(TuningSettings.Knob::name).filter(java.util.Objects::nonNull).toArray(String[]::new));
+            bestNode.allowOnly(knobs.stream().map(TuningSettings.Knob::name).filter(Objects::nonNull).toArray(String[]::new));
         }
         return best;
     }

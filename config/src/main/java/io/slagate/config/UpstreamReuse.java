@@ -1,5 +1,6 @@
 package io.slagate.config;
 
+
 /**
  * Which requests may share a gateway→server connection. HTTP/1.1 does not tie an answer to its
  * request, so a server that writes an answer nobody asked for on a shared connection hands it to the

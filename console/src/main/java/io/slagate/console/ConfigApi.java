@@ -1,6 +1,5 @@
 package io.slagate.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.ConfigMessage;
@@ -8,13 +7,16 @@ import io.slagate.bus.message.Topics;
 import io.slagate.config.ServerConfig;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
+import io.slagate.config.TuningSettings;
 import io.slagate.console.Api.ApiError;
 import io.slagate.console.Api.Call;
 import io.slagate.gateway.classify.Classifier;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The configuration as the console edits it: classes, servers, classification rules and the
@@ -88,7 +90,7 @@ final class ConfigApi {
 
     Map<String, Object> controller() {
         return Map.of("cycleSeconds", config().controller().cycle().toMillis() / 1000.0,
-                "combining", config().controller().combining().name().toLowerCase(java.util.Locale.ROOT));
+                "combining", config().controller().combining().name().toLowerCase(Locale.ROOT));
     }
 
     /** Which grade and class a (customer, service, operation) gets under the configuration in force. */
@@ -122,8 +124,8 @@ final class ConfigApi {
     }
 
     /** The tuning partitions' names, in the configuration's order. */
-    java.util.List<String> tuningPartitions() {
-        return config().controller().tuning().stream().map(io.slagate.config.TuningSettings::partition).toList();
+    List<String> tuningPartitions() {
+        return config().controller().tuning().stream().map(TuningSettings::partition).toList();
     }
 
     String knownServer(String id) {

@@ -4,8 +4,10 @@ import io.slagate.bus.ControlBus;
 import io.slagate.console.Api.ApiError;
 import io.slagate.console.Api.Call;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -13,6 +15,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Promise;
 
 /**
  * The console's HTTP side on Jetty core: a JSON API under {@code /api/}, live events, and the
@@ -55,7 +58,7 @@ public final class ConsoleHandler extends Handler.Abstract {
                 "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'");
         Sessions.Session session = sessions.get(cookie(request));
         if (path.startsWith("/api/")) {
-            Content.Source.asString(request, StandardCharsets.UTF_8, new org.eclipse.jetty.util.Promise.Invocable.NonBlocking<>() {
+            Content.Source.asString(request, StandardCharsets.UTF_8, new Promise.Invocable.NonBlocking<>() {
                 @Override
                 public void succeeded(String body) {
                     api(new Call(request, response, callback, request.getMethod(), path, session, body));
@@ -87,7 +90,7 @@ public final class ConsoleHandler extends Handler.Abstract {
             boolean change = !method.equals("GET") && !method.equals("HEAD");
             if (change) {
                 String csrf = call.request().getHeaders().get(CSRF_HEADER);
-                if (csrf == null || !java.security.MessageDigest.isEqual(csrf.getBytes(StandardCharsets.UTF_8),
+                if (csrf == null || !MessageDigest.isEqual(csrf.getBytes(StandardCharsets.UTF_8),
                         session.csrf().getBytes(StandardCharsets.UTF_8))) {
                     throw new ApiError(403, "missing or wrong " + CSRF_HEADER + " header", null);
                 }
@@ -153,10 +156,10 @@ public final class ConsoleHandler extends Handler.Abstract {
             public void run() {
                 if (!stream.isClosed()) {
                     stream.comment("keep-alive");
-                    request.getComponents().getScheduler().schedule(this, 15, java.util.concurrent.TimeUnit.SECONDS);
+                    request.getComponents().getScheduler().schedule(this, 15, TimeUnit.SECONDS);
                 }
             }
-        }, 15, java.util.concurrent.TimeUnit.SECONDS);
+        }, 15, TimeUnit.SECONDS);
     }
 
     private static String cookie(Request request) {

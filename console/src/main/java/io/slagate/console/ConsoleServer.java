@@ -1,10 +1,13 @@
 package io.slagate.console;
 
 import io.slagate.bus.ControlBus;
+import io.slagate.bus.GatewayRoster;
+import io.slagate.bus.message.Topics;
 import io.slagate.config.SlagateConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.function.LongSupplier;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -44,7 +47,7 @@ public final class ConsoleServer implements AutoCloseable {
     }
 
     /** As above, the login throttle on {@code throttleClock} (a test's, so that its waits do not depend on the machine's speed). */
-    static ConsoleServer start(SlagateConfig config, ControlBus bus, PrintStream out, java.util.function.LongSupplier throttleClock)
+    static ConsoleServer start(SlagateConfig config, ControlBus bus, PrintStream out, LongSupplier throttleClock)
             throws Exception {
         Path usersFile = usersFile(config);
         UserStore users = UserStore.open(usersFile);
@@ -54,14 +57,14 @@ public final class ConsoleServer implements AutoCloseable {
         }
         LiveState state = new LiveState(50_000, config.gateway().stats().reportingInterval()
                 .multipliedBy(config.controller().gatewayExpiry()),
-                new io.slagate.bus.GatewayRoster(config.controller().maxGateways(), config.bus().gatewayAccounts(), config.bus().user()),
+                new GatewayRoster(config.controller().maxGateways(), config.bus().gatewayAccounts(), config.bus().user()),
                 System::nanoTime);
         state.attach(bus);
         long timeout = config.console().sessionTimeout().toNanos();
         Path source = Path.of(config.source());
         ConfigEditor editor = new ConfigEditor(source.toFile().isFile() ? source : null, config);
         AuditLog audit = new AuditLog(usersFile.resolveSibling("console-audit.log"));
-        bus.subscribe(io.slagate.bus.message.Topics.DECISION, new TuningWriteBack(editor, audit));
+        bus.subscribe(Topics.DECISION, new TuningWriteBack(editor, audit));
         ConsoleHandler handler = new ConsoleHandler(editor, users, new Sessions(timeout, System::nanoTime),
                 new LoginThrottle(throttleClock), audit, state, bus);
         QueuedThreadPool threads = new QueuedThreadPool(32, 2);

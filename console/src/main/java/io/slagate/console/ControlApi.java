@@ -1,13 +1,14 @@
 package io.slagate.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.ControlMessage;
 import io.slagate.bus.message.Topics;
 import io.slagate.console.Api.ApiError;
 import io.slagate.console.Api.Call;
+import java.util.List;
 import java.util.Map;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.Fields;
 
@@ -102,7 +103,7 @@ final class ControlApi {
     /** A tuning command for the partition named by {@code ?partition=} (checked against the configuration), or for all. */
     private ControlMessage tuning(String command, Fields q, Sessions.Session session) {
         String partition = q.getValue("partition");
-        java.util.List<String> known = config.tuningPartitions();
+        List<String> known = config.tuningPartitions();
         if (partition != null && !known.contains(partition)) {
             throw new ApiError(400, "no tuning partition " + (partition.length() > 64 ? partition.substring(0, 64) + "…" : partition)
                     + (known.isEmpty() ? "; controller.tuning is not configured" : "; partitions: " + String.join(", ", known)), "partition");

@@ -10,14 +10,20 @@ import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.HeartbeatMessage;
 import io.slagate.bus.message.StatsMessage;
 import io.slagate.bus.message.Topics;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * What the console knows of the running system, fed from the bus: each gateway's last report, the
@@ -34,16 +40,16 @@ public final class LiveState {
                         double throughput, double rejectionRate, int queueLength, double weight) {
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final int maxPoints;
     private final long expiryNanos;
-    private final java.util.function.LongSupplier nanoClock;
+    private final LongSupplier nanoClock;
     private final Map<String, StatsMessage> gateways = new TreeMap<>();
-    private final Map<String, Long> heardNanos = new java.util.HashMap<>();
+    private final Map<String, Long> heardNanos = new HashMap<>();
     private final Deque<Point> history = new ArrayDeque<>();
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
     private final GatewayRoster roster; // under this object's lock
-    private final java.util.concurrent.atomic.AtomicLong refused = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
     private volatile AllocationMessage allocation;
     private volatile DecisionMessage decision;
 
@@ -52,7 +58,7 @@ public final class LiveState {
      *               manager does: {@code controller.gatewayExpiry} reporting intervals); one that says
      *               {@code leave} is dropped at once
      */
-    public LiveState(int maxPoints, java.time.Duration expiry, GatewayRoster roster, java.util.function.LongSupplier nanoClock) {
+    public LiveState(int maxPoints, Duration expiry, GatewayRoster roster, LongSupplier nanoClock) {
         this.maxPoints = maxPoints;
         this.expiryNanos = expiry.toNanos();
         this.roster = roster;
@@ -180,7 +186,7 @@ public final class LiveState {
             String json;
             try {
                 json = JSON.writeValueAsString(Map.of("type", "gateway-gone", "gatewayId", g, "reason", why));
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            } catch (JsonProcessingException e) {
                 continue; // a map of strings always encodes
             }
             for (Consumer<String> l : listeners) {

@@ -1,5 +1,6 @@
 package io.slagate.console;
 
+
 /** What a console user may do: look ({@code read-only}), or also change things ({@code admin}). */
 public enum Role {
     ADMIN("admin"), READ_ONLY("read-only");

@@ -2,6 +2,9 @@ package io.slagate.console;
 
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.DecisionMessage;
+import io.slagate.config.TuningSettings;
+import java.io.IOException;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -20,7 +23,7 @@ final class TuningWriteBack implements Consumer<BusMessage> {
     private final ConfigEditor editor;
     private final AuditLog audit;
     /** Per partition, what was last written, or found in the file. */
-    private final Map<String, Map<String, Double>> written = new java.util.HashMap<>();
+    private final Map<String, Map<String, Double>> written = new HashMap<>();
 
     TuningWriteBack(ConfigEditor editor, AuditLog audit) {
         this.editor = editor;
@@ -53,12 +56,12 @@ final class TuningWriteBack implements Consumer<BusMessage> {
             return;
         }
         written.put(t.partition(), best); // once, even if refused: a refused value is not retried at every cycle
-        String what = io.slagate.config.TuningSettings.DEFAULT.equals(t.partition()) ? best.toString() : t.partition() + " " + best;
+        String what = TuningSettings.DEFAULT.equals(t.partition()) ? best.toString() : t.partition() + " " + best;
         try {
             editor.putTuningBest(t.partition(), best);
             audit.record("resource-manager " + manager, "tuning-best", what, "bus");
             LOG.info("tuning: the best configuration {} is written back to the configuration file", what);
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             LOG.warn("tuning: the best configuration {} could not be written back: {}", what, e.getMessage());
         }
     }

@@ -1,14 +1,14 @@
 package io.slagate.console;
 
 import static io.slagate.console.Api.text;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import io.slagate.console.Api.ApiError;
 import io.slagate.console.Api.Call;
 import java.io.IOException;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.regex.Pattern;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Response;
@@ -71,7 +71,7 @@ final class UsersApi {
     void edit(Call call) {
         String path = call.path();
         String method = call.method();
-        String name = path.equals("/api/users") ? null : java.net.URLDecoder.decode(path.substring("/api/users/".length()), StandardCharsets.UTF_8);
+        String name = path.equals("/api/users") ? null : URLDecoder.decode(path.substring("/api/users/".length()), StandardCharsets.UTF_8);
         String by = call.session().user();
         try {
             if (method.equals("POST") && name == null) {

@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -191,7 +192,7 @@ final class ControllerTuningExperiment {
                                  String windows, int phase, int compare) {
         StringBuilder md = new StringBuilder("# Experiment tuning --controller — the controller's own knobs, interleaved\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
-                .append(java.time.LocalDate.now()).append(".\n\n");
+                .append(LocalDate.now()).append(".\n\n");
         md.append(String.format(Locale.ROOT, """
                 One server of a sleep-bound service (50 ms a request) with N_s = 4 (80 requests/s), premium (target 150 ms) and
                 basic (target 400 ms) on it, open-loop: 45/s and 25/s for %d s, then 25/s and 45/s for %d s (70 of 80 requests/s:

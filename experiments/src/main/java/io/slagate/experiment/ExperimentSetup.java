@@ -1,8 +1,10 @@
 package io.slagate.experiment;
 
 import io.slagate.config.ConfigLoader;
+import io.slagate.config.PercentileGoal;
 import io.slagate.config.SlagateConfig;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -38,7 +40,7 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
         if (percentile <= 0) {
             return "target";
         }
-        return new io.slagate.config.PercentileGoal(percentile, Duration.ZERO).key();
+        return new PercentileGoal(percentile, Duration.ZERO).key();
     }
 
     static final String PREMIUM_USER = "gold-customer";
@@ -49,26 +51,26 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
     }
 
     SlagateConfig config(String backendUrl) {
-        return config(java.util.List.of(backendUrl));
+        return config(List.of(backendUrl));
     }
 
     /** The set-up with one server of N_s = {@code concurrency} slots per URL, all in one pool. */
-    SlagateConfig config(java.util.List<String> backendUrls) {
+    SlagateConfig config(List<String> backendUrls) {
         return config(backendUrls, String.valueOf(concurrency));
     }
 
     /** The same with each server's {@code concurrency:} written as given, e.g. {@code {auto: true, start: 1, max: 250}}. */
-    SlagateConfig config(java.util.List<String> backendUrls, String concurrencyYaml) {
+    SlagateConfig config(List<String> backendUrls, String concurrencyYaml) {
         return config(backendUrls, concurrencyYaml, "");
     }
 
     /** The same with more gateway settings, e.g. {@code "  localLimit: true\n"}. */
-    SlagateConfig config(java.util.List<String> backendUrls, String concurrencyYaml, String gatewayExtra) {
+    SlagateConfig config(List<String> backendUrls, String concurrencyYaml, String gatewayExtra) {
         return config(backendUrls, concurrencyYaml, gatewayExtra, "");
     }
 
     /** The same with more controller settings, e.g. {@code ", forecast: auto"}. */
-    SlagateConfig config(java.util.List<String> backendUrls, String concurrencyYaml, String gatewayExtra, String controllerExtra) {
+    SlagateConfig config(List<String> backendUrls, String concurrencyYaml, String gatewayExtra, String controllerExtra) {
         StringBuilder servers = new StringBuilder();
         for (int i = 0; i < backendUrls.size(); i++) {
             servers.append(String.format(Locale.ROOT, "  - { id: s%d, url: \"%s\", concurrency: %s }%n", i + 1, backendUrls.get(i),

@@ -11,7 +11,9 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -319,7 +321,7 @@ public final class Experiments {
     }
 
     private static boolean contains(int[] grid, int v) {
-        return java.util.Arrays.stream(grid).anyMatch(g -> g == v);
+        return Arrays.stream(grid).anyMatch(g -> g == v);
     }
 
     /** The capture table of the saturated points, and each model's error beside it. */
@@ -453,7 +455,7 @@ public final class Experiments {
         StringBuilder md = new StringBuilder("# Experiment ").append(title).append("\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores())
                 .append(" (load generator, gateway, resource manager and the Axis2 backend share them), ")
-                .append(java.time.LocalDate.now()).append(".\n\n");
+                .append(LocalDate.now()).append(".\n\n");
         return md;
     }
 

@@ -5,14 +5,19 @@ import io.slagate.load.LoadSpec;
 import io.slagate.load.Summary;
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
-import java.io.PrintStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
@@ -100,7 +105,7 @@ final class KneeExperiment {
         }
         List<Integer> last = new ArrayList<>(r.series().subList(Math.max(0, r.series().size() - 600), r.series().size()));
         List<Integer> sorted = new ArrayList<>(last);
-        java.util.Collections.sort(sorted);
+        Collections.sort(sorted);
         int median = sorted.get(sorted.size() / 2);
         int lo = sorted.get(0);
         int hi = sorted.get(sorted.size() - 1);
@@ -170,14 +175,14 @@ final class KneeExperiment {
     private AutoRun autoRun(KneeBackend b, String url, int start, Duration run, double knee) throws Exception {
         ExperimentSetup setup = new ExperimentSetup(b.scale(), start, "wrr", 0.1);
         String auto = String.format(Locale.ROOT, "{ auto: true, min: 1, max: %d, start: %d }", AUTO_MAX, start);
-        List<Integer> series = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Integer> series = new CopyOnWriteArrayList<>();
         try (RunningSystem sys = RunningSystem.start(setup.config(List.of(url), auto), true)) {
             LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
                     List.of(new LoadSpec.ClassSpec("all", "getQuote", null, false, null)),
                     List.of(new LoadSpec.Phase(run, List.of((double) AUTO_CLIENTS))), false, Duration.ZERO, Duration.ZERO, 3000 + start,
                     Duration.ofMinutes(5), null);
-            java.util.concurrent.ScheduledExecutorService poll = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
-            poll.scheduleAtFixedRate(() -> series.add(sys.concurrency("s1")), 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+            ScheduledExecutorService poll = Executors.newSingleThreadScheduledExecutor();
+            poll.scheduleAtFixedRate(() -> series.add(sys.concurrency("s1")), 1, 1, TimeUnit.SECONDS);
             try {
                 new LoadGenerator(spec, null).run();
             } finally {
@@ -185,7 +190,7 @@ final class KneeExperiment {
             }
         }
         List<Integer> tail = new ArrayList<>(series.subList(series.size() * 3 / 4, series.size()));
-        java.util.Collections.sort(tail);
+        Collections.sort(tail);
         int settled = tail.isEmpty() ? -1 : tail.get(tail.size() / 2);
         int within = -1;
         for (int i = series.size() - 1; i >= 0 && Math.abs(series.get(i) - knee) <= 0.15 * knee; i--) {

@@ -7,6 +7,7 @@ import io.slagate.load.service.Bookstore;
 import io.slagate.load.service.ItemCache;
 import io.slagate.load.service.ServiceTime;
 import io.slagate.load.service.WorkingSetModel;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -23,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The comparison ({@code slagate experiment locality}): the Bookstore backend (TPC-W's interactions
@@ -190,7 +193,7 @@ final class LocalityExperiment {
                         load.mix(mixes().get("ordering"));
                     }
                     next += 1_000_000_000L;
-                    java.util.concurrent.locks.LockSupport.parkNanos(next - System.nanoTime());
+                    LockSupport.parkNanos(next - System.nanoTime());
                     long now = load.answered.get();
                     perSecond.add(now - last);
                     last = now;
@@ -283,7 +286,7 @@ final class LocalityExperiment {
     private static String report(List<Cell> cells, String command, Duration warmup, Duration measure, String line) {
         StringBuilder md = new StringBuilder("# Experiment locality — dispatch by working set\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
-                .append(java.time.LocalDate.now()).append(".\n\n");
+                .append(LocalDate.now()).append(".\n\n");
         WorkingSetModel m = WorkingSetModel.store(0);
         md.append(String.format(Locale.ROOT, """
                 The Bookstore service: %d items in six tables (promotions, new/best lists, catalog, carts, customers, orders);
@@ -400,7 +403,7 @@ final class LocalityExperiment {
                             client.record(took);
                         }
                     }
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     errors.incrementAndGet();
                 } catch (InterruptedException e) {
                     return;

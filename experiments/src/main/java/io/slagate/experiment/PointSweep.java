@@ -1,14 +1,17 @@
 package io.slagate.experiment;
 
+import io.slagate.config.PercentileGoal;
 import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
 import io.slagate.load.SecondSample;
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -220,12 +223,12 @@ final class PointSweep {
     }
 
     private Result report(Path dir, String command, List<Run> runs, Run fcfs, Run oracle, Map<String, Run> controllers)
-            throws java.io.IOException {
+            throws IOException {
         StringBuilder md = new StringBuilder();
         md.append("# Experiment C, point (L_P, L_B) = (").append(lp).append(", ").append(lb).append(") against an empirical oracle")
                 .append(percentile > 0 ? ", p" + goalNumber() + " goals" : "").append("\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores())
-                .append(", ").append(java.time.LocalDate.now()).append(". Scale ").append(scale)
+                .append(", ").append(LocalDate.now()).append(". Scale ").append(scale)
                 .append(percentile > 0
                         ? "; N_s = 10; goals p" + goalNumber() + " ≤ " + fmt(ExperimentSetup.PERCENTILE_TARGET_FACTOR * 2) + " (premium) and ≤ "
                         + fmt(ExperimentSetup.PERCENTILE_TARGET_FACTOR * 3) + " (basic) paper-seconds; U = min(U_P, U_B) of eq. 7 on each "
@@ -277,7 +280,7 @@ final class PointSweep {
     }
 
     private String goalNumber() {
-        return new io.slagate.config.PercentileGoal(percentile, Duration.ZERO).key().substring(1);
+        return new PercentileGoal(percentile, Duration.ZERO).key().substring(1);
     }
 
     private static String fmt(double v) {

@@ -1,9 +1,13 @@
 package io.slagate.experiment;
 
 import io.slagate.EmbeddedSystem;
+import io.slagate.bus.message.DecisionMessage;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;
+import io.slagate.rm.ControlLoop;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 /** A gateway for one experiment run: alone (fcfs, priority, static wrr), or with broker and resource manager. */
 final class RunningSystem implements AutoCloseable {
@@ -36,7 +40,7 @@ final class RunningSystem implements AutoCloseable {
     }
 
     /** The resource manager's last decision, or null without one (no controller, or no cycle yet). */
-    io.slagate.bus.message.DecisionMessage lastDecision() {
+    DecisionMessage lastDecision() {
         return embedded == null || embedded.controlLoop() == null ? null : embedded.controlLoop().lastDecision();
     }
 
@@ -51,7 +55,7 @@ final class RunningSystem implements AutoCloseable {
     }
 
     /** The resource manager (null without one). */
-    io.slagate.rm.ControlLoop controlLoop() {
+    ControlLoop controlLoop() {
         return embedded == null ? null : embedded.controlLoop();
     }
 
@@ -60,17 +64,17 @@ final class RunningSystem implements AutoCloseable {
         return embedded == null || embedded.controlLoop() == null ? 0 : embedded.controlLoop().poolMoves();
     }
 
-    java.util.Map<String, String> serverPools() {
-        return embedded == null || embedded.controlLoop() == null ? java.util.Map.of() : embedded.controlLoop().serverPools();
+    Map<String, String> serverPools() {
+        return embedded == null || embedded.controlLoop() == null ? Map.of() : embedded.controlLoop().serverPools();
     }
 
-    java.util.List<String> poolMoveLog() {
-        return embedded == null || embedded.controlLoop() == null ? java.util.List.of() : embedded.controlLoop().poolMoveLog();
+    List<String> poolMoveLog() {
+        return embedded == null || embedded.controlLoop() == null ? List.of() : embedded.controlLoop().poolMoveLog();
     }
 
     /** Per flow, the forecaster in use and the forecasters' recent one-cycle errors (empty without a controller). */
-    java.util.Map<String, String> forecastErrors() {
-        return embedded == null || embedded.controlLoop() == null ? java.util.Map.of() : embedded.controlLoop().forecastErrors();
+    Map<String, String> forecastErrors() {
+        return embedded == null || embedded.controlLoop() == null ? Map.of() : embedded.controlLoop().forecastErrors();
     }
 
     /** Control cycles the manager ran at once for a flash-crowd alarm (0 without a controller). */

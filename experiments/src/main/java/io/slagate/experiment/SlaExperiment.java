@@ -14,11 +14,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -57,7 +60,7 @@ final class SlaExperiment {
         Files.createDirectories(dir);
         StringBuilder md = new StringBuilder("# Experiment sla — customers and deadlines\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores())
-                .append(" (load, gateway and the Axis2 backend share them), ").append(java.time.LocalDate.now()).append(".\n\n");
+                .append(" (load, gateway and the Axis2 backend share them), ").append(LocalDate.now()).append(".\n\n");
         List<String> lines = new ArrayList<>();
         lines.add(noisyCustomer(md));
         lines.add(lateWork(md));
@@ -158,7 +161,7 @@ final class SlaExperiment {
                 p95[i - 1] = s.classes().get("quiet-" + i).p95Ms();
             }
             log.printf(Locale.ROOT, "sla: noisy customer %s, fairness %s: quiet p95 %s ms%n", noisy ? "on" : "off", fairness,
-                    java.util.Arrays.toString(p95));
+                    Arrays.toString(p95));
             return p95;
         } finally {
             g.stop(Duration.ofSeconds(5));
@@ -216,7 +219,7 @@ final class SlaExperiment {
                             new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, setup.paper(3))),
                     List.of(new LoadSpec.Phase(settle.plus(measure), List.of((double) CAPACITY_CLIENTS, (double) CAPACITY_CLIENTS))),
                     false, setup.paper(1), settle, 7, Duration.ofMinutes(5), null);
-            List<Double> deficits = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<Double> deficits = new CopyOnWriteArrayList<>();
             long from = System.nanoTime() + settle.toNanos();
             ScheduledExecutorService poll = Executors.newSingleThreadScheduledExecutor();
             poll.scheduleAtFixedRate(() -> {

@@ -10,9 +10,11 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -65,7 +67,7 @@ final class SlowdownExperiment {
         Files.createDirectories(dir);
         StringBuilder md = new StringBuilder("# Experiment slowdown — a server three times slower\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
-                .append(java.time.LocalDate.now()).append(".\n\n");
+                .append(LocalDate.now()).append(".\n\n");
         md.append(String.format(Locale.ROOT, "Experiment C's point (15, 15) with the controller (`auto` model), 1 paper-second = "
                 + "%.0f ms, N_s = 10, premium τ = 2, basic τ = 3 paper-seconds. After %d s, the service's mean time is %d× longer for "
                 + "%d s, then back. Once with `gateway.localLimit: true`, once without; per second of the step and after it: "
@@ -95,7 +97,7 @@ final class SlowdownExperiment {
 
     private Run run(String url, boolean localLimit, ServiceTime normal, Duration settle, Duration step, Duration after) throws Exception {
         ExperimentSetup setup = new ExperimentSetup(SCALE, 10, "wrr", 0.1, "auto", 5);
-        List<Integer> caps = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Integer> caps = new CopyOnWriteArrayList<>();
         StockUtility.configure(normal);
         try (RunningSystem sys = RunningSystem.start(setup.config(List.of(url), "10", localLimit ? "  localLimit: true\n" : ""), true)) {
             LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(),

@@ -1,5 +1,6 @@
 package io.slagate.experiment;
 
+import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.ControlMessage;
 import io.slagate.config.ConfigLoader;
 import io.slagate.load.LoadGenerator;
@@ -13,6 +14,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -185,7 +187,7 @@ final class TuningExperiment {
     /** Every second, the first partition's two sides' utilities as (seconds since t0, safe, experimental). */
     /** A tuning command (start, stop) to the control loop, which runs it on its own thread: the tuner is not shared. */
     static void command(ControlLoop rm, String verb) throws Exception {
-        rm.command(new io.slagate.bus.message.ControlMessage(io.slagate.bus.message.BusMessage.SCHEMA, verb, null, null, null, 0, 0,
+        rm.command(new ControlMessage(BusMessage.SCHEMA, verb, null, null, null, 0, 0,
                 "experiment", System.currentTimeMillis()));
     }
 
@@ -279,7 +281,7 @@ final class TuningExperiment {
                                  int compareSeconds, String comparison) {
         StringBuilder md = new StringBuilder("# Experiment tuning — online tuning with a safe/experimental split\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
-                .append(java.time.LocalDate.now()).append(".\n\n");
+                .append(LocalDate.now()).append(".\n\n");
         md.append(String.format(Locale.ROOT, """
                 Two servers of a sleep-bound service (50 ms a request) whose requests contend past %d executing at once
                 (each then takes (1 + ((n - 8)/8)^2) longer): `s1` is the safe side (pool `a`), `s2` the experimental side

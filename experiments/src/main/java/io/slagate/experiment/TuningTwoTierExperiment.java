@@ -14,9 +14,11 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import org.HdrHistogram.Histogram;
@@ -118,7 +120,7 @@ final class TuningTwoTierExperiment {
         double u = (TuningExperiment.mean(series, from + 5, to, 1) + TuningExperiment.mean(series, from + 5, to, 2)) / 2;
         double within = 0;
         double answers = 0;
-        for (java.util.Map.Entry<String, Summary.ClassSummary> c : s.classes().entrySet()) {
+        for (Map.Entry<String, Summary.ClassSummary> c : s.classes().entrySet()) {
             answers += c.getValue().completed();
             Histogram h = gen.measured(c.getKey()); // microseconds
             within += h.getCountBetweenValues(0, Math.round(c.getValue().targetMs() * 1000));
@@ -143,7 +145,7 @@ final class TuningTwoTierExperiment {
                                  String line, int measure, int tune) {
         StringBuilder md = new StringBuilder("# Experiment tuning --two-tier — both tiers tuned against their defaults\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
-                .append(java.time.LocalDate.now()).append(".\n\n");
+                .append(LocalDate.now()).append(".\n\n");
         md.append(String.format(Locale.ROOT, """
                 Two servers of the synthetic StockUtility service (`getQuote`, 50 ms, exponential), the safe side `s1` and the
                 experimental side `s2`, each class's requests split half and half between them. The backend's requests contend

@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -223,7 +224,7 @@ final class TuningWorkloadsExperiment {
                                  int point, int tuneSeconds) {
         StringBuilder md = new StringBuilder("# Experiment tuning --workloads — no single configuration for every workload\n\n");
         md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
-                .append(java.time.LocalDate.now()).append(".\n\n");
+                .append(LocalDate.now()).append(".\n\n");
         md.append(String.format(Locale.ROOT, """
                 Active Harmony's finding (Chung & Hollingsworth, §III-B: the best configuration for the browsing mix is not the one
                 for the ordering mix), on slagate. Two servers of the synthetic StockUtility service, the safe side `s1` and the

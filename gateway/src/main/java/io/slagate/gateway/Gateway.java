@@ -1,28 +1,40 @@
 package io.slagate.gateway;
 
-
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.slagate.config.GatewaySettings;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
+import io.slagate.gateway.control.DirectMemoryBudget;
+import io.slagate.gateway.control.FlashCrowdWatch;
+import io.slagate.gateway.control.LocalLimits;
+import io.slagate.gateway.proxy.LoopConnector;
 import io.slagate.gateway.proxy.ProxyPath;
+import io.slagate.gateway.proxy.SlowHeaderGuard;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.sched.QueueManager;
+import io.slagate.gateway.soap.SoapErrorHandler;
 import io.slagate.gateway.stats.FlowStats;
 import io.slagate.gateway.stats.GatewayMetrics;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,7 +56,7 @@ public final class Gateway implements AutoCloseable {
     }
 
     private final Server server;
-    private final io.slagate.gateway.proxy.LoopConnector gatewayConnector;
+    private final LoopConnector gatewayConnector;
     private final ServerConnector adminConnector;
     private final PrometheusMeterRegistry registry;
     private final ScheduledExecutorService timer;
@@ -53,9 +65,9 @@ public final class Gateway implements AutoCloseable {
     private final GatewayMetrics.Totals totals = new GatewayMetrics.Totals();
     private volatile Generation current;
     /** Generations replaced and still finishing their requests. */
-    private final List<Generation> retiring = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Generation> retiring = new CopyOnWriteArrayList<>();
     private volatile boolean accepting = true;
-    private final List<Runnable> reportListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Runnable> reportListeners = new CopyOnWriteArrayList<>();
     private volatile boolean started;
 
     public Gateway(SlagateConfig config) {
@@ -71,18 +83,18 @@ public final class Gateway implements AutoCloseable {
         threads.setName("slagate-" + g.id());
         // buckets of 1 KiB (Jetty's default is 4 KiB): a client connection's read buffer is held while its request waits,
         // so its configured size, not the next multiple of 4 KiB, is what a waiting request costs in direct memory
-        server = new Server(threads, null, new org.eclipse.jetty.io.ArrayByteBufferPool(0, 1024, 64 * 1024));
-        server.setErrorHandler(new io.slagate.gateway.soap.SoapErrorHandler(g.id()));
+        server = new Server(threads, null, new ArrayByteBufferPool(0, 1024, 64 * 1024));
+        server.setErrorHandler(new SoapErrorHandler(g.id()));
         Listeners listeners = new Listeners(server);
         gatewayConnector = listeners.client(g);
         adminConnector = listeners.admin(g);
         // slowloris: headers that trickle in are cut off after the header timeout
-        gatewayConnector.addBean(new io.slagate.gateway.proxy.SlowHeaderGuard(gatewayConnector, g.headerTimeout()));
+        gatewayConnector.addBean(new SlowHeaderGuard(gatewayConnector, g.headerTimeout()));
         server.addConnector(gatewayConnector);
         // bounded file descriptors and memory whatever the clients do; the admin listener is not counted
-        server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(g.maxConnections(), gatewayConnector));
+        server.addBean(new NetworkConnectionLimit(g.maxConnections(), gatewayConnector));
         server.addConnector(adminConnector);
-        java.util.concurrent.ScheduledThreadPoolExecutor stpe = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+        ScheduledThreadPoolExecutor stpe = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "slagate-" + g.id() + "-timer");
             t.setDaemon(true);
             return t;
@@ -119,7 +131,7 @@ public final class Gateway implements AutoCloseable {
         queues.onRotationChange(() -> {
             try {
                 timer.execute(() -> reportListeners.forEach(r -> guarded("report listener", r).run()));
-            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            } catch (RejectedExecutionException stopping) {
                 // the gateway is stopping
             }
         });
@@ -159,7 +171,7 @@ public final class Gateway implements AutoCloseable {
 
     /** Connections to server {@code i} given to an exchange of another loop than their own: 0 unless the design is broken. */
     /** Server {@code i}'s connection counters, or null for a server not on the direct leg (https, JMS). */
-    public io.slagate.gateway.stats.GatewayMetrics.UpstreamConnections upstreamConnections(int i) {
+    public GatewayMetrics.UpstreamConnections upstreamConnections(int i) {
         return current.proxy().upstreamConnections(i);
     }
 
@@ -188,23 +200,23 @@ public final class Gateway implements AutoCloseable {
             timer.scheduleAtFixedRate(guarded("flash-crowd watch", () -> {
                 Generation g = current;
                 flashCrowd.tick(g.config(), g.metrics(), g.queues(), nanoClock.getAsLong());
-            }), io.slagate.gateway.control.FlashCrowdWatch.TICK_MILLIS, io.slagate.gateway.control.FlashCrowdWatch.TICK_MILLIS,
+            }), FlashCrowdWatch.TICK_MILLIS, FlashCrowdWatch.TICK_MILLIS,
                     TimeUnit.MILLISECONDS);
         }
         if (config.gateway().localLimit()) {
             timer.scheduleAtFixedRate(guarded("local limit", () -> {
                 Generation g = current;
                 localLimits.tick(g.config(), g.metrics(), g.queues());
-            }), io.slagate.gateway.control.LocalLimits.TICK_MILLIS, io.slagate.gateway.control.LocalLimits.TICK_MILLIS,
+            }), LocalLimits.TICK_MILLIS, LocalLimits.TICK_MILLIS,
                     TimeUnit.MILLISECONDS);
         }
         started = true;
-        String budget = io.slagate.gateway.control.DirectMemoryBudget.problem(config.gateway().maxConnections(),
-                config.gateway().clients().requestBufferBytes(), io.slagate.gateway.control.DirectMemoryBudget.limit());
+        String budget = DirectMemoryBudget.problem(config.gateway().maxConnections(),
+                config.gateway().clients().requestBufferBytes(), DirectMemoryBudget.limit());
         if (budget != null) {
             LOG.warn(budget);
         }
-        if (server.getInvocationType() != org.eclipse.jetty.util.thread.Invocable.InvocationType.NON_BLOCKING) {
+        if (server.getInvocationType() != Invocable.InvocationType.NON_BLOCKING) {
             LOG.warn("the request path is not non-blocking ({}): every request is handed to a pool thread", server.getInvocationType());
         }
         LOG.info("gateway {} listening on {} ({} event loops, admin {}), scheduler {}, {} classes, {} servers, N_g = {}",
@@ -272,11 +284,11 @@ public final class Gateway implements AutoCloseable {
         stop(Duration.ofSeconds(5));
     }
 
-    private final io.slagate.gateway.control.FlashCrowdWatch flashCrowd = new io.slagate.gateway.control.FlashCrowdWatch();
-    private final io.slagate.gateway.control.LocalLimits localLimits = new io.slagate.gateway.control.LocalLimits();
+    private final FlashCrowdWatch flashCrowd = new FlashCrowdWatch();
+    private final LocalLimits localLimits = new LocalLimits();
 
     /** Called with the class's name when a class's arrivals surge: the agent reports at once. */
-    public void addFlashCrowdListener(java.util.function.Consumer<String> listener) {
+    public void addFlashCrowdListener(Consumer<String> listener) {
         flashCrowd.addListener(listener);
     }
 

@@ -7,8 +7,11 @@ import io.slagate.gateway.proxy.LoopConnector;
 import java.time.Duration;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * The gateway's two listeners on one Jetty server: the client listener ({@code gateway.listen},
@@ -66,13 +69,13 @@ final class Listeners {
     /** HTTPS on the client listener: the same HTTP handling behind TLS (the request's scheme becomes https). */
     private LoopConnector tlsConnector(HttpConfiguration http, TlsSettings tls,
                                                                 String host, int port, int inputBuffer, int loops) {
-        org.eclipse.jetty.util.ssl.SslContextFactory.Server ssl = new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
+        SslContextFactory.Server ssl = new SslContextFactory.Server();
         ssl.setKeyStorePath(tls.keyStore());
         ssl.setKeyStoreType(tls.type());
         ssl.setKeyStorePassword(tls.password());
         HttpConfiguration https = new HttpConfiguration(http);
-        https.addCustomizer(new org.eclipse.jetty.server.SecureRequestCustomizer());
+        https.addCustomizer(new SecureRequestCustomizer());
         return listening(new LoopConnector(server, loops,
-                new org.eclipse.jetty.server.SslConnectionFactory(ssl, "http/1.1"), h1(https, inputBuffer)), host, port, "gateway");
+                new SslConnectionFactory(ssl, "http/1.1"), h1(https, inputBuffer)), host, port, "gateway");
     }
 }

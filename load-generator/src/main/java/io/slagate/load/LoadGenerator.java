@@ -1,7 +1,5 @@
 package io.slagate.load;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ConnectException;
@@ -15,11 +13,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.HdrHistogram.Histogram;
+import org.eclipse.jetty.client.BufferingResponseListener;
+import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Result;
-import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -268,7 +269,7 @@ public final class LoadGenerator {
     }
 
     private void fetchStats() {
-        http.newRequest(spec.statsUrl()).timeout(900, TimeUnit.MILLISECONDS).send(new org.eclipse.jetty.client.BufferingResponseListener() {
+        http.newRequest(spec.statsUrl()).timeout(900, TimeUnit.MILLISECONDS).send(new BufferingResponseListener() {
             @Override
             public void onComplete(Result result) {
                 if (!result.isFailed() && result.getResponse().getStatus() == 200) {

@@ -1,5 +1,8 @@
 package io.slagate.load;
 
+import java.util.Collection;
+import java.util.Locale;
+
 /**
  * One class's measurements over one second of the run: a row of the CSV. Times in milliseconds;
  * NaN where nothing completed. {@code weight} and {@code queue} come from the gateway's /stats
@@ -12,7 +15,7 @@ public record SecondSample(double second, int phase, boolean warmup, String clas
             "second,phase,warmup,class,load,clients,completed,throughput,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,errors,in_flight,weight,queue";
 
     /** Completion-weighted mean response time over samples (NaN when nothing completed). */
-    public static double weightedMeanMs(java.util.Collection<SecondSample> samples) {
+    public static double weightedMeanMs(Collection<SecondSample> samples) {
         double sum = 0;
         long n = 0;
         for (SecondSample s : samples) {
@@ -32,6 +35,6 @@ public record SecondSample(double second, int phase, boolean warmup, String clas
     }
 
     private static String fmt(double v) {
-        return Double.isNaN(v) ? "" : String.format(java.util.Locale.ROOT, "%.3f", v);
+        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.3f", v);
     }
 }

@@ -1,5 +1,6 @@
 package io.slagate.load;
 
+
 /** The requests the load generator sends: real SOAP envelopes for the synthetic StockUtility service. */
 public final class SoapEnvelopes {
     /** The target namespace Axis2 derives from the service class's package. */

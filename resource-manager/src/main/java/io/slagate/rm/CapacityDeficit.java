@@ -3,6 +3,7 @@ package io.slagate.rm;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.DoublePredicate;
 import java.util.function.DoubleUnaryOperator;
 
 /**
@@ -15,7 +16,7 @@ import java.util.function.DoubleUnaryOperator;
  */
 final class CapacityDeficit {
     /** One flow: its class, and whether its predictions meet the class's goals at a share. */
-    record Flow(String className, java.util.function.DoublePredicate meetsAt) {
+    record Flow(String className, DoublePredicate meetsAt) {
         /** A flow with a mean target only: its predicted response time as a function of its share against the target (s). */
         Flow(String className, double targetSeconds, DoubleUnaryOperator predictSeconds) {
             this(className, w -> {

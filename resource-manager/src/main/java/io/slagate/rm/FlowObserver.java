@@ -7,6 +7,7 @@ import io.slagate.bus.message.StatsMessage;
 import io.slagate.config.ServerConfig;
 import io.slagate.rm.forecast.BestOfForecaster;
 import io.slagate.rm.model.FlowObservation;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -182,7 +183,7 @@ final class FlowObserver {
                 if (now - rm.lastBadObservationWarn > 10_000_000_000L) {
                     rm.lastBadObservationWarn = now;
                     LOG.warn("gateway {} reported a non-finite measurement for class {} ({}); dropped: the flow keeps the weight"
-                            + " in force", g, name, java.util.Arrays.toString(measured));
+                            + " in force", g, name, Arrays.toString(measured));
                 }
                 return NON_FINITE;
             }

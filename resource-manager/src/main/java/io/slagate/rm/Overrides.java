@@ -1,5 +1,6 @@
 package io.slagate.rm;
 
+import io.slagate.rm.tune.TunedSettings;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -9,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * paused. Set by the console, read by each control step; a pin past its deadline is ignored and
  * dropped.
  */
-public final class Overrides implements io.slagate.rm.tune.TunedSettings {
+public final class Overrides implements TunedSettings {
     /** A pinned value with a deadline on the control loop's clock (Long.MAX_VALUE: until unpinned). */
     public record Pin(double value, long untilNanos) {
         boolean expired(long nowNanos) {

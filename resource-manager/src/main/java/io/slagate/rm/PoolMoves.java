@@ -3,6 +3,7 @@ package io.slagate.rm;
 import io.slagate.config.ServerConfig;
 import io.slagate.config.SlagateConfig;
 import io.slagate.rm.reconfigure.PoolReconfiguration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
@@ -121,7 +122,7 @@ final class PoolMoves {
 
     private void record(String line) {
         LOG.warn("pool reconfiguration: {}", line);
-        log.addLast(java.time.LocalTime.now().withNano(0) + " " + line);
+        log.addLast(LocalTime.now().withNano(0) + " " + line);
         while (log.size() > LOG_LINES) {
             log.pollFirst();
         }

@@ -1,8 +1,9 @@
 package io.slagate.rm;
 
+import io.slagate.bus.message.DecisionMessage.FlowDecision;
+import io.slagate.config.Combining;
 import io.slagate.config.ServerConfig;
 import io.slagate.config.TrafficClassConfig;
-import io.slagate.bus.message.DecisionMessage.FlowDecision;
 import io.slagate.rm.FlowObserver.Flows;
 import io.slagate.rm.model.FlowObservation;
 import io.slagate.rm.optimize.AllocationOptimizer;
@@ -10,7 +11,10 @@ import io.slagate.rm.optimize.AllocationProblem;
 import io.slagate.rm.optimize.CapPartition;
 import io.slagate.rm.optimize.Solution;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * capacity deficit are worked out on the way. Not thread-safe: the manager's thread, like the manager.
  */
 final class PoolSolver {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ResourceManager.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ResourceManager.class);
     private final ResourceManager rm;
     private final FlowObserver observer;
 
@@ -142,7 +146,7 @@ final class PoolSolver {
                                  int units) {
         ResourceManager.LastUnits prev = rm.lastUnits.get(pool);
         if (rm.config.controller().minGain() <= 0 || prev == null || !prev.flows().equals(flowKeys) || prev.total() != units
-                || !java.util.Arrays.stream(prev.units()).allMatch(u -> u >= problem.minUnits())) {
+                || !Arrays.stream(prev.units()).allMatch(u -> u >= problem.minUnits())) {
             return null;
         }
         double tightest = Double.POSITIVE_INFINITY;
@@ -181,7 +185,7 @@ final class PoolSolver {
 
     /** The pool's utility (eq. 2, or the minimum over classes): the discretionary class has no utility to count. */
     private double objective(List<Integer> poolClasses, double[] perClass) {
-        boolean byMin = rm.config.controller().combining() == io.slagate.config.Combining.MIN;
+        boolean byMin = rm.config.controller().combining() == Combining.MIN;
         double objective = byMin ? Double.POSITIVE_INFINITY : 0;
         for (int c : poolClasses) {
             if (rm.config.classes().get(c).hasGoal()) {
@@ -228,7 +232,7 @@ final class PoolSolver {
 
     /** Whether the pool's classes use importance levels or a discretionary class (else the paper's single objective). */
     boolean tiered(List<Integer> poolClasses) {
-        java.util.Set<Integer> levels = new java.util.HashSet<>();
+        Set<Integer> levels = new HashSet<>();
         for (int c : poolClasses) {
             TrafficClassConfig tc = rm.config.classes().get(c);
             if (tc.discretionary()) {
@@ -326,7 +330,7 @@ final class PoolSolver {
             for (int j = 0; j < optimum.length; j++) {
                 agreement += (long) (optimum[j] - prev.units()[j]) * prev.move()[j];
             }
-            boolean wantsChange = !java.util.Arrays.equals(optimum, prev.units());
+            boolean wantsChange = !Arrays.equals(optimum, prev.units());
             gamma = agreement < 0 ? Math.max(configured / 16, prev.gamma() / 2)
                     : wantsChange ? Math.min(configured, prev.gamma() * 1.5) : prev.gamma();
             double[] target = new double[optimum.length];

@@ -1,5 +1,6 @@
 package io.slagate.bus.message;
 
+
 /**
  * What an allocation version may be. A resource manager numbers its first allocation with the
  * wall-clock millisecond and counts up by one per control cycle (and a standby above every version

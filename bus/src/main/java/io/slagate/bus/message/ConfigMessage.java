@@ -1,5 +1,6 @@
 package io.slagate.bus.message;
 
+
 /**
  * A new configuration, published by the console after it validated and saved it: the whole YAML
  * text, so that components on other hosts need no shared file system. {@code version} increases

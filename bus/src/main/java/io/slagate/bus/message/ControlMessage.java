@@ -1,5 +1,6 @@
 package io.slagate.bus.message;
 
+
 /**
  * An operator's command from the console to the resource manager (section III-B: "manually
  * override the control values"): {@code pause}, {@code resume}, {@code pin-weight} (gateway, class,

@@ -1,5 +1,6 @@
 package io.slagate.bus.message;
 
+
 /**
  * One class's windowed statistics at one gateway (section III-B), in seconds and requests per
  * second, plus the weight w_{g,c} that was in force, in the gateway's own units; the share of answered

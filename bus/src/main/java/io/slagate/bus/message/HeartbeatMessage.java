@@ -1,5 +1,6 @@
 package io.slagate.bus.message;
 
+
 /**
  * Liveness of a component. {@code event} is {@code join} (first beat after start or reconnect: the
  * resource manager answers with the current allocation at once), {@code alive}, {@code active} (a

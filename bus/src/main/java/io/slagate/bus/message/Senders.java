@@ -1,5 +1,6 @@
 package io.slagate.bus.message;
 
+
 /**
  * How a change that came over the bus is attributed in logs and audit entries: the operator the
  * console names, always beside the bus account the broker authenticated the sender as. Only the

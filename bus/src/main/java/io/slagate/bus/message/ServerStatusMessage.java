@@ -1,5 +1,6 @@
 package io.slagate.bus.message;
 
+
 /**
  * One server as a gateway sees it: its cap N_{g,s} in force, outstanding requests, whether in rotation, and over the
  * statistics window its answers per second and their mean service time (s; NaN without answers); whether a

@@ -1,5 +1,6 @@
 package io.slagate.bus.message;
 
+
 /** The control network's topics (section III-B: a publish/subscribe network shared by all components). */
 public final class Topics {
     /** Gateway → resource manager, console: per-class windowed statistics, every reporting interval. */

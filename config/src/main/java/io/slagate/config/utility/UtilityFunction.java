@@ -1,5 +1,6 @@
 package io.slagate.config.utility;
 
+
 /**
  * A class utility function U_c: maps a response time (seconds) to a scalar that says how much
  * meeting, missing or beating the class's target is worth (section III-B). Implementations are

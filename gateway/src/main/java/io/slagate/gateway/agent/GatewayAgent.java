@@ -1,26 +1,31 @@
 package io.slagate.gateway.agent;
 
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.slagate.bus.ControlBus;
-import io.slagate.config.ConfigLoader;
-import io.slagate.config.SlagateConfig;
 import io.slagate.bus.message.AllocationMessage;
+import io.slagate.bus.message.AllocationVersions;
 import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.ConfigMessage;
 import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.GatewayAllocation;
 import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.bus.message.Senders;
 import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.bus.message.StatsMessage;
 import io.slagate.bus.message.Topics;
+import io.slagate.config.ConfigException;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.FlowStats;
+import io.slagate.gateway.stats.GatewayMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,7 +77,7 @@ public final class GatewayAgent implements AutoCloseable {
             }
         });
         bus.subscribeWithSender(Topics.CONFIG, (m, account) -> {
-            if (m instanceof io.slagate.bus.message.ConfigMessage c) {
+            if (m instanceof ConfigMessage c) {
                 onConfig(c, account);
             }
         });
@@ -95,12 +100,12 @@ public final class GatewayAgent implements AutoCloseable {
                 .baseUnit("seconds").description("Seconds since the last allocation was applied (NaN: none yet)").register(r);
     }
 
-    private void onConfig(io.slagate.bus.message.ConfigMessage c, String account) {
-        String who = io.slagate.bus.message.Senders.describe(c.user(), account);
+    private void onConfig(ConfigMessage c, String account) {
+        String who = Senders.describe(c.user(), account);
         SlagateConfig next;
         try {
-            next = io.slagate.config.ConfigLoader.parseUntrusted(c.yaml(), "configuration v" + c.version() + " from the bus by " + who);
-        } catch (io.slagate.config.ConfigException e) {
+            next = ConfigLoader.parseUntrusted(c.yaml(), "configuration v" + c.version() + " from the bus by " + who);
+        } catch (ConfigException e) {
             LOG.warn("ignored a configuration from the bus: {}", e.getMessage());
             return;
         }
@@ -129,10 +134,10 @@ public final class GatewayAgent implements AutoCloseable {
         if (mine == null || a.version() <= current.version()) {
             return false;
         }
-        if (!io.slagate.bus.message.AllocationVersions.plausible(a.version(), System.currentTimeMillis())) {
+        if (!AllocationVersions.plausible(a.version(), System.currentTimeMillis())) {
             refusedAllocations.incrementAndGet();
             LOG.warn("allocation v{} refused: it runs more than {} ms ahead of this clock (a forgery or a broken sender);"
-                    + " the allocation in force (v{}) stays", a.version(), io.slagate.bus.message.AllocationVersions.MAX_AHEAD_MILLIS,
+                    + " the allocation in force (v{}) stays", a.version(), AllocationVersions.MAX_AHEAD_MILLIS,
                     current.version());
             return false;
         }
@@ -203,7 +208,7 @@ public final class GatewayAgent implements AutoCloseable {
      * configured window; a longer one than configured is cut to it (the gateway holds no more) and logged.
      */
     private void applyWindow(AllocationMessage a) {
-        io.slagate.gateway.stats.GatewayMetrics m = gateway.metrics();
+        GatewayMetrics m = gateway.metrics();
         long ms = a.statsWindowMillis();
         int intervals = m.configuredWindowIntervals();
         if (ms > 0) {

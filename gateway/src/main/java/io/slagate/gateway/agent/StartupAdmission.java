@@ -4,6 +4,7 @@ import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.sched.Allocation;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +22,7 @@ final class StartupAdmission {
 
     private final Gateway gateway;
     private final LongSupplier nanoClock;
-    private final java.util.function.BooleanSupplier busAnswered;
+    private final BooleanSupplier busAnswered;
     private final long timeoutNanos;
     private volatile long lastHeard;
     /** When the bus was first seen to have answered (the gateway's timer thread only). */
@@ -33,7 +34,7 @@ final class StartupAdmission {
      * @param busAnswered whether the static allocation may be chosen at all: the bus accepted the
      *                    credentials or could not be reached (not while a refusal may still come)
      */
-    StartupAdmission(Gateway gateway, LongSupplier nanoClock, java.util.function.BooleanSupplier busAnswered) {
+    StartupAdmission(Gateway gateway, LongSupplier nanoClock, BooleanSupplier busAnswered) {
         this.gateway = gateway;
         this.nanoClock = nanoClock;
         this.busAnswered = busAnswered;

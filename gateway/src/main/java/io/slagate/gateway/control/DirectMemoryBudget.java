@@ -1,6 +1,8 @@
 package io.slagate.gateway.control;
 
+import java.lang.management.ManagementFactory;
 import java.util.Locale;
+import com.sun.management.HotSpotDiagnosticMXBean;
 
 /**
  * Whether the client connections' read buffers fit the JVM's direct memory. A connection holds its read buffer
@@ -18,8 +20,8 @@ public final class DirectMemoryBudget {
     /** The JVM's direct-memory limit in bytes: {@code -XX:MaxDirectMemorySize}, or the heap's maximum by default. */
     public static long limit() {
         try {
-            com.sun.management.HotSpotDiagnosticMXBean hotspot =
-                    java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+            HotSpotDiagnosticMXBean hotspot =
+                    ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             long set = Long.parseLong(hotspot.getVMOption("MaxDirectMemorySize").getValue());
             return set > 0 ? set : Runtime.getRuntime().maxMemory();
         } catch (RuntimeException notHotSpot) {

@@ -1,6 +1,8 @@
 package io.slagate.gateway.control;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -40,7 +42,7 @@ public final class FlashCrowdDetector {
     private long lastTick = Long.MIN_VALUE;
 
     @SuppressWarnings("unchecked")
-    public FlashCrowdDetector(int classes, double factor, double minRate, java.time.Duration maxDuration) {
+    public FlashCrowdDetector(int classes, double factor, double minRate, Duration maxDuration) {
         this.classes = classes;
         this.factor = factor;
         this.minRate = minRate;
@@ -51,7 +53,7 @@ public final class FlashCrowdDetector {
         this.since = new long[classes];
         this.calmSince = new long[classes];
         this.firstSeen = new long[classes];
-        java.util.Arrays.fill(firstSeen, Long.MIN_VALUE);
+        Arrays.fill(firstSeen, Long.MIN_VALUE);
         for (int c = 0; c < classes; c++) {
             samples[c] = new ArrayList<>();
             usual[c] = Double.NaN;

@@ -1,6 +1,7 @@
 package io.slagate.gateway.locality;
 
 
+
 /**
  * {@code loadBalancing: locality}: a request goes to its group's server when that has a free slot and stays
  * within bounded loads (Mirrokni et al.'s bound, on outstanding requests per slot): with this request

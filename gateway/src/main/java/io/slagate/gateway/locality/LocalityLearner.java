@@ -3,7 +3,9 @@ package io.slagate.gateway.locality;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -263,16 +265,16 @@ public final class LocalityLearner {
     }
 
     /** For {@code /stats}. */
-    public synchronized java.util.Map<String, Object> describe() {
-        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+    public synchronized Map<String, Object> describe() {
+        Map<String, Object> m = new LinkedHashMap<>();
         LocalityMap now = map;
         m.put("pool", pool);
         m.put("types", types.size());
         m.put("remaps", remaps);
         m.put("moves", moves);
-        List<java.util.Map<String, Object>> groups = new ArrayList<>();
+        List<Map<String, Object>> groups = new ArrayList<>();
         for (LocalityMap.Group g : now.groups()) {
-            java.util.Map<String, Object> gm = new java.util.LinkedHashMap<>();
+            Map<String, Object> gm = new LinkedHashMap<>();
             gm.put("server", g.server());
             gm.put("loadShare", Math.round(g.loadShare() * 1000) / 1000.0);
             gm.put("types", g.types());

@@ -1,5 +1,6 @@
 package io.slagate.gateway.locality;
 
+
 /**
  * Picks the server for one admitted request by its request type (locality, LARD), among
  * the servers of its pool. Runs inside the serialized scheduling loop, so it must not block; it only

@@ -1,7 +1,9 @@
 package io.slagate.gateway.proxy;
 
 import io.slagate.gateway.soap.FaultReason;
+import java.io.IOException;
 import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.io.EofException;
 
 /**
@@ -35,14 +37,14 @@ final class ClientSideFailure extends RuntimeException {
             return FaultReason.CLIENT_ABORTED; // Jetty's early EOF: the client closed mid-body
         }
         for (Throwable c = failure; c != null; c = c.getCause()) {
-            if (c instanceof org.eclipse.jetty.http.HttpException h) {
+            if (c instanceof HttpException h) {
                 return h.getCode() == 413 ? FaultReason.REQUEST_TOO_LARGE : FaultReason.MALFORMED_REQUEST;
             }
             if (c instanceof TimeoutException) {
                 return FaultReason.REQUEST_TIMEOUT;
             }
         }
-        return failure instanceof EofException || failure instanceof java.io.IOException ? FaultReason.CLIENT_ABORTED
+        return failure instanceof EofException || failure instanceof IOException ? FaultReason.CLIENT_ABORTED
                 : FaultReason.MALFORMED_REQUEST;
     }
 }

@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
@@ -209,13 +211,13 @@ final class Dispatcher {
      * already completed" and the upstream connection is never released: one leaked connection
      * per occurrence, a deadlock once the pool is bounded).
      */
-    private final class ServerResponseListener implements org.eclipse.jetty.client.Response.Listener {
+    private final class ServerResponseListener implements Response.Listener {
         private final GatewayExchange ex;
         private final ServerSlots server;
         /** Set once the whole response was received; then a late request-side failure is harmless. */
         private volatile boolean responseSucceeded;
         /** Two events end a relayed exchange: upstream complete, last client write done. */
-        private final java.util.concurrent.atomic.AtomicInteger pendingEnds = new java.util.concurrent.atomic.AtomicInteger(2);
+        private final AtomicInteger pendingEnds = new AtomicInteger(2);
         private volatile Throwable clientWriteFailure;
 
         ServerResponseListener(GatewayExchange ex, ServerSlots server) {
@@ -224,7 +226,7 @@ final class Dispatcher {
         }
 
         @Override
-        public void onHeaders(org.eclipse.jetty.client.Response s2p) {
+        public void onHeaders(Response s2p) {
             answered(ex, server, s2p.getStatus());
             var p2c = ex.response;
             p2c.setStatus(s2p.getStatus());
@@ -242,7 +244,7 @@ final class Dispatcher {
         }
 
         @Override
-        public void onContent(org.eclipse.jetty.client.Response s2p, Content.Chunk chunk, Runnable demander) {
+        public void onContent(Response s2p, Content.Chunk chunk, Runnable demander) {
             ByteBuffer content = chunk.getByteBuffer();
             if (!content.hasRemaining()) {
                 demander.run();
@@ -270,7 +272,7 @@ final class Dispatcher {
         }
 
         @Override
-        public void onSuccess(org.eclipse.jetty.client.Response s2p) {
+        public void onSuccess(Response s2p) {
             responseSucceeded = true;
             // The server is done: its slot can serve the next request while the last bytes go out.
             ex.releaseSlot();

@@ -1,9 +1,12 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.config.ClientPolicy;
 import io.slagate.config.FaultStatus;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
+import java.time.Duration;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.PreEncodedHttpField;
@@ -28,16 +31,16 @@ final class GatewayContext {
     /** {@link #CLASS_HEADER} per class, encoded once rather than on every response. */
     final HttpField[] classFields;
     /** How far clients are trusted and waited for. */
-    final io.slagate.config.ClientPolicy clients;
+    final ClientPolicy clients;
     final Forwarded forwarded;
     /** Body deadlines (only for bodies that do not come with their headers). */
-    final java.util.concurrent.ScheduledExecutorService timer;
+    final ScheduledExecutorService timer;
     Dispatcher dispatcher;
     /** Locality dispatch: the request header that is part of a request type (null: none), and the response header declaring working sets (null: none). */
     String localityKeyHeader;
     String workingSetHeader;
     /** Per class, its deadline ({@code deadline:}), or null: the class has none, and no client header gives it one. */
-    final java.time.Duration[] deadlines;
+    final Duration[] deadlines;
     private static final HttpField[] QUEUE_MILLIS = new HttpField[100];
 
     static {
@@ -53,8 +56,8 @@ final class GatewayContext {
     }
 
     GatewayContext(String gatewayId, String[] classNames, QueueManager queues, GatewayMetrics metrics, Executor executor,
-                   LongSupplier clock, FaultStatus faultStatus, int retryAfterSeconds, io.slagate.config.ClientPolicy clients,
-                   java.util.concurrent.ScheduledExecutorService timer, LoopConnector loops) {
+                   LongSupplier clock, FaultStatus faultStatus, int retryAfterSeconds, ClientPolicy clients,
+                   ScheduledExecutorService timer, LoopConnector loops) {
         this.loops = loops;
         this.clients = clients;
         this.forwarded = new Forwarded(clients.trustedProxies());
@@ -68,7 +71,7 @@ final class GatewayContext {
         this.faultStatus = faultStatus;
         this.retryAfterSeconds = retryAfterSeconds;
         this.classFields = new HttpField[classNames.length];
-        this.deadlines = new java.time.Duration[classNames.length];
+        this.deadlines = new Duration[classNames.length];
         for (int i = 0; i < classNames.length; i++) {
             classFields[i] = new PreEncodedHttpField(CLASS_HEADER, classNames[i]);
         }

@@ -1,18 +1,28 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.gateway.locality.LocalityLearner;
 import io.slagate.gateway.sched.QueuedRequest;
+import io.slagate.gateway.sched.Rejection;
 import io.slagate.gateway.sched.ServerSlots;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.soap.SoapFaults;
 import io.slagate.gateway.soap.SoapVersion;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.DateGenerator;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,11 +49,11 @@ final class GatewayExchange extends QueuedRequest {
      * every waiting request holds one.
      */
     private volatile int flags;
-    private static final java.lang.invoke.VarHandle FLAGS;
+    private static final VarHandle FLAGS;
 
     static {
         try {
-            FLAGS = java.lang.invoke.MethodHandles.lookup().findVarHandle(GatewayExchange.class, "flags", int.class);
+            FLAGS = MethodHandles.lookup().findVarHandle(GatewayExchange.class, "flags", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -83,7 +93,7 @@ final class GatewayExchange extends QueuedRequest {
     /** Offers this request; true when it was admitted at once and the caller must forward it. */
     boolean offer() {
         offeringThread = Thread.currentThread();
-        io.slagate.gateway.sched.Rejection r = context.queues.offer(this);
+        Rejection r = context.queues.offer(this);
         offeringThread = null;
         if (r != null) {
             fault(FaultReason.QUEUE_FULL);
@@ -129,17 +139,17 @@ final class GatewayExchange extends QueuedRequest {
         if (body != null && !body.complete()) {
             return false; // still streaming its body: the sender will see whether it is there
         }
-        org.eclipse.jetty.io.EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
+        EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
         if (!endPoint.isOpen()) {
             return true;
         }
         try {
-            int n = endPoint.fill(org.eclipse.jetty.util.BufferUtil.allocate(1));
+            int n = endPoint.fill(BufferUtil.allocate(1));
             if (n > 0) {
                 response.getHeaders().put(HttpHeader.CONNECTION, "close");
             }
             return n < 0;
-        } catch (java.io.IOException | RuntimeException reset) {
+        } catch (IOException | RuntimeException reset) {
             return true;
         }
     }
@@ -268,7 +278,7 @@ final class GatewayExchange extends QueuedRequest {
         if (requestType() < 0 || context.workingSetHeader == null) {
             return;
         }
-        io.slagate.gateway.locality.LocalityLearner learner = context.queues.learner(classIndex());
+        LocalityLearner learner = context.queues.learner(classIndex());
         if (learner != null) {
             learner.workingSet(requestType(), serverHeaders.get(context.workingSetHeader));
         }
@@ -286,7 +296,7 @@ final class GatewayExchange extends QueuedRequest {
         ServerSlots s = server;
         if (s != null) {
             context.metrics.serverCompleted(s.index(), now - admitted);
-            io.slagate.gateway.locality.LocalityLearner learner = requestType() >= 0 || localityKey != null
+            LocalityLearner learner = requestType() >= 0 || localityKey != null
                     ? context.queues.learner(classIndex()) : null;
             if (learner != null && requestType() >= 0) {
                 learner.served(requestType(), s.index(), now - admitted);
@@ -337,7 +347,7 @@ final class GatewayExchange extends QueuedRequest {
         releaseSlot();
         if (finish()) {
             context.metrics.faulted(classIndex(), reason);
-            callback.failed(new java.util.concurrent.TimeoutException(reason.text()));
+            callback.failed(new TimeoutException(reason.text()));
         }
     }
 
@@ -347,7 +357,7 @@ final class GatewayExchange extends QueuedRequest {
      */
     void clientFault(FaultReason reason) {
         if (reason == FaultReason.CLIENT_ABORTED) {
-            clientFailed(new org.eclipse.jetty.io.EofException("the client closed its connection"));
+            clientFailed(new EofException("the client closed its connection"));
         } else {
             fault(reason);
         }
@@ -362,7 +372,7 @@ final class GatewayExchange extends QueuedRequest {
         var headers = response.getHeaders();
         headers.put(HttpHeader.CONTENT_TYPE, v.contentType());
         headers.put(HttpHeader.CONTENT_LENGTH, body.length);
-        headers.put(HttpHeader.DATE, org.eclipse.jetty.http.DateGenerator.formatDate(System.currentTimeMillis()));
+        headers.put(HttpHeader.DATE, DateGenerator.formatDate(System.currentTimeMillis()));
         headers.put(GatewayContext.FAULT_HEADER, reason.code());
         if (className != null) {
             headers.put(GatewayContext.CLASS_HEADER, className);

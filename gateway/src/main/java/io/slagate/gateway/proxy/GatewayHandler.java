@@ -1,10 +1,13 @@
 package io.slagate.gateway.proxy;
 
 import io.slagate.gateway.classify.Classifier;
+import io.slagate.gateway.classify.TwinSplit;
+import io.slagate.gateway.locality.LocalityLearner;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.soap.SoapVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -25,7 +28,7 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
 
     private final GatewayContext context;
     /** Swapped whole when the classification changes live; one volatile read per request. */
-    private record Classification(Classifier classifier, String customerHeader, io.slagate.gateway.classify.TwinSplit split) {
+    private record Classification(Classifier classifier, String customerHeader, TwinSplit split) {
     }
 
     private volatile Classification classification;
@@ -33,14 +36,14 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
     private volatile boolean accepting = true;
 
     GatewayHandler(GatewayContext context, Classifier classifier, String customerHeader, long maxRequestBytes,
-                   io.slagate.gateway.classify.TwinSplit split) {
+                   TwinSplit split) {
         this.context = context;
         this.classification = new Classification(classifier, customerHeader, split);
         this.maxRequestBytes = maxRequestBytes;
     }
 
     /** Replaces the rules, subscriptions and customer source; requests already classified keep their class. */
-    void setClassification(Classifier classifier, String customerHeader, io.slagate.gateway.classify.TwinSplit split) {
+    void setClassification(Classifier classifier, String customerHeader, TwinSplit split) {
         this.classification = new Classification(classifier, customerHeader, split);
     }
 
@@ -70,7 +73,7 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         }
         GatewayExchange ex = new GatewayExchange(context, cls, now, request, response, callback, version, customer);
         ex.loop = LoopConnector.loopOf(request.getConnectionMetaData().getConnection().getEndPoint());
-        io.slagate.gateway.locality.LocalityLearner learner = context.queues.learner(cls);
+        LocalityLearner learner = context.queues.learner(cls);
         if (learner != null) {
             String key = typeKey(headers, service, operation);
             int type = key == null ? -1 : learner.arrived(key);
@@ -131,7 +134,7 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
             return FaultReason.MALFORMED_REQUEST; // a POST that is not a SOAP message, or has no body whatever its framing
         }
         if (context.clients.refuseUnderscoreHeaders()) {
-            for (org.eclipse.jetty.http.HttpField f : request.getHeaders()) {
+            for (HttpField f : request.getHeaders()) {
                 if (f.getHeader() == null && HopByHop.isDisguised(f)) {
                     return FaultReason.MALFORMED_REQUEST;
                 }

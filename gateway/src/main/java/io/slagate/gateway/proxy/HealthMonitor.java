@@ -5,6 +5,7 @@ import io.slagate.config.ServerConfig;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.sched.ServerSlots;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -86,7 +87,7 @@ final class HealthMonitor {
         }
         try {
             timer.schedule(() -> probe(i), delay, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+        } catch (RejectedExecutionException stopping) {
             // the gateway is stopping
         }
     }

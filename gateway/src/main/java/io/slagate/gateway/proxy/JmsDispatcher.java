@@ -1,10 +1,25 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.bus.BusConnections;
 import io.slagate.config.BusSettings;
 import io.slagate.config.ServerConfig;
 import io.slagate.gateway.sched.ServerSlots;
 import io.slagate.gateway.soap.FaultReason;
+import io.slagate.gateway.soap.SoapVersion;
 import io.slagate.gateway.stats.GatewayMetrics.ServerError;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -14,17 +29,9 @@ import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TextMessage;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.activemq.ActiveMQConnection;
 import org.apache.activemq.ActiveMQConnectionFactory;
+import org.apache.activemq.transport.TransportListener;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.io.Content;
@@ -103,11 +110,11 @@ final class JmsDispatcher extends AbstractLifeCycle {
     }
 
     /** Connects on its own thread: an unreachable broker host can take a TCP connect timeout to refuse. */
-    private java.util.concurrent.ScheduledExecutorService connector;
+    private ScheduledExecutorService connector;
 
     @Override
     protected void doStart() {
-        connector = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        connector = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "slagate-" + context.gatewayId + "-jms-connect");
             t.setDaemon(true);
             return t;
@@ -127,24 +134,24 @@ final class JmsDispatcher extends AbstractLifeCycle {
             closeConnection();
             try {
                 retry = connector.schedule(this::connectOrRetry, RETRY_MILLIS, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            } catch (RejectedExecutionException stopping) {
                 // the gateway is stopping
             }
         }
     }
 
     private void connect() throws Exception {
-        ActiveMQConnectionFactory f = io.slagate.bus.BusConnections.connectionFactory(io.slagate.bus.BusConnections.effectiveUrl(bus.url()), bus.user(),
+        ActiveMQConnectionFactory f = BusConnections.connectionFactory(BusConnections.effectiveUrl(bus.url()), bus.user(),
                 bus.password(), bus.tls());
         f.setWatchTopicAdvisories(false);
         ActiveMQConnection c = (ActiveMQConnection) f.createConnection();
-        c.addTransportListener(new org.apache.activemq.transport.TransportListener() {
+        c.addTransportListener(new TransportListener() {
             @Override
             public void onCommand(Object command) {
             }
 
             @Override
-            public void onException(java.io.IOException error) {
+            public void onException(IOException error) {
                 brokerUp = false;
             }
 
@@ -231,7 +238,7 @@ final class JmsDispatcher extends AbstractLifeCycle {
             } else if (ex.tooLarge()) {
                 ex.fault(FaultReason.REQUEST_TOO_LARGE);
             } else {
-                ex.clientFault(ClientSideFailure.of(failure instanceof java.util.concurrent.CompletionException
+                ex.clientFault(ClientSideFailure.of(failure instanceof CompletionException
                         && failure.getCause() != null ? failure.getCause() : failure).reason);
             }
         });
@@ -243,7 +250,7 @@ final class JmsDispatcher extends AbstractLifeCycle {
         ScheduledFuture<?> timeout = timer.schedule(() -> timedOut(corr, server), serverTimeoutMillis, TimeUnit.MILLISECONDS);
         pending.put(corr, new Pending(ex, timeout));
         String contentType = ex.request.getHeaders().get(HttpHeader.CONTENT_TYPE);
-        String action = io.slagate.gateway.soap.SoapVersion.operation(ex.request.getHeaders().get("SOAPAction"), contentType);
+        String action = SoapVersion.operation(ex.request.getHeaders().get("SOAPAction"), contentType);
         try {
             if (!brokerUp) {
                 throw new JMSException("not connected to the broker");

@@ -9,6 +9,7 @@ import java.nio.channels.SocketChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ManagedSelector;
@@ -38,7 +39,7 @@ public final class LoopConnector extends ServerConnector {
     private static final ThreadLocal<ManagedSelector> TARGET = new ThreadLocal<>();
 
     /** Tasks handed to a loop from another thread or loop (a request admitted by another loop's completion). */
-    private final java.util.concurrent.atomic.AtomicLong crossLoopTasks = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong crossLoopTasks = new AtomicLong();
 
     /** Upstream channels whose connect completed at once, registered through the accept path (not listener events). */
     private final Set<SelectableChannel> connectedAtOnce = ConcurrentHashMap.newKeySet();

@@ -1,13 +1,20 @@
 package io.slagate.gateway.proxy;
 
 import io.slagate.gateway.soap.FaultReason;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.internal.ConsumedRequestBuffer;
+import org.eclipse.jetty.util.thread.Invocable;
 
 /**
  * C2P before admission: the client's body is read here, before its request may take a server slot,
@@ -26,7 +33,7 @@ import org.eclipse.jetty.server.Request;
  * body) the rest from the client. A whole body has a known length, so it goes upstream with
  * {@code Content-Length} whatever framing the client used.
  */
-final class RequestBody implements Runnable, org.eclipse.jetty.util.thread.Invocable {
+final class RequestBody implements Runnable, Invocable {
     private final GatewayExchange ex;
     private final Request c2p;
     private final long bufferLimit;
@@ -34,11 +41,11 @@ final class RequestBody implements Runnable, org.eclipse.jetty.util.thread.Invoc
     private Runnable admit; // dropped once run: a waiting request need not keep it
     /** Set once, by CAS ({@link #DECIDED}), by whichever of the reader and the timer decides. */
     private volatile boolean decided;
-    private static final java.lang.invoke.VarHandle DECIDED;
+    private static final VarHandle DECIDED;
 
     static {
         try {
-            DECIDED = java.lang.invoke.MethodHandles.lookup().findVarHandle(RequestBody.class, "decided", boolean.class);
+            DECIDED = MethodHandles.lookup().findVarHandle(RequestBody.class, "decided", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -76,7 +83,7 @@ final class RequestBody implements Runnable, org.eclipse.jetty.util.thread.Invoc
         if (!b.decided) {
             try {
                 b.deadline = timer.schedule(b::timedOut, timeoutMillis, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            } catch (RejectedExecutionException stopping) {
                 b.end(FaultReason.SHUTTING_DOWN);
                 return;
             }
@@ -108,7 +115,7 @@ final class RequestBody implements Runnable, org.eclipse.jetty.util.thread.Invoc
             }
             if (n > 0) {
                 if (size + n > bytes.length) {
-                    bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(Math.max(bytes.length * 2L, (long) size + n),
+                    bytes = Arrays.copyOf(bytes, (int) Math.min(Math.max(bytes.length * 2L, (long) size + n),
                             Math.max(bufferLimit, (long) size + n)));
                 }
                 chunk.get(bytes, size, n);
@@ -117,12 +124,12 @@ final class RequestBody implements Runnable, org.eclipse.jetty.util.thread.Invoc
             chunk.release();
             if (last) {
                 complete = true;
-                if (size == 0 && org.eclipse.jetty.http.HttpMethod.POST.is(c2p.getMethod())) {
+                if (size == 0 && HttpMethod.POST.is(c2p.getMethod())) {
                     end(FaultReason.MALFORMED_REQUEST); // a POST whose framing announced a body that was empty
                     return;
                 }
                 // the connection's read buffer is empty now: not held while the request waits in a queue
-                org.eclipse.jetty.server.internal.ConsumedRequestBuffer.release(c2p.getConnectionMetaData().getConnection());
+                ConsumedRequestBuffer.release(c2p.getConnectionMetaData().getConnection());
                 ready();
                 return;
             }
@@ -194,6 +201,6 @@ final class RequestBody implements Runnable, org.eclipse.jetty.util.thread.Invoc
 
     /** The body as one array, when whole (SOAP over JMS sends it as one message); null otherwise. */
     byte[] whole() {
-        return complete ? java.util.Arrays.copyOf(bytes, size) : null;
+        return complete ? Arrays.copyOf(bytes, size) : null;
     }
 }

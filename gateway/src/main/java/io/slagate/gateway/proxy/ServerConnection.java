@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpCompliance;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpParser;
@@ -41,10 +42,10 @@ final class ServerConnection extends AbstractConnection.NonBlocking implements H
      * RFC 9110 parsing without its leniencies for bare LF: a lone LF inside a server's header would
      * otherwise end the line here and start a header the server never meant (header injection).
      */
-    private static final org.eclipse.jetty.http.HttpCompliance UPSTREAM = org.eclipse.jetty.http.HttpCompliance.RFC9110.without(
-            "slagate-upstream", org.eclipse.jetty.http.HttpCompliance.Violation.LF_HEADER_TERMINATION,
-            org.eclipse.jetty.http.HttpCompliance.Violation.LF_CHUNK_TERMINATION,
-            org.eclipse.jetty.http.HttpCompliance.Violation.MULTILINE_FIELD_VALUE);
+    private static final HttpCompliance UPSTREAM = HttpCompliance.RFC9110.without(
+            "slagate-upstream", HttpCompliance.Violation.LF_HEADER_TERMINATION,
+            HttpCompliance.Violation.LF_CHUNK_TERMINATION,
+            HttpCompliance.Violation.MULTILINE_FIELD_VALUE);
     private static final int IDLE = 0;
     private static final int ACTIVE = 1;
     private static final int CLOSED = 2;

@@ -1,15 +1,21 @@
 package io.slagate.gateway.proxy;
 
 import io.slagate.config.UpstreamReuse;
+import io.slagate.gateway.stats.GatewayMetrics;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.util.Promise;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The keep-alive connections of this gateway to one plain-HTTP server, one idle list per event loop:
@@ -25,7 +31,7 @@ import org.eclipse.jetty.util.Promise;
  * back only to that group's idle list. At {@code maxConnections} open, an idle connection of another
  * group is closed to make room: never lent across groups.
  */
-final class ServerConnectionPool implements io.slagate.gateway.stats.GatewayMetrics.UpstreamConnections {
+final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections {
     private final LoopConnector connector;
     private final String host;
     private final int port;
@@ -44,7 +50,7 @@ final class ServerConnectionPool implements io.slagate.gateway.stats.GatewayMetr
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicLong opened = new AtomicLong();
     /** Counted once per request taken on an idle connection, by every loop: striped, not one contended word. */
-    private final java.util.concurrent.atomic.LongAdder reused = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder reused = new LongAdder();
     private final AtomicLong closedCount = new AtomicLong();
     private final AtomicLong evicted = new AtomicLong();
     private volatile boolean stopped;
@@ -56,15 +62,15 @@ final class ServerConnectionPool implements io.slagate.gateway.stats.GatewayMetr
      * serve one exchange each, so no answer can be shifted onto another client's request.
      */
     private volatile boolean proven;
-    private final java.util.concurrent.atomic.AtomicBoolean checking = new java.util.concurrent.atomic.AtomicBoolean();
-    private final java.util.concurrent.atomic.AtomicLong exchanges = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong quietChecks = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicBoolean checking = new AtomicBoolean();
+    private final AtomicLong exchanges = new AtomicLong();
+    private final AtomicLong quietChecks = new AtomicLong();
     /** How long a server that wrote bytes nobody asked for gets no connection reuse. */
-    static final long DISTRUST_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ServerConnectionPool.class);
+    static final long DISTRUST_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final Logger LOG = LoggerFactory.getLogger(ServerConnectionPool.class);
 
     /** Connections handed to an exchange of another loop than their own: always 0 (a test reads it). */
-    private final java.util.concurrent.atomic.AtomicLong crossLoop = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong crossLoop = new AtomicLong();
 
     ServerConnectionPool(LoopConnector connector, URI url, long idleTimeoutMillis) {
         this(connector, url, idleTimeoutMillis, UpstreamReuse.SHARED, Integer.MAX_VALUE);
@@ -295,7 +301,7 @@ final class ServerConnectionPool implements io.slagate.gateway.stats.GatewayMetr
         }
         if (!was) {
             LOG.warn("server {}:{} wrote bytes outside any answer; its connections are not reused for {} s",
-                    host, port, java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(DISTRUST_NANOS));
+                    host, port, TimeUnit.NANOSECONDS.toSeconds(DISTRUST_NANOS));
         }
         closeIdle();
     }

@@ -2,6 +2,7 @@ package io.slagate.gateway.proxy;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpHeader;
@@ -34,7 +35,7 @@ final class WsdlAddresses {
         if (q == null) {
             return false;
         }
-        String lower = q.toLowerCase(java.util.Locale.ROOT);
+        String lower = q.toLowerCase(Locale.ROOT);
         return lower.equals("wsdl") || lower.equals("wsdl2") || lower.startsWith("xsd=") || lower.startsWith("wsdl=");
     }
 
@@ -52,7 +53,7 @@ final class WsdlAddresses {
                 host = fh.split(",")[0].trim();
             }
             if ("https".equalsIgnoreCase(fp) || "http".equalsIgnoreCase(fp)) {
-                scheme = fp.toLowerCase(java.util.Locale.ROOT);
+                scheme = fp.toLowerCase(Locale.ROOT);
             }
         }
         return AUTHORITY.matcher(host).matches() ? scheme + "://" + host : null;

@@ -1,5 +1,6 @@
 package io.slagate.gateway.sched;
 
+import io.slagate.config.SlagateConfig;
 import java.util.Arrays;
 
 /**
@@ -46,7 +47,7 @@ public record Allocation(long version, double[] weights, int[] caps) {
      * The static allocation of a configuration: its weights (1 for a class without one) and caps
      * (N_s for a server without one).
      */
-    public static Allocation fromConfig(io.slagate.config.SlagateConfig config) {
+    public static Allocation fromConfig(SlagateConfig config) {
         var classes = config.classes();
         var servers = config.servers();
         double[] w = new double[classes.size()];

@@ -1,10 +1,12 @@
 package io.slagate.gateway.sched;
 
 import java.util.Iterator;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * A logical queue of waiting requests (one per class; one per pool in FCFS mode). Arrival threads
@@ -162,13 +164,13 @@ final class ClassQueue {
     }
 
     /** Marks and removes entries whose deadline passed; returns them through {@code sink}. Drops idle lanes. */
-    int expire(long nowNanos, java.util.function.Consumer<QueuedRequest> sink) {
+    int expire(long nowNanos, Consumer<QueuedRequest> sink) {
         boolean ordered = ordered(nowNanos);
         if (!fair) {
             return expire(fifo, nowNanos, ordered, sink);
         }
         int n = 0;
-        for (Iterator<java.util.Map.Entry<String, Lane>> it = lanes.entrySet().iterator(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, Lane>> it = lanes.entrySet().iterator(); it.hasNext(); ) {
             Lane lane = it.next().getValue();
             n += expire(lane, nowNanos, ordered, sink);
             if (lane.waiting.get() == 0 && !lane.scheduled.get()) {
@@ -179,7 +181,7 @@ final class ClassQueue {
         return n;
     }
 
-    private int expire(Lane lane, long nowNanos, boolean ordered, java.util.function.Consumer<QueuedRequest> sink) {
+    private int expire(Lane lane, long nowNanos, boolean ordered, Consumer<QueuedRequest> sink) {
         int n = 0;
         for (Iterator<QueuedRequest> it = lane.entries.iterator(); it.hasNext(); ) {
             QueuedRequest r = it.next();

@@ -1,5 +1,6 @@
 package io.slagate.gateway.sched;
 
+
 /**
  * Chooses which queue of a server pool gets the next free slot. Called only from the scheduling
  * loop (one thread at a time), so implementations keep plain mutable state.

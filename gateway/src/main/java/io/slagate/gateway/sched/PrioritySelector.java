@@ -1,5 +1,6 @@
 package io.slagate.gateway.sched;
 
+
 /** Static priority: the first backlogged class in configuration order (the paper's baseline). */
 final class PrioritySelector implements ClassSelector {
     @Override

@@ -3,13 +3,14 @@ package io.slagate.gateway.sched;
 import io.slagate.config.SchedulerMode;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.locality.LocalityLearner;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gateway's queue manager (section III-A): per-class FIFO queues of suspended requests and the
@@ -121,7 +122,7 @@ public final class QueueManager {
      * of both while the previous one finishes. {@link #succeededBy} links them once it takes over.
      */
     public static QueueManager succeeding(QueueManager previous, SlagateConfig config, Allocation initial, LongSupplier nanoClock) {
-        Map<String, AtomicInteger> counters = new java.util.HashMap<>();
+        Map<String, AtomicInteger> counters = new HashMap<>();
         for (int i = 0; i < previous.servers.length; i++) {
             counters.put(previous.serverKeys[i], previous.servers[i].counter());
         }

@@ -1,5 +1,6 @@
 package io.slagate.gateway.sched;
 
+
 /**
  * The classes a flash crowd's protection holds to their share of the allocation in force,
  * ⌈N · w_c / Σw⌉ over their pool, even when the other classes leave theirs idle: the others'

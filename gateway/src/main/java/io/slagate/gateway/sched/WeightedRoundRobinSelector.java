@@ -1,5 +1,6 @@
 package io.slagate.gateway.sched;
 
+
 /**
  * Weighted round-robin over class queues with a dynamic boundary (section III-A): a cycle of
  * length w_g in which class c has an interval of length w_{g,c}, measured in concurrently executing

@@ -1,5 +1,6 @@
 package io.slagate.gateway.soap;
 
+
 /**
  * Why the gateway answered a request itself. Each reason carries its machine-readable code (in the
  * fault's detail and the {@code X-Slagate-Fault} header), whose side is at fault (Sender/Client or

@@ -1,5 +1,6 @@
 package io.slagate.gateway.soap;
 
+
 /** Reads one parameter of a media type, e.g. {@code action} of {@code application/soap+xml; action="urn:x"}. */
 final class MediaTypes {
     private MediaTypes() {

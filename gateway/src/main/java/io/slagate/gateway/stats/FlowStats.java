@@ -1,5 +1,6 @@
 package io.slagate.gateway.stats;
 
+
 /**
  * One class's statistics at one gateway, averaged over the sliding window (section III-B): what the
  * gateway publishes every reporting interval and what the resource manager's model reads (λ~, t~).

@@ -1,7 +1,12 @@
 package io.slagate.load.service;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -78,12 +83,12 @@ public final class BackendServer implements AutoCloseable {
         ctx.addServlet(new ServletHolder("knobs", new KnobsServlet(knobs, cache)), "/admin/knobs/*");
         if (cache != null) {
             // the Bookstore's counters, for experiments and operators (the gateway never reads them)
-            ctx.addServlet(new ServletHolder("bookstore-stats", new jakarta.servlet.http.HttpServlet() {
+            ctx.addServlet(new ServletHolder("bookstore-stats", new HttpServlet() {
                 @Override
-                protected void doGet(jakarta.servlet.http.HttpServletRequest req, jakarta.servlet.http.HttpServletResponse resp)
-                        throws java.io.IOException {
+                protected void doGet(HttpServletRequest req, HttpServletResponse resp)
+                        throws IOException {
                     resp.setContentType("application/json");
-                    resp.getWriter().printf(java.util.Locale.ROOT, "{\"hits\":%d,\"misses\":%d,\"cacheItems\":%d,\"items\":%d,\"workers\":%d}%n",
+                    resp.getWriter().printf(Locale.ROOT, "{\"hits\":%d,\"misses\":%d,\"cacheItems\":%d,\"items\":%d,\"workers\":%d}%n",
                             cache.hits(), cache.misses(), cache.capacity(), cache.model().items(), cache.model().workers());
                 }
             }), "/bookstore/stats");

@@ -1,5 +1,6 @@
 package io.slagate.load.service;
 
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -111,7 +112,7 @@ public final class ItemCache {
         }
         synchronized (lru) {
             capacity = items;
-            java.util.Iterator<Integer> it = lru.keySet().iterator();
+            Iterator<Integer> it = lru.keySet().iterator();
             while (lru.size() > items && it.hasNext()) {
                 it.next();
                 it.remove();

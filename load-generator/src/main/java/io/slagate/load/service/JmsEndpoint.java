@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
 
 /**
  * Where the synthetic service listens for SOAP over JMS: a broker and how many messages it processes
@@ -53,7 +54,7 @@ public record JmsEndpoint(String brokerUrl, int consumers, String user, String p
                 param("transport.jms.MaxConcurrentConsumers", Integer.toString(consumers)),
                 param("transport.jms.CacheLevel", "consumer"),
                 credentials);
-        String xml = base.replaceFirst("(?s)(\\s*<phaseOrder type=\"InFlow\">)", java.util.regex.Matcher.quoteReplacement(transport) + "$1");
+        String xml = base.replaceFirst("(?s)(\\s*<phaseOrder type=\"InFlow\">)", Matcher.quoteReplacement(transport) + "$1");
         Path file = Files.createTempFile("slagate-axis2-jms", ".xml"); // rw------- on POSIX
         Files.writeString(file, xml);
         return file;

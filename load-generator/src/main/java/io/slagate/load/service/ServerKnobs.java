@@ -1,5 +1,6 @@
 package io.slagate.load.service;
 
+import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -32,7 +33,7 @@ public final class ServerKnobs {
     private final AtomicInteger executing = new AtomicInteger();
     private final AtomicInteger contendingExecuting = new AtomicInteger();
     /** The operations that contend (empty: every one). */
-    private volatile java.util.Set<String> contending = java.util.Set.of();
+    private volatile Set<String> contending = Set.of();
     private final AtomicInteger peak = new AtomicInteger();
     private volatile int workers;
     private volatile int contentionKnee;
@@ -75,13 +76,13 @@ public final class ServerKnobs {
     }
 
     /** Confines the contention to these operations, counted among themselves (empty: every operation contends). */
-    public void contendingOperations(java.util.Set<String> operations) {
-        contending = java.util.Set.copyOf(operations);
+    public void contendingOperations(Set<String> operations) {
+        contending = Set.copyOf(operations);
     }
 
     /** Whether {@code operation} is subject to the contention knee. */
     public boolean contends(String operation) {
-        java.util.Set<String> c = contending;
+        Set<String> c = contending;
         return c.isEmpty() || c.contains(operation);
     }
 

@@ -1,5 +1,9 @@
 package io.slagate.load.service;
 
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.axis2.context.MessageContext;
+
 /**
  * The paper's example service (section III): quotes and trades, each spending a synthetic service
  * time. Axis2 exposes the public methods as operations (RPC style) and generates the WSDL. Axis2
@@ -8,13 +12,13 @@ package io.slagate.load.service;
 public class StockUtility {
     private static volatile ServiceTime serviceTime = ServiceTime.paper(0.02, 0.1);
     /** The worker pool of {@link ServiceTime#workers}, or null when unbounded. */
-    private static volatile java.util.concurrent.Semaphore workers;
+    private static volatile Semaphore workers;
 
-    private static final java.util.concurrent.atomic.AtomicInteger executing = new java.util.concurrent.atomic.AtomicInteger();
-    private static final java.util.concurrent.atomic.AtomicInteger peak = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger executing = new AtomicInteger();
+    private static final AtomicInteger peak = new AtomicInteger();
 
     public static void configure(ServiceTime t) {
-        workers = t.workers() > 0 ? new java.util.concurrent.Semaphore(t.workers(), true) : null;
+        workers = t.workers() > 0 ? new Semaphore(t.workers(), true) : null;
         serviceTime = t;
         peak.set(0);
     }
@@ -26,13 +30,13 @@ public class StockUtility {
 
     /** One request's work: on its server's knobs when it has them (a BackendServer), else after the JVM's pool. */
     private static void perform(String operation) {
-        org.apache.axis2.context.MessageContext mc = org.apache.axis2.context.MessageContext.getCurrentMessageContext();
+        MessageContext mc = MessageContext.getCurrentMessageContext();
         Object knobs = mc == null ? null : mc.getConfigurationContext().getProperty(ServerKnobs.PROPERTY);
         if (knobs instanceof ServerKnobs k) {
             k.perform(serviceTime, operation);
             return;
         }
-        java.util.concurrent.Semaphore pool = workers;
+        Semaphore pool = workers;
         if (pool == null) {
             serviceTime.perform(operation);
             return;

@@ -1,12 +1,14 @@
 package io.slagate.load.service;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ConfigurationContextFactory;
@@ -60,11 +62,11 @@ public final class SyntheticServiceServlet extends AxisServlet {
                 ctx = ConfigurationContextFactory.createConfigurationContextFromURIs(
                         SyntheticServiceServlet.class.getResource("/slagate-axis2.xml"), null);
             } else {
-                java.nio.file.Path xml = jms.axis2Xml();
+                Path xml = jms.axis2Xml();
                 try {
                     ctx = ConfigurationContextFactory.createConfigurationContextFromURIs(xml.toUri().toURL(), null);
                 } finally {
-                    java.nio.file.Files.deleteIfExists(xml); // read: the broker password leaves the disk
+                    Files.deleteIfExists(xml); // read: the broker password leaves the disk
                 }
             }
             AxisService service = AxisService.createService(StockUtility.class.getName(), ctx.getAxisConfiguration());

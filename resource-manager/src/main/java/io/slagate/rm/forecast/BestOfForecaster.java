@@ -1,6 +1,8 @@
 package io.slagate.rm.forecast;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs several forecasters side by side on the same series and answers with the one whose recent one-cycle
@@ -66,8 +68,8 @@ public final class BestOfForecaster implements Forecaster {
     }
 
     /** Each candidate's recent one-cycle error, by name (NaN until it was checked). */
-    public java.util.Map<String, Double> errors() {
-        java.util.Map<String, Double> m = new java.util.LinkedHashMap<>();
+    public Map<String, Double> errors() {
+        Map<String, Double> m = new LinkedHashMap<>();
         for (int i = 0; i < candidates.size(); i++) {
             m.put(names.get(i), candidates.get(i).error());
         }

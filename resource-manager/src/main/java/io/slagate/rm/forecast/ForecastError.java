@@ -1,5 +1,6 @@
 package io.slagate.rm.forecast;
 
+
 /** A forecaster's recent relative error |forecast − measured| / measured, exponentially smoothed. */
 final class ForecastError {
     private static final double SMOOTHING = 0.3;

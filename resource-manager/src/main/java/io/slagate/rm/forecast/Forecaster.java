@@ -1,5 +1,6 @@
 package io.slagate.rm.forecast;
 
+
 /**
  * A flow's arrival rate one control cycle ahead, fed once per cycle with the window's
  * measured rate. Time enters only through the calls.

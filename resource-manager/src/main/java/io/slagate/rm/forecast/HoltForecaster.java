@@ -1,5 +1,6 @@
 package io.slagate.rm.forecast;
 
+
 /**
  * Holt's linear trend (double exponential smoothing): a level and a trend per cycle, each smoothed, and the
  * forecast level + trend. On a ramp it is a cycle ahead of the last window, where the last window is always

@@ -1,5 +1,6 @@
 package io.slagate.rm.forecast;
 
+
 /**
  * A least-squares line through the last {@code k} cycles' rates, extrapolated. Unlike Holt's trend it forgets
  * everything older than its window at once, so after a ramp ends it stops extrapolating within k cycles, and

@@ -1,5 +1,6 @@
 package io.slagate.rm.limit;
 
+
 /**
  * Finds a server's concurrency N_s online from what the gateways measure of it ({@code concurrency: auto}). One instance per server, fed once per control cycle; time enters only through the samples.
  */

@@ -1,5 +1,6 @@
 package io.slagate.rm.model;
 
+
 /**
  * Picks a model per flow from what is observed: the closed population model where the flow queues
  * for its slots (its response time exceeds its service time by over {@value #QUEUEING_FRACTION} of it,

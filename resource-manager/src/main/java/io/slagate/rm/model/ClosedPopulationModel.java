@@ -2,6 +2,7 @@ package io.slagate.rm.model;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.DoubleUnaryOperator;
 
 /**
  * A flow as a finite population of clients with think time sharing its w slots: the machine-repairman
@@ -136,7 +137,7 @@ public final class ClosedPopulationModel implements ResponseTimeModel {
         }
         double mu = 1 / s;
         double a = m0 / s; // departures while all m slots are busy
-        java.util.function.DoubleUnaryOperator tail = x -> {
+        DoubleUnaryOperator tail = x -> {
             double t = 0;
             double served = Math.exp(-mu * x);
             int kMax = Math.max(0, n - 1 - m0 + 1);

@@ -1,5 +1,7 @@
 package io.slagate.rm.model;
 
+import java.util.function.DoubleUnaryOperator;
+
 /**
  * Open M/M/m (Erlang C): the flow's w slots are w servers, each taking a request for the measured
  * service time S~, fed by Poisson arrivals at the measured rate λ~ — the right model for open
@@ -71,7 +73,7 @@ public final class ErlangCModel implements ResponseTimeModel {
         double c = erlangC(m, a);
         double mu = 1 / s;
         double theta = m / s - a / s;
-        java.util.function.DoubleUnaryOperator tail = x -> {
+        DoubleUnaryOperator tail = x -> {
             double waitThenServe = Math.abs(theta - mu) < 1e-9 * mu ? (1 + mu * x) * Math.exp(-mu * x)
                     : (theta * Math.exp(-mu * x) - mu * Math.exp(-theta * x)) / (theta - mu);
             return (1 - c) * Math.exp(-mu * x) + c * waitThenServe;

@@ -1,5 +1,6 @@
 package io.slagate.rm.model;
 
+
 /**
  * What was measured for one flow (g,c) over the last window: the arrival rate λ~ (requests/s), the
  * mean response time t~ (s, queueing at the gateway included) and the share w~ (in server slots) it

@@ -1,5 +1,6 @@
 package io.slagate.rm.model;
 
+
 /**
  * The paper's M/M/1 model (section IV-B). From the observed λ~, t~ at share w~, the service rate
  * seen by the flow is μ = 1/t~ + λ~/w~ (eq. 8), and at share w the predicted response time is

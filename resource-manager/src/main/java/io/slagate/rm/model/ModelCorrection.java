@@ -1,7 +1,10 @@
 package io.slagate.rm.model;
 
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Online correction of a response-time model by its own measured error, per flow. Each cycle the
@@ -30,7 +33,7 @@ public final class ModelCorrection {
     /** An error above this (relative) is reported with what led to it: the model, not the plant, is then wrong. */
     static final double BLOWN = 10;
     private final double bound;
-    private java.util.function.Consumer<String> listener;
+    private Consumer<String> listener;
     private final Map<String, Pending> pending = new HashMap<>();
     private final Map<String, Double> gain = new HashMap<>();
     private final Map<String, Double> error = new HashMap<>();
@@ -59,7 +62,7 @@ public final class ModelCorrection {
         double e = Math.abs(p.predictedSeconds() - measured) / measured;
         error.put(flow, e);
         if (e > BLOWN && listener != null) {
-            listener.accept(String.format(java.util.Locale.ROOT,
+            listener.accept(String.format(Locale.ROOT,
                     "model error %.0f%% for %s: predicted %.4f s at w=%.3f (from t~=%.4f s at w~=%.3f), measured %.4f s (λ~=%.3f, X~=%.3f, S~=%.4f)",
                     100 * e, flow, p.predictedSeconds(), p.toWeight(), p.fromSeconds(), p.fromWeight(), measured, o.arrivalRate(),
                     o.throughput(), o.serviceSeconds()));
@@ -103,7 +106,7 @@ public final class ModelCorrection {
     }
 
     /** Where to say when a prediction missed by more than {@value #BLOWN} times the measurement (null: nowhere). */
-    public void onBlownPrediction(java.util.function.Consumer<String> listener) {
+    public void onBlownPrediction(Consumer<String> listener) {
         this.listener = listener;
     }
 
@@ -124,7 +127,7 @@ public final class ModelCorrection {
     }
 
     /** Forgets flows that no longer exist. */
-    public void retain(java.util.Set<String> flows) {
+    public void retain(Set<String> flows) {
         pending.keySet().retainAll(flows);
         gain.keySet().retainAll(flows);
         error.keySet().retainAll(flows);

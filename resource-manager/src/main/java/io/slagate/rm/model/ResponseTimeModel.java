@@ -1,5 +1,7 @@
 package io.slagate.rm.model;
 
+import java.util.List;
+
 /**
  * Predicts a flow's response time if it were given w server slots, from what was observed at the
  * share it had. The M/M/1 approximation of the paper ({@link MM1Model}) is one; the closed population
@@ -33,7 +35,7 @@ public interface ResponseTimeModel {
     }
 
     /** The names {@code controller.model} accepts. */
-    java.util.List<String> NAMES = java.util.List.of("auto", "closed", "mmm", "mm1");
+    List<String> NAMES = List.of("auto", "closed", "mmm", "mm1");
 
     /** Predictions at or above this mean "the queue grows without bound" (utilization ≥ 1). */
     double UNSTABLE_SECONDS = 3600;

@@ -1,5 +1,6 @@
 package io.slagate.rm.optimize;
 
+
 /**
  * Splits a server's capacity N_s among gateways in proportion to their total shares w_g (eq. 5–6)
  * as integers that sum exactly to N_s: each gateway gets the floor of its quota, and the units

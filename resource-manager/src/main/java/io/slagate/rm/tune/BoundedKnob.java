@@ -1,5 +1,6 @@
 package io.slagate.rm.tune;
 
+
 /**
  * What every knob shares: bounds, checked once, and whether only whole values are allowed. A subclass says
  * only how to read and set its value on whatever owns it.

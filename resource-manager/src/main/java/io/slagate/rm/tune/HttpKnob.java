@@ -1,13 +1,15 @@
 package io.slagate.rm.tune;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * A backend's knob through its admin endpoint (the HTTP knob adapter): {@code GET base} answers a JSON object
@@ -47,7 +49,7 @@ public final class HttpKnob extends BoundedKnob {
                 throw new KnobException(name() + ": the endpoint does not report it");
             }
             return v.doubleValue();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new KnobException(name() + ": the endpoint's answer is not JSON", e);
         }
     }
@@ -68,9 +70,9 @@ public final class HttpKnob extends BoundedKnob {
     private HttpResponse<String> send(HttpRequest req) throws KnobException {
         try {
             return http.send(req, HttpResponse.BodyHandlers.ofString());
-        } catch (java.net.http.HttpTimeoutException e) {
+        } catch (HttpTimeoutException e) {
             throw new KnobException(name() + ": no answer within " + timeout, e);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new KnobException(name() + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -64,7 +64,7 @@ public final class NelderMead implements SearchStrategy {
 
     private static double[] filled(int n, double v) {
         double[] a = new double[n];
-        java.util.Arrays.fill(a, v);
+        Arrays.fill(a, v);
         return a;
     }
 

@@ -1,5 +1,9 @@
 package io.slagate.rm.tune;
 
+import io.slagate.config.TuningSettings;
+import java.util.Arrays;
+import java.util.Random;
+
 /**
  * A search over the unit cube [0, 1]^d of normalized knob values, driven by measurements it cannot
  * make itself: {@link #next} proposes a point, {@link #report} returns its measured objective (higher is better).
@@ -27,7 +31,7 @@ public interface SearchStrategy {
     default double[] nextOtherThan(double[] known, double knownValue, KnobSet knobs) {
         double[] p = next();
         for (int i = 0; i < 8 && known != null && Double.isFinite(knownValue)
-                && java.util.Arrays.equals(knobs.values(p), knobs.values(known)); i++) {
+                && Arrays.equals(knobs.values(p), knobs.values(known)); i++) {
             report(knownValue);
             p = next();
         }
@@ -42,7 +46,7 @@ public interface SearchStrategy {
      * the tuner gives up on a stall. A first simplex on a plateau (every neighbour as bad as the start) otherwise stalls
      * before any restart: experiment tuning --two-tier stopped so at trial 13 with restarts every 12.
      */
-    static SearchStrategy of(io.slagate.config.TuningSettings settings, double[] start, KnobSet knobs, java.util.Random random) {
+    static SearchStrategy of(TuningSettings settings, double[] start, KnobSet knobs, Random random) {
         int restartEvery = Math.max(start.length + 3, settings.stallTrials() / 2);
         double[] steps = new double[start.length];
         for (int i = 0; i < steps.length; i++) {

@@ -1,5 +1,6 @@
 package io.slagate.rm.tune;
 
+
 /**
  * One knob a tuner may turn: its name, bounds and kind, and how to read and set it on whatever owns it
  * (slagate itself, or a backend through an adapter). Strategies search the unit cube; {@link #fromUnit} and

@@ -1,5 +1,6 @@
 package io.slagate.rm.tune;
 
+
 /**
  * What the tuners' own knobs set in the resource manager: N_s of a server, the queue timeout of a
  * class, the gateways' statistics window. The manager's overrides implement it; the knobs need no
