@@ -5,6 +5,7 @@ import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.Topics;
 import io.slagate.config.BusSettings;
 import io.slagate.config.BusTls;
+import io.slagate.util.LogLimiter;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -48,7 +49,6 @@ public final class ControlBus implements AutoCloseable {
     private static final int MAX_PENDING = 1024;
     private static final Duration MIN_BACKOFF = Duration.ofMillis(100);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
-    private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private record Subscription(String topic, BiConsumer<BusMessage, String> handler) {
     }
@@ -72,7 +72,7 @@ public final class ControlBus implements AutoCloseable {
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
     private final AtomicLong connects = new AtomicLong();
-    private final AtomicLong lastMalformedWarn = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
+    private final LogLimiter malformedWarnings = new LogLimiter(Duration.ofSeconds(10));
     private volatile boolean connected;
     private volatile String whileLost = "";
     private volatile String lastError;
@@ -384,9 +384,7 @@ public final class ControlBus implements AutoCloseable {
             sender = m instanceof ActiveMQMessage am ? am.getUserID() : null;
         } catch (IllegalArgumentException | JMSException e) {
             long n = malformed.incrementAndGet();
-            long now = System.nanoTime();
-            long last = lastMalformedWarn.get();
-            if (now - last >= WARN_EVERY_NANOS && lastMalformedWarn.compareAndSet(last, now)) {
+            if (malformedWarnings.allow()) {
                 LOG.warn("bus {}: skipped a malformed message on {}: {} ({} skipped so far)", name, s.topic(), e.getMessage(), n);
             }
             return;
@@ -403,9 +401,7 @@ public final class ControlBus implements AutoCloseable {
     private void refuseOversized(Subscription s, long size) {
         long n = oversized.incrementAndGet();
         malformed.incrementAndGet();
-        long now = System.nanoTime();
-        long last = lastMalformedWarn.get();
-        if (now - last >= WARN_EVERY_NANOS && lastMalformedWarn.compareAndSet(last, now)) {
+        if (malformedWarnings.allow()) {
             LOG.warn("bus {}: refused a message of {} bytes on {} (limit {} characters; {} refused so far)", name, size, s.topic(),
                     Topics.MAX_MESSAGE_CHARS, n);
         }

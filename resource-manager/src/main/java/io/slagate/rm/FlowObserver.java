@@ -179,9 +179,7 @@ final class FlowObserver {
         double[] measured = {mine.arrivalRate(), mine.meanResponseSeconds(), mine.throughput(), mine.meanServiceSeconds(), w};
         for (double v : measured) {
             if (!Double.isFinite(v)) {
-                long now = System.nanoTime();
-                if (now - rm.lastBadObservationWarn > 10_000_000_000L) {
-                    rm.lastBadObservationWarn = now;
+                if (rm.badObservationWarnings.allow()) {
                     LOG.warn("gateway {} reported a non-finite measurement for class {} ({}); dropped: the flow keeps the weight"
                             + " in force", g, name, Arrays.toString(measured));
                 }

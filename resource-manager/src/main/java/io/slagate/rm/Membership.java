@@ -2,6 +2,8 @@ package io.slagate.rm;
 
 import io.slagate.bus.GatewayRoster;
 import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.util.LogLimiter;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
@@ -17,7 +19,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Membership {
     private static final Logger LOG = LoggerFactory.getLogger(Membership.class);
-    private static final long WARN_EVERY_NANOS = 10_000_000_000L;
 
     /** What a gateway's heartbeat means for the decisions. */
     enum Change {
@@ -35,7 +36,7 @@ final class Membership {
     private final GatewayRoster roster;
     private final IntSupplier maxGateways;
     private final AtomicLong refused = new AtomicLong();
-    private long lastWarn = System.nanoTime() - WARN_EVERY_NANOS;
+    private final LogLimiter warnings = new LogLimiter(Duration.ofSeconds(10));
 
     Membership(String id, GatewayRoster roster, IntSupplier maxGateways) {
         this.id = id;
@@ -80,9 +81,7 @@ final class Membership {
     /** A message about gateways (or an allocation version) that was not believed: counted, and logged at most every 10 s. */
     void refused(String what) {
         long n = refused.incrementAndGet();
-        long now = System.nanoTime();
-        if (now - lastWarn >= WARN_EVERY_NANOS) {
-            lastWarn = now;
+        if (warnings.allow()) {
             LOG.warn("resource manager {}: ignored {} ({} ignored so far)", id, what, n);
         }
     }

@@ -10,6 +10,8 @@ import io.slagate.rm.optimize.AllocationOptimizer;
 import io.slagate.rm.optimize.AllocationProblem;
 import io.slagate.rm.optimize.CapPartition;
 import io.slagate.rm.optimize.Solution;
+import io.slagate.util.LogLimiter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -211,13 +213,11 @@ final class PoolSolver {
         return CapacityDeficit.of(pool, n, slotsPerServer, resolution, demand);
     }
 
-    private long lastBlownWarn = System.nanoTime() - 10_000_000_000L;
+    private final LogLimiter blownWarnings = new LogLimiter(Duration.ofSeconds(10));
 
     /** A prediction that missed by over 10×: said at WARN, at most every 10 s, with what led to it. */
     void blown(String what) {
-        long now = System.nanoTime();
-        if (now - lastBlownWarn > 10_000_000_000L) {
-            lastBlownWarn = now;
+        if (blownWarnings.allow()) {
             LOG.warn("{} — the {} model is wrong here", what, rm.model.name());
         }
     }

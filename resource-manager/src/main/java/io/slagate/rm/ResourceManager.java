@@ -19,6 +19,8 @@ import io.slagate.rm.model.ModelCorrection;
 import io.slagate.rm.model.ResponseTimeModel;
 import io.slagate.rm.optimize.CapPartition;
 import io.slagate.rm.reconfigure.PoolReconfiguration;
+import io.slagate.util.LogLimiter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -55,7 +57,7 @@ public final class ResourceManager {
     final ResponseTimeModel model;
     /** The model's own measured error and gain per flow; carried across reconfigurations. */
     ModelCorrection correction;
-    long lastBadObservationWarn = System.nanoTime() - 10_000_000_000L;
+    final LogLimiter badObservationWarnings = new LogLimiter(Duration.ofSeconds(10));
     final Overrides overrides;
     /** Control cycles one statistics window spans: consecutive cycles' measurements share that many windows' answers. */
     final int windowCycles;
