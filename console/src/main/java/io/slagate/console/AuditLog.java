@@ -1,12 +1,10 @@
 package io.slagate.console;
 
+import io.slagate.util.Recent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.slf4j.Logger;
@@ -25,7 +23,7 @@ public final class AuditLog {
     }
 
     private final Path file;
-    private final Deque<Entry> recent = new ArrayDeque<>();
+    private final Recent<Entry> recent = new Recent<>(KEEP);
 
     public AuditLog(Path file) {
         this.file = file;
@@ -33,10 +31,7 @@ public final class AuditLog {
 
     public synchronized void record(String user, String action, String detail, String address) {
         Entry e = new Entry(System.currentTimeMillis(), user, action, detail, address);
-        recent.addLast(e);
-        while (recent.size() > KEEP) {
-            recent.removeFirst();
-        }
+        recent.add(e);
         LOG.info("audit: {} {} {} from {}", user, action, detail, address);
         if (file != null) {
             try {
@@ -48,12 +43,7 @@ public final class AuditLog {
     }
 
     /** Most recent first. */
-    public synchronized List<Entry> recent(int max) {
-        List<Entry> out = new ArrayList<>();
-        var it = recent.descendingIterator();
-        while (it.hasNext() && out.size() < max) {
-            out.add(it.next());
-        }
-        return out;
+    public List<Entry> recent(int max) {
+        return recent.newestFirst(max);
     }
 }

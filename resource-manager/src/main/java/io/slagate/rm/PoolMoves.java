@@ -3,16 +3,15 @@ package io.slagate.rm;
 import io.slagate.config.ServerConfig;
 import io.slagate.config.SlagateConfig;
 import io.slagate.rm.reconfigure.PoolReconfiguration;
+import io.slagate.util.Recent;
 import java.time.LocalTime;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -40,7 +39,7 @@ final class PoolMoves {
     private final AtomicLong moves = new AtomicLong();
     private final AtomicLong refusedMoves = new AtomicLong();
     /** The last moves, for the console (newest last). */
-    private final Deque<String> log = new ConcurrentLinkedDeque<>();
+    private final Recent<String> log = new Recent<>(LOG_LINES);
 
     /** A new configuration as given: decisions afresh; the moves made stay where its pools still allow them. */
     SlagateConfig rebase(SlagateConfig given) {
@@ -122,10 +121,7 @@ final class PoolMoves {
 
     private void record(String line) {
         LOG.warn("pool reconfiguration: {}", line);
-        log.addLast(LocalTime.now().withNano(0) + " " + line);
-        while (log.size() > LOG_LINES) {
-            log.pollFirst();
-        }
+        log.add(LocalTime.now().withNano(0) + " " + line);
     }
 
     /** {@code c} with every moved server in the pool it serves now (a moved server whose pools no longer allow it goes home). */
@@ -168,6 +164,6 @@ final class PoolMoves {
     }
 
     List<String> log() {
-        return List.copyOf(log);
+        return log.oldestFirst();
     }
 }

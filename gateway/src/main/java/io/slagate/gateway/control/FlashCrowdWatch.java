@@ -4,12 +4,11 @@ import io.slagate.config.FlashCrowdSettings;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
+import io.slagate.util.Recent;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -32,7 +31,7 @@ public final class FlashCrowdWatch {
     private volatile QueueManager detectorOf;
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
     /** The last events, newest last, for {@code /stats}. */
-    private final Deque<Map<String, Object>> events = new ConcurrentLinkedDeque<>();
+    private final Recent<Map<String, Object>> events = new Recent<>(EVENTS_KEPT);
 
     /** Called with the class's name when a class's arrivals surge. */
     public void addListener(Consumer<String> listener) {
@@ -91,10 +90,7 @@ public final class FlashCrowdWatch {
         ev.put("event", e.raised() ? "raised" : "over");
         ev.put("rate", Math.round(e.rate() * 10) / 10.0);
         ev.put("usualRate", Math.round(e.usual() * 10) / 10.0);
-        events.addLast(ev);
-        while (events.size() > EVENTS_KEPT) {
-            events.pollFirst();
-        }
+        events.add(ev);
     }
 
     /** For {@code /stats}: the classes alarmed now (of {@code queues}' configuration) and the last events. */
@@ -108,7 +104,7 @@ public final class FlashCrowdWatch {
         }
         Map<String, Object> fc = new LinkedHashMap<>();
         fc.put("alarmed", alarmed);
-        fc.put("events", List.copyOf(events));
+        fc.put("events", events.oldestFirst());
         return fc;
     }
 }
