@@ -94,7 +94,7 @@ final class AheadExperiment {
         md.append(crowdReport(defended, undefended, calm, crowdSeconds)).append("\n```\n").append(crowdLine).append("\n```\n");
         String poolsLine = String.format(Locale.ROOT, "pools throughput static %.0f reconfigured %.0f", fixed.total(), moving.total());
         md.append(poolsReport(fixed, moving, poolSettle, poolMeasure)).append("\n```\n").append(poolsLine).append("\n```\n");
-        Files.writeString(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), md);
+        ResultsFile.write(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), md);
         return List.of(crowdLine, line, poolsLine);
     }
 

@@ -90,7 +90,7 @@ final class ControllerTuningExperiment {
                 describe(best));
         Path dir = out.resolve("tuning");
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(quick ? "CONTROLLER-short.md" : "CONTROLLER.md"),
+        ResultsFile.write(dir.resolve(quick ? "CONTROLLER-short.md" : "CONTROLLER.md"),
                 report(command, trials, series, line, describe(start), windowText.toString().trim(), phaseSeconds, compareSeconds));
         return List.of(line);
     }

@@ -200,7 +200,7 @@ public final class Experiments {
         md.append('\n');
         md.append("![weights](weights.png)\n![response time](response-time.png)\n![queues](queues.png)\n"
                 + "![throughput](throughput.png)\n![utility](utility.png)\n");
-        Files.writeString(dir.resolve("RESULTS.md"), md);
+        ResultsFile.write(dir.resolve("RESULTS.md"), md);
     }
 
     /** Experiment B's table per phase: weights, response times, utilities, queues and throughput in paper units. */
@@ -281,14 +281,14 @@ public final class Experiments {
             }
         }
         Files.write(dir.resolve("utility-grid.csv"), csv);
-        Files.writeString(dir.resolve("RESULTS.md"), md);
+        ResultsFile.write(dir.resolve("RESULTS.md"), md);
         if (sweep) {
             List<PointSweep.Result> points = new ArrayList<>();
             for (int[] p : SATURATED) {
                 if (contains(grid, p[0]) && contains(grid, p[1])) {
                     log.printf(Locale.ROOT, "C: point (%d,%d) against the oracle%n", p[0], p[1]);
                     points.add(new PointSweep(POINT_SCALE, quick, log, p[0], p[1]).run(dir, command));
-                    Files.writeString(dir.resolve("RESULTS.md"), md + captureSection(points));
+                    ResultsFile.write(dir.resolve("RESULTS.md"), md + captureSection(points));
                 }
             }
         }

@@ -82,7 +82,7 @@ final class KneeExperiment {
         for (KneeBackend b : List.of(pool20(), cpuBound())) {
             lines.addAll(kneeWithAuto(b, md));
         }
-        Files.writeString(out.resolve("A").resolve("AUTO.md"), md);
+        ResultsFile.write(out.resolve("A").resolve("AUTO.md"), md);
         // the paper backend's line from N_s = 1 last: the one a reader compares
         String last = lines.stream().filter(l -> l.startsWith("knee ") && l.contains(" auto ")).reduce((a, x) -> x).orElse(null);
         if (last != null) {
@@ -122,7 +122,7 @@ final class KneeExperiment {
         String line = String.format(Locale.ROOT, "steady N_s median %d range %d-%d max-deviation %.3f", median, lo, hi, dev);
         md.append(series).append("\n\n```\n").append(line).append("\n```\n");
         Files.createDirectories(out.resolve("A"));
-        Files.writeString(out.resolve("A").resolve("STEADY.md"), md);
+        ResultsFile.write(out.resolve("A").resolve("STEADY.md"), md);
         return List.of(line);
     }
 
@@ -260,7 +260,7 @@ final class KneeExperiment {
         double kneeError = knee * Math.sqrt(1.0 / Math.max(1, answers[0]) + 1.0 / Math.max(1, bestAnswers));
         Files.write(dir.resolve("throughput.csv"), rows);
         chart(dir, series, knee);
-        Files.writeString(dir.resolve("RESULTS.md"), report(b, withController, rows, knee, kneeError, tput[0], answers[0], best, bestAnswers));
+        ResultsFile.write(dir.resolve("RESULTS.md"), report(b, withController, rows, knee, kneeError, tput[0], answers[0], best, bestAnswers));
         return knee;
     }
 

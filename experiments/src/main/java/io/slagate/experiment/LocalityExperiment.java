@@ -110,7 +110,7 @@ final class LocalityExperiment {
         Path dir = out.resolve("locality");
         Files.createDirectories(dir);
         String line = summary(cells, quick ? "shopping" : null);
-        Files.writeString(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(cells, command, warmup, measure, line)
+        ResultsFile.write(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(cells, command, warmup, measure, line)
                 + adaptReport(adapts));
         return List.of(line);
     }

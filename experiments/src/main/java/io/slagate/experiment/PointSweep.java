@@ -271,7 +271,7 @@ final class PointSweep {
                         + share(e.getValue().basicAttainment()));
             }
         }
-        Files.writeString(dir.resolve("POINT-" + lp + "-" + lb + (percentile > 0 ? "-p" + goalNumber() : "") + ".md"), md);
+        ResultsFile.write(dir.resolve("POINT-" + lp + "-" + lb + (percentile > 0 ? "-p" + goalNumber() : "") + ".md"), md);
         return new Result(lp, lb, fcfs, oracle, controllers, lines);
     }
 

@@ -66,7 +66,7 @@ final class SlaExperiment {
         lines.add(lateWork(md));
         lines.add(capacity(md));
         md.append("\n```\n").append(String.join("\n", lines)).append("\n```\n");
-        Files.writeString(dir.resolve("RESULTS.md"), md);
+        ResultsFile.write(dir.resolve("RESULTS.md"), md);
         return lines;
     }
 

@@ -83,7 +83,7 @@ final class SlowdownExperiment {
         String line = String.format(Locale.ROOT, "slowdown premium-violation-seconds local %d none %d (of %d)", with.violations(),
                 without.violations(), with.stepSeconds());
         md.append("\n```\n").append(line).append("\n```\n");
-        Files.writeString(dir.resolve("RESULTS.md"), md);
+        ResultsFile.write(dir.resolve("RESULTS.md"), md);
         return List.of(line);
     }
 

@@ -102,7 +102,7 @@ final class TuningExperiment {
         String line = String.format(Locale.ROOT, "start %.3f tuned %.3f reference %.3f safe-drop %.3f", u0, u1, u2, drop);
         Path dir = out.resolve("tuning");
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(command, trials, series, defaults + "\n" + line, bestValues, phaseSeconds, referenceSeconds, comparison));
+        ResultsFile.write(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(command, trials, series, defaults + "\n" + line, bestValues, phaseSeconds, referenceSeconds, comparison));
         return List.of(defaults, line);
     }
 

@@ -106,7 +106,7 @@ final class TuningTwoTierExperiment {
                 margin);
         Path dir = out.resolve("tuning");
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(quick ? "TWO-TIER-short.md" : "TWO-TIER.md"),
+        ResultsFile.write(dir.resolve(quick ? "TWO-TIER-short.md" : "TWO-TIER.md"),
                 report(command, defaults, tuned, trials, best, series, line, measure, tune));
         return List.of(line);
     }

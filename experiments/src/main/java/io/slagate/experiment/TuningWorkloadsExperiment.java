@@ -116,7 +116,7 @@ final class TuningWorkloadsExperiment {
                 tunedWorkers.get(ORDER.name()));
         Path dir = out.resolve("tuning");
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(quick ? "WORKLOADS-short.md" : "WORKLOADS.md"),
+        ResultsFile.write(dir.resolve(quick ? "WORKLOADS-short.md" : "WORKLOADS.md"),
                 report(command, sweep, trialsByWorkload, tunedWorkers, tunedUtility, series, line, point, tuneSeconds));
         return List.of(line);
     }
