@@ -1,9 +1,7 @@
 package io.slagate.rm.tune;
 
 import io.slagate.config.TuningSettings;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import org.slf4j.Logger;
@@ -24,38 +22,20 @@ import org.slf4j.LoggerFactory;
  * gain over the references plus the best configuration's level, so a drifting load does not reorder the simplex. Half
  * of the time runs the best configuration; that is the price of having no safe side. No clock of its own: time enters through {@link #tick}.
  */
-public final class InterleavedTuner implements OnlineTuner {
+public final class InterleavedTuner extends TunerBase {
     private static final Logger LOG = LoggerFactory.getLogger(InterleavedTuner.class);
 
-    private final TuningSettings settings;
-    private final KnobSet knobs;
-    private final Random random;
-    private SearchStrategy strategy;
-    private Tuner.State state = Tuner.State.BASELINE;
     /** What SETTLING leads to: a trial's MEASURING, or the best configuration's REFERENCE. */
     private Tuner.State afterSettle;
-    private long phaseStart = Long.MIN_VALUE;
     private double sum;
     private double sumSq;
-    private int samples;
-    /** Consecutive ticks that measure overlapping statistics windows (window / cycle): one measurement, not several. */
-    private final int correlated;
     /** The squared standard errors of the reference period before the trial, and of the trial's period. */
     private double refBeforeVar;
     private double trialVar;
-    private double[] pending;
-    private double[] best;
-    private double[] initial;
-    /** The best configuration's utility on the strategy's scale (its level when it became the best). */
-    private double bestLevel = Double.NaN;
     /** The mean utility of the last reference period (the best configuration, just before the trial under way). */
     private double refBefore = Double.NaN;
     /** The trial waiting for the reference period after it, and what it measured (NaN: none waits). */
     private double trialMean = Double.NaN;
-    private int sinceImprovement;
-    private double monitorLevel = Double.NaN;
-    private double baselineUtility = Double.NaN;
-    private final List<Tuner.Trial> trials = new ArrayList<>();
 
     /** With ticks that each measure their own statistics window. */
     public InterleavedTuner(TuningSettings settings, KnobSet knobs, Random random) {
@@ -64,21 +44,11 @@ public final class InterleavedTuner implements OnlineTuner {
 
     /** @param correlated how many consecutive ticks measure overlapping statistics windows (window / control cycle) */
     public InterleavedTuner(TuningSettings settings, KnobSet knobs, Random random, int correlated) {
-        if (correlated < 1) {
-            throw new IllegalArgumentException("correlated must be at least 1: " + correlated);
-        }
-        this.correlated = correlated;
+        super(settings, knobs, random, correlated);
         if (!settings.interleaved()) {
             throw new IllegalArgumentException("partition " + settings.partition() + " is not interleaved: tuning without a safe "
                     + "side needs the operator's interleaved: true");
         }
-        this.settings = settings;
-        this.knobs = knobs;
-        this.random = random;
-    }
-
-    private SearchStrategy newStrategy(double[] start) {
-        return SearchStrategy.of(settings, start, knobs, random);
     }
 
     /** @param u all traffic's measured utility (NaN without traffic); {@code ignored}: there is no second side */
@@ -350,36 +320,4 @@ public final class InterleavedTuner implements OnlineTuner {
         samples = 0;
     }
 
-    private double[] values(double[] unit) {
-        return knobs.values(unit);
-    }
-
-    private static String fmt(double v) {
-        return String.format(Locale.ROOT, "%.3f", v);
-    }
-
-    @Override
-    public Tuner.State state() {
-        return state;
-    }
-
-    @Override
-    public List<Tuner.Trial> trials() {
-        return List.copyOf(trials);
-    }
-
-    @Override
-    public double[] bestValues() {
-        return values(best);
-    }
-
-    @Override
-    public double baselineUtility() {
-        return baselineUtility;
-    }
-
-    @Override
-    public double[] initialValues() {
-        return values(initial);
-    }
 }

@@ -1,7 +1,6 @@
 package io.slagate.rm.tune;
 
 import io.slagate.config.TuningSettings;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * experiment, where every trial after a collapse was aborted while the side still drained).
  * No clock of its own: time enters through {@link #tick}.
  */
-public final class Tuner implements OnlineTuner {
+public final class Tuner extends TunerBase {
     private static final Logger LOG = LoggerFactory.getLogger(Tuner.class);
 
     /** REFERENCE: an interleaved tuner measuring the best configuration between trials. */
@@ -35,27 +34,11 @@ public final class Tuner implements OnlineTuner {
     public record Trial(int number, double[] values, double experimental, double safe, String outcome) {
     }
 
-    private final TuningSettings settings;
-    private final KnobSet safe;
+    /** The experimental side's knobs; the safe side's are {@link #knobs}. */
     private final KnobSet experimental;
-    private final Random random;
-    private SearchStrategy strategy;
-    private State state = State.BASELINE;
-    private long phaseStart = Long.MIN_VALUE;
     private double sumExp;
     private double sumSafe;
-    private int samples;
     private double sumGapSq; // Σ (uExp - uSafe)²: the paired differences' spread, for the noise of their mean
-    private final int correlated; // consecutive samples that share a statistics window (window / cycle)
-    private double[] pending;
-    private double[] best;
-    /** The safe side's configuration when tuning first began (unit cube): what a revert goes back to. */
-    private double[] initial;
-    private int sinceImprovement;
-    private double monitorLevel = Double.NaN;
-    private double baselineUtility = Double.NaN;
-    private double bestLevel = Double.NaN; // the best configuration's utility, as the safe side last measured it
-    private final List<Trial> trials = new ArrayList<>();
 
     public Tuner(TuningSettings settings, KnobSet safe, KnobSet experimental, Random random) {
         this(settings, safe, experimental, random, 1);
@@ -66,18 +49,8 @@ public final class Tuner implements OnlineTuner {
      *                   cycle): the period holds that many times fewer independent measurements than ticks
      */
     public Tuner(TuningSettings settings, KnobSet safe, KnobSet experimental, Random random, int correlated) {
-        if (correlated < 1) {
-            throw new IllegalArgumentException("correlated must be at least 1: " + correlated);
-        }
-        this.settings = settings;
-        this.safe = safe;
+        super(settings, safe, random, correlated);
         this.experimental = experimental;
-        this.random = random;
-        this.correlated = correlated;
-    }
-
-    private SearchStrategy newStrategy(double[] start) {
-        return SearchStrategy.of(settings, start, safe, random);
     }
 
     /**
@@ -154,10 +127,10 @@ public final class Tuner implements OnlineTuner {
             baselineUtility = sumSafe / samples;
             bestLevel = baselineUtility;
             try {
-                best = safe.readUnit();
+                best = knobs.readUnit();
                 if (initial == null) {
                     initial = best.clone();
-                    List<String> outside = safe.outsideBounds();
+                    List<String> outside = knobs.outsideBounds();
                     if (!outside.isEmpty()) {
                         LOG.warn("tuning: the safe side runs {} outside the knobs' bounds; trials start from the nearest bound,"
                                 + " which is also what Revert returns to (widen the bounds to include it)", outside);
@@ -210,7 +183,7 @@ public final class Tuner implements OnlineTuner {
             return false;
         }
         try {
-            safe.applyUnit(initial);
+            knobs.applyUnit(initial);
             experimental.applyUnit(initial);
         } catch (Tunable.KnobException e) {
             LOG.warn("tuning: revert refused: {}", e.getMessage());
@@ -229,20 +202,14 @@ public final class Tuner implements OnlineTuner {
      */
     @Override
     public void restore(double[] values) throws Tunable.KnobException {
-        double[] unit = safe.unit(values);
-        safe.applyUnit(unit);
+        double[] unit = knobs.unit(values);
+        knobs.applyUnit(unit);
         experimental.applyUnit(unit);
         LOG.info("tuning: both sides start from the best configuration written back before, {}", Arrays.toString(values));
     }
 
-    /** The configuration before tuning (knob values), or empty before the first baseline. */
-    @Override
-    public double[] initialValues() {
-        return values(initial);
-    }
-
     private void nextTrial(long now) {
-        pending = strategy.nextOtherThan(best, bestLevel, safe); // the safe side runs the best all along
+        pending = strategy.nextOtherThan(best, bestLevel, knobs); // the safe side runs the best all along
         try {
             experimental.applyUnit(pending);
         } catch (Tunable.KnobException e) {
@@ -274,7 +241,7 @@ public final class Tuner implements OnlineTuner {
             sinceImprovement++;
         } else if (mExp - mSafe > settings.minGain()) {
             try {
-                safe.applyUnit(tried);
+                knobs.applyUnit(tried);
                 best = tried.clone();
                 bestLevel = mExp;
                 outcome = String.format(Locale.ROOT, "promoted: %s against %s", fmt(mExp), fmt(mSafe));
@@ -352,33 +319,4 @@ public final class Tuner implements OnlineTuner {
         samples = 0;
     }
 
-    private double[] values(double[] unit) {
-        return safe.values(unit);
-    }
-
-    private static String fmt(double v) {
-        return String.format(Locale.ROOT, "%.3f", v);
-    }
-
-    @Override
-    public State state() {
-        return state;
-    }
-
-    @Override
-    public List<Trial> trials() {
-        return List.copyOf(trials);
-    }
-
-    /** The best configuration's knob values (the safe side's), or empty before the baseline. */
-    @Override
-    public double[] bestValues() {
-        return values(best);
-    }
-
-    /** The safe side's utility measured before tuning (NaN until measured). */
-    @Override
-    public double baselineUtility() {
-        return baselineUtility;
-    }
 }
