@@ -8,7 +8,7 @@ import io.slagate.rm.FlowObserver.Flows;
 import io.slagate.rm.model.FlowObservation;
 import io.slagate.rm.optimize.AllocationOptimizer;
 import io.slagate.rm.optimize.AllocationProblem;
-import io.slagate.rm.optimize.CapPartition;
+import io.slagate.rm.optimize.Damper;
 import io.slagate.rm.optimize.Solution;
 import io.slagate.util.LogLimiter;
 import java.time.Duration;
@@ -118,7 +118,7 @@ final class PoolSolver {
         for (int j = 0; j < free.size(); j++) {
             idle[j] = flows.obs()[free.get(j)].isEmpty();
         }
-        int[] chosen = damp(pool, flowKeys, units, minUnits, target, idle);
+        int[] chosen = rm.damper.damp(pool, flowKeys, units, minUnits, target, idle, rm.config.controller().damping());
         for (int j = 0; j < free.size(); j++) {
             weight[free.get(j)] = chosen[j] * resolution;
         }
@@ -146,7 +146,7 @@ final class PoolSolver {
      */
     private int[] withinDeadBand(String pool, List<Integer> poolClasses, AllocationProblem problem, Solution sol, List<String> flowKeys,
                                  int units) {
-        ResourceManager.LastUnits prev = rm.lastUnits.get(pool);
+        Damper.Last prev = rm.damper.last(pool);
         if (rm.config.controller().minGain() <= 0 || prev == null || !prev.flows().equals(flowKeys) || prev.total() != units
                 || !Arrays.stream(prev.units()).allMatch(u -> u >= problem.minUnits())) {
             return null;
@@ -297,59 +297,6 @@ final class PoolSolver {
             out[j] = plan.floor()[j] + sol.units()[x];
         }
         return new Tiered(out, "tiers+" + sol.method() + " (" + plan.note() + ")");
-    }
-
-    /**
-     * Moves γ of the way from the last allocation to the optimum, rounded by largest remainder so
-     * that Σ = total and every flow keeps its minimum (both ends satisfy them, so the blend does).
-     *
-     * <p>γ adapts, as step sizes do in sign-based descent: when the optimum asks to undo the last
-     * move (the model overshot: it is wrong about this plant), γ halves, down to a sixteenth of the
-     * configured value; whenever the optimum asks for a change that does not undo the last move, γ
-     * grows by half again, up to the configured value — also after cycles in which the small γ
-     * rounded the move away, so the loop cannot stay stuck on a stale allocation while the load
-     * changes. A fixed γ alone only shrinks an oscillation's amplitude, and with integer units a
-     * 2-cycle of any amplitude ≥ 1 survives it. No damping when the flows or N changed since the
-     * last cycle, or when a flow idle then carries traffic now (a gateway that has just joined, a
-     * class whose clients just came): there is nothing to blend from, and creeping up from the
-     * minimum a flow got while idle would make its first clients wait for cycles.
-     */
-    int[] damp(String pool, List<String> flows, int total, int minUnits, int[] optimum, boolean[] idle) {
-        double configured = rm.config.controller().damping();
-        ResourceManager.LastUnits prev = rm.lastUnits.get(pool);
-        int[] out = optimum;
-        double gamma = configured;
-        boolean woke = false;
-        if (prev != null && prev.flows().equals(flows)) {
-            for (int j = 0; j < idle.length; j++) {
-                woke |= prev.idle()[j] && !idle[j];
-            }
-        }
-        if (configured < 1 && prev != null && prev.flows().equals(flows) && prev.total() == total && !woke) {
-            long agreement = 0;
-            for (int j = 0; j < optimum.length; j++) {
-                agreement += (long) (optimum[j] - prev.units()[j]) * prev.move()[j];
-            }
-            boolean wantsChange = !Arrays.equals(optimum, prev.units());
-            gamma = agreement < 0 ? Math.max(configured / 16, prev.gamma() / 2)
-                    : wantsChange ? Math.min(configured, prev.gamma() * 1.5) : prev.gamma();
-            double[] target = new double[optimum.length];
-            for (int j = 0; j < optimum.length; j++) {
-                int delta = optimum[j] - prev.units()[j];
-                // a hair toward the optimum: a blend that lands on .5 rounds toward it, not by index
-                // order (γ = 0.5 and a one-unit step would otherwise never be taken by a lower index)
-                target[j] = prev.units()[j] + gamma * delta + 1e-6 * Integer.signum(delta);
-            }
-            out = CapPartition.round(target, total, minUnits);
-        }
-        int[] move = new int[out.length];
-        if (prev != null && prev.flows().equals(flows) && prev.total() == total) {
-            for (int j = 0; j < out.length; j++) {
-                move[j] = out[j] - prev.units()[j];
-            }
-        }
-        rm.lastUnits.put(pool, new ResourceManager.LastUnits(List.copyOf(flows), total, out.clone(), move, gamma, idle.clone()));
-        return out;
     }
 
     double staticWeight(int c) {

@@ -18,13 +18,13 @@ import io.slagate.rm.limit.ConcurrencyLimit;
 import io.slagate.rm.model.ModelCorrection;
 import io.slagate.rm.model.ResponseTimeModel;
 import io.slagate.rm.optimize.CapPartition;
+import io.slagate.rm.optimize.Damper;
 import io.slagate.rm.reconfigure.PoolReconfiguration;
 import io.slagate.util.LogLimiter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,17 +71,13 @@ public final class ResourceManager {
     /** The automatic N_s of each {@code concurrency: auto} server. */
     final AutoLimits limits;
     /** Units per flow of the last decision, per pool, with the flow list they belong to (for damping). */
-    final Map<String, LastUnits> lastUnits = new HashMap<>();
+    final Damper damper = new Damper();
     long version;
     /** The per-pool solve, over this manager's reports and state. */
     private final PoolSolver solver = new PoolSolver(this);
     AllocationMessage last;
 
     record Report(StatsMessage stats, long heardNanos) {
-    }
-
-    /** The last decision of a pool: its flows, N in units, units per flow, the move that led there and γ then. */
-    record LastUnits(List<String> flows, int total, int[] units, int[] move, double gamma, boolean[] idle) {
     }
 
     /** One cycle's outcome: the allocation to publish (null when paused or nobody to serve) and what led to it. */
@@ -123,7 +119,7 @@ public final class ResourceManager {
     public ResourceManager reconfigured(SlagateConfig next) {
         ResourceManager r = new ResourceManager(id, next, overrides, version);
         r.gateways.putAll(gateways);
-        r.lastUnits.putAll(lastUnits);
+        r.damper.rememberFrom(damper);
         r.forecasters.putAll(forecasters);
         r.limits.keep(limits, config); // same bounds: keep what was learned
         r.last = last;
