@@ -3,12 +3,13 @@ package io.slagate.e2e;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.testing.TestBackend;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Locale;
+import org.awaitility.Awaitility;
 import org.eclipse.jetty.client.HttpClient;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +24,7 @@ class BackendFaultsTest {
     void hangRefuseReturn_clientsAnswered_serverEjectedAndRestored() throws Exception {
         TestBackend s1 = new TestBackend();
         int port;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+        try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
         TestBackend s2 = new TestBackend(port); // a fixed port, so that it comes back where the gateway looks
@@ -74,7 +75,7 @@ class BackendFaultsTest {
             assertTrue(load.failed() <= 40, "only the requests caught on the hanging server fail: " + load.failed());
             assertTrue(ejectSeconds < 10, "ejected within a few server timeouts: " + ejectSeconds);
             // a completion is counted once its last write's callback ran, which may be just after the client read it
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
             assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
                     + gw.metrics().inFlight(), "the gateway's counters balance");
         } finally {

@@ -1,7 +1,6 @@
 package io.slagate.e2e;
 
 import static org.awaitility.Awaitility.await;
-
 import io.slagate.gateway.testing.Soap;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

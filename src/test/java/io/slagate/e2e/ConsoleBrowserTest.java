@@ -4,8 +4,13 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import io.slagate.EmbeddedSystem;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.FlowStatsMessage;
+import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.bus.message.StatsMessage;
+import io.slagate.bus.message.Topics;
+import io.slagate.config.Combining;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.console.Role;
@@ -13,11 +18,21 @@ import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
+import io.slagate.rm.ControlLoop;
+import io.slagate.rm.tune.Tuner;
+import io.slagate.rm.tune.TuningPartition;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -115,10 +130,10 @@ class ConsoleBrowserTest {
                             && !browser.findElement(By.id("class-form")).isDisplayed());
                     browser.navigate().forward();
                     await().atMost(DEADLINE).until(() -> browser.findElement(By.id("class-form")).isDisplayed());
-                    assertEquals("/favicon.svg", new java.net.URI(browser.findElement(By.cssSelector("link[rel=icon]")).getAttribute("href")).getPath());
-                    java.net.http.HttpResponse<String> icon = java.net.http.HttpClient.newHttpClient().send(
-                            java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/favicon.svg")).build(),
-                            java.net.http.HttpResponse.BodyHandlers.ofString());
+                    assertEquals("/favicon.svg", new URI(browser.findElement(By.cssSelector("link[rel=icon]")).getAttribute("href")).getPath());
+                    HttpResponse<String> icon = HttpClient.newHttpClient().send(
+                            HttpRequest.newBuilder(URI.create(base + "/favicon.svg")).build(),
+                            HttpResponse.BodyHandlers.ofString());
                     assertEquals(200, icon.statusCode());
                     assertEquals("image/svg+xml", icon.headers().firstValue("Content-Type").orElse(""));
 
@@ -184,7 +199,7 @@ class ConsoleBrowserTest {
                     cycle.sendKeys("0.3");
                     controllerForm.findElement(By.cssSelector("button[type=submit]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> system.controlLoop().config().controller().combining()
-                            == io.slagate.config.Combining.SUM && system.controlLoop().config().controller().cycle().toMillis() == 300);
+                            == Combining.SUM && system.controlLoop().config().controller().cycle().toMillis() == 300);
 
                     // pin premium's weight at gw1, see the manager hold it, then unpin
                     WebElement pin = browser.findElement(By.id("pin-weight"));
@@ -202,16 +217,25 @@ class ConsoleBrowserTest {
 
                     // a gateway that joins, reports and then leaves: listed while it reports, gone from the table at once when it leaves
                     browser.findElement(By.cssSelector("a[data-tab=overview]")).click();
-                    io.slagate.bus.message.StatsMessage ghost = new io.slagate.bus.message.StatsMessage(io.slagate.bus.message.BusMessage.SCHEMA,
-                            "gw-ghost", 1, System.currentTimeMillis(), 2, 0, List.of(new io.slagate.bus.message.FlowStatsMessage(
+                    StatsMessage ghost = new StatsMessage(BusMessage.SCHEMA,
+                            "gw-ghost", 1, System.currentTimeMillis(), 2, 0, List.of(new FlowStatsMessage(
                                     "premium", 1, 1, 0, 0.05, 0, 0.05, 0, 1, 1)), List.of());
-                    system.gatewayBus().publish(io.slagate.bus.message.Topics.HEARTBEAT_GATEWAY, new io.slagate.bus.message.HeartbeatMessage(
-                            io.slagate.bus.message.BusMessage.SCHEMA, "gw-ghost", "gateway", io.slagate.bus.message.HeartbeatMessage.JOIN,
+                    system.gatewayBus().publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(
+                            BusMessage.SCHEMA, "gw-ghost", "gateway", HeartbeatMessage.JOIN,
                             System.currentTimeMillis(), 0)); // as a gateway does: it joins, then reports
-                    system.gatewayBus().publish(io.slagate.bus.message.Topics.STATS, ghost);
-                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("flows")).getText().contains("gw-ghost"));
-                    system.gatewayBus().publish(io.slagate.bus.message.Topics.HEARTBEAT_GATEWAY, new io.slagate.bus.message.HeartbeatMessage(
-                            io.slagate.bus.message.BusMessage.SCHEMA, "gw-ghost", "gateway", io.slagate.bus.message.HeartbeatMessage.LEAVE,
+                    // it reports every 200 ms while the page is read, as a live gateway does (reportingInterval here is 250 ms,
+                    // and the manager forgets a gateway silent for three intervals)
+                    ScheduledExecutorService reports = Executors.newSingleThreadScheduledExecutor();
+                    reports.scheduleAtFixedRate(() -> system.gatewayBus().publish(Topics.STATS, ghost), 0, 200,
+                            TimeUnit.MILLISECONDS);
+                    try {
+                        await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("flows")).getText().contains("gw-ghost"));
+                    } finally {
+                        reports.shutdownNow();
+                        assertTrue(reports.awaitTermination(10, TimeUnit.SECONDS));
+                    }
+                    system.gatewayBus().publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(
+                            BusMessage.SCHEMA, "gw-ghost", "gateway", HeartbeatMessage.LEAVE,
                             System.currentTimeMillis(), 0));
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> !browser.findElement(By.id("flows")).getText().contains("gw-ghost"));
                     assertTrue(browser.findElement(By.id("flows")).getText().contains("gw1"), "the live gateway stays");
@@ -273,18 +297,18 @@ class ConsoleBrowserTest {
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> card.isDisplayed()
                             && browser.findElement(By.id("tuning-summary")).getText().startsWith("state baseline"));
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("tuning-partition")).isDisplayed());
-                    new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("tuning-partition"))).selectByValue("trades");
+                    new Select(browser.findElement(By.id("tuning-partition"))).selectByValue("trades");
                     browser.findElement(By.id("tuning-stop")).click();
-                    io.slagate.rm.ControlLoop loop = system.controlLoop();
+                    ControlLoop loop = system.controlLoop();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> partition(loop, "trades").tuner().state()
-                            == io.slagate.rm.tune.Tuner.State.STOPPED);
-                    assertTrue(partition(loop, "quotes").tuner().state() != io.slagate.rm.tune.Tuner.State.STOPPED,
+                            == Tuner.State.STOPPED);
+                    assertTrue(partition(loop, "quotes").tuner().state() != Tuner.State.STOPPED,
                             "the other partition's tuner goes on");
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("tuning-summary")).getText()
                             .startsWith("state stopped"));
                     browser.findElement(By.id("tuning-start")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> partition(loop, "trades").tuner().state()
-                            != io.slagate.rm.tune.Tuner.State.STOPPED);
+                            != Tuner.State.STOPPED);
                     Files.createDirectories(Path.of("target"));
                     Files.write(Path.of("target", "console-tuning.png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
                 } finally {
@@ -294,7 +318,7 @@ class ConsoleBrowserTest {
         }
     }
 
-    private static io.slagate.rm.tune.TuningPartition partition(io.slagate.rm.ControlLoop loop, String name) {
+    private static TuningPartition partition(ControlLoop loop, String name) {
         return loop.tuningPartitions().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
     }
 

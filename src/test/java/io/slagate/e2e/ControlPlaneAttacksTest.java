@@ -5,13 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.EmbeddedBroker;
-import io.slagate.config.BusAccount;
-import io.slagate.config.ConfigLoader;
-import io.slagate.config.SlagateConfig;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.ConfigMessage;
@@ -20,6 +15,10 @@ import io.slagate.bus.message.GatewayAllocation;
 import io.slagate.bus.message.HeartbeatMessage;
 import io.slagate.bus.message.StatsMessage;
 import io.slagate.bus.message.Topics;
+import io.slagate.config.BusAccount;
+import io.slagate.config.ConfigException;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.agent.GatewayAgent;
 import io.slagate.gateway.testing.RawHttp;
@@ -27,13 +26,26 @@ import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
 import io.slagate.rm.ControlLoop;
 import io.slagate.rm.Overrides;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The attacks on the control plane, against a real broker with a TCP listener and an account
@@ -115,17 +127,17 @@ class ControlPlaneAttacksTest {
      * shares); as a library, its {@code /ready} answers 503 with the reason, so a load balancer takes it out.
      */
     @Test
-    void refusedBusPassword_processExits4_libraryGatewayNotReady(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    void refusedBusPassword_processExits4_libraryGatewayNotReady(@TempDir Path dir) throws Exception {
         SlagateConfig config = ConfigLoader.parse(yaml(backend.url()).replace("id: gw1", "id: gw2"), "refused.yaml");
         Gateway other = new Gateway(config).start();
         try (ControlBus wrong = new ControlBus(broker.tcpUrl(), "gw1", "not-the-password", "gw2");
              GatewayAgent otherAgent = new GatewayAgent(other, wrong)) {
             wrong.start();
-            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-            java.net.URI ready = java.net.URI.create("http://127.0.0.1:" + other.adminPort() + "/ready");
-            await().atMost(Duration.ofSeconds(20)).until(() -> http.send(java.net.http.HttpRequest.newBuilder(ready).build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode() == 503);
-            String body = http.send(java.net.http.HttpRequest.newBuilder(ready).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            HttpClient http = HttpClient.newHttpClient();
+            URI ready = URI.create("http://127.0.0.1:" + other.adminPort() + "/ready");
+            await().atMost(Duration.ofSeconds(20)).until(() -> http.send(HttpRequest.newBuilder(ready).build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode() == 503);
+            String body = http.send(HttpRequest.newBuilder(ready).build(), HttpResponse.BodyHandlers.ofString()).body();
             assertTrue(body.contains("bus authentication refused for user 'gw1'"), body);
             assertFalse(body.contains("not-the-password"), "no secret in the reason: " + body);
         } finally {
@@ -135,17 +147,17 @@ class ControlPlaneAttacksTest {
         try (Nodes nodes = new Nodes(dir)) {
             int listen;
             int admin;
-            try (java.net.ServerSocket a = new java.net.ServerSocket(0); java.net.ServerSocket b = new java.net.ServerSocket(0)) {
+            try (ServerSocket a = new ServerSocket(0); ServerSocket b = new ServerSocket(0)) {
                 listen = a.getLocalPort();
                 admin = b.getLocalPort();
             }
             Path file = nodes.config("refused", "gw9", "127.0.0.1", listen, admin, broker.tcpUrl().substring("tcp://".length()),
                     List.of(backend.url(), backend.url()), 4);
             Process p = nodes.launch("refused", "gateway", "--config", file.toString());
-            assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the gateway process exits by itself");
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the gateway process exits by itself");
             assertEquals(4, p.exitValue());
             assertTrue(nodes.logged("refused", "slagate: bus authentication refused for user 'slagate'"),
-                    java.nio.file.Files.readString(dir.resolve("refused.log")));
+                    Files.readString(dir.resolve("refused.log")));
         }
         serviceAnswers(); // the real gateway and its control plane are untouched
     }
@@ -209,15 +221,15 @@ class ControlPlaneAttacksTest {
         await("every forged message refused and counted").atMost(Duration.ofSeconds(20))
                 .until(() -> rm.refusedMessages() >= refusedBefore + 402);
         long v = gw.queues().allocation().version();
-        java.util.Set<Integer> caps = new java.util.HashSet<>();
+        Set<Integer> caps = new HashSet<>();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             caps.add(gw.queues().allocation().cap(0));
             return gw.queues().allocation().version() > v + 2;
         });
-        assertEquals(java.util.Set.of(8), caps, "gw1's cap in every allocation since");
-        assertEquals(java.util.Set.of("gw1"), rm.lastAllocation().gateways().keySet());
+        assertEquals(Set.of(8), caps, "gw1's cap in every allocation since");
+        assertEquals(Set.of("gw1"), rm.lastAllocation().gateways().keySet());
         List<String> invented = rmMetrics.getMeters().stream().flatMap(m -> m.getId().getTags().stream())
-                .map(io.micrometer.core.instrument.Tag::getValue).filter(t -> t.startsWith("fake-")).toList();
+                .map(Tag::getValue).filter(t -> t.startsWith("fake-")).toList();
         assertEquals(List.of(), invented, "no metric series for a gateway that never joined");
         serviceAnswers();
     }
@@ -266,7 +278,7 @@ class ControlPlaneAttacksTest {
         try (EmbeddedBroker inVm = EmbeddedBroker.start("shipped-check", c.bus().listen(), null, null)) {
             assertNull(inVm.tcpUrl(), "no TCP connector");
         }
-        io.slagate.config.ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(io.slagate.config.ConfigException.class,
+        ConfigException e = Assertions.assertThrows(ConfigException.class,
                 () -> ConfigLoader.parse(yaml("http://127.0.0.1:1").replace("bus: { url: \"vm://unused\", embedded: false, gatewayAccounts: { gw1: [gw1], evil: [evil-gw] } }",
                         "bus: { listen: \"tcp://127.0.0.1:0\" }"), "listener.yaml"));
         assertTrue(e.getMessage().contains("bus.listen") && e.getMessage().contains("without authentication"), e.getMessage());

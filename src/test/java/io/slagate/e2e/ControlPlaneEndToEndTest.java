@@ -3,8 +3,6 @@ package io.slagate.e2e;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.EmbeddedBroker;
 import io.slagate.config.ConfigLoader;
@@ -19,6 +17,8 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.awaitility.Awaitility;
 import org.eclipse.jetty.client.HttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -184,7 +184,7 @@ class ControlPlaneEndToEndTest {
         }
         for (Gateway g : gws) {
             // a completion is counted once its last write's callback ran, which may be just after the client read it
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
             assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(),
                     "the gateway's counters balance");
         }

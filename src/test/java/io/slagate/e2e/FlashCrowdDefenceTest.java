@@ -2,9 +2,6 @@ package io.slagate.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.slagate.EmbeddedSystem;
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;
@@ -19,6 +16,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,7 +82,7 @@ class FlashCrowdDefenceTest {
                     Thread.onSpinWait();
                 }
                 // a completion is counted once its last write's callback ran, which may be just after the client read it
-                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
                 assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
                         + gw.metrics().inFlight(), "the gateway's counters balance");
             }

@@ -2,7 +2,6 @@ package io.slagate.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.EmbeddedSystem;
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;
@@ -21,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,7 +96,7 @@ class FlashCrowdTest {
                 assertTrue(peakHeap.get() < 1024L << 20, "heap stays bounded (load generator, gateway and backend together): "
                         + (peakHeap.get() >> 20) + " MiB");
                 // a completion is counted once its last write's callback ran, which may be just after the client read it
-                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
                 assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
                         + gw.metrics().inFlight(), "the gateway's counters balance");
             }

@@ -4,8 +4,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.EmbeddedBroker;
 import io.slagate.bus.message.FlowStatsMessage;
@@ -19,11 +17,18 @@ import io.slagate.gateway.testing.TestBackend;
 import io.slagate.rm.ControlLoop;
 import io.slagate.rm.Overrides;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.awaitility.Awaitility;
 import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
@@ -96,10 +101,10 @@ class GatewayKnobsEndToEndTest {
         await("the timeout reaches the gateway with an allocation").atMost(DEADLINE)
                 .until(() -> gateway.queues().queueTimeoutNanos(1) == 300_000_000L);
         assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(0), "the other class keeps its configured timeout");
-        String stats = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create("http://127.0.0.1:" + gateway.adminPort() + "/stats")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-        com.fasterxml.jackson.databind.JsonNode shown = new com.fasterxml.jackson.databind.ObjectMapper().readTree(stats)
+        String stats = java.net.http.HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + gateway.adminPort() + "/stats")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        JsonNode shown = new ObjectMapper().readTree(stats)
                 .path("allocation").path("queueTimeouts");
         assertEquals(0.3, shown.path("trial").path("seconds").asDouble(), 1e-9, "the operator sees the timeout in force: " + shown);
         assertEquals(30, shown.path("trial").path("configured").asDouble(), 1e-9);
@@ -131,7 +136,7 @@ class GatewayKnobsEndToEndTest {
 
         assertEquals(1, gateway.metrics().faulted(FaultReason.QUEUE_TIMEOUT));
         // a completion is counted once its last write's callback ran, which may be just after the client read it
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> gateway.metrics().inFlight() == 0);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gateway.metrics().inFlight() == 0);
         assertEquals(gateway.metrics().arrivedTotal(), gateway.metrics().completedTotal() + gateway.metrics().faultedTotal(),
                 "every request ended once");
         await("the report counts the shed request as the trial class's failure").atMost(DEADLINE).until(() -> {

@@ -3,24 +3,25 @@ package io.slagate.e2e;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
+import org.eclipse.jetty.client.BufferingResponseListener;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
-import org.eclipse.jetty.client.BufferingResponseListener;
 import org.eclipse.jetty.http.HttpMethod;
 import org.junit.jupiter.api.Test;
 
@@ -52,7 +53,7 @@ class HostileLoadTest {
         OversizedSenders(HttpClient client, int port, int senders) {
             this.client = client;
             this.url = "http://127.0.0.1:" + port + "/services/StockUtility";
-            java.util.Arrays.fill(body, (byte) 'x');
+            Arrays.fill(body, (byte) 'x');
             for (int i = 0; i < senders; i++) {
                 next();
             }
@@ -157,7 +158,7 @@ class HostileLoadTest {
                     + fastServed + " vs " + slowServed);
             assertTrue(peakHeap.get() < 1024L << 20, "heap bounded: " + (peakHeap.get() >> 20) + " MiB");
             // a completion is counted once its last write's callback ran, which may be just after the client read it
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
             assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
                     + gw.metrics().inFlight(), "the gateway's counters balance");
             assertEquals(0, gw.metrics().inFlight(), "nothing left in flight");

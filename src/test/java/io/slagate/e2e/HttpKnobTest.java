@@ -3,12 +3,12 @@ package io.slagate.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
 import io.slagate.rm.tune.HttpKnob;
 import io.slagate.rm.tune.KnobSet;
 import io.slagate.rm.tune.Tunable;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
@@ -21,7 +21,7 @@ class HttpKnobTest {
     @Test
     void readsAndSetsARealBackendsKnob_andAFailedOneRollsTheOthersBack() throws Exception {
         try (BackendServer b = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.of(Duration.ofMillis(1), 0).withWorkers(4));
-             ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+             ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             URI base = URI.create(b.urls().get(0) + "/admin/knobs");
             HttpKnob workers = new HttpKnob("workers", base, 1, 64, true, Duration.ofSeconds(2));
             HttpKnob knee = new HttpKnob("contentionKnee", base, 0, 64, true, Duration.ofSeconds(2));

@@ -3,20 +3,25 @@ package io.slagate.e2e;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.gateway.testing.TestBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.awaitility.core.ConditionTimeoutException;
+import org.eclipse.jetty.client.HttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,8 +68,8 @@ class MembershipCapsTest {
         }
 
         private void sample() {
-            Map<String, Integer> sum = new java.util.TreeMap<>();
-            Map<String, Map<String, Integer>> each = new java.util.TreeMap<>();
+            Map<String, Integer> sum = new TreeMap<>();
+            Map<String, Map<String, Integer>> each = new TreeMap<>();
             admins.forEach((gw, port) -> {
                 Map<String, Integer> caps = Nodes.caps("127.0.0.1", port);
                 each.put(gw, caps);
@@ -98,19 +103,19 @@ class MembershipCapsTest {
         nodes = new Nodes(dir);
         String broker = "127.0.0.1:" + Nodes.freePort();
         List<String> servers = List.of(b1.url(), b2.url());
-        Map<String, int[]> ports = new java.util.LinkedHashMap<>(); // gateway → listen, admin
+        Map<String, int[]> ports = new LinkedHashMap<>(); // gateway → listen, admin
         for (String gw : List.of("gw1", "gw2", "gw3", "gw4")) {
             ports.put(gw, new int[] {Nodes.freePort(), Nodes.freePort()});
         }
         Path rmConfig = nodes.config("rm", "unused", "127.0.0.1", Nodes.freePort(), Nodes.freePort(), broker, servers, N_S, "rm", Nodes.PASSWORD_ENV);
-        Map<String, Path> gwConfig = new java.util.HashMap<>();
+        Map<String, Path> gwConfig = new HashMap<>();
         for (String gw : List.of("gw1", "gw2", "gw3")) {
             gwConfig.put(gw, nodes.config(gw, gw, "127.0.0.1", ports.get(gw)[0], ports.get(gw)[1], broker, servers, N_S, gw,
                     Nodes.PASSWORD_ENV));
         }
         // gw4 authenticates as gw4 with a password the broker does not know (PATH's value)
         Path wrong = nodes.config("gw4", "gw4", "127.0.0.1", ports.get("gw4")[0], ports.get("gw4")[1], broker, servers, N_S, "gw4", "PATH");
-        Map<String, String> roles = new java.util.LinkedHashMap<>();
+        Map<String, String> roles = new LinkedHashMap<>();
         roles.put("rm", "resource-manager");
         for (String gw : List.of("gw1", "gw2", "gw3", "gw4")) {
             roles.put(gw, "gateway");
@@ -121,7 +126,7 @@ class MembershipCapsTest {
         nodes.launch("gw2", "gateway", "--config", gwConfig.get("gw2").toString());
         awaitSplit("both gateways hold one allocation that splits every N_s", ports, List.of("gw1", "gw2"));
 
-        org.eclipse.jetty.client.HttpClient client = new org.eclipse.jetty.client.HttpClient();
+        HttpClient client = new HttpClient();
         client.start();
         open.add(client::stop);
         ClosedLoopLoad load2 = new ClosedLoopLoad(client, ports.get("gw2")[0], "urn:basic", 6);
@@ -184,10 +189,10 @@ class MembershipCapsTest {
     private void awaitSplit(String alias, Map<String, int[]> ports, List<String> gateways) throws Exception {
         try {
             await(alias).atMost(DEADLINE).pollInterval(Duration.ofMillis(100)).until(() -> split(ports, gateways));
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             StringBuilder b = new StringBuilder(alias).append(": not within ").append(DEADLINE);
             for (String gw : gateways) {
-                com.fasterxml.jackson.databind.JsonNode s = Nodes.stats("127.0.0.1", ports.get(gw)[1]);
+                JsonNode s = Nodes.stats("127.0.0.1", ports.get(gw)[1]);
                 b.append("\n").append(gw).append(" allocation ").append(s == null ? "(no answer)" : s.path("allocation"));
             }
             try (var logs = Files.list(dir)) {
@@ -206,7 +211,7 @@ class MembershipCapsTest {
         long version = -2;
         int[] sum = new int[2];
         for (String gw : gateways) {
-            com.fasterxml.jackson.databind.JsonNode a = Nodes.stats("127.0.0.1", ports.get(gw)[1]); // version and caps of one read
+            JsonNode a = Nodes.stats("127.0.0.1", ports.get(gw)[1]); // version and caps of one read
             long v = a == null ? -1 : a.path("allocation").path("version").asLong();
             if (v <= 0 || (version != -2 && v != version) || a.path("allocation").path("servers").size() != 2) {
                 return false;

@@ -2,11 +2,10 @@ package io.slagate.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.EmbeddedSystem;
+import io.slagate.bus.message.DecisionMessage;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
-import io.slagate.bus.message.DecisionMessage;
 import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
 import io.slagate.load.Summary;

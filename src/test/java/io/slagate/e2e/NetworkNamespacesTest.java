@@ -4,14 +4,17 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import io.slagate.gateway.testing.TestBackend;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.HttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,10 +95,10 @@ class NetworkNamespacesTest {
     }
 
     private static boolean reachable(String host, int port) {
-        try (java.net.Socket s = new java.net.Socket()) {
-            s.connect(new java.net.InetSocketAddress(host, port), 1000);
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(host, port), 1000);
             return true;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false;
         }
     }
@@ -144,7 +147,7 @@ class NetworkNamespacesTest {
                             && a.get("s1") > 0 && b.get("s1") > 0;
                 });
 
-        org.eclipse.jetty.client.HttpClient client = new org.eclipse.jetty.client.HttpClient();
+        HttpClient client = new HttpClient();
         client.start();
         open.add(client::stop);
         ClosedLoopLoad load1 = new ClosedLoopLoad(client, ip(4), 8080, "urn:premium", 6);

@@ -1,7 +1,6 @@
 package io.slagate.e2e;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,7 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Slagate nodes as separate JVM processes for the several-node tests: started through the
@@ -28,7 +30,7 @@ final class Nodes implements AutoCloseable {
     private final List<Process> processes = new ArrayList<>();
     /** The environment variable every node reads the bus password from, and the password of this run. */
     static final String PASSWORD_ENV = "SLAGATE_TEST_BUS_PASSWORD";
-    private final String busPassword = java.util.UUID.randomUUID().toString();
+    private final String busPassword = UUID.randomUUID().toString();
 
     Nodes(Path dir) {
         this.dir = dir;
@@ -108,7 +110,7 @@ final class Nodes implements AutoCloseable {
 
     /** A port nobody listens on now (on loopback). */
     static int freePort() throws Exception {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+        try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
     }

@@ -2,7 +2,6 @@ package io.slagate.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.EmbeddedSystem;
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;
@@ -10,9 +9,15 @@ import io.slagate.gateway.testing.TestBackend;
 import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
 import io.slagate.load.Summary;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,17 +72,17 @@ class PoolReconfigurationEndToEndTest {
                 b[i].behave(b[i].delayed(20));
             }
             // b2 may serve pool a by configuration, but it has no such service: every quote gets 404 there
-            org.eclipse.jetty.server.Handler serves = b[3].delayed(20);
-            java.util.concurrent.atomic.AtomicInteger refusedThere = new java.util.concurrent.atomic.AtomicInteger();
-            b[3].behave(new org.eclipse.jetty.server.Handler.Abstract() {
+            Handler serves = b[3].delayed(20);
+            AtomicInteger refusedThere = new AtomicInteger();
+            b[3].behave(new Handler.Abstract() {
                 @Override
-                public boolean handle(org.eclipse.jetty.server.Request request, org.eclipse.jetty.server.Response response,
-                                      org.eclipse.jetty.util.Callback callback) throws Exception {
+                public boolean handle(Request request, Response response,
+                                      Callback callback) throws Exception {
                     String action = request.getHeaders().get("SOAPAction");
                     if (action != null && action.contains("quotes")) {
                         refusedThere.incrementAndGet();
                         response.setStatus(404);
-                        response.write(true, java.nio.ByteBuffer.wrap("no such service".getBytes()), callback);
+                        response.write(true, ByteBuffer.wrap("no such service".getBytes()), callback);
                         return true;
                     }
                     return serves.handle(request, response, callback);

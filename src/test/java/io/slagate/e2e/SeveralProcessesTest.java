@@ -3,7 +3,6 @@ package io.slagate.e2e;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.gateway.testing.TestBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.HttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,7 +82,7 @@ class SeveralProcessesTest {
                             && a.get("s1") > 0 && b.get("s1") > 0;
                 });
 
-        org.eclipse.jetty.client.HttpClient client = new org.eclipse.jetty.client.HttpClient();
+        HttpClient client = new HttpClient();
         client.start();
         open.add(client::stop);
         ClosedLoopLoad load = new ClosedLoopLoad(client, gw1, "urn:premium", 8);
@@ -132,7 +133,7 @@ class SeveralProcessesTest {
             assertTrue(traces.isEmpty(), name + " logged a stack trace: " + traces.subList(0, Math.min(5, traces.size())));
         }
         gw1Process.destroy(); // SIGTERM
-        assertTrue(gw1Process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "gw1 exits on SIGTERM");
+        assertTrue(gw1Process.waitFor(30, TimeUnit.SECONDS), "gw1 exits on SIGTERM");
         assertTrue(nodes.logged("gw1", "gateway gw1 stopping: new requests get a shutting-down fault"), "gw1's log");
         assertTrue(nodes.logged("gw1", "gateway gw1 left the control plane"), "gw1's log");
         assertTrue(nodes.logged("gw1", "gateway gw1 stopped"), "gw1's log");

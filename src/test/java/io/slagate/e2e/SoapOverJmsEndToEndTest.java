@@ -3,7 +3,6 @@ package io.slagate.e2e;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.bus.EmbeddedBroker;
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;
@@ -12,14 +11,24 @@ import io.slagate.load.SoapEnvelopes;
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.JmsEndpoint;
 import io.slagate.load.service.ServiceTime;
+import java.io.ByteArrayInputStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.Awaitility;
+import org.eclipse.jetty.client.BufferingResponseListener;
+import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.InputStreamRequestContent;
+import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.http.HttpMethod;
 import org.junit.jupiter.api.Test;
@@ -50,11 +59,11 @@ class SoapOverJmsEndToEndTest {
                 AtomicLong sent = new AtomicLong();
                 AtomicLong ok = new AtomicLong();
                 AtomicLong bad = new AtomicLong();
-                java.util.concurrent.atomic.AtomicReference<String> lastBad = new java.util.concurrent.atomic.AtomicReference<>();
+                AtomicReference<String> lastBad = new AtomicReference<>();
                 AtomicInteger maxOutstanding = new AtomicInteger();
                 AtomicInteger outstanding = new AtomicInteger();
                 Runnable[] next = new Runnable[1];
-                java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+                AtomicBoolean running = new AtomicBoolean(true);
                 next[0] = () -> {
                     if (!running.get()) {
                         return;
@@ -64,9 +73,9 @@ class SoapOverJmsEndToEndTest {
                     client.newRequest(url).method(HttpMethod.POST).headers(h -> h.put("SOAPAction", "urn:getQuote"))
                             .body(new StringRequestContent("text/xml; charset=UTF-8", SoapEnvelopes.request11("getQuote", "IBM")))
                             .timeout(20, TimeUnit.SECONDS)
-                            .send(new org.eclipse.jetty.client.BufferingResponseListener() {
+                            .send(new BufferingResponseListener() {
                                 @Override
-                                public void onComplete(org.eclipse.jetty.client.Result r) {
+                                public void onComplete(Result r) {
                                     maxOutstanding.accumulateAndGet(gw.queues().server(0).outstanding(), Math::max);
                                     if (!r.isFailed() && r.getResponse().getStatus() == 200 && getContentAsString().contains("getQuoteResponse")) {
                                         ok.incrementAndGet();
@@ -99,8 +108,8 @@ class SoapOverJmsEndToEndTest {
 
                 // a chunked body over the limit (its length not announced, so read before it is known too large)
                 ContentResponse big = client.newRequest(url).method(HttpMethod.POST).headers(h -> h.put("SOAPAction", "urn:getQuote"))
-                        .body(new org.eclipse.jetty.client.InputStreamRequestContent("text/xml; charset=UTF-8",
-                                new java.io.ByteArrayInputStream(new byte[64 * 1024])))
+                        .body(new InputStreamRequestContent("text/xml; charset=UTF-8",
+                                new ByteArrayInputStream(new byte[64 * 1024])))
                         .timeout(20, TimeUnit.SECONDS).send();
                 assertEquals(FaultReason.REQUEST_TOO_LARGE.code(), big.getHeaders().get("X-Slagate-Fault"), big.getContentAsString());
 
@@ -120,9 +129,9 @@ class SoapOverJmsEndToEndTest {
                             .timeout(20, TimeUnit.SECONDS).send();
                     return FaultReason.SERVER_UNREACHABLE.code().equals(r.getHeaders().get("X-Slagate-Fault"));
                 });
-                List<java.util.concurrent.CompletableFuture<ContentResponse>> burst = new java.util.ArrayList<>();
+                List<CompletableFuture<ContentResponse>> burst = new ArrayList<>();
                 for (int i = 0; i < 50; i++) {
-                    burst.add(new org.eclipse.jetty.client.CompletableResponseListener(client.newRequest(url).method(HttpMethod.POST)
+                    burst.add(new CompletableResponseListener(client.newRequest(url).method(HttpMethod.POST)
                             .headers(h -> h.put("SOAPAction", "urn:getQuote"))
                             .body(new StringRequestContent("text/xml; charset=UTF-8", SoapEnvelopes.request11("getQuote", "IBM")))
                             .timeout(20, TimeUnit.SECONDS)).send());
@@ -132,7 +141,7 @@ class SoapOverJmsEndToEndTest {
                 }
 
                 // a completion is counted once its last write's callback ran, which may be just after the client read it
-                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
                 assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
                         + gw.metrics().inFlight(), "the counters balance");
                 assertEquals(0, gw.metrics().inFlight());

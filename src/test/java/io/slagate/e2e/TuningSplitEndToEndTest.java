@@ -3,7 +3,6 @@ package io.slagate.e2e;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.EmbeddedSystem;
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;
@@ -14,6 +13,7 @@ import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
 import io.slagate.rm.tune.Tuner;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -74,7 +74,7 @@ class TuningSplitEndToEndTest {
                 for (Tuner.Trial t : system.controlLoop().tuner().trials()) {
                     assertTrue(!t.outcome().startsWith("promoted"), "N_s 1 must never reach the safe side: " + t);
                 }
-                assertEquals(List.of(2.0), java.util.Arrays.stream(system.controlLoop().tuner().bestValues()).boxed().toList());
+                assertEquals(List.of(2.0), Arrays.stream(system.controlLoop().tuner().bestValues()).boxed().toList());
 
                 Summary s = load.get(60, TimeUnit.SECONDS);
                 assertEquals(0, s.lost(), "every request sent was answered: " + s);

@@ -3,11 +3,10 @@ package io.slagate.bus;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.slagate.config.BusAccount;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.Topics;
+import io.slagate.config.BusAccount;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.HeartbeatMessage;
 import java.net.ServerSocket;
@@ -161,12 +160,12 @@ class ControlBusTest {
 
     @Test
     void effectiveUrl_wrapsTcpInFailover_andVmNeverCreatesABroker() {
-        assertEquals("vm://slagate?create=false", io.slagate.bus.BusConnections.effectiveUrl("vm://slagate"));
-        assertTrue(io.slagate.bus.BusConnections.effectiveUrl("tcp://h:61616").startsWith("failover:(tcp://h:61616)?"));
+        assertEquals("vm://slagate?create=false", BusConnections.effectiveUrl("vm://slagate"));
+        assertTrue(BusConnections.effectiveUrl("tcp://h:61616").startsWith("failover:(tcp://h:61616)?"));
         assertEquals("failover:(tcp://a:1,tcp://b:2)?initialReconnectDelay=100&maxReconnectDelay=2000&timeout=3000",
-                io.slagate.bus.BusConnections.effectiveUrl("failover:(tcp://a:1,tcp://b:2)"));
+                BusConnections.effectiveUrl("failover:(tcp://a:1,tcp://b:2)"));
         assertEquals("failover:(tcp://a:1)?timeout=10&maxReconnectDelay=500&initialReconnectDelay=100",
-                io.slagate.bus.BusConnections.effectiveUrl("failover:(tcp://a:1)?timeout=10&maxReconnectDelay=500"), "the operator's own settings stay");
+                BusConnections.effectiveUrl("failover:(tcp://a:1)?timeout=10&maxReconnectDelay=500"), "the operator's own settings stay");
     }
 
     /**

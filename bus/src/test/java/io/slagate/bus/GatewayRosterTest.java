@@ -2,7 +2,6 @@ package io.slagate.bus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -346,7 +347,7 @@ class ConfigLoaderTest {
     void loadBus_gatewayAccounts_bindIdsToAccounts_andAnEmptyListIsNamed(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("bus.yaml");
         Files.writeString(f, "bus:\n  gatewayAccounts: { edge: [gw3, gw4], gw1: [gw1] }\n");
-        assertEquals(java.util.Map.of("edge", java.util.List.of("gw3", "gw4"), "gw1", java.util.List.of("gw1")),
+        assertEquals(Map.of("edge", List.of("gw3", "gw4"), "gw1", List.of("gw1")),
                 ConfigLoader.loadBus(f).gatewayAccounts());
         Files.writeString(f, "bus:\n  gatewayAccounts: { edge: [] }\n");
         ConfigException bad = assertThrows(ConfigException.class, () -> ConfigLoader.loadBus(f));
@@ -465,8 +466,8 @@ class ConfigLoaderTest {
     @Test
     void cidr_containsExactlyItsBlock() {
         Cidr c = Cidr.parse("10.1.0.0/16");
-        assertTrue(c.contains(java.net.InetAddress.getLoopbackAddress()) == false);
-        assertTrue(Cidr.parse("127.0.0.0/8").contains(java.net.InetAddress.getLoopbackAddress()));
+        assertTrue(c.contains(InetAddress.getLoopbackAddress()) == false);
+        assertTrue(Cidr.parse("127.0.0.0/8").contains(InetAddress.getLoopbackAddress()));
         assertTrue(Cidr.parse("192.0.2.7").contains(addr("192.0.2.7")));
         assertFalse(Cidr.parse("192.0.2.7").contains(addr("192.0.2.8")));
         assertTrue(Cidr.parse("10.1.0.0/16").contains(addr("10.1.255.1")));
@@ -476,10 +477,10 @@ class ConfigLoaderTest {
         assertFalse(Cidr.parse("::1/128").contains(addr("127.0.0.1")), "families do not mix");
     }
 
-    private static java.net.InetAddress addr(String literal) {
+    private static InetAddress addr(String literal) {
         try {
-            return java.net.InetAddress.getByName(literal);
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getByName(literal);
+        } catch (UnknownHostException e) {
             throw new AssertionError(e);
         }
     }
@@ -561,7 +562,7 @@ class ConfigLoaderTest {
                   - { name: bronze, target: 3s, pool: b }
                 controller: { reconfiguration: { every: 10s, high: 0.9, low: 0.4, dwell: 5m, minServers: { b: 1 } } }
                 """, "t.yaml");
-        io.slagate.config.ServerConfig b2 = c.servers().get(2);
+        ServerConfig b2 = c.servers().get(2);
         assertEquals("b", b2.pool(), "with pools alone, it starts in the first");
         assertTrue(b2.movable());
         assertEquals(List.of("b", "a"), b2.pools());

@@ -1,7 +1,6 @@
 package io.slagate.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

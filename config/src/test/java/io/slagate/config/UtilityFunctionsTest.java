@@ -2,7 +2,6 @@ package io.slagate.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import io.slagate.config.utility.UtilityFunction;
 import io.slagate.config.utility.UtilityFunctions;
 import java.util.List;

@@ -6,21 +6,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.EmbeddedBroker;
-import io.slagate.config.ConfigLoader;
-import io.slagate.config.SlagateConfig;
 import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.ConfigMessage;
 import io.slagate.bus.message.ControlMessage;
 import io.slagate.bus.message.FlowStatsMessage;
+import io.slagate.bus.message.HeartbeatMessage;
 import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.bus.message.StatsMessage;
 import io.slagate.bus.message.Topics;
+import io.slagate.config.Combining;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.TrafficClassConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.CookieManager;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,10 +31,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -94,7 +101,7 @@ class ConsoleApiTest {
 
     /** A browser-like client: one cookie jar per user. */
     private static final class Client {
-        final HttpClient http = HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
+        final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
         String csrf;
 
         HttpResponse<String> get(String path) throws Exception {
@@ -114,7 +121,7 @@ class ConsoleApiTest {
         }
 
         HttpResponse<String> login(String user, String password) throws Exception {
-            HttpResponse<String> r = send("POST", "/api/login", JSON.writeValueAsString(java.util.Map.of("user", user, "password", password)), false);
+            HttpResponse<String> r = send("POST", "/api/login", JSON.writeValueAsString(Map.of("user", user, "password", password)), false);
             if (r.statusCode() == 200) {
                 csrf = JSON.readTree(r.body()).path("csrf").asText();
             }
@@ -210,7 +217,7 @@ class ConsoleApiTest {
         assertEquals(400, notMovable.statusCode(), "s1 serves one pool: " + notMovable.body());
         assertEquals(403, viewer.send("POST", "/api/servers/s1/pool-pin", null, true).statusCode(), "read-only cannot pin");
         JsonNode audit = json(admin.get("/api/audit"));
-        List<String> actions = new java.util.ArrayList<>();
+        List<String> actions = new ArrayList<>();
         audit.forEach(e -> actions.add(e.path("user").asText() + ":" + e.path("action").asText()));
         assertTrue(actions.containsAll(List.of("admin:pin-weight", "admin:unpin-weight", "admin:pin-capacity",
                 "admin:pause", "admin:resume", "admin:tuning-start", "admin:tuning-stop", "admin:tuning-revert", "admin:login")),
@@ -284,9 +291,9 @@ class ConsoleApiTest {
         assertEquals("combining", json(badCombining).path("field").asText(), badCombining.body());
         HttpResponse<String> ok = admin.send("PUT", "/api/controller", "{\"cycleSeconds\":2.5,\"combining\":\"min\"}", true);
         assertEquals(200, ok.statusCode(), ok.body());
-        io.slagate.config.SlagateConfig saved = ConfigLoader.load(dir.resolve("slagate.yaml"));
-        assertEquals(java.time.Duration.ofMillis(2500), saved.controller().cycle());
-        assertEquals(io.slagate.config.Combining.MIN, saved.controller().combining());
+        SlagateConfig saved = ConfigLoader.load(dir.resolve("slagate.yaml"));
+        assertEquals(Duration.ofMillis(2500), saved.controller().cycle());
+        assertEquals(Combining.MIN, saved.controller().combining());
         assertEquals("min", json(admin.get("/api/controller")).path("combining").asText());
         assertTrue(admin.get("/api/audit").body().contains("controller-update"));
         // put back what the other tests expect
@@ -323,7 +330,7 @@ class ConsoleApiTest {
     void events_streamBusMessages() throws Exception {
         Client viewer = new Client();
         viewer.login("viewer", "viewer-password-for-test");
-        java.util.concurrent.CompletableFuture<String> seen = new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<String> seen = new CompletableFuture<>();
         HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/api/events")).build();
         viewer.http.sendAsync(req, HttpResponse.BodyHandlers.ofLines()).thenAccept(r -> r.body().forEach(line -> {
             if (line.startsWith("data:") && line.contains("\"stats\"")) {
@@ -335,8 +342,8 @@ class ConsoleApiTest {
                 List.of(new ServerStatusMessage("s1", 10, 4, true)));
         await().atMost(DEADLINE).until(() -> {
             // as a gateway does: it joins, then reports (statistics of a gateway that never joined are not shown)
-            observer.publish(Topics.HEARTBEAT_GATEWAY, new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1",
-                    "gateway", io.slagate.bus.message.HeartbeatMessage.JOIN, System.currentTimeMillis(), 0));
+            observer.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "gw1",
+                    "gateway", HeartbeatMessage.JOIN, System.currentTimeMillis(), 0));
             observer.publish(Topics.STATS, s);
             return seen.isDone();
         });
@@ -370,7 +377,7 @@ class ConsoleApiTest {
             assertEquals(before, Files.readString(dir.resolve("slagate.yaml.bak")), "the old version is kept");
             assertEquals(4.5, ConfigLoader.load(dir.resolve("slagate.yaml")).classes().get(1).targetSeconds(), 1e-9, "saved");
             assertEquals(4.5, json(admin.get("/api/classes")).get(1).path("targetSeconds").asDouble(), 1e-9, "served");
-            await().atMost(DEADLINE).until(() -> configs.stream().anyMatch(m -> m instanceof io.slagate.bus.message.ConfigMessage c
+            await().atMost(DEADLINE).until(() -> configs.stream().anyMatch(m -> m instanceof ConfigMessage c
                     && c.yaml().contains("4500ms") && "admin".equals(c.user())));
             // a percentile goal: beside the mean, then instead of it; bad ones name their field
             HttpResponse<String> p100 = admin.send("PUT", "/api/classes/basic", "{\"percentile\":100,\"percentileTargetSeconds\":1}", true);
@@ -385,7 +392,7 @@ class ConsoleApiTest {
             assertEquals("mean ≤ 4500ms, p99.5 ≤ 9s", json(admin.get("/api/classes")).get(1).path("goal").asText());
             assertEquals(200, admin.send("PUT", "/api/classes/basic", "{\"targetSeconds\":null,\"percentile\":95,\"percentileTargetSeconds\":1.5}", true)
                     .statusCode());
-            io.slagate.config.TrafficClassConfig basic = ConfigLoader.load(dir.resolve("slagate.yaml")).classes().get(1);
+            TrafficClassConfig basic = ConfigLoader.load(dir.resolve("slagate.yaml")).classes().get(1);
             assertEquals(null, basic.target(), "the mean target removed");
             assertEquals(95, basic.percentileGoal().percentile(), 0, "one percentile goal: the earlier p99.5 replaced");
             assertEquals(1.5, basic.goalSeconds(), 1e-9);
@@ -412,7 +419,7 @@ class ConsoleApiTest {
             assertEquals(200, admin.send("DELETE", "/api/classes/bronze", null, true).statusCode());
             HttpResponse<String> inUse = admin.send("DELETE", "/api/classes/premium", null, true);
             assertEquals(400, inUse.statusCode(), "a class a rule still names cannot go: " + inUse.body());
-            List<String> actions = new java.util.ArrayList<>();
+            List<String> actions = new ArrayList<>();
             json(admin.get("/api/audit")).forEach(e -> actions.add(e.path("action").asText()));
             assertTrue(actions.containsAll(List.of("class-update", "class-create", "class-delete")), actions.toString());
         } finally {

@@ -3,7 +3,6 @@ package io.slagate.console;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.bus.GatewayRoster;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;

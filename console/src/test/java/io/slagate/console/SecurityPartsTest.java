@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Password hashing, sessions and login throttling, with an injected clock. */
@@ -68,9 +71,9 @@ class SecurityPartsTest {
     @Test
     void throttle_concurrentAttempts_atMostFreeOnesChecked() throws Exception {
         LoginThrottle t = new LoginThrottle(System::nanoTime, 5);
-        java.util.concurrent.atomic.AtomicInteger allowed = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-        java.util.List<Thread> threads = new java.util.ArrayList<>();
+        AtomicInteger allowed = new AtomicInteger();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             Thread th = new Thread(() -> {
                 try {

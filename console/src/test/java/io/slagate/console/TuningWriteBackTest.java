@@ -2,10 +2,10 @@ package io.slagate.console;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.DecisionMessage;
 import io.slagate.config.ConfigLoader;
+import io.slagate.config.TuningSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -98,7 +98,7 @@ class TuningWriteBackTest {
         TuningWriteBack writeBack = new TuningWriteBack(editor, audit);
 
         writeBack.accept(decision(best("quotes", 8, 10), best("trades", 3, 4)));
-        List<io.slagate.config.TuningSettings> parts = ConfigLoader.load(file).controller().tuning();
+        List<TuningSettings> parts = ConfigLoader.load(file).controller().tuning();
         assertEquals(Map.of("concurrency", 8.0, "workers", 10.0), parts.get(0).best(), "quotes' best, under quotes");
         assertEquals(Map.of("concurrency", 3.0, "workers", 4.0), parts.get(1).best(), "trades' unchanged best is not rewritten");
         assertEquals(1, audit.recent(10).size(), "one write: " + audit.recent(10));

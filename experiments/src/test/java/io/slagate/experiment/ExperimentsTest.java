@@ -2,7 +2,6 @@ package io.slagate.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.load.SecondSample;
 import java.util.ArrayList;
 import java.util.List;

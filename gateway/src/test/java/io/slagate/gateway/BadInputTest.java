@@ -3,22 +3,26 @@ package io.slagate.gateway;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -127,9 +131,9 @@ class BadInputTest {
                     out.write('a');
                     out.flush();
                     closed = s.getInputStream().read() == -1; // waits up to 200 ms: the pace of the trickle
-                } catch (java.net.SocketTimeoutException stillOpen) {
+                } catch (SocketTimeoutException stillOpen) {
                     // the server is still waiting for the headers
-                } catch (java.io.IOException reset) {
+                } catch (IOException reset) {
                     closed = true;
                 }
             }
@@ -147,19 +151,19 @@ class BadInputTest {
     /** 25 idle connections against a limit of 20: the gateway holds at most 20; once they go, a request is served. */
     @Test
     void connectionLimit_holdsAtMostTheLimit() throws Exception {
-        java.util.List<Socket> idle = new java.util.ArrayList<>();
+        List<Socket> idle = new ArrayList<>();
         try {
             for (int i = 0; i < 25; i++) {
                 idle.add(new Socket("127.0.0.1", gateway.port())); // the kernel completes the handshake; Jetty accepts up to the limit
             }
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gatewayConnections() == 20);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gatewayConnections() == 20);
             assertEquals(20, gatewayConnections(), "never more than the limit");
         } finally {
             for (Socket s : idle) {
                 s.close();
             }
         }
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gatewayConnections() < 20);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gatewayConnections() < 20);
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/svc"))
                 .header("Content-Type", "text/xml").POST(HttpRequest.BodyPublishers.ofString(Soap.envelope11("getQuote"))).build(),
                 HttpResponse.BodyHandlers.ofString());

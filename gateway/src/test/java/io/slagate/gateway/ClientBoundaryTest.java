@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.stats.GatewayMetrics.ServerError;
@@ -13,15 +12,23 @@ import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.ScriptedBackend;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.IteratingCallback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -113,7 +120,7 @@ class ClientBoundaryTest {
         // Jetty answers a bad chunk itself (the malformed-request fault above) and tells the body's reader
         // only "early EOF": the gateway books those as client-aborted. Either way: the client's fault.
         assertEquals(seen, g.metrics().faulted(FaultReason.MALFORMED_REQUEST) + g.metrics().faulted(FaultReason.CLIENT_ABORTED),
-                () -> java.util.Arrays.stream(FaultReason.values()).map(r -> r.code() + "=" + g.metrics().faulted(r)).toList().toString());
+                () -> Arrays.stream(FaultReason.values()).map(r -> r.code() + "=" + g.metrics().faulted(r)).toList().toString());
         assertBalanced(g);
     }
 
@@ -238,7 +245,7 @@ class ClientBoundaryTest {
         CompletableFuture<RawHttp.Response> first = CompletableFuture.supplyAsync(() -> {
             try {
                 return RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", BODY));
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new RuntimeException(e);
             }
         });
@@ -268,17 +275,17 @@ class ClientBoundaryTest {
         TestBackend a = backend();
         byte[] piece = "x".repeat(64 * 1024).getBytes(StandardCharsets.UTF_8);
         int pieces = 1024; // 64 MiB: more than loopback's socket buffers hold for a client that reads nothing
-        a.behave(new org.eclipse.jetty.server.Handler.Abstract() {
+        a.behave(new Handler.Abstract() {
             @Override
-            public boolean handle(org.eclipse.jetty.server.Request request, org.eclipse.jetty.server.Response response,
-                                  org.eclipse.jetty.util.Callback callback) {
+            public boolean handle(Request request, Response response,
+                                  Callback callback) {
                 response.getHeaders().put("Content-Type", "text/xml");
                 if (!request.getHttpURI().getPath().endsWith("big")) {
-                    response.write(true, java.nio.ByteBuffer.wrap("<small/>".getBytes(StandardCharsets.UTF_8)), callback);
+                    response.write(true, ByteBuffer.wrap("<small/>".getBytes(StandardCharsets.UTF_8)), callback);
                     return true;
                 }
                 response.getHeaders().put("Content-Length", (long) piece.length * pieces);
-                new org.eclipse.jetty.util.IteratingCallback() {
+                new IteratingCallback() {
                     int sent;
 
                     @Override
@@ -287,7 +294,7 @@ class ClientBoundaryTest {
                             return Action.SUCCEEDED;
                         }
                         sent++;
-                        response.write(sent == pieces, java.nio.ByteBuffer.wrap(piece), this);
+                        response.write(sent == pieces, ByteBuffer.wrap(piece), this);
                         return Action.SCHEDULED;
                     }
 

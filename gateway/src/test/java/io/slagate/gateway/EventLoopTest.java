@@ -4,20 +4,28 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.client.BufferingResponseListener;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Promise;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,9 +72,9 @@ class EventLoopTest {
 
     private static CompletableFuture<Answer> send(Request r) {
         CompletableFuture<Answer> f = new CompletableFuture<>();
-        r.send(new org.eclipse.jetty.client.BufferingResponseListener() {
+        r.send(new BufferingResponseListener() {
             @Override
-            public void onComplete(org.eclipse.jetty.client.Result result) {
+            public void onComplete(Result result) {
                 if (result.isSucceeded()) {
                     f.complete(new Answer(result.getResponse().getStatus(), getContentAsString(StandardCharsets.UTF_8)));
                 } else {
@@ -125,18 +133,18 @@ class EventLoopTest {
         closeables.add(b);
         // echoes the body; executing counts from arrival until just before the answer leaves (the gateway
         // cannot learn sooner that a request ended, so a correct gateway never makes it exceed N_{g,s})
-        java.util.concurrent.atomic.AtomicInteger executing = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger maxExecuting = new java.util.concurrent.atomic.AtomicInteger();
-        b.behave(new org.eclipse.jetty.server.Handler.Abstract() {
+        AtomicInteger executing = new AtomicInteger();
+        AtomicInteger maxExecuting = new AtomicInteger();
+        b.behave(new Handler.Abstract() {
             @Override
-            public boolean handle(org.eclipse.jetty.server.Request request, org.eclipse.jetty.server.Response response,
-                                  org.eclipse.jetty.util.Callback callback) {
+            public boolean handle(org.eclipse.jetty.server.Request request, Response response,
+                                  Callback callback) {
                 maxExecuting.accumulateAndGet(executing.incrementAndGet(), Math::max);
-                org.eclipse.jetty.io.Content.Source.asString(request, StandardCharsets.UTF_8, new org.eclipse.jetty.util.Promise<>() {
+                Content.Source.asString(request, StandardCharsets.UTF_8, new Promise<>() {
                     @Override
                     public void succeeded(String body) {
                         executing.decrementAndGet();
-                        response.write(true, java.nio.ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+                        response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
                     }
 
                     @Override

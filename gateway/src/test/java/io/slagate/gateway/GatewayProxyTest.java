@@ -6,35 +6,40 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.awaitility.Awaitility.await;
-
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.AsyncRequestContent;
 import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
-import java.io.ByteArrayInputStream;
-import org.eclipse.jetty.client.AsyncRequestContent;
-import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.InputStreamRequestContent;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -250,7 +255,7 @@ class GatewayProxyTest {
         CompletableFuture<ContentResponse> broken = send(g, false);
         try {
             assertFault(broken.get(10, TimeUnit.SECONDS), false, "wsi", FaultReason.SERVER_FAILED);
-        } catch (java.util.concurrent.ExecutionException aborted) {
+        } catch (ExecutionException aborted) {
             assertNotNull(aborted.getCause(), "a truncated response must not look like a success");
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().faulted(FaultReason.SERVER_FAILED) == 1);
@@ -309,13 +314,13 @@ class GatewayProxyTest {
     @Test
     void dispatch_serverAnswersBeforeBodySent_clientAborts_connectionNotLeaked() throws Exception {
         TestBackend b = backend();
-        b.behave(new org.eclipse.jetty.server.Handler.Abstract() {
+        b.behave(new Handler.Abstract() {
             @Override
-            public boolean handle(org.eclipse.jetty.server.Request request, org.eclipse.jetty.server.Response response,
-                                  org.eclipse.jetty.util.Callback callback) {
+            public boolean handle(org.eclipse.jetty.server.Request request, Response response,
+                                  Callback callback) {
                 // answer at once, body unread (as nginx's `return 200` does)
                 response.getHeaders().put("Content-Type", "text/xml");
-                response.write(true, java.nio.ByteBuffer.wrap("<early/>".getBytes(StandardCharsets.UTF_8)), callback);
+                response.write(true, ByteBuffer.wrap("<early/>".getBytes(StandardCharsets.UTF_8)), callback);
                 return true;
             }
         });
@@ -328,12 +333,12 @@ class GatewayProxyTest {
             CompletableFuture<org.eclipse.jetty.client.Response> headers = new CompletableFuture<>();
             r.onResponseHeaders(headers::complete);
             CompletableFuture<ContentResponse> done = new CompletableResponseListener(r).send();
-            body.write(java.nio.ByteBuffer.wrap("<start>".repeat(1000).getBytes(StandardCharsets.UTF_8)), org.eclipse.jetty.util.Callback.NOOP);
+            body.write(ByteBuffer.wrap("<start>".repeat(1000).getBytes(StandardCharsets.UTF_8)), Callback.NOOP);
             assertEquals(200, headers.get(10, TimeUnit.SECONDS).getStatus(), "the early answer is relayed");
-            r.abort(new java.io.IOException("client gives up before finishing its body"));
+            r.abort(new IOException("client gives up before finishing its body"));
             try {
                 done.get(10, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException expected) {
+            } catch (ExecutionException expected) {
                 // the aborted request fails on the client side; what matters is what follows
             }
         }

@@ -3,14 +3,20 @@ package io.slagate.gateway;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.slagate.bus.ControlBus;
+import io.slagate.bus.message.AllocationMessage;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.GatewayAllocation;
 import io.slagate.config.ConfigLoader;
+import io.slagate.gateway.agent.GatewayAgent;
+import io.slagate.gateway.control.LocalLimits;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -50,12 +56,12 @@ class LocalLimitGatewayTest {
                     servers: [ { id: s1, url: "%s", concurrency: 10 } ]
                     classes: [ { name: basic, target: 1s, queueTimeout: 60s } ]
                     """.formatted(backend.url()), "local-limit.yaml")).start();
-            io.slagate.bus.ControlBus bus = new io.slagate.bus.ControlBus("vm://nowhere", null, null, "gw1"); // never started
-            io.slagate.gateway.agent.GatewayAgent agent = new io.slagate.gateway.agent.GatewayAgent(g, bus);
+            ControlBus bus = new ControlBus("vm://nowhere", null, null, "gw1"); // never started
+            GatewayAgent agent = new GatewayAgent(g, bus);
             // what a manager grants this gateway: the server's whole N_s, weight 1
-            agent.apply(new io.slagate.bus.message.AllocationMessage(io.slagate.bus.message.BusMessage.SCHEMA, 1, 0, "rm",
-                    java.util.Map.of("gw1", new io.slagate.bus.message.GatewayAllocation(java.util.Map.of("basic", 1.0),
-                            java.util.Map.of("s1", 10)))));
+            agent.apply(new AllocationMessage(BusMessage.SCHEMA, 1, 0, "rm",
+                    Map.of("gw1", new GatewayAllocation(Map.of("basic", 1.0),
+                            Map.of("s1", 10)))));
             AtomicBoolean run = new AtomicBoolean(true);
             AtomicLong ok = new AtomicLong();
             AtomicLong other = new AtomicLong();
@@ -82,7 +88,7 @@ class LocalLimitGatewayTest {
                     await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().effectiveCap(0) < 10);
                     long cutAt = System.nanoTime();
                     await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().effectiveCap(0) == 10);
-                    assertTrue(System.nanoTime() - cutAt < io.slagate.gateway.control.LocalLimits.HOLD_MILLIS * 1_000_000,
+                    assertTrue(System.nanoTime() - cutAt < LocalLimits.HOLD_MILLIS * 1_000_000,
                             "given back as useless, not after the hold");
                     long done = g.metrics().completedTotal();
                     await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().completedTotal() > done + 300);

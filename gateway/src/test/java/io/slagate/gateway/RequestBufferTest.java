@@ -2,7 +2,6 @@ package io.slagate.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.Soap;

@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.stats.GatewayMetrics.ServerError;
@@ -17,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The gateway → server boundary, against servers that misbehave: what a server sends
@@ -135,8 +136,8 @@ class ServerBoundaryTest {
      * A 204 or 304 that announces a body and sends it: relayed without it (the server, not the client, is
      * blamed: a protocol error, never malformed-request), the bytes reach no one, the connection is not reused.
      */
-    @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"204 No Content", "304 Not Modified"})
+    @ParameterizedTest
+    @ValueSource(strings = {"204 No Content", "304 Not Modified"})
     void bodilessStatusWithAnnouncedBody_relayedWithoutIt_serverBlamed(String statusLine) throws Exception {
         ScriptedBackend b = backend();
         b.answer(new ScriptedBackend.Answer("HTTP/1.1 " + statusLine + "\r\nContent-Length: 5\r\nX-Kept: yes\r\n\r\nhello", false));
@@ -150,7 +151,7 @@ class ServerBoundaryTest {
         }
         assertEquals(3, b.connectionsAccepted(), "a connection with bytes left after the answer is never reused");
         assertEquals(3, g.metrics().serverErrors(0, ServerError.PROTOCOL), "the server's protocol error, each time");
-        assertEquals(0, g.metrics().faulted(io.slagate.gateway.soap.FaultReason.MALFORMED_REQUEST), "the client is not blamed");
+        assertEquals(0, g.metrics().faulted(FaultReason.MALFORMED_REQUEST), "the client is not blamed");
         assertBalanced(g); // a completion is counted once the last write's callback ran, maybe just after the client read it
         assertEquals(3, g.metrics().completedTotal(), "every answer relayed");
     }

@@ -3,8 +3,8 @@ package io.slagate.gateway;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.ConfigLoader;
+import io.slagate.gateway.proxy.GatewayExchangeAccess;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.Soap;
@@ -155,10 +155,10 @@ class SlaAdmissionTest {
 
     @Test
     void deadlineHeader_parsing() {
-        assertEquals(150, io.slagate.gateway.proxy.GatewayExchangeAccess.parseMillis("150"));
-        assertEquals(0, io.slagate.gateway.proxy.GatewayExchangeAccess.parseMillis(" 0 "));
+        assertEquals(150, GatewayExchangeAccess.parseMillis("150"));
+        assertEquals(0, GatewayExchangeAccess.parseMillis(" 0 "));
         for (String bad : new String[] {"", "-5", "1.5", "soon", "99999999", "3600001", "１２"}) {
-            assertEquals(-1, io.slagate.gateway.proxy.GatewayExchangeAccess.parseMillis(bad), bad);
+            assertEquals(-1, GatewayExchangeAccess.parseMillis(bad), bad);
         }
     }
 }

@@ -3,11 +3,11 @@ package io.slagate.gateway;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.ConfigException;
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -62,7 +62,7 @@ class TlsListenerTest {
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, r.statusCode());
                 assertTrue(r.body().contains("getQuote"), "the backend's answer came back over TLS");
-                assertThrows(java.io.IOException.class, () -> HttpClient.newHttpClient().send(
+                assertThrows(IOException.class, () -> HttpClient.newHttpClient().send(
                         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gw.port() + "/svc")).timeout(Duration.ofSeconds(5))
                                 .header("Content-Type", "text/xml").POST(HttpRequest.BodyPublishers.ofString("x")).build(),
                         HttpResponse.BodyHandlers.ofString()), "plain HTTP is not spoken on a TLS listener");

@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.ScriptedBackend;
 import io.slagate.gateway.testing.Soap;
@@ -23,6 +22,8 @@ import org.eclipse.jetty.http.HttpMethod;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The gateway's own upstream HTTP/1.1 leg (plain-HTTP servers): keep-alive connections reused and
@@ -74,8 +75,8 @@ class UpstreamConnectionsTest {
      * which once made the gateway take it for an early answer and drop the connection (about one
      * request in a hundred opened a new one).
      */
-    @org.junit.jupiter.params.ParameterizedTest(name = "{0} event loops")
-    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2})
+    @ParameterizedTest(name = "{0} event loops")
+    @ValueSource(ints = {1, 2})
     void keepAlive_manyRequests_noMoreConnectionsThanSlots(int loops) throws Exception {
         TestBackend b = new TestBackend();
         closeables.add(b);

@@ -3,13 +3,13 @@ package io.slagate.gateway;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.stats.GatewayMetrics;
 import io.slagate.gateway.testing.LateTail;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.ScriptedBackend;
 import io.slagate.gateway.testing.Soap;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -162,7 +162,7 @@ class UpstreamReuseTest {
             for (int k = 0; k < CLIENTS; k++) {
                 int client = k;
                 all.add(pool.submit(() -> {
-                    try (java.net.Socket socket = RawHttp.open(g.port(), 15_000)) {
+                    try (Socket socket = RawHttp.open(g.port(), 15_000)) {
                         for (int n = 0; n < 20; n++) {
                             String reqId = client + ".ka." + n;
                             socket.getOutputStream().write(RawHttp.post("/services/S", "X-Req: " + reqId + "\r\n", BODY)

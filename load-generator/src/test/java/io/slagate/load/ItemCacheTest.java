@@ -3,11 +3,19 @@ package io.slagate.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ItemCache;
+import io.slagate.load.service.ServiceTime;
 import io.slagate.load.service.WorkingSetModel;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 class ItemCacheTest {
@@ -58,15 +66,15 @@ class ItemCacheTest {
 
     @Test
     void eachServerReportsItsOwnCounters_overHttp() throws Exception {
-        try (io.slagate.load.service.BackendServer b = io.slagate.load.service.BackendServer.start("127.0.0.1", java.util.List.of(0, 0),
-                io.slagate.load.service.ServiceTime.of(Duration.ofMillis(1), 0), null, model(50))) {
+        try (BackendServer b = BackendServer.start("127.0.0.1", List.of(0, 0),
+                ServiceTime.of(Duration.ofMillis(1), 0), null, model(50))) {
             b.caches().get(0).perform("home");
-            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-            String first = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(b.urls().get(0) + "/bookstore/stats")).build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-            String second = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(b.urls().get(1) + "/bookstore/stats")).build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-            com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(first);
+            HttpClient http = HttpClient.newHttpClient();
+            String first = http.send(HttpRequest.newBuilder(URI.create(b.urls().get(0) + "/bookstore/stats")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            String second = http.send(HttpRequest.newBuilder(URI.create(b.urls().get(1) + "/bookstore/stats")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            JsonNode j = new ObjectMapper().readTree(first);
             assertEquals(4, j.path("hits").asInt() + j.path("misses").asInt(), "one request of four reads: " + first);
             assertEquals(50, j.path("cacheItems").asInt());
             assertTrue(second.contains("\"misses\":0") && second.contains("\"hits\":0"), "a cache per server: " + second);

@@ -2,9 +2,6 @@ package io.slagate.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
 import java.nio.file.Files;
@@ -13,7 +10,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,7 +123,7 @@ class LoadGeneratorTest {
                 List.of("--class", "p:getQuote", "--phase", "10s:5,5"),
                 List.of("--class", "p", "--phase", "10s:5"),
                 List.of("--class", "p:getQuote", "--phase", "10s:5", "--think"))) {
-            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException e = Assertions.assertThrows(IllegalArgumentException.class,
                     () -> LoadCommand.parse(args), args.toString());
             assertTrue(e.getMessage().contains("--") || e.getMessage().contains("phase") || e.getMessage().contains("class"),
                     e.getMessage());

@@ -3,7 +3,6 @@ package io.slagate.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServerKnobs;
 import io.slagate.load.service.ServiceTime;
@@ -15,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** A synthetic server's knobs: the pool bounds what executes, resized live; the endpoint sets or refuses. */
@@ -86,10 +86,10 @@ class ServerKnobsTest {
     void contentionConfinedToSomeOperations_leavesTheOthersAlone() {
         ServerKnobs k = new ServerKnobs(0, 4);
         assertTrue(k.contends("getQuote") && k.contends("buyShares"), "by default every operation contends");
-        k.contendingOperations(java.util.Set.of("buyShares", "sellShares"));
+        k.contendingOperations(Set.of("buyShares", "sellShares"));
         assertTrue(k.contends("buyShares"));
         assertTrue(!k.contends("getQuote"), "reads take no locks");
-        k.contendingOperations(java.util.Set.of());
+        k.contendingOperations(Set.of());
         assertTrue(k.contends("getQuote"), "empty: every operation again");
     }
 

@@ -2,7 +2,6 @@ package io.slagate.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
 import java.net.URI;

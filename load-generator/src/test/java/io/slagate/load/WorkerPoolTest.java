@@ -1,7 +1,6 @@
 package io.slagate.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.slagate.load.service.ServiceTime;
 import io.slagate.load.service.StockUtility;
 import java.time.Duration;

@@ -4,12 +4,29 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.slagate.bus.ControlBus;
-import io.slagate.config.ConfigLoader;
 import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.ConfigMessage;
 import io.slagate.bus.message.ControlMessage;
+import io.slagate.bus.message.DecisionMessage;
+import io.slagate.bus.message.FlowStatsMessage;
+import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.bus.message.ServerStatusMessage;
+import io.slagate.bus.message.StatsMessage;
+import io.slagate.config.Combining;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.ControllerSettings;
+import io.slagate.rm.tune.InterleavedTuner;
+import io.slagate.rm.tune.Tuner;
+import io.slagate.rm.tune.TuningPartition;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /** The console's overrides reach the decision logic (the bus is not started: its own tests are in the bus module). */
@@ -18,14 +35,14 @@ class ControlLoopTest {
 
     /** Gateway gw1 joins from its bus account, as a real one does before its statistics count. */
     private static void joinGw1(ControlLoop loop) {
-        loop.onGatewayHeartbeat(new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
-                io.slagate.bus.message.HeartbeatMessage.JOIN, 0, 0), "gw-account");
+        loop.onGatewayHeartbeat(new HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
+                HeartbeatMessage.JOIN, 0, 0), "gw-account");
     }
 
     /** gw1's statistics: these flows and server states, one second's report. */
-    private static io.slagate.bus.message.StatsMessage gw1Stats(java.util.List<io.slagate.bus.message.FlowStatsMessage> flows,
-                                                                java.util.List<io.slagate.bus.message.ServerStatusMessage> servers) {
-        return new io.slagate.bus.message.StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 5, 0, flows, servers);
+    private static StatsMessage gw1Stats(List<FlowStatsMessage> flows,
+                                                                List<ServerStatusMessage> servers) {
+        return new StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 5, 0, flows, servers);
     }
 
     private static ControlMessage cmd(String command, String gw, String cls, String server, double value, double expires) {
@@ -71,9 +88,9 @@ class ControlLoopTest {
                 """;
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
-            loop.onConfig(new io.slagate.bus.message.ConfigMessage(BusMessage.SCHEMA, 2, yaml.replace("target: 3s", "target: 7s"), "bob", 0), null);
+            loop.onConfig(new ConfigMessage(BusMessage.SCHEMA, 2, yaml.replace("target: 3s", "target: 7s"), "bob", 0), null);
             assertEquals(7.0, loop.config().classes().get(1).targetSeconds(), 1e-9);
-            loop.onConfig(new io.slagate.bus.message.ConfigMessage(BusMessage.SCHEMA, 3, "classes: nonsense", "eve", 0), null);
+            loop.onConfig(new ConfigMessage(BusMessage.SCHEMA, 3, "classes: nonsense", "eve", 0), null);
             assertEquals(7.0, loop.config().classes().get(1).targetSeconds(), 1e-9, "a configuration that does not load changes nothing");
         } finally {
             bus.close();
@@ -89,12 +106,12 @@ class ControlLoopTest {
                 """;
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now).start()) {
-            loop.onConfig(new io.slagate.bus.message.ConfigMessage(BusMessage.SCHEMA, 2,
+            loop.onConfig(new ConfigMessage(BusMessage.SCHEMA, 2,
                     yaml.replace("cycle: 1h, combining: sum", "cycle: 50ms, combining: min"), "bob", 0), null);
-            assertEquals(io.slagate.config.Combining.MIN, loop.config().controller().combining());
+            assertEquals(Combining.MIN, loop.config().controller().combining());
             long after = loop.cycles();
             // with the old period no timer cycle would come for an hour
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).until(() -> loop.cycles() >= after + 5);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> loop.cycles() >= after + 5);
         } finally {
             bus.close();
         }
@@ -115,9 +132,9 @@ class ControlLoopTest {
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now).start()) {
             joinGw1(loop);
-            io.slagate.bus.message.StatsMessage alarm = gw1Stats(
-                    java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("basic", 500, 100, 0, 1.0, 0.5, 0.5, 50, 10, 5)),
-                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 10, 10, true))).withFlashCrowd("basic");
+            StatsMessage alarm = gw1Stats(
+                    List.of(new FlowStatsMessage("basic", 500, 100, 0, 1.0, 0.5, 0.5, 50, 10, 5)),
+                    List.of(new ServerStatusMessage("s1", 10, 10, true))).withFlashCrowd("basic");
             now += 2_000_000_000L; // past the gap after the cycle the join may have run
             for (int i = 0; i < 50; i++) {
                 loop.onStats(alarm, "gw-account");
@@ -149,11 +166,11 @@ class ControlLoopTest {
     }
 
     /** gw1's report of both sides: the same traffic on each. */
-    private static io.slagate.bus.message.StatsMessage sidesStats() {
-        return gw1Stats(java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5),
-                        new io.slagate.bus.message.FlowStatsMessage("p-trial", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
-                java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 8, 4, true),
-                        new io.slagate.bus.message.ServerStatusMessage("s2", 8, 4, true)));
+    private static StatsMessage sidesStats() {
+        return gw1Stats(List.of(new FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5),
+                        new FlowStatsMessage("p-trial", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
+                List.of(new ServerStatusMessage("s1", 8, 4, true),
+                        new ServerStatusMessage("s2", 8, 4, true)));
     }
 
     @Test
@@ -169,22 +186,22 @@ class ControlLoopTest {
                 now += 1_000_000_000L;
                 loop.cycle();
             }
-            io.slagate.rm.tune.Tuner.State during = loop.tuner().state();
-            assertTrue(during == io.slagate.rm.tune.Tuner.State.SETTLING || during == io.slagate.rm.tune.Tuner.State.MEASURING,
+            Tuner.State during = loop.tuner().state();
+            assertTrue(during == Tuner.State.SETTLING || during == Tuner.State.MEASURING,
                     "a trial is under way after the baseline: " + during);
-            io.slagate.bus.message.DecisionMessage.TuningStatus status = loop.lastDecision().tuning().get(0);
+            DecisionMessage.TuningStatus status = loop.lastDecision().tuning().get(0);
             assertEquals("default", status.partition(), "the unpartitioned form is one partition");
-            assertEquals(java.util.List.of("concurrency"), status.knobs());
-            assertEquals(java.util.List.of(8.0), status.best(), "the configured N_s is where tuning starts");
-            assertEquals(during.name().toLowerCase(java.util.Locale.ROOT), status.state());
+            assertEquals(List.of("concurrency"), status.knobs());
+            assertEquals(List.of(8.0), status.best(), "the configured N_s is where tuning starts");
+            assertEquals(during.name().toLowerCase(Locale.ROOT), status.state());
 
             loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
-            assertEquals(io.slagate.rm.tune.Tuner.State.STOPPED, loop.tuner().state());
+            assertEquals(Tuner.State.STOPPED, loop.tuner().state());
             assertEquals("stopped", loop.lastDecision().tuning().get(0).state(), "a decision at once says so");
             loop.onControl(cmd(ControlMessage.TUNING_REVERT, null, null, null, 0, 0), null);
-            assertEquals(java.util.List.of(8.0), loop.lastDecision().tuning().get(0).best());
+            assertEquals(List.of(8.0), loop.lastDecision().tuning().get(0).best());
             loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0), null);
-            assertEquals(io.slagate.rm.tune.Tuner.State.SETTLING, loop.tuner().state(), "started again: the next trial");
+            assertEquals(Tuner.State.SETTLING, loop.tuner().state(), "started again: the next trial");
         } finally {
             bus.close();
         }
@@ -207,9 +224,9 @@ class ControlLoopTest {
                 now += 1_000_000_000L;
                 loop.cycle();
             }
-            java.util.Map<String, Long> t = loop.lastAllocation().queueTimeoutMillis();
+            Map<String, Long> t = loop.lastAllocation().queueTimeoutMillis();
             assertTrue(t.containsKey("p-trial") && t.get("p-trial") >= 200 && t.get("p-trial") < 30_000, "the trial's: " + t);
-            assertEquals(java.util.List.of(30.0), loop.lastDecision().tuning().get(0).best());
+            assertEquals(List.of(30.0), loop.lastDecision().tuning().get(0).best());
             assertNull(t.get("p"), "the safe side keeps its configured timeout, the best known: " + t);
             loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
             now += 1_000_000_000L;
@@ -242,26 +259,26 @@ class ControlLoopTest {
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             joinGw1(loop);
-            loop.onStats(gw1Stats(java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
-                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 8, 4, true))), "gw-account");
-            io.slagate.config.ControllerSettings before = loop.config().controller();
+            loop.onStats(gw1Stats(List.of(new FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
+                    List.of(new ServerStatusMessage("s1", 8, 4, true))), "gw-account");
+            ControllerSettings before = loop.config().controller();
             for (int i = 0; i < 4; i++) { // the baseline period, then the first trial
                 now += 1_000_000_000L;
                 loop.cycle();
             }
-            assertTrue(loop.tuner() instanceof io.slagate.rm.tune.InterleavedTuner);
-            io.slagate.rm.tune.Tuner.State during = loop.tuner().state();
-            assertTrue(during == io.slagate.rm.tune.Tuner.State.SETTLING || during == io.slagate.rm.tune.Tuner.State.MEASURING,
+            assertTrue(loop.tuner() instanceof InterleavedTuner);
+            Tuner.State during = loop.tuner().state();
+            assertTrue(during == Tuner.State.SETTLING || during == Tuner.State.MEASURING,
                     "a trial is under way: " + during);
-            io.slagate.config.ControllerSettings trial = loop.config().controller();
-            assertEquals(java.util.List.of(0.5, 1.0, 0.0, 5.0),
-                    java.util.Arrays.stream(loop.tuner().bestValues()).boxed().toList(), "the best is what was in force");
+            ControllerSettings trial = loop.config().controller();
+            assertEquals(List.of(0.5, 1.0, 0.0, 5.0),
+                    Arrays.stream(loop.tuner().bestValues()).boxed().toList(), "the best is what was in force");
             assertTrue(trial.damping() != before.damping() || trial.resolution() != before.resolution()
                     || !trial.model().equals(before.model()) || !trial.cycle().equals(before.cycle()),
                     "the trial's values are the settings in force: " + trial);
             assertEquals(before.combining(), trial.combining(), "the rest unchanged");
             loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
-            io.slagate.config.ControllerSettings after = loop.config().controller();
+            ControllerSettings after = loop.config().controller();
             assertEquals(before.damping(), after.damping(), 1e-9);
             assertEquals(before.resolution(), after.resolution(), 1e-9);
             assertEquals(before.model(), after.model());
@@ -289,8 +306,8 @@ class ControlLoopTest {
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             joinGw1(loop);
-            loop.onStats(gw1Stats(java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
-                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("s1", 8, 4, true))), "gw-account");
+            loop.onStats(gw1Stats(List.of(new FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
+                    List.of(new ServerStatusMessage("s1", 8, 4, true))), "gw-account");
             long window = 0;
             for (int i = 0; i < 200 && (window == 0 || window == 20_000); i++) { // settle, reference, settle, then the trial
                 now += 1_000_000_000L;
@@ -298,7 +315,7 @@ class ControlLoopTest {
                 window = loop.lastAllocation().statsWindowMillis();
             }
             assertTrue(window >= 2000 && window < 20_000, "a trial's window: " + window);
-            assertEquals(java.util.List.of(20.0), java.util.Arrays.stream(loop.tuner().bestValues()).boxed().toList());
+            assertEquals(List.of(20.0), Arrays.stream(loop.tuner().bestValues()).boxed().toList());
             loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
             now += 1_000_000_000L;
             loop.cycle();
@@ -336,22 +353,22 @@ class ControlLoopTest {
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, o, new SimpleMeterRegistry(), () -> now)) {
             joinGw1(loop);
             // quotes' sides measure differently from trades' sides: each partition must see its own
-            io.slagate.bus.message.StatsMessage stats = gw1Stats(
-                    java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5),
-                            new io.slagate.bus.message.FlowStatsMessage("p-trial", 10, 10, 0, 0.25, 0.05, 0.2, 1, 4, 5),
-                            new io.slagate.bus.message.FlowStatsMessage("q", 10, 10, 0, 0.9, 0.5, 0.4, 1, 4, 5),
-                            new io.slagate.bus.message.FlowStatsMessage("q-trial", 10, 10, 0, 0.8, 0.4, 0.4, 1, 4, 5)),
-                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("a1", 8, 4, true),
-                            new io.slagate.bus.message.ServerStatusMessage("a2", 8, 4, true),
-                            new io.slagate.bus.message.ServerStatusMessage("b1", 4, 2, true),
-                            new io.slagate.bus.message.ServerStatusMessage("b2", 4, 2, true)));
+            StatsMessage stats = gw1Stats(
+                    List.of(new FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5),
+                            new FlowStatsMessage("p-trial", 10, 10, 0, 0.25, 0.05, 0.2, 1, 4, 5),
+                            new FlowStatsMessage("q", 10, 10, 0, 0.9, 0.5, 0.4, 1, 4, 5),
+                            new FlowStatsMessage("q-trial", 10, 10, 0, 0.8, 0.4, 0.4, 1, 4, 5)),
+                    List.of(new ServerStatusMessage("a1", 8, 4, true),
+                            new ServerStatusMessage("a2", 8, 4, true),
+                            new ServerStatusMessage("b1", 4, 2, true),
+                            new ServerStatusMessage("b2", 4, 2, true)));
             loop.onStats(stats, "gw-account");
             for (int i = 0; i < 4; i++) { // the baseline period, then a trial in each partition
                 now += 1_000_000_000L;
                 loop.cycle();
             }
-            java.util.List<io.slagate.rm.tune.TuningPartition> parts = loop.tuningPartitions();
-            assertEquals(java.util.List.of("quotes", "trades"), parts.stream().map(io.slagate.rm.tune.TuningPartition::name).toList());
+            List<TuningPartition> parts = loop.tuningPartitions();
+            assertEquals(List.of("quotes", "trades"), parts.stream().map(TuningPartition::name).toList());
             double[] quotes = parts.get(0).sides();
             double[] trades = parts.get(1).sides();
             assertEquals(0.5, quotes[0], 1e-9, "quotes' safe side is p: 1 s target, 0.5 s measured");
@@ -360,23 +377,23 @@ class ControlLoopTest {
             assertEquals(0.2, trades[1], 1e-9, "trades' experimental side is q-trial");
             assertEquals(6, o.capacity("b1", now), "trades' written-back best is where its sides started");
             assertNull(o.capacity("a1", now), "quotes' safe side untouched by trades' best (its configured N_s)");
-            for (io.slagate.rm.tune.TuningPartition p : parts) {
-                io.slagate.rm.tune.Tuner.State st = p.tuner().state();
-                assertTrue(st == io.slagate.rm.tune.Tuner.State.SETTLING || st == io.slagate.rm.tune.Tuner.State.MEASURING,
+            for (TuningPartition p : parts) {
+                Tuner.State st = p.tuner().state();
+                assertTrue(st == Tuner.State.SETTLING || st == Tuner.State.MEASURING,
                         p.name() + " runs its own trial at the same time: " + st);
             }
-            assertEquals(java.util.List.of("quotes", "trades"),
-                    loop.lastDecision().tuning().stream().map(io.slagate.bus.message.DecisionMessage.TuningStatus::partition).toList());
-            assertEquals(java.util.List.of(6.0), loop.lastDecision().tuning("trades").best());
+            assertEquals(List.of("quotes", "trades"),
+                    loop.lastDecision().tuning().stream().map(DecisionMessage.TuningStatus::partition).toList());
+            assertEquals(List.of(6.0), loop.lastDecision().tuning("trades").best());
 
             loop.onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "trades"), null);
-            assertEquals(io.slagate.rm.tune.Tuner.State.STOPPED, parts.get(1).tuner().state());
-            assertTrue(parts.get(0).tuner().state() != io.slagate.rm.tune.Tuner.State.STOPPED, "a command to trades leaves quotes alone");
+            assertEquals(Tuner.State.STOPPED, parts.get(1).tuner().state());
+            assertTrue(parts.get(0).tuner().state() != Tuner.State.STOPPED, "a command to trades leaves quotes alone");
             assertEquals("stopped", loop.lastDecision().tuning("trades").state());
             loop.onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "nosuch"), null);
-            assertTrue(parts.get(0).tuner().state() != io.slagate.rm.tune.Tuner.State.STOPPED, "an unknown partition is refused");
+            assertTrue(parts.get(0).tuner().state() != Tuner.State.STOPPED, "an unknown partition is refused");
             loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
-            assertEquals(io.slagate.rm.tune.Tuner.State.STOPPED, parts.get(0).tuner().state(), "no partition named: every one");
+            assertEquals(Tuner.State.STOPPED, parts.get(0).tuner().state(), "no partition named: every one");
         } finally {
             bus.close();
         }
@@ -421,17 +438,17 @@ class ControlLoopTest {
         try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "b2", 0, 0), null);
-            assertEquals(java.util.Set.of("b2"), loop.poolPins());
+            assertEquals(Set.of("b2"), loop.poolPins());
             loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "nosuch", 0, 0), null);
-            assertEquals(java.util.Set.of("b2"), loop.poolPins(), "an unknown server is refused");
+            assertEquals(Set.of("b2"), loop.poolPins(), "an unknown server is refused");
             // pool a saturated (quotes at 180/s of 20 ms on 5 slots: 0.72 busy... 3.6 slots), b idle: b2 would move
             joinGw1(loop);
-            io.slagate.bus.message.StatsMessage stats = gw1Stats(
-                    java.util.List.of(new io.slagate.bus.message.FlowStatsMessage("quotes", 500, 250, 0, 1.0, 0.98, 0.02, 50, 5, 5),
-                            new io.slagate.bus.message.FlowStatsMessage("trades", 10, 10, 0, 0.02, 0, 0.02, 0, 1, 5)),
-                    java.util.List.of(new io.slagate.bus.message.ServerStatusMessage("a1", 5, 5, true, 250, 0.02),
-                            new io.slagate.bus.message.ServerStatusMessage("b1", 5, 1, true, 5, 0.02),
-                            new io.slagate.bus.message.ServerStatusMessage("b2", 5, 0, true, 5, 0.02)));
+            StatsMessage stats = gw1Stats(
+                    List.of(new FlowStatsMessage("quotes", 500, 250, 0, 1.0, 0.98, 0.02, 50, 5, 5),
+                            new FlowStatsMessage("trades", 10, 10, 0, 0.02, 0, 0.02, 0, 1, 5)),
+                    List.of(new ServerStatusMessage("a1", 5, 5, true, 250, 0.02),
+                            new ServerStatusMessage("b1", 5, 1, true, 5, 0.02),
+                            new ServerStatusMessage("b2", 5, 0, true, 5, 0.02)));
             for (int i = 0; i < 5; i++) {
                 loop.onStats(stats, "gw-account");
                 now += 2_000_000_000L;

@@ -3,7 +3,6 @@ package io.slagate.rm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import org.junit.jupiter.api.Test;
 
 /** The managers' election on a fake clock: one interval is 1,000 ns, a peer expires after 3. */

@@ -3,7 +3,7 @@ package io.slagate.rm;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +32,7 @@ class ImportanceTiersTest {
         ImportanceTiers.Plan p = ImportanceTiers.plan(List.of(goal(2, 3), goal(1, 2), discretionary(3), discretionary(1)), 12, 1);
         // 12 − 4 minimums = 8; A +2, B +1: 5 left, 3.75 : 1.25 → 4 : 1
         assertArrayEquals(new int[] {3, 2, 5, 2}, p.fixed());
-        assertEquals(12, java.util.Arrays.stream(p.fixed()).sum());
+        assertEquals(12, Arrays.stream(p.fixed()).sum());
     }
 
     @Test

@@ -3,18 +3,18 @@ package io.slagate.rm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.slagate.config.ConfigLoader;
-import io.slagate.config.SlagateConfig;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.DecisionMessage;
 import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.bus.message.StatsMessage;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** The control step fed synthetic statistics, with an injected clock (arbitrary, large origin). */
@@ -463,7 +463,7 @@ class ResourceManagerTest {
                   - { name: basic, target: 3s }
                 """, "rm-test");
         ResourceManager rm = new ResourceManager("rm", c, new Overrides(), 0);
-        java.util.function.Function<FlowStatsMessage, Double> measured = f -> {
+        Function<FlowStatsMessage, Double> measured = f -> {
             rm.onStats(new StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 30, 1, List.of(f),
                     List.of(new ServerStatusMessage("s1", 10, 0, true))), now);
             return rm.measuredUtility(List.of("premium"));

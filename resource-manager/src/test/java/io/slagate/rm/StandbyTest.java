@@ -2,24 +2,24 @@ package io.slagate.rm;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.EmbeddedBroker;
-import io.slagate.config.ConfigLoader;
-import io.slagate.config.SlagateConfig;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.FlowStatsMessage;
+import io.slagate.bus.message.HeartbeatMessage;
 import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.bus.message.StatsMessage;
 import io.slagate.bus.message.Topics;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,8 +56,8 @@ class StandbyTest {
                     List.of(new ServerStatusMessage("s1", 10, 8, true)));
             // as a gateway does: it reports, then beats; a manager that does not know it yet admits it on its beat
             reporter.scheduleAtFixedRate(() -> {
-                gateway.publish(Topics.HEARTBEAT_GATEWAY, new io.slagate.bus.message.HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
-                        io.slagate.bus.message.HeartbeatMessage.ALIVE, System.currentTimeMillis(), 0));
+                gateway.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
+                        HeartbeatMessage.ALIVE, System.currentTimeMillis(), 0));
                 gateway.publish(Topics.STATS, stats);
             }, 0, 100, TimeUnit.MILLISECONDS);
             try {

@@ -2,8 +2,9 @@ package io.slagate.bus.message;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** What crosses the bus comes back as it was sent, including "not measured" (NaN), and a sender that predates a field is still read. */
@@ -48,16 +49,16 @@ class BusCodecTest {
     @Test
     void allocationQueueTimeouts_roundTrip_andAreEmptyFromAnOlderSender() {
         AllocationMessage a = new AllocationMessage(BusMessage.SCHEMA, 9, 0, "rm",
-                java.util.Map.of("gw1", new GatewayAllocation(java.util.Map.of("gold", 1.0), java.util.Map.of("s1", 2))),
-                java.util.Map.of(), java.util.Map.of("gold", 300L));
+                Map.of("gw1", new GatewayAllocation(Map.of("gold", 1.0), Map.of("s1", 2))),
+                Map.of(), Map.of("gold", 300L));
         String json = BusCodec.encode(a);
-        assertEquals(java.util.Map.of("gold", 300L), ((AllocationMessage) BusCodec.decode(json)).queueTimeoutMillis());
+        assertEquals(Map.of("gold", 300L), ((AllocationMessage) BusCodec.decode(json)).queueTimeoutMillis());
         String older = json.replace(",\"queueTimeoutMillis\":{\"gold\":300}", "");
         assertTrue(!older.contains("queueTimeoutMillis"), older);
         assertTrue(((AllocationMessage) BusCodec.decode(older)).queueTimeoutMillis().isEmpty());
         String nullValue = json.replace("{\"gold\":300}", "{\"gold\":null}");
         assertTrue(nullValue.contains("\"gold\":null"), nullValue);
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> BusCodec.decode(nullValue),
+        Assertions.assertThrows(IllegalArgumentException.class, () -> BusCodec.decode(nullValue),
                 "a null timeout is a malformed message, refused whole");
     }
 }

@@ -4,15 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.bus.ControlBus;
-import io.slagate.config.ConfigLoader;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.GatewayAllocation;
 import io.slagate.bus.message.StatsMessage;
+import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.sched.Allocation;
+import io.slagate.gateway.stats.GatewayMetrics;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -75,7 +76,7 @@ class GatewayAgentTest {
      */
     @Test
     void queueTimeouts_saneOnesApplied_brokenOnesLeaveTheConfiguredTimeout() {
-        java.util.Map<String, Long> hostile = new java.util.HashMap<>();
+        Map<String, Long> hostile = new HashMap<>();
         hostile.put("gold", 500L);
         hostile.put("premium", -5L);
         hostile.put("basic", 86_400_000L);
@@ -94,7 +95,7 @@ class GatewayAgentTest {
     /** The manager's statistics window (the window knob): shortened in whole intervals, never beyond the configured. */
     @Test
     void statsWindow_shortenedByTheManager_neverBeyondTheConfigured() {
-        io.slagate.gateway.stats.GatewayMetrics m = gateway.metrics();
+        GatewayMetrics m = gateway.metrics();
         int configured = m.configuredWindowIntervals();
         long interval = Math.round(m.intervalSeconds() * 1000);
         assertTrue(agent.apply(new AllocationMessage(BusMessage.SCHEMA, 5, 0, "rm", Map.of("gw1", new GatewayAllocation(Map.of(), Map.of())),

@@ -1,7 +1,6 @@
 package io.slagate.gateway.classify;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,9 @@ package io.slagate.gateway.control;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** The start-time check that the connections' read buffers fit the JVM's direct memory, on known numbers. */
@@ -21,9 +23,9 @@ class DirectMemoryBudgetTest {
     /** The test JVM sets no -XX:MaxDirectMemorySize, so its limit is the heap's maximum (what the JDK itself uses). */
     @Test
     void theLimit_isThisJvmsOwn() {
-        boolean set = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        boolean set = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .anyMatch(a -> a.startsWith("-XX:MaxDirectMemorySize"));
-        org.junit.jupiter.api.Assumptions.assumeFalse(set, "this JVM was given its own limit");
-        org.junit.jupiter.api.Assertions.assertEquals(Runtime.getRuntime().maxMemory(), DirectMemoryBudget.limit());
+        Assumptions.assumeFalse(set, "this JVM was given its own limit");
+        Assertions.assertEquals(Runtime.getRuntime().maxMemory(), DirectMemoryBudget.limit());
     }
 }

@@ -3,11 +3,11 @@ package io.slagate.gateway.control;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.IntToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
 /** The detector on synthetic arrival series, ticked every 250 ms by a fake clock. */
@@ -30,7 +30,7 @@ class FlashCrowdDetectorTest {
         return out;
     }
 
-    private static double[] series(int ticks, java.util.function.IntToDoubleFunction rate) {
+    private static double[] series(int ticks, IntToDoubleFunction rate) {
         double[] r = new double[ticks];
         for (int t = 0; t < ticks; t++) {
             r[t] = rate.applyAsDouble(t);

@@ -1,7 +1,6 @@
 package io.slagate.gateway.locality;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,8 +2,8 @@ package io.slagate.gateway.locality;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-
 import io.slagate.gateway.locality.ServerChooser;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class LardChooserTest {
@@ -52,7 +52,7 @@ class LardChooserTest {
         assertEquals(second, lard.choose(t, ALL, pool), "it stays where it moved");
 
         // above T_high but nobody under T_low: it stays
-        java.util.Arrays.fill(pool.outstanding, 6);
+        Arrays.fill(pool.outstanding, 6);
         pool.outstanding[second] = 15;
         assertEquals(second, lard.choose(t, ALL, pool));
         // full: it moves whatever the others carry

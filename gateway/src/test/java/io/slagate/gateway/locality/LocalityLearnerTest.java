@@ -3,7 +3,6 @@ package io.slagate.gateway.locality;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-
 import io.slagate.gateway.locality.ServerChooser;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package io.slagate.gateway.proxy;
 
+
 /** Test access to the exchange's package-private parsing. */
 public final class GatewayExchangeAccess {
     private GatewayExchangeAccess() {

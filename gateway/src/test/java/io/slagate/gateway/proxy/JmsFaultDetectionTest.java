@@ -2,7 +2,6 @@ package io.slagate.gateway.proxy;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

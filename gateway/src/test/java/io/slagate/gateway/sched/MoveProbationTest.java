@@ -1,7 +1,6 @@
 package io.slagate.gateway.sched;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;

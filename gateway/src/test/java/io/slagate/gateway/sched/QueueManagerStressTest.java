@@ -2,7 +2,6 @@ package io.slagate.gateway.sched;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import java.util.concurrent.ConcurrentLinkedQueue;

@@ -3,12 +3,14 @@ package io.slagate.gateway.sched;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
+import io.slagate.gateway.locality.LocalityLearner;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -275,7 +277,7 @@ class QueueManagerTest {
                   - { name: p, target: 1s }
                 """, "t");
         QueueManager qm = manager(cfg, 1);
-        java.util.concurrent.atomic.AtomicInteger announced = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger announced = new AtomicInteger();
         qm.onRotationChange(announced::incrementAndGet);
         qm.setAllocation(new Allocation(2, new double[] {1}, new int[] {2, 1})); // this gateway's share of s1: 2
         qm.setInRotation(0, false);
@@ -453,7 +455,7 @@ class QueueManagerTest {
                   - { name: b, target: 1s, queueBound: 100000, queueTimeout: 10s }
                 """, "test");
         QueueManager qm = manager(cfg, 6.5, 3.5);
-        io.slagate.gateway.locality.LocalityLearner learner = qm.learner(0);
+        LocalityLearner learner = qm.learner(0);
         int[] types = new int[2];
         for (int i = 0; i < 20; i++) {
             types[0] = learner.learn("/s a");
@@ -547,7 +549,7 @@ class QueueManagerTest {
         qm.offer(new TestRequest(1));
         assertEquals(1, qm.executing(1));
         assertEquals("s2", running.get(running.size() - 1).server.id());
-        qm.assignPools(java.util.Map.of("s2", "a", "s1", "b")); // s1 is not movable: ignored
+        qm.assignPools(Map.of("s2", "a", "s1", "b")); // s1 is not movable: ignored
         assertEquals("a", qm.servingPool(1));
         assertEquals("a", qm.servingPool(0));
         assertEquals(3, qm.executing(0), "s2 takes a's waiting request at once, on its one free slot (cb's still runs there)");
@@ -561,7 +563,7 @@ class QueueManagerTest {
     void aMovedServerThatAnswersNoSuchService_goesBack_andIsReportedUntilTheManagerAsksForAnotherPool() {
         SlagateConfig cfg = ConfigLoader.parse(TWO_POOLS, "test");
         QueueManager qm = manager(cfg, 1, 1);
-        qm.assignPools(java.util.Map.of("s2", "a"));
+        qm.assignPools(Map.of("s2", "a"));
         assertEquals("a", qm.servingPool(1));
         qm.answered(1, 1, 404); // pool b's answer: not the new pool's, says nothing
         qm.answered(1, 0, 404);
@@ -573,14 +575,14 @@ class QueueManagerTest {
         assertEquals("a", qm.refusedPool(1), "and is reported");
         qm.answered(1, 0, 200); // a late answer from before the verdict changes nothing
         assertEquals("b", qm.servingPool(1));
-        qm.assignPools(java.util.Map.of("s2", "a")); // the manager has not heard yet
+        qm.assignPools(Map.of("s2", "a")); // the manager has not heard yet
         assertEquals("b", qm.servingPool(1), "an allocation still naming the refused pool is not followed");
         assertEquals("a", qm.refusedPool(1));
-        qm.assignPools(java.util.Map.of("s2", "b")); // it has reverted the move
+        qm.assignPools(Map.of("s2", "b")); // it has reverted the move
         assertNull(qm.refusedPool(1), "reported until the manager asks for another pool");
 
         QueueManager ok = manager(cfg, 1, 1);
-        ok.assignPools(java.util.Map.of("s2", "a"));
+        ok.assignPools(Map.of("s2", "a"));
         ok.answered(1, 0, 404);
         ok.answered(1, 0, 500); // a SOAP fault: the service exists there
         for (int i = 0; i < 5; i++) {

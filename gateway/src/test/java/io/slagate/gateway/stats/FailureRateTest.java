@@ -1,13 +1,12 @@
 package io.slagate.gateway.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.soap.FaultReason;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 /**

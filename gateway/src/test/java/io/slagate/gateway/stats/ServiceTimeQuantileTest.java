@@ -1,7 +1,6 @@
 package io.slagate.gateway.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * A backend on a plain socket that answers every request with bytes the test wrote, byte for byte:
@@ -30,10 +31,10 @@ public final class ScriptedBackend implements AutoCloseable {
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private volatile Answer answer = new Answer("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n<ok>", false);
     /** When set, the answer to a request head (instead of the fixed {@link #answer}). */
-    private volatile java.util.function.Function<String, String> answerOf;
+    private volatile Function<String, String> answerOf;
     /** Bytes written on the connection {@link #strayDelayMillis} after each answer, as a misbehaving server would. */
     private volatile String stray;
-    private volatile java.util.function.Function<String, String> strayOf;
+    private volatile Function<String, String> strayOf;
     private volatile long strayDelayMillis;
 
     public ScriptedBackend() throws IOException {
@@ -52,7 +53,7 @@ public final class ScriptedBackend implements AutoCloseable {
     }
 
     /** Answers each request with what {@code f} makes of its head (request line and headers). */
-    public void answerWith(java.util.function.Function<String, String> f) {
+    public void answerWith(Function<String, String> f) {
         answerOf = f;
     }
 
@@ -63,7 +64,7 @@ public final class ScriptedBackend implements AutoCloseable {
     }
 
     /** After the answer to a request head for which {@code f} gives bytes (not null), waits {@code delayMillis} and writes them. */
-    public void strayAfterAnswersTo(java.util.function.Function<String, String> f, long delayMillis) {
+    public void strayAfterAnswersTo(Function<String, String> f, long delayMillis) {
         strayOf = f;
         strayDelayMillis = delayMillis;
     }
@@ -104,10 +105,10 @@ public final class ScriptedBackend implements AutoCloseable {
                 heads.add(head);
                 skipBody(in, head);
                 Answer a = answer;
-                java.util.function.Function<String, String> f = answerOf;
+                Function<String, String> f = answerOf;
                 out.write((f != null ? f.apply(head) : a.raw()).getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
-                java.util.function.Function<String, String> sf = strayOf;
+                Function<String, String> sf = strayOf;
                 String extra = sf != null ? sf.apply(head) : stray;
                 if (extra != null) {
                     try {

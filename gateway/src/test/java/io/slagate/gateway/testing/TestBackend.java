@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -18,6 +19,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -60,9 +62,9 @@ public final class TestBackend implements AutoCloseable {
         connector.setHost(host);
         connector.setPort(port);
         server.addConnector(connector);
-        connector.addEventListener(new org.eclipse.jetty.io.Connection.Listener() {
+        connector.addEventListener(new Connection.Listener() {
             @Override
-            public void onOpened(org.eclipse.jetty.io.Connection connection) {
+            public void onOpened(Connection connection) {
                 connectionsOpened.incrementAndGet();
             }
         });
@@ -146,7 +148,7 @@ public final class TestBackend implements AutoCloseable {
         return new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
-                Content.Source.asString(request, StandardCharsets.UTF_8, new org.eclipse.jetty.util.Promise<>() {
+                Content.Source.asString(request, StandardCharsets.UTF_8, new Promise<>() {
                     @Override
                     public void succeeded(String body) {
                         response.getHeaders().put("X-Echo-Path", request.getHttpURI().getPathQuery());

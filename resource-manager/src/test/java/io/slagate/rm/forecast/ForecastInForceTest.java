@@ -2,7 +2,6 @@ package io.slagate.rm.forecast;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.DecisionMessage;
 import io.slagate.bus.message.FlowStatsMessage;

@@ -3,7 +3,6 @@ package io.slagate.rm.forecast;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

@@ -3,9 +3,9 @@ package io.slagate.rm.forecast;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.List;
 import java.util.Random;
+import java.util.function.DoubleSupplier;
 import org.junit.jupiter.api.Test;
 
 /** The regression forecaster and the pick by measured error, on series whose right answers are known. */
@@ -93,7 +93,7 @@ class RegressionAndBestOfForecasterTest {
         assertEquals(20, best.forecast(), 1e-9);
     }
 
-    private static Forecaster constantError(java.util.function.DoubleSupplier error, double value) {
+    private static Forecaster constantError(DoubleSupplier error, double value) {
         return new Forecaster() {
             @Override
             public double observe(double rate) {

@@ -2,10 +2,11 @@ package io.slagate.rm.limit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -77,7 +78,7 @@ class KneeLimitTest {
         KneeLimit limit = new KneeLimit(1, 250, 1, SETTLE);
         List<Integer> n = run(limit, new Server(40, 0.05, 0.03), 220, 400);
         List<Integer> tail = new ArrayList<>(n.subList(200, 400));
-        java.util.Collections.sort(tail);
+        Collections.sort(tail);
         int median = tail.get(tail.size() / 2);
         assertTrue(Math.abs(median - 40) <= 0.15 * 40, "settled " + median + " in " + n.subList(200, 400));
         assertTrue(tail.get(tail.size() - 1) - tail.get(0) <= 0.2 * median, "range " + tail.get(0) + ".." + tail.get(tail.size() - 1));
@@ -472,14 +473,14 @@ class KneeLimitTest {
 
     private static int median(List<Integer> values) {
         List<Integer> sorted = new ArrayList<>(values);
-        java.util.Collections.sort(sorted);
+        Collections.sort(sorted);
         return sorted.get(sorted.size() / 2);
     }
 
     @Test
     void badBounds_refused() {
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new KneeLimit(5, 4, 5, 1));
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new KneeLimit(0, 4, 1, 1));
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new KneeLimit(1, 4, 9, 1));
+        Assertions.assertThrows(IllegalArgumentException.class, () -> new KneeLimit(5, 4, 5, 1));
+        Assertions.assertThrows(IllegalArgumentException.class, () -> new KneeLimit(0, 4, 1, 1));
+        Assertions.assertThrows(IllegalArgumentException.class, () -> new KneeLimit(1, 4, 9, 1));
     }
 }

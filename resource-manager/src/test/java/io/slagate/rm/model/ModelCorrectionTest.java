@@ -3,7 +3,8 @@ package io.slagate.rm.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -81,11 +82,11 @@ class ModelCorrectionTest {
     @Test
     void aPredictionThatMissesTenfold_isReportedWithWhatLedToIt() {
         ModelCorrection c = new ModelCorrection(4);
-        java.util.List<String> said = new java.util.ArrayList<>();
+        List<String> said = new ArrayList<>();
         c.onBlownPrediction(said::add);
         c.predicted("f", new FlowObservation(4, 1.0, 5), 4, 3.0); // off by 2x: not reported
         c.observe("f", new FlowObservation(4, 1.5, 4), 1);
-        assertEquals(java.util.List.of(), said);
+        assertEquals(List.of(), said);
         c.predicted("f", new FlowObservation(4, 1.5, 4), 3, 150.0);
         c.observe("f", new FlowObservation(4, 1.0, 3), 1);
         assertEquals(1, said.size());

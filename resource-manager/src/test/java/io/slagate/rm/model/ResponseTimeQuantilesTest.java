@@ -2,7 +2,6 @@ package io.slagate.rm.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.PriorityQueue;

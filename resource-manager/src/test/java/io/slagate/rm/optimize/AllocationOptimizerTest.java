@@ -3,7 +3,6 @@ package io.slagate.rm.optimize;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.Combining;
 import io.slagate.rm.model.FlowObservation;
 import io.slagate.rm.model.MM1Model;

@@ -1,5 +1,6 @@
 package io.slagate.rm.tune;
 
+
 /** A knob held in memory, bounds 0 to 100, whole values, refusing every set while {@link #fails}. */
 final class FakeKnob implements Tunable {
     private final String name;

@@ -3,7 +3,6 @@ package io.slagate.rm.tune;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.TuningSettings;
 import java.time.Duration;
 import java.util.List;

@@ -3,7 +3,6 @@ package io.slagate.rm.tune;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -43,8 +42,8 @@ class KnobSetTest {
     /** A value in force outside the knob's bounds (the fake's [0, 100]) is named, since tuning cannot return to it. */
     @Test
     void valuesInForceOutsideTheBounds_areNamed() throws Exception {
-        KnobSet set = new KnobSet(java.util.List.of(new FakeKnob("a", 50), new FakeKnob("b", 250)));
-        assertEquals(java.util.List.of("b 250.0 [0.0, 100.0]"), set.outsideBounds());
+        KnobSet set = new KnobSet(List.of(new FakeKnob("a", 50), new FakeKnob("b", 250)));
+        assertEquals(List.of("b 250.0 [0.0, 100.0]"), set.outsideBounds());
         assertEquals(1.0, set.readUnit()[1], 1e-12, "read as the nearest bound");
     }
 }

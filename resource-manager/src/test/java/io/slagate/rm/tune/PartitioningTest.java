@@ -1,7 +1,6 @@
 package io.slagate.rm.tune;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.TuningSettings;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package io.slagate.rm.tune;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.slagate.config.TuningSettings;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -60,7 +60,7 @@ class TunerTest {
         run(t, safe, exp, PEAK_60, 0, 400);
         double[] best = {10};
         for (Tuner.Trial x : t.trials()) {
-            assertTrue(!java.util.Arrays.equals(x.values(), best), "trial " + x.number() + " ran the best " + java.util.Arrays.toString(best)
+            assertTrue(!Arrays.equals(x.values(), best), "trial " + x.number() + " ran the best " + Arrays.toString(best)
                     + ": " + t.trials());
             if (x.outcome().startsWith("promoted")) {
                 best = x.values();
