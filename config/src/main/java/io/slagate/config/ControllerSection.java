@@ -13,7 +13,7 @@ final class ControllerSection {
 
     static ControllerSettings controller(ConfigNode c) {
         c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry", "damping", "maxGateways",
-                "correctionBound", "minGain", "forecast", "reconfiguration", "tuning");
+                "correctionBound", "minGain", "forecast", "capacityStabilization", "reconfiguration", "tuning");
         Duration cycle = c.duration("cycle", Duration.ofSeconds(5), Duration.ofMillis(20), Duration.ofHours(1));
         Combining combining = c.choice("combining", Combining.SUM, Combining::parse, "sum", "min");
         String model = c.string("model", "auto");
@@ -38,6 +38,8 @@ final class ControllerSection {
                     + " trend, one cycle ahead), auto (the trend where its recent error is small)");
             forecast = "none";
         }
+        Duration stabilization = c.duration("capacityStabilization", ControllerSettings.DEFAULT_CAPACITY_STABILIZATION, Duration.ZERO,
+                Duration.ofHours(1));
         List<TuningSettings> tuning = c.child("tuning").isMissing() ? List.of() : TuningSection.tuning(c.object("tuning"));
         for (TuningSettings t : tuning) {
             for (TuningSettings.Knob k : t.knobs()) {
@@ -62,7 +64,7 @@ final class ControllerSection {
             }
         }
         return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound,
-                minGain, forecast == null ? "none" : forecast, reconfiguration(c.object("reconfiguration")), tuning);
+                minGain, forecast == null ? "none" : forecast, stabilization, reconfiguration(c.object("reconfiguration")), tuning);
     }
 
     static ReconfigurationSettings reconfiguration(ConfigNode r) {

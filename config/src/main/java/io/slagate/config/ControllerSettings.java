@@ -26,12 +26,17 @@ import java.util.List;
  *                      (with a warning), so a flood of invented gateways cannot starve the real ones
  * @param forecast      {@code none} (the last window's arrival rates), {@code trend} (each flow's rate one cycle
  *                      ahead by Holt's linear trend) or {@code auto} (the trend where its recent error is small)
+ * @param capacityStabilization the capacity signal is the median of its readings over this span (an autoscaler acts on
+ *                      it: one noisy cycle must not move it); zero: each cycle's reading as it is
  * @param tuning        the online tuner's partitions, each its own tuner over its own pools; empty: no tuning
  */
 public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
                                  double minWeight, int gatewayExpiry, double damping, int maxGateways,
-                                 double correctionBound, double minGain, String forecast, ReconfigurationSettings reconfiguration,
-                                 List<TuningSettings> tuning) {
+                                 double correctionBound, double minGain, String forecast, Duration capacityStabilization,
+                                 ReconfigurationSettings reconfiguration, List<TuningSettings> tuning) {
+    /** The capacity signal's default stabilization: the median of its readings over this span. */
+    public static final Duration DEFAULT_CAPACITY_STABILIZATION = Duration.ofSeconds(30);
+
     public ControllerSettings {
         tuning = tuning == null ? List.of() : List.copyOf(tuning);
     }
@@ -41,7 +46,7 @@ public record ControllerSettings(Duration cycle, Combining combining, String mod
                               int gatewayExpiry, double damping, int maxGateways, double correctionBound, double minGain,
                               String forecast) {
         this(cycle, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways, correctionBound, minGain, forecast,
-                ReconfigurationSettings.DEFAULTS, List.of());
+                DEFAULT_CAPACITY_STABILIZATION, ReconfigurationSettings.DEFAULTS, List.of());
     }
 
     public ControllerSettings(Duration cycle, Combining combining, String model, double resolution, double minWeight,
@@ -52,24 +57,24 @@ public record ControllerSettings(Duration cycle, Combining combining, String mod
     /** These settings with a new control cycle Γ (the tuner's {@code cycle} knob). */
     public ControllerSettings withCycle(Duration next) {
         return new ControllerSettings(next, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways,
-                correctionBound, minGain, forecast, reconfiguration, tuning);
+                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning);
     }
 
     /** These settings with a new damping (the tuner's {@code damping} knob). */
     public ControllerSettings withDamping(double next) {
         return new ControllerSettings(cycle, combining, model, resolution, minWeight, gatewayExpiry, next, maxGateways,
-                correctionBound, minGain, forecast, reconfiguration, tuning);
+                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning);
     }
 
     /** These settings with a new weight resolution (the tuner's {@code resolution} knob). */
     public ControllerSettings withResolution(double next) {
         return new ControllerSettings(cycle, combining, model, next, minWeight, gatewayExpiry, damping, maxGateways,
-                correctionBound, minGain, forecast, reconfiguration, tuning);
+                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning);
     }
 
     /** These settings with another response-time model (the tuner's {@code model} knob). */
     public ControllerSettings withModel(String next) {
         return new ControllerSettings(cycle, combining, next, resolution, minWeight, gatewayExpiry, damping, maxGateways,
-                correctionBound, minGain, forecast, reconfiguration, tuning);
+                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning);
     }
 }

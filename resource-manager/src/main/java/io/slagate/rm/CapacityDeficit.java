@@ -7,16 +7,25 @@ import java.util.function.DoublePredicate;
 import java.util.function.DoubleUnaryOperator;
 
 /**
- * What a pool lacks for every class to meet its target at the measured load: for each
- * flow with traffic, the smallest share w whose predicted response time (the model in force, with its
- * online correction) is within the class's target; their sum against the pool's slots. The gap, in
- * slots and in servers of the pool's mean size, is the signal an autoscaler acts on. A flow whose
- * target no share can reach (its service time alone exceeds it) makes the pool unreachable: more
- * servers would not help, and the figure says so rather than asking for infinitely many.
+ * What a pool lacks, or has to spare, for every class to meet its target at the measured load: for each
+ * flow with traffic, the smallest share w whose predicted response time is within the class's target
+ * ({@link ClassGoals#meetsForCapacity}); their sum against the pool's slots. The gap, in slots and in
+ * servers of the pool's mean size, is the signal an autoscaler acts on: positive, servers to add;
+ * negative, servers that could go with every target still met. A flow whose target no share reaches,
+ * by the model itself at any share (its service time alone exceeds it), makes the pool unreachable:
+ * more servers would not help, and the figure says so (NaN) rather than asking for infinitely many.
  */
 final class CapacityDeficit {
-    /** One flow: its class, and whether its predictions meet the class's goals at a share. */
-    record Flow(String className, DoublePredicate meetsAt) {
+    /**
+     * One flow: its class, whether its sizing prediction meets the class's goals at a share, and whether the model alone
+     * does (where the sizing prediction finds no share within reach, the model's own smallest share stands, and only
+     * when the model finds none either is the flow unreachable).
+     */
+    record Flow(String className, DoublePredicate meetsAt, DoublePredicate modelMeetsAt) {
+        Flow(String className, DoublePredicate meetsAt) {
+            this(className, meetsAt, meetsAt);
+        }
+
         /** A flow with a mean target only: its predicted response time as a function of its share against the target (s). */
         Flow(String className, double targetSeconds, DoubleUnaryOperator predictSeconds) {
             this(className, w -> {
@@ -29,10 +38,11 @@ final class CapacityDeficit {
     /**
      * @param neededSlots   Σ over flows of the smallest share meeting its target (NaN when unreachable)
      * @param deficitSlots  max(0, needed − have) (NaN when unreachable)
-     * @param extraServers  the deficit in servers of the pool's mean size, rounded up (−1 when unreachable)
+     * @param servers       servers of the pool's mean size to add (> 0, the gap rounded up) or that could go (< 0, whole
+     *                      servers the slots to spare hold); NaN when unreachable
      * @param neededByClass per class, the slots its flows need (NaN for a class that cannot be helped)
      */
-    record Result(String pool, int haveSlots, double neededSlots, double deficitSlots, int extraServers,
+    record Result(String pool, int haveSlots, double neededSlots, double deficitSlots, double servers,
                   Map<String, Double> neededByClass) {
         boolean reachable() {
             return !Double.isNaN(neededSlots);
@@ -50,22 +60,26 @@ final class CapacityDeficit {
         double needed = 0;
         int limitUnits = (int) Math.ceil(Math.max(haveSlots, 1) * SEARCH_LIMIT_FACTOR / resolution);
         for (Flow f : flows) {
-            int units = smallestUnits(f, resolution, limitUnits);
+            int units = smallestUnits(f.meetsAt(), resolution, limitUnits);
+            if (units < 0) {
+                units = smallestUnits(f.modelMeetsAt(), resolution, limitUnits);
+            }
             double w = units < 0 ? Double.NaN : units * resolution;
             byClass.merge(f.className(), w, Double::sum);
             needed += w;
         }
         if (Double.isNaN(needed)) {
-            return new Result(pool, haveSlots, Double.NaN, Double.NaN, -1, byClass);
+            return new Result(pool, haveSlots, Double.NaN, Double.NaN, Double.NaN, byClass);
         }
+        double perServer = Math.max(slotsPerServer, 1e-9);
         double deficit = Math.max(0, needed - haveSlots);
-        int servers = deficit == 0 ? 0 : (int) Math.ceil(deficit / Math.max(slotsPerServer, 1e-9) - 1e-9);
-        return new Result(pool, haveSlots, needed, deficit, servers, byClass);
+        double servers = deficit > 0 ? Math.ceil(deficit / perServer - 1e-9) : -Math.floor((haveSlots - needed) / perServer + 1e-9);
+        return new Result(pool, haveSlots, needed, deficit, servers == 0 ? 0 : servers, byClass);
     }
 
-    /** The smallest number of units whose predictions meet the goals (predictions fall with the share), or −1. */
-    private static int smallestUnits(Flow f, double resolution, int limitUnits) {
-        int units = ImportanceTiers.smallestUnits(u -> f.meetsAt().test(u * resolution), limitUnits);
+    /** The smallest number of units at which {@code meets} holds (predictions fall with the share), or −1. */
+    private static int smallestUnits(DoublePredicate meets, double resolution, int limitUnits) {
+        int units = ImportanceTiers.smallestUnits(u -> meets.test(u * resolution), limitUnits);
         return units == Integer.MAX_VALUE ? -1 : units;
     }
 }

@@ -69,6 +69,58 @@ final class ClassGoals {
         return true;
     }
 
+    /**
+     * Whether the flow meets its goals at share w by the prediction capacity is sized on: the model's curve scaled to the
+     * level measured at w~, t~ · model(w) / model(w~) (the measured percentile likewise), the scale within [1/bound,
+     * bound]. Not the corrected prediction the allocation steers by, t~ + g·(model(w) − model(w~)): its gain g is learned
+     * from the small moves around the allocation in force, and with g below 1 that prediction stays above
+     * t~ − g·(t~ − model(∞)) at any share, so a target between that and the service time looked out of reach of any
+     * number of servers while two servers met it. Far from w~ the curve's shape is the model's, and its level the
+     * measured one's.
+     */
+    boolean meetsForCapacity(ResponseTimeModel model, FlowObservation o, double w, double bound) {
+        if (o.isEmpty()) {
+            return modelMeets(model, o, w);
+        }
+        if (mean != null) {
+            double at = model.predictSeconds(o.withoutForecast(), o.weight());
+            double t = model.predictSeconds(o, w) * scale(o.responseSeconds(), at, bound);
+            if (!(Double.isFinite(t) && t <= meanTarget)) {
+                return false;
+            }
+        }
+        if (percentile != null) {
+            double at = model.predictQuantileSeconds(o.withoutForecast(), o.weight(), p);
+            double level = o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds()) ? o.percentileSeconds() : at;
+            double t = model.predictQuantileSeconds(o, w, p) * scale(level, at, bound);
+            return Double.isFinite(t) && t <= percentileTarget;
+        }
+        return true;
+    }
+
+    /** Whether the model alone, without the measured level, says share w meets the goals (the last word on "unreachable"). */
+    boolean modelMeets(ResponseTimeModel model, FlowObservation o, double w) {
+        if (mean != null) {
+            double t = model.predictSeconds(o, w);
+            if (!(Double.isFinite(t) && t <= meanTarget)) {
+                return false;
+            }
+        }
+        if (percentile != null) {
+            double t = model.predictQuantileSeconds(o, w, p);
+            return Double.isFinite(t) && t <= percentileTarget;
+        }
+        return true;
+    }
+
+    /** measured / modelled, within [1/bound, bound]; 1 when either is not a positive number. */
+    private static double scale(double measured, double modelled, double bound) {
+        if (!(measured > 0) || !(modelled > 0) || !Double.isFinite(measured) || !Double.isFinite(modelled)) {
+            return 1;
+        }
+        return Math.max(1 / bound, Math.min(bound, measured / modelled));
+    }
+
     /** The utility of what was measured (the worse goal's, as {@link #utility}); NaN without a measurement, 0 without a goal. */
     double measuredUtility(double meanSeconds, double percentileSeconds) {
         if (mean == null && percentile == null) {

@@ -413,7 +413,7 @@ public final class ControlLoop implements AutoCloseable {
                 lastDecision = decision;
                 bus.publish(Topics.DECISION, decision);
                 metrics.recordFlows(d.decision());
-                metrics.recordDeficits(rm.deficits());
+                metrics.recordDeficits(rm.deficits(), rm.refusedFigures());
                 metrics.recordLimits(rm.concurrencyLimits());
                 forecastErrors = rm.forecastErrors();
             }

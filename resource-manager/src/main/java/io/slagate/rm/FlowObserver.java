@@ -178,10 +178,11 @@ final class FlowObserver {
         double w = slots * mine.weight() / poolWeight;
         double[] measured = {mine.arrivalRate(), mine.meanResponseSeconds(), mine.throughput(), mine.meanServiceSeconds(), w};
         for (double v : measured) {
-            if (!Double.isFinite(v)) {
+            if (!Double.isFinite(v) || v < 0) {
+                long n = rm.refusedFigures.incrementAndGet();
                 if (rm.badObservationWarnings.allow()) {
-                    LOG.warn("gateway {} reported a non-finite measurement for class {} ({}); dropped: the flow keeps the weight"
-                            + " in force", g, name, Arrays.toString(measured));
+                    LOG.warn("gateway {} reported a non-finite or negative measurement for class {} ({}); dropped: the flow keeps"
+                            + " the weight in force ({} refused so far)", g, name, Arrays.toString(measured), n);
                 }
                 return NON_FINITE;
             }

@@ -5,6 +5,7 @@ import io.slagate.rm.limit.ConcurrencyLimit;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,6 +24,7 @@ final class ManagerMetrics {
     private final Map<String, double[]> flowGauges = new ConcurrentHashMap<>();
     private final Map<String, double[]> deficitGauges = new ConcurrentHashMap<>();
     private final Map<String, double[]> limitGauges = new ConcurrentHashMap<>();
+    private final AtomicLong refusedFigures = new AtomicLong();
 
     ManagerMetrics(String id, MeterRegistry registry, ControlLoop loop) {
         this.id = id;
@@ -38,6 +40,8 @@ final class ManagerMetrics {
                 .description("Servers moved between pools since start").register(registry);
         Gauge.builder("slagate.rm.pool.moves.refused", loop, c -> c.refusedMoves()).tag("manager", id)
                 .description("Pool moves reverted because the server refused the new pool's requests").register(registry);
+        Gauge.builder("slagate.rm.flow.reports.refused", refusedFigures, AtomicLong::get).tag("manager", id)
+                .description("Flow reports refused for a non-finite or negative figure (the flow kept its weight)").register(registry);
         Gauge.builder("slagate.rm.gateways", loop, c -> c.lastAllocation() == null ? 0 : c.lastAllocation().gateways().size())
                 .tag("manager", id).description("Gateways in the last allocation").register(registry);
     }
@@ -71,8 +75,8 @@ final class ManagerMetrics {
     }
 
     /**
-     * The servers of the pool's mean size to add for every class to meet its goals, as of the last
-     * cycle (−1: more servers would not help; NaN: no cycle has sized this pool yet).
+     * The servers of the pool's mean size to add for every class to meet its goals (negative: that could go), as of the
+     * last cycle; NaN when more servers would not help, or before any cycle sized this pool.
      */
     double capacityDeficitServers(String pool) {
         double[] v = deficitGauges.get(pool);
@@ -80,7 +84,8 @@ final class ManagerMetrics {
     }
 
     /** Per pool (and class): slots needed, lacking, and servers to add, for an autoscaler (docs/OPERATIONS.md, deploy/hpa-capacity-deficit.yaml). */
-    void recordDeficits(Map<String, CapacityDeficit.Result> deficits) {
+    void recordDeficits(Map<String, CapacityDeficit.Result> deficits, long refusedFigures) {
+        this.refusedFigures.set(refusedFigures);
         for (CapacityDeficit.Result r : deficits.values()) {
             double[] v = deficitGauges.computeIfAbsent(r.pool(), pool -> {
                 double[] holder = new double[3];
@@ -90,13 +95,14 @@ final class ManagerMetrics {
                 Gauge.builder("slagate.capacity.deficit.slots", holder, h -> h[1]).tag("manager", id).tag("pool", pool)
                         .description("Slots the pool lacks for every class to meet its target (0: enough)").register(registry);
                 Gauge.builder("slagate.capacity.deficit.servers", holder, h -> h[2]).tag("manager", id).tag("pool", pool)
-                        .description("Servers of the pool's mean size to add for every class to meet its target (-1: more servers would not help)")
+                        .description("Servers of the pool's mean size to add for every class to meet its target, or that could go with"
+                                + " every target met (negative); NaN: more servers would not help")
                         .register(registry);
                 return holder;
             });
             v[0] = r.neededSlots();
             v[1] = r.deficitSlots();
-            v[2] = r.extraServers();
+            v[2] = r.servers();
             for (Map.Entry<String, Double> c : r.neededByClass().entrySet()) {
                 double[] cv = deficitGauges.computeIfAbsent(r.pool() + "\u0000" + c.getKey(), k -> {
                     double[] holder = new double[1];

@@ -201,11 +201,12 @@ final class PoolSolver {
         List<CapacityDeficit.Flow> demand = new ArrayList<>();
         for (int i = 0; i < flows.size(); i++) {
             if (!flows.obs()[i].isEmpty() && rm.config.classes().get(flows.cls()[i]).hasGoal()) {
-                String key = observer.flowKey(flows.gateway()[i], flows.cls()[i]);
                 FlowObservation o = flows.obs()[i];
                 TrafficClassConfig tc = rm.config.classes().get(flows.cls()[i]);
                 ClassGoals goal = rm.goals[flows.cls()[i]];
-                demand.add(new CapacityDeficit.Flow(tc.name(), w -> goal.meets(key, rm.correction, rm.model, o, w)));
+                double bound = rm.config.controller().correctionBound();
+                demand.add(new CapacityDeficit.Flow(tc.name(), w -> goal.meetsForCapacity(rm.model, o, w, bound),
+                        w -> goal.modelMeets(rm.model, o, w)));
             }
         }
         double slotsPerServer = rm.config.servers().stream().filter(x -> x.pool().equals(pool)).mapToInt(ServerConfig::concurrency)

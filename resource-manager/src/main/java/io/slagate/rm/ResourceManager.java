@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +59,8 @@ public final class ResourceManager {
     /** The model's own measured error and gain per flow; carried across reconfigurations. */
     ModelCorrection correction;
     final LogLimiter badObservationWarnings = new LogLimiter(Duration.ofSeconds(10));
+    /** Flow reports refused for a non-finite or negative figure (the flow kept its weight). */
+    final AtomicLong refusedFigures = new AtomicLong();
     final Overrides overrides;
     /** Control cycles one statistics window spans: consecutive cycles' measurements share that many windows' answers. */
     final int windowCycles;
@@ -76,6 +79,10 @@ public final class ResourceManager {
     /** The per-pool solve, over this manager's reports and state. */
     private final PoolSolver solver = new PoolSolver(this);
     AllocationMessage last;
+    /** Per pool, what the last decision found it lacks for every class to meet its target. */
+    final Map<String, CapacityDeficit.Result> deficits = new ConcurrentHashMap<>();
+    /** The readings behind {@link #deficits}: each pool's median over the stabilization span. */
+    private final CapacitySignal capacitySignal;
 
     record Report(StatsMessage stats, long heardNanos) {
     }
@@ -105,6 +112,7 @@ public final class ResourceManager {
         windowCycles = (int) Math.max(1, Math.ceil(config.gateway().stats().window().toNanos()
                 / (double) config.controller().cycle().toNanos()));
         limits = new AutoLimits(this, windowCycles);
+        capacitySignal = new CapacitySignal(config.controller().capacityStabilization().toNanos());
     }
 
     /** Control cycles one statistics window spans (at least 1). */
@@ -122,6 +130,8 @@ public final class ResourceManager {
         r.damper.rememberFrom(damper);
         r.forecasters.putAll(forecasters);
         r.limits.keep(limits, config); // same bounds: keep what was learned
+        r.capacitySignal.keep(capacitySignal);
+        r.refusedFigures.set(refusedFigures.get());
         r.last = last;
         if (next.controller().correctionBound() == config.controller().correctionBound()) {
             r.correction = correction;
@@ -314,7 +324,7 @@ public final class ResourceManager {
             int[] capacity = capacities(servers, nowNanos);
             int n = Arrays.stream(capacity).sum();
             PoolSolver.PoolResult r = solver.solvePool(pool.getKey(), pool.getValue(), gws, n, resolution, nowNanos);
-            deficits.put(pool.getKey(), r.deficit());
+            deficits.put(pool.getKey(), capacitySignal.observe(r.deficit(), nowNanos));
             for (int f = 0; f < r.flowGateway().length; f++) {
                 weights.get(r.flowGateway()[f]).put(classes.get(r.flowClass()[f]).name(), r.weight()[f]);
                 flowDecisions.add(r.decisions().get(f));
@@ -404,10 +414,13 @@ public final class ResourceManager {
                 overrides.statsWindowMillis());
     }
 
-    /** Per pool, what the last decision found it lacks for every class to meet its target. */
-    final Map<String, CapacityDeficit.Result> deficits = new ConcurrentHashMap<>();
 
-    /** Per pool, the capacity deficit of the last decision (the autoscaling signal). */
+    /** Flow reports refused for a non-finite or negative figure since start. */
+    public long refusedFigures() {
+        return refusedFigures.get();
+    }
+
+    /** Per pool, the capacity signal as of the last decision: the median reading over the stabilization span. */
     public Map<String, CapacityDeficit.Result> deficits() {
         return Map.copyOf(deficits);
     }

@@ -3,6 +3,11 @@ package io.slagate.rm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.slagate.config.ConfigLoader;
+import io.slagate.rm.model.FlowObservation;
+import io.slagate.rm.model.MM1Model;
+import io.slagate.rm.model.ModelCorrection;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +22,7 @@ class CapacityDeficitTest {
         assertTrue(r.reachable());
         assertEquals(9, r.neededSlots(), 1e-9);
         assertEquals(3, r.deficitSlots(), 1e-9);
-        assertEquals(1, r.extraServers(), "3 slots are one server of 4");
+        assertEquals(1, r.servers(), "3 slots are one server of 4");
         assertEquals(5, r.neededByClass().get("premium"), 1e-9);
         assertEquals(4, r.neededByClass().get("basic"), 1e-9);
         // finer resolution, premium's target 0.55 s: 0.1 + 2/w ≤ 0.55 from w = 4.44, so 4.5 (and basic 4.0)
@@ -27,10 +32,15 @@ class CapacityDeficitTest {
     }
 
     @Test
-    void enoughSlots_noDeficit() {
+    void slotsToSpare_areWholeServersThatCouldGo_negative() {
+        // needs 5 of 20 slots, servers of 10: one server could go (15 of 20 spare, one whole server of 10)
         CapacityDeficit.Result r = CapacityDeficit.of("p", 20, 10, 1, List.of(new CapacityDeficit.Flow("c", 0.5, w -> 0.1 + 2 / w)));
         assertEquals(0, r.deficitSlots());
-        assertEquals(0, r.extraServers());
+        assertEquals(-1, r.servers());
+        // needs 5 of 12: 7 spare, not a whole server of 10
+        assertEquals(0, CapacityDeficit.of("p", 12, 10, 1, List.of(new CapacityDeficit.Flow("c", 0.5, w -> 0.1 + 2 / w))).servers());
+        // needs exactly what there is
+        assertEquals(0, CapacityDeficit.of("p", 5, 5, 1, List.of(new CapacityDeficit.Flow("c", 0.5, w -> 0.1 + 2 / w))).servers());
     }
 
     @Test
@@ -40,8 +50,46 @@ class CapacityDeficitTest {
                 new CapacityDeficit.Flow("slow", 0.4, w -> 0.5 + 1 / w),
                 new CapacityDeficit.Flow("fine", 1, w -> 1 / w)));
         assertFalse(r.reachable());
-        assertEquals(-1, r.extraServers());
+        assertTrue(Double.isNaN(r.servers()));
         assertTrue(Double.isNaN(r.neededByClass().get("slow")));
         assertEquals(1, r.neededByClass().get("fine"), 1e-9);
+    }
+
+    @Test
+    void whereTheSizingPredictionFindsNoShare_theModelsOwnStands() {
+        // the sizing prediction never meets (a level the model does not share), the model meets from w = 8
+        CapacityDeficit.Result r = CapacityDeficit.of("p", 4, 4, 1, List.of(new CapacityDeficit.Flow("c", w -> false, w -> w >= 8)));
+        assertEquals(8, r.neededSlots(), 1e-9);
+        assertEquals(1, r.servers());
+    }
+
+    /**
+     * The allocation's corrected prediction with a learned gain below 1 never reaches the target; capacity is sized on
+     * the model's curve at the measured level. M/M/1 (eq. 8–9): premium λ = 4, t~ = 10 s at w~ = 5 gives μ = 0.9, and
+     * t(w) = 1/(0.9 − 4/w) ≤ 2 s from w = 10. The model reproduces t~ at w~, so the level's scale is 1 and the sizing
+     * prediction is the model's. The correction, taught that a move bought a fifth of what the model predicted, keeps
+     * t~ + g·(t(w) − t~) above 10 − 8.89·g, over 2 s at any share for g ≤ 0.9.
+     */
+    @Test
+    void aLowLearnedGain_doesNotMakeAReachableTargetUnreachable() {
+        ClassGoals goals = new ClassGoals(ConfigLoader.parse("""
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 } ]
+                classes: [ { name: premium, target: 2s } ]
+                """, "capacity-test").classes().get(0));
+        MM1Model model = new MM1Model();
+        ModelCorrection correction = new ModelCorrection(4);
+        FlowObservation at5 = new FlowObservation(4, 10, 5);
+        for (int i = 0; i < 40; i++) { // each cycle predicts the move to 6 slots, and the next window measures a fifth of it
+            double predicted = correction.predict("gw1/premium", model, at5, 6);
+            correction.predicted("gw1/premium", at5, 6, predicted);
+            double bought = 10 + (predicted - 10) / 5;
+            correction.observe("gw1/premium", new FlowObservation(4, bought, 6), 1);
+        }
+        assertTrue(correction.gain("gw1/premium") < 0.5, "gain learned: " + correction.gain("gw1/premium"));
+        assertFalse(goals.meets("gw1/premium", correction, model, at5, 1e6), "the corrected prediction: out of reach");
+        CapacityDeficit.Result r = CapacityDeficit.of("default", 10, 10, 1, List.of(new CapacityDeficit.Flow("premium",
+                w -> goals.meetsForCapacity(model, at5, w, 4), w -> goals.modelMeets(model, at5, w))));
+        assertEquals(10, r.neededSlots(), 1e-9);
+        assertEquals(0, r.servers());
     }
 }

@@ -294,14 +294,14 @@ class ResourceManagerTest {
         assertTrue(w(woke, "gw1", "basic") >= 3, "a step a damped blend (γ = 0.5) would not take: " + woke.gateways());
     }
 
-    /** A NaN or ∞ in a report is dropped (with a warning); that flow keeps the weight in force, nothing becomes NaN. */
+    /** A NaN, ∞ or negative figure in a report is dropped (with a warning) and counted; that flow keeps the weight in force, nothing becomes NaN. */
     @Test
     void edges_nonFiniteObservation_dropped_andTheFlowKeepsItsWeight() {
         ResourceManager rm = new ResourceManager("rm", config("min", "", ""), new Overrides(), 0);
         Map<String, Boolean> up = Map.of("s1", true);
         rm.onStats(stats("gw1", new double[] {2, 1}, new double[] {3.0, 1.0}, new double[] {5, 5}, up, 10), now);
         AllocationMessage before = rm.step(now).allocation();
-        for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY}) {
+        for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY, -1}) {
             rm.onStats(stats("gw1", new double[] {2, 1}, new double[] {bad, 1.0},
                     new double[] {w(before, "gw1", "premium"), w(before, "gw1", "basic")}, up, 10), now + SECOND);
             AllocationMessage after = rm.step(now + SECOND).allocation();
@@ -310,6 +310,7 @@ class ResourceManagerTest {
             assertTrue(Double.isFinite(total) && Math.abs(total - 10) < 1e-9, "finite weights that add up: " + after.gateways());
             assertEquals(10, cap(after, "gw1", "s1"));
         }
+        assertEquals(3, rm.refusedFigures(), "each refused report counted");
     }
 
     /**
@@ -328,7 +329,7 @@ class ResourceManagerTest {
         assertEquals(9, d.neededByClass().get("basic"), 1e-9);
         assertEquals(19, d.neededSlots(), 1e-9);
         assertEquals(9, d.deficitSlots(), 1e-9);
-        assertEquals(1, d.extraServers());
+        assertEquals(1, d.servers());
     }
 
     /**
@@ -361,7 +362,7 @@ class ResourceManagerTest {
                 assertEquals(19, deficit.neededSlots(), 1e-9);
             } else {
                 assertTrue(Double.isNaN(deficit.neededByClass().get("premium")), "unreachable: " + deficit);
-                assertEquals(-1, deficit.extraServers());
+                assertTrue(Double.isNaN(deficit.servers()));
             }
         }
     }

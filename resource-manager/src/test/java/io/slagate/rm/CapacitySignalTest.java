@@ -1,0 +1,57 @@
+package io.slagate.rm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The stabilized signal on readings whose median is known: cycles of 5 s, a span of 30 s (seven readings). */
+class CapacitySignalTest {
+    private static final long CYCLE = 5_000_000_000L;
+
+    private static CapacityDeficit.Result reading(double needed, int have) {
+        double servers = needed > have ? Math.ceil((needed - have) / 10) : -Math.floor((have - needed) / 10);
+        return new CapacityDeficit.Result("p", have, needed, Math.max(0, needed - have), servers, Map.of());
+    }
+
+    @Test
+    void oneWildReading_doesNotMoveIt_andTheSignChangesOnlyWhenMostReadingsHave() {
+        CapacitySignal signal = new CapacitySignal(30_000_000_000L);
+        long t = 0;
+        for (int i = 0; i < 7; i++, t += CYCLE) {
+            assertEquals(1, signal.observe(reading(15, 10), t).servers());
+        }
+        // a gateway reports a thousand times its rate for one window: the reading asks for 100 servers
+        assertEquals(1, signal.observe(reading(1010, 10), t).servers());
+        t += CYCLE;
+        // the load falls: the readings say one server to spare; the signal follows once they are the span's majority
+        int sign = 1;
+        int changes = 0;
+        int cyclesToFollow = 0;
+        for (int i = 0; i < 10; i++, t += CYCLE) {
+            double s = signal.observe(reading(5, 20), t).servers();
+            int now = (int) Math.signum(s);
+            if (now != sign) {
+                changes++;
+                sign = now;
+                cyclesToFollow = i + 1;
+            }
+        }
+        assertEquals(1, changes, "one change of sign");
+        assertEquals(-1, sign);
+        assertTrue(cyclesToFollow >= 3 && cyclesToFollow <= 5, "after most of the span's seven readings: " + cyclesToFollow);
+    }
+
+    @Test
+    void anUnreachableReading_countsAsTheMostNeeded_andAZeroSpanGivesEachReading() {
+        CapacitySignal signal = new CapacitySignal(30_000_000_000L);
+        CapacityDeficit.Result unreachable = new CapacityDeficit.Result("p", 10, Double.NaN, Double.NaN, Double.NaN, Map.of());
+        assertEquals(1, signal.observe(reading(15, 10), 0).servers());
+        assertEquals(1, signal.observe(unreachable, CYCLE).servers(), "of two, the smaller");
+        assertTrue(Double.isNaN(signal.observe(unreachable, 2 * CYCLE).servers()), "two of three unreachable");
+        CapacitySignal raw = new CapacitySignal(0);
+        assertEquals(1, raw.observe(reading(15, 10), 0).servers());
+        assertEquals(-1, raw.observe(reading(5, 20), CYCLE).servers());
+    }
+}
