@@ -219,6 +219,24 @@ function renderDecision(d) {
     body.appendChild(tr);
   }
   renderTuning(d.tuning);
+  renderCapacity(d.capacity);
+}
+
+/** Per pool, the capacity signal an autoscaler reads: slots it has and needs, servers to add (negative: to spare), per class. */
+function renderCapacity(pools) {
+  const body = document.querySelector('#capacity tbody');
+  body.replaceChildren();
+  for (const p of pools || []) {
+    const unknown = v => v == null || Number.isNaN(Number(v));
+    const servers = unknown(p.servers) ? 'none would help (a target below the service time)'
+      : p.servers > 0 ? '+' + p.servers + ' to add' : p.servers < 0 ? -p.servers + ' to spare' : 'enough';
+    const perClass = Object.entries(p.neededByClass || {})
+      .map(([c, v]) => c + ' ' + (unknown(v) ? 'out of reach' : Number(v).toFixed(1))).join(', ');
+    const tr = document.createElement('tr');
+    [p.pool, p.haveSlots, unknown(p.neededSlots) ? '—' : Number(p.neededSlots).toFixed(1), servers, perClass]
+      .forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
+    body.appendChild(tr);
+  }
 }
 
 let lastTuning = [];

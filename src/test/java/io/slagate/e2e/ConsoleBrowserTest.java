@@ -128,6 +128,12 @@ class ConsoleBrowserTest {
                     browser.navigate().back();
                     await().atMost(DEADLINE).until(() -> browser.findElement(By.id("flows")).isDisplayed()
                             && !browser.findElement(By.id("class-form")).isDisplayed());
+                    // the capacity line of the pool: what it has, what its classes need, what an autoscaler is told
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> {
+                        String row = browser.findElement(By.cssSelector("#capacity tbody tr")).getText();
+                        return row.startsWith("default") && row.contains("premium") && row.contains("basic")
+                                && (row.contains("to add") || row.contains("to spare") || row.contains("enough"));
+                    });
                     browser.navigate().forward();
                     await().atMost(DEADLINE).until(() -> browser.findElement(By.id("class-form")).isDisplayed());
                     assertEquals("/favicon.svg", new URI(browser.findElement(By.cssSelector("link[rel=icon]")).getAttribute("href")).getPath());

@@ -71,12 +71,17 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
 
     /** The same with more controller settings, e.g. {@code ", forecast: auto"}. */
     SlagateConfig config(List<String> backendUrls, String concurrencyYaml, String gatewayExtra, String controllerExtra) {
+        return ConfigLoader.parse(yaml(backendUrls, concurrencyYaml, gatewayExtra, controllerExtra), "experiment");
+    }
+
+    /** The configuration's text (for a file a running system reloads). */
+    String yaml(List<String> backendUrls, String concurrencyYaml, String gatewayExtra, String controllerExtra) {
         StringBuilder servers = new StringBuilder();
         for (int i = 0; i < backendUrls.size(); i++) {
             servers.append(String.format(Locale.ROOT, "  - { id: s%d, url: \"%s\", concurrency: %s }%n", i + 1, backendUrls.get(i),
                     concurrencyYaml));
         }
-        String yaml = String.format(Locale.ROOT, """
+        return String.format(Locale.ROOT, """
                 gateway:
                   id: gw1
                   listen: "127.0.0.1:0"
@@ -99,6 +104,5 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
                 goalKey(), paper(goal(2)).toMillis(), goalKey(), paper(goal(3)).toMillis(), PREMIUM_USER, premiumWeight,
                 concurrency * backendUrls.size() - premiumWeight,
                 paper(5).toMillis(), resolution, model, controllerExtra);
-        return ConfigLoader.parse(yaml, "experiment");
     }
 }

@@ -88,7 +88,11 @@ public final class Experiments {
             case "TUNING" -> {
                 return new TuningExperiment(quick, log).run(out, command);
             }
-            default -> throw new IllegalArgumentException("unknown experiment " + name + "; use A, B, C, sla, slowdown, ahead, locality or tuning");
+            case "CAPACITY" -> {
+                return new CapacityExperiment(quick, log).run(out, command);
+            }
+            default -> throw new IllegalArgumentException("unknown experiment " + name
+                    + "; use A, B, C, sla, slowdown, ahead, locality, tuning or capacity");
         }
         return List.of();
     }

@@ -5,6 +5,7 @@ import io.slagate.bus.message.DecisionMessage;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;
 import io.slagate.rm.ControlLoop;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,19 @@ final class RunningSystem implements AutoCloseable {
     /** The resource manager's capacity deficit for the pool, in servers (NaN without a controller or a cycle yet). */
     double capacityDeficitServers(String pool) {
         return embedded == null || embedded.controlLoop() == null ? Double.NaN : embedded.controlLoop().capacityDeficitServers(pool);
+    }
+
+    /**
+     * Reloads the configuration from {@code file}, as SIGHUP does: the gateway applies it live (servers added or gone
+     * included) and publishes it, so the manager decides with it from its next cycle.
+     *
+     * @return the problems, or empty when it was taken
+     */
+    List<String> reload(Path file) {
+        if (embedded == null) {
+            throw new IllegalStateException("a reload goes through the embedded system: start it with the controller");
+        }
+        return embedded.reload(file);
     }
 
     /** The resource manager (null without one). */

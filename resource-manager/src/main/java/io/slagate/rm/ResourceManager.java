@@ -341,8 +341,11 @@ public final class ResourceManager {
         last = allocation(perGateway, now);
         double solveMillis = (System.nanoTime() - started) / 1e6;
         logCycle(changed, gws, clusterUtility, solveMillis, logLine);
+        List<DecisionMessage.PoolCapacity> capacity = new ArrayList<>();
+        new TreeMap<>(deficits).values().forEach(r -> capacity.add(new DecisionMessage.PoolCapacity(r.pool(), r.haveSlots(), r.neededSlots(), r.servers(),
+                r.neededByClass())));
         return new Decision(last, new DecisionMessage(BusMessage.SCHEMA, version, now, id, false, clusterUtility, solveMillis, flowDecisions,
-                limits.decisions()));
+                limits.decisions(), List.of(), capacity));
     }
 
     /** Each server's N_s this cycle: its capacity while a gateway sees it up, or what a gateway's fast local limit holds it to. */

@@ -1,6 +1,7 @@
 package io.slagate.bus.message;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the resource manager saw and decided in one control cycle, for the console and the log:
@@ -8,11 +9,12 @@ import java.util.List;
  * a class with a percentile goal, the predicted response time at that percentile (NaN otherwise); and the
  * N_s of each {@code concurrency: auto} server; per flow, the arrival rate it predicted for when a forecast
  * was in force (NaN otherwise); where {@code controller.tuning} is configured, each tuning partition's state (else
- * empty).
+ * empty); and per pool, the capacity signal an autoscaler reads.
  */
 public record DecisionMessage(int schema, long version, long timestampMillis, String managerId, boolean paused,
                               double clusterUtility, double solveMillis, List<FlowDecision> flows,
-                              List<ServerDecision> servers, List<TuningStatus> tuning) implements BusMessage {
+                              List<ServerDecision> servers, List<TuningStatus> tuning, List<PoolCapacity> capacity)
+        implements BusMessage {
     /** The most tuning partitions a decision carries (each carries its trials). */
     public static final int MAX_PARTITIONS = 16;
 
@@ -20,6 +22,13 @@ public record DecisionMessage(int schema, long version, long timestampMillis, St
         flows = List.copyOf(flows);
         servers = servers == null ? List.of() : List.copyOf(servers);
         tuning = tuning == null ? List.of() : List.copyOf(tuning.subList(0, Math.min(MAX_PARTITIONS, tuning.size())));
+        capacity = capacity == null ? List.of() : List.copyOf(capacity);
+    }
+
+    public DecisionMessage(int schema, long version, long timestampMillis, String managerId, boolean paused,
+                           double clusterUtility, double solveMillis, List<FlowDecision> flows, List<ServerDecision> servers,
+                           List<TuningStatus> tuning) {
+        this(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, servers, tuning, List.of());
     }
 
     public DecisionMessage(int schema, long version, long timestampMillis, String managerId, boolean paused,
@@ -34,7 +43,8 @@ public record DecisionMessage(int schema, long version, long timestampMillis, St
 
     /** This decision with the tuners' states, one per partition. */
     public DecisionMessage withTuning(List<TuningStatus> t) {
-        return new DecisionMessage(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, servers, t);
+        return new DecisionMessage(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, servers, t,
+                capacity);
     }
 
     /** The status of the partition named {@code name}, or null. */
@@ -66,6 +76,17 @@ public record DecisionMessage(int schema, long version, long timestampMillis, St
             if (outcome != null && outcome.length() > 300) {
                 outcome = outcome.substring(0, 300) + "…";
             }
+        }
+    }
+
+    /**
+     * One pool's capacity signal (the median over the stabilization span): the slots it has, the slots every class needs
+     * to meet its target (NaN: no number of servers can), servers to add (negative: that could go; NaN: none would help),
+     * and per class the slots its flows need.
+     */
+    public record PoolCapacity(String pool, int haveSlots, double neededSlots, double servers, Map<String, Double> neededByClass) {
+        public PoolCapacity {
+            neededByClass = neededByClass == null ? Map.of() : Map.copyOf(neededByClass);
         }
     }
 

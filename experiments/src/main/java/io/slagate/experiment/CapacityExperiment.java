@@ -1,0 +1,258 @@
+package io.slagate.experiment;
+
+import io.slagate.config.ConfigLoader;
+import io.slagate.load.LoadGenerator;
+import io.slagate.load.LoadSpec;
+import io.slagate.load.SecondSample;
+import io.slagate.load.service.BackendServer;
+import io.slagate.load.service.ServiceTime;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Experiment capacity: the capacity signal acted on as an autoscaler acts on it. The paper's classes (premium τ = 2,
+ * basic τ = 3 paper-seconds), closed-loop clients with think time 1, servers of N_s = 10 started by the experiment, the
+ * controller with the {@code auto} model. Each run starts on one server under the high load and steps every
+ * settle + measure seconds: at each step's end it reads the signal (the manager's median over its stabilization span)
+ * and puts that many servers more in the gateway's configuration (a live reload, as SIGHUP does), until the signal
+ * reads 0. The first reading is checked by trying one server fewer than it asked for first: it is right when that
+ * misses a target and its own count meets both. Then the load falls, the signal should offer servers to spare, and
+ * the run takes them away and measures the targets again. Response times are the clients' own, per step, over its
+ * measure span. Flaps are the signal's sign changes within the measure spans (steady load, the configuration settled).
+ */
+final class CapacityExperiment {
+    private static final double SCALE = 0.02;
+    private static final int HIGH = 20;
+    private static final int LOW = 5;
+    private static final int MAX_SERVERS = 5;
+    private static final int RUNS = 3;
+    private static final int HIGH_STEPS = 5;
+    private static final int LOW_STEPS = 2;
+    private static final double PREMIUM_TARGET = 2;
+    private static final double BASIC_TARGET = 3;
+
+    private final boolean quick;
+    private final PrintStream log;
+
+    CapacityExperiment(boolean quick, PrintStream log) {
+        this.quick = quick;
+        this.log = log;
+    }
+
+    /** One step: its servers and load, the signal's readings over its measure span, and the clients' response times there. */
+    record Step(int servers, int clients, String why, List<Double> readings, double premiumSeconds, double basicSeconds) {
+        double signal() {
+            return readings.isEmpty() ? Double.NaN : readings.get(readings.size() - 1);
+        }
+
+        boolean met() {
+            return premiumSeconds <= PREMIUM_TARGET && basicSeconds <= BASIC_TARGET;
+        }
+
+        int flaps() {
+            int n = 0;
+            for (int i = 1; i < readings.size(); i++) {
+                if (sign(readings.get(i)) != sign(readings.get(i - 1))) {
+                    n++;
+                }
+            }
+            return n;
+        }
+
+        private static int sign(double v) {
+            return Double.isNaN(v) ? 2 : (int) Math.signum(v);
+        }
+    }
+
+    /** One run: its steps, the first reading, and what it showed. */
+    record Run(int number, List<Step> steps, double first, boolean right, boolean metAfterScaling, double spare, boolean metAfterSparing) {
+        int flaps() {
+            return steps.stream().mapToInt(Step::flaps).sum();
+        }
+    }
+
+    List<String> run(Path out, String command) throws Exception {
+        Duration settle = Duration.ofSeconds(quick ? 6 : 15);
+        Duration measure = Duration.ofSeconds(quick ? 6 : 20);
+        List<Run> runs = new ArrayList<>();
+        for (int r = 1; r <= RUNS; r++) {
+            runs.add(run(r, settle, measure));
+        }
+        int right = (int) runs.stream().filter(Run::right).count();
+        int met = (int) runs.stream().filter(Run::metAfterScaling).count();
+        int flaps = runs.stream().mapToInt(Run::flaps).sum();
+        String line = String.format(Locale.ROOT, "capacity runs %d right %d targets-met-after-scaling %d flaps %d", runs.size(), right, met,
+                flaps);
+        Path dir = out.resolve("capacity");
+        Files.createDirectories(dir);
+        ResultsFile.write(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), CapacityReport.of(command, runs, settle, measure, line));
+        return List.of(line);
+    }
+
+    private Run run(int number, Duration settle, Duration measure) throws Exception {
+        ExperimentSetup setup = new ExperimentSetup(SCALE, 10, "wrr", 0.1, "auto", 5);
+        long step = settle.plus(measure).toNanos();
+        Path dir = Files.createTempDirectory("slagate-capacity");
+        Path file = dir.resolve("slagate.yaml");
+        List<Integer> ports = new ArrayList<>(Collections.nCopies(MAX_SERVERS, 0));
+        try (BackendServer backend = BackendServer.start("127.0.0.1", ports, ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU))) {
+            String controller = ", capacityStabilization: " + setup.paper(20).toMillis() + "ms";
+            Files.writeString(file, setup.yaml(backend.urls().subList(0, 1), "10", "", controller));
+            try (RunningSystem sys = RunningSystem.start(ConfigLoader.load(file), true)) {
+                LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
+                        List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, setup.paper(PREMIUM_TARGET)),
+                                new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, setup.paper(BASIC_TARGET))),
+                        List.of(new LoadSpec.Phase(Duration.ofNanos(HIGH_STEPS * step), List.of((double) HIGH, (double) HIGH)),
+                                new LoadSpec.Phase(Duration.ofNanos(LOW_STEPS * step), List.of((double) LOW, (double) LOW))),
+                        false, setup.paper(1), Duration.ZERO, 100 + number, Duration.ofMinutes(5), null);
+                LoadGenerator g = new LoadGenerator(spec, null);
+                long t0 = System.nanoTime();
+                CompletableFuture<Void> load = CompletableFuture.runAsync(() -> {
+                    try {
+                        g.run();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                List<double[]> readings = new CopyOnWriteArrayList<>(); // nanos since t0, signal
+                ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+                sampler.scheduleAtFixedRate(() -> readings.add(new double[] {System.nanoTime() - t0,
+                        sys.capacityDeficitServers("default")}), 0, setup.paper(5).toMillis(), TimeUnit.MILLISECONDS);
+                try {
+                    return steps(number, sys, backend, setup, controller, file, t0, step, settle, readings, g, load);
+                } finally {
+                    sampler.shutdownNow();
+                    g.stop();
+                }
+            }
+        } finally {
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    /** The autoscaler's loop over the run's steps; the clients' response times per step once the load has ended. */
+    private Run steps(int number, RunningSystem sys, BackendServer backend, ExperimentSetup setup, String controller, Path file, long t0,
+                      long step, Duration settle, List<double[]> readings, LoadGenerator g, CompletableFuture<Void> load)
+            throws Exception {
+        int[] servers = new int[HIGH_STEPS + LOW_STEPS];
+        String[] why = new String[servers.length];
+        int k = 1;
+        double first = Double.NaN;
+        double spare = Double.NaN;
+        why[0] = "start";
+        for (int i = 0; i < servers.length; i++) {
+            servers[i] = k;
+            sleepUntil(t0 + (i + 1) * step);
+            double signal = sys.capacityDeficitServers("default");
+            int next = k;
+            String reason = "signal " + fmt(signal) + ": hold";
+            if (i == 0) {
+                first = signal;
+                if (signal >= 2) {
+                    next = (int) signal; // one fewer than the first reading asks for: the check that it was not too many
+                    reason = "first reading " + fmt(signal) + ": one server fewer than it asks for first";
+                } else if (signal >= 1) {
+                    next = 2;
+                    reason = "first reading 1: add it";
+                }
+            } else if (i == 1 && first >= 2) {
+                next = 1 + (int) first;
+                reason = "the first reading's own count";
+            } else if (i < HIGH_STEPS - 1 && signal >= 1) {
+                next = k + (int) signal;
+                reason = "signal " + fmt(signal) + ": add";
+            } else if (i == HIGH_STEPS && signal <= -1) {
+                spare = signal;
+                next = Math.max(1, k + (int) signal);
+                reason = "signal " + fmt(signal) + " under the low load: take away";
+            } else if (i == HIGH_STEPS) {
+                spare = signal;
+            }
+            next = Math.min(MAX_SERVERS, next);
+            if (i + 1 < servers.length) {
+                why[i + 1] = reason;
+            }
+            if (next != k && i + 1 < servers.length) {
+                Files.writeString(file, setup.yaml(backend.urls().subList(0, next), "10", "", controller));
+                List<String> problems = sys.reload(file);
+                if (!problems.isEmpty()) {
+                    throw new IllegalStateException("reload refused: " + problems);
+                }
+                log.printf(Locale.ROOT, "capacity run %d step %d: %d → %d servers (%s)%n", number, i + 1, k, next, reason);
+                k = next;
+            }
+        }
+        load.get(5, TimeUnit.MINUTES);
+        return summarize(number, servers, why, settle, step, readings, g.samples(), first, spare);
+    }
+
+    private static Run summarize(int number, int[] servers, String[] why, Duration settle, long step, List<double[]> readings,
+                                 List<SecondSample> samples, double first, double spare) {
+        List<Step> steps = new ArrayList<>();
+        for (int i = 0; i < servers.length; i++) {
+            double from = i * step + settle.toNanos();
+            double to = (i + 1) * step;
+            List<Double> signal = new ArrayList<>();
+            for (double[] r : readings) {
+                if (r[0] >= from && r[0] < to) {
+                    signal.add(r[1]);
+                }
+            }
+            steps.add(new Step(servers[i], i < HIGH_STEPS ? HIGH : LOW, why[i], signal, meanSeconds(samples, "premium", from, to),
+                    meanSeconds(samples, "basic", from, to)));
+        }
+        boolean right = false;
+        if (first >= 1) {
+            int asked = 1 + (int) first;
+            Step fewer = steps.stream().filter(s -> s.servers() == asked - 1 && s.clients() == HIGH).findFirst().orElse(null);
+            Step enough = steps.stream().filter(s -> s.servers() == asked && s.clients() == HIGH).findFirst().orElse(null);
+            right = fewer != null && enough != null && !fewer.met() && enough.met();
+        }
+        Step lastHigh = steps.get(HIGH_STEPS - 1);
+        boolean metAfterScaling = lastHigh.met() && lastHigh.signal() == 0;
+        Step lastLow = steps.get(steps.size() - 1);
+        return new Run(number, steps, first, right, metAfterScaling, spare, lastLow.met());
+    }
+
+    /** The clients' mean response time of the class over seconds [from, to) of the run, in paper-seconds (weighted by answers). */
+    private static double meanSeconds(List<SecondSample> samples, String cls, double fromNanos, double toNanos) {
+        double sum = 0;
+        long n = 0;
+        for (SecondSample s : samples) {
+            double at = s.second() * 1e9;
+            if (s.className().equals(cls) && at >= fromNanos && at + 1e9 <= toNanos && s.completed() > 0) {
+                sum += s.meanMs() * s.completed();
+                n += s.completed();
+            }
+        }
+        return n == 0 ? Double.NaN : sum / n / 1000 / SCALE;
+    }
+
+    private static void sleepUntil(long nanos) throws InterruptedException {
+        long left = nanos - System.nanoTime();
+        if (left > 0) {
+            TimeUnit.NANOSECONDS.sleep(left); // the autoscaler's own period, not a wait for a condition
+        }
+    }
+
+    static String fmt(double v) {
+        return Double.isNaN(v) ? "NaN" : String.format(Locale.ROOT, "%+.0f", v);
+    }
+
+    static String today() {
+        return LocalDate.now().toString();
+    }
+}
