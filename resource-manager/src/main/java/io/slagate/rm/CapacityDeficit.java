@@ -41,9 +41,10 @@ final class CapacityDeficit {
      * @param servers       servers of the pool's mean size to add (> 0, the gap rounded up) or that could go (< 0, whole
      *                      servers the slots to spare hold); NaN when unreachable
      * @param neededByClass per class, the slots its flows need (NaN for a class that cannot be helped)
+     * @param slotsPerServer the pool's mean N_s, the size of a server in the figures
      */
     record Result(String pool, int haveSlots, double neededSlots, double deficitSlots, double servers,
-                  Map<String, Double> neededByClass) {
+                  Map<String, Double> neededByClass, double slotsPerServer) {
         boolean reachable() {
             return !Double.isNaN(neededSlots);
         }
@@ -69,12 +70,17 @@ final class CapacityDeficit {
             needed += w;
         }
         if (Double.isNaN(needed)) {
-            return new Result(pool, haveSlots, Double.NaN, Double.NaN, Double.NaN, byClass);
+            return new Result(pool, haveSlots, Double.NaN, Double.NaN, Double.NaN, byClass, slotsPerServer);
         }
+        return new Result(pool, haveSlots, needed, Math.max(0, needed - haveSlots), servers(needed, haveSlots, slotsPerServer), byClass,
+                slotsPerServer);
+    }
+
+    /** Servers of {@code slotsPerServer} to add for {@code needed} slots where there are {@code have} (negative: that could go). */
+    static double servers(double needed, int have, double slotsPerServer) {
         double perServer = Math.max(slotsPerServer, 1e-9);
-        double deficit = Math.max(0, needed - haveSlots);
-        double servers = deficit > 0 ? Math.ceil(deficit / perServer - 1e-9) : -Math.floor((haveSlots - needed) / perServer + 1e-9);
-        return new Result(pool, haveSlots, needed, deficit, servers == 0 ? 0 : servers, byClass);
+        double s = needed > have ? Math.ceil((needed - have) / perServer - 1e-9) : -Math.floor((have - needed) / perServer + 1e-9);
+        return s == 0 ? 0 : s;
     }
 
     /** The smallest number of units at which {@code meets} holds (predictions fall with the share), or −1. */

@@ -13,8 +13,13 @@ import java.util.Map;
  * {@code controller.capacityStabilization}, the median one (by the slots needed, an unreachable
  * reading counting as the most; of two middle ones the smaller). One noisy cycle, or a gateway that
  * reports a thousand times its rate for one window, does not move it, and it changes sign only when
- * most of the span's readings have. With a zero span, each cycle's reading as it is. The manager's
- * thread only.
+ * most of the span's readings have. With a zero span, each cycle's reading as it is.
+ *
+ * <p>And hysteresis: the figure in servers moves only when the median's slots clear the boundary by
+ * {@value #HYSTERESIS} of a server. A pool whose need sits on a boundary (20.3 slots needed of 20:
+ * its classes just meet their targets on two servers of 10) otherwise reads +1 and 0 by turns with
+ * the measurements' noise, and an autoscaler would add and remove a server by turns. The signal holds
+ * until the pool's slots change or the need clears the margin. The manager's thread only.
  */
 final class CapacitySignal {
     private record Reading(long atNanos, CapacityDeficit.Result result) {
@@ -23,8 +28,13 @@ final class CapacitySignal {
     private static final Comparator<CapacityDeficit.Result> BY_NEED =
             Comparator.comparingDouble(r -> Double.isNaN(r.neededSlots()) ? Double.POSITIVE_INFINITY : r.neededSlots());
 
+    /** How far past a boundary, in servers, the slots needed must be for the figure in servers to move. */
+    static final double HYSTERESIS = 0.2;
+
     private final long spanNanos;
     private final Map<String, Deque<Reading>> readings = new HashMap<>();
+    /** Per pool, the signal last given. */
+    private final Map<String, CapacityDeficit.Result> given = new HashMap<>();
 
     CapacitySignal(long spanNanos) {
         this.spanNanos = spanNanos;
@@ -40,11 +50,27 @@ final class CapacitySignal {
         List<CapacityDeficit.Result> sorted = new ArrayList<>(q.size());
         q.forEach(x -> sorted.add(x.result()));
         sorted.sort(BY_NEED);
-        return sorted.get((sorted.size() - 1) / 2);
+        CapacityDeficit.Result median = sorted.get((sorted.size() - 1) / 2);
+        CapacityDeficit.Result before = given.get(r.pool());
+        CapacityDeficit.Result out = holds(before, median) ? before : median;
+        given.put(r.pool(), out);
+        return out;
+    }
+
+    /** Whether the signal given before stands against the median: the same slots, and a need within the margin of it. */
+    private static boolean holds(CapacityDeficit.Result before, CapacityDeficit.Result median) {
+        if (before == null || before.haveSlots() != median.haveSlots() || !before.reachable() || !median.reachable()
+                || before.servers() == median.servers()) {
+            return false;
+        }
+        double margin = HYSTERESIS * median.slotsPerServer();
+        double shifted = median.servers() > before.servers() ? median.neededSlots() - margin : median.neededSlots() + margin;
+        return CapacityDeficit.servers(shifted, median.haveSlots(), median.slotsPerServer()) == before.servers();
     }
 
     /** Takes over {@code other}'s readings (a reconfigured manager's signal goes on from where it was). */
     void keep(CapacitySignal other) {
         other.readings.forEach((pool, q) -> readings.put(pool, new ArrayDeque<>(q)));
+        given.putAll(other.given);
     }
 }

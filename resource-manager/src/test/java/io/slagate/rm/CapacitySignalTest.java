@@ -10,9 +10,10 @@ import org.junit.jupiter.api.Test;
 class CapacitySignalTest {
     private static final long CYCLE = 5_000_000_000L;
 
+    /** A reading of a pool of servers of 10 slots: {@code needed} of {@code have}. */
     private static CapacityDeficit.Result reading(double needed, int have) {
-        double servers = needed > have ? Math.ceil((needed - have) / 10) : -Math.floor((have - needed) / 10);
-        return new CapacityDeficit.Result("p", have, needed, Math.max(0, needed - have), servers, Map.of());
+        return new CapacityDeficit.Result("p", have, needed, Math.max(0, needed - have), CapacityDeficit.servers(needed, have, 10), Map.of(),
+                10);
     }
 
     @Test
@@ -46,12 +47,27 @@ class CapacitySignalTest {
     @Test
     void anUnreachableReading_countsAsTheMostNeeded_andAZeroSpanGivesEachReading() {
         CapacitySignal signal = new CapacitySignal(30_000_000_000L);
-        CapacityDeficit.Result unreachable = new CapacityDeficit.Result("p", 10, Double.NaN, Double.NaN, Double.NaN, Map.of());
+        CapacityDeficit.Result unreachable = new CapacityDeficit.Result("p", 10, Double.NaN, Double.NaN, Double.NaN, Map.of(), 10);
         assertEquals(1, signal.observe(reading(15, 10), 0).servers());
         assertEquals(1, signal.observe(unreachable, CYCLE).servers(), "of two, the smaller");
         assertTrue(Double.isNaN(signal.observe(unreachable, 2 * CYCLE).servers()), "two of three unreachable");
         CapacitySignal raw = new CapacitySignal(0);
         assertEquals(1, raw.observe(reading(15, 10), 0).servers());
         assertEquals(-1, raw.observe(reading(5, 20), CYCLE).servers());
+    }
+
+    @Test
+    void aNeedOnABoundary_holdsTheFigure_untilItClearsTheMargin_orTheSlotsChange() {
+        CapacitySignal signal = new CapacitySignal(0); // each reading its own median: the hysteresis alone
+        assertEquals(0, signal.observe(reading(19.5, 20), 0).servers());
+        // 20.3 and 21.9 needed of 20: within 2 slots (0.2 of a server of 10) past the boundary, the figure holds at 0
+        assertEquals(0, signal.observe(reading(20.3, 20), CYCLE).servers());
+        assertEquals(0, signal.observe(reading(21.9, 20), 2 * CYCLE).servers());
+        // 22.5: past the margin, one server to add; back to 19.5 (within the margin below): it holds at +1
+        assertEquals(1, signal.observe(reading(22.5, 20), 3 * CYCLE).servers());
+        assertEquals(1, signal.observe(reading(19.5, 20), 4 * CYCLE).servers());
+        assertEquals(0, signal.observe(reading(17.5, 20), 5 * CYCLE).servers(), "2.5 slots under: past the margin");
+        // the pool's slots changed (a server added): the reading as it is
+        assertEquals(1, signal.observe(reading(30.5, 30), 6 * CYCLE).servers());
     }
 }

@@ -323,7 +323,13 @@ class ResourceManagerTest {
     void capacityDeficit_slotsEveryClassNeedsAtTheMeasuredLoad() {
         ResourceManager rm = new ResourceManager("rm", config("min", "", ""), new Overrides(), 0);
         rm.onStats(stats("gw1", new double[] {4, 3}, new double[] {10, 10}, new double[] {5, 5}, Map.of("s1", true), 10), now);
-        rm.step(now);
+        DecisionMessage decision = rm.step(now).decision();
+        DecisionMessage.PoolCapacity line = decision.capacity().get(0); // what the console shows
+        assertEquals("default", line.pool());
+        assertEquals(10, line.haveSlots());
+        assertEquals(19, line.neededSlots(), 1e-9);
+        assertEquals(1, line.servers(), 1e-9);
+        assertEquals(10, line.neededByClass().get("premium"), 1e-9);
         CapacityDeficit.Result d = rm.deficits().get("default");
         assertEquals(10, d.neededByClass().get("premium"), 1e-9);
         assertEquals(9, d.neededByClass().get("basic"), 1e-9);
