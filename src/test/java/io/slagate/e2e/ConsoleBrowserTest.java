@@ -134,6 +134,13 @@ class ConsoleBrowserTest {
                         return row.startsWith("default") && row.contains("premium") && row.contains("basic")
                                 && (row.contains("to add") || row.contains("to spare") || row.contains("enough"));
                     });
+                    // and the gateway shows the same line on /stats (it comes with every allocation)
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> {
+                        String stats = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + system.gateway().adminPort() + "/stats")).build(),
+                                HttpResponse.BodyHandlers.ofString()).body();
+                        return stats.contains("\"capacity\"") && stats.contains("\"neededByClass\"") && stats.contains("\"pool\" : \"default\"");
+                    });
                     browser.navigate().forward();
                     await().atMost(DEADLINE).until(() -> browser.findElement(By.id("class-form")).isDisplayed());
                     assertEquals("/favicon.svg", new URI(browser.findElement(By.cssSelector("link[rel=icon]")).getAttribute("href")).getPath());

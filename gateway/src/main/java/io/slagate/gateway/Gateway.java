@@ -16,6 +16,7 @@ import io.slagate.gateway.stats.FlowStats;
 import io.slagate.gateway.stats.GatewayMetrics;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -69,6 +70,9 @@ public final class Gateway implements AutoCloseable {
     private volatile boolean accepting = true;
     private final List<Runnable> reportListeners = new CopyOnWriteArrayList<>();
     private volatile boolean started;
+    private final Readiness readiness = new Readiness();
+    /** Per pool, the resource manager's capacity line from the last allocation (empty without one). */
+    private volatile List<Map<String, Object>> capacity = List.of();
 
     public Gateway(SlagateConfig config) {
         this(config, System::nanoTime);
@@ -329,52 +333,38 @@ public final class Gateway implements AutoCloseable {
      * Takes the gateway out of rotation for good: {@code /ready} answers 503 with the reason from now
      * on (the control plane refused it; a load balancer must not send it traffic on its static caps).
      */
-    private volatile String notReadyReason;
-
     public void notReady(String reason) {
-        notReadyReason = reason;
+        readiness.refused(reason);
     }
-
-    /** Why a gateway with a control bus is not ready yet (no allocation in force), or null. */
-    private volatile String awaiting;
 
     /** Not ready until {@link #allocationInForce}: a gateway waiting for its share of the servers says so on {@code /ready}. */
     public void awaitAllocation(String reason) {
-        awaiting = reason;
+        readiness.awaiting(reason);
     }
 
     /** An allocation is in force (given by a manager, or the static one chosen when none was heard): ready as far as that goes. */
     public void allocationInForce() {
-        awaiting = null;
+        readiness.awaiting(null);
     }
 
     /** Why the gateway is not ready, or null when it is. */
     public String notReadyReason() {
-        if (notReadyReason != null) {
-            return notReadyReason;
-        }
-        if (awaiting != null) {
-            return awaiting;
-        }
-        return isReady() ? null : started ? "no server in rotation" : "not started";
+        Generation gen = current;
+        return readiness.reason(started, gen == null ? null : gen.queues());
     }
 
     public boolean isReady() {
-        if (!started || notReadyReason != null || awaiting != null) {
-            return false;
-        }
-        QueueManager queues = current.queues();
-        for (int s = 0; s < queues.serverCount(); s++) {
-            if (queues.server(s).inRotation()) {
-                return true;
-            }
-        }
-        return false;
+        return notReadyReason() == null;
+    }
+
+    /** What the resource manager last said of each pool's capacity (its capacity line), for {@code /stats}. */
+    public void capacity(List<Map<String, Object>> pools) {
+        capacity = List.copyOf(pools);
     }
 
     private Object statsView() {
         Generation gen = current;
-        return StatsView.of(gen.config(), gen.queues(), gen.metrics(), flashCrowd);
+        return StatsView.of(gen.config(), gen.queues(), gen.metrics(), flashCrowd, capacity);
     }
 
     /**

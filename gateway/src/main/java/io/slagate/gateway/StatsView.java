@@ -12,13 +12,14 @@ import java.util.Map;
 /**
  * What {@code /stats} shows of the configuration in force: the counters' balance, the allocation
  * (weights, caps, the queue timeouts and statistics window the manager set), each class's windowed
- * statistics, the flash-crowd alarms and the locality groups.
+ * statistics, the flash-crowd alarms, the resource manager's capacity line per pool and the locality groups.
  */
 final class StatsView {
     private StatsView() {
     }
 
-    static Map<String, Object> of(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, FlashCrowdWatch flashCrowd) {
+    static Map<String, Object> of(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, FlashCrowdWatch flashCrowd,
+                                  List<Map<String, Object>> capacity) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("gateway", config.gateway().id());
         m.put("inFlight", metrics.inFlight());
@@ -57,6 +58,9 @@ final class StatsView {
         m.put("classes", metrics.flowStats(queues));
         if (config.gateway().flashCrowd() != null) {
             m.put("flashCrowd", flashCrowd.view(config, queues));
+        }
+        if (!capacity.isEmpty()) {
+            m.put("capacity", capacity);
         }
         List<Map<String, Object>> locality = queues.localityStats();
         if (!locality.isEmpty()) {

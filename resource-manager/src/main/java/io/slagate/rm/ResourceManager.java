@@ -341,11 +341,8 @@ public final class ResourceManager {
         last = allocation(perGateway, now);
         double solveMillis = (System.nanoTime() - started) / 1e6;
         logCycle(changed, gws, clusterUtility, solveMillis, logLine);
-        List<DecisionMessage.PoolCapacity> capacity = new ArrayList<>();
-        new TreeMap<>(deficits).values().forEach(r -> capacity.add(new DecisionMessage.PoolCapacity(r.pool(), r.haveSlots(), r.neededSlots(), r.servers(),
-                r.neededByClass())));
         return new Decision(last, new DecisionMessage(BusMessage.SCHEMA, version, now, id, false, clusterUtility, solveMillis, flowDecisions,
-                limits.decisions(), List.of(), capacity));
+                limits.decisions(), List.of(), last.capacity()));
     }
 
     /** Each server's N_s this cycle: its capacity while a gateway sees it up, or what a gateway's fast local limit holds it to. */
@@ -391,6 +388,14 @@ public final class ResourceManager {
         return perGateway;
     }
 
+    /** Per pool (by name), the capacity signal's line for the decision and the gateways. */
+    private List<DecisionMessage.PoolCapacity> capacityLines() {
+        List<DecisionMessage.PoolCapacity> lines = new ArrayList<>();
+        new TreeMap<>(deficits).values().forEach(r -> lines.add(new DecisionMessage.PoolCapacity(r.pool(), r.haveSlots(), r.neededSlots(),
+                r.servers(), r.neededByClass())));
+        return lines;
+    }
+
     /** A line per cycle that changes the allocation; the unchanged ones (most, at steady state) only at DEBUG. */
     private void logCycle(boolean changed, List<String> gws, double clusterUtility, double solveMillis, CharSequence pools) {
         if (changed ? LOG.isInfoEnabled() : LOG.isDebugEnabled()) {
@@ -414,7 +419,7 @@ public final class ResourceManager {
         Map<String, Long> queueTimeouts = new TreeMap<>(overrides.queueTimeouts());
         queueTimeouts.keySet().retainAll(config.classes().stream().map(TrafficClassConfig::name).toList());
         return new AllocationMessage(BusMessage.SCHEMA, version, nowMillis, id, perGateway, serverPools, queueTimeouts,
-                overrides.statsWindowMillis());
+                overrides.statsWindowMillis(), capacityLines());
     }
 
 

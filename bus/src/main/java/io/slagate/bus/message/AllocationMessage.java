@@ -1,5 +1,6 @@
 package io.slagate.bus.message;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,14 +13,22 @@ import java.util.Map;
  *                           class name; a class not named keeps its configured timeout
  * @param statsWindowMillis  the gateways' statistics window the manager's tuner set (the window knob); 0: the
  *                           configured one
+ * @param capacity           per pool, the capacity signal (what each gateway shows on {@code /stats}); one line a pool
  */
 public record AllocationMessage(int schema, long version, long timestampMillis, String managerId,
                                 Map<String, GatewayAllocation> gateways, Map<String, String> serverPools,
-                                Map<String, Long> queueTimeoutMillis, long statsWindowMillis) implements BusMessage {
+                                Map<String, Long> queueTimeoutMillis, long statsWindowMillis,
+                                List<DecisionMessage.PoolCapacity> capacity) implements BusMessage {
     public AllocationMessage {
         gateways = Map.copyOf(gateways);
         serverPools = serverPools == null ? Map.of() : Map.copyOf(serverPools);
         queueTimeoutMillis = queueTimeoutMillis == null ? Map.of() : Map.copyOf(queueTimeoutMillis);
+        capacity = capacity == null ? List.of() : List.copyOf(capacity);
+    }
+
+    public AllocationMessage(int schema, long version, long timestampMillis, String managerId, Map<String, GatewayAllocation> gateways,
+                             Map<String, String> serverPools, Map<String, Long> queueTimeoutMillis, long statsWindowMillis) {
+        this(schema, version, timestampMillis, managerId, gateways, serverPools, queueTimeoutMillis, statsWindowMillis, List.of());
     }
 
     public AllocationMessage(int schema, long version, long timestampMillis, String managerId, Map<String, GatewayAllocation> gateways,

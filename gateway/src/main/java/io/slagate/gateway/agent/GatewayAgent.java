@@ -5,6 +5,7 @@ import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.AllocationVersions;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.ConfigMessage;
+import io.slagate.bus.message.DecisionMessage;
 import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.GatewayAllocation;
 import io.slagate.bus.message.HeartbeatMessage;
@@ -21,8 +22,10 @@ import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.FlowStats;
 import io.slagate.gateway.stats.GatewayMetrics;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -117,6 +120,21 @@ public final class GatewayAgent implements AutoCloseable {
         }
     }
 
+    /** The manager's capacity line per pool, as {@code /stats} shows it. */
+    private static List<Map<String, Object>> capacityView(AllocationMessage a) {
+        List<Map<String, Object>> pools = new ArrayList<>();
+        for (DecisionMessage.PoolCapacity c : a.capacity()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("pool", c.pool());
+            m.put("haveSlots", c.haveSlots());
+            m.put("neededSlots", c.neededSlots());
+            m.put("servers", c.servers());
+            m.put("neededByClass", new TreeMap<>(c.neededByClass()));
+            pools.add(m);
+        }
+        return pools;
+    }
+
     /**
      * Applies the part of {@code a} meant for this gateway, if newer than the allocation in force.
      * Holds the gateway's lock so that the classes and servers cannot change meanwhile.
@@ -171,6 +189,7 @@ public final class GatewayAgent implements AutoCloseable {
             }
         }
         applyWindow(a);
+        gateway.capacity(capacityView(a));
         q.assignPools(a.serverPools()); // before the caps computed for the servers' new pools
         gateway.setAllocation(next);
         startup.allocated();
