@@ -38,8 +38,7 @@ final class ControllerSection {
                     + " trend, one cycle ahead), auto (the trend where its recent error is small)");
             forecast = "none";
         }
-        Duration stabilization = c.duration("capacityStabilization", ControllerSettings.DEFAULT_CAPACITY_STABILIZATION, Duration.ZERO,
-                Duration.ofHours(1));
+        Duration stabilization = c.duration("capacityStabilization", null, Duration.ZERO, Duration.ofHours(1)); // null: 3 windows
         List<TuningSettings> tuning = c.child("tuning").isMissing() ? List.of() : TuningSection.tuning(c.object("tuning"));
         for (TuningSettings t : tuning) {
             for (TuningSettings.Knob k : t.knobs()) {

@@ -27,15 +27,16 @@ import java.util.List;
  * @param forecast      {@code none} (the last window's arrival rates), {@code trend} (each flow's rate one cycle
  *                      ahead by Holt's linear trend) or {@code auto} (the trend where its recent error is small)
  * @param capacityStabilization the capacity signal is the median of its readings over this span (an autoscaler acts on
- *                      it: one noisy cycle must not move it); zero: each cycle's reading as it is
+ *                      it: one noisy window must not move it); zero: each cycle's reading as it is; null: three
+ *                      statistics windows ({@link #capacityStabilization(Duration)})
  * @param tuning        the online tuner's partitions, each its own tuner over its own pools; empty: no tuning
  */
 public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
                                  double minWeight, int gatewayExpiry, double damping, int maxGateways,
                                  double correctionBound, double minGain, String forecast, Duration capacityStabilization,
                                  ReconfigurationSettings reconfiguration, List<TuningSettings> tuning) {
-    /** The capacity signal's default stabilization: the median of its readings over this span. */
-    public static final Duration DEFAULT_CAPACITY_STABILIZATION = Duration.ofSeconds(30);
+    /** The capacity signal's stabilization when none is configured, in statistics windows. */
+    public static final int CAPACITY_STABILIZATION_WINDOWS = 3;
 
     public ControllerSettings {
         tuning = tuning == null ? List.of() : List.copyOf(tuning);
@@ -46,7 +47,7 @@ public record ControllerSettings(Duration cycle, Combining combining, String mod
                               int gatewayExpiry, double damping, int maxGateways, double correctionBound, double minGain,
                               String forecast) {
         this(cycle, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways, correctionBound, minGain, forecast,
-                DEFAULT_CAPACITY_STABILIZATION, ReconfigurationSettings.DEFAULTS, List.of());
+                null, ReconfigurationSettings.DEFAULTS, List.of());
     }
 
     public ControllerSettings(Duration cycle, Combining combining, String model, double resolution, double minWeight,
@@ -76,5 +77,14 @@ public record ControllerSettings(Duration cycle, Combining combining, String mod
     public ControllerSettings withModel(String next) {
         return new ControllerSettings(cycle, combining, next, resolution, minWeight, gatewayExpiry, damping, maxGateways,
                 correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning);
+    }
+
+    /**
+     * The stabilization span in force: as configured, or {@value #CAPACITY_STABILIZATION_WINDOWS} statistics windows. A
+     * window's figures stay in the reports for as many cycles as it spans, so a span shorter than a few windows lets one
+     * noisy window be most of it.
+     */
+    public Duration capacityStabilization(Duration statsWindow) {
+        return capacityStabilization != null ? capacityStabilization : statsWindow.multipliedBy(CAPACITY_STABILIZATION_WINDOWS);
     }
 }

@@ -790,4 +790,20 @@ class ConfigLoaderTest {
         assertTrue(empty.getMessage().contains("controller.tuning.partitions") && empty.getMessage().contains("at least one partition"),
                 empty.getMessage());
     }
+
+    @Test
+    void capacityStabilization_threeStatisticsWindowsUnlessSet() {
+        String base = """
+                gateway: { stats: { reportingInterval: 5s, window: 20s } }
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 4 } ]
+                classes: [ { name: c, target: 1s } ]
+                """;
+        SlagateConfig shipped = ConfigLoader.parse(base, "stabilization-default");
+        assertEquals(Duration.ofSeconds(60), shipped.controller().capacityStabilization(shipped.gateway().stats().window()));
+        SlagateConfig none = ConfigLoader.parse(base + "controller: { capacityStabilization: 0s }\n", "stabilization-zero");
+        assertEquals(Duration.ZERO, none.controller().capacityStabilization(none.gateway().stats().window()));
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse(base + "controller: { capacityStabilization: 2h }\n", "stabilization-too-long"));
+        assertTrue(e.getMessage().contains("controller.capacityStabilization"), e.getMessage());
+    }
 }

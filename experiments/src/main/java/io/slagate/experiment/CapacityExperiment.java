@@ -108,7 +108,7 @@ final class CapacityExperiment {
         Path file = dir.resolve("slagate.yaml");
         List<Integer> ports = new ArrayList<>(Collections.nCopies(MAX_SERVERS, 0));
         try (BackendServer backend = BackendServer.start("127.0.0.1", ports, ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU))) {
-            String controller = ", capacityStabilization: " + setup.paper(50).toMillis() + "ms";
+            String controller = ""; // the signal's stabilization as shipped: three statistics windows
             Files.writeString(file, setup.yaml(backend.urls().subList(0, 1), "10", "", controller));
             try (RunningSystem sys = RunningSystem.start(ConfigLoader.load(file), true)) {
                 LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,

@@ -16,8 +16,8 @@ final class CapacityReport {
                 .append(CapacityExperiment.today()).append(".\n\n");
         md.append(String.format(Locale.ROOT, "The paper's classes (premium τ = 2, basic τ = 3 paper-seconds; 1 paper-second = 20 ms), "
                 + "closed-loop clients with think time 1 paper-second, %d per class (then %d), on servers of N_s = 10 (a sleep-bound "
-                + "service: the servers do not share a CPU), the controller with the `auto` model, a 100 ms cycle and "
-                + "`capacityStabilization` 1 s. Each step is %d s to settle and %d s measured. At each step's end the run reads the "
+                + "service: the servers do not share a CPU), the controller with the `auto` model, a 100 ms cycle, "
+                + "a 600 ms statistics window and the signal's stabilization as shipped (three windows). Each step is %d s to settle and %d s measured. At each step's end the run reads the "
                 + "signal (`slagate_capacity_deficit_servers`) and adds that many servers by a live reload of the gateway's "
                 + "configuration; the first reading is checked by trying one server fewer first (it is *right* when that misses a "
                 + "target and its own count meets both). Then the load falls to %d clients per class: the signal should offer "

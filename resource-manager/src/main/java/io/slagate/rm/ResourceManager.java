@@ -112,7 +112,7 @@ public final class ResourceManager {
         windowCycles = (int) Math.max(1, Math.ceil(config.gateway().stats().window().toNanos()
                 / (double) config.controller().cycle().toNanos()));
         limits = new AutoLimits(this, windowCycles);
-        capacitySignal = new CapacitySignal(config.controller().capacityStabilization().toNanos());
+        capacitySignal = new CapacitySignal(config.controller().capacityStabilization(config.gateway().stats().window()).toNanos());
     }
 
     /** Control cycles one statistics window spans (at least 1). */
