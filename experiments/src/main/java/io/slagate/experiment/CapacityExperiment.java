@@ -86,6 +86,7 @@ final class CapacityExperiment {
     List<String> run(Path out, String command) throws Exception {
         Duration settle = Duration.ofSeconds(quick ? 6 : 15);
         Duration measure = Duration.ofSeconds(quick ? 6 : 20);
+        warmUp(Duration.ofSeconds(quick ? 20 : 60));
         List<Run> runs = new ArrayList<>();
         for (int r = 1; r <= RUNS; r++) {
             runs.add(run(r, settle, measure));
@@ -99,6 +100,24 @@ final class CapacityExperiment {
         Files.createDirectories(dir);
         ResultsFile.write(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), CapacityReport.of(command, runs, settle, measure, line));
         return List.of(line);
+    }
+
+    /**
+     * The same system under the high load on two servers, not measured: the first run otherwise ran on code not yet
+     * compiled (in one JVM with the gateway, manager and clients), its response times half again its successors'.
+     */
+    private void warmUp(Duration length) throws Exception {
+        ExperimentSetup setup = new ExperimentSetup(SCALE, 10, "wrr", 0.1, "auto", 5);
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0), ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU));
+             RunningSystem sys = RunningSystem.start(setup.config(backend.urls()), true)) {
+            LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
+                    List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, setup.paper(PREMIUM_TARGET)),
+                            new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, setup.paper(BASIC_TARGET))),
+                    List.of(new LoadSpec.Phase(length, List.of((double) HIGH, (double) HIGH))), false, setup.paper(1), Duration.ZERO, 99,
+                    Duration.ofMinutes(5), null);
+            new LoadGenerator(spec, null).run();
+        }
+        log.println("capacity: warmed up for " + length.toSeconds() + " s (not measured)");
     }
 
     private Run run(int number, Duration settle, Duration measure) throws Exception {

@@ -23,7 +23,9 @@ final class CapacityReport {
                 + "target and its own count meets both). Then the load falls to %d clients per class: the signal should offer "
                 + "servers to spare, which the run takes away before it measures the targets again. t_P and t_B are the clients' "
                 + "mean response times over the measured span, in paper-seconds; the series is every reading of the signal in "
-                + "that span (a flap is a change of its sign there).%n%n", 20, 5, settle.toSeconds(), measure.toSeconds(), 5));
+                + "that span (a flap is a change of its sign there). Before the first run, the same system ran the high load "
+                + "unmeasured on two servers (JIT warm-up: the gateway, manager and clients share one JVM).%n%n", 20, 5, settle.toSeconds(),
+                measure.toSeconds(), 5));
         md.append("```\n").append(line).append("\n```\n\n");
         md.append("| run | first reading | right | targets met after scaling | servers to spare under the low load | targets met after taking them | flaps |\n")
                 .append("|---:|---:|---|---|---:|---|---:|\n");

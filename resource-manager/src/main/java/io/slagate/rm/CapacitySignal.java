@@ -15,11 +15,13 @@ import java.util.Map;
  * reports a thousand times its rate for one window, does not move it, and it changes sign only when
  * most of the span's readings have. With a zero span, each cycle's reading as it is.
  *
- * <p>And hysteresis: the figure in servers moves only when the median's slots clear the boundary by
- * {@value #HYSTERESIS} of a server. A pool whose need sits on a boundary (20.3 slots needed of 20:
- * its classes just meet their targets on two servers of 10) otherwise reads +1 and 0 by turns with
- * the measurements' noise, and an autoscaler would add and remove a server by turns. The signal holds
- * until the pool's slots change or the need clears the margin. The manager's thread only.
+ * <p>And hysteresis, one way: the figure in servers rises as soon as the median's need does, and falls
+ * only once the need is under the boundary by {@value #HYSTERESIS} of a server (or the pool's slots
+ * change). A pool whose need sits on a boundary (20.3 slots of 20) otherwise reads +1 and 0 by turns
+ * with the measurements' noise, and an autoscaler would add and remove a server by turns; holding the
+ * higher figure costs at most a server, while holding the lower one (a margin both ways) kept a pool
+ * on one server whose classes missed their targets by half, its need read 11 of 10 slots. The
+ * manager's thread only.
  */
 final class CapacitySignal {
     private record Reading(long atNanos, CapacityDeficit.Result result) {
@@ -57,15 +59,14 @@ final class CapacitySignal {
         return out;
     }
 
-    /** Whether the signal given before stands against the median: the same slots, and a need within the margin of it. */
+    /** Whether the signal given before stands against a median that asks for fewer servers: the same slots, within the margin. */
     private static boolean holds(CapacityDeficit.Result before, CapacityDeficit.Result median) {
         if (before == null || before.haveSlots() != median.haveSlots() || !before.reachable() || !median.reachable()
-                || before.servers() == median.servers()) {
+                || median.servers() >= before.servers()) {
             return false;
         }
-        double margin = HYSTERESIS * median.slotsPerServer();
-        double shifted = median.servers() > before.servers() ? median.neededSlots() - margin : median.neededSlots() + margin;
-        return CapacityDeficit.servers(shifted, median.haveSlots(), median.slotsPerServer()) == before.servers();
+        double shifted = median.neededSlots() + HYSTERESIS * median.slotsPerServer();
+        return CapacityDeficit.servers(shifted, median.haveSlots(), median.slotsPerServer()) >= before.servers();
     }
 
     /** Takes over {@code other}'s readings (a reconfigured manager's signal goes on from where it was). */

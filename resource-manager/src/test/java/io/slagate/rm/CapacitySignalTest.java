@@ -57,17 +57,24 @@ class CapacitySignalTest {
     }
 
     @Test
-    void aNeedOnABoundary_holdsTheFigure_untilItClearsTheMargin_orTheSlotsChange() {
+    void theFigureRisesAtOnce_butFallsOnlyPastTheMargin_orWhenTheSlotsChange() {
         CapacitySignal signal = new CapacitySignal(0); // each reading its own median: the hysteresis alone
         assertEquals(0, signal.observe(reading(19.5, 20), 0).servers());
-        // 20.3 and 21.9 needed of 20: within 2 slots (0.2 of a server of 10) past the boundary, the figure holds at 0
-        assertEquals(0, signal.observe(reading(20.3, 20), CYCLE).servers());
-        assertEquals(0, signal.observe(reading(21.9, 20), 2 * CYCLE).servers());
-        // 22.5: past the margin, one server to add; back to 19.5 (within the margin below): it holds at +1
-        assertEquals(1, signal.observe(reading(22.5, 20), 3 * CYCLE).servers());
-        assertEquals(1, signal.observe(reading(19.5, 20), 4 * CYCLE).servers());
-        assertEquals(0, signal.observe(reading(17.5, 20), 5 * CYCLE).servers(), "2.5 slots under: past the margin");
+        assertEquals(1, signal.observe(reading(20.3, 20), CYCLE).servers(), "a need past the boundary: at once");
+        // back to 19.5 and 18.5 of 20: within 2 slots (0.2 of a server of 10) under the boundary, the figure holds at +1
+        assertEquals(1, signal.observe(reading(19.5, 20), 2 * CYCLE).servers());
+        assertEquals(1, signal.observe(reading(18.5, 20), 3 * CYCLE).servers());
+        assertEquals(0, signal.observe(reading(17.5, 20), 4 * CYCLE).servers(), "2.5 slots under: past the margin");
+        // on a boundary the readings alternate: the figure does not
+        int changes = 0;
+        double last = 0;
+        for (int i = 0; i < 20; i++) {
+            double s = signal.observe(reading(i % 2 == 0 ? 20.4 : 19.6, 20), (5 + i) * CYCLE).servers();
+            changes += s != last ? 1 : 0;
+            last = s;
+        }
+        assertEquals(1, changes, "up once, then held");
         // the pool's slots changed (a server added): the reading as it is
-        assertEquals(1, signal.observe(reading(30.5, 30), 6 * CYCLE).servers());
+        assertEquals(-1, signal.observe(reading(19.5, 30), 30 * CYCLE).servers());
     }
 }
