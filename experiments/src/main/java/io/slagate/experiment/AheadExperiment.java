@@ -13,7 +13,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -323,9 +322,7 @@ final class AheadExperiment {
 
     /** The report's first part: the ramp's setup, each run's violation seconds, premium's series. */
     private StringBuilder rampReport(String command, int settle, int ramp, int hold, int[] with, int[] without, String line) {
-        StringBuilder md = new StringBuilder("# Experiment ahead — a ramp with the load forecast and without\n\n");
-        md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
-                .append(LocalDate.now()).append(".\n\n");
+        StringBuilder md = ResultsFile.header("Experiment ahead — a ramp with the load forecast and without", command);
         md.append(String.format(Locale.ROOT, "One server of N_s = 10, exponential service of mean %.0f ms (500 requests/s); open-loop "
                 + "arrivals: basic steady at %.0f/s (always more than the server has left for it: its queue holds 50 and "
                 + "waits at most 200 ms, the rest is shed with 503 faults), premium at %.0f/s for %d s, then from %.0f/s to "

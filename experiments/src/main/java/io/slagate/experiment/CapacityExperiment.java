@@ -10,7 +10,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -269,9 +268,5 @@ final class CapacityExperiment {
 
     static String fmt(double v) {
         return Double.isNaN(v) ? "NaN" : String.format(Locale.ROOT, "%+.0f", v);
-    }
-
-    static String today() {
-        return LocalDate.now().toString();
     }
 }

@@ -11,9 +11,7 @@ final class CapacityReport {
     }
 
     static String of(String command, List<CapacityExperiment.Run> runs, Duration settle, Duration measure, String line) {
-        StringBuilder md = new StringBuilder("# Experiment capacity — the capacity signal acted on as an autoscaler acts on it\n\n");
-        md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
-                .append(CapacityExperiment.today()).append(".\n\n");
+        StringBuilder md = ResultsFile.header("Experiment capacity — the capacity signal acted on as an autoscaler acts on it", command);
         md.append(String.format(Locale.ROOT, "The paper's classes (premium τ = 2, basic τ = 3 paper-seconds; 1 paper-second = 20 ms), "
                 + "closed-loop clients with think time 1 paper-second, %d per class (then %d), on servers of N_s = 10 (a sleep-bound "
                 + "service: the servers do not share a CPU), the controller with the `auto` model, a 100 ms cycle, "

@@ -3,6 +3,7 @@ package io.slagate.experiment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -19,6 +20,12 @@ final class ResultsFile {
     private static final Set<Path> WRITTEN = ConcurrentHashMap.newKeySet();
 
     private ResultsFile() {
+    }
+
+    /** A report's first lines: its title, and the command that produced it, where and when. */
+    static StringBuilder header(String title, String command) {
+        return new StringBuilder("# ").append(title).append("\n\nProduced by `").append(command).append("` on ")
+                .append(Experiments.cores()).append(", ").append(LocalDate.now()).append(".\n\n");
     }
 
     static void write(Path file, CharSequence report) throws IOException {
