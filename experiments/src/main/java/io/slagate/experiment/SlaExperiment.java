@@ -254,44 +254,75 @@ final class SlaExperiment {
     private record Answer(long responseNanos, long queueMillis, boolean late) {
     }
 
+    /**
+     * Deadline-aware admission against what an operator would configure instead: the same gateway with the class's
+     * queue timeout at the deadline (a request that waited that long is refused, one admitted earlier runs). In
+     * alternating order (with, baseline, baseline, with, …): two pairs in {@code --short}, three in full.
+     */
     private String lateWork(StringBuilder md) throws Exception {
         Duration arrivals = Duration.ofSeconds(quick ? 12 : 60);
         long deadlineMillis = Math.round(DEADLINE_SERVICE_TIMES * LATE_SCALE * 1000);
-        double[] with;
-        double[] without;
+        List<double[]> with = new ArrayList<>();
+        List<double[]> baseline = new ArrayList<>();
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(LATE_SCALE, Experiments.SLEEPY_CPU))) {
             String url = backend.urls().get(0);
-            with = overload(url, true, arrivals, deadlineMillis);
-            without = overload(url, false, arrivals, deadlineMillis);
+            for (int pair = 0; pair < (quick ? 2 : 3); pair++) {
+                boolean withFirst = pair % 2 == 0;
+                for (boolean deadlines : new boolean[] {withFirst, !withFirst}) {
+                    (deadlines ? with : baseline).add(overload(url, deadlines, arrivals, deadlineMillis));
+                }
+            }
         }
         md.append("## Late work under overload\n\n").append(String.format(Locale.ROOT, "One class, N_s = 10, exponential service of "
                 + "mean %.0f ms (capacity %.0f requests/s); Poisson arrivals at twice that for %d s, each request with "
                 + "`X-Request-Deadline: %d` (%d mean service times). Late work = the servers' time (response time less the "
                 + "gateway's X-Slagate-Queue-Millis) spent on requests answered after their deadline, as a share of all the "
-                + "servers' time on answered requests. With: the class has a deadline (`deadline: 1h`, so the client's header "
-                + "rules); without: it has none, and the header is passed on untouched.%n%n", LATE_SCALE * 1000,
-                10 / LATE_SCALE, arrivals.toSeconds(), deadlineMillis, DEADLINE_SERVICE_TIMES));
-        md.append("| run | sent | answered | answered late | deadline-exceeded | other faults | lost | late work |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
-        lateRow(md, "with deadline-aware admission", with);
-        lateRow(md, "without", without);
+                + "servers' time on answered requests; goodput = answers within their deadline per second of arrivals. With: the "
+                + "class has a deadline (`deadline: 1h`, so the client's header rules); timeout at the deadline: no deadline, "
+                + "`queueTimeout: %dms` (what an operator would set instead). Runs in alternating order.%n%n", LATE_SCALE * 1000,
+                10 / LATE_SCALE, arrivals.toSeconds(), deadlineMillis, DEADLINE_SERVICE_TIMES, deadlineMillis));
+        md.append("| run | sent | answered | answered late | deadline-exceeded | other faults | lost | late work | goodput/s |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (int i = 0; i < with.size(); i++) {
+            lateRow(md, "with deadline-aware admission, " + (i + 1), with.get(i));
+            lateRow(md, "timeout at the deadline, " + (i + 1), baseline.get(i));
+        }
         md.append('\n');
-        return String.format(Locale.ROOT, "late-work fraction with %.4f without %.4f", with[6], without[6]);
+        return String.format(Locale.ROOT, "late-work fraction with %s timeout-at-deadline %s goodput with %s timeout-at-deadline %s",
+                spread(with, 6, "%.4f"), spread(baseline, 6, "%.4f"), spread(with, 7, "%.1f"), spread(baseline, 7, "%.1f"));
+    }
+
+    /** The mean of column {@code k} over the runs, with [min..max] when there are several. */
+    private static String spread(List<double[]> runs, int k, String format) {
+        double sum = 0;
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (double[] r : runs) {
+            sum += r[k];
+            min = Math.min(min, r[k]);
+            max = Math.max(max, r[k]);
+        }
+        String mean = String.format(Locale.ROOT, format, sum / runs.size());
+        return runs.size() < 2 ? mean : mean + String.format(Locale.ROOT, " [" + format + ".." + format + "]", min, max);
     }
 
     private static void lateRow(StringBuilder md, String name, double[] r) {
-        md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.2f%% |%n", name, r[0], r[1], r[2], r[3],
-                r[4], r[5], 100 * r[6]));
+        md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.2f%% | %.1f |%n", name, r[0], r[1], r[2],
+                r[3], r[4], r[5], 100 * r[6], r[7]));
     }
 
-    /** {sent, answered, answered late, deadline-exceeded, other faults, lost, late-work fraction}. */
+    /**
+     * {sent, answered, answered late, deadline-exceeded, other faults, lost, late-work fraction, goodput}: with
+     * deadline-aware admission, or with the class's queue timeout at the deadline.
+     */
     private double[] overload(String backendUrl, boolean deadlines, Duration arrivals, long deadlineMillis) throws Exception {
         SlagateConfig config = ConfigLoader.parse(String.format(Locale.ROOT, """
                 gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", serverTimeout: 10m,
                            stats: { reportingInterval: 500ms, window: 30s } }
                 servers: [ { id: s1, url: "%s", concurrency: 10 } ]
-                classes: [ { name: basic, target: %dms, queueBound: 1000000, queueTimeout: 10m%s } ]
-                """, backendUrl, Math.round(2 * LATE_SCALE * 1000), deadlines ? ", deadline: 1h" : ""), "sla-late");
+                classes: [ { name: basic, target: %dms, queueBound: 1000000, %s } ]
+                """, backendUrl, Math.round(2 * LATE_SCALE * 1000),
+                deadlines ? "queueTimeout: 10m, deadline: 1h" : "queueTimeout: " + deadlineMillis + "ms"), "sla-late");
         Gateway g = new Gateway(config).start();
         HttpClient http = new HttpClient();
         http.setMaxConnectionsPerDestination(20_000);
@@ -336,10 +367,12 @@ final class SlaExperiment {
         double fraction = busy == 0 ? 0 : (double) lateBusy / busy;
         List<String> lateOnes = answers.stream().filter(Answer::late).limit(10)
                 .map(a -> String.format(Locale.ROOT, "%.0f ms (queued %d)", a.responseNanos() / 1e6, a.queueMillis())).toList();
-        log.printf(Locale.ROOT, "sla: overload %s deadline-aware admission: sent %d, answered %d (%d late), deadline-exceeded %d,"
-                + " other faults %d, lost %d, late work %.4f; late answers (first 10): %s%n", deadlines ? "with" : "without", sent.get(),
-                answers.size(), late, deadlineFaults.get(), otherFaults.get(), lost.get(), fraction, lateOnes);
-        return new double[] {sent.get(), answers.size(), late, deadlineFaults.get(), otherFaults.get(), lost.get(), fraction};
+        double goodput = (answers.size() - late) / (arrivals.toNanos() / 1e9);
+        log.printf(Locale.ROOT, "sla: overload %s: sent %d, answered %d (%d late), deadline-exceeded %d, other faults %d, lost %d,"
+                + " late work %.4f, goodput %.1f/s; late answers (first 10): %s%n", deadlines ? "with deadline-aware admission"
+                : "with the queue timeout at the deadline", sent.get(), answers.size(), late, deadlineFaults.get(), otherFaults.get(),
+                lost.get(), fraction, goodput, lateOnes);
+        return new double[] {sent.get(), answers.size(), late, deadlineFaults.get(), otherFaults.get(), lost.get(), fraction, goodput};
     }
 
     /**
