@@ -293,7 +293,7 @@ final class SlaExperiment {
     }
 
     /** The mean of column {@code k} over the runs, with [min..max] when there are several. */
-    private static String spread(List<double[]> runs, int k, String format) {
+    static String spread(List<double[]> runs, int k, String format) {
         double sum = 0;
         double min = Double.POSITIVE_INFINITY;
         double max = Double.NEGATIVE_INFINITY;
