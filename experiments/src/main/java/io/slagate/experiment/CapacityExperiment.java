@@ -247,16 +247,9 @@ final class CapacityExperiment {
 
     /** The clients' mean response time of the class over seconds [from, to) of the run, in paper-seconds (weighted by answers). */
     private static double meanSeconds(List<SecondSample> samples, String cls, double fromNanos, double toNanos) {
-        double sum = 0;
-        long n = 0;
-        for (SecondSample s : samples) {
-            double at = s.second() * 1e9;
-            if (s.className().equals(cls) && at >= fromNanos && at + 1e9 <= toNanos && s.completed() > 0) {
-                sum += s.meanMs() * s.completed();
-                n += s.completed();
-            }
-        }
-        return n == 0 ? Double.NaN : sum / n / 1000 / SCALE;
+        List<SecondSample> span = samples.stream()
+                .filter(s -> s.className().equals(cls) && s.second() * 1e9 >= fromNanos && s.second() * 1e9 + 1e9 <= toNanos).toList();
+        return SecondSample.weightedMeanMs(span) / 1000 / SCALE;
     }
 
     private static void sleepUntil(long nanos) throws InterruptedException {

@@ -61,4 +61,26 @@ class BusCodecTest {
         Assertions.assertThrows(IllegalArgumentException.class, () -> BusCodec.decode(nullValue),
                 "a null timeout is a malformed message, refused whole");
     }
+
+    /** The capacity line rides on every allocation: it round-trips (NaN included), an older sender's is empty, a hostile one is refused. */
+    @Test
+    void allocationCapacity_roundTrips_isEmptyFromAnOlderSender_andNullsAreRefused() {
+        AllocationMessage a = new AllocationMessage(BusMessage.SCHEMA, 9, 0, "rm",
+                Map.of("gw1", new GatewayAllocation(Map.of("gold", 1.0), Map.of("s1", 2))), Map.of(), Map.of(), 0,
+                List.of(new DecisionMessage.PoolCapacity("default", 10, Double.NaN, Double.NaN, Map.of("gold", Double.NaN)),
+                        new DecisionMessage.PoolCapacity("spare", 20, 5, -1, Map.of("gold", 5.0))));
+        String json = BusCodec.encode(a);
+        AllocationMessage back = (AllocationMessage) BusCodec.decode(json);
+        assertTrue(Double.isNaN(back.capacity().get(0).servers()), json);
+        assertEquals(-1, back.capacity().get(1).servers());
+        assertEquals(5.0, back.capacity().get(1).neededByClass().get("gold"));
+        String older = json.substring(0, json.indexOf(",\"capacity\"")) + "}";
+        assertTrue(((AllocationMessage) BusCodec.decode(older)).capacity().isEmpty(), older);
+        String nullLine = json.replaceFirst("\"capacity\":\\[", "\"capacity\":[null,");
+        assertTrue(nullLine.contains("[null,"), nullLine);
+        Assertions.assertThrows(IllegalArgumentException.class, () -> BusCodec.decode(nullLine), "a null line: malformed, refused whole");
+        String nullNeed = json.replace("{\"gold\":5.0}", "{\"gold\":null}");
+        assertTrue(nullNeed.contains("\"gold\":null"), nullNeed);
+        Assertions.assertThrows(IllegalArgumentException.class, () -> BusCodec.decode(nullNeed), "a null need: malformed, refused whole");
+    }
 }

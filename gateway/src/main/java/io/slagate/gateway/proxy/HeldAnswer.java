@@ -5,8 +5,8 @@ import org.eclipse.jetty.util.BufferUtil;
 
 /**
  * A server's answer held back until it is complete, copied out of the connection's input (which the
- * next read reuses), up to a limit past which the relay streams it instead. One per exchange, used by
- * its relay only. Sized from the announced
+ * next read reuses), up to a limit past which the relay streams it instead. One per server connection,
+ * used by the relay of the exchange in progress on it. Sized from the announced
  * length when there is one, grown by doubling otherwise.
  */
 final class HeldAnswer {
@@ -33,6 +33,11 @@ final class HeldAnswer {
         }
         held.put(piece);
         return held.position() <= limit;
+    }
+
+    /** Forgets what is held. */
+    void clear() {
+        held = null;
     }
 
     /** What is held (possibly nothing), ready to write; nothing is held after. */

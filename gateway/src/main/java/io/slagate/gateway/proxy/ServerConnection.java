@@ -71,6 +71,8 @@ final class ServerConnection extends AbstractConnection.NonBlocking implements H
     final HttpParser parser = new HttpParser(this, MAX_RESPONSE_HEADER_BYTES, UPSTREAM);
     /** The request head is encoded here (grown when a request's headers do not fit); a heap buffer, encoded by array. */
     ByteBuffer head = ByteBuffer.allocate(4096);
+    /** The answer of the exchange in progress, held until complete (one exchange at a time: no allocation per exchange). */
+    final HeldAnswer held = new HeldAnswer();
     private final AtomicInteger state = new AtomicInteger(ACTIVE);
     private final AtomicBoolean fillInterested = new AtomicBoolean();
     private final CyclicTimeout timeout;
@@ -128,6 +130,7 @@ final class ServerConnection extends AbstractConnection.NonBlocking implements H
 
     /** Binds the exchange that now owns this connection and arms its server timeout. */
     void attach(ServerExchange x, long timeoutMillis, boolean head) {
+        held.clear(); // what an exchange broken off mid-answer left
         parser.reset();
         parser.setHeadResponse(head);
         exchangeDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);

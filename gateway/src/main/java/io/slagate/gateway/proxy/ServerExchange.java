@@ -188,8 +188,6 @@ final class ServerExchange implements Promise<ServerConnection> {
         volatile boolean over;
         /** A piece of the answer is being written to the client (who, not the server, is awaited). */
         volatile boolean writing;
-        /** The answer held back until complete; past the limit it streams. */
-        private final HeldAnswer held = new HeldAnswer();
         private boolean streaming;
         private int fields;
         /** The answer was complete and the connection may serve another request once the request leg ends. */
@@ -241,7 +239,7 @@ final class ServerExchange implements Promise<ServerConnection> {
                         if (in.hasRemaining()) {
                             leftover(); // bytes after a complete answer: nobody's; the connection goes
                         }
-                        succeed(held.take());
+                        succeed(c.held.take());
                         return Action.IDLE;
                     }
                     if (in.hasRemaining()) {
@@ -283,7 +281,7 @@ final class ServerExchange implements Promise<ServerConnection> {
                     return false;
                 }
                 streaming = true; // past the limit: what is held goes out, then the rest streams
-                piece = held.take();
+                piece = c.held.take();
             }
             writing = true;
             c.awaitClient(clients.responseWriteTimeout().toMillis());
@@ -299,7 +297,7 @@ final class ServerExchange implements Promise<ServerConnection> {
                 content = null;
             }
             if (complete && content == null) {
-                succeed(held.take());
+                succeed(c.held.take());
             } else {
                 fail(closedCause());
             }
@@ -307,7 +305,7 @@ final class ServerExchange implements Promise<ServerConnection> {
 
         /** Holds a piece of the answer; false when the answer then exceeds {@code bufferedResponseBytes}. */
         private boolean hold(ServerConnection c, ByteBuffer piece) {
-            return held.hold(piece, c.parser.getContentLength(), clients.bufferedResponseBytes());
+            return c.held.hold(piece, c.parser.getContentLength(), clients.bufferedResponseBytes());
         }
 
         /** The server sent more than its answer: relayed as it is, the connection never reused, the server's error counted. */
