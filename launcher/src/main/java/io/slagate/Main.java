@@ -2,6 +2,7 @@ package io.slagate;
 
 import io.slagate.bus.EmbeddedBroker;
 import io.slagate.config.BusSettings;
+import io.slagate.config.ConfigCheck;
 import io.slagate.config.ConfigException;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.ServerConfig;
@@ -48,6 +49,10 @@ public final class Main {
               console           the admin console, on the broker at bus.url
               broker            a standalone ActiveMQ broker for several nodes, on bus.listen (bus.user and
                                 bus.passwordEnv for authentication); reads only bus:
+              check-config      loads and checks the configuration as a start would (every key, the files and
+                                environment variables it names, its key stores), prints the effective
+                                configuration with defaults filled in and secrets masked; exit 0, or 2 with
+                                every problem
               console-password [USER]
                                 a lost console password: a new random one for USER (default admin), printed
                                 once; restart a running console afterwards
@@ -157,7 +162,7 @@ public final class Main {
         }
         SlagateConfig config;
         try {
-            config = ConfigLoader.load(configPath);
+            config = ConfigCheck.check(configPath);
         } catch (ConfigException e) {
             err.println("slagate: configuration refused: " + e.getMessage());
             return 2;
@@ -169,6 +174,11 @@ public final class Main {
             case "console" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.CONSOLE, err);
             case "demo" -> runDemo(config, out, err);
             case "console-password" -> consolePassword(config, user, out, err);
+            case "check-config" -> {
+                out.print("# " + configPath + ": the configuration loads; as it runs, defaults filled in, secrets masked\n"
+                        + ConfigCheck.effective(config));
+                yield 0;
+            }
             default -> {
                 err.println("slagate: unknown command " + command + "\n" + USAGE);
                 yield 1;

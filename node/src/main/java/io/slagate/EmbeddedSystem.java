@@ -6,8 +6,8 @@ import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.ConfigMessage;
 import io.slagate.bus.message.Topics;
 import io.slagate.config.BusSettings;
+import io.slagate.config.ConfigCheck;
 import io.slagate.config.ConfigException;
-import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.console.ConsoleServer;
 import io.slagate.gateway.Gateway;
@@ -165,7 +165,7 @@ public final class EmbeddedSystem implements AutoCloseable {
     public List<String> reload(Path file) {
         SlagateConfig next;
         try {
-            next = ConfigLoader.load(file);
+            next = ConfigCheck.check(file);
         } catch (ConfigException e) {
             LOG.error("configuration reload refused; the running configuration stays: {}", e.getMessage());
             return e.problems();
