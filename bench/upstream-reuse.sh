@@ -42,19 +42,7 @@ for m in "${modes[@]}"; do
   curl -sf "http://127.0.0.1:$((PORT[$m] + 1))/ready" >/dev/null || { echo "gateway $m did not start:" >&2; cat "$work/$m.log" >&2; exit 1; }
 done
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-ticks_per_s=$(getconf CLK_TCK)
-ms() { awk -v v="$1" 'BEGIN { n=v+0; if (v ~ /us$/) n/=1000; else if (v ~ /ms$/) n=n; else if (v ~ /s$/) n*=1000; printf "%.3f", n }'; }
-run() { # mode close(0|1) secs → "rps p99ms cpu_us_per_request errors"
-  local o c1 c2 rps p99 errs
-  c1=$(cpu_ticks "${PID[$1]}")
-  o=$(CLOSE=$2 CUSTOMERS=2 $LOAD wrk -t1 -c64 -d"$3"s --latency -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$1]}" 2>&1)
-  c2=$(cpu_ticks "${PID[$1]}")
-  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$o")
-  p99=$(awk '$1=="99%" {print $2}' <<<"$o")
-  errs=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$o" | tr ' \n' '_ ')
-  echo "$rps $(ms "$p99") $(awk -v t=$((c2 - c1)) -v hz="$ticks_per_s" -v r="$rps" -v s="$3" 'BEGIN { printf "%.1f", t / hz * 1e6 / (r * s) }') ${errs:-none}"
-}
+run() { wrk_cpu_run "${PID[$1]}" "${PORT[$1]}" "$2" "$3"; } # mode close(0|1) secs → "rps p99ms cpu_us_per_request errors"
 
 echo "warming up ..." >&2
 for m in "${modes[@]}"; do run "$m" 0 10 >/dev/null; run "$m" 1 5 >/dev/null; done

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /** The {@code classification:} section: rules, subscriptions and where the customer comes from. */
 final class ClassificationSection {
@@ -13,7 +14,7 @@ final class ClassificationSection {
     }
 
     static ClassificationConfig classification(ConfigNode c, List<TrafficClassConfig> classes) {
-        c.allowOnly("customerFrom", "subscriptions", "defaultGrade", "rules", "defaultClass");
+        c.allowOnly("customerFrom", "subscriptions", "defaultGrade", "rules", "defaultClass", "grades", "customers");
         Set<String> classNames = new HashSet<>();
         classes.forEach(tc -> classNames.add(tc.name()));
         String from = c.string("customerFrom", "basic");
@@ -65,6 +66,13 @@ final class ClassificationSection {
         if (def != null && !classNames.isEmpty() && !classNames.contains(def)) {
             c.problem("defaultClass", def, "is not a configured class; classes: " + String.join(", ", ConfigLoader.sorted(classNames)));
         }
-        return new ClassificationConfig(header, subscriptions, defaultGrade, rules, def);
+        Set<String> grades = new TreeSet<>();
+        grades.add(defaultGrade);
+        subscriptions.values().forEach(byService -> grades.addAll(byService.values()));
+        rules.forEach(r -> grades.add(r.grade()));
+        grades.remove("*");
+        return new ClassificationConfig(header, subscriptions, defaultGrade, rules, def,
+                QuotasSection.quotas(c, "grades", grades, "grade"),
+                QuotasSection.quotas(c, "customers", subscriptions.keySet(), "customer"));
     }
 }

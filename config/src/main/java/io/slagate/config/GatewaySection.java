@@ -1,10 +1,14 @@
 package io.slagate.config;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The {@code gateway:} section: listeners, scheduling, load balancing, timeouts, clients, upstream sharing. */
 final class GatewaySection {
@@ -16,7 +20,7 @@ final class GatewaySection {
                 "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
                 "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
                 "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "adminDump", "localLimit", "locality", "flashCrowd",
-                "loops", "upstreamReuse", "maxUpstreamConnections", "startupCaps", "managerTimeout");
+                "loops", "upstreamReuse", "maxUpstreamConnections", "startupCaps", "managerTimeout", "accessLog");
         String id = g.string("id", "gw1");
         if (id != null && !ConfigLoader.NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -62,8 +66,51 @@ final class GatewaySection {
                 maxConnections, tls, clients(g, maxBytes), g.bool("adminDump", false), g.bool("localLimit", false),
                 locality(g, perPool), flashCrowd(g), g.integer("loops", 0, 0, 256), upstream(g),
                 new StartupSettings(g.integer("startupCaps", 0, 0, 100_000),
-                        g.duration("managerTimeout", Duration.ZERO, Duration.ZERO, Duration.ofHours(1))));
+                        g.duration("managerTimeout", Duration.ZERO, Duration.ZERO, Duration.ofHours(1))), accessLog(g));
     }
+
+    /**
+     * {@code accessLog: {to: /var/log/slagate/access.log, format: json, maxFileSize: 100MiB, maxHistory: 7,
+     * startTrace: false}}; absent: off. A file's directory must exist and be writable.
+     */
+    static AccessLogSettings accessLog(ConfigNode g) {
+        if (g.child("accessLog").isMissing()) {
+            return AccessLogSettings.OFF;
+        }
+        ConfigNode a = g.object("accessLog");
+        a.allowOnly("to", "format", "maxFileSize", "maxHistory", "startTrace");
+        AccessLogSettings d = AccessLogSettings.OFF;
+        String to = a.string("to", "stdout");
+        if (to == null || to.isBlank()) {
+            a.problem("to", to, "must be off, stdout or a file path");
+            to = d.to();
+        } else if (!to.equals("off") && !to.equals("stdout")) {
+            Path dir = Path.of(to).toAbsolutePath().getParent();
+            if (dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)
+                    || Files.exists(Path.of(to)) && !Files.isWritable(Path.of(to))) {
+                a.problem("to", to, "cannot be written: its directory must exist and be writable");
+            }
+        }
+        String format = a.string("format", "json");
+        if (format != null && !format.equals("json")) {
+            Matcher m = FORMAT_FIELD.matcher(format);
+            boolean any = false;
+            while (m.find()) {
+                any = true;
+                if (!List.of(AccessLogSettings.FIELDS).contains(m.group(1))) {
+                    a.problem("format", format, "names %{" + m.group(1) + "}; the fields are " + String.join(", ", AccessLogSettings.FIELDS));
+                }
+            }
+            if (!any) {
+                a.problem("format", format, "must be json or a line with %{field} placeholders, e.g. \"%{time} %{status} %{total_ms}\"");
+            }
+        }
+        return new AccessLogSettings(to, format == null ? d.format() : format,
+                a.bytes("maxFileSize", d.maxFileSize(), 1024, 1L << 40), a.integer("maxHistory", d.maxHistory(), 1, 3650),
+                a.bool("startTrace", false));
+    }
+
+    static final Pattern FORMAT_FIELD = Pattern.compile("%\\{([^}]*)\\}");
 
     static final String[] UPSTREAM_REUSE = {"shared", "customer", "client-connection"};
 

@@ -26,7 +26,14 @@ public record GatewaySettings(String id, HostPort listen, HostPort admin, Schedu
                               StatsSettings stats, Duration headerTimeout, int maxConnections, TlsSettings tls,
                               ClientPolicy clients, boolean adminDump, boolean localLimit,
                               LocalitySettings locality, FlashCrowdSettings flashCrowd, int loops, UpstreamSettings upstream,
-                              StartupSettings startup) {
+                              StartupSettings startup, AccessLogSettings accessLog) {
+    /** These settings with the scheduling choices of {@code b} (scheduler, load balancing, locality): those may change live, the rest not. */
+    public GatewaySettings withSchedulingOf(GatewaySettings b) {
+        return new GatewaySettings(id, listen, admin, b.scheduler(), b.loadBalancing(), faultStatus, maxRequestBytes,
+                connectTimeout, serverTimeout, health, stats, headerTimeout, maxConnections, tls, clients, adminDump,
+                localLimit, b.locality(), flashCrowd, loops, upstream, startup, accessLog);
+    }
+
     /** The load-balancing policy of {@code pool}. */
     public LoadBalancing loadBalancing(String pool) {
         return locality.policy(pool, loadBalancing);

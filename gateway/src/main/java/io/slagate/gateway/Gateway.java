@@ -6,6 +6,8 @@ import io.slagate.config.TrafficClassConfig;
 import io.slagate.gateway.control.DirectMemoryBudget;
 import io.slagate.gateway.control.FlashCrowdWatch;
 import io.slagate.gateway.control.LocalLimits;
+import io.slagate.gateway.proxy.AccessLogWriter;
+import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.proxy.LoopConnector;
 import io.slagate.gateway.proxy.ProxyPath;
 import io.slagate.gateway.proxy.SlowHeaderGuard;
@@ -106,6 +108,8 @@ public final class Gateway implements AutoCloseable {
         // SOAP/JMS schedules a timeout per request and cancels it on the reply: drop cancelled ones at once
         stpe.setRemoveOnCancelPolicy(true);
         timer = stpe;
+        quotas = new Quotas(config.classification(), registry, g.id());
+        accessLog = config.gateway().accessLog().on() ? new AccessLogWriter(config.gateway().accessLog(), registry, g.id()) : null;
         current = generation(config, Allocation.fromConfig(config), null);
         current.metrics().registerGauges();
         AdminHandler admin = new AdminHandler(registry, this::notReadyReason, this::statsView, g.adminDump() ? server::dump : null);
@@ -139,7 +143,7 @@ public final class Gateway implements AutoCloseable {
                 // the gateway is stopping
             }
         });
-        return new Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock, gatewayConnector));
+        return new Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock, gatewayConnector, accessLog, quotas));
     }
 
     private static void handleAdmin(AdminHandler admin, Request request, Response response, Callback callback) {
@@ -189,8 +193,11 @@ public final class Gateway implements AutoCloseable {
     }
 
     public Gateway start() throws Exception {
-        server.start();
         SlagateConfig config = current.config();
+        if (accessLog != null) {
+            accessLog.start();
+        }
+        server.start();
         // from the first configuration's queue timeouts; a later one with shorter timeouts is swept at
         // this pace (at most every 100 ms) all the same
         long sweep = sweepIntervalMillis(config.classes());
@@ -280,6 +287,9 @@ public final class Gateway implements AutoCloseable {
         // the request paths of replaced configurations still there are beans of the server: they stop with it
         timer.shutdownNow();
         server.stop();
+        if (accessLog != null) {
+            accessLog.close();
+        }
         LOG.info("gateway {} stopped", current.config().gateway().id());
     }
 
@@ -289,6 +299,9 @@ public final class Gateway implements AutoCloseable {
     }
 
     private final FlashCrowdWatch flashCrowd = new FlashCrowdWatch();
+    /** The access log's writer, or null when it is off (one for the gateway's life: a reload does not move it). */
+    private AccessLogWriter accessLog;
+    private final Quotas quotas;
     private final LocalLimits localLimits = new LocalLimits();
 
     /** Called with the class's name when a class's arrivals surge: the agent reports at once. */
@@ -299,6 +312,7 @@ public final class Gateway implements AutoCloseable {
     /** Every reporting interval: close the window's current slot, then let the listeners (the stats publisher) read it. */
     private void endReportingInterval() {
         current.metrics().rotate();
+        quotas.endInterval(current.config().gateway().stats().reportingInterval().toNanos() / 1e9, nanoClock.getAsLong());
         for (Runnable r : reportListeners) {
             guarded("report listener", r).run();
         }
@@ -364,7 +378,11 @@ public final class Gateway implements AutoCloseable {
 
     private Object statsView() {
         Generation gen = current;
-        return StatsView.of(gen.config(), gen.queues(), gen.metrics(), flashCrowd, capacity);
+        Map<String, Object> view = StatsView.of(gen.config(), gen.queues(), gen.metrics(), flashCrowd, capacity);
+        if (quotas.any()) {
+            view.put("quotas", quotas.view());
+        }
+        return view;
     }
 
     /**
@@ -384,10 +402,13 @@ public final class Gateway implements AutoCloseable {
         if (!accepting) {
             return false;
         }
-        GatewaySettings live = withSchedulerOf(gen.config().gateway(), next.gateway());
+        GatewaySettings live = gen.config().gateway().withSchedulingOf(next.gateway());
         boolean complete = live.equals(next.gateway());
         SlagateConfig effective = complete ? next : new SlagateConfig(next.source(), live, next.servers(), next.classes(),
                 next.classification(), next.allocation(), next.bus(), next.controller(), next.console());
+        if (!effective.classification().equals(gen.config().classification())) {
+            quotas.reconfigure(effective.classification());
+        }
         boolean sameClasses = queueingView(effective).equals(queueingView(gen.config()));
         boolean sameServers = effective.servers().equals(gen.config().servers());
         if (sameClasses && sameServers && live.equals(gen.config().gateway())) {
@@ -395,7 +416,7 @@ public final class Gateway implements AutoCloseable {
             current = new Generation(effective, gen.queues(), gen.metrics(), gen.proxy());
             return complete;
         }
-        Generation fresh = generation(effective, carriedOver(gen, effective), gen);
+        Generation fresh = generation(effective, gen.queues().allocation().carriedOver(gen.config(), effective), gen);
         try {
             // a managed bean of the running server: started now, stopped with the server if still there
             server.addBean(fresh.proxy(), true);
@@ -423,37 +444,6 @@ public final class Gateway implements AutoCloseable {
         return c.classes().stream().map(x -> x.name() + "/" + x.pool() + "/" + x.queueBound() + "/" + x.queueTimeout()).toList();
     }
 
-    /** The settings {@code a} with the scheduling choices of {@code b}: those may change live, the rest not. */
-    private static GatewaySettings withSchedulerOf(GatewaySettings a, GatewaySettings b) {
-        return new GatewaySettings(a.id(), a.listen(), a.admin(), b.scheduler(), b.loadBalancing(), a.faultStatus(),
-                a.maxRequestBytes(), a.connectTimeout(), a.serverTimeout(), a.health(), a.stats(), a.headerTimeout(),
-                a.maxConnections(), a.tls(), a.clients(), a.adminDump(), a.localLimit(), b.locality(), a.flashCrowd(),
-                a.loops(), a.upstream(), a.startup());
-    }
-
-    /** The allocation in force, carried over by name to a new set of classes and servers. */
-    private static Allocation carriedOver(Generation gen, SlagateConfig next) {
-        Allocation now = gen.queues().allocation();
-        Allocation fresh = Allocation.fromConfig(next);
-        double[] w = fresh.weights().clone();
-        for (int c = 0; c < w.length; c++) {
-            int old = gen.config().classIndex(next.classes().get(c).name());
-            if (old >= 0) {
-                w[c] = now.weight(old);
-            }
-        }
-        int[] n = fresh.caps().clone();
-        for (int s = 0; s < n.length; s++) {
-            String id = next.servers().get(s).id();
-            for (int o = 0; o < gen.config().servers().size(); o++) {
-                if (gen.config().servers().get(o).id().equals(id)) {
-                    n[s] = Math.min(now.cap(o), next.servers().get(s).concurrency());
-                }
-            }
-        }
-        return new Allocation(now.version(), w, n);
-    }
-
     public void setAllocation(Allocation allocation) {
         current.queues().setAllocation(allocation);
     }
@@ -464,6 +454,11 @@ public final class Gateway implements AutoCloseable {
     }
 
     /** The queues of the configuration in force (a new object after classes or servers changed). */
+    /** The subscription quotas' buckets at this gateway. */
+    public Quotas quotas() {
+        return quotas;
+    }
+
     public QueueManager queues() {
         return current.queues();
     }

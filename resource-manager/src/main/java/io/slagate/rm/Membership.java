@@ -4,6 +4,9 @@ import io.slagate.bus.GatewayRoster;
 import io.slagate.bus.message.HeartbeatMessage;
 import io.slagate.util.LogLimiter;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
@@ -37,6 +40,14 @@ final class Membership {
     private final IntSupplier maxGateways;
     private final AtomicLong refused = new AtomicLong();
     private final LogLimiter warnings = new LogLimiter(Duration.ofSeconds(10));
+    /** Gateways that left, with the account they left from (the most recent {@value #LEFT_KEPT}). */
+    private final Map<String, String> left = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > LEFT_KEPT;
+        }
+    };
+    private static final int LEFT_KEPT = 1024;
 
     Membership(String id, GatewayRoster roster, IntSupplier maxGateways) {
         this.id = id;
@@ -47,6 +58,12 @@ final class Membership {
     /** Whether {@code gatewayId}'s statistics from {@code account} count: only once it joined, from the account it joined with. */
     boolean believeStats(String gatewayId, String account) {
         GatewayRoster.Refusal r = roster.check(gatewayId, account);
+        if (r == GatewayRoster.Refusal.NOT_JOINED && Objects.equals(left.get(gatewayId), account)) {
+            // a gateway's last report can cross its leave on the bus: expected, not worth a warning
+            refused.incrementAndGet();
+            LOG.debug("resource manager {}: statistics of gateway {} after its leave, ignored", id, gatewayId);
+            return false;
+        }
         if (r != null) {
             refused("statistics of gateway " + gatewayId + " from bus account " + account + ": " + r);
             return false;
@@ -65,6 +82,7 @@ final class Membership {
                         + (r == GatewayRoster.Refusal.FULL ? " (controller.maxGateways " + maxGateways.getAsInt() + ")" : ""));
                 return Change.NONE;
             }
+            left.remove(gw);
             return alive ? (known ? Change.NONE : Change.RESUMED) : Change.JOINED;
         }
         if (roster.check(gw, account) != null) {
@@ -73,6 +91,7 @@ final class Membership {
         }
         if (HeartbeatMessage.LEAVE.equals(h.event())) {
             roster.leave(gw);
+            left.put(gw, account);
             return Change.LEFT;
         }
         return Change.NONE;

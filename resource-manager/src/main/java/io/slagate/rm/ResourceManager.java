@@ -337,7 +337,7 @@ public final class ResourceManager {
         version++;
         Map<String, GatewayAllocation> perGateway = perGateway(gws, weights, caps);
         long now = System.currentTimeMillis();
-        boolean changed = last == null || !last.gateways().equals(perGateway);
+        boolean changed = last == null || !withoutQuotas(last.gateways()).equals(withoutQuotas(perGateway));
         last = allocation(perGateway, now);
         double solveMillis = (System.nanoTime() - started) / 1e6;
         logCycle(changed, gws, clusterUtility, solveMillis, logLine);
@@ -379,13 +379,26 @@ public final class ResourceManager {
     private Map<String, GatewayAllocation> perGateway(List<String> gws, Map<String, Map<String, Double>> weights,
                                                       Map<String, Map<String, Integer>> caps) {
         Map<String, GatewayAllocation> perGateway = new TreeMap<>();
+        Map<String, Map<String, Double>> quotas = Map.of();
+        if (config.classification().hasQuotas()) {
+            Map<String, Map<String, Double>> demand = new TreeMap<>();
+            gateways.forEach((g, r) -> demand.put(g, r.stats() == null ? Map.of() : r.stats().quotaDemand()));
+            quotas = QuotaSplit.split(config.classification(), gws, demand, refusedFigures);
+        }
         for (String g : gws) {
             for (ServerConfig s : config.servers()) {
                 caps.get(g).putIfAbsent(s.id(), 0);
             }
-            perGateway.put(g, new GatewayAllocation(weights.get(g), caps.get(g)));
+            perGateway.put(g, new GatewayAllocation(weights.get(g), caps.get(g), quotas.getOrDefault(g, Map.of())));
         }
         return perGateway;
+    }
+
+    /** The gateways' weights and caps (the quotas' shares move with demand every cycle: not a change worth a line). */
+    private static Map<String, GatewayAllocation> withoutQuotas(Map<String, GatewayAllocation> parts) {
+        Map<String, GatewayAllocation> out = new TreeMap<>();
+        parts.forEach((g, a) -> out.put(g, new GatewayAllocation(a.weights(), a.caps())));
+        return out;
     }
 
     /** Per pool (by name), the capacity signal's line for the decision and the gateways. */

@@ -2,10 +2,18 @@ package io.slagate.bus.message;
 
 import java.util.Map;
 
-/** The part of an allocation for one gateway g: w_{g,c} per class name and N_{g,s} per server id. */
-public record GatewayAllocation(Map<String, Double> weights, Map<String, Integer> caps) {
+/**
+ * The part of an allocation for one gateway g: w_{g,c} per class name, N_{g,s} per server id, and
+ * its share of each subscription quota (requests per second, by bucket key) the manager split.
+ */
+public record GatewayAllocation(Map<String, Double> weights, Map<String, Integer> caps, Map<String, Double> quotas) {
     public GatewayAllocation {
         weights = Map.copyOf(weights);
         caps = Map.copyOf(caps);
+        quotas = quotas == null ? Map.of() : Map.copyOf(quotas);
+    }
+
+    public GatewayAllocation(Map<String, Double> weights, Map<String, Integer> caps) {
+        this(weights, caps, Map.of());
     }
 }

@@ -1,20 +1,29 @@
 package io.slagate.bus.message;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * A gateway's report of one reporting interval: statistics of every class over the sliding window,
  * the state of every server, and the version of the allocation it enforces. A report sent out of turn
  * because a class's arrivals surged names that class in {@code flashCrowd}: the resource
- * manager then runs a control cycle at once; otherwise it is null.
+ * manager then runs a control cycle at once; otherwise it is null. {@code quotaDemand}: per bucket key of
+ * a subscription quota, the requests per second offered over the last reporting interval (admitted or
+ * not), at most {@value #MAX_QUOTA_DEMAND} keys.
  */
 public record StatsMessage(int schema, String gatewayId, long sequence, long timestampMillis, double windowSeconds,
                            long allocationVersion, List<FlowStatsMessage> flows, List<ServerStatusMessage> servers,
-                           String flashCrowd)
+                           String flashCrowd, Map<String, Double> quotaDemand)
         implements BusMessage {
+    public static final int MAX_QUOTA_DEMAND = 1_000;
+
     public StatsMessage {
         flows = List.copyOf(flows);
         servers = List.copyOf(servers);
+        quotaDemand = quotaDemand == null ? Map.of() : Map.copyOf(quotaDemand);
+        if (quotaDemand.size() > MAX_QUOTA_DEMAND) {
+            throw new IllegalArgumentException("quotaDemand: " + quotaDemand.size() + " keys, at most " + MAX_QUOTA_DEMAND);
+        }
         if (flashCrowd != null && flashCrowd.length() > 256) {
             flashCrowd = flashCrowd.substring(0, 256);
         }
@@ -22,12 +31,23 @@ public record StatsMessage(int schema, String gatewayId, long sequence, long tim
 
     public StatsMessage(int schema, String gatewayId, long sequence, long timestampMillis, double windowSeconds,
                         long allocationVersion, List<FlowStatsMessage> flows, List<ServerStatusMessage> servers) {
-        this(schema, gatewayId, sequence, timestampMillis, windowSeconds, allocationVersion, flows, servers, null);
+        this(schema, gatewayId, sequence, timestampMillis, windowSeconds, allocationVersion, flows, servers, null, Map.of());
+    }
+
+    public StatsMessage(int schema, String gatewayId, long sequence, long timestampMillis, double windowSeconds,
+                        long allocationVersion, List<FlowStatsMessage> flows, List<ServerStatusMessage> servers, String flashCrowd) {
+        this(schema, gatewayId, sequence, timestampMillis, windowSeconds, allocationVersion, flows, servers, flashCrowd, Map.of());
     }
 
     /** The same report, sent out of turn for a flash crowd of {@code className}. */
     public StatsMessage withFlashCrowd(String className) {
         return new StatsMessage(schema, gatewayId, sequence, timestampMillis, windowSeconds, allocationVersion, flows, servers,
-                className);
+                className, quotaDemand);
+    }
+
+    /** The same report with the quota demand of the last interval. */
+    public StatsMessage withQuotaDemand(Map<String, Double> demand) {
+        return new StatsMessage(schema, gatewayId, sequence, timestampMillis, windowSeconds, allocationVersion, flows, servers,
+                flashCrowd, demand);
     }
 }

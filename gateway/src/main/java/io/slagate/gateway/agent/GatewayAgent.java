@@ -189,6 +189,7 @@ public final class GatewayAgent implements AutoCloseable {
             }
         }
         applyWindow(a);
+        gateway.quotas().applyShares(mine.quotas(), a.gateways().size());
         gateway.capacity(capacityView(a));
         q.assignPools(a.serverPools()); // before the caps computed for the servers' new pools
         gateway.setAllocation(next);
@@ -283,7 +284,7 @@ public final class GatewayAgent implements AutoCloseable {
                     config.servers().get(s).movable() ? q.servingPool(s) : null, q.refusedPool(s)));
         }
         return new StatsMessage(BusMessage.SCHEMA, id, sequence.incrementAndGet(), System.currentTimeMillis(), window,
-                a.version(), flows, servers);
+                a.version(), flows, servers, null, gateway.quotas().lastDemand());
     }
 
     private void report() {

@@ -114,6 +114,9 @@ final class Dispatcher {
                 }
             }
             Forwarded.put(c2p, c2pHeaders, trusted, host, h::put);
+            if (ex.startedTrace != null) {
+                h.put("traceparent", ex.startedTrace);
+            }
         });
         if (ex.body != null) {
             p2s.body(new LimitedRequestContent(ex, maxRequestBytes));

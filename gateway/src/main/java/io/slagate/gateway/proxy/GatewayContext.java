@@ -2,6 +2,7 @@ package io.slagate.gateway.proxy;
 
 import io.slagate.config.ClientPolicy;
 import io.slagate.config.FaultStatus;
+import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
 import java.time.Duration;
@@ -41,6 +42,10 @@ final class GatewayContext {
     String workingSetHeader;
     /** Per class, its deadline ({@code deadline:}), or null: the class has none, and no client header gives it one. */
     final Duration[] deadlines;
+    /** The access log, or null when it is off. */
+    AccessLog accessLog;
+    /** The subscription quotas (every configuration's: they outlive a reload). */
+    Quotas quotas;
     private static final HttpField[] QUEUE_MILLIS = new HttpField[100];
 
     static {

@@ -70,6 +70,10 @@ final class GatewayExchange extends QueuedRequest {
     RequestBody body;
     /** The event loop of the client's connection: this exchange's server leg runs there too. */
     int loop;
+    /** The request's SOAP operation (for the access log), or null. */
+    String operation;
+    /** A {@code traceparent} started here for a request that came without one, or null. */
+    String startedTrace;
 
     GatewayExchange(GatewayContext context, int classIndex, long arrivedNanos, Request request, Response response,
                     Callback callback, SoapVersion soapVersion) {
@@ -284,6 +288,18 @@ final class GatewayExchange extends QueuedRequest {
         }
     }
 
+    /** When a server slot was given to this request (clock nanos), or 0 while it has none. */
+    long admittedNanos() {
+        return admittedNanos;
+    }
+
+    private void logged(FaultReason reason) {
+        AccessLog log = context.accessLog;
+        if (log != null) {
+            log.finished(this, reason, context.clock.getAsLong());
+        }
+    }
+
     /** The server's response was relayed completely. */
     void completed() {
         releaseSlot();
@@ -293,6 +309,7 @@ final class GatewayExchange extends QueuedRequest {
         long now = context.clock.getAsLong();
         long admitted = admittedNanos;
         context.metrics.completed(classIndex(), admitted - enqueuedNanos(), now - admitted, now - enqueuedNanos());
+        logged(null);
         ServerSlots s = server;
         if (s != null) {
             context.metrics.serverCompleted(s.index(), now - admitted);
@@ -320,6 +337,7 @@ final class GatewayExchange extends QueuedRequest {
         context.metrics.faulted(classIndex(), reason);
         if (response.isCommitted()) {
             LOG.debug("{} P2C abort after commit: {}", this, reason.code());
+            logged(reason);
             callback.failed(new IllegalStateException("server failed mid-response: " + reason.code()));
             return;
         }
@@ -328,6 +346,7 @@ final class GatewayExchange extends QueuedRequest {
                     context.queues.waiting(classIndex()), context.queues.executing(classIndex()));
         }
         writeFault(context, response, callback, soapVersion, reason, className());
+        logged(reason);
     }
 
     /** The client went away or the response could not be written: its fault, nothing to answer. */
@@ -335,6 +354,7 @@ final class GatewayExchange extends QueuedRequest {
         releaseSlot();
         if (finish()) {
             context.metrics.faulted(classIndex(), FaultReason.CLIENT_ABORTED);
+            logged(FaultReason.CLIENT_ABORTED);
             callback.failed(failure);
         }
     }
@@ -347,6 +367,7 @@ final class GatewayExchange extends QueuedRequest {
         releaseSlot();
         if (finish()) {
             context.metrics.faulted(classIndex(), reason);
+            logged(reason);
             callback.failed(new TimeoutException(reason.text()));
         }
     }
@@ -365,6 +386,12 @@ final class GatewayExchange extends QueuedRequest {
 
     static void writeFault(GatewayContext context, Response response, Callback callback, SoapVersion version,
                            FaultReason reason, String className) {
+        writeFault(context, response, callback, version, reason, className, context.retryAfterSeconds);
+    }
+
+    /** A fault whose Retry-After (for a reason worth retrying) is {@code retryAfterSeconds}. */
+    static void writeFault(GatewayContext context, Response response, Callback callback, SoapVersion version,
+                           FaultReason reason, String className, int retryAfterSeconds) {
         SoapVersion v = version == null ? SoapVersion.SOAP_11 : version;
         byte[] body = SoapFaults.body(v, reason, className, context.gatewayId);
         response.reset();
@@ -378,7 +405,7 @@ final class GatewayExchange extends QueuedRequest {
             headers.put(GatewayContext.CLASS_HEADER, className);
         }
         if (reason.retryable()) {
-            headers.put(HttpHeader.RETRY_AFTER, context.retryAfterSeconds);
+            headers.put(HttpHeader.RETRY_AFTER, retryAfterSeconds);
         }
         if (reason == FaultReason.METHOD_NOT_ALLOWED) {
             headers.put(HttpHeader.ALLOW, "GET, HEAD, POST");

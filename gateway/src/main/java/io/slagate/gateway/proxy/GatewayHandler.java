@@ -3,6 +3,7 @@ package io.slagate.gateway.proxy;
 import io.slagate.gateway.classify.Classifier;
 import io.slagate.gateway.classify.TwinSplit;
 import io.slagate.gateway.locality.LocalityLearner;
+import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.soap.SoapVersion;
 import java.nio.charset.StandardCharsets;
@@ -63,16 +64,26 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         Classification cl = classification;
         String customer = customer(headers, cl.customerHeader());
         int cls = cl.split().route(cl.classifier().classify(customer, service, operation));
+        if (overQuota(cl, customer, service, operation, cls, now, request, response, callback, version)) {
+            return true;
+        }
         context.metrics.arrived(cls);
 
         FaultReason refused = refuse(request, version);
         if (refused != null) {
             context.metrics.faulted(cls, refused);
             GatewayExchange.writeFault(context, response, callback, version, refused, context.classNames[cls]);
+            if (context.accessLog != null) {
+                context.accessLog.refused(request, response, customer, context.classNames[cls], operation, refused);
+            }
             return true;
         }
         GatewayExchange ex = new GatewayExchange(context, cls, now, request, response, callback, version, customer);
         ex.loop = LoopConnector.loopOf(request.getConnectionMetaData().getConnection().getEndPoint());
+        ex.operation = operation;
+        if (context.accessLog != null && context.accessLog.startTrace && !headers.contains("traceparent")) {
+            ex.startedTrace = AccessLog.startTrace();
+        }
         LocalityLearner learner = context.queues.learner(cls);
         if (learner != null) {
             String key = typeKey(headers, service, operation);
@@ -93,6 +104,29 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
                     context.clients.requestBodyTimeout().toMillis(), () -> admit(ex));
         } else {
             admit(ex);
+        }
+        return true;
+    }
+
+    /**
+     * Refuses a request over its customer's quota at once: never queued, never an arrival of its class
+     * (its utility and the manager's load figures do not see it), never sent to a server.
+     */
+    private boolean overQuota(Classification cl, String customer, String service, String operation, int cls, long now,
+                              Request request, Response response, Callback callback, SoapVersion version) {
+        Quotas quotas = context.quotas;
+        if (quotas == null || !quotas.any()) {
+            return false;
+        }
+        String key = quotas.key(customer, cl.classifier().grade(customer, service));
+        long waitNanos = key == null ? 0 : quotas.tryAcquire(key, now);
+        if (waitNanos <= 0) {
+            return false;
+        }
+        int retryAfter = (int) Math.min(3600, Math.max(1, (waitNanos + 999_999_999L) / 1_000_000_000L));
+        GatewayExchange.writeFault(context, response, callback, version, FaultReason.QUOTA_EXCEEDED, context.classNames[cls], retryAfter);
+        if (context.accessLog != null) {
+            context.accessLog.refused(request, response, customer, context.classNames[cls], operation, FaultReason.QUOTA_EXCEEDED);
         }
         return true;
     }

@@ -6,6 +6,7 @@ import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
 import io.slagate.gateway.classify.Classifier;
 import io.slagate.gateway.classify.TwinSplit;
+import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
 import java.net.URI;
@@ -33,7 +34,8 @@ public final class ProxyPath extends ContainerLifeCycle {
     private final ServerConnectionPool[] pools;
 
     public ProxyPath(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, QueuedThreadPool threads,
-                     ScheduledExecutorService timer, LongSupplier clock, LoopConnector loops) {
+                     ScheduledExecutorService timer, LongSupplier clock, LoopConnector loops, AccessLogWriter accessLog,
+                     Quotas quotas) {
         GatewaySettings g = config.gateway();
         client = httpClient(config, threads);
         addBean(client);
@@ -44,6 +46,8 @@ public final class ProxyPath extends ContainerLifeCycle {
         for (int c = 0; c < names.length; c++) {
             context.deadlines[c] = config.classes().get(c).deadline();
         }
+        context.accessLog = g.accessLog().on() || g.accessLog().startTrace() ? new AccessLog(g.accessLog(), accessLog) : null;
+        context.quotas = quotas;
         context.localityKeyHeader = g.locality().key();
         context.workingSetHeader = g.locality().workingSetHeader();
         HealthMonitor health = new HealthMonitor(queues, client, timer, config.servers(), g.health(), g.connectTimeout().toMillis());

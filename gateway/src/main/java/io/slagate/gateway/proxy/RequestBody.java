@@ -52,6 +52,11 @@ final class RequestBody implements Runnable, Invocable {
     }
     private byte[] bytes;
     private int size;
+
+    /** The bytes of the body read so far. */
+    int size() {
+        return size;
+    }
     private volatile boolean complete;
     private boolean served;
     private ScheduledFuture<?> deadline;

@@ -225,6 +225,9 @@ final class RequestSender extends IteratingCallback {
             }
         }
         Forwarded.put(c2p, headers, trusted, host, (name, value) -> header(b, name, value));
+        if (ex.startedTrace != null) {
+            header(b, "traceparent", ex.startedTrace);
+        }
         if (deadlineMillis >= 0) {
             // what is left of the deadline after queueing here, and the class: a service (or a next gateway) can use both
             header(b, GatewayExchange.DEADLINE_HEADER, Long.toString(deadlineMillis));

@@ -43,6 +43,28 @@ public record Allocation(long version, double[] weights, int[] caps) {
         return caps.length;
     }
 
+    /** This allocation (of {@code was}'s classes and servers) carried over by name to those of {@code next}. */
+    public Allocation carriedOver(SlagateConfig was, SlagateConfig next) {
+        Allocation fresh = fromConfig(next);
+        double[] w = fresh.weights().clone();
+        for (int c = 0; c < w.length; c++) {
+            int old = was.classIndex(next.classes().get(c).name());
+            if (old >= 0) {
+                w[c] = weight(old);
+            }
+        }
+        int[] n = fresh.caps().clone();
+        for (int s = 0; s < n.length; s++) {
+            String id = next.servers().get(s).id();
+            for (int o = 0; o < was.servers().size(); o++) {
+                if (was.servers().get(o).id().equals(id)) {
+                    n[s] = Math.min(cap(o), next.servers().get(s).concurrency());
+                }
+            }
+        }
+        return new Allocation(version(), w, n);
+    }
+
     /**
      * The static allocation of a configuration: its weights (1 for a class without one) and caps
      * (N_s for a server without one).

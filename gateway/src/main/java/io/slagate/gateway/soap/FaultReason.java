@@ -22,7 +22,9 @@ public enum FaultReason {
     RESPONSE_TIMEOUT("response-timeout", true, 408, false, "The client did not read the answer in time"),
     SHUTTING_DOWN("shutting-down", false, 503, true, "The gateway is shutting down"),
     /** The request's deadline (its class's, or the client's X-Request-Deadline) could no longer be met: not sent. */
-    DEADLINE_EXCEEDED("deadline-exceeded", false, 504, true, "The request could not be answered within its deadline");
+    DEADLINE_EXCEEDED("deadline-exceeded", false, 504, true, "The request could not be answered within its deadline"),
+    /** The customer's subscription quota is used up for now: refused at once, never queued, Retry-After from its bucket. */
+    QUOTA_EXCEEDED("quota-exceeded", true, 429, true, "The customer's quota is used up for now; retry after the time given");
 
     private final String code;
     private final boolean senderFault;
