@@ -73,7 +73,8 @@ public final class Main {
                                 least-loaded, LARD and locality dispatch on a TPC-W-like store with
                                 per-server caches), or tuning (online tuning of backend and
                                 slagate knobs with a safe/experimental split), or capacity (the
-                                capacity signal acted on as an autoscaler would) [--short] [--scale 0.05] [--resolution 1]
+                                capacity signal acted on as an autoscaler would), or quota (a customer's
+                                quota held across three gateways) [--short] [--scale 0.05] [--resolution 1]
                                 [--out docs/experiments]; C --point L_P,L_B --sweep: one point against the
                                 best static weights (an empirical oracle), ending with "capture MODEL VALUE";
                                 [--percentile 95]: with p95 goals, also "attainment RUN premium P basic B";

@@ -70,8 +70,25 @@ public final class ConfigLoader {
     private ConfigLoader() {
     }
 
+    /** The environment variable that, when set, gives the gateway its id in place of the file's {@code gateway.id}. */
+    public static final String GATEWAY_ID_ENV = "SLAGATE_GATEWAY_ID";
+
+    /**
+     * A configuration file; {@value #GATEWAY_ID_ENV}, when set, names the gateway (one file for every
+     * replica of a deployment, each named by its own environment, a pod's name say).
+     */
     public static SlagateConfig load(Path file) {
-        return parse(read(file), file.toString());
+        SlagateConfig c = parse(read(file), file.toString());
+        String id = System.getenv(GATEWAY_ID_ENV);
+        if (id == null || id.isEmpty()) {
+            return c;
+        }
+        if (!NAME.matcher(id).matches()) {
+            throw new ConfigException(file.toString(), List.of(GATEWAY_ID_ENV + ": \"" + id.replaceAll("\\p{Cntrl}", "?")
+                    + "\" must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"));
+        }
+        return new SlagateConfig(c.source(), c.gateway().withId(id), c.servers(), c.classes(), c.classification(), c.allocation(),
+                c.bus(), c.controller(), c.console());
     }
 
     /**

@@ -27,6 +27,13 @@ public record GatewaySettings(String id, HostPort listen, HostPort admin, Schedu
                               ClientPolicy clients, boolean adminDump, boolean localLimit,
                               LocalitySettings locality, FlashCrowdSettings flashCrowd, int loops, UpstreamSettings upstream,
                               StartupSettings startup, AccessLogSettings accessLog) {
+    /** These settings under another gateway id (one configuration file for every replica, the id from its environment). */
+    public GatewaySettings withId(String otherId) {
+        return new GatewaySettings(otherId, listen, admin, scheduler, loadBalancing, faultStatus, maxRequestBytes,
+                connectTimeout, serverTimeout, health, stats, headerTimeout, maxConnections, tls, clients, adminDump,
+                localLimit, locality, flashCrowd, loops, upstream, startup, accessLog);
+    }
+
     /** These settings with the scheduling choices of {@code b} (scheduler, load balancing, locality): those may change live, the rest not. */
     public GatewaySettings withSchedulingOf(GatewaySettings b) {
         return new GatewaySettings(id, listen, admin, b.scheduler(), b.loadBalancing(), faultStatus, maxRequestBytes,

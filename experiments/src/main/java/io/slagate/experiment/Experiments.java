@@ -91,8 +91,11 @@ public final class Experiments {
             case "CAPACITY" -> {
                 return new CapacityExperiment(quick, log).run(out, command);
             }
+            case "QUOTA" -> {
+                return new QuotaExperiment(quick, log).run(out, command);
+            }
             default -> throw new IllegalArgumentException("unknown experiment " + name
-                    + "; use A, B, C, sla, slowdown, ahead, locality, tuning or capacity");
+                    + "; use A, B, C, sla, slowdown, ahead, locality, tuning, capacity or quota");
         }
         return List.of();
     }

@@ -18,7 +18,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -117,6 +119,38 @@ class AccessLogTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(file) && Files.size(file) > 0);
         List<String> written = Files.readAllLines(file, StandardCharsets.UTF_8);
         assertEquals(List.of("evil\\n2026-01-01 forged 200\\u001b[2J basic 200"), written);
+    }
+
+    @Test
+    void rolledBySize_everyLineWholeInOneFile(@TempDir Path dir) throws Exception {
+        ScriptedBackend s1 = new ScriptedBackend();
+        closeables.add(s1);
+        Path file = dir.resolve("access.log");
+        Gateway g = gateway(s1.url(), "{ to: \"" + file + "\", maxFileSize: 1024 }");
+        for (int i = 0; i < 40; i++) {
+            assertEquals(200, RawHttp.exchange(g.port(), RawHttp.post("/services/Quotes", basic("c" + i), "<x/>")).status());
+        }
+        await("40 lines across the files").atMost(Duration.ofSeconds(10)).until(() -> {
+            int n = 0;
+            try (var files = Files.list(dir)) {
+                for (Path p : files.toList()) {
+                    n += Files.readAllLines(p).size();
+                }
+            }
+            return n == 40;
+        });
+        List<Path> files;
+        try (var listed = Files.list(dir)) {
+            files = listed.sorted().toList();
+        }
+        assertTrue(files.size() > 2, "rolled past 1 KiB: " + files);
+        Set<String> customers = new HashSet<>();
+        for (Path p : files) {
+            for (String l : Files.readAllLines(p)) {
+                customers.add(JSON.readTree(l).get("customer").asText()); // every line whole JSON
+            }
+        }
+        assertEquals(40, customers.size());
     }
 
     @Test

@@ -10,6 +10,8 @@ import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -79,7 +81,7 @@ public final class AccessLog {
         if (bytesIn < 0 && ex.body != null) {
             bytesIn = ex.body.size();
         }
-        String trace = ex.startedTrace != null ? ex.startedTrace : ex.request.getHeaders().get(TRACEPARENT);
+        String trace = ex.startedTrace != null ? ex.startedTrace : traceparent(ex.request.getHeaders());
         write(ex.request, ex.response, ex.customer(), ex.className(), ex.operation, s == null ? null : s.id(), reason,
                 admitted == 0 ? nowNanos - enqueued : admitted - enqueued, admitted == 0 ? -1 : nowNanos - admitted,
                 nowNanos - enqueued, bytesIn, traceId(trace));
@@ -88,29 +90,69 @@ public final class AccessLog {
     /** A request refused before it became an exchange (a method, a header or a size the gateway does not take). */
     void refused(Request request, Response response, String customer, String className, String operation, FaultReason reason) {
         write(request, response, customer, className, operation, null, reason, 0, -1, 0, request.getLength(),
-                traceId(request.getHeaders().get(TRACEPARENT)));
+                traceId(traceparent(request.getHeaders())));
+    }
+
+    /** The request's {@code traceparent}, found by its length first (a lookup by name compares every header's). */
+    static String traceparent(HttpFields headers) {
+        for (HttpField f : headers) {
+            String name = f.getName();
+            if (name.length() == TRACEPARENT.length() && name.equalsIgnoreCase(TRACEPARENT)) {
+                return f.getValue();
+            }
+        }
+        return null;
     }
 
     private void write(Request request, Response response, String customer, String className, String operation, String server,
                        FaultReason reason, long queueNanos, long serviceNanos, long totalNanos, long bytesIn, String traceId) {
-        Object[] values = {Instant.now(), Request.getRemoteAddr(request), customer, className, request.getHttpURI().getPath(),
-                operation, server, response.getStatus(), reason == null ? null : reason.code(), millis(queueNanos),
-                millis(serviceNanos), millis(totalNanos), bytesIn < 0 ? null : bytesIn,
-                nonNegative(response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH)), traceId};
-        StringBuilder b = new StringBuilder(320);
+        long bytesOut = response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
+        StringBuilder b = new StringBuilder(360);
         if (format == null) {
-            json(b, values);
+            b.append("{\"time\":\"");
+            time(b);
+            b.append('"');
+            text(b, ",\"client\":", Request.getRemoteAddr(request));
+            text(b, ",\"customer\":", customer);
+            text(b, ",\"class\":", className);
+            text(b, ",\"service\":", request.getHttpURI().getPath());
+            text(b, ",\"operation\":", operation);
+            text(b, ",\"server\":", server);
+            b.append(",\"status\":").append(response.getStatus());
+            text(b, ",\"fault\":", reason == null ? null : reason.code());
+            millis(b.append(",\"queue_ms\":"), queueNanos);
+            millis(b.append(",\"service_ms\":"), serviceNanos);
+            millis(b.append(",\"total_ms\":"), totalNanos);
+            count(b.append(",\"bytes_in\":"), bytesIn);
+            count(b.append(",\"bytes_out\":"), bytesOut);
+            text(b, ",\"trace_id\":", traceId);
+            b.append('}');
         } else {
+            Object[] values = {null, Request.getRemoteAddr(request), customer, className, request.getHttpURI().getPath(),
+                    operation, server, response.getStatus(), reason == null ? null : reason.code(), queueNanos, serviceNanos,
+                    totalNanos, bytesIn, bytesOut, traceId};
             for (Object part : format) {
                 if (part instanceof String literal) {
                     b.append(literal);
-                } else {
-                    Object v = values[(Integer) part];
-                    if (v == null) {
+                    continue;
+                }
+                int field = (Integer) part;
+                Object v = values[field];
+                if (field == 0) {
+                    time(b);
+                } else if (field >= 9 && field <= 11) {
+                    millisOrDash(b, (Long) v);
+                } else if (field == 12 || field == 13) {
+                    long n = (Long) v;
+                    if (n < 0) {
                         b.append('-');
                     } else {
-                        escaped(b, v.toString());
+                        b.append(n);
                     }
+                } else if (v == null) {
+                    b.append('-');
+                } else {
+                    escaped(b, v.toString());
                 }
             }
         }
@@ -119,28 +161,88 @@ public final class AccessLog {
         }
     }
 
-    private static void json(StringBuilder b, Object[] values) {
-        b.append('{');
-        for (int i = 0; i < values.length; i++) {
-            if (i > 0) {
-                b.append(',');
-            }
-            b.append('"').append(AccessLogSettings.FIELDS[i]).append("\":");
-            Object v = values[i];
-            if (v == null || v instanceof Number) {
-                b.append(v);
-            } else {
-                b.append('"');
-                escaped(b, v.toString());
-                b.append('"');
-            }
+    /** {@code ,"key":"value"} escaped, or {@code ,"key":null}. */
+    private static void text(StringBuilder b, String key, String value) {
+        b.append(key);
+        if (value == null) {
+            b.append("null");
+        } else {
+            b.append('"');
+            escaped(b, value);
+            b.append('"');
         }
-        b.append('}');
     }
+
+    private static void count(StringBuilder b, long n) {
+        if (n < 0) {
+            b.append("null");
+        } else {
+            b.append(n);
+        }
+    }
+
+    private static void millis(StringBuilder b, long nanos) {
+        if (nanos < 0) {
+            b.append("null");
+        } else {
+            hundredths(b, nanos);
+        }
+    }
+
+    private static void millisOrDash(StringBuilder b, long nanos) {
+        if (nanos < 0) {
+            b.append('-');
+        } else {
+            hundredths(b, nanos);
+        }
+    }
+
+    /** Milliseconds with two decimals, by integer arithmetic (a double's printing cost more than the rest of the line). */
+    private static void hundredths(StringBuilder b, long nanos) {
+        long h = (nanos + 5_000) / 10_000;
+        b.append(h / 100).append('.');
+        long frac = h % 100;
+        if (frac < 10) {
+            b.append('0');
+        }
+        b.append(frac);
+    }
+
+    /** The time to the millisecond in ISO-8601 UTC; the text up to the second is made once a second. */
+    private static void time(StringBuilder b) {
+        long now = System.currentTimeMillis();
+        long second = now / 1000;
+        SecondText cached = lastSecond;
+        if (cached.second != second) {
+            cached = new SecondText(second, Instant.ofEpochSecond(second).toString().replace("Z", ""));
+            lastSecond = cached;
+        }
+        long ms = now % 1000;
+        b.append(cached.text).append('.');
+        if (ms < 100) {
+            b.append(ms < 10 ? "00" : "0");
+        }
+        b.append(ms).append('Z');
+    }
+
+    private record SecondText(long second, String text) {
+    }
+
+    private static volatile SecondText lastSecond = new SecondText(-1, "");
 
     /** JSON string escaping; control characters as escapes, so a value cannot start a line of its own. */
     private static void escaped(StringBuilder b, String s) {
-        for (int i = 0; i < s.length(); i++) {
+        int i = 0;
+        int n = s.length();
+        while (i < n && plain(s.charAt(i))) {
+            i++;
+        }
+        if (i == n) {
+            b.append(s); // nearly always: one copy
+            return;
+        }
+        b.append(s, 0, i);
+        for (; i < n; i++) {
             char c = s.charAt(i);
             switch (c) {
                 case '"' -> b.append("\\\"");
@@ -149,21 +251,20 @@ public final class AccessLog {
                 case '\r' -> b.append("\\r");
                 case '\t' -> b.append("\\t");
                 default -> {
-                    if (c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029') {
-                        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
+                    if (plain(c)) {
                         b.append(c);
+                    } else {
+                        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
                     }
                 }
             }
         }
     }
 
-    private static Double millis(long nanos) {
-        return nanos < 0 ? null : Math.round(nanos / 1e4) / 100.0;
-    }
-
-    private static Long nonNegative(long v) {
-        return v < 0 ? null : v;
+    private static boolean plain(char c) {
+        if (c < 0x7f) {
+            return c >= 0x20 && c != '"' && c != '\\';
+        }
+        return c > 0x9f && c != '\u2028' && c != '\u2029'; // DEL and the C1 controls (0x9b is a terminal's CSI) escaped
     }
 }

@@ -1,47 +1,44 @@
 package io.slagate.gateway.proxy;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.classic.spi.LoggingEvent;
-import ch.qos.logback.core.ConsoleAppender;
-import ch.qos.logback.core.OutputStreamAppender;
-import ch.qos.logback.core.rolling.RollingFileAppender;
-import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
-import ch.qos.logback.core.status.Status;
-import ch.qos.logback.core.status.StatusListener;
-import ch.qos.logback.core.util.FileSize;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.slagate.config.AccessLogSettings;
 import io.slagate.util.LogLimiter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import org.slf4j.ILoggerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Writes the access log's lines on a thread of its own: a request's thread only queues its line (no
  * lock, no wake-up: the writer looks every {@value #DRAIN_MILLIS} ms and writes what is there in one
- * go). A handed-over wake-up per line, as an asynchronous appender does, cost more than the line
- * itself (bench/results/access-log.md). The lines go through logback's appenders: standard output,
- * or a file rolled by size and by day. A full queue drops the line (counted) rather than make a
- * request wait; a write that fails later (a full disk) is counted and warned about at most every
- * 10 s, and requests go on. Without logback (slagate embedded in another application), lines go to
- * the logger {@value #LOGGER} at INFO.
+ * go). Measured against the alternatives (bench/results/access-log.md): an asynchronous appender's
+ * wake-up per line, and a logging event, layout and encoder per line, each cost more than building
+ * the line. A file is rolled by size and by day ({@code FILE.yyyy-MM-dd.N}, the oldest beyond
+ * {@code maxHistory} days removed); standard output gets whole lines, at most 4 KiB per write, so
+ * that they never interleave with the log's. A full queue drops the line (counted) rather than make
+ * a request wait; a write that fails (a full disk) is counted, warned about at most every 10 s, and
+ * the file is opened again at the next drain.
  */
 public final class AccessLogWriter implements AutoCloseable {
-    public static final String LOGGER = "slagate.access";
     private static final Logger LOG = LoggerFactory.getLogger(AccessLogWriter.class);
-    private static final Logger LINES = LoggerFactory.getLogger(LOGGER);
     static final int DRAIN_MILLIS = 20;
     private static final int MAX_QUEUED = 65_536;
+    private static final int STDOUT_CHUNK = 4096;
 
     private final AccessLogSettings settings;
     private final ConcurrentLinkedQueue<String> queue = new ConcurrentLinkedQueue<>();
@@ -49,11 +46,12 @@ public final class AccessLogWriter implements AutoCloseable {
     private final Counter dropped;
     private final Counter failed;
     private final LogLimiter warn = new LogLimiter(Duration.ofSeconds(10));
+    private final ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
     private volatile boolean running;
     private Thread thread;
-    private OutputStreamAppender<ILoggingEvent> out;
-    private LoggerContext context;
-    private StatusListener failures;
+    private FileChannel out;
+    private long size;
+    private LocalDate day;
 
     public AccessLogWriter(AccessLogSettings settings, MeterRegistry registry, String gatewayId) {
         this.settings = settings;
@@ -79,34 +77,27 @@ public final class AccessLogWriter implements AutoCloseable {
      * @throws IllegalStateException when the file cannot be opened
      */
     public void start() {
-        ILoggerFactory factory = LoggerFactory.getILoggerFactory();
-        if (factory instanceof LoggerContext c) {
-            context = c;
-            PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-            encoder.setContext(c);
-            encoder.setPattern("%msg%n");
-            encoder.start();
-            out = settings.toFile() ? file(c, encoder) : stdout(c, encoder);
-            if (!out.isStarted()) {
-                throw new IllegalStateException("gateway.accessLog.to: " + settings.to() + " cannot be opened: " + lastError(c));
-            }
-            OutputStreamAppender<ILoggingEvent> origin = out;
-            failures = status -> {
-                if (status.getLevel() == Status.ERROR && status.getOrigin() == origin) {
-                    failed.increment();
-                    if (warn.allow()) {
-                        LOG.warn("access log: a write to {} failed ({}); requests go on, lines are lost until it works again",
-                                settings.to(), status.getMessage());
-                    }
-                }
-            };
-            c.getStatusManager().add(failures);
+        try {
+            open();
+        } catch (IOException e) {
+            throw new IllegalStateException("gateway.accessLog.to: " + settings.to() + " cannot be opened: " + e.getMessage(), e);
         }
         running = true;
         thread = new Thread(this::drainLoop, "slagate-access-log");
         thread.setDaemon(true);
         thread.start();
         LOG.info("access log: one line per request to {} ({})", settings.to(), settings.format());
+    }
+
+    private void open() throws IOException {
+        if (!settings.toFile()) {
+            out = new FileOutputStream(FileDescriptor.out).getChannel();
+            return;
+        }
+        Path file = Path.of(settings.to());
+        out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        size = out.size();
+        day = LocalDate.now(ZoneOffset.UTC);
     }
 
     private void drainLoop() {
@@ -118,74 +109,103 @@ public final class AccessLogWriter implements AutoCloseable {
     }
 
     private void drain() {
-        int n = 0;
-        for (String line; (line = queue.poll()) != null; n++) {
-            queued.decrementAndGet();
-            if (out == null) {
-                LINES.info(line);
-                continue;
-            }
-            LoggingEvent e = new LoggingEvent();
-            e.setLoggerContext(context);
-            e.setLoggerName(LOGGER);
-            e.setLevel(Level.INFO);
-            e.setMessage(line);
-            e.setTimeStamp(System.currentTimeMillis());
-            out.doAppend(e);
-        }
-        if (n > 0 && out != null) {
-            flush();
-        }
-    }
-
-    private void flush() {
         try {
-            out.getOutputStream().flush();
+            if (out == null) {
+                open(); // after a failure
+            }
+            for (String line; (line = queue.poll()) != null; ) {
+                queued.decrementAndGet();
+                append(line);
+            }
+            flush();
         } catch (IOException e) {
             failed.increment();
             if (warn.allow()) {
-                LOG.warn("access log: flushing {} failed ({}); requests go on", settings.to(), e.getMessage());
+                LOG.warn("access log: writing to {} failed ({}); requests go on, lines are lost until it works again",
+                        settings.to(), e.getMessage());
+            }
+            buffer.clear();
+            closeQuietly();
+        }
+    }
+
+    private void append(String line) throws IOException {
+        // String.getBytes: a copy for the ASCII lines nearly all are (an encoder into the buffer went char by char,
+        // and cost more than the rest of the log together)
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        int length = Math.min(bytes.length, buffer.capacity() - 1); // a line of over 64 KiB: cut, still one line
+        int limit = settings.toFile() ? buffer.capacity() : STDOUT_CHUNK;
+        if (buffer.position() + length + 1 > limit) {
+            flush();
+        }
+        buffer.put(bytes, 0, length).put((byte) '\n');
+    }
+
+    private void flush() throws IOException {
+        if (buffer.position() == 0) {
+            return;
+        }
+        buffer.flip();
+        int bytes = buffer.remaining();
+        if (settings.toFile()) {
+            rollIfDue(bytes);
+        }
+        while (buffer.hasRemaining()) {
+            out.write(buffer);
+        }
+        buffer.clear();
+        size += bytes;
+    }
+
+    /** A new file when this one would pass maxFileSize, or on a new day (UTC). */
+    private void rollIfDue(int bytes) throws IOException {
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        if (size + bytes <= settings.maxFileSize() && today.equals(day) || size == 0) {
+            day = today;
+            return;
+        }
+        out.close();
+        out = null;
+        Path file = Path.of(settings.to());
+        int n = 1;
+        Path rolled;
+        do {
+            rolled = Path.of(settings.to() + "." + day + "." + n++);
+        } while (Files.exists(rolled));
+        Files.move(file, rolled);
+        removeExpired(file, today);
+        open();
+    }
+
+    private void removeExpired(Path file, LocalDate today) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        String prefix = file.getFileName() + ".";
+        LocalDate oldest = today.minusDays(settings.maxHistory());
+        try (var rolled = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) rolled::iterator) {
+                String name = p.getFileName().toString();
+                if (name.startsWith(prefix) && name.length() >= prefix.length() + 10) {
+                    try {
+                        if (LocalDate.parse(name.substring(prefix.length(), prefix.length() + 10)).isBefore(oldest)) {
+                            Files.deleteIfExists(p);
+                        }
+                    } catch (RuntimeException notOurs) {
+                        // another file sharing the prefix
+                    }
+                }
             }
         }
     }
 
-    private OutputStreamAppender<ILoggingEvent> stdout(LoggerContext c, PatternLayoutEncoder encoder) {
-        ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
-        console.setContext(c);
-        console.setName("slagate-access");
-        console.setEncoder(encoder);
-        console.setImmediateFlush(false);
-        console.start();
-        return console;
-    }
-
-    private OutputStreamAppender<ILoggingEvent> file(LoggerContext c, PatternLayoutEncoder encoder) {
-        RollingFileAppender<ILoggingEvent> file = new RollingFileAppender<>();
-        file.setContext(c);
-        file.setName("slagate-access");
-        file.setFile(settings.to());
-        file.setEncoder(encoder);
-        file.setImmediateFlush(false); // flushed once per drain
-        SizeAndTimeBasedRollingPolicy<ILoggingEvent> policy = new SizeAndTimeBasedRollingPolicy<>();
-        policy.setContext(c);
-        policy.setParent(file);
-        policy.setFileNamePattern(settings.to() + ".%d{yyyy-MM-dd}.%i");
-        policy.setMaxFileSize(new FileSize(settings.maxFileSize()));
-        policy.setMaxHistory(settings.maxHistory());
-        policy.start();
-        file.setRollingPolicy(policy);
-        file.start();
-        return file;
-    }
-
-    private static String lastError(LoggerContext c) {
-        String last = "see the log";
-        for (Status s : c.getStatusManager().getCopyOfStatusList()) {
-            if (s.getLevel() == Status.ERROR) {
-                last = s.getMessage() + (s.getThrowable() == null ? "" : ": " + s.getThrowable().getMessage());
+    private void closeQuietly() {
+        if (out != null && settings.toFile()) {
+            try {
+                out.close();
+            } catch (IOException ignored) {
+                // it failed already
             }
         }
-        return last;
+        out = null;
     }
 
     /** Writes the lines still queued, then stops. */
@@ -200,9 +220,6 @@ public final class AccessLogWriter implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        if (out != null) {
-            out.stop();
-            context.getStatusManager().remove(failures);
-        }
+        closeQuietly();
     }
 }

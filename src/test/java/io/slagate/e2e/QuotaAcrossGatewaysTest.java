@@ -1,0 +1,129 @@
+package io.slagate.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.slagate.bus.ControlBus;
+import io.slagate.bus.EmbeddedBroker;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
+import io.slagate.gateway.Gateway;
+import io.slagate.gateway.agent.GatewayAgent;
+import io.slagate.load.LoadGenerator;
+import io.slagate.load.LoadSpec;
+import io.slagate.load.Summary;
+import io.slagate.load.service.BackendServer;
+import io.slagate.load.service.ServiceTime;
+import io.slagate.rm.ControlLoop;
+import io.slagate.rm.Overrides;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A customer's quota held across three gateways on a real broker: the customer sends three times its
+ * quota, 60/30/10% through the gateways; once the manager has split the quota by the gateways'
+ * demand, the answers it gets across the cluster come to its quota, and a calm customer on the same
+ * gateways gets every answer.
+ */
+class QuotaAcrossGatewaysTest {
+    private static final double QUOTA = 30;
+    private static final double[] SPLIT = {0.6, 0.3, 0.1};
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void stopAll() {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            try {
+                open.get(i).close();
+            } catch (Exception e) {
+                // the others still close
+            }
+        }
+    }
+
+    private static String yaml(String id, String server) {
+        return String.format(Locale.ROOT, """
+                gateway: { id: %s, listen: "127.0.0.1:0", admin: "127.0.0.1:0", faultStatus: http,
+                           stats: { reportingInterval: 250ms, window: 1s } }
+                servers: [ { id: s1, url: "%s", concurrency: 40 } ]
+                classes: [ { name: gold, target: 1s, queueBound: 10000 }, { name: basic, target: 2s } ]
+                classification:
+                  subscriptions: { noisy: { "*": gold }, calm: { "*": gold } }
+                  customers: { noisy: { rate: %.0f/s, burst: 5 }, calm: { rate: 100/s } }
+                  rules: [ { grade: gold, class: gold } ]
+                  defaultClass: basic
+                bus: { url: "vm://quota-e2e?create=false", embedded: false }
+                controller: { cycle: 500ms }
+                """, id, server, QUOTA);
+    }
+
+    @Test
+    void threeTimesTheQuotaUnevenly_theClusterAdmitsTheQuota_theCalmCustomerEverything() throws Exception {
+        BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.of(Duration.ofMillis(10), 0.02));
+        open.add(backend);
+        EmbeddedBroker broker = EmbeddedBroker.start("quota-e2e", "", null, null);
+        open.add(broker);
+        String server = backend.urls().get(0);
+        Gateway[] gws = new Gateway[3];
+        for (int i = 0; i < 3; i++) {
+            Gateway g = new Gateway(ConfigLoader.parse(yaml("gw" + (i + 1), server), "gw" + (i + 1)));
+            ControlBus bus = new ControlBus("vm://quota-e2e?create=false", null, null, "gw" + (i + 1));
+            GatewayAgent agent = new GatewayAgent(g, bus);
+            g.start();
+            bus.start();
+            open.add(() -> g.stop(Duration.ofSeconds(5)));
+            open.add(bus);
+            open.add(agent);
+            gws[i] = g;
+        }
+        SlagateConfig rmConfig = ConfigLoader.parse(yaml("rm", server), "rm");
+        ControlBus rmBus = new ControlBus("vm://quota-e2e?create=false", null, null, "rm");
+        ControlLoop rm = new ControlLoop("rm", rmConfig, rmBus, new Overrides(), new SimpleMeterRegistry());
+        rmBus.start();
+        rm.start();
+        open.add(rmBus);
+        open.add(rm);
+
+        // 4 s to settle (eight cycles: demand reported, the split following it), 8 s counted
+        Duration settle = Duration.ofSeconds(4);
+        Duration measure = Duration.ofSeconds(8);
+        List<CompletableFuture<Summary>> runs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            LoadSpec spec = new LoadSpec("http://127.0.0.1:" + gws[i].port(), "/services/StockUtility", null,
+                    List.of(new LoadSpec.ClassSpec("calm", "getQuote", "calm", false, null),
+                            new LoadSpec.ClassSpec("noisy", "getQuote", "noisy", false, null)),
+                    List.of(new LoadSpec.Phase(settle.plus(measure), List.of(8.0, 3 * QUOTA * SPLIT[i]))), true, Duration.ZERO,
+                    settle, 11 + i, Duration.ofSeconds(30), null);
+            runs.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return new LoadGenerator(spec, null).run();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        double accepted = 0;
+        long calmErrors = 0;
+        long calmAnswered = 0;
+        long noisyRefused = 0;
+        for (CompletableFuture<Summary> f : runs) {
+            Summary s = f.get();
+            assertEquals(0, s.lost(), "every request answered");
+            accepted += s.classes().get("noisy").throughput();
+            noisyRefused += s.classes().get("noisy").errors().values().stream().mapToLong(Long::longValue).sum();
+            calmErrors += s.classes().get("calm").errors().values().stream().mapToLong(Long::longValue).sum();
+            calmAnswered += s.classes().get("calm").completed();
+        }
+        System.out.printf(Locale.ROOT, "quota e2e: accepted %.1f/s of %.0f/s; noisy refused %d; calm answered %d, errors %d%n",
+                accepted, QUOTA, noisyRefused, calmAnswered, calmErrors);
+        assertTrue(Math.abs(accepted - QUOTA) <= 0.1 * QUOTA, "cluster-wide accepted " + accepted + "/s against a quota of " + QUOTA);
+        assertTrue(noisyRefused > 0, "the rest was refused");
+        assertEquals(0, calmErrors, "the calm customer is never refused");
+        assertTrue(calmAnswered > 100, "the calm customer was served: " + calmAnswered);
+    }
+}
