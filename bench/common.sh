@@ -65,18 +65,22 @@ spreadf() { awk '{ s=0; lo=$1; hi=$1; for (i=1;i<=NF;i++) { s+=$i; if ($i<lo) lo
 
 # One wrk run against a gateway, with that gateway's CPU over it (LOAD pins wrk; CUSTOMERS=2 alternates
 # two HTTP Basic customers):
-#   wrk_cpu_run PID PORT CLOSE(0|1) SECS → "rps p99ms cpu_us_per_request errors"
-# CPU per request is the process's own utime + stime (/proc/PID/stat, all threads) over the requests wrk completed.
+#   wrk_cpu_run PID PORT CLOSE(0|1) SECS → "rps p99ms cpu_us_per_request cpu_us_per_request_without_jit errors"
+# CPU per request is the process's own utime + stime (/proc/PID/stat, all threads) over the requests wrk completed;
+# the second figure leaves out the JIT compiler threads (C1, C2): compiling is a cost of the JVM's first minutes,
+# not of a request, and on one pinned core it moved a run by up to a fifth.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+jit_ticks() { local t s=0; for t in /proc/"$1"/task/*; do case "$(cat "$t/comm" 2>/dev/null)" in C1_Compiler*|C2_Compiler*) s=$((s + $(awk '{print $14 + $15}' "$t/stat")));; esac; done; echo "$s"; }
 ms() { awk -v v="$1" 'BEGIN { n=v+0; if (v ~ /us$/) n/=1000; else if (v ~ /ms$/) n=n; else if (v ~ /s$/) n*=1000; printf "%.3f", n }'; }
 wrk_cpu_run() {
-  local o c1 c2 rps p99 errs hz
+  local o c1 c2 j1 j2 rps p99 errs hz
   hz=$(getconf CLK_TCK)
-  c1=$(cpu_ticks "$1")
+  c1=$(cpu_ticks "$1"); j1=$(jit_ticks "$1")
   o=$(CLOSE=$3 CUSTOMERS=${CUSTOMERS:-2} ${LOAD:-} wrk -t1 -c64 -d"$4"s --latency -s "$home/bench/post.lua" "http://127.0.0.1:$2" 2>&1)
-  c2=$(cpu_ticks "$1")
+  c2=$(cpu_ticks "$1"); j2=$(jit_ticks "$1")
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$o")
   p99=$(awk '$1=="99%" {print $2}' <<<"$o")
   errs=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$o" | tr ' \n' '_ ')
-  echo "$rps $(ms "$p99") $(awk -v t=$((c2 - c1)) -v hz="$hz" -v r="$rps" -v s="$4" 'BEGIN { printf "%.1f", t / hz * 1e6 / (r * s) }') ${errs:-none}"
+  echo "$rps $(ms "$p99") $(awk -v t=$((c2 - c1)) -v hz="$hz" -v r="$rps" -v s="$4" 'BEGIN { printf "%.1f", t / hz * 1e6 / (r * s) }')" \
+    "$(awk -v t=$((c2 - c1 - j2 + j1)) -v hz="$hz" -v r="$rps" -v s="$4" 'BEGIN { printf "%.1f", t / hz * 1e6 / (r * s) }') ${errs:-none}"
 }

@@ -42,7 +42,7 @@ for m in "${modes[@]}"; do
   curl -sf "http://127.0.0.1:$((PORT[$m] + 1))/ready" >/dev/null || { echo "gateway $m did not start:" >&2; cat "$work/$m.log" >&2; exit 1; }
 done
 
-run() { wrk_cpu_run "${PID[$1]}" "${PORT[$1]}" "$2" "$3"; } # mode close(0|1) secs → "rps p99ms cpu_us_per_request errors"
+run() { wrk_cpu_run "${PID[$1]}" "${PORT[$1]}" "$2" "$3"; } # mode close(0|1) secs → "rps p99ms cpu cpu_without_jit errors"
 
 echo "warming up ..." >&2
 for m in "${modes[@]}"; do run "$m" 0 10 >/dev/null; run "$m" 1 5 >/dev/null; done
@@ -53,7 +53,7 @@ for r in $(seq 1 "$rounds"); do
   for close in 0 1; do
     order=("${modes[@]}"); [ $((r % 2)) -eq 0 ] && order=(client-connection customer shared)
     for m in "${order[@]}"; do
-      read -r rps p99 cpu errs <<<"$(run "$m" "$close" "$secs")"
+      read -r rps p99 cpu _ errs <<<"$(run "$m" "$close" "$secs")"
       echo "round $r close=$close $m: $rps req/s p99 ${p99}ms CPU ${cpu}us/req errors: $errs" >&2
       rows="$rows| $r | $([ "$close" = 1 ] && echo close || echo keep-alive) | $m | $rps | $cpu | $p99 | ${errs//_/ } |"$'\n'
       RPS[$m,$close]="${RPS[$m,$close]:-} $rps"; P99[$m,$close]="${P99[$m,$close]:-} $p99"; CPU[$m,$close]="${CPU[$m,$close]:-} $cpu"

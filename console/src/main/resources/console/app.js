@@ -143,7 +143,36 @@ function utility(c, t) {
   return (t <= tau ? phi * Math.pow(tau - t, a) : -phi * Math.pow(t - tau, b)).toFixed(3);
 }
 
+/** Per customer with a quota (bucket key), the demand the gateways reported, in total and per gateway. */
+function renderQuotas(gateways) {
+  const demand = {};
+  for (const [gw, s] of Object.entries(gateways)) {
+    for (const [key, rate] of Object.entries(s.quotaDemand || {})) {
+      (demand[key] = demand[key] || {})[gw] = Number(rate);
+    }
+  }
+  const body = document.querySelector('#quotas tbody');
+  body.replaceChildren();
+  const keys = Object.keys(demand).sort();
+  if (!keys.length) {
+    const tr = document.createElement('tr');
+    const td = document.createElement('td');
+    td.colSpan = 3; td.className = 'muted'; td.textContent = 'no customer with a quota has sent a request lately';
+    tr.appendChild(td); body.appendChild(tr);
+    return;
+  }
+  for (const key of keys) {
+    const byGateway = demand[key];
+    const total = Object.values(byGateway).reduce((a, b) => a + b, 0);
+    const tr = document.createElement('tr');
+    [key, total.toFixed(1), Object.entries(byGateway).map(([g, r]) => g + ' ' + r.toFixed(1)).join(', ')]
+      .forEach(v => { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); });
+    body.appendChild(tr);
+  }
+}
+
 function renderFlows(gateways) {
+  renderQuotas(gateways);
   const body = document.querySelector('#flows tbody');
   body.replaceChildren();
   for (const [gw, s] of Object.entries(gateways)) {

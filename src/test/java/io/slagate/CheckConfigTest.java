@@ -57,6 +57,15 @@ class CheckConfigTest {
     }
 
     @Test
+    void aBadQuota_exit2_namingItsKey(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("quota.yaml");
+        Files.writeString(f, base("", ", subscriptions: { acme: { \"*\": gold } }, grades: { gold: { rate: lots } }"));
+        Outcome o = run("check-config", "--config", f.toString());
+        assertEquals(2, o.code(), o.out());
+        assertTrue(o.err().contains("classification.grades.gold.rate"), o.err());
+    }
+
+    @Test
     void keyStoreWithAWrongPassword_isRefusedBeforeAStart(@TempDir Path dir) throws Exception {
         Path ks = dir.resolve("gw.p12");
         keytool("-genkeypair", "-alias", "gw", "-keyalg", "EC", "-validity", "2", "-dname", "CN=localhost",

@@ -29,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -232,7 +233,7 @@ class ConsoleBrowserTest {
                     browser.findElement(By.cssSelector("a[data-tab=overview]")).click();
                     StatsMessage ghost = new StatsMessage(BusMessage.SCHEMA,
                             "gw-ghost", 1, System.currentTimeMillis(), 2, 0, List.of(new FlowStatsMessage(
-                                    "premium", 1, 1, 0, 0.05, 0, 0.05, 0, 1, 1)), List.of());
+                                    "premium", 1, 1, 0, 0.05, 0, 0.05, 0, 1, 1)), List.of(), null, Map.of("customer:acme", 12.5));
                     system.gatewayBus().publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(
                             BusMessage.SCHEMA, "gw-ghost", "gateway", HeartbeatMessage.JOIN,
                             System.currentTimeMillis(), 0)); // as a gateway does: it joins, then reports
@@ -243,6 +244,9 @@ class ConsoleBrowserTest {
                             TimeUnit.MILLISECONDS);
                     try {
                         await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("flows")).getText().contains("gw-ghost"));
+                        // its quota demand, in the quotas card
+                        await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("quotas")).getText()
+                                .contains("customer:acme 12.5 gw-ghost 12.5"));
                     } finally {
                         reports.shutdownNow();
                         assertTrue(reports.awaitTermination(10, TimeUnit.SECONDS));

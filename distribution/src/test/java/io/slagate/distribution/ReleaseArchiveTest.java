@@ -49,11 +49,20 @@ class ReleaseArchiveTest {
     }
 
     private Process launch(Path root, Path log, String... args) throws IOException {
+        return launchAs(null, root, log, args);
+    }
+
+    /** With {@code SLAGATE_GATEWAY_ID} set to {@code gatewayId} (unless null). */
+    private Process launchAs(String gatewayId, Path root, Path log, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(root.resolve("bin/slagate").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().remove("SLAGATE_CONFIG");
         pb.environment().remove("JAVA_OPTS");
+        pb.environment().remove("SLAGATE_GATEWAY_ID");
+        if (gatewayId != null) {
+            pb.environment().put("SLAGATE_GATEWAY_ID", gatewayId);
+        }
         Process p = pb.start();
         processes.add(p);
         return p;
@@ -107,6 +116,18 @@ class ReleaseArchiveTest {
         assertEquals(0, check.exitValue(), checked);
         assertTrue(checked.contains("loadBalancing: least-outstanding") && checked.contains("queueTimeout: 30s"), checked);
         assertTrue(!Files.exists(root.resolve("launcher")), "nothing was built: no sources to build from");
+
+        // one file for every replica: the id from the environment, checked like the file's
+        Path podLog = dir.resolve("check-pod.log");
+        Process pod = launchAs("slagate-gateway-7d9c5-x2k4q", root, podLog, "check-config", "--config", "config/slagate.yaml");
+        assertTrue(pod.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, pod.exitValue(), Files.readString(podLog));
+        assertTrue(Files.readString(podLog).contains("id: slagate-gateway-7d9c5-x2k4q"), Files.readString(podLog));
+        Path badLog = dir.resolve("check-bad.log");
+        Process bad = launchAs("no spaces/here", root, badLog, "check-config", "--config", "config/slagate.yaml");
+        assertTrue(bad.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(2, bad.exitValue(), Files.readString(badLog));
+        assertTrue(Files.readString(badLog).contains("SLAGATE_GATEWAY_ID"), Files.readString(badLog));
 
         // the shipped configuration on ports free here, with the access log on
         int gw = freePort();
