@@ -3,8 +3,6 @@ package io.slagate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,16 +17,6 @@ class CheckConfigTest {
     /** An environment variable every test run has, standing in for a secret's variable. */
     private static final String SECRET_ENV = "PATH";
 
-    private record Outcome(int code, String out, String err) {
-    }
-
-    private static Outcome run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     private static String base(String gatewayExtra, String classificationExtra) {
         return "gateway: { listen: \"127.0.0.1:0\", admin: \"127.0.0.1:0\"" + gatewayExtra + " }\n"
                 + "servers:\n  - { id: s1, url: \"http://127.0.0.1:9001\", concurrency: 10 }\n"
@@ -38,7 +26,7 @@ class CheckConfigTest {
 
     @Test
     void shippedConfiguration_exits0_andPrintsItWithDefaultsFilledIn() {
-        Outcome o = run("check-config", "--config", Path.of("..", "config", "slagate.yaml").toString());
+        LauncherTest.Outcome o = LauncherTest.run("check-config", "--config", Path.of("..", "config", "slagate.yaml").toString());
         assertEquals(0, o.code(), o.err());
         assertTrue(o.out().contains("queueTimeout: 30s"), o.out());
         assertTrue(o.out().contains("headerTimeout: 10s"), "a default the file does not name is shown: " + o.out());
@@ -49,7 +37,7 @@ class CheckConfigTest {
     void everyProblemListed_exit2_eachNamingItsKey(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("bad.yaml");
         Files.writeString(f, base(", serverTimeout: soon, maxConnections: -1", ""));
-        Outcome o = run("check-config", "--config", f.toString());
+        LauncherTest.Outcome o = LauncherTest.run("check-config", "--config", f.toString());
         assertEquals(2, o.code(), o.out());
         assertTrue(o.err().contains("gateway.serverTimeout"), o.err());
         assertTrue(o.err().contains("gateway.maxConnections"), o.err());
@@ -60,7 +48,7 @@ class CheckConfigTest {
     void aBadQuota_exit2_namingItsKey(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("quota.yaml");
         Files.writeString(f, base("", ", subscriptions: { acme: { \"*\": gold } }, grades: { gold: { rate: lots } }"));
-        Outcome o = run("check-config", "--config", f.toString());
+        LauncherTest.Outcome o = LauncherTest.run("check-config", "--config", f.toString());
         assertEquals(2, o.code(), o.out());
         assertTrue(o.err().contains("classification.grades.gold.rate"), o.err());
     }
@@ -72,7 +60,7 @@ class CheckConfigTest {
                 "-storetype", "PKCS12", "-keystore", ks.toString(), "-storepass", "not-the-environment's");
         Path f = dir.resolve("tls.yaml");
         Files.writeString(f, base(", tls: { keyStore: \"" + ks + "\", passwordEnv: " + SECRET_ENV + " }", ""));
-        Outcome o = run("check-config", "--config", f.toString());
+        LauncherTest.Outcome o = LauncherTest.run("check-config", "--config", f.toString());
         assertEquals(2, o.code(), o.out());
         assertTrue(o.err().contains("gateway.tls.keyStore: " + ks + ": cannot be opened"), o.err());
         assertFalse(o.err().contains(System.getenv(SECRET_ENV)), "the secret is not printed");
@@ -85,7 +73,7 @@ class CheckConfigTest {
                 "-storetype", "PKCS12", "-keystore", ks.toString(), "-storepass", System.getenv(SECRET_ENV));
         Path f = dir.resolve("tls.yaml");
         Files.writeString(f, base(", tls: { keyStore: \"" + ks + "\", passwordEnv: " + SECRET_ENV + " }", ""));
-        Outcome o = run("check-config", "--config", f.toString());
+        LauncherTest.Outcome o = LauncherTest.run("check-config", "--config", f.toString());
         assertEquals(0, o.code(), o.err());
         assertTrue(o.out().contains("password: '***'") || o.out().contains("password: \"***\""), o.out());
         assertFalse(o.out().contains(System.getenv(SECRET_ENV)), "the secret is not printed");

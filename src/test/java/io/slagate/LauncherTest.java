@@ -20,10 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
 class LauncherTest {
     private static final Pattern NEW_PASSWORD = Pattern.compile("has the new password (\\S+) ");
 
-    private record Outcome(int code, String out, String err) {
+    /** A command's exit code and what it printed. */
+    record Outcome(int code, String out, String err) {
     }
 
-    private static Outcome run(String... args) {
+    /** Runs {@code bin/slagate ARGS} in this JVM, through {@code Main.run}. */
+    static Outcome run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));

@@ -2,20 +2,12 @@ package io.slagate.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.slagate.bus.ControlBus;
-import io.slagate.bus.EmbeddedBroker;
-import io.slagate.config.ConfigLoader;
-import io.slagate.config.SlagateConfig;
-import io.slagate.gateway.Gateway;
-import io.slagate.gateway.agent.GatewayAgent;
+import io.slagate.experiment.GatewayCluster;
 import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
 import io.slagate.load.Summary;
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
-import io.slagate.rm.ControlLoop;
-import io.slagate.rm.Overrides;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,35 +58,16 @@ class QuotaAcrossGatewaysTest {
     void threeTimesTheQuotaUnevenly_theClusterAdmitsTheQuota_theCalmCustomerEverything() throws Exception {
         BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.of(Duration.ofMillis(10), 0.02));
         open.add(backend);
-        EmbeddedBroker broker = EmbeddedBroker.start("quota-e2e", "", null, null);
-        open.add(broker);
         String server = backend.urls().get(0);
-        Gateway[] gws = new Gateway[3];
-        for (int i = 0; i < 3; i++) {
-            Gateway g = new Gateway(ConfigLoader.parse(yaml("gw" + (i + 1), server), "gw" + (i + 1)));
-            ControlBus bus = new ControlBus("vm://quota-e2e?create=false", null, null, "gw" + (i + 1));
-            GatewayAgent agent = new GatewayAgent(g, bus);
-            g.start();
-            bus.start();
-            open.add(() -> g.stop(Duration.ofSeconds(5)));
-            open.add(bus);
-            open.add(agent);
-            gws[i] = g;
-        }
-        SlagateConfig rmConfig = ConfigLoader.parse(yaml("rm", server), "rm");
-        ControlBus rmBus = new ControlBus("vm://quota-e2e?create=false", null, null, "rm");
-        ControlLoop rm = new ControlLoop("rm", rmConfig, rmBus, new Overrides(), new SimpleMeterRegistry());
-        rmBus.start();
-        rm.start();
-        open.add(rmBus);
-        open.add(rm);
+        GatewayCluster cluster = new GatewayCluster("quota-e2e", 3, id -> yaml(id, server));
+        open.add(cluster);
 
         // 4 s to settle (eight cycles: demand reported, the split following it), 8 s counted
         Duration settle = Duration.ofSeconds(4);
         Duration measure = Duration.ofSeconds(8);
         List<CompletableFuture<Summary>> runs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            LoadSpec spec = new LoadSpec("http://127.0.0.1:" + gws[i].port(), "/services/StockUtility", null,
+            LoadSpec spec = new LoadSpec(cluster.url(i), "/services/StockUtility", null,
                     List.of(new LoadSpec.ClassSpec("calm", "getQuote", "calm", false, null),
                             new LoadSpec.ClassSpec("noisy", "getQuote", "noisy", false, null)),
                     List.of(new LoadSpec.Phase(settle.plus(measure), List.of(8.0, 3 * QUOTA * SPLIT[i]))), true, Duration.ZERO,

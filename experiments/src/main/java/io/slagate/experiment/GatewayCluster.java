@@ -1,0 +1,75 @@
+package io.slagate.experiment;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.slagate.bus.ControlBus;
+import io.slagate.bus.EmbeddedBroker;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
+import io.slagate.gateway.Gateway;
+import io.slagate.gateway.agent.GatewayAgent;
+import io.slagate.rm.ControlLoop;
+import io.slagate.rm.Overrides;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * An in-VM broker, a resource manager and several gateways with their agents, in this JVM: a cluster
+ * for an experiment or an end-to-end test. {@code yaml} gives each part's configuration from its id
+ * ({@code gw1}, {@code gw2}, … and {@code rm}); its bus must be {@code vm://BROKER?create=false}.
+ */
+public final class GatewayCluster implements AutoCloseable {
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private final Gateway[] gateways;
+
+    public GatewayCluster(String broker, int gatewayCount, Function<String, String> yaml) throws Exception {
+        gateways = new Gateway[gatewayCount];
+        try {
+            open.add(EmbeddedBroker.start(broker, "", null, null));
+            String url = "vm://" + broker + "?create=false";
+            for (int i = 0; i < gatewayCount; i++) {
+                String id = "gw" + (i + 1);
+                Gateway g = new Gateway(ConfigLoader.parse(yaml.apply(id), id));
+                ControlBus bus = new ControlBus(url, null, null, id);
+                GatewayAgent agent = new GatewayAgent(g, bus);
+                g.start();
+                bus.start();
+                open.add(() -> g.stop(Duration.ofSeconds(5)));
+                open.add(bus);
+                open.add(agent);
+                gateways[i] = g;
+            }
+            SlagateConfig rmConfig = ConfigLoader.parse(yaml.apply("rm"), "rm");
+            ControlBus rmBus = new ControlBus(url, null, null, "rm");
+            ControlLoop rm = new ControlLoop("rm", rmConfig, rmBus, new Overrides(), new SimpleMeterRegistry());
+            rmBus.start();
+            rm.start();
+            open.add(rmBus);
+            open.add(rm);
+        } catch (Exception e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** The client address of gateway {@code i} (from 0). */
+    public String url(int i) {
+        return "http://127.0.0.1:" + gateways[i].port();
+    }
+
+    public Gateway gateway(int i) {
+        return gateways[i];
+    }
+
+    @Override
+    public void close() {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            try {
+                open.get(i).close();
+            } catch (Exception e) {
+                // the others still close
+            }
+        }
+    }
+}
