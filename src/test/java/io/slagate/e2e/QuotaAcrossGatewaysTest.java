@@ -3,7 +3,6 @@ package io.slagate.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.slagate.experiment.GatewayCluster;
-import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
 import io.slagate.load.Summary;
 import io.slagate.load.service.BackendServer;
@@ -12,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -65,27 +63,16 @@ class QuotaAcrossGatewaysTest {
         // 4 s to settle (eight cycles: demand reported, the split following it), 8 s counted
         Duration settle = Duration.ofSeconds(4);
         Duration measure = Duration.ofSeconds(8);
-        List<CompletableFuture<Summary>> runs = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            LoadSpec spec = new LoadSpec(cluster.url(i), "/services/StockUtility", null,
-                    List.of(new LoadSpec.ClassSpec("calm", "getQuote", "calm", false, null),
-                            new LoadSpec.ClassSpec("noisy", "getQuote", "noisy", false, null)),
-                    List.of(new LoadSpec.Phase(settle.plus(measure), List.of(8.0, 3 * QUOTA * SPLIT[i]))), true, Duration.ZERO,
-                    settle, 11 + i, Duration.ofSeconds(30), null);
-            runs.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    return new LoadGenerator(spec, null).run();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }));
-        }
+        List<Summary> runs = cluster.load(i -> new LoadSpec(cluster.url(i), "/services/StockUtility", null,
+                List.of(new LoadSpec.ClassSpec("calm", "getQuote", "calm", false, null),
+                        new LoadSpec.ClassSpec("noisy", "getQuote", "noisy", false, null)),
+                List.of(new LoadSpec.Phase(settle.plus(measure), List.of(8.0, 3 * QUOTA * SPLIT[i]))), true, Duration.ZERO,
+                settle, 11 + i, Duration.ofSeconds(30), null));
         double accepted = 0;
         long calmErrors = 0;
         long calmAnswered = 0;
         long noisyRefused = 0;
-        for (CompletableFuture<Summary> f : runs) {
-            Summary s = f.get();
+        for (Summary s : runs) {
             assertEquals(0, s.lost(), "every request answered");
             accepted += s.classes().get("noisy").throughput();
             noisyRefused += s.classes().get("noisy").errors().values().stream().mapToLong(Long::longValue).sum();

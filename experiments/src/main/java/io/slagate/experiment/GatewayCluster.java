@@ -7,12 +7,17 @@ import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.agent.GatewayAgent;
+import io.slagate.load.LoadGenerator;
+import io.slagate.load.LoadSpec;
+import io.slagate.load.Summary;
 import io.slagate.rm.ControlLoop;
 import io.slagate.rm.Overrides;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
  * An in-VM broker, a resource manager and several gateways with their agents, in this JVM: a cluster
@@ -56,6 +61,29 @@ public final class GatewayCluster implements AutoCloseable {
     /** The client address of gateway {@code i} (from 0). */
     public String url(int i) {
         return "http://127.0.0.1:" + gateways[i].port();
+    }
+
+    /**
+     * One load per gateway, all at once: the load generator on {@code spec.apply(i)} for gateway {@code i} (whose
+     * target is {@link #url}); each one's summary, in the gateways' order.
+     */
+    public List<Summary> load(IntFunction<LoadSpec> spec) throws Exception {
+        List<CompletableFuture<Summary>> runs = new ArrayList<>();
+        for (int i = 0; i < gateways.length; i++) {
+            LoadSpec s = spec.apply(i);
+            runs.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return new LoadGenerator(s, null).run();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        List<Summary> out = new ArrayList<>();
+        for (CompletableFuture<Summary> r : runs) {
+            out.add(r.get());
+        }
+        return out;
     }
 
     public Gateway gateway(int i) {

@@ -1,6 +1,5 @@
 package io.slagate.experiment;
 
-import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
 import io.slagate.load.Summary;
 import io.slagate.load.service.BackendServer;
@@ -12,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -139,30 +137,18 @@ final class QuotaExperiment {
 
     /** One phase: the three gateways' loads in parallel, the noisy customer on or off. */
     private Phase run(GatewayCluster cluster, boolean noisy, Duration settle, Duration measure) throws Exception {
-        List<CompletableFuture<Summary>> runs = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            double noisyRate = noisy ? 3 * QUOTA * NOISY_SPLIT[i] : 0;
-            LoadSpec spec = new LoadSpec(cluster.url(i), "/services/StockUtility", null,
-                    List.of(new LoadSpec.ClassSpec("calm", "getQuote", "calm", false, null),
-                            new LoadSpec.ClassSpec("noisy", "getQuote", "noisy", false, null)),
-                    List.of(new LoadSpec.Phase(settle.plus(measure), List.of(CALM / 3, noisyRate))), true, Duration.ZERO, settle,
-                    31L * i + (noisy ? 7 : 0), Duration.ofSeconds(30), null);
-            runs.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    return new LoadGenerator(spec, null).run();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }));
-        }
+        List<Summary> runs = cluster.load(i -> new LoadSpec(cluster.url(i), "/services/StockUtility", null,
+                List.of(new LoadSpec.ClassSpec("calm", "getQuote", "calm", false, null),
+                        new LoadSpec.ClassSpec("noisy", "getQuote", "noisy", false, null)),
+                List.of(new LoadSpec.Phase(settle.plus(measure), List.of(CALM / 3, noisy ? 3 * QUOTA * NOISY_SPLIT[i] : 0))), true,
+                Duration.ZERO, settle, 31L * i + (noisy ? 7 : 0), Duration.ofSeconds(30), null));
         double accepted = 0;
         double offered = 0;
         double p95Weighted = 0;
         long calmAnswers = 0;
         long calmErrors = 0;
         long lost = 0;
-        for (CompletableFuture<Summary> f : runs) {
-            Summary s = f.get();
+        for (Summary s : runs) {
             Summary.ClassSummary n = s.classes().get("noisy");
             Summary.ClassSummary c = s.classes().get("calm");
             accepted += n.throughput();

@@ -83,4 +83,24 @@ class BusCodecTest {
         assertTrue(nullNeed.contains("\"gold\":null"), nullNeed);
         Assertions.assertThrows(IllegalArgumentException.class, () -> BusCodec.decode(nullNeed), "a null need: malformed, refused whole");
     }
+
+    @Test
+    void quotaDemandAndShares_roundTrip_emptyFromAnOlderSender_andAnOversizedDemandIsRefusedWhole() {
+        StatsMessage sent = new StatsMessage(BusMessage.SCHEMA, "gw1", 3, 1000, 30, 7, List.of(), List.of(), null,
+                Map.of("customer:acme", 12.5));
+        assertEquals(Map.of("customer:acme", 12.5), ((StatsMessage) BusCodec.decode(BusCodec.encode(sent))).quotaDemand());
+        String older = BusCodec.encode(new StatsMessage(BusMessage.SCHEMA, "gw1", 3, 1000, 30, 7, List.of(), List.of()))
+                .replace(",\"quotaDemand\":{}", "");
+        assertTrue(((StatsMessage) BusCodec.decode(older)).quotaDemand().isEmpty());
+        GatewayAllocation part = new GatewayAllocation(Map.of("basic", 1.0), Map.of("s1", 4), Map.of("customer:acme", 9.0));
+        AllocationMessage a = new AllocationMessage(BusMessage.SCHEMA, 2, 1000, "rm", Map.of("gw1", part));
+        assertEquals(part, ((AllocationMessage) BusCodec.decode(BusCodec.encode(a))).gateways().get("gw1"));
+        StringBuilder flood = new StringBuilder();
+        for (int i = 0; i <= StatsMessage.MAX_QUOTA_DEMAND; i++) {
+            flood.append(i == 0 ? "" : ",").append("\"customer:c").append(i).append("\":1.0");
+        }
+        String hostile = older.replace("\"flows\"", "\"quotaDemand\":{" + flood + "},\"flows\"");
+        IllegalArgumentException e = Assertions.assertThrows(IllegalArgumentException.class, () -> BusCodec.decode(hostile));
+        assertTrue(e.getMessage().contains("quotaDemand"), e.getMessage());
+    }
 }

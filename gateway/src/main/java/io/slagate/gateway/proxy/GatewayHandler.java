@@ -118,7 +118,10 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         if (quotas == null || !quotas.any()) {
             return false;
         }
-        String key = quotas.key(customer, cl.classifier().grade(customer, service));
+        String key = quotas.ownKey(customer); // the grade only when the customer has no quota of its own
+        if (key == null) {
+            key = quotas.gradeKey(customer, cl.classifier().grade(customer, service));
+        }
         long waitNanos = key == null ? 0 : quotas.tryAcquire(key, now);
         if (waitNanos <= 0) {
             return false;

@@ -33,6 +33,8 @@ public final class Quotas {
     public static final int MAX_REPORTED = 1_000;
 
     private volatile ClassificationConfig config;
+    /** Each customer with a quota of its own, and its bucket's key. */
+    private volatile Map<String, String> customerKeys = Map.of();
     private final ConcurrentHashMap<String, QuotaBucket> buckets = new ConcurrentHashMap<>();
     /** This gateway's share per bucket key (requests per second), from the manager. */
     private volatile Map<String, Double> shares = Map.of();
@@ -55,6 +57,9 @@ public final class Quotas {
 
     /** A new configuration's quotas: buckets start afresh at the new quotas. */
     public void reconfigure(ClassificationConfig next) {
+        Map<String, String> keys = new HashMap<>();
+        next.customerQuotas().keySet().forEach(c -> keys.put(c, Quota.customerKey(c)));
+        customerKeys = Map.copyOf(keys);
         config = next;
         buckets.clear();
         next.customerQuotas().keySet().forEach(c -> meters("customer:" + c));
@@ -88,11 +93,18 @@ public final class Quotas {
 
     /** The bucket key of a customer's request of {@code grade}, or null when no quota applies to it. */
     public String key(String customer, String grade) {
-        ClassificationConfig c = config;
-        if (customer != null && c.customerQuotas().containsKey(customer)) {
-            return Quota.customerKey(customer);
-        }
-        return grade != null && c.gradeQuotas().containsKey(grade) ? Quota.gradeKey(grade, customer) : null;
+        String own = ownKey(customer);
+        return own != null ? own : gradeKey(customer, grade);
+    }
+
+    /** The key of the customer's own quota (made once per configuration), or null when it has none. */
+    public String ownKey(String customer) {
+        return customer == null ? null : customerKeys.get(customer);
+    }
+
+    /** The key of the bucket a customer without a quota of its own draws on for {@code grade}, or null: the grade has none. */
+    public String gradeKey(String customer, String grade) {
+        return grade != null && config.gradeQuotas().containsKey(grade) ? Quota.gradeKey(grade, customer) : null;
     }
 
     /** 0 when a request of bucket {@code key} is admitted, else nanoseconds until one would be. */

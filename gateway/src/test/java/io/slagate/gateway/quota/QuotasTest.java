@@ -113,4 +113,20 @@ class QuotasTest {
         assertEquals(Map.of(), q.lastDemand());
         assertTrue(((Map<?, ?>) q.view().get("buckets")).isEmpty(), "an idle, full bucket is forgotten");
     }
+
+    @Test
+    void aFloodOfNewCustomers_isCappedAtMaxBuckets_customersAlreadyThereGoOn_andIdleBucketsMakeRoom() {
+        Quotas q = new Quotas(config(), registry, "gw1");
+        String known = Quota.gradeKey("gold", "zenith");
+        assertEquals(0, q.tryAcquire(known, 0));
+        for (int i = 1; i < Quotas.MAX_BUCKETS; i++) {
+            q.tryAcquire(Quota.gradeKey("gold", "invented-" + i), 0); // each invented name its own bucket, up to the bound
+        }
+        assertTrue(q.tryAcquire(Quota.gradeKey("gold", "one-more"), 0) > 0, "past the bound a new customer is refused");
+        assertEquals(1L, q.view().get("refusedNewCustomers"));
+        assertEquals(0, q.tryAcquire(known, SECOND), "a customer already there goes on at its pace");
+        q.endInterval(1.0, 60 * SECOND); // the invented ones offered in the interval: still counted as demand
+        q.endInterval(1.0, 120 * SECOND); // then idle and full again: dropped
+        assertEquals(0, q.tryAcquire(Quota.gradeKey("gold", "one-more"), 120 * SECOND), "room again");
+    }
 }
