@@ -1,8 +1,10 @@
 package io.slagate.e2e;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.slagate.experiment.GatewayCluster;
+import io.slagate.gateway.stats.GatewayMetrics;
 import io.slagate.load.LoadSpec;
 import io.slagate.load.Summary;
 import io.slagate.load.service.BackendServer;
@@ -11,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,7 +48,7 @@ class QuotaAcrossGatewaysTest {
                 classes: [ { name: gold, target: 1s, queueBound: 10000 }, { name: basic, target: 2s } ]
                 classification:
                   subscriptions: { noisy: { "*": gold }, calm: { "*": gold } }
-                  customers: { noisy: { rate: %.0f/s, burst: 5 }, calm: { rate: 100/s } }
+                  customers: { noisy: { rate: %.0f/s }, calm: { rate: 100/s } }
                   rules: [ { grade: gold, class: gold } ]
                   defaultClass: basic
                 bus: { url: "vm://quota-e2e?create=false", embedded: false }
@@ -60,9 +64,9 @@ class QuotaAcrossGatewaysTest {
         GatewayCluster cluster = new GatewayCluster("quota-e2e", 3, id -> yaml(id, server));
         open.add(cluster);
 
-        // 4 s to settle (eight cycles: demand reported, the split following it), 8 s counted
+        // 4 s to settle (eight cycles: demand reported, the split following it), 12 s counted
         Duration settle = Duration.ofSeconds(4);
-        Duration measure = Duration.ofSeconds(8);
+        Duration measure = Duration.ofSeconds(12);
         List<Summary> runs = cluster.load(i -> new LoadSpec(cluster.url(i), "/services/StockUtility", null,
                 List.of(new LoadSpec.ClassSpec("calm", "getQuote", "calm", false, null),
                         new LoadSpec.ClassSpec("noisy", "getQuote", "noisy", false, null)),
@@ -72,10 +76,14 @@ class QuotaAcrossGatewaysTest {
         long calmErrors = 0;
         long calmAnswered = 0;
         long noisyRefused = 0;
+        long sent = 0;
         for (Summary s : runs) {
             assertEquals(0, s.lost(), "every request answered");
+            sent += s.sent();
             accepted += s.classes().get("noisy").throughput();
-            noisyRefused += s.classes().get("noisy").errors().values().stream().mapToLong(Long::longValue).sum();
+            Map<String, Long> noisyErrors = s.classes().get("noisy").errors();
+            assertEquals(Set.of("quota-exceeded"), noisyErrors.keySet(), "the noisy customer's refusals blame its quota, nothing else");
+            noisyRefused += noisyErrors.get("quota-exceeded");
             calmErrors += s.classes().get("calm").errors().values().stream().mapToLong(Long::longValue).sum();
             calmAnswered += s.classes().get("calm").completed();
         }
@@ -85,5 +93,20 @@ class QuotaAcrossGatewaysTest {
         assertTrue(noisyRefused > 0, "the rest was refused");
         assertEquals(0, calmErrors, "the calm customer is never refused");
         assertTrue(calmAnswered > 100, "the calm customer was served: " + calmAnswered);
+        // a refusal for the quota is no arrival of the class (the manager's load figures and the class's utility never
+        // see it), and every arrival is answered or faulted
+        long arrived = 0;
+        double refusedForQuota = 0;
+        for (int i = 0; i < 3; i++) {
+            refusedForQuota += cluster.gateway(i).registry().get("slagate_quota_requests").tag("quota", "customer:noisy")
+                    .tag("outcome", "refused").functionCounter().count();
+            GatewayMetrics m = cluster.gateway(i).metrics();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m.inFlight() == 0);
+            assertEquals(m.arrivedTotal(), m.completedTotal() + m.faultedTotal(), "counters balance at gw" + (i + 1));
+            assertEquals(0, m.faultedTotal(), "no arrival faulted at gw" + (i + 1));
+            arrived += m.arrivedTotal();
+        }
+        assertTrue(refusedForQuota >= noisyRefused, "the gateways counted every refusal the clients saw after their warm-up");
+        assertEquals(sent - (long) refusedForQuota, arrived, "arrivals: every request sent but the ones over quota");
     }
 }
