@@ -11,7 +11,7 @@ import java.util.Set;
 /** {@code bin/slagate experiment NAME [options]}: which experiment, with which options, and where its results go. */
 final class ExperimentCommand {
     private static final Set<String> FLAGS = Set.of("--short", "--sweep", "--auto", "--steady", "--workloads", "--controller", "--two-tier");
-    private static final Set<String> LOWER_CASE_DIRS = Set.of("sla", "slowdown", "ahead", "locality", "tuning", "capacity", "quota");
+    private static final Set<String> LOWER_CASE_DIRS = Set.of("sla", "slowdown", "ahead", "locality", "tuning", "capacity", "quota", "scale");
 
     private final String name;
     private final List<String> args;

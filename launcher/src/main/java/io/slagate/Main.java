@@ -74,7 +74,9 @@ public final class Main {
                                 per-server caches), or tuning (online tuning of backend and
                                 slagate knobs with a safe/experimental split), or capacity (the
                                 capacity signal acted on as an autoscaler would), or quota (a customer's
-                                quota held across three gateways) [--short] [--scale 0.05] [--resolution 1]
+                                quota held across three gateways), or scale (the control plane with up to
+                                500 gateways on a network of two brokers, one of them lost)
+                                [--short] [--scale 0.05] [--resolution 1]
                                 [--out docs/experiments]; C --point L_P,L_B --sweep: one point against the
                                 best static weights (an empirical oracle), ending with "capture MODEL VALUE";
                                 [--percentile 95]: with p95 goals, also "attainment RUN premium P basic B";
@@ -271,14 +273,15 @@ public final class Main {
         EmbeddedBroker broker;
         try {
             broker = EmbeddedBroker.start("slagate", listen, bus.user(), bus.password(),
-                    bus.accounts(), bus.tls());
+                    bus.accounts(), bus.tls(), bus.network());
         } catch (Exception e) {
             err.println("slagate broker: could not start on " + listen + ": " + e.getMessage());
             return 3;
         }
         out.println("slagate broker: listening on " + broker.tcpUrl() + (bus.user() == null && bus.accounts().isEmpty()
                 ? " (no authentication)" : " (" + bus.accounts().size() + " accounts with roles"
-                + (bus.user() == null ? "" : ", admin " + bus.user()) + ")"));
+                + (bus.user() == null ? "" : ", admin " + bus.user()) + ")")
+                + (bus.network().isEmpty() ? "" : "; in a network with " + String.join(", ", bus.network())));
         awaitShutdown(() -> {
             try {
                 broker.close();

@@ -96,7 +96,8 @@ public final class EmbeddedSystem implements AutoCloseable {
     private String startBroker(BusSettings bus, Parts parts) throws Exception {
         String url = bus.url();
         if (parts.broker() && bus.embedded()) {
-            broker = EmbeddedBroker.start(brokerName(url), bus.listen(), bus.user(), bus.password(), bus.accounts(), bus.tls());
+            broker = EmbeddedBroker.start(brokerName(url), bus.listen(), bus.user(), bus.password(), bus.accounts(), bus.tls(),
+                    bus.network());
             stopOrder.push(broker);
             return broker.vmUrl(); // in-VM: no sockets between components of one process
         }

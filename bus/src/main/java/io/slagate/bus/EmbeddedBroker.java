@@ -10,6 +10,9 @@ import java.util.Map;
 import org.apache.activemq.broker.BrokerPlugin;
 import org.apache.activemq.broker.BrokerService;
 import org.apache.activemq.broker.TransportConnector;
+import org.apache.activemq.command.ActiveMQDestination;
+import org.apache.activemq.command.ActiveMQTopic;
+import org.apache.activemq.network.NetworkConnector;
 import org.apache.activemq.filter.DestinationMapEntry;
 import org.apache.activemq.security.AuthenticationUser;
 import org.apache.activemq.security.AuthorizationEntry;
@@ -65,6 +68,19 @@ public final class EmbeddedBroker implements AutoCloseable {
      */
     public static EmbeddedBroker start(String name, String listen, String user, String password,
                                        List<BusAccount> accounts, BusTls tls) throws Exception {
+        return start(name, listen, user, password, accounts, tls, List.of());
+    }
+
+    /**
+     * As above, in a network of brokers: every message on a slagate topic is forwarded to each peer in
+     * {@code network} (e.g. {@code tcp://broker2:61616}), over a bridge that connects as {@code user} (the admin
+     * account, the same on every broker of the network). Each peer forwards its own to this one when it lists this
+     * one: clients on either broker see every message once, and a client on a {@code failover:(a,b)} URL moves to the
+     * other broker when one is lost. The bridges keep each message's sender account (JMSXUserID), so identities
+     * hold across brokers. A bridge to a peer that is down retries every second.
+     */
+    public static EmbeddedBroker start(String name, String listen, String user, String password,
+                                       List<BusAccount> accounts, BusTls tls, List<String> network) throws Exception {
         BrokerService b = new BrokerService();
         if (tls != null && tls.keyStore() != null) {
             b.setSslContext(BusTlsContext.brokerContext(tls));
@@ -96,6 +112,22 @@ public final class EmbeddedBroker implements AutoCloseable {
         if (listen != null && !listen.isEmpty()) {
             tcp = b.addConnector(new URI(withFrameCap(listen)));
         }
+        for (int i = 0; i < network.size(); i++) {
+            if (user == null) {
+                throw new IllegalArgumentException("a network of brokers needs the admin user the bridges connect with");
+            }
+            NetworkConnector nc = b.addNetworkConnector(
+                    "static:(" + network.get(i) + ")?initialReconnectDelay=200&maxReconnectDelay=1000&useExponentialBackOff=false");
+            nc.setName(name + "-to-" + i);
+            nc.setUserName(user);
+            nc.setPassword(password == null ? "" : password);
+            // no advisories here (they would double the traffic): forward every slagate topic, whoever listens
+            nc.setStaticBridge(true);
+            nc.setStaticallyIncludedDestinations(List.<ActiveMQDestination>of(new ActiveMQTopic("slagate.>")));
+            nc.setNetworkTTL(1); // a message crosses one bridge: none comes back, none loops
+            nc.setDuplex(false);
+            nc.setUseBrokerNameAsIdSees(false); // (sic) brokers of one network may share a name: each process calls its own "slagate"
+        }
         b.start();
         if (!b.waitUntilStarted(30_000)) {
             throw new IllegalStateException("broker " + name + " did not start within 30 s");
@@ -110,6 +142,7 @@ public final class EmbeddedBroker implements AutoCloseable {
     static final Map<String, String> WRITERS = Map.of(
             Topics.STATS, "gateway,admin",
             Topics.ALLOCATION, "resource-manager,admin",
+            Topics.ALLOCATION_GATEWAYS, "resource-manager,admin",
             Topics.DECISION, "resource-manager,admin",
             Topics.HEARTBEAT_GATEWAY, "gateway,admin",
             Topics.HEARTBEAT_RESOURCE_MANAGER, "resource-manager,admin",
@@ -127,6 +160,14 @@ public final class EmbeddedBroker implements AutoCloseable {
             e.setAdmin(all);
             entries.add(e);
         }
+        // every slagate topic at once: what a network bridge (the admin account) subscribes to, to forward them all;
+        // a topic without its own entry is the admin's alone
+        AuthorizationEntry everything = new AuthorizationEntry();
+        everything.setTopic("slagate.>");
+        everything.setRead(all);
+        everything.setWrite("admin");
+        everything.setAdmin(all);
+        entries.add(everything);
         AuthorizationEntry advisory = new AuthorizationEntry();
         advisory.setTopic("ActiveMQ.Advisory.>");
         advisory.setRead(all);

@@ -26,18 +26,21 @@ class AuthorizationTest {
                 new BusAccount("rm", "resource-manager", "rm-secret-for-test")))) {
             List<BusMessage> got = new CopyOnWriteArrayList<>();
             ControlBus reader = new ControlBus(broker.vmUrl(), "gw", "gw-secret-for-test", "reader")
-                    .subscribe(Topics.ALLOCATION, got::add).start();
+                    .subscribe(Topics.ALLOCATION, got::add).subscribe(Topics.allocationFor("gw1"), got::add).start();
             ControlBus gateway = new ControlBus(broker.vmUrl(), "gw", "gw-secret-for-test", "gateway").start();
             ControlBus manager = new ControlBus(broker.vmUrl(), "rm", "rm-secret-for-test", "manager").start();
             try {
                 await().atMost(Duration.ofSeconds(20)).until(() -> reader.isConnected() && gateway.isConnected() && manager.isConnected());
                 long droppedBefore = gateway.dropped();
                 gateway.publish(Topics.ALLOCATION, alloc("forged", 99));
-                await("the forged allocation is refused at the broker").atMost(Duration.ofSeconds(20))
-                        .until(() -> gateway.dropped() > droppedBefore);
+                gateway.publish(Topics.allocationFor("gw1"), alloc("forged", 99));
+                await("the forged allocations are refused at the broker").atMost(Duration.ofSeconds(20))
+                        .until(() -> gateway.dropped() >= droppedBefore + 2);
                 await("the manager's allocation goes through").atMost(Duration.ofSeconds(20)).until(() -> {
                     manager.publish(Topics.ALLOCATION, alloc("rm", 1));
-                    return got.stream().anyMatch(m -> ((AllocationMessage) m).managerId().equals("rm"));
+                    manager.publish(Topics.allocationFor("gw1"), alloc("rm-to-gw1", 1));
+                    return got.stream().anyMatch(m -> ((AllocationMessage) m).managerId().equals("rm"))
+                            && got.stream().anyMatch(m -> ((AllocationMessage) m).managerId().equals("rm-to-gw1"));
                 });
                 assertFalse(got.stream().anyMatch(m -> ((AllocationMessage) m).managerId().equals("forged")), "never delivered");
                 assertTrue(gateway.isConnected(), "a refused publish does not cost the connection");

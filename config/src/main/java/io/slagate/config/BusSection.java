@@ -11,7 +11,7 @@ final class BusSection {
     }
 
     static BusSettings bus(ConfigNode b) {
-        b.allowOnly("url", "embedded", "listen", "user", "passwordEnv", "accounts", "tls", "gatewayAccounts");
+        b.allowOnly("url", "embedded", "listen", "user", "passwordEnv", "accounts", "tls", "gatewayAccounts", "network");
         boolean embedded = b.bool("embedded", true);
         String url = b.string("url", "vm://slagate");
         if (url != null && !url.matches("(vm|tcp|ssl|nio|nio\\+ssl|failover|auto|auto\\+ssl):.*")) {
@@ -57,7 +57,21 @@ final class BusSection {
         if (listen != null && isSsl(listen) && embedded && (tls == null || tls.keyStore() == null)) {
             b.problem("listen", listen, "is a TLS listener; set bus.tls.keyStore (the broker's certificate and key)");
         }
-        return new BusSettings(url, embedded, listen == null ? "" : listen, user, password, accounts, tls, gatewayAccounts);
+        List<String> network = new ArrayList<>();
+        for (ConfigNode peer : b.list("network")) {
+            String u = peer.asString();
+            if (u == null || !u.matches("(tcp|ssl|nio|nio\\+ssl)://.+:\\d+.*")) {
+                b.problem("network", u, "must list the peer brokers' connector URLs, e.g. [tcp://broker2:61616]");
+            } else {
+                network.add(u);
+            }
+        }
+        if (!network.isEmpty() && user == null) {
+            b.problem("network", network, "needs bus.user with bus.passwordEnv: the admin account the bridges to the peers"
+                    + " connect with (the same on every broker of the network)");
+        }
+        return new BusSettings(url, embedded, listen == null ? "" : listen, user, password, accounts, tls, gatewayAccounts,
+                network);
     }
 
     static boolean isSsl(String url) {

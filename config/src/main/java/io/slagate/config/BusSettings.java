@@ -18,10 +18,17 @@ import java.util.Map;
  * @param tls      key and trust stores for {@code ssl://} listeners and URLs, or null
  * @param gatewayAccounts bus account → the gateway ids it may speak for (read by the resource
  *                 manager and the console); empty: one gateway id at a time per account
+ * @param network  the peers of the broker this process runs (a network of brokers: every slagate topic is
+ *                 forwarded to each, with the senders' accounts kept), e.g. {@code tcp://broker2:61616}; empty: none
  */
 public record BusSettings(String url, boolean embedded, String listen, String user, String password,
                           List<BusAccount> accounts, BusTls tls,
-                          Map<String, List<String>> gatewayAccounts) {
+                          Map<String, List<String>> gatewayAccounts, List<String> network) {
+    public BusSettings(String url, boolean embedded, String listen, String user, String password,
+                       List<BusAccount> accounts, BusTls tls, Map<String, List<String>> gatewayAccounts) {
+        this(url, embedded, listen, user, password, accounts, tls, gatewayAccounts, List.of());
+    }
+
     public BusSettings(String url, boolean embedded, String listen, String user, String password) {
         this(url, embedded, listen, user, password, List.of(), null);
     }
@@ -39,11 +46,12 @@ public record BusSettings(String url, boolean embedded, String listen, String us
     public BusSettings {
         accounts = accounts == null ? List.of() : List.copyOf(accounts);
         gatewayAccounts = gatewayAccounts == null ? Map.of() : Map.copyOf(gatewayAccounts);
+        network = network == null ? List.of() : List.copyOf(network);
     }
 
     /** The same settings with {@code user} and {@code password} as this process's credentials. */
     public BusSettings withCredentials(String user, String password) {
-        return new BusSettings(url, embedded, listen, user, password, accounts, tls, gatewayAccounts);
+        return new BusSettings(url, embedded, listen, user, password, accounts, tls, gatewayAccounts, network);
     }
 
     @Override

@@ -13,7 +13,8 @@ final class ControllerSection {
 
     static ControllerSettings controller(ConfigNode c) {
         c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry", "damping", "maxGateways",
-                "correctionBound", "minGain", "forecast", "capacityStabilization", "reconfiguration", "tuning");
+                "correctionBound", "minGain", "forecast", "capacityStabilization", "reconfiguration", "tuning",
+                "solve");
         Duration cycle = c.duration("cycle", Duration.ofSeconds(5), Duration.ofMillis(20), Duration.ofHours(1));
         Combining combining = c.choice("combining", Combining.SUM, Combining::parse, "sum", "min");
         String model = c.string("model", "auto");
@@ -25,7 +26,7 @@ final class ControllerSection {
         double minWeight = c.number("minWeight", 1.0, 0.001, 1e6);
         int expiry = c.integer("gatewayExpiry", 3, 1, 1000);
         double damping = c.number("damping", 0.5, 0.01, 1.0);
-        int maxGateways = c.integer("maxGateways", 64, 1, 10_000);
+        int maxGateways = c.integer("maxGateways", 1_024, 1, 100_000);
         double correctionBound = c.number("correctionBound", 4.0, 1.0, 100.0);
         if (!Double.isFinite(correctionBound)) {
             c.problem("correctionBound", correctionBound, "must be a finite number from 1 to 100");
@@ -37,6 +38,13 @@ final class ControllerSection {
             c.problem("forecast", forecast, "is not allowed; use one of: none (the last window's rates), trend (Holt's linear"
                     + " trend, one cycle ahead), auto (the trend where its recent error is small)");
             forecast = "none";
+        }
+        String solve = c.string("solve", "auto");
+        if (solve != null && !List.of("auto", "flows", "classes").contains(solve)) {
+            c.problem("solve", solve, "is not allowed; use one of: flows (every gateway's flow of every class), classes"
+                    + " (each pool's classes, then their gateways), auto (classes for a pool of "
+                    + ControllerSettings.AUTO_CLASSES_FLOWS + " flows or more whose utilities are concave)");
+            solve = "auto";
         }
         Duration stabilization = c.duration("capacityStabilization", null, Duration.ZERO, Duration.ofHours(1)); // null: 3 windows
         List<TuningSettings> tuning = c.child("tuning").isMissing() ? List.of() : TuningSection.tuning(c.object("tuning"));
@@ -63,7 +71,7 @@ final class ControllerSection {
             }
         }
         return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound,
-                minGain, forecast == null ? "none" : forecast, stabilization, reconfiguration(c.object("reconfiguration")), tuning);
+                minGain, forecast == null ? "none" : forecast, stabilization, reconfiguration(c.object("reconfiguration")), tuning, solve);
     }
 
     static ReconfigurationSettings reconfiguration(ConfigNode r) {

@@ -30,16 +30,38 @@ import java.util.List;
  *                      it: one noisy window must not move it); zero: each cycle's reading as it is; null: three
  *                      statistics windows ({@link #capacityStabilization(Duration)})
  * @param tuning        the online tuner's partitions, each its own tuner over its own pools; empty: no tuning
+ * @param solve         {@code flows}: the allocation problem over every flow (g, c), its work growing with gateways ×
+ *                      classes; {@code classes}: over each pool's classes, each class's table over its gateways built
+ *                      by marginal gains where its utility is concave (exact), else the class seen as one flow and its
+ *                      share split by demand; {@code auto}: {@code classes} for a pool of {@value #AUTO_CLASSES_FLOWS}
+ *                      flows or more whose utilities are all concave, {@code flows} otherwise
  */
 public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
                                  double minWeight, int gatewayExpiry, double damping, int maxGateways,
                                  double correctionBound, double minGain, String forecast, Duration capacityStabilization,
-                                 ReconfigurationSettings reconfiguration, List<TuningSettings> tuning) {
+                                 ReconfigurationSettings reconfiguration, List<TuningSettings> tuning, String solve) {
+    /** Under {@code solve: auto}, a pool with this many flows (g, c) or more is solved over its classes. */
+    public static final int AUTO_CLASSES_FLOWS = 64;
+
     /** The capacity signal's stabilization when none is configured, in statistics windows. */
     public static final int CAPACITY_STABILIZATION_WINDOWS = 3;
 
     public ControllerSettings {
         tuning = tuning == null ? List.of() : List.copyOf(tuning);
+        solve = solve == null ? "auto" : solve;
+    }
+
+    public ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
+                              double minWeight, int gatewayExpiry, double damping, int maxGateways,
+                              double correctionBound, double minGain, String forecast, Duration capacityStabilization,
+                              ReconfigurationSettings reconfiguration, List<TuningSettings> tuning) {
+        this(cycle, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways, correctionBound, minGain, forecast,
+                capacityStabilization, reconfiguration, tuning, "auto");
+    }
+
+    /** Whether a pool of {@code flows} flows (g, c) is solved over its classes ({@code concave}: every class's utility is). */
+    public boolean solveByClass(int flows, boolean concave) {
+        return "classes".equals(solve) || "auto".equals(solve) && concave && flows >= AUTO_CLASSES_FLOWS;
     }
 
 
@@ -58,25 +80,25 @@ public record ControllerSettings(Duration cycle, Combining combining, String mod
     /** These settings with a new control cycle Γ (the tuner's {@code cycle} knob). */
     public ControllerSettings withCycle(Duration next) {
         return new ControllerSettings(next, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways,
-                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning);
+                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning, solve);
     }
 
     /** These settings with a new damping (the tuner's {@code damping} knob). */
     public ControllerSettings withDamping(double next) {
         return new ControllerSettings(cycle, combining, model, resolution, minWeight, gatewayExpiry, next, maxGateways,
-                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning);
+                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning, solve);
     }
 
     /** These settings with a new weight resolution (the tuner's {@code resolution} knob). */
     public ControllerSettings withResolution(double next) {
         return new ControllerSettings(cycle, combining, model, next, minWeight, gatewayExpiry, damping, maxGateways,
-                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning);
+                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning, solve);
     }
 
     /** These settings with another response-time model (the tuner's {@code model} knob). */
     public ControllerSettings withModel(String next) {
         return new ControllerSettings(cycle, combining, next, resolution, minWeight, gatewayExpiry, damping, maxGateways,
-                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning);
+                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning, solve);
     }
 
     /**

@@ -94,8 +94,11 @@ public final class Experiments {
             case "QUOTA" -> {
                 return new QuotaExperiment(quick, log).run(out, command);
             }
+            case "SCALE" -> {
+                return new ScaleExperiment(quick, log).run(out, command);
+            }
             default -> throw new IllegalArgumentException("unknown experiment " + name
-                    + "; use A, B, C, sla, slowdown, ahead, locality, tuning, capacity or quota");
+                    + "; use A, B, C, sla, slowdown, ahead, locality, tuning, capacity, quota or scale");
         }
         return List.of();
     }

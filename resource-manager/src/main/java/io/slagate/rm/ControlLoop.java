@@ -66,6 +66,7 @@ public final class ControlLoop implements AutoCloseable {
     private volatile DecisionMessage lastDecision;
     private volatile AllocationMessage lastAllocation;
     private final ManagerMetrics metrics;
+    private final AllocationFanOut fanOut;
     private final SurgeCycles surges = new SurgeCycles(); // loop thread only, but for its count
     private final PoolMoves poolMoves = new PoolMoves(); // loop thread only, but for its counters and log
     private final Tuning tuning;
@@ -93,6 +94,7 @@ public final class ControlLoop implements AutoCloseable {
             return t;
         });
         this.metrics = new ManagerMetrics(id, registry, this);
+        this.fanOut = new AllocationFanOut(bus, metrics, loop, this::cycle);
         this.tuning = new Tuning(id, overrides, () -> this.config, this::applyController);
         subscribe();
     }
@@ -198,7 +200,8 @@ public final class ControlLoop implements AutoCloseable {
 
     /** Statistics count only from a gateway that joined, sent with the account it joined with. */
     void onStats(StatsMessage s, String account) {
-        if (!membership.believeStats(s.gatewayId(), account)) {
+        if (!membership.believeStats(s.gatewayId(), account)
+                || !membership.plausible(s, config.classes().size(), config.servers().size())) {
             return;
         }
         rm.onStats(s, nanoClock.getAsLong());
@@ -223,9 +226,10 @@ public final class ControlLoop implements AutoCloseable {
                 }
                 AllocationMessage last = rm.lastAllocation();
                 if (last != null && last.gateways().containsKey(h.componentId())) {
-                    bus.publish(Topics.ALLOCATION, last); // at once: no waiting a cycle
+                    fanOut.publishTo(h.componentId(), last); // at once
                 } else {
-                    cycle(); // a gateway the last allocation does not cover: decide now, with it
+                    // a gateway the last allocation does not cover: decided with soon (now, when not started: a caller's thread drives)
+                    fanOut.joined(started);
                 }
             }
             case LEFT -> {
@@ -337,8 +341,6 @@ public final class ControlLoop implements AutoCloseable {
         }
     }
 
-    /** One tuner per partition of controller.tuning, built at the first cycle. */
-
     /** The first partition's safe and experimental side's utilities at the last cycle (NaN without tuning or traffic). */
     public double[] sideUtilities() {
         return tuning.sideUtilities();
@@ -405,7 +407,7 @@ public final class ControlLoop implements AutoCloseable {
             }
             if (d.allocation() != null) {
                 lastAllocation = d.allocation();
-                bus.publish(Topics.ALLOCATION, d.allocation());
+                fanOut.publish(d.allocation());
             }
             tuning.tick(now, rm);
             if (d.decision() != null) {

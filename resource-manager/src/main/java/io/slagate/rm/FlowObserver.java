@@ -7,7 +7,9 @@ import io.slagate.bus.message.StatsMessage;
 import io.slagate.config.ServerConfig;
 import io.slagate.rm.forecast.BestOfForecaster;
 import io.slagate.rm.model.FlowObservation;
+import io.slagate.config.SlagateConfig;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -169,9 +171,9 @@ final class FlowObserver {
         }
         int slots = 0;
         String pool = rm.config.classes().get(c).pool();
+        Map<String, String> poolOf = poolOfServer();
         for (ServerStatusMessage ss : s.servers()) {
-            ServerConfig sc = rm.config.servers().stream().filter(x -> x.id().equals(ss.serverId())).findFirst().orElse(null);
-            if (sc != null && sc.pool().equals(pool) && ss.inRotation()) {
+            if (pool.equals(poolOf.get(ss.serverId())) && ss.inRotation()) {
                 slots += ss.cap();
             }
         }
@@ -189,6 +191,22 @@ final class FlowObserver {
         }
         return new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(), mine.meanServiceSeconds(),
                 mine.percentileSeconds());
+    }
+
+    private SlagateConfig mapped;
+    private Map<String, String> poolOf = Map.of();
+
+    /** Each server's pool under the configuration in force, by id (a lookup per server state, not a scan). */
+    private Map<String, String> poolOfServer() {
+        if (mapped != rm.config) {
+            Map<String, String> m = new HashMap<>();
+            for (ServerConfig sc : rm.config.servers()) {
+                m.put(sc.id(), sc.pool());
+            }
+            poolOf = m;
+            mapped = rm.config;
+        }
+        return poolOf;
     }
 
     /** Marks an observation dropped for a non-finite figure (compared by identity). */

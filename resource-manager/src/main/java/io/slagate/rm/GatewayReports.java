@@ -2,50 +2,75 @@ package io.slagate.rm;
 
 import io.slagate.bus.message.ServerStatusMessage;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 
-/** What the gateways' last reports say of one server, taken together. */
+/**
+ * What the gateways' last reports say of each server, taken together, in one pass over the reports (O(G·S): asked
+ * server by server, it would be O(G·S²) per cycle).
+ */
 final class GatewayReports {
-    private GatewayReports() {
+    /** One server as the reports tell it. */
+    static final class Server {
+        private boolean reported;
+        private boolean inRotation;
+        private boolean limited;
+        private int caps;
+        private int outstanding;
+        private double service;
+        private int serviceSeen;
+
+        /** Down only when at least one gateway reports the server and none has it in rotation. */
+        boolean up() {
+            return !reported || inRotation;
+        }
+
+        /**
+         * While a gateway reports a local limit on the server (its service times jumped), the server's capacity is what
+         * the gateways hold it to now, Σ_g of their reported caps; −1 while none does. The gateways give the slots back
+         * as it recovers, and the next cycle's figure follows.
+         */
+        int locallyLimitedCapacity() {
+            return limited ? caps : -1;
+        }
+
+        /** Requests outstanding on it, summed over the gateways. */
+        int outstanding() {
+            return outstanding;
+        }
+
+        /** The gateways' mean service time of it (s), 0 when none measured one. */
+        double meanServiceSeconds() {
+            return serviceSeen == 0 ? 0 : service / serviceSeen;
+        }
     }
 
-    /**
-     * While a gateway reports a local limit on the server (its service times jumped), the server's capacity is
-     * what the gateways hold it to now, Σ_g of their reported caps; −1 while none does. The gateways give the
-     * slots back as it recovers, and the next cycle's figure follows.
-     */
-    static int locallyLimitedCapacity(Collection<ResourceManager.Report> gateways, String serverId) {
-        boolean limited = false;
-        int sum = 0;
+    private static final Server UNREPORTED = new Server();
+
+    private final Map<String, Server> servers = new HashMap<>();
+
+    GatewayReports(Collection<ResourceManager.Report> gateways) {
         for (ResourceManager.Report r : gateways) {
             if (r.stats() == null) {
                 continue;
             }
             for (ServerStatusMessage ss : r.stats().servers()) {
-                if (ss.serverId().equals(serverId)) {
-                    limited |= ss.locallyLimited();
-                    sum += Math.max(0, ss.cap());
+                Server s = servers.computeIfAbsent(ss.serverId(), k -> new Server());
+                s.reported = true;
+                s.inRotation |= ss.inRotation();
+                s.limited |= ss.locallyLimited();
+                s.caps += Math.max(0, ss.cap());
+                s.outstanding += Math.max(0, ss.outstanding());
+                if (Double.isFinite(ss.meanServiceSeconds()) && ss.meanServiceSeconds() > 0) {
+                    s.service += ss.meanServiceSeconds();
+                    s.serviceSeen++;
                 }
             }
         }
-        return limited ? sum : -1;
     }
 
-    /** Down only when at least one gateway reports the server and none has it in rotation. */
-    static boolean serverUp(Collection<ResourceManager.Report> gateways, String serverId) {
-        boolean reported = false;
-        for (ResourceManager.Report r : gateways) {
-            if (r.stats() == null) {
-                continue;
-            }
-            for (ServerStatusMessage ss : r.stats().servers()) {
-                if (ss.serverId().equals(serverId)) {
-                    reported = true;
-                    if (ss.inRotation()) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return !reported;
+    /** The server {@code id} as reported (one no gateway reports: up, unlimited, idle). */
+    Server server(String id) {
+        return servers.getOrDefault(id, UNREPORTED);
     }
 }

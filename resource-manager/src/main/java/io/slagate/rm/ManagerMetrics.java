@@ -21,6 +21,7 @@ final class ManagerMetrics {
     private final MeterRegistry registry;
     private final Timer solveTimer;
     private final Counter cycleCounter;
+    private final Timer publishTimer;
     private final Map<String, double[]> flowGauges = new ConcurrentHashMap<>();
     private final Map<String, double[]> deficitGauges = new ConcurrentHashMap<>();
     private final Map<String, double[]> limitGauges = new ConcurrentHashMap<>();
@@ -32,6 +33,8 @@ final class ManagerMetrics {
         solveTimer = Timer.builder("slagate.rm.solve").tag("manager", id)
                 .description("Time to compute one allocation (all pools)").register(registry);
         cycleCounter = Counter.builder("slagate.rm.cycles").tag("manager", id).register(registry);
+        publishTimer = Timer.builder("slagate.rm.publish").tag("manager", id)
+                .description("Time to hand one allocation to the bus (every gateway's part and the summary)").register(registry);
         Gauge.builder("slagate.rm.utility", loop, c -> c.lastDecision() == null ? Double.NaN : c.lastDecision().clusterUtility())
                 .tag("manager", id).description("Cluster utility of the last decision (eq. 2)").register(registry);
         Gauge.builder("slagate.rm.version", loop, c -> c.lastAllocation() == null ? 0 : c.lastAllocation().version())
@@ -44,6 +47,11 @@ final class ManagerMetrics {
                 .description("Flow reports refused for a non-finite or negative figure (the flow kept its weight)").register(registry);
         Gauge.builder("slagate.rm.gateways", loop, c -> c.lastAllocation() == null ? 0 : c.lastAllocation().gateways().size())
                 .tag("manager", id).description("Gateways in the last allocation").register(registry);
+    }
+
+    /** One allocation handed to the bus in {@code nanos}. */
+    void published(long nanos) {
+        publishTimer.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** One control cycle solved in {@code nanos}. */

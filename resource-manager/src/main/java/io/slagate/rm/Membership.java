@@ -2,6 +2,7 @@ package io.slagate.rm;
 
 import io.slagate.bus.GatewayRoster;
 import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.bus.message.StatsMessage;
 import io.slagate.util.LogLimiter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -69,6 +70,19 @@ final class Membership {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Whether a report's size is one the configuration allows: no more flows than classes, no more server states
+     * than servers. A report past that (a broken or hostile sender) would only cost the cycle; it is refused and counted.
+     */
+    boolean plausible(StatsMessage s, int classes, int servers) {
+        if (s.flows().size() <= classes && s.servers().size() <= servers) {
+            return true;
+        }
+        refused("statistics of gateway " + s.gatewayId() + " claiming " + s.flows().size() + " classes and " + s.servers().size()
+                + " servers (the configuration has " + classes + " and " + servers + ")");
+        return false;
     }
 
     Change onHeartbeat(HeartbeatMessage h, String account) {

@@ -30,10 +30,12 @@ final class PoolSolver {
     private static final Logger LOG = LoggerFactory.getLogger(ResourceManager.class);
     private final ResourceManager rm;
     private final FlowObserver observer;
+    private final ClassLevelSolve byClass;
 
     PoolSolver(ResourceManager rm) {
         this.rm = rm;
         this.observer = new FlowObserver(rm);
+        this.byClass = new ClassLevelSolve(rm, observer);
     }
 
     record PoolResult(String[] flowGateway, int[] flowClass, double[] weight, double objective,
@@ -105,7 +107,11 @@ final class PoolSolver {
             how = t.method();
         } else {
             AllocationProblem problem = problem(poolClasses, flows, free, units, minUnits, resolution);
-            Solution sol = AllocationOptimizer.solve(problem);
+            Solution sol = rm.config.controller().solveByClass(free.size(), problem.concave())
+                    ? byClass.solve(flows, free, units, minUnits, resolution, problem) : null;
+            if (sol == null) {
+                sol = AllocationOptimizer.solve(problem);
+            }
             target = sol.units();
             how = sol.method();
             int[] keep = withinDeadBand(pool, poolClasses, problem, sol, flowKeys, units);
@@ -159,6 +165,9 @@ final class PoolSolver {
         return sol.objective() - keep < rm.config.controller().minGain() * tightest ? prev.units() : null;
     }
 
+    /** The most flows the cycle's log line names one by one. */
+    static final int SUMMARY_FLOWS = 32;
+
     /** Each flow's decision at its weight (floored), its utility added to its class's in {@code perClass}, and the summary. */
     private List<FlowDecision> describe(Flows flows, double[] weight, double[] perClass, StringBuilder sb) {
         List<FlowDecision> decisions = new ArrayList<>();
@@ -177,6 +186,12 @@ final class PoolSolver {
                     obs[i].weight(), w, predicted, u, flows.pinned()[i] != null, rm.model.nameFor(obs[i]), rm.correction.error(key),
                     rm.correction.gain(key), rm.goals[c].predictedPercentile(key, rm.correction, rm.model, obs[i], w),
                     obs[i].forecastRate()));
+            if (i == SUMMARY_FLOWS) {
+                sb.append(", … ").append(flows.size() - i).append(" more flows");
+            }
+            if (i >= SUMMARY_FLOWS) {
+                continue; // a log line per cycle, not a page
+            }
             sb.append(i == 0 ? "" : ", ").append(flows.gateway()[i]).append('/').append(cn)
                     .append(" λ=").append(rm.fmt(obs[i].arrivalRate())).append(" t=").append(rm.fmt(obs[i].responseSeconds()))
                     .append(" w~=").append(rm.fmt(obs[i].weight())).append(" → w=").append(rm.fmt(w))

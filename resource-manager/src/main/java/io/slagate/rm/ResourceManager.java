@@ -262,26 +262,11 @@ public final class ResourceManager {
     /** Every server as pool reconfiguration sees it: its pool now, its slots, requests out on it, its mean service time. */
     public List<PoolReconfiguration.Server> serverStates(long nowNanos) {
         List<PoolReconfiguration.Server> out = new ArrayList<>();
+        GatewayReports reports = new GatewayReports(gateways.values());
         for (ServerConfig sc : config.servers()) {
-            int outstanding = 0;
-            double service = 0;
-            int seen = 0;
-            for (Report r : gateways.values()) {
-                if (r.stats() == null) {
-                    continue;
-                }
-                for (ServerStatusMessage ss : r.stats().servers()) {
-                    if (ss.serverId().equals(sc.id())) {
-                        outstanding += Math.max(0, ss.outstanding());
-                        if (Double.isFinite(ss.meanServiceSeconds()) && ss.meanServiceSeconds() > 0) {
-                            service += ss.meanServiceSeconds();
-                            seen++;
-                        }
-                    }
-                }
-            }
-            out.add(new PoolReconfiguration.Server(sc.id(), sc.pool(), sc.pools(),
-                    GatewayReports.serverUp(gateways.values(), sc.id()) ? capacityOf(sc, nowNanos) : 0, outstanding, seen == 0 ? 0 : service / seen));
+            GatewayReports.Server r = reports.server(sc.id());
+            out.add(new PoolReconfiguration.Server(sc.id(), sc.pool(), sc.pools(), r.up() ? capacityOf(sc, nowNanos) : 0,
+                    r.outstanding(), r.meanServiceSeconds()));
         }
         return out;
     }
@@ -341,16 +326,18 @@ public final class ResourceManager {
         last = allocation(perGateway, now);
         double solveMillis = (System.nanoTime() - started) / 1e6;
         logCycle(changed, gws, clusterUtility, solveMillis, logLine);
-        return new Decision(last, new DecisionMessage(BusMessage.SCHEMA, version, now, id, false, clusterUtility, solveMillis, flowDecisions,
-                limits.decisions(), List.of(), last.capacity()));
+        return new Decision(last, new DecisionMessage(BusMessage.SCHEMA, version, now, id, false, clusterUtility, solveMillis,
+                DecisionDigest.of(flowDecisions), limits.decisions(), List.of(), last.capacity()));
     }
 
     /** Each server's N_s this cycle: its capacity while a gateway sees it up, or what a gateway's fast local limit holds it to. */
     private int[] capacities(List<ServerConfig> servers, long nowNanos) {
         int[] capacity = new int[servers.size()];
+        GatewayReports reports = new GatewayReports(gateways.values());
         for (int s = 0; s < servers.size(); s++) {
-            capacity[s] = GatewayReports.serverUp(gateways.values(), servers.get(s).id()) ? capacityOf(servers.get(s), nowNanos) : 0;
-            int limited = GatewayReports.locallyLimitedCapacity(gateways.values(), servers.get(s).id());
+            GatewayReports.Server r = reports.server(servers.get(s).id());
+            capacity[s] = r.up() ? capacityOf(servers.get(s), nowNanos) : 0;
+            int limited = r.locallyLimitedCapacity();
             if (limited >= 0 && limited < capacity[s]) {
                 capacity[s] = limited; // a gateway's fast local limit holds it: its current capacity
             }
@@ -367,10 +354,10 @@ public final class ResourceManager {
                 share[gi] += weights.get(gws.get(gi)).getOrDefault(config.classes().get(c).name(), 0.0);
             }
         }
+        int[][] split = CapPartition.splitServers(capacity, share);
         for (int s = 0; s < servers.size(); s++) {
-            int[] split = CapPartition.split(capacity[s], share);
             for (int gi = 0; gi < gws.size(); gi++) {
-                caps.get(gws.get(gi)).put(servers.get(s).id(), split[gi]);
+                caps.get(gws.get(gi)).put(servers.get(s).id(), split[s][gi]);
             }
         }
     }
@@ -412,7 +399,8 @@ public final class ResourceManager {
     /** A line per cycle that changes the allocation; the unchanged ones (most, at steady state) only at DEBUG. */
     private void logCycle(boolean changed, List<String> gws, double clusterUtility, double solveMillis, CharSequence pools) {
         if (changed ? LOG.isInfoEnabled() : LOG.isDebugEnabled()) {
-            String line = String.format("cycle v%d gateways=%s Ω=%s solve=%.2fms%s", version, gws, fmt(clusterUtility), solveMillis, pools);
+            Object named = gws.size() <= 16 ? gws : gws.size() + " (" + gws.subList(0, 16) + " …)";
+            String line = String.format("cycle v%d gateways=%s Ω=%s solve=%.2fms%s", version, named, fmt(clusterUtility), solveMillis, pools);
             if (changed) {
                 LOG.info(line);
             } else {

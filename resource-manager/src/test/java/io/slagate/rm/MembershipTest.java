@@ -5,7 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.slagate.bus.GatewayRoster;
 import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.bus.message.ServerStatusMessage;
+import io.slagate.bus.message.StatsMessage;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -25,5 +30,21 @@ class MembershipTest {
         assertEquals(2, m.refusedMessages(), "both counted");
         assertEquals(Membership.Change.JOINED, m.onHeartbeat(beat("gw1", HeartbeatMessage.JOIN), "gw-account"));
         assertTrue(m.believeStats("gw1", "gw-account"), "believed again once it joins again");
+    }
+
+    @Test
+    void reportsClaimingMoreClassesOrServersThanConfigured_areRefusedAndCounted() {
+        Membership m = new Membership("rm1", new GatewayRoster(8, Map.of(), "rm"), () -> 8);
+        List<FlowStatsMessage> flows = new ArrayList<>();
+        List<ServerStatusMessage> servers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            flows.add(new FlowStatsMessage("c" + i, 1, 1, 0, 0.1, 0.1, 0.1, 1, 1, 1));
+            servers.add(new ServerStatusMessage("s" + i, 4, 1, true));
+        }
+        StatsMessage real = new StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 5, 0, flows, servers);
+        assertTrue(m.plausible(real, 3, 3), "as many as configured");
+        assertFalse(m.plausible(real, 2, 3), "a class more than configured");
+        assertFalse(m.plausible(real, 3, 2), "a server more than configured");
+        assertEquals(2, m.refusedMessages());
     }
 }

@@ -44,4 +44,17 @@ public record AllocationMessage(int schema, long version, long timestampMillis, 
     public AllocationMessage(int schema, long version, long timestampMillis, String managerId, Map<String, GatewayAllocation> gateways) {
         this(schema, version, timestampMillis, managerId, gateways, Map.of(), Map.of(), 0);
     }
+
+    /** What gateway {@code gatewayId} is sent: this allocation with its own part only (none when it has none). */
+    public AllocationMessage forGateway(String gatewayId) {
+        GatewayAllocation own = gateways.get(gatewayId);
+        return new AllocationMessage(schema, version, timestampMillis, managerId, own == null ? Map.of() : Map.of(gatewayId, own),
+                serverPools, queueTimeoutMillis, statsWindowMillis, capacity);
+    }
+
+    /** This allocation without the gateways' parts: what the console and standby managers are sent. */
+    public AllocationMessage summary() {
+        return new AllocationMessage(schema, version, timestampMillis, managerId, Map.of(), serverPools, queueTimeoutMillis,
+                statsWindowMillis, capacity);
+    }
 }

@@ -5,8 +5,24 @@ package io.slagate.bus.message;
 public final class Topics {
     /** Gateway → resource manager, console: per-class windowed statistics, every reporting interval. */
     public static final String STATS = "slagate.stats";
-    /** Resource manager → gateways, console: the allocation of every control cycle. */
+    /**
+     * Resource manager → console, standby managers: each control cycle's allocation without the gateways'
+     * parts (its version, the pool map, the capacity signal), so that its size does not grow with the cluster.
+     */
     public static final String ALLOCATION = "slagate.allocation";
+    /**
+     * Resource manager → one gateway: the allocation of every control cycle, with that gateway's part only
+     * ({@link #allocationFor}). A gateway needs nothing of the others' parts, so what it receives per cycle
+     * is sized by its own classes and servers, not by the number of gateways.
+     */
+    public static final String ALLOCATION_GATEWAY_PREFIX = "slagate.allocation.gateway.";
+    /** Every gateway's allocation topic (an ActiveMQ wildcard: the broker's authorization names it). */
+    public static final String ALLOCATION_GATEWAYS = ALLOCATION_GATEWAY_PREFIX + ">";
+
+    /** The allocation topic of gateway {@code gatewayId} (ids are letters, digits, '.', '_' and '-': never a wildcard). */
+    public static String allocationFor(String gatewayId) {
+        return ALLOCATION_GATEWAY_PREFIX + gatewayId;
+    }
     /**
      * Liveness, join and leave, one topic per role, so that the broker's authorization decides who
      * may speak as what: a gateway's account cannot publish a resource manager's heartbeat (and so

@@ -63,8 +63,9 @@ public final class GatewayAgent implements AutoCloseable {
         this.startup = new StartupAdmission(gateway, System::nanoTime,
                 () -> bus.refusal() == null && (bus.isConnected() || bus.lastError() != null));
         // each topic carries one kind of message, and the broker decides which roles may write it: an
-        // allocation arriving on the configuration topic (which consoles may write) is not believed
-        bus.subscribe(Topics.ALLOCATION, m -> {
+        // allocation arriving on the configuration topic (which consoles may write) is not believed; each gateway
+        // has its own allocation topic, carrying its own part only
+        bus.subscribe(Topics.allocationFor(id), m -> {
             if (m instanceof AllocationMessage a) {
                 apply(a);
             }

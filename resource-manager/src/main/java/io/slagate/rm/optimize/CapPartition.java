@@ -1,5 +1,7 @@
 package io.slagate.rm.optimize;
 
+import java.util.Arrays;
+
 
 /**
  * Splits a server's capacity N_s among gateways in proportion to their total shares w_g (eq. 5–6)
@@ -95,6 +97,61 @@ public final class CapPartition {
             }
             out[worst]--;
             given--;
+        }
+        return out;
+    }
+
+    /**
+     * Every server's N_s split among the gateways in proportion to their shares, server by server, each column summing
+     * exactly to its N_s, with the rounding carried from one server to the next: a gateway that got less than its
+     * quota on one server is first in line for the next one's remainder. So each gateway's total over the servers is
+     * within one unit of its total quota even where every per-server quota is below one (hundreds of gateways, a few
+     * slots a server); split one server at a time, the same gateways would win every remainder. O(S·G log G).
+     *
+     * @return {@code out[s][g]}: gateway g's cap on server s
+     */
+    public static int[][] splitServers(int[] capacity, double[] gatewayShares) {
+        int g = gatewayShares.length;
+        int[][] out = new int[capacity.length][g];
+        if (g == 0) {
+            return out;
+        }
+        double total = 0;
+        for (double w : gatewayShares) {
+            total += Math.max(0, w);
+        }
+        double[] carry = new double[g];
+        double[] quota = new double[g];
+        double[] priority = new double[g];
+        Integer[] order = new Integer[g];
+        for (int s = 0; s < capacity.length; s++) {
+            if (capacity[s] <= 0) {
+                continue;
+            }
+            int given = 0;
+            for (int i = 0; i < g; i++) {
+                quota[i] = total > 0 ? capacity[s] * Math.max(0, gatewayShares[i]) / total : (double) capacity[s] / g;
+                out[s][i] = (int) Math.floor(quota[i] + 1e-9);
+                given += out[s][i];
+                priority[i] = quota[i] - out[s][i] + carry[i];
+                order[i] = i;
+            }
+            Arrays.sort(order, (a, b) -> Double.compare(priority[b], priority[a])); // stable: ties to the lower index
+            for (int k = 0; given < capacity[s] && k < g; k++) {
+                if (quota[order[k]] > 0 || total <= 0) {
+                    out[s][order[k]]++;
+                    given++;
+                }
+            }
+            for (int k = g - 1; given > capacity[s] && k >= 0; k--) { // only from the floor's epsilon: never above N_s
+                if (out[s][order[k]] > 0) {
+                    out[s][order[k]]--;
+                    given--;
+                }
+            }
+            for (int i = 0; i < g; i++) {
+                carry[i] += quota[i] - out[s][i];
+            }
         }
         return out;
     }

@@ -196,4 +196,20 @@ class ClosedAndOpenModelsTest {
             assertEquals(name, ResponseTimeModel.named(name).name());
         }
     }
+
+    /** The shortcuts for large shares agree with the full recursion: within 1e-9 relative, or below 1e-20 where cut to 0. */
+    @Test
+    void erlangC_largeShares_matchTheFullRecursion() {
+        for (double a : new double[] {0.3, 1, 7.5, 40, 333.3, 1000, 2500.5, 9000}) {
+            for (int m = (int) Math.floor(a) + 1; m <= a + 20 * Math.sqrt(a) + 100; m += Math.max(1, (int) (Math.sqrt(a) / 3))) {
+                double exact = ErlangCModel.erlangCExact(m, a);
+                double fast = ErlangCModel.erlangC(m, a);
+                if (fast == 0) {
+                    assertTrue(exact < 1e-20, "cut to 0 at m=" + m + " a=" + a + " where it is " + exact);
+                } else {
+                    assertEquals(exact, fast, 1e-9 * exact, "m=" + m + " a=" + a);
+                }
+            }
+        }
+    }
 }

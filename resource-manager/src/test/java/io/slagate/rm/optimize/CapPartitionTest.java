@@ -38,4 +38,47 @@ class CapPartitionTest {
             assertEquals(cap, sum);
         }
     }
+
+    /**
+     * Hundreds of gateways, a few slots a server: every column sums to its N_s, and each gateway's total over the servers
+     * is within one unit of its total quota, where splitting server by server would give every remainder to the same
+     * gateways (and the others nothing at all).
+     */
+    @Test
+    void splitServers_manyGatewaysFewSlots_columnsExact_rowsWithinOneOfTheirQuota() {
+        Random rnd = new Random(5);
+        for (int trial = 0; trial < 50; trial++) {
+            int g = 50 + rnd.nextInt(500);
+            int s = 1 + rnd.nextInt(100);
+            int[] capacity = new int[s];
+            int total = 0;
+            for (int j = 0; j < s; j++) {
+                capacity[j] = rnd.nextInt(20);
+                total += capacity[j];
+            }
+            double[] share = new double[g];
+            double shares = 0;
+            for (int i = 0; i < g; i++) {
+                share[i] = 0.5 + rnd.nextDouble();
+                shares += share[i];
+            }
+            int[][] out = CapPartition.splitServers(capacity, share);
+            for (int j = 0; j < s; j++) {
+                int sum = 0;
+                for (int i = 0; i < g; i++) {
+                    assertTrue(out[j][i] >= 0);
+                    sum += out[j][i];
+                }
+                assertEquals(capacity[j], sum, "server " + j + ": Σ_g N_{g,s} = N_s");
+            }
+            for (int i = 0; i < g; i++) {
+                int row = 0;
+                for (int j = 0; j < s; j++) {
+                    row += out[j][i];
+                }
+                double quota = total * share[i] / shares;
+                assertTrue(Math.abs(row - quota) < 1.0 + 1e-9, "gateway " + i + ": " + row + " slots against a quota of " + quota);
+            }
+        }
+    }
 }
