@@ -39,7 +39,9 @@ final class ChildJvm implements AutoCloseable {
         Path log = dir.resolve(name + ".log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().putAll(env);
-        return new ChildJvm(name, pb.start(), log);
+        Process p = pb.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly, "stop-" + name)); // never outlives the experiment
+        return new ChildJvm(name, p, log);
     }
 
     /** Waits until the log has {@code line} (the component says it is up), at most {@code seconds}. */
@@ -85,9 +87,9 @@ final class ChildJvm implements AutoCloseable {
             Process p = new ProcessBuilder(jstat.toString(), "-gc", String.valueOf(process.pid())).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes());
             p.waitFor(10, TimeUnit.SECONDS);
-            String[] lines = out.strip().split("\n");
-            String[] head = lines[0].trim().split("\\s+");
-            String[] val = lines[lines.length - 1].trim().split("\\s+");
+            List<String> lines = out.strip().lines().filter(l -> !l.startsWith("Picked up")).toList();
+            String[] head = lines.get(0).trim().split("\\s+");
+            String[] val = lines.get(lines.size() - 1).trim().split("\\s+");
             double kb = 0;
             for (int i = 0; i < head.length; i++) {
                 if (List.of("S0U", "S1U", "EU", "OU").contains(head[i])) {

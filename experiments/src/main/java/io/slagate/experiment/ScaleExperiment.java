@@ -102,14 +102,14 @@ final class ScaleExperiment {
                 Point p = points.get(i);
                 boolean last = i == points.size() - 1;
                 log.printf(Locale.ROOT, "scale: %d gateways, %d classes, %d servers%n", p.gateways(), p.classes(), p.servers());
-                ScaleRun run = new ScaleRun(p, this, work, a, b);
-                results.add(run.measure(settle, measure));
-                log.println("  " + results.get(results.size() - 1).line());
-                if (last) {
-                    loss = run.loseBroker(a);
-                    log.println("  " + loss.line());
+                try (ScaleRun run = new ScaleRun(p, this, work, a, b)) { // a failed point stops its manager too
+                    results.add(run.measure(settle, measure));
+                    log.println("  " + results.get(results.size() - 1).line());
+                    if (last) {
+                        loss = run.loseBroker(a);
+                        log.println("  " + loss.line());
+                    }
                 }
-                run.close();
             }
         } finally {
             a.close();

@@ -26,28 +26,33 @@ import java.util.function.BooleanSupplier;
 /** One point of experiment scale: the manager and G simulated gateways up, measured, and (last) a broker lost. */
 final class ScaleRun implements AutoCloseable {
     /** A point's figures. Times in ms; CPU in cores (CPU seconds per second); heap in MiB. */
-    record Result(ScaleExperiment.Point point, double joinSeconds, int cycles, double cycleP50, double cycleP99, double solveP99,
+    record Result(ScaleExperiment.Point point, double connectSeconds, double joinSeconds, int cycles, double cycleP50, double cycleP99, double solveP99,
                   double fanOutP50, double fanOutP99, int versionsNotReaching99, double wireBytesIn, double wireBytesOut,
-                  double jsonIn, double jsonOut, double managerCpu, double managerHeap, double brokersCpu, double brokersHeap) {
+                  double jsonIn, double jsonOut, double managerCpu, double managerHeap, double brokersCpu, double brokersHeap,
+                  double simulationCpu) {
         double wireBytesPerInterval() {
             return Math.max(wireBytesIn, wireBytesOut);
         }
 
         String line() {
-            return String.format(Locale.ROOT, "G %d C %d S %d: joined in %.1f s; cycle p50 %.0f p99 %.0f ms (solve p99 %.0f);"
+            return String.format(Locale.ROOT, "G %d C %d S %d: connected in %.1f s, all admitted %.1f s later; cycle p50 %.0f"
+                            + " p99 %.0f ms (solve p99 %.0f);"
                             + " fan-out p50 %.0f p99 %.0f ms; bytes per gateway-interval in %.0f out %.0f (JSON %.0f / %.0f);"
-                            + " manager %.2f cores %.0f MiB; brokers %.2f cores %.0f MiB", point.gateways(), point.classes(),
-                    point.servers(), joinSeconds, cycleP50, cycleP99, solveP99, fanOutP50, fanOutP99, wireBytesIn, wireBytesOut, jsonIn,
-                    jsonOut, managerCpu, managerHeap, brokersCpu, brokersHeap);
+                            + " manager %.2f cores %.0f MiB; brokers %.2f cores %.0f MiB; simulated gateways %.2f cores",
+                    point.gateways(), point.classes(),
+                    point.servers(), connectSeconds, joinSeconds - connectSeconds, cycleP50, cycleP99, solveP99, fanOutP50, fanOutP99, wireBytesIn, wireBytesOut, jsonIn,
+                    jsonOut, managerCpu, managerHeap, brokersCpu, brokersHeap, simulationCpu);
         }
     }
 
     /** A broker's loss: reconnection of its gateways, the first allocation everywhere after it, the data plane meanwhile. */
-    record Loss(int gatewaysMoved, double reconnectSeconds, double allAppliedSeconds, long requests, long errors) {
+    record Loss(int gatewaysMoved, double reconnectMedianSeconds, double reconnectSeconds, double allAppliedSeconds,
+                double afterReconnectSeconds, long requests, long errors) {
         String line() {
-            return String.format(Locale.ROOT, "broker A lost: %d gateways reconnected within %.1f s; every gateway applied a new"
-                    + " allocation %.1f s after the loss; real gateway: %d requests, %d errors", gatewaysMoved, reconnectSeconds,
-                    allAppliedSeconds, requests, errors);
+            return String.format(Locale.ROOT, "broker A lost: its %d gateways reconnected in %.1f s (median %.1f s); every gateway"
+                    + " applied an allocation decided after the loss %.1f s after it, each at most %.1f s after its reconnection;"
+                    + " real gateway: %d requests, %d errors", gatewaysMoved, reconnectSeconds, reconnectMedianSeconds, allAppliedSeconds,
+                    afterReconnectSeconds, requests, errors);
         }
     }
 
@@ -133,8 +138,14 @@ final class ScaleRun implements AutoCloseable {
             g.start();
         }
         double window = 5;
-        reporter.scheduleAtFixedRate(() -> gateways.forEach(g -> g.report(window)), 0, ScaleExperiment.interval().toMillis(),
-                TimeUnit.MILLISECONDS);
+        long interval = ScaleExperiment.interval().toMillis();
+        for (int i = 0; i < gateways.size(); i++) {
+            SimulatedGateway g = gateways.get(i);
+            // each at its own phase of the interval, as independent gateways report, not all in the same millisecond
+            reporter.scheduleAtFixedRate(() -> g.report(window), i * interval / gateways.size(), interval, TimeUnit.MILLISECONDS);
+        }
+        await("every gateway connected", Duration.ofSeconds(120), () -> gateways.stream().allMatch(g -> g.bus().isConnected()));
+        double connectSeconds = (System.nanoTime() - t0) / 1e9;
         await("every gateway's first allocation", Duration.ofSeconds(120), () -> gateways.stream().allMatch(g -> g.version() > 0));
         double joinSeconds = (System.nanoTime() - t0) / 1e9;
         Thread.sleep(settle.toMillis()); // the experiment's settling time, not a wait for a condition
@@ -169,13 +180,13 @@ final class ScaleRun implements AutoCloseable {
         }
         double[] cyc = cycle.stream().mapToDouble(Double::doubleValue).toArray();
         SimulatedGateway sample = gateways.get(0);
-        return new Result(point, joinSeconds, cyc.length, ScaleFigures.quantile(cyc, 0.5), ScaleFigures.quantile(cyc, 0.99),
+        return new Result(point, connectSeconds, joinSeconds, cyc.length, ScaleFigures.quantile(cyc, 0.5), ScaleFigures.quantile(cyc, 0.99),
                 ScaleFigures.quantile(solve.stream().mapToDouble(Double::doubleValue).toArray(), 0.99),
                 ScaleFigures.quantile(fan, 0.5), ScaleFigures.quantile(fan, 0.99), missed,
                 (io1[0] - io0[0]) / intervals, (io1[1] - io0[1]) / intervals,
                 sample.allocationChars() * ScaleExperiment.interval().toMillis() / (double) ScaleExperiment.cycle().toMillis(),
                 sample.reportChars(), (cpu1[0] - cpu0[0]) / seconds, manager.heapMiB(), (cpu1[1] - cpu0[1]) / seconds,
-                brokers[0].heapMiB() + brokers[1].heapMiB());
+                brokers[0].heapMiB() + brokers[1].heapMiB(), (cpu1[2] - cpu0[2]) / seconds);
     }
 
     /** From now on, each gateway's latency to apply a version goes to {@link #applied}; off: no more. */
@@ -189,9 +200,11 @@ final class ScaleRun implements AutoCloseable {
         }
     }
 
-    /** {manager's CPU seconds, both brokers' CPU seconds} so far. */
+    /** {manager's CPU seconds, both brokers' CPU seconds, this JVM's (the simulated gateways') CPU seconds} so far. */
     private double[] cpu() {
-        return new double[] {manager.cpuSeconds(), brokers[0].cpuSeconds() + brokers[1].cpuSeconds()};
+        double self = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1e9;
+        return new double[] {manager.cpuSeconds(), brokers[0].cpuSeconds() + brokers[1].cpuSeconds(), self};
     }
 
     /**
@@ -209,10 +222,10 @@ final class ScaleRun implements AutoCloseable {
             try {
                 await("the real gateway's first allocation", Duration.ofSeconds(60), () -> agent.allocationsApplied() > 0);
                 Duration before = Duration.ofSeconds(5);
-                Duration after = Duration.ofSeconds(15);
+                Duration window = Duration.ofSeconds(15);
                 LoadSpec spec = new LoadSpec("http://127.0.0.1:" + real.port(), "/services/StockUtility", null,
                         List.of(new LoadSpec.ClassSpec("client", "getQuote", "client", false, null)),
-                        List.of(new LoadSpec.Phase(before.plus(after), List.of(40.0))), true, Duration.ZERO, Duration.ZERO, 7,
+                        List.of(new LoadSpec.Phase(before.plus(window), List.of(40.0))), true, Duration.ZERO, Duration.ZERO, 7,
                         Duration.ofSeconds(30), null);
                 CompletableFuture<Summary> load = CompletableFuture.supplyAsync(() -> {
                     try {
@@ -237,7 +250,7 @@ final class ScaleRun implements AutoCloseable {
                 double[] renewed = new double[gateways.size()];
                 java.util.Arrays.fill(reconnected, Double.NaN);
                 java.util.Arrays.fill(renewed, Double.NaN);
-                await("every gateway reconnected and applying allocations decided after the loss", after, () -> {
+                await("every gateway reconnected and applying allocations decided after the loss", window, () -> {
                     double now = (System.nanoTime() - lostNanos) / 1e9;
                     boolean all = true;
                     for (int i = 0; i < gateways.size(); i++) {
@@ -252,13 +265,21 @@ final class ScaleRun implements AutoCloseable {
                     }
                     return all;
                 });
-                Summary s = load.get(after.toSeconds() + 60, TimeUnit.SECONDS);
+                Summary s = load.get(window.toSeconds() + 60, TimeUnit.SECONDS);
                 long errors = s.classes().values().stream().mapToLong(c -> c.errors().values().stream().mapToLong(Long::longValue).sum())
                         .sum();
                 long sent = s.classes().values().stream().mapToLong(Summary.ClassSummary::sent).sum();
                 long completed = s.classes().values().stream().mapToLong(Summary.ClassSummary::completed).sum();
-                return new Loss(onA.size(), java.util.Arrays.stream(reconnected).max().orElse(Double.NaN),
-                        java.util.Arrays.stream(renewed).max().orElse(Double.NaN), sent, errors + (sent - completed - errors));
+                double[] moved = new double[onA.size()];
+                double after = 0;
+                for (int i = 0; i < gateways.size(); i++) {
+                    if (i % 2 == 0) {
+                        moved[i / 2] = reconnected[i];
+                    }
+                    after = Math.max(after, renewed[i] - reconnected[i]);
+                }
+                return new Loss(onA.size(), ScaleFigures.quantile(moved, 0.5), ScaleFigures.quantile(moved, 1.0),
+                        java.util.Arrays.stream(renewed).max().orElse(Double.NaN), after, sent, errors + (sent - completed - errors));
             } finally {
                 agent.close();
                 bus.close();

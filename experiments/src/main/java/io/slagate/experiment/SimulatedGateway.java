@@ -107,7 +107,10 @@ final class SimulatedGateway implements AutoCloseable {
         for (String s : servers) {
             int cap = mine == null ? 0 : mine.caps().getOrDefault(s, 0);
             slots += cap;
-            status.add(new ServerStatusMessage(s, cap, cap / 2, true));
+            ServerStatusMessage st = new ServerStatusMessage(s, cap, cap / 2, true);
+            if (!st.idle()) {
+                status.add(st); // as a gateway does: an idle server goes without saying
+            }
         }
         double weights = 0;
         for (String c : classes) {

@@ -1,5 +1,6 @@
 package io.slagate.rm;
 
+import io.slagate.config.Combining;
 import io.slagate.rm.FlowObserver.Flows;
 import io.slagate.rm.model.FlowObservation;
 import io.slagate.rm.optimize.AllocationOptimizer;
@@ -25,8 +26,10 @@ import java.util.PriorityQueue;
  *   N_s), so every request of the class gets the same predicted response time. Approximate: a gateway whose flow
  *   answers differently gets only its demand's share, and rounding can leave a flow just past a step.</li>
  * </ul>
- * A cycle's work grows with classes × units, not with gateways × classes × units². Idle flows keep the minimum. Not
- * thread-safe: the manager's thread.
+ * Where every class is concave and the classes are summed (eq. 2a), the tables' outer greedy is one greedy over all
+ * the flows, which is the full problem's own exact path (O(U log K)) and is taken as is. A cycle's work grows with
+ * classes × units², not with gateways × classes × units². Idle flows keep the minimum. Not thread-safe: the
+ * manager's thread.
  */
 final class ClassLevelSolve {
     private final ResourceManager rm;
@@ -43,6 +46,11 @@ final class ClassLevelSolve {
      */
     Solution solve(Flows flows, List<Integer> free, int units, int minUnits, double resolution,
                    AllocationProblem full) {
+        if (full.concave() && full.combining() == Combining.SUM) {
+            // every class concave and summed: the class tables' outer greedy is one greedy over all the flows, which needs
+            // no table at all: the pool's units one at a time, O(U log K), the full problem's own exact path
+            return AllocationOptimizer.greedy(full);
+        }
         int[] target = new int[free.size()];
         Arrays.fill(target, minUnits);
         List<Integer> classes = new ArrayList<>();

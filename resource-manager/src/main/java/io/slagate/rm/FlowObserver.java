@@ -1,5 +1,6 @@
 package io.slagate.rm;
 
+import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.GatewayAllocation;
 import io.slagate.bus.message.ServerStatusMessage;
@@ -123,14 +124,14 @@ final class FlowObserver {
             return null;
         }
         String name = rm.config.classes().get(c).name();
-        double sum = 0;
-        int n = 0;
-        for (Map.Entry<String, GatewayAllocation> e : rm.last.gateways().entrySet()) {
-            Double w = e.getValue().weights().get(name);
-            if (!e.getKey().equals(g) && rm.gateways.containsKey(e.getKey()) && w != null && Double.isFinite(w)) {
-                sum += w;
-                n++;
-            }
+        double[] all = classTotals(name); // {Σ w, n} over every live gateway in the allocation in force
+        double sum = all[0];
+        int n = (int) all[1];
+        GatewayAllocation own = rm.gateways.containsKey(g) ? rm.last.gateways().get(g) : null;
+        Double mine = own == null ? null : own.weights().get(name);
+        if (mine != null && Double.isFinite(mine)) {
+            sum -= mine;
+            n--;
         }
         if (n == 0) {
             return null;
@@ -140,42 +141,65 @@ final class FlowObserver {
         return Math.max(rm.config.controller().minWeight(), Math.round(sum / (n + 1) / res) * res);
     }
 
+    private AllocationMessage totalsOf;
+    private final Map<String, double[]> totals = new HashMap<>();
+
+    /**
+     * Per class, the weights of the allocation in force summed over the gateways the manager counts, and how many:
+     * summed once per allocation, not once per new gateway's flow (hundreds join at once).
+     */
+    private double[] classTotals(String name) {
+        if (totalsOf != rm.last) {
+            totals.clear();
+            totalsOf = rm.last;
+        }
+        return totals.computeIfAbsent(name, k -> {
+            double sum = 0;
+            int n = 0;
+            for (Map.Entry<String, GatewayAllocation> e : rm.last.gateways().entrySet()) {
+                Double w = e.getValue().weights().get(k);
+                if (rm.gateways.containsKey(e.getKey()) && w != null && Double.isFinite(w)) {
+                    sum += w;
+                    n++;
+                }
+            }
+            return new double[] {sum, n};
+        });
+    }
+
     /**
      * λ~, t~ and w~ of flow (g,c) from g's last report; w~ in server slots: the class's weight as a
      * fraction of the pool's weights at g, times the slots g had in the pool.
      */
     String flowKey(String gateway, int classIndex) {
-        return gateway + "/" + rm.config.classes().get(classIndex).name();
+        // another configuration's class names, or gateways long gone (pods' names change with every restart)
+        if (keysFor != rm.config || keys.size() > 4 * rm.config.controller().maxGateways()) {
+            keys.clear();
+            keysFor = rm.config;
+        }
+        String[] k = keys.computeIfAbsent(gateway, g -> new String[rm.config.classes().size()]);
+        if (k[classIndex] == null) {
+            k[classIndex] = gateway + "/" + rm.config.classes().get(classIndex).name();
+        }
+        return k[classIndex];
     }
+
+    /** Flow keys by gateway and class, built once rather than at every ask (several per flow per cycle). */
+    private final Map<String, String[]> keys = new HashMap<>();
+    private SlagateConfig keysFor;
 
     FlowObservation observe(String g, int c, List<Integer> poolClasses) {
         ResourceManager.Report r = rm.gateways.get(g);
         if (r == null || r.stats() == null) {
             return FlowObservation.NONE;
         }
-        StatsMessage s = r.stats();
+        GatewayView gv = view(r, poolClasses, rm.config.classes().get(c).pool());
         String name = rm.config.classes().get(c).name();
-        FlowStatsMessage mine = null;
-        double poolWeight = 0;
-        for (FlowStatsMessage fs : s.flows()) {
-            int ci = rm.config.classIndex(fs.className());
-            if (ci >= 0 && poolClasses.contains(ci)) {
-                poolWeight += fs.weight();
-            }
-            if (fs.className().equals(name)) {
-                mine = fs;
-            }
-        }
+        FlowStatsMessage mine = gv.flows.get(name);
+        double poolWeight = gv.poolWeight;
+        int slots = gv.slots;
         if (mine == null || !(poolWeight > 0)) {
             return FlowObservation.NONE;
-        }
-        int slots = 0;
-        String pool = rm.config.classes().get(c).pool();
-        Map<String, String> poolOf = poolOfServer();
-        for (ServerStatusMessage ss : s.servers()) {
-            if (pool.equals(poolOf.get(ss.serverId())) && ss.inRotation()) {
-                slots += ss.cap();
-            }
         }
         double w = slots * mine.weight() / poolWeight;
         double[] measured = {mine.arrivalRate(), mine.meanResponseSeconds(), mine.throughput(), mine.meanServiceSeconds(), w};
@@ -191,6 +215,59 @@ final class FlowObserver {
         }
         return new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(), mine.meanServiceSeconds(),
                 mine.percentileSeconds());
+    }
+
+    /** One gateway's report read for one pool: its flows by class name, the pool's weights there, its slots in rotation. */
+    private static final class GatewayView {
+        final Map<String, FlowStatsMessage> flows = new HashMap<>();
+        double poolWeight;
+        int slots;
+    }
+
+    private ResourceManager.Report viewed;
+    private List<Integer> viewedPool;
+    private GatewayView view;
+
+    /** The report read once for all of the pool's classes (observeFlows asks class after class of one gateway). */
+    private GatewayView view(ResourceManager.Report r, List<Integer> poolClasses, String pool) {
+        if (r == viewed && poolClasses == viewedPool) {
+            return view;
+        }
+        GatewayView v = new GatewayView();
+        Map<String, Integer> classIndex = classIndex();
+        for (FlowStatsMessage fs : r.stats().flows()) {
+            Integer ci = classIndex.get(fs.className());
+            if (ci != null && poolClasses.contains(ci)) {
+                v.poolWeight += fs.weight();
+            }
+            v.flows.put(fs.className(), fs); // a class named twice: the last, as read in order
+        }
+        Map<String, String> poolOf = poolOfServer();
+        for (ServerStatusMessage ss : r.stats().servers()) {
+            if (pool.equals(poolOf.get(ss.serverId())) && ss.inRotation()) {
+                v.slots += ss.cap();
+            }
+        }
+        viewed = r;
+        viewedPool = poolClasses;
+        view = v;
+        return v;
+    }
+
+    private Map<String, Integer> classIndexOf = Map.of();
+    private SlagateConfig indexed;
+
+    /** Each class's index by name, under the configuration in force. */
+    private Map<String, Integer> classIndex() {
+        if (indexed != rm.config) {
+            Map<String, Integer> m = new HashMap<>();
+            for (int i = 0; i < rm.config.classes().size(); i++) {
+                m.put(rm.config.classes().get(i).name(), i);
+            }
+            classIndexOf = m;
+            indexed = rm.config;
+        }
+        return classIndexOf;
     }
 
     private SlagateConfig mapped;

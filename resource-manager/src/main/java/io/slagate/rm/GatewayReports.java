@@ -12,7 +12,7 @@ import java.util.Map;
 final class GatewayReports {
     /** One server as the reports tell it. */
     static final class Server {
-        private boolean reported;
+        private int reports;
         private boolean inRotation;
         private boolean limited;
         private int caps;
@@ -20,10 +20,6 @@ final class GatewayReports {
         private double service;
         private int serviceSeen;
 
-        /** Down only when at least one gateway reports the server and none has it in rotation. */
-        boolean up() {
-            return !reported || inRotation;
-        }
 
         /**
          * While a gateway reports a local limit on the server (its service times jumped), the server's capacity is what
@@ -48,15 +44,17 @@ final class GatewayReports {
     private static final Server UNREPORTED = new Server();
 
     private final Map<String, Server> servers = new HashMap<>();
+    private int reporting;
 
     GatewayReports(Collection<ResourceManager.Report> gateways) {
         for (ResourceManager.Report r : gateways) {
             if (r.stats() == null) {
                 continue;
             }
+            reporting++;
             for (ServerStatusMessage ss : r.stats().servers()) {
                 Server s = servers.computeIfAbsent(ss.serverId(), k -> new Server());
-                s.reported = true;
+                s.reports++;
                 s.inRotation |= ss.inRotation();
                 s.limited |= ss.locallyLimited();
                 s.caps += Math.max(0, ss.cap());
@@ -67,6 +65,15 @@ final class GatewayReports {
                 }
             }
         }
+    }
+
+    /**
+     * Down only when every reporting gateway has it out of rotation: a gateway that left it out of its report has it
+     * idle and in rotation ({@link ServerStatusMessage#idle}).
+     */
+    boolean up(String id) {
+        Server s = server(id);
+        return s.reports == 0 || s.inRotation || s.reports < reporting;
     }
 
     /** The server {@code id} as reported (one no gateway reports: up, unlimited, idle). */

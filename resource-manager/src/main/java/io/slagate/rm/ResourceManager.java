@@ -265,7 +265,7 @@ public final class ResourceManager {
         GatewayReports reports = new GatewayReports(gateways.values());
         for (ServerConfig sc : config.servers()) {
             GatewayReports.Server r = reports.server(sc.id());
-            out.add(new PoolReconfiguration.Server(sc.id(), sc.pool(), sc.pools(), r.up() ? capacityOf(sc, nowNanos) : 0,
+            out.add(new PoolReconfiguration.Server(sc.id(), sc.pool(), sc.pools(), reports.up(sc.id()) ? capacityOf(sc, nowNanos) : 0,
                     r.outstanding(), r.meanServiceSeconds()));
         }
         return out;
@@ -336,7 +336,7 @@ public final class ResourceManager {
         GatewayReports reports = new GatewayReports(gateways.values());
         for (int s = 0; s < servers.size(); s++) {
             GatewayReports.Server r = reports.server(servers.get(s).id());
-            capacity[s] = r.up() ? capacityOf(servers.get(s), nowNanos) : 0;
+            capacity[s] = reports.up(servers.get(s).id()) ? capacityOf(servers.get(s), nowNanos) : 0;
             int limited = r.locallyLimitedCapacity();
             if (limited >= 0 && limited < capacity[s]) {
                 capacity[s] = limited; // a gateway's fast local limit holds it: its current capacity
@@ -355,14 +355,17 @@ public final class ResourceManager {
             }
         }
         int[][] split = CapPartition.splitServers(capacity, share);
-        for (int s = 0; s < servers.size(); s++) {
-            for (int gi = 0; gi < gws.size(); gi++) {
-                caps.get(gws.get(gi)).put(servers.get(s).id(), split[s][gi]);
+        for (int gi = 0; gi < gws.size(); gi++) {
+            Map<String, Integer> mine = caps.get(gws.get(gi));
+            for (int s = 0; s < servers.size(); s++) {
+                if (split[s][gi] > 0) { // a server not named has no slots (GatewayAllocation)
+                    mine.put(servers.get(s).id(), split[s][gi]);
+                }
             }
         }
     }
 
-    /** Each gateway's part: its weights and its caps, servers of pools without classes at 0 (unused). */
+    /** Each gateway's part: its weights and its non-zero caps (servers of pools without classes have none). */
     private Map<String, GatewayAllocation> perGateway(List<String> gws, Map<String, Map<String, Double>> weights,
                                                       Map<String, Map<String, Integer>> caps) {
         Map<String, GatewayAllocation> perGateway = new TreeMap<>();
@@ -373,9 +376,6 @@ public final class ResourceManager {
             quotas = QuotaSplit.split(config.classification(), gws, demand, refusedFigures);
         }
         for (String g : gws) {
-            for (ServerConfig s : config.servers()) {
-                caps.get(g).putIfAbsent(s.id(), 0);
-            }
             perGateway.put(g, new GatewayAllocation(weights.get(g), caps.get(g), quotas.getOrDefault(g, Map.of())));
         }
         return perGateway;

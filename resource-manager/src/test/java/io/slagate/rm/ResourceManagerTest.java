@@ -56,7 +56,7 @@ class ResourceManagerTest {
     }
 
     private static int cap(AllocationMessage a, String gw, String server) {
-        return a.gateways().get(gw).caps().get(server);
+        return a.gateways().get(gw).caps().getOrDefault(server, 0);
     }
 
     @Test

@@ -1,13 +1,18 @@
 package io.slagate.bus.message;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** JSON encoding of bus messages. Unknown fields are ignored (a newer sender may add some). */
+/**
+ * JSON encoding of bus messages. Unknown fields are ignored (a newer sender may add some); null fields are left out
+ * (a missing field reads as null).
+ */
 public final class BusCodec {
     private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
     private BusCodec() {
     }

@@ -12,6 +12,17 @@ package io.slagate.bus.message;
 public record ServerStatusMessage(String serverId, int cap, int outstanding, boolean inRotation, double throughput,
                                   double meanServiceSeconds, boolean locallyLimited, String localityGroup, String servingPool,
                                   String refusedPool) {
+    /**
+     * Whether there is nothing to say of the server beyond "in rotation": no cap here, nothing outstanding, no answers
+     * measured, no local limit, locality or pool. A gateway leaves such servers out of its report (with hundreds of
+     * gateways each holds slots on a few servers only); a receiver reads a server a reporting gateway left out as idle
+     * and in rotation there.
+     */
+    public boolean idle() {
+        return cap == 0 && outstanding == 0 && inRotation && !(throughput > 0) && !locallyLimited && localityGroup == null
+                && servingPool == null && refusedPool == null;
+    }
+
     /** The longest locality description a gateway sends (the rest is cut). */
     public static final int MAX_LOCALITY_CHARS = 1000;
 

@@ -161,7 +161,7 @@ public final class GatewayAgent implements AutoCloseable {
             return false;
         }
         double[] w = current.weights();
-        int[] n = current.caps();
+        int[] n = new int[config.servers().size()]; // a server the allocation does not name has no slots here
         for (Map.Entry<String, Double> e : mine.weights().entrySet()) {
             int c = config.classIndex(e.getKey());
             if (c < 0) {
@@ -280,9 +280,12 @@ public final class GatewayAgent implements AutoCloseable {
         for (int s = 0; s < q.serverCount(); s++) {
             double[] measured = gateway.metrics().serverWindow(s);
             // the cap in force here: below the allocation's while a local limit holds the server
-            servers.add(new ServerStatusMessage(config.servers().get(s).id(), q.effectiveCap(s), q.server(s).outstanding(),
+            ServerStatusMessage st = new ServerStatusMessage(config.servers().get(s).id(), q.effectiveCap(s), q.server(s).outstanding(),
                     q.server(s).inRotation(), measured[0], measured[1], q.effectiveCap(s) < a.cap(s), q.localityGroupOf(s),
-                    config.servers().get(s).movable() ? q.servingPool(s) : null, q.refusedPool(s)));
+                    config.servers().get(s).movable() ? q.servingPool(s) : null, q.refusedPool(s));
+            if (!st.idle()) {
+                servers.add(st); // an idle server goes without saying (ServerStatusMessage.idle)
+            }
         }
         return new StatsMessage(BusMessage.SCHEMA, id, sequence.incrementAndGet(), System.currentTimeMillis(), window,
                 a.version(), flows, servers, null, gateway.quotas().lastDemand());

@@ -14,6 +14,7 @@ import io.slagate.gateway.Gateway;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.stats.GatewayMetrics;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -60,12 +61,13 @@ class GatewayAgentTest {
     }
 
     @Test
-    void unknownNamesIgnored_missingKept_nonPositiveWeightsFloored() {
+    void unknownNamesIgnored_missingWeightsKept_missingCapsZero_nonPositiveWeightsFloored() {
+        agent.apply(alloc(4, "gw1", Map.of(), Map.of("s1", 5, "s2", 2)));
         agent.apply(alloc(5, "gw1", Map.of("gold", 9.0, "basic", 0.0), Map.of("s9", 1, "s2", 1)));
         Allocation a = gateway.queues().allocation();
         assertEquals(3, a.weight(0), "premium not named: kept");
         assertTrue(a.weight(1) > 0 && a.weight(1) < 0.01, "0 becomes the positive floor the WRR needs");
-        assertEquals(0, a.cap(0), "s1 not named: the cap in force kept (before the first allocation, the start-up cap, 0)");
+        assertEquals(0, a.cap(0), "s1 not named: no slots here, whatever the last allocation gave it (5)");
         assertEquals(1, a.cap(1));
     }
 
@@ -118,10 +120,15 @@ class GatewayAgentTest {
         assertEquals(2, m.flows().size());
         assertEquals("premium", m.flows().get(0).className());
         assertEquals(3, m.flows().get(0).weight());
-        assertEquals(2, m.servers().size());
-        assertEquals(0, m.servers().get(0).cap(), "before its first allocation a gateway on a bus holds no slot, not 6");
-        assertTrue(m.servers().get(0).inRotation());
+        assertEquals(List.of(), m.servers(), "before its first allocation a gateway on a bus holds no slot, not 6: every server"
+                + " idle and in rotation, which goes without saying");
         assertEquals(m.sequence() + 1, agent.statsMessage().sequence(), "sequence numbers increase");
+        assertTrue(agent.apply(alloc(9, "gw1", Map.of(), Map.of("s2", 4))));
+        StatsMessage after = agent.statsMessage();
+        assertEquals(1, after.servers().size(), "s1 holds no slot here (not named: 0), s2 four: " + after.servers());
+        assertEquals("s2", after.servers().get(0).serverId());
+        assertEquals(4, after.servers().get(0).cap());
+        assertTrue(after.servers().get(0).inRotation());
     }
 
     @Test

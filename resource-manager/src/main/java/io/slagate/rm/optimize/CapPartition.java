@@ -123,7 +123,7 @@ public final class CapPartition {
         double[] carry = new double[g];
         double[] quota = new double[g];
         double[] priority = new double[g];
-        Integer[] order = new Integer[g];
+        double[] sorted = new double[g];
         for (int s = 0; s < capacity.length; s++) {
             if (capacity[s] <= 0) {
                 continue;
@@ -133,19 +133,32 @@ public final class CapPartition {
                 quota[i] = total > 0 ? capacity[s] * Math.max(0, gatewayShares[i]) / total : (double) capacity[s] / g;
                 out[s][i] = (int) Math.floor(quota[i] + 1e-9);
                 given += out[s][i];
-                priority[i] = quota[i] - out[s][i] + carry[i];
-                order[i] = i;
+                // a gateway without a share never takes a remainder
+                priority[i] = quota[i] > 0 || total <= 0 ? quota[i] - out[s][i] + carry[i] : Double.NEGATIVE_INFINITY;
             }
-            Arrays.sort(order, (a, b) -> Double.compare(priority[b], priority[a])); // stable: ties to the lower index
-            for (int k = 0; given < capacity[s] && k < g; k++) {
-                if (quota[order[k]] > 0 || total <= 0) {
-                    out[s][order[k]]++;
-                    given++;
+            int left = capacity[s] - given;
+            if (left > 0) {
+                // the remainders go to the `left` largest priorities (ties: the lower index): a primitive sort finds the
+                // threshold, not a sort of boxed indices per server
+                System.arraycopy(priority, 0, sorted, 0, g);
+                Arrays.sort(sorted);
+                double threshold = sorted[Math.max(0, g - left)];
+                for (int i = 0; i < g && left > 0; i++) {
+                    if (priority[i] > threshold) {
+                        out[s][i]++;
+                        left--;
+                    }
+                }
+                for (int i = 0; i < g && left > 0; i++) {
+                    if (priority[i] == threshold && priority[i] != Double.NEGATIVE_INFINITY) {
+                        out[s][i]++;
+                        left--;
+                    }
                 }
             }
-            for (int k = g - 1; given > capacity[s] && k >= 0; k--) { // only from the floor's epsilon: never above N_s
-                if (out[s][order[k]] > 0) {
-                    out[s][order[k]]--;
+            for (int i = 0; i < g && given > capacity[s]; i++) { // only from the floor's epsilon: never above N_s
+                if (out[s][i] > 0 && quota[i] < out[s][i]) {
+                    out[s][i]--;
                     given--;
                 }
             }
