@@ -24,9 +24,11 @@ import java.util.Random;
  * gateways' reports (C classes, S servers, each flow an M/M/1 slot queue at the share it holds, reports decoded from
  * their JSON as the bus delivers them), then the step (observe, solve, split the caps) and the encoding of every
  * gateway's part. G = 10, 100, 500, 1000 at C = 10, S = 100, 10,000 slots, in the order up then down (each G twice),
- * 15 cycles of warm-up and 30 measured per run. Writes bench/results/manager-cycle.md.
+ * 15 cycles of warm-up and 30 measured per run, with {@code controller.model: mmm} (Erlang C, for open-loop traffic), or
+ * with the model given second ({@code auto}: the closed population where it fits, up to 500 gateways). Writes the
+ * results file given first (bench/results/manager-cycle.md).
  *
- * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar io.slagate.bench.ManagerCycleMain [results.md]}
+ * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar io.slagate.bench.ManagerCycleMain [results.md] [model]}
  */
 public final class ManagerCycleMain {
     private static final int CLASSES = 10;
@@ -43,19 +45,20 @@ public final class ManagerCycleMain {
 
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args.length > 0 ? args[0] : "bench/results/manager-cycle.md");
-        int[] order = {10, 100, 500, 1000, 1000, 500, 100, 10};
+        String model = args.length > 1 ? args[1] : "mmm";
+        int[] order = model.equals("mmm") ? new int[] {10, 100, 500, 1000, 1000, 500, 100, 10} : new int[] {10, 100, 500, 500, 100, 10};
         List<Run> runs = new ArrayList<>();
         for (int g : order) {
-            Run r = run(g, 15, 30);
+            Run r = run(g, 15, 30, model);
             runs.add(r);
             System.out.printf(Locale.ROOT, "G %4d: decode p50 %.1f ms, step p50 %.1f p99 %.1f ms, encode p50 %.1f ms%n", g,
                     q(r.decode, 0.5), q(r.step, 0.5), q(r.step, 0.99), q(r.encode, 0.5));
         }
         Files.createDirectories(out.toAbsolutePath().getParent());
-        Files.writeString(out, report(runs));
+        Files.writeString(out, report(runs, model));
     }
 
-    static Run run(int gateways, int warmup, int measured) {
+    static Run run(int gateways, int warmup, int measured, String model) {
         StringBuilder y = new StringBuilder("gateway: { stats: { reportingInterval: 1s, window: 5s } }\nservers:\n");
         for (int s = 0; s < SERVERS; s++) {
             y.append(String.format(Locale.ROOT, "  - { id: s%03d, url: \"http://127.0.0.1:1\", concurrency: %d }%n", s, SLOTS / SERVERS));
@@ -64,7 +67,7 @@ public final class ManagerCycleMain {
         for (int c = 0; c < CLASSES; c++) {
             y.append(String.format(Locale.ROOT, "  - { name: c%d, target: %dms }%n", c, 150 + 25 * c));
         }
-        y.append("controller: { cycle: 1s, model: mmm }\n");
+        y.append("controller: { cycle: 1s, model: ").append(model).append(" }\n");
         ResourceManager rm = new ResourceManager("rm", ConfigLoader.parse(y.toString(), "bench"), new Overrides(), 0);
         Random random = new Random(gateways);
         double perFlow = 0.6 * SLOTS * MU / (gateways * (double) CLASSES);
@@ -136,13 +139,13 @@ public final class ManagerCycleMain {
         return s[Math.max(0, (int) Math.ceil(p * s.length) - 1)];
     }
 
-    private static String report(List<Run> runs) {
+    private static String report(List<Run> runs, String model) {
         StringBuilder md = new StringBuilder("# The resource manager's cycle against the number of gateways\n\nProduced by `java -cp"
-                + " benchmarks/target/benchmarks.jar io.slagate.bench.ManagerCycleMain` (after `mvn -B -q -DskipTests -pl benchmarks"
-                + " -am package`) on " + Runtime.getRuntime().availableProcessors() + " cores, " + LocalDate.now() + ".\n\n"
+                + " benchmarks/target/benchmarks.jar io.slagate.bench.ManagerCycleMain " + (model.equals("mmm") ? "" : "RESULTS " + model)
+                + "` (`bench/manager-cycle.sh`, after `mvn -B -q -DskipTests -pl benchmarks -am package`) on " + Runtime.getRuntime().availableProcessors() + " cores, " + LocalDate.now() + ".\n\n"
                 + "One thread, nothing else running in the process: G gateways' reports decoded from JSON, the step (observe, solve"
                 + " over the classes, split the caps), every gateway's part encoded. C = 10 classes, S = 100 servers, 10,000 slots,"
-                + " `model: mmm`, sum combining. Each G is run twice (order 10, 100, 500, 1000, then back down); 15 cycles of warm-up,"
+                + " `model: " + model + "`, sum combining. Each G is run twice (up, then back down); 15 cycles of warm-up,"
                 + " 30 measured per run. Times in ms per cycle.\n\n"
                 + "| G | run | decode p50 | step p50 | step p99 | encode p50 | total p50 | total p99 |\n|---|---|---|---|---|---|---|---|\n");
         for (int i = 0; i < runs.size(); i++) {
