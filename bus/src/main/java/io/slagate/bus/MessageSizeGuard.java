@@ -12,10 +12,13 @@ import org.apache.activemq.util.ByteSequence;
  * A received bus message's size, checked before its text is inflated, decoded or parsed: over
  * {@link Topics#MAX_MESSAGE_CHARS} characters (4 bytes each at worst in UTF-8) it is refused. A compressed body is
  * inflated only far enough to count past the limit, so a small message that would inflate to gigabytes (a deflate
- * bomb) costs no more than the limit.
+ * bomb) costs no more than the limit; one too small to inflate past it (most: a report of 100 servers deflates to
+ * ~1.3 KB) is not counted at all.
  */
 final class MessageSizeGuard {
     static final long LIMIT_BYTES = 4L * Topics.MAX_MESSAGE_CHARS + 4;
+    /** Deflate expands a body at most about 1032-fold: a compressed body this small cannot inflate past the limit. */
+    static final long NEVER_TOO_LARGE_COMPRESSED = LIMIT_BYTES / 1032;
 
     private MessageSizeGuard() {
     }
@@ -28,7 +31,7 @@ final class MessageSizeGuard {
         if (am.getSize() > LIMIT_BYTES) {
             return am.getSize();
         }
-        if (am.isCompressed()) {
+        if (am.isCompressed() && am.getContent() != null && am.getContent().getLength() > NEVER_TOO_LARGE_COMPRESSED) {
             long inflated = inflatedSize(am.getContent(), LIMIT_BYTES);
             return inflated > LIMIT_BYTES ? inflated : -1;
         }

@@ -9,19 +9,23 @@ import io.slagate.load.LoadSpec;
 import io.slagate.load.Summary;
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import com.sun.management.OperatingSystemMXBean;
 
 /** One point of experiment scale: the manager and G simulated gateways up, measured, and (last) a broker lost. */
 final class ScaleRun implements AutoCloseable {
@@ -88,7 +92,7 @@ final class ScaleRun implements AutoCloseable {
         reporter = ScaleExperiment.scheduler("scale-reporter", 2);
         double perFlow = 0.6 * ScaleExperiment.SLOTS * SimulatedGateway.MU / (point.gateways() * (double) point.classes());
         double[] rate = new double[classes.length];
-        java.util.Arrays.fill(rate, perFlow);
+        Arrays.fill(rate, perFlow);
         for (int i = 0; i < point.gateways(); i++) {
             gateways.add(new SimulatedGateway(gatewayId(i), exp.gatewayUrl(i), "gateways", exp.password("gateways"), classes, servers,
                     rate, 17L * i, i == 0));
@@ -195,14 +199,14 @@ final class ScaleRun implements AutoCloseable {
             applied.clear();
         }
         for (SimulatedGateway g : gateways) {
-            g.onApplied(on ? (version, latency) -> applied.computeIfAbsent(version, v -> new java.util.concurrent.CopyOnWriteArrayList<>())
+            g.onApplied(on ? (version, latency) -> applied.computeIfAbsent(version, v -> new CopyOnWriteArrayList<>())
                     .add(latency) : null);
         }
     }
 
     /** {manager's CPU seconds, both brokers' CPU seconds, this JVM's (the simulated gateways') CPU seconds} so far. */
     private double[] cpu() {
-        double self = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        double self = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime() / 1e9;
         return new double[] {manager.cpuSeconds(), brokers[0].cpuSeconds() + brokers[1].cpuSeconds(), self};
     }
@@ -248,8 +252,8 @@ final class ScaleRun implements AutoCloseable {
                 a.kill();
                 double[] reconnected = new double[gateways.size()];
                 double[] renewed = new double[gateways.size()];
-                java.util.Arrays.fill(reconnected, Double.NaN);
-                java.util.Arrays.fill(renewed, Double.NaN);
+                Arrays.fill(reconnected, Double.NaN);
+                Arrays.fill(renewed, Double.NaN);
                 await("every gateway reconnected and applying allocations decided after the loss", window, () -> {
                     double now = (System.nanoTime() - lostNanos) / 1e9;
                     boolean all = true;
@@ -279,7 +283,7 @@ final class ScaleRun implements AutoCloseable {
                     after = Math.max(after, renewed[i] - reconnected[i]);
                 }
                 return new Loss(onA.size(), ScaleFigures.quantile(moved, 0.5), ScaleFigures.quantile(moved, 1.0),
-                        java.util.Arrays.stream(renewed).max().orElse(Double.NaN), after, sent, errors + (sent - completed - errors));
+                        Arrays.stream(renewed).max().orElse(Double.NaN), after, sent, errors + (sent - completed - errors));
             } finally {
                 agent.close();
                 bus.close();

@@ -10,10 +10,12 @@ import io.slagate.bus.message.HeartbeatMessage;
 import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.bus.message.StatsMessage;
 import io.slagate.bus.message.Topics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.BiConsumer;
 
 /**
  * A gateway's control-plane side without its data plane, for the scale experiment: a real bus client with its own
@@ -39,7 +41,7 @@ final class SimulatedGateway implements AutoCloseable {
     /** JSON characters of the last allocation received and the last report sent (sampled gateways only). */
     private volatile int allocationChars;
     private volatile int reportChars;
-    private volatile java.util.function.BiConsumer<Long, Long> onApplied;
+    private volatile BiConsumer<Long, Long> onApplied;
 
     /**
      * @param url         the bus URL (a failover URL of the brokers)
@@ -61,7 +63,7 @@ final class SimulatedGateway implements AutoCloseable {
                 long now = System.currentTimeMillis();
                 applied = a;
                 appliedAtMillis = now;
-                java.util.function.BiConsumer<Long, Long> l = onApplied;
+                BiConsumer<Long, Long> l = onApplied;
                 if (l != null) {
                     l.accept(a.version(), now - a.timestampMillis());
                 }
@@ -74,7 +76,7 @@ final class SimulatedGateway implements AutoCloseable {
     }
 
     /** Told (version, latency in ms from its decision to here) of each allocation applied from now on; null: no one. */
-    void onApplied(java.util.function.BiConsumer<Long, Long> listener) {
+    void onApplied(BiConsumer<Long, Long> listener) {
         onApplied = listener;
     }
 
@@ -175,6 +177,6 @@ final class SimulatedGateway implements AutoCloseable {
 
     @Override
     public void close() {
-        bus.close(java.time.Duration.ofMillis(200));
+        bus.close(Duration.ofMillis(200));
     }
 }

@@ -167,27 +167,23 @@ final class FlowObserver {
         });
     }
 
-    /**
-     * λ~, t~ and w~ of flow (g,c) from g's last report; w~ in server slots: the class's weight as a
-     * fraction of the pool's weights at g, times the slots g had in the pool.
-     */
+    /** The flow's key ("gateway/class"), built once per flow rather than at every ask (several per flow per cycle). */
     String flowKey(String gateway, int classIndex) {
-        // another configuration's class names, or gateways long gone (pods' names change with every restart)
-        if (keysFor != rm.config || keys.size() > 4 * rm.config.controller().maxGateways()) {
-            keys.clear();
-            keysFor = rm.config;
+        ConfigIndex ix = index();
+        if (ix.keys.size() > 4 * rm.config.controller().maxGateways()) {
+            ix.keys.clear(); // gateways long gone: pods' names change with every restart
         }
-        String[] k = keys.computeIfAbsent(gateway, g -> new String[rm.config.classes().size()]);
+        String[] k = ix.keys.computeIfAbsent(gateway, g -> new String[rm.config.classes().size()]);
         if (k[classIndex] == null) {
             k[classIndex] = gateway + "/" + rm.config.classes().get(classIndex).name();
         }
         return k[classIndex];
     }
 
-    /** Flow keys by gateway and class, built once rather than at every ask (several per flow per cycle). */
-    private final Map<String, String[]> keys = new HashMap<>();
-    private SlagateConfig keysFor;
-
+    /**
+     * λ~, t~ and w~ of flow (g,c) from g's last report; w~ in server slots: the class's weight as a
+     * fraction of the pool's weights at g, times the slots g had in the pool.
+     */
     FlowObservation observe(String g, int c, List<Integer> poolClasses) {
         ResourceManager.Report r = rm.gateways.get(g);
         if (r == null || r.stats() == null) {
@@ -234,7 +230,7 @@ final class FlowObserver {
             return view;
         }
         GatewayView v = new GatewayView();
-        Map<String, Integer> classIndex = classIndex();
+        Map<String, Integer> classIndex = index().classIndex;
         for (FlowStatsMessage fs : r.stats().flows()) {
             Integer ci = classIndex.get(fs.className());
             if (ci != null && poolClasses.contains(ci)) {
@@ -242,7 +238,7 @@ final class FlowObserver {
             }
             v.flows.put(fs.className(), fs); // a class named twice: the last, as read in order
         }
-        Map<String, String> poolOf = poolOfServer();
+        Map<String, String> poolOf = index().poolOf;
         for (ServerStatusMessage ss : r.stats().servers()) {
             if (pool.equals(poolOf.get(ss.serverId())) && ss.inRotation()) {
                 v.slots += ss.cap();
@@ -254,36 +250,31 @@ final class FlowObserver {
         return v;
     }
 
-    private Map<String, Integer> classIndexOf = Map.of();
-    private SlagateConfig indexed;
+    /** What the configuration in force says, indexed once: each server's pool and each class's index by name; the flow keys. */
+    private static final class ConfigIndex {
+        final SlagateConfig config;
+        final Map<String, String> poolOf = new HashMap<>();
+        final Map<String, Integer> classIndex = new HashMap<>();
+        final Map<String, String[]> keys = new HashMap<>();
 
-    /** Each class's index by name, under the configuration in force. */
-    private Map<String, Integer> classIndex() {
-        if (indexed != rm.config) {
-            Map<String, Integer> m = new HashMap<>();
-            for (int i = 0; i < rm.config.classes().size(); i++) {
-                m.put(rm.config.classes().get(i).name(), i);
+        ConfigIndex(SlagateConfig config) {
+            this.config = config;
+            for (ServerConfig sc : config.servers()) {
+                poolOf.put(sc.id(), sc.pool());
             }
-            classIndexOf = m;
-            indexed = rm.config;
+            for (int i = 0; i < config.classes().size(); i++) {
+                classIndex.put(config.classes().get(i).name(), i);
+            }
         }
-        return classIndexOf;
     }
 
-    private SlagateConfig mapped;
-    private Map<String, String> poolOf = Map.of();
+    private ConfigIndex index;
 
-    /** Each server's pool under the configuration in force, by id (a lookup per server state, not a scan). */
-    private Map<String, String> poolOfServer() {
-        if (mapped != rm.config) {
-            Map<String, String> m = new HashMap<>();
-            for (ServerConfig sc : rm.config.servers()) {
-                m.put(sc.id(), sc.pool());
-            }
-            poolOf = m;
-            mapped = rm.config;
+    private ConfigIndex index() {
+        if (index == null || index.config != rm.config) {
+            index = new ConfigIndex(rm.config);
         }
-        return poolOf;
+        return index;
     }
 
     /** Marks an observation dropped for a non-finite figure (compared by identity). */

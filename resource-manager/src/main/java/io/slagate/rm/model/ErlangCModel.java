@@ -114,13 +114,4 @@ public final class ErlangCModel implements ResponseTimeModel {
         }
         return m * b / (m - a * (1 - b));
     }
-
-    /** The same by the full recursion from k = 1: the reference the fast one is tested against. */
-    static double erlangCExact(int m, double a) {
-        double b = 1;
-        for (int k = 1; k <= m; k++) {
-            b = a * b / (k + a * b);
-        }
-        return m * b / (m - a * (1 - b));
-    }
 }

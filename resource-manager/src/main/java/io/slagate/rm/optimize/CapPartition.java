@@ -53,54 +53,6 @@ public final class CapPartition {
         return out;
     }
 
-    public static int[] split(int capacity, double[] gatewayShares) {
-        int g = gatewayShares.length;
-        int[] out = new int[g];
-        if (g == 0 || capacity <= 0) {
-            return out;
-        }
-        double total = 0;
-        for (double w : gatewayShares) {
-            total += Math.max(0, w);
-        }
-        double[] quota = new double[g];
-        for (int i = 0; i < g; i++) {
-            quota[i] = total > 0 ? capacity * Math.max(0, gatewayShares[i]) / total : (double) capacity / g;
-        }
-        int given = 0;
-        for (int i = 0; i < g; i++) {
-            out[i] = (int) Math.floor(quota[i] + 1e-9);
-            given += out[i];
-        }
-        while (given < capacity) {
-            int best = -1;
-            double bestRem = -1;
-            for (int i = 0; i < g; i++) {
-                double rem = quota[i] - out[i];
-                if (rem > bestRem + 1e-12) {
-                    bestRem = rem;
-                    best = i;
-                }
-            }
-            out[best]++;
-            given++;
-        }
-        while (given > capacity) { // only from the floor's epsilon; take from the smallest remainder
-            int worst = -1;
-            double worstRem = Double.MAX_VALUE;
-            for (int i = 0; i < g; i++) {
-                double rem = quota[i] - out[i];
-                if (out[i] > 0 && rem < worstRem) {
-                    worstRem = rem;
-                    worst = i;
-                }
-            }
-            out[worst]--;
-            given--;
-        }
-        return out;
-    }
-
     /**
      * Every server's N_s split among the gateways in proportion to their shares, server by server, each column summing
      * exactly to its N_s, with the rounding carried from one server to the next: a gateway that got less than its

@@ -7,13 +7,18 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class CapPartitionTest {
+    /** One server's N_s split among the gateways. */
+    private static int[] split(int capacity, double[] shares) {
+        return CapPartition.splitServers(new int[] {capacity}, shares)[0];
+    }
+
     @Test
     void split_proportional_exactSum() {
-        assertArrayEquals(new int[] {6, 4}, CapPartition.split(10, new double[] {6, 4}));
-        assertArrayEquals(new int[] {4, 3, 3}, CapPartition.split(10, new double[] {1, 1, 1}), "remainder to the lowest index on ties");
-        assertArrayEquals(new int[] {7, 3}, CapPartition.split(10, new double[] {6.6, 3.4}), "largest remainder");
-        assertArrayEquals(new int[] {0, 0}, CapPartition.split(0, new double[] {1, 1}));
-        assertArrayEquals(new int[] {5, 5}, CapPartition.split(10, new double[] {0, 0}), "no shares: equal split");
+        assertArrayEquals(new int[] {6, 4}, split(10, new double[] {6, 4}));
+        assertArrayEquals(new int[] {4, 3, 3}, split(10, new double[] {1, 1, 1}), "remainder to the lowest index on ties");
+        assertArrayEquals(new int[] {7, 3}, split(10, new double[] {6.6, 3.4}), "largest remainder");
+        assertArrayEquals(new int[] {0, 0}, split(0, new double[] {1, 1}));
+        assertArrayEquals(new int[] {5, 5}, split(10, new double[] {0, 0}), "no shares: equal split");
     }
 
     @Test
@@ -28,7 +33,7 @@ class CapPartitionTest {
                 w[j] = rnd.nextDouble() * 10 + 0.01;
                 total += w[j];
             }
-            int[] out = CapPartition.split(cap, w);
+            int[] out = split(cap, w);
             int sum = 0;
             for (int j = 0; j < g; j++) {
                 sum += out[j];
