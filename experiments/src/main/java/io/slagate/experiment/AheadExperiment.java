@@ -25,15 +25,15 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The ramp ({@code slagate experiment ahead}): open-loop arrivals on one server of 10 slots, basic
  * steady, premium from 2× to 10× its base rate over the ramp; the controller with {@code forecast: auto} and
- * with {@code forecast: none}, three runs each, alternating, the same seeds. The figure is the seconds of the
- * ramp and the hold after it in which premium's mean response time was above its target.
+ * with {@code forecast: none}, {@value #PAIRS} pairs in ABBA order, each pair on its own seed. The figure is the seconds
+ * of the ramp and the hold after it in which premium's mean response time was above its target.
  */
 final class AheadExperiment {
     private static final double SCALE = 0.02;
     /** Premium's base rate (requests/s); basic's steady rate. The server takes 500/s (10 slots of 20 ms). */
     private static final double PREMIUM_BASE = 25;
     private static final double BASIC = 400;
-    private static final int RUNS = 3;
+    private static final int PAIRS = 4;
 
     private final boolean quick;
     private final PrintStream log;
@@ -46,21 +46,25 @@ final class AheadExperiment {
     }
 
     List<String> run(Path out, String command) throws Exception {
-        int settle = quick ? 15 : 20; // at least a window, so that the first cycles see the base rates
-        int ramp = quick ? 30 : 60;
-        int hold = quick ? 10 : 20;
-        int[] with = new int[RUNS];
-        int[] without = new int[RUNS];
+        int settle = quick ? 12 : 20; // at least a window, so that the first cycles see the base rates
+        int ramp = quick ? 20 : 60;
+        int hold = quick ? 8 : 20;
+        int[] with = new int[PAIRS];
+        int[] without = new int[PAIRS];
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU))) {
             String url = backend.urls().get(0);
-            for (int r = 0; r < RUNS; r++) {
-                with[r] = violations(url, "auto", settle, ramp, hold, 100 + r);
-                without[r] = violations(url, "none", settle, ramp, hold, 100 + r);
+            for (int i = 0; i < 2 * PAIRS; i++) {
+                int pair = i / 2;
+                if (Spread.aAt(i)) {
+                    with[pair] = violations(url, "auto", settle, ramp, hold, 100 + pair);
+                } else {
+                    without[pair] = violations(url, "none", settle, ramp, hold, 100 + pair);
+                }
             }
         }
-        int f = sum(with);
-        int n = sum(without);
-        String line = String.format(Locale.ROOT, "ramp-violation-seconds forecast %d none %d", f, n);
+        String line = String.format(Locale.ROOT, "ramp-violation-seconds forecast %d none %d (sums over %d ABBA pairs; per run forecast %s "
+                + "none %s)", sum(with), sum(without), PAIRS, Spread.of(asDoubles(with)).format("%.1f"),
+                Spread.of(asDoubles(without)).format("%.1f"));
         if (Boolean.getBoolean("slagate.ahead.rampOnly")) { // a development aid: the ramp alone, nothing written
             seriesLines.forEach(log::println);
             return List.of(line);
@@ -70,29 +74,19 @@ final class AheadExperiment {
         Crowd defended;
         Crowd undefended;
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU))) {
-            defended = crowd(backend.urls().get(0), true, calm, crowdSeconds, 7);
-            undefended = crowd(backend.urls().get(0), false, calm, crowdSeconds, 7);
+            defended = crowd(backend.urls().get(0), true, calm, crowdSeconds, quick ? 5 : calm, 7);
+            undefended = crowd(backend.urls().get(0), false, calm, crowdSeconds, quick ? 5 : calm, 7);
         }
-        int poolSettle = 15;
-        int poolMeasure = quick ? 30 : 60;
-        PoolsRun fixed;
-        PoolsRun moving;
-        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0, 0, 0), ServiceTime.of(Duration.ofMillis(50),
-                Experiments.SLEEPY_CPU))) {
-            fixed = pools(backend.urls(), false, poolSettle, poolMeasure, 11);
-            // the full run keeps the reconfigured pools ten minutes: after the first settling, nothing should move again
-            moving = pools(backend.urls(), true, poolSettle, quick ? poolMeasure : 600, 11);
-        } finally {
-            StockUtility.configure(ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU));
-        }
+        PoolsExperiment pools = new PoolsExperiment(quick, log);
+        PoolsExperiment.Result poolsResult = pools.run();
         Path dir = out.resolve("ahead");
         Files.createDirectories(dir);
         StringBuilder md = rampReport(command, settle, ramp, hold, with, without, line);
         String crowdLine = String.format(Locale.ROOT, "flash-crowd premium-violation-seconds defence %d none %d (of %d), lost %d and %d",
                 defended.premiumViolations(), undefended.premiumViolations(), crowdSeconds, defended.lost(), undefended.lost());
         md.append(crowdReport(defended, undefended, calm, crowdSeconds)).append("\n```\n").append(crowdLine).append("\n```\n");
-        String poolsLine = String.format(Locale.ROOT, "pools throughput static %.0f reconfigured %.0f", fixed.total(), moving.total());
-        md.append(poolsReport(fixed, moving, poolSettle, poolMeasure)).append("\n```\n").append(poolsLine).append("\n```\n");
+        String poolsLine = poolsResult.line();
+        md.append(poolsResult.report()).append("\n```\n").append(poolsLine).append("\n```\n");
         ResultsFile.write(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), md);
         return List.of(crowdLine, line, poolsLine);
     }
@@ -110,7 +104,7 @@ final class AheadExperiment {
      * 60/s to 600/s within 5 s (10×, beyond the server) for {@code crowd} s, then back; the controller on a 5 s cycle.
      * With the gateway's defence ({@code flashCrowd}: the alarm, a cycle at once, basic held to its share) or without.
      */
-    private Crowd crowd(String url, boolean defence, int calm, int crowd, long seed) throws Exception {
+    private Crowd crowd(String url, boolean defence, int calm, int crowd, int after, long seed) throws Exception {
         String yaml = String.format(Locale.ROOT, """
                 gateway:
                   id: gw1
@@ -137,7 +131,7 @@ final class AheadExperiment {
             phases.add(new LoadSpec.Phase(Duration.ofSeconds(1), List.of(CROWD_PREMIUM, CROWD_BASIC * (1 + 9.0 * i / 5))));
         }
         phases.add(new LoadSpec.Phase(Duration.ofSeconds(crowd - 5), List.of(CROWD_PREMIUM, 10 * CROWD_BASIC)));
-        phases.add(new LoadSpec.Phase(Duration.ofSeconds(calm), List.of(CROWD_PREMIUM, CROWD_BASIC)));
+        phases.add(new LoadSpec.Phase(Duration.ofSeconds(after), List.of(CROWD_PREMIUM, CROWD_BASIC)));
         try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(yaml, "flash crowd"), true)) {
             LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(),
                     List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, Duration.ofMillis(40)),
@@ -222,90 +216,12 @@ final class AheadExperiment {
         return Double.isFinite(v) ? String.format(Locale.ROOT, "%.1f", v) : "–";
     }
 
-    /** What one pools run measured: each class's answered requests per second over the measured part, p95, and the moves. */
-    private record PoolsRun(double quotes, double trades, double quotesP95, double tradesP95, long lost, long moves,
-                            Map<String, String> serverPools, List<String> moveLog) {
-        double total() {
-            return quotes + trades;
+    private static List<Double> asDoubles(int[] v) {
+        List<Double> out = new ArrayList<>();
+        for (int x : v) {
+            out.add((double) x);
         }
-    }
-
-    private static final double QUOTES_RATE = 240;
-    private static final double TRADES_RATE = 60;
-
-    /**
-     * The pools: two services, pool {@code a} (getQuote) and pool {@code b} (buyShares), two servers each (N_s = 5,
-     * 50 ms per request: 200 req/s a pool), quotes at 4× the trades' rate and beyond its pool; one server of each pool
-     * movable to the other ({@code reconfigure}) or none. Throughput = requests answered per second after the first
-     * {@code settle} s.
-     */
-    private PoolsRun pools(List<String> urls, boolean reconfigure, int settle, int measure, long seed) throws Exception {
-        String yaml = String.format(Locale.ROOT, """
-                gateway:
-                  id: gw1
-                  listen: "127.0.0.1:0"
-                  admin: "127.0.0.1:0"
-                  faultStatus: http
-                  stats: { reportingInterval: 500ms, window: 5s }
-                servers:
-                  - { id: a1, url: "%s", concurrency: 5, pool: a }
-                  - { id: a2, url: "%s", concurrency: 5, pool: a%s }
-                  - { id: b1, url: "%s", concurrency: 5, pool: b }
-                  - { id: b2, url: "%s", concurrency: 5, pool: b%s }
-                classes:
-                  - { name: quotes, target: 150ms, pool: a, queueBound: 200, queueTimeout: 2s }
-                  - { name: trades, target: 150ms, pool: b, queueBound: 200, queueTimeout: 2s }
-                classification: { rules: [ { operation: "urn:buyShares", class: trades } ], defaultClass: quotes }
-                bus: { url: "vm://slagate-pools", listen: "" }
-                controller: { cycle: 1s, combining: min, resolution: 0.1,
-                              reconfiguration: { every: 5s, high: 0.85, low: 0.5, dwell: 60s } }
-                """, urls.get(0), urls.get(1), reconfigure ? ", pools: [a, b]" : "", urls.get(2), urls.get(3),
-                reconfigure ? ", pools: [b, a]" : "");
-        try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(yaml, "pools"), true)) {
-            LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
-                    List.of(new LoadSpec.ClassSpec("quotes", "getQuote", null, false, Duration.ofMillis(150)),
-                            new LoadSpec.ClassSpec("trades", "buyShares", null, false, Duration.ofMillis(150))),
-                    List.of(new LoadSpec.Phase(Duration.ofSeconds(settle + measure), List.of(QUOTES_RATE, TRADES_RATE))),
-                    true, Duration.ZERO, Duration.ofSeconds(settle), seed, Duration.ofSeconds(30), null);
-            Summary s = new LoadGenerator(spec, null).run();
-            Summary.ClassSummary q = s.classes().get("quotes");
-            Summary.ClassSummary t = s.classes().get("trades");
-            PoolsRun r = new PoolsRun(q.throughput(), t.throughput(), q.p95Ms(), t.p95Ms(), s.lost(), sys.poolMoves(),
-                    sys.serverPools(), sys.poolMoveLog());
-            log.printf(Locale.ROOT, "ahead: pools %s: quotes %.1f/s, trades %.1f/s, moves %d, servers %s%n",
-                    reconfigure ? "reconfigured" : "static", r.quotes(), r.trades(), r.moves(), r.serverPools());
-            return r;
-        }
-    }
-
-    private static String poolsReport(PoolsRun fixed, PoolsRun moving, int settle, int measure) {
-        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, """
-
-                ## Server-pool reconfiguration (item 3)
-
-                Two services on pools of two servers each (N_s = 5, 50 ms per request: 200 requests/s a pool): quotes
-                (getQuote, pool a) at %.0f/s, trades (buyShares, pool b) at %.0f/s, open loop: quotes at 4× the trades and
-                1.2× its pool. Targets 150 ms; each class's queue holds 200 and waits at most 2 s. Static: the pools as
-                configured. Reconfigured: `a2` may serve `[a, b]` and `b2` `[b, a]`; the resource manager considers a move every
-                5 s (high 0.85, low 0.5, dwell 60 s). Throughput = requests answered per second over %d s after the first %d s.
-
-                | | static | reconfigured |
-                |---|---:|---:|
-                | quotes answered/s | %.1f | %.1f |
-                | trades answered/s | %.1f | %.1f |
-                | total | %.1f | %.1f |
-                | quotes p95 (ms) | %.0f | %.0f |
-                | trades p95 (ms) | %.0f | %.0f |
-                | requests lost | %d | %d |
-                | moves | %d | %d |
-                | pools at the end | %s | %s |
-
-                Moves: %s
-                """, QUOTES_RATE, TRADES_RATE, measure, settle, fixed.quotes(), moving.quotes(), fixed.trades(), moving.trades(),
-                fixed.total(), moving.total(), fixed.quotesP95(), moving.quotesP95(), fixed.tradesP95(), moving.tradesP95(),
-                fixed.lost(), moving.lost(), fixed.moves(), moving.moves(), fixed.serverPools(), moving.serverPools(),
-                moving.moveLog().isEmpty() ? "none" : String.join("; ", moving.moveLog())));
-        return md.toString();
+        return out;
     }
 
     private static int sum(int[] v) {
@@ -336,13 +252,13 @@ final class AheadExperiment {
                 + "so the window's mean lags a ramp by half a window; with `forecast: auto` (the rate during the next cycle, "
                 + "(window/2 + cycle/2)/cycle cycles ahead of the window's mean, by Holt's trend or a 5-cycle regression, "
                 + "whichever's recent one-cycle error is smaller, trusted while that error is under 20%%) and with "
-                + "`forecast: none`, alternating, the same seeds. Violation seconds: seconds of the ramp and the hold in which "
+                + "`forecast: none`, in ABBA order, both sides of a pair on the same seed. Violation seconds: seconds of the ramp and the hold in which "
                 + "premium's mean response time was above its target.%n%n",
                 SCALE * 1000, BASIC, 2 * PREMIUM_BASE, settle, 2 * PREMIUM_BASE, 10 * PREMIUM_BASE, ramp, hold,
                 2 * SCALE * 1000, 3 * SCALE * 1000, CYCLE, WINDOW));
-        md.append("| run (seed) | forecast: auto | forecast: none |\n|---:|---:|---:|\n");
-        for (int r = 0; r < RUNS; r++) {
-            md.append(String.format(Locale.ROOT, "| %d | %d | %d |%n", 100 + r, with[r], without[r]));
+        md.append("| pair (seed) | first | forecast: auto | forecast: none |\n|---:|---|---:|---:|\n");
+        for (int r = 0; r < PAIRS; r++) {
+            md.append(String.format(Locale.ROOT, "| %d | %s | %d | %d |%n", 100 + r, Spread.aAt(2 * r) ? "auto" : "none", with[r], without[r]));
         }
         md.append(String.format(Locale.ROOT, "| all | %d | %d |%n", sum(with), sum(without))).append("\n```\n").append(line).append("\n```\n");
         md.append("\nPremium's mean response time per second (paper-seconds; τ = 2) from the ramp's start; in brackets, the "

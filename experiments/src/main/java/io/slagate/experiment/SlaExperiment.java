@@ -76,35 +76,54 @@ final class SlaExperiment {
     private static final int QUIET_CUSTOMERS = 4;
     private static final int CLIENTS_EACH = 3;
 
+    /** Repetitions of the noisy-customer comparison, each running its three sides in an order alternating with the last. */
+    private static final int NOISY_REPETITIONS = 3;
+
     private String noisyCustomer(StringBuilder md) throws Exception {
         Duration warm = Duration.ofSeconds(quick ? 4 : 10);
-        Duration measure = Duration.ofSeconds(quick ? 16 : 60);
-        double[] base;
-        double[] fair;
-        double[] off;
+        Duration measure = Duration.ofSeconds(quick ? 12 : 60);
+        List<double[][]> reps = new ArrayList<>(); // per repetition: {alone, fair, off}
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(NOISY_SCALE, Experiments.SLEEPY_CPU))) {
             String url = backend.urls().get(0);
-            base = quietP95(url, "customers", false, warm, measure);
-            fair = quietP95(url, "customers", true, warm, measure);
-            off = quietP95(url, "none", true, warm, measure);
+            for (int r = 0; r < NOISY_REPETITIONS; r++) {
+                double[][] rep = new double[3][];
+                int[] order = r % 2 == 0 ? new int[] {0, 1, 2} : new int[] {2, 1, 0};
+                for (int side : order) {
+                    rep[side] = quietP95(url, side == 2 ? "none" : "customers", side != 0, warm, measure);
+                }
+                reps.add(rep);
+            }
         }
-        double f = mean(fair) / mean(base) - 1;
-        double o = mean(off) / mean(base) - 1;
         md.append("## Noisy customer\n\n").append(String.format(Locale.ROOT, "One class (premium), N_s = 10, exponential service of "
                 + "mean %.0f ms, think time the same; %d quiet customers of %d clients each, and a noisy customer of %d clients "
                 + "(ten times a customer's load, more than the servers hold). p95 response time of each quiet customer (ms), "
-                + "%d s measured after %d s of warm-up:%n%n", NOISY_SCALE * 1000, QUIET_CUSTOMERS, CLIENTS_EACH, 10 * CLIENTS_EACH,
-                measure.toSeconds(), warm.toSeconds()));
+                + "%d s measured after %d s of warm-up. %d repetitions, each running the quiet customers alone, with the noisy "
+                + "one under per-customer fairness, and with it without fairness, in an order reversed from one repetition to the "
+                + "next; a rise is the quiet customers' mean p95 against the same repetition's run alone:%n%n", NOISY_SCALE * 1000,
+                QUIET_CUSTOMERS, CLIENTS_EACH, 10 * CLIENTS_EACH, measure.toSeconds(), warm.toSeconds(), NOISY_REPETITIONS));
         md.append("| run |");
         for (int i = 1; i <= QUIET_CUSTOMERS; i++) {
             md.append(" quiet-").append(i).append(" |");
         }
         md.append(" mean | rise |\n|---|").append("---:|".repeat(QUIET_CUSTOMERS + 2)).append('\n');
-        row(md, "quiet customers alone", base, Double.NaN);
-        row(md, "with the noisy one, fairness: customers", fair, f);
-        row(md, "with the noisy one, fairness: none", off, o);
+        List<Double> fair = new ArrayList<>();
+        List<Double> off = new ArrayList<>();
+        for (int r = 0; r < reps.size(); r++) {
+            double[][] rep = reps.get(r);
+            fair.add(rise(rep[1], rep[0]));
+            off.add(rise(rep[2], rep[0]));
+            row(md, (r + 1) + ": quiet customers alone", rep[0], Double.NaN);
+            row(md, (r + 1) + ": with the noisy one, fairness: customers", rep[1], fair.get(r));
+            row(md, (r + 1) + ": with the noisy one, fairness: none", rep[2], off.get(r));
+        }
         md.append('\n');
-        return String.format(Locale.ROOT, "noisy-customer p95-rise fair %.3f off %.3f", f, o);
+        return String.format(Locale.ROOT, "noisy-customer p95-rise fair %s off %s", Spread.of(fair).format("%.3f"),
+                Spread.of(off).format("%.3f"));
+    }
+
+    /** The quiet customers' mean p95 with the noisy one against their mean p95 alone, as a fraction. */
+    static double rise(double[] with, double[] alone) {
+        return mean(with) / mean(alone) - 1;
     }
 
     private static void row(StringBuilder md, String name, double[] p95, double rise) {
@@ -294,16 +313,7 @@ final class SlaExperiment {
 
     /** The mean of column {@code k} over the runs, with [min..max] when there are several. */
     static String spread(List<double[]> runs, int k, String format) {
-        double sum = 0;
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
-        for (double[] r : runs) {
-            sum += r[k];
-            min = Math.min(min, r[k]);
-            max = Math.max(max, r[k]);
-        }
-        String mean = String.format(Locale.ROOT, format, sum / runs.size());
-        return runs.size() < 2 ? mean : mean + String.format(Locale.ROOT, " [" + format + ".." + format + "]", min, max);
+        return Spread.of(runs.stream().map(r -> r[k]).toList()).format(format);
     }
 
     private static void lateRow(StringBuilder md, String name, double[] r) {

@@ -14,7 +14,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,23 +22,29 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 /**
- * The experiment ({@code slagate experiment tuning}): two servers of a sleep-bound service whose requests
- * contend past 8 at once (a database's locks), one the safe side and one the experimental side, each class's requests
- * split half and half; tuning two knobs, the servers' worker pools (through their admin endpoint) and slagate's N_s,
- * from a deliberately poor start (2 workers) under a load whose mix changes halfway. Then the configuration tuning found
- * and the best hand-found one (the reference) in turn on both sides, twice each (tuned, reference, reference, tuned), under the
- * same load, for comparison.
- * Ends with the line
- * {@code start U0 tuned U1 reference U2 safe-drop D}.
+ * The experiment ({@code slagate experiment tuning}): two servers of a sleep-bound service whose requests contend past
+ * {@value #CONTENTION_KNEE} at once (a database's locks: throughput falls again past a point), one the safe side and
+ * one the experimental side, each class's requests split half and half, under open-loop arrivals heavy enough that
+ * too few workers queue and too many thrash: an optimum inside the range. Per run, on the same load: first an
+ * exhaustive sweep of the servers' worker pool over {@link #GRID} (both sides on each value: the reference an
+ * operator would find by trying them all), then the tuner from the far end of the range, then the configuration it
+ * found and the sweep's best in turn (ABBA) on both sides. Ends with the line
+ * {@code tuning best-by-sweep UB tuned U1 start U0 safe-drop D experimental-worst E}.
  */
 final class TuningExperiment {
-    private static final int CONTENTION_KNEE = 8;
-    /** Found by hand beforehand: workers at the per-side population, N_s at its default (not binding). */
-    private static final int REFERENCE_WORKERS = 10;
-    /** The backend as shipped: a servlet container's default thread pool (Jetty's 200), nothing tuned. */
-    private static final int DEFAULT_WORKERS = 200;
+    static final int CONTENTION_KNEE = 8;
+    /** The worker pools the sweep tries: the knob's range 1..32, finer where the optimum may lie. */
+    static final int[] GRID = {2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32};
+    /** Each class's arrival rate (requests/s), half of it on each side: 120/s a side, 6 of a server's 50 ms workers busy. */
+    private static final double RATE_PER_CLASS = 120;
+    /** The runs' seeds and starting pools: the far ends of the range, more than one initial simplex step (7.75) from the optimum. */
+    private static final long[] SEEDS = {41, 42, 43};
+    private static final int[] STARTS = {32, 1, 28};
+    private static final String KNOBS = "[ { name: workers, path: /admin/knobs, min: 1, max: 32 } ]";
+    private static final String QUEUE_TIMEOUT = "1s";
 
     private final boolean quick;
     private final PrintStream log;
@@ -49,126 +54,111 @@ final class TuningExperiment {
         this.log = log;
     }
 
+    /** One run's figures. */
+    record Run(long seed, int start, double[] sweep, int sweepBest, int tuned, double ub, double u1, double u0, double safeDrop,
+               double experimentalWorst, int secondsBelowSafe, List<Tuner.Trial> trials, List<double[]> series, String comparison) {
+    }
+
     List<String> run(Path out, String command) throws Exception {
-        int phaseSeconds = Integer.getInteger("slagate.tuning.phaseSeconds", quick ? 120 : 300);
-        int referenceSeconds = quick ? 40 : 60;
+        int runs = quick ? 1 : SEEDS.length;
+        List<Run> done = new ArrayList<>();
+        for (int r = 0; r < runs; r++) {
+            done.add(once(SEEDS[r], STARTS[r]));
+        }
+        String line = String.format(Locale.ROOT, "tuning best-by-sweep %s tuned %s start %s safe-drop %s experimental-worst %s",
+                spread(done, Run::ub), spread(done, Run::u1), spread(done, Run::u0), spread(done, Run::safeDrop),
+                spread(done, Run::experimentalWorst));
+        Path dir = out.resolve("tuning");
+        Files.createDirectories(dir);
+        ResultsFile.write(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(command, done, line));
+        return List.of(line);
+    }
+
+    private static String spread(List<Run> runs, ToDoubleFunction<Run> f) {
+        return Spread.of(runs.stream().map(r -> f.applyAsDouble(r)).toList()).format("%.3f");
+    }
+
+    private Run once(long seed, int start) throws Exception {
+        int point = quick ? 10 : 15;
+        int tuningSeconds = quick ? 150 : 240;
+        int compare = quick ? 20 : 30;
         List<double[]> series = new CopyOnWriteArrayList<>(); // second, safe utility, experimental utility
-        List<Tuner.Trial> trials;
-        double u0;
-        double u1;
-        double u2;
-        double u3;
-        String comparison;
-        String bestValues;
-        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0), ServiceTime.of(Duration.ofMillis(50), 0).withWorkers(2))) {
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0), ServiceTime.of(Duration.ofMillis(50), 0).withWorkers(start))) {
             for (ServerKnobs k : backend.knobs()) {
                 k.contentionKnee(CONTENTION_KNEE);
             }
-            try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(yaml(backend.urls()), "tuning"), true)) {
+            try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(yaml(backend.urls(), KNOBS, QUEUE_TIMEOUT), "tuning"), true)) {
                 ControlLoop rm = sys.controlLoop();
+                command(rm, ControlMessage.TUNING_STOP); // the sweep first, the tuner idle
                 long t0 = System.nanoTime();
                 ScheduledExecutorService sampler = sampleSides(rm, series, t0);
                 try {
-                    // tuning under a changing load: premium-heavy, then basic-heavy, the same population
-                    load(sys, List.of(new LoadSpec.Phase(Duration.ofSeconds(phaseSeconds), List.of(40.0, 20.0)),
-                            new LoadSpec.Phase(Duration.ofSeconds(phaseSeconds), List.of(20.0, 40.0))), 41);
-                    u0 = rm.tuner().baselineUtility();
-                    trials = rm.tuner().trials();
-                    bestValues = Arrays.toString(rm.tuner().bestValues());
-                    // the tuned and the reference configurations alternate on both sides under the second phase's load,
-                    // tuned, reference, reference, tuned (ABBA): each U is the mean of its two periods, so a load that drifts
-                    // steadily over the four periods favours neither (with tuned, reference, tuned, reference the reference
-                    // is always one period later: in a run whose tuned best was the reference itself, one configuration read
-                    // 0.093, 0.097, 0.099, 0.101 so, a bias of 0.003 against a margin of 0.005); one 30 s mean is ±0.01 here
-                    command(rm, ControlMessage.TUNING_STOP);
-                    StringBuilder order = new StringBuilder();
-                    double[] abba = tunedAgainstReference(sys, backend, rm.tuner().bestValues(), series, t0, referenceSeconds, order);
-                    u1 = abba[0];
-                    u2 = abba[1];
-                    comparison = order.toString();
-                    // the defaults on both sides (the two tiers untuned: the backends' default pool, slagate's N_s as
-                    // configured), the same load: what tuning gained over an operator who tuned nothing
-                    for (ServerKnobs k : backend.knobs()) {
-                        k.workers(DEFAULT_WORKERS);
+                    double[] sweep = new double[GRID.length];
+                    for (int i = 0; i < GRID.length; i++) {
+                        sweep[i] = both(sys, backend, GRID[i], series, t0, point, seed * 100 + i);
+                        log.printf(Locale.ROOT, "tuning: sweep, %d workers: %.3f%n", GRID[i], sweep[i]);
                     }
-                    u3 = secondPhase(sys, series, t0, referenceSeconds, 44);
+                    int b = TuningFigures.best(sweep);
+                    setWorkers(backend, start);
+                    double from = (System.nanoTime() - t0) / 1e9;
+                    command(rm, ControlMessage.TUNING_START);
+                    load(sys, tuningSeconds, seed);
+                    double to = (System.nanoTime() - t0) / 1e9;
+                    command(rm, ControlMessage.TUNING_STOP);
+                    double u0 = rm.tuner().baselineUtility();
+                    List<Tuner.Trial> trials = rm.tuner().trials();
+                    int tuned = (int) Math.round(rm.tuner().bestValues()[0]);
+                    // the tuning period proper: after the baseline's measurement of the start (one period)
+                    double tuningFrom = from + 8;
+                    double drop = TuningFigures.safeDrop(series, tuningFrom, to, u0);
+                    double worst = TuningFigures.worstSpanMean(series, tuningFrom, to, 2);
+                    int below = TuningFigures.secondsBelowSafe(series, tuningFrom, to);
+                    // the tuned pool and the sweep's best in turn, tuned, best, best, tuned: a drift favours neither
+                    StringBuilder order = new StringBuilder();
+                    double[] sum = new double[2];
+                    for (int period = 0; period < 4; period++) {
+                        boolean isTuned = period == 0 || period == 3;
+                        double u = both(sys, backend, isTuned ? tuned : GRID[b], series, t0, compare, seed * 1000 + period);
+                        sum[isTuned ? 0 : 1] += u / 2;
+                        order.append(period == 0 ? "" : ", ").append(isTuned ? "tuned " : "sweep's best ")
+                                .append(String.format(Locale.ROOT, "%.3f", u));
+                    }
+                    Run run = new Run(seed, start, sweep, b, tuned, sum[1], sum[0], u0, drop, worst, below, trials, List.copyOf(series),
+                            order.toString());
+                    log.printf(Locale.ROOT, "tuning: seed %d from %d workers: sweep's best %d (%.3f), tuned %d; %s; safe-drop %.3f, "
+                            + "experimental worst %.3f, %d s below the safe side%n", seed, start, GRID[b], sweep[b], tuned, order, drop,
+                            worst, below);
+                    return run;
                 } finally {
                     sampler.shutdownNow();
                 }
             }
         }
-        double drop = safeDrop(trials, u0);
-        String defaults = String.format(Locale.ROOT, "two-tier defaults %.3f tuned %.3f", u3, u1);
-        String line = String.format(Locale.ROOT, "start %.3f tuned %.3f reference %.3f safe-drop %.3f", u0, u1, u2, drop);
-        Path dir = out.resolve("tuning");
-        Files.createDirectories(dir);
-        ResultsFile.write(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(command, trials, series, defaults + "\n" + line, bestValues, phaseSeconds, referenceSeconds, comparison));
-        return List.of(defaults, line);
     }
 
-    /** The safe side over each trial's measurement period against its period before tuning (like against like): the largest drop. */
-    private static double safeDrop(List<Tuner.Trial> trials, double u0) {
-        double drop = 0;
-        for (Tuner.Trial t : trials) {
-            if (Double.isFinite(t.safe()) && Double.isFinite(u0)) {
-                drop = Math.max(drop, u0 - t.safe());
-            }
+    private static void setWorkers(BackendServer backend, int workers) {
+        for (ServerKnobs k : backend.knobs()) {
+            k.workers(workers);
         }
-        return drop;
     }
 
-    /**
-     * The tuned configuration ({@code best}: workers, N_s) and the reference alternate on both sides under the second
-     * phase's load, ABBA; each figure is the mean of its two periods, written to {@code order} period by period.
-     *
-     * @return the tuned configuration's utility and the reference's
-     */
-    private double[] tunedAgainstReference(RunningSystem sys, BackendServer backend, double[] best, List<double[]> series, long t0,
-                                           int referenceSeconds, StringBuilder order) throws Exception {
-        ControlLoop rm = sys.controlLoop();
-        double[] tuned = new double[2];
-        double[] reference = new double[2];
-        for (int period = 0; period < 4; period++) {
-            boolean isTuned = period == 0 || period == 3;
-            int round = period < 2 ? 0 : 1;
-            if (isTuned) {
-                for (ServerKnobs k : backend.knobs()) {
-                    k.workers((int) Math.round(best[0]));
-                }
-                rm.overrides().pinCapacity("s1", (int) Math.round(best[1]), Long.MAX_VALUE);
-                rm.overrides().pinCapacity("s2", (int) Math.round(best[1]), Long.MAX_VALUE);
-                tuned[round] = secondPhase(sys, series, t0, referenceSeconds, 45 + 2L * round);
-            } else {
-                for (ServerKnobs k : backend.knobs()) {
-                    k.workers(REFERENCE_WORKERS);
-                }
-                rm.overrides().unpinCapacity("s1");
-                rm.overrides().unpinCapacity("s2");
-                reference[round] = secondPhase(sys, series, t0, referenceSeconds, 43 + 2L * round);
-            }
-            order.append(period == 0 ? "" : ", ").append(isTuned ? "tuned " : "reference ")
-                    .append(String.format(Locale.ROOT, "%.3f", isTuned ? tuned[round] : reference[round]));
-        }
-        return new double[] {(tuned[0] + tuned[1]) / 2, (reference[0] + reference[1]) / 2};
-    }
-
-    /** The second phase's load for {@code seconds}; the safe side's mean utility after its first 10 s. */
-    private double secondPhase(RunningSystem sys, List<double[]> series, long t0, int seconds, long seed) throws Exception {
+    /** Both sides on {@code workers} for {@code seconds} of the load: the mean of the two sides' utility after 4 s to settle. */
+    private double both(RunningSystem sys, BackendServer backend, int workers, List<double[]> series, long t0, int seconds, long seed)
+            throws Exception {
+        setWorkers(backend, workers);
         double from = (System.nanoTime() - t0) / 1e9;
-        load(sys, List.of(new LoadSpec.Phase(Duration.ofSeconds(seconds), List.of(20.0, 40.0))), seed);
-        return meanSafe(series, from + 10, from + seconds);
+        load(sys, seconds, seed);
+        double to = (System.nanoTime() - t0) / 1e9;
+        return (mean(series, from + 4, to, 1) + mean(series, from + 4, to, 2)) / 2;
     }
 
-    private void load(RunningSystem sys, List<LoadSpec.Phase> phases, long seed) throws Exception {
+    private void load(RunningSystem sys, int seconds, long seed) throws Exception {
         LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
                 List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, Duration.ofMillis(150)),
                         new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, Duration.ofMillis(250))),
-                phases, true, Duration.ZERO, Duration.ZERO, seed, Duration.ofSeconds(30), null);
+                List.of(new LoadSpec.Phase(Duration.ofSeconds(seconds), List.of(RATE_PER_CLASS, RATE_PER_CLASS))), true, Duration.ZERO,
+                Duration.ZERO, seed, Duration.ofSeconds(30), null);
         new LoadGenerator(spec, null).run();
-    }
-
-    private static double meanSafe(List<double[]> series, double from, double to) {
-        return mean(series, from, to, 1);
     }
 
     /** Mean of column {@code col} of a per-second series (second, safe, experimental) over [from, to); NaN when empty. */
@@ -212,7 +202,10 @@ final class TuningExperiment {
         for (double[] x : series) {
             s.append(String.format(Locale.ROOT, "%.0f:%.2f/%.2f ", x[0], x[1], x[2]));
         }
-        md.append(s.toString().trim()).append("\n\n```\n").append(line).append("\n```\n");
+        md.append(s.toString().trim()).append("\n");
+        if (!line.isEmpty()) {
+            md.append("\n```\n").append(line).append("\n```\n");
+        }
     }
 
     static ScheduledExecutorService sampleSides(ControlLoop rm, List<double[]> series, long t0) {
@@ -277,32 +270,50 @@ final class TuningExperiment {
                 """, urls.get(0), urls.get(1), ExperimentSetup.PREMIUM_USER, knobs, queueTimeout, strategy);
     }
 
-    private static String report(String command, List<Tuner.Trial> trials, List<double[]> series, String line, String best, int phase,
-                                 int compareSeconds, String comparison) {
-        StringBuilder md = new StringBuilder("# Experiment tuning — online tuning with a safe/experimental split\n\n");
-        md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
-                .append(LocalDate.now()).append(".\n\n");
-        md.append(String.format(Locale.ROOT, """
-                Two servers of a sleep-bound service (50 ms a request) whose requests contend past %d executing at once
-                (each then takes (1 + ((n - 8)/8)^2) longer): `s1` is the safe side (pool `a`), `s2` the experimental side
-                (pool `a-trial`); the gateway sends half of each class's requests to the class's twin on `a-trial`. Open-loop
-                (Poisson) arrivals, so that one side's speed does not change the other's load (closed-loop clients would pile up
-                on the slower side): premium (target 150 ms) at 40/s and basic (250 ms) at 20/s for %d s, then 20/s and 40/s
-                for %d s (the mix changes); 30 requests/s a side, 0.75 of what 2 workers serve. The tuner (Nelder-Mead over the servers' worker pools, through their `/admin/knobs`,
-                and slagate's N_s; 8 s periods after 2 s to settle; promoted at +0.01, aborted at -0.3) starts from 2 workers.
-                U0: the safe side's utility (min over its classes of eq. 7 on what was measured) before tuning. After tuning, both
-                sides run the best configuration found (tuned) and the best found by hand (reference: %d workers, N_s 32) in
-                turn under the second phase's load, tuned, reference, reference, tuned, each for %d s of which the first 10 s
-                settle; tuned and reference are each the safe side's mean over its two periods (%s). Two-tier defaults: both
-                sides untuned, the backends' pool at %d workers (a servlet container's default) and N_s 32, the same load after
-                that; safe-drop: the most the safe side's mean utility over a trial's
-                measurement period fell below U0 (its mean over the period before tuning). Best configuration found: %s (workers, N_s).
+    private static String report(String command, List<Run> runs, String line) {
+        return reportText(command, runs, line).toString();
+    }
 
-                | trial | workers | N_s | experimental U | safe U | outcome |
-                |---:|---:|---:|---:|---:|---|
-                """, CONTENTION_KNEE, phase, phase, REFERENCE_WORKERS, compareSeconds, comparison, DEFAULT_WORKERS, best));
-        appendTrials(md, trials, 2);
-        appendSeries(md, series, line);
-        return md.toString();
+    private static StringBuilder reportText(String command, List<Run> runs, String line) {
+        StringBuilder md = ResultsFile.header("Experiment tuning — the tuner against an exhaustive sweep", command);
+        md.append(String.format(Locale.ROOT, """
+                Two servers of a sleep-bound service (50 ms a request) whose requests contend past %d executing at once (each
+                then takes (1 + ((n - 8)/8)^2) longer, so that throughput falls again past a point): `s1` is the safe side
+                (pool `a`), `s2` the experimental side (pool `a-trial`); the gateway sends half of each class's requests to the
+                class's twin on `a-trial`. Open-loop (Poisson) arrivals, premium (target 150 ms) and basic (250 ms) at %.0f/s
+                each, %.0f/s a side; a request waits in the gateway's queue at most %s (a request failed so counts as answered
+                late). N_s 32 at the gateway, so the servers' worker pool is what binds. The knob: each server's worker pool,
+                1 to 32, through its `/admin/knobs`. Per run, on the same load:
+
+                1. **The sweep**: both sides on each pool of %s in turn, the mean of the two sides' utility (min over the
+                   classes of eq. 7 on what was measured) after 4 s to settle. Its best is the reference (best-by-sweep).
+                2. **Tuning** (Nelder-Mead, 8 s periods after 2 s to settle; promoted at +0.01, aborted at -0.3) from the start
+                   pool. U0 is the safe side's utility before tuning (the tuner's baseline period at the start). Safe-drop is
+                   the worst 5-second mean of the safe side below U0 over the whole tuning period after that baseline;
+                   experimental-worst is the experimental side's worst 5-second mean there (what users on that side paid),
+                   beside the seconds it spent below the safe side.
+                3. **The comparison**: both sides on the tuned pool and on the sweep's best in turn, tuned, best, best, tuned;
+                   tuned (U1) and best-by-sweep (UB) are each the mean of their two periods.
+
+                """, CONTENTION_KNEE, RATE_PER_CLASS, RATE_PER_CLASS, QUEUE_TIMEOUT, Arrays.toString(GRID)));
+        md.append("| run (seed) | start | sweep's best | tuned | UB | U1 | U0 | safe-drop | experimental worst | s below safe | trials |\n")
+                .append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Run r : runs) {
+            md.append(String.format(Locale.ROOT, "| %d | %d | %d | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %d | %d |%n", r.seed(), r.start(),
+                    GRID[r.sweepBest()], r.tuned(), r.ub(), r.u1(), r.u0(), r.safeDrop(), r.experimentalWorst(), r.secondsBelowSafe(),
+                    r.trials().size()));
+        }
+        md.append("\n```\n").append(line).append("\n```\n");
+        for (Run r : runs) {
+            md.append(String.format(Locale.ROOT, "%n### Run %d (from %d workers)%n%nThe sweep (workers: utility):", r.seed(), r.start()));
+            for (int i = 0; i < GRID.length; i++) {
+                md.append(String.format(Locale.ROOT, " %d: %.3f", GRID[i], r.sweep()[i]));
+            }
+            md.append("\n\nThe comparison: ").append(r.comparison()).append(".\n\n| trial | workers | experimental U | safe U | outcome |\n")
+                    .append("|---:|---:|---:|---:|---|\n");
+            appendTrials(md, r.trials(), 1);
+            appendSeries(md, r.series(), "");
+        }
+        return md;
     }
 }

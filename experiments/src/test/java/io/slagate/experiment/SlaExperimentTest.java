@@ -13,4 +13,10 @@ class SlaExperimentTest {
         assertEquals("0.50 [0.25..0.75]", SlaExperiment.spread(runs, 1, "%.2f"));
         assertEquals("0.25", SlaExperiment.spread(List.of(new double[] {0, 0.25}), 1, "%.2f"));
     }
+
+    @Test
+    void rise_isTheQuietCustomersMeanP95AgainstTheirMeanAlone() {
+        assertEquals(0.5, SlaExperiment.rise(new double[] {150, 150}, new double[] {100, 100}), 1e-12);
+        assertEquals(-0.25, SlaExperiment.rise(new double[] {60, 90}, new double[] {100, 100}), 1e-12);
+    }
 }

@@ -14,9 +14,15 @@ import java.util.Locale;
  * it, a remote call) answers no sooner, and the cut only takes away capacity: the slowdown run with a sleeping
  * backend tripled premium's response times that way. So after a cut the limit watches the answers given under
  * it: no faster than half-way from the slow pace to the pace a shared server would have at the smaller cap, and
- * the server is slower, not overloaded; the cap goes back at once and the slower pace becomes the normal. Back
- * within {@value #RECOVERED} times normal, and the slots come back gradually, a tenth of the granted cap per
- * judgement; after {@code holdTicks} they come back anyway (by then the manager has seen the reduced cap).
+ * the server is slower, not overloaded; the cap goes back at once and the slower pace becomes the normal.
+ *
+ * <p>The slots come back a tenth of the granted cap at a time (a probe), each judged once the answers admitted before
+ * it are in: at once while the answers are back within {@value #RECOVERED} times normal, else after {@code holdTicks}.
+ * A tenth that makes the answers slower by over {@value #PROBE_WORSE}x finds the server still past what it can share
+ * (its demand stays higher): it is taken back and the cap held there for another {@code holdTicks}, so a server whose
+ * demand stays higher is held at what it can share rather than given back into the overload. When no tenth costs
+ * anything the slots are all back (recovered; or, still slow, slower whatever its load: the slower pace is the normal
+ * and the manager decides from there, having seen the reduced cap).
  *
  * <p>Every judgement is on the mean of at least {@value #JUDGE_ANSWERS} answers, gathered over as many ticks as
  * it takes (at most {@value #MAX_GATHER_TICKS}, then on at least {@value #MIN_ANSWERS}): the mean of two
@@ -38,6 +44,8 @@ public final class LocalLimit {
     /** Ticks a judgement gathers answers for at most; fewer than {@link #MIN_ANSWERS} by then say nothing. */
     static final int MAX_GATHER_TICKS = 10;
     static final int MIN_ANSWERS = 5;
+    /** How much slower the answers under a tenth more slots must be for the probe after a hold to find it still needed. */
+    static final double PROBE_WORSE = 1.1;
 
     private final int holdTicks;
     private final double tickSeconds;
@@ -51,6 +59,10 @@ public final class LocalLimit {
     private int cutFrom; // the granted cap and the mean service time that the cut was made at
     private double cutAtSeconds;
     private String reason = "";
+    private double lastMeanSeconds; // the last complete judgement's mean under the cut
+    private boolean probing; // a tenth more tried after the hold, its judgement awaited
+    private double probeBaseSeconds; // the mean just before it
+    private boolean holding; // a tenth more was found slower: no probe until the hold ends
 
     // the judgement being gathered
     private int gatherTicks;
@@ -93,15 +105,55 @@ public final class LocalLimit {
         if (cap < 0) {
             return judgeUncapped(mean, granted);
         }
+        // the grant before the cut: while the limit holds, the manager takes the reduced cap as the server's capacity and
+        // grants about that, so a probe's room and the point of giving back whole are judged against what it was
+        int ceiling = Math.max(granted, cutFrom);
+        int tenth = Math.max(1, ceiling / 10);
+        if (mean > 0 && probing) {
+            if (mean > PROBE_WORSE * probeBaseSeconds) {
+                int back = Math.max(1, cap - tenth);
+                reason = String.format(Locale.ROOT, "still needed: %.1f ms at cap %d against %.1f ms at %d; held again at %d", mean * 1e3,
+                        cap, probeBaseSeconds * 1e3, back, back);
+                cap = back;
+                heldTicks = 0;
+                probing = false;
+                holding = true;
+                lastMeanSeconds = probeBaseSeconds;
+                return current(granted);
+            }
+            if (cap + tenth >= ceiling) { // no slower with each tenth more
+                probing = false;
+                cap = -1;
+                if (givingBack) {
+                    reason = "recovered: cap given back";
+                } else { // judged neither way under the cut, and more slots cost nothing: slower whatever its load
+                    reason = "held long enough, more slots cost nothing: cap given back to the manager's";
+                    if (windowMeanSeconds > 0) {
+                        normalSeconds = windowMeanSeconds;
+                    }
+                }
+                return granted;
+            }
+            probe(mean, tenth);
+            return current(granted);
+        }
         if (mean > 0) {
-            if (mean <= RECOVERED * normalSeconds) {
+            lastMeanSeconds = mean;
+            // held where a tenth more was found slower: no probe until the hold ends, however quick the answers
+            if (mean <= RECOVERED * normalSeconds && !holding) {
                 givingBack = true;
-                return giveBack(granted, true);
+                if (cap + tenth >= ceiling) {
+                    cap = -1;
+                    reason = "recovered: cap given back";
+                    return granted;
+                }
+                probe(mean, tenth);
+                return current(granted);
             }
             // a server whose work is shared answers in proportion to the requests it executes: at cap/cutFrom of them,
             // as much sooner. Closer to the slow pace than to that, and fewer requests did not help
             double shared = cutAtSeconds * cap / cutFrom;
-            if (!givingBack && mean > (cutAtSeconds + shared) / 2) {
+            if (!givingBack && !holding && mean > (cutAtSeconds + shared) / 2) {
                 reason = String.format(Locale.ROOT, "slower, not overloaded: %.1f ms at cap %d against %.1f ms at %d; cap given back, "
                         + "%.1f ms the new normal", mean * 1e3, cap, cutAtSeconds * 1e3, cutFrom, mean * 1e3);
                 normalSeconds = mean;
@@ -109,14 +161,32 @@ public final class LocalLimit {
                 return granted;
             }
         }
+        if (heldTicks >= holdTicks && probing) {
+            return current(granted);
+        }
+        if (heldTicks >= holdTicks && lastMeanSeconds > 0 && cap + tenth < ceiling) {
+            holding = false;
+            probe(lastMeanSeconds, tenth);
+            return current(granted);
+        }
         if (heldTicks >= holdTicks) {
-            int c = giveBack(granted, false);
+            int c = giveBack(ceiling, false);
             if (cap < 0 && windowMeanSeconds > 0) {
                 normalSeconds = windowMeanSeconds; // still slower after the hold: the new normal
             }
-            return c;
+            return Math.min(c, granted);
         }
         return current(granted);
+    }
+
+    /** A tenth more slots, judged once the answers admitted before them are in, against {@code baseSeconds} before them. */
+    private void probe(double baseSeconds, int tenth) {
+        probing = true;
+        probeBaseSeconds = baseSeconds;
+        cap += tenth;
+        skipTicks = Math.max(1, (int) Math.ceil(2 * baseSeconds / tickSeconds - 1e-9));
+        skipAnswers = 0;
+        skipWork = 0;
     }
 
     /**
@@ -131,7 +201,7 @@ public final class LocalLimit {
             skipWork += answers * meanSeconds;
         }
         if (--skipTicks == 0) {
-            if (skipAnswers >= MIN_ANSWERS && skipWork / skipAnswers > cutAtSeconds) {
+            if (!probing && skipAnswers >= MIN_ANSWERS && skipWork / skipAnswers > cutAtSeconds) {
                 cutAtSeconds = skipWork / skipAnswers;
             }
             gatherTicks = 0;
@@ -156,6 +226,9 @@ public final class LocalLimit {
             skipAnswers = 0;
             skipWork = 0;
             givingBack = false;
+            probing = false;
+            holding = false;
+            lastMeanSeconds = 0;
             reason = String.format(Locale.ROOT, "service time %.1f ms, %.1fx the normal %.1f ms: cap %d → %d", mean * 1e3,
                     mean / normalSeconds, normalSeconds * 1e3, granted, cap);
             return cap;

@@ -22,7 +22,7 @@ class LocalLimitTest {
     }
 
     @Test
-    void recovery_givesBackATenthPerTick_neverAboveGranted() {
+    void recovery_givesBackATenthPerJudgement_eachAfterTheAnswersAdmittedBeforeIt_neverAboveGranted() {
         LocalLimit l = new LocalLimit(100);
         l.tick(30, 0.100, NORMAL, 20);
         assertEquals(4, l.tick(5, 0.100, NORMAL, 20), "the two ticks after the cut (2 x 100 ms): answers admitted before it");
@@ -30,8 +30,11 @@ class LocalLimitTest {
         int cap = 4;
         for (int i = 0; i < 8; i++) {
             int next = l.tick(30, 0.022, NORMAL, 20);
-            assertEquals(Math.min(20, cap + 2), next, "a tenth of the granted cap per judgement (30 answers each tick)");
+            assertEquals(Math.min(20, cap + 2), next, "a tenth of the granted cap on a judgement within 1.5x normal");
             cap = next;
+            if (cap < 20) {
+                assertEquals(cap, l.tick(30, 0.022, NORMAL, 20), "the tick after it answers requests admitted before it");
+            }
         }
         assertEquals(20, cap);
         assertFalse(l.limiting(), "given back whole: no limit in force");
@@ -176,5 +179,70 @@ class LocalLimitTest {
         LocalLimit fresh = new LocalLimit(100);
         assertEquals(10, fresh.tick(10, 1.0, Double.NaN, 10), "no normal to compare with (no window yet, no tick before)");
         assertFalse(fresh.limiting());
+    }
+
+    /**
+     * A server of 5 processors shared by what it executes (each answer takes demand · max(1, n / 5)), lightly loaded at 20
+     * ms, whose demand steps to 36 ms while arrivals hold it full: at the granted 10 each answer takes 72 ms. The cut
+     * (to 3), and after each hold the probe a tenth at a time: 4 and 5 cost nothing, 6 makes the answers 1.2x slower and
+     * is taken back. The cap stays at the server's processors, hold after hold, never given back whole into the overload.
+     */
+    @Test
+    void sharedServerWhoseDemandStaysHigher_theProbeAfterEachHoldFindsItsProcessors() {
+        LocalLimit l = new LocalLimit(20);
+        for (int i = 0; i < 20; i++) {
+            l.tick(30, 0.020, 0.020, 10);
+        }
+        assertFalse(l.limiting());
+        int cap = 10;
+        int max = 0;
+        int atFive = 0;
+        for (int i = 0; i < 300; i++) {
+            cap = l.tick(30, 0.036 * Math.max(1, cap / 5.0), 0.020, 10);
+            if (i > 0) {
+                max = Math.max(max, cap);
+                atFive += cap == 5 ? 1 : 0;
+                assertTrue(l.limiting(), "tick " + i + ": " + l.reason());
+            }
+        }
+        assertEquals(6, max, "one tenth past the processors, tried and taken back");
+        assertTrue(atFive > 200, "most of the time at the processors: " + atFive);
+        assertTrue(l.reason().startsWith("still needed: 43.2 ms at cap 6"), l.reason());
+    }
+
+    /** A server slower whatever its load, judged neither way under the cut: the probes after the hold find more slots cost nothing, and all come back. */
+    @Test
+    void slowerWhateverItsLoadAfterTheHold_theProbeFindsTheSlotsFree_andGivesThemAllBack() {
+        LocalLimit l = new LocalLimit(8);
+        l.tick(30, 0.200, NORMAL, 10);
+        int cap = 1;
+        for (int i = 1; i < 40 && l.limiting(); i++) {
+            cap = l.tick(30, 0.090, NORMAL, 10);
+        }
+        assertFalse(l.limiting(), l.reason());
+        assertEquals(10, cap);
+        assertTrue(l.reason().startsWith("held long enough, more slots cost nothing"), l.reason());
+    }
+
+    /**
+     * While the limit holds, the manager grants about the reduced cap (it takes it as the server's capacity): the probe after
+     * the hold still has the grant from before the cut as its room, and the limit is not lifted because the grant came down.
+     */
+    @Test
+    void theManagerAdoptsTheReducedCap_theLimitStillProbesAgainstTheGrantBeforeTheCut() {
+        LocalLimit l = new LocalLimit(20);
+        for (int i = 0; i < 20; i++) {
+            l.tick(30, 0.020, 0.020, 10);
+        }
+        int cap = 10;
+        int granted = 10;
+        for (int i = 0; i < 300; i++) {
+            cap = l.tick(30, 0.036 * Math.max(1, cap / 5.0), 0.020, granted);
+            granted = l.limiting() ? Math.min(10, cap + 1) : 10; // the manager grants what the report said, a slot of room
+            if (i > 0) {
+                assertTrue(l.limiting(), "tick " + i + ": " + l.reason());
+                assertTrue(cap <= 6, "tick " + i + ": " + cap);
+            }
+        }
     }
 }

@@ -11,7 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (1 + ((n − k) / k)²), as a database's lock contention stretches work, so that throughput falls again past a
  * point and a tuner has an optimum to find rather than a bound to run into. 0 turns either off. The contention may be
  * confined to some operations (writes that take locks, e.g. {@code buyShares}), counted among themselves: then reads
- * never stretch, so the best pool differs between a read-heavy and a write-heavy workload.
+ * never stretch, so the best pool differs between a read-heavy and a write-heavy workload. With {@code processors}
+ * set, the requests executing share that many processors ({@link ProcessorSharing}) instead of each taking its own
+ * service time whatever the load: a CPU-bound server, slower for every request the more it holds.
  */
 public final class ServerKnobs {
     /** The Axis2 configuration-context property that holds a server's knobs. */
@@ -37,6 +39,8 @@ public final class ServerKnobs {
     private final AtomicInteger peak = new AtomicInteger();
     private volatile int workers;
     private volatile int contentionKnee;
+    private volatile int processors;
+    private final ProcessorSharing sharing = new ProcessorSharing(1_000_000);
 
     public ServerKnobs(int workers, int contentionKnee) {
         workers(workers);
@@ -75,6 +79,18 @@ public final class ServerKnobs {
         contentionKnee = k;
     }
 
+    public int processors() {
+        return processors;
+    }
+
+    /** Makes the executing requests share {@code p} processors (0: each takes its own service time, as a sleep would). */
+    public void processors(int p) {
+        if (p < 0 || p > MAX_WORKERS) {
+            throw new IllegalArgumentException("processors must be from 0 (no sharing) to " + MAX_WORKERS + ": " + p);
+        }
+        processors = p;
+    }
+
     /** Confines the contention to these operations, counted among themselves (empty: every operation contends). */
     public void contendingOperations(Set<String> operations) {
         contending = Set.copyOf(operations);
@@ -111,7 +127,13 @@ public final class ServerKnobs {
         boolean contends = contends(operation);
         int m = contends ? contendingExecuting.incrementAndGet() : 0;
         try {
-            time.perform(operation, contends ? stretch(m, contentionKnee) : 1);
+            double stretch = contends ? stretch(m, contentionKnee) : 1;
+            int p = processors;
+            if (p > 0) {
+                sharing.perform((long) (time.drawNanos(operation) * stretch), p);
+            } else {
+                time.perform(operation, stretch);
+            }
         } finally {
             if (contends) {
                 contendingExecuting.decrementAndGet();
