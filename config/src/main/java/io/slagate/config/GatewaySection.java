@@ -148,7 +148,7 @@ final class GatewaySection {
         return new FlashCrowdSettings(factor, minRate, max, f.bool("protect", true));
     }
 
-    static final String[] LOAD_BALANCING = {"least-outstanding", "round-robin", "locality", "lard"};
+    static final String[] LOAD_BALANCING = {"least-outstanding", "round-robin", "locality", "lard", "lard-r"};
 
     /**
      * {@code loadBalancing: least-outstanding} for every pool, or per pool: {@code {default: least-outstanding,

@@ -7,12 +7,14 @@ public enum LoadBalancing {
     ROUND_ROBIN,
     /** Request types grouped by working-set correlation, each group on its server, under bounded loads. */
     LOCALITY,
-    /** Locality-aware request distribution (Pai et al.): request type to server by hash, moved when that server is overloaded. */
-    LARD;
+    /** Locality-aware request distribution (Pai et al.): a target to the least-loaded server, moved when that server is overloaded. */
+    LARD,
+    /** LARD with replication (Pai et al.'s LARD/R): a target's set of servers grows under overload and sheds when quiet. */
+    LARD_R;
 
     /** Whether the choice depends on the request's type (then the gateway keeps the request type of each request). */
     public boolean byRequestType() {
-        return this == LOCALITY || this == LARD;
+        return this == LOCALITY || this == LARD || this == LARD_R;
     }
 
     static LoadBalancing parse(String s) {
@@ -21,6 +23,7 @@ public enum LoadBalancing {
             case "round-robin" -> ROUND_ROBIN;
             case "locality" -> LOCALITY;
             case "lard" -> LARD;
+            case "lard-r" -> LARD_R;
             default -> null;
         };
     }
@@ -31,6 +34,7 @@ public enum LoadBalancing {
             case ROUND_ROBIN -> "round-robin";
             case LOCALITY -> "locality";
             case LARD -> "lard";
+            case LARD_R -> "lard-r";
         };
     }
 }

@@ -7,38 +7,37 @@ import io.slagate.load.service.Bookstore;
 import io.slagate.load.service.ItemCache;
 import io.slagate.load.service.ServiceTime;
 import io.slagate.load.service.WorkingSetModel;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The comparison ({@code slagate experiment locality}): the Bookstore backend (TPC-W's interactions
- * over tables of items, each server with its own bounded cache, a miss costing a database read) behind
- * one gateway, closed-loop clients without think time, and the pool's load balancing set to round-robin,
- * least-loaded, LARD and locality in turn, each on fresh servers (cold caches) with the same seeds.
- * Per cell: throughput, p95, and the servers' cache hit ratio over the measured period, after a warm-up in
- * which caches fill and the mapping settles. With the same clients, a higher throughput is a shorter mean
- * response time (Little's law); the p95 is reported beside it.
+ * The comparison ({@code slagate experiment locality}): the Bookstore backend (TPC-W's interactions over tables of
+ * items whose popularity within a table follows Zipf's law, each server with its own bounded cache, the caches
+ * together holding half the data set, a miss costing a database read) behind one gateway, closed-loop clients without
+ * think time, and the pool's load balancing set to each policy in turn, each on fresh servers (cold caches) with the
+ * same seeds. LARD, LARD/R and locality run twice: placing the working-set groups the servers declare, and placing the
+ * operation names alone (no declared working sets): each with the same information as the others. The policies run in
+ * rounds, each round in the order of the last reversed (A B … B A), and each figure is the mean over the rounds.
  */
 final class LocalityExperiment {
-    static final String[] POLICIES = {"round-robin", "least-loaded", "lard", "locality"};
+    /** Each policy as configured, and whether it sees the declared working sets ("/names": the operation names alone). */
+    static final String[] POLICIES = {"round-robin", "least-loaded", "lard", "lard-r", "locality", "lard/names", "lard-r/names",
+        "locality/names"};
     private static final long SEED = 20;
+    /** The exponent of the items' popularity (Zipf), unless {@code -Dslagate.locality.zipf} says otherwise. */
+    static final double ZIPF = 0.9;
+    /** The share of each request's cost spent on the CPU (the rest waits, as on a database). */
+    static final double CPU = 0.2;
 
     private final boolean quick;
     private final PrintStream log;
@@ -69,34 +68,40 @@ final class LocalityExperiment {
         return m;
     }
 
-    record Cell(String mix, int servers, int cacheItems, String policy, double throughput, double p95Millis, double meanMillis,
-                double hitRatio, long errors) {
+    record Cell(int round, String mix, int servers, int cacheItems, String policy, double throughput, double p95Millis,
+                double meanMillis, double hitRatio, long errors) {
+    }
+
+    /** The data set's model for {@code servers} servers: caches that together hold half the items, Zipf, CPU, seeded. */
+    static WorkingSetModel model(int servers, double zipf, long seed) {
+        WorkingSetModel store = WorkingSetModel.store(0);
+        return WorkingSetModel.store(store.items() / (2 * servers)).with(zipf, CPU, seed);
+    }
+
+    /** The policies of round {@code r}: in order, or reversed in odd rounds. */
+    static List<String> order(int r) {
+        List<String> o = new ArrayList<>(List.of(POLICIES));
+        if (r % 2 == 1) {
+            Collections.reverse(o);
+        }
+        return o;
     }
 
     List<String> run(Path out, String command) throws Exception {
-        Duration warmup = Duration.ofSeconds(quick ? 20 : 15);
-        Duration measure = Duration.ofSeconds(quick ? 30 : 25);
-        List<String> mixNames = quick ? List.of("shopping") : List.of("browsing", "shopping", "ordering", "uniform");
-        String only = System.getProperty("slagate.locality.mixes");
-        if (only != null) {
-            mixNames = List.of(only.split(","));
-        }
-        String[] policies = System.getProperty("slagate.locality.policies", String.join(",", POLICIES)).split(",");
-        int[] serverCounts = quick ? new int[] {4} : new int[] {4, 3};
-        int[] cacheSizes = quick ? new int[] {1000} : new int[] {1000, 2000};
+        Duration warmup = Duration.ofSeconds(quick ? 8 : 15);
+        Duration measure = Duration.ofSeconds(quick ? 12 : 25);
+        int rounds = 3;
+        double zipf = Double.parseDouble(System.getProperty("slagate.locality.zipf", String.valueOf(ZIPF)));
+        List<String> mixNames = quick ? List.of("shopping") : List.of("browsing", "shopping", "ordering");
+        int servers = 4;
         List<Cell> cells = new ArrayList<>();
-        for (int n : serverCounts) {
-            for (int cache : cacheSizes) {
-                for (String mix : mixNames) {
-                    if (mix.equals("uniform") && cache != cacheSizes[0]) {
-                        continue; // no locality to find: one cache size says it
-                    }
-                    for (String policy : policies) {
-                        Cell c = cell(mix, n, cache, policy, warmup, measure);
-                        cells.add(c);
-                        log.printf(Locale.ROOT, "locality: %s, %d servers, cache %d: %-12s %.1f req/s, p95 %.1f ms, hits %.0f%%%n",
-                                mix, n, cache, policy, c.throughput(), c.p95Millis(), 100 * c.hitRatio());
-                    }
+        for (String mix : mixNames) {
+            for (int r = 0; r < rounds; r++) {
+                for (String policy : order(r)) {
+                    Cell c = cell(r, mix, servers, zipf, policy, warmup, measure);
+                    cells.add(c);
+                    log.printf(Locale.ROOT, "locality: round %d, %s, %d servers, cache %d: %-14s %.1f req/s, p95 %.1f ms, hits %.0f%%%n",
+                            r + 1, mix, servers, c.cacheItems(), policy, c.throughput(), c.p95Millis(), 100 * c.hitRatio());
                 }
             }
         }
@@ -109,36 +114,40 @@ final class LocalityExperiment {
         }
         Path dir = out.resolve("locality");
         Files.createDirectories(dir);
-        String line = summary(cells, quick ? "shopping" : null);
-        ResultsFile.write(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(cells, command, warmup, measure, line)
+        List<String> lines = summary(cells);
+        ResultsFile.write(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), report(cells, command, warmup, measure, zipf, lines)
                 + adaptReport(adapts));
-        return List.of(line);
+        return lines;
     }
 
-    /** The summary line: each policy's throughput, averaged over the TPC-W cells (or the one mix of the short run). */
-    static String summary(List<Cell> cells, String onlyMix) {
-        Map<String, double[]> sum = new LinkedHashMap<>();
-        for (String p : POLICIES) {
-            sum.put(p, new double[2]);
-        }
-        for (Cell c : cells) {
-            if (c.mix().equals("uniform") || (onlyMix != null && !c.mix().equals(onlyMix))) {
-                continue;
-            }
-            double[] s = sum.get(c.policy());
-            s[0] += c.throughput();
-            s[1]++;
-        }
-        return String.format(Locale.ROOT, "throughput locality %.0f least-loaded %.0f round-robin %.0f lard %.0f",
-                mean(sum.get("locality")), mean(sum.get("least-loaded")), mean(sum.get("round-robin")), mean(sum.get("lard")));
+    /** Each policy's throughput over its cells (every mix and round), as mean [min..max]. */
+    static Spread throughput(List<Cell> cells, String policy) {
+        return Spread.of(cells.stream().filter(c -> c.policy().equals(policy)).map(Cell::throughput).toList());
     }
 
-    private static double mean(double[] s) {
-        return s[1] == 0 ? Double.NaN : s[0] / s[1];
+    /**
+     * The summary lines: each policy's throughput on declared working sets, then on operation names alone, and whether
+     * locality beat the best of least-loaded, LARD and LARD/R by 10% on the same information.
+     */
+    static List<String> summary(List<Cell> cells) {
+        Spread l = throughput(cells, "locality");
+        Spread q = throughput(cells, "least-loaded");
+        Spread d = throughput(cells, "lard");
+        Spread dr = throughput(cells, "lard-r");
+        Spread ln = throughput(cells, "locality/names");
+        Spread dn = throughput(cells, "lard/names");
+        Spread drn = throughput(cells, "lard-r/names");
+        return List.of(
+                String.format(Locale.ROOT, "throughput locality %s least-loaded %s round-robin %s lard %s lard-r %s", l.format("%.0f"),
+                        q.format("%.0f"), throughput(cells, "round-robin").format("%.0f"), d.format("%.0f"), dr.format("%.0f")),
+                String.format(Locale.ROOT, "throughput-on-operation-names locality %s lard %s lard-r %s", ln.format("%.0f"),
+                        dn.format("%.0f"), drn.format("%.0f")),
+                String.format(Locale.ROOT, "locality-over-best-other declared %.2f names %.2f", l.mean() / Math.max(q.mean(),
+                        Math.max(d.mean(), dr.mean())), ln.mean() / Math.max(q.mean(), Math.max(dn.mean(), drn.mean()))));
     }
 
-    private Cell cell(String mix, int servers, int cacheItems, String policy, Duration warmup, Duration measure) throws Exception {
-        WorkingSetModel model = WorkingSetModel.store(cacheItems);
+    private Cell cell(int round, String mix, int servers, double zipf, String policy, Duration warmup, Duration measure) throws Exception {
+        WorkingSetModel model = model(servers, zipf, SEED + 100L * round);
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < servers; i++) {
             ports.add(0);
@@ -146,7 +155,7 @@ final class LocalityExperiment {
         int clients = servers * model.workers() * Integer.getInteger("slagate.locality.clientsPerWorker", 2);
         try (BackendServer backend = BackendServer.start("127.0.0.1", ports, ServiceTime.paper(0.02, 0.1), null, model);
              RunningSystem sys = RunningSystem.start(config(backend.urls(), policy), false)) {
-            ClosedLoop load = new ClosedLoop(sys.url(), mixes().get(mix), clients, SEED);
+            ClosedLoop load = new ClosedLoop(sys.url(), mixes().get(mix), clients, SEED + round);
             load.start();
             try {
                 Thread.sleep(warmup.toMillis()); // warm-up: caches fill and the mapping settles; nothing is measured
@@ -160,7 +169,7 @@ final class LocalityExperiment {
                 long hits = after[0] - before[0];
                 long misses = after[1] - before[1];
                 long[] lat = load.latencies();
-                return new Cell(mix, servers, cacheItems, policy, lat.length / seconds, percentile(lat, 0.95) / 1e6,
+                return new Cell(round, mix, servers, model.cacheItems(), policy, lat.length / seconds, percentile(lat, 0.95) / 1e6,
                         Arrays.stream(lat).average().orElse(Double.NaN) / 1e6, hits + misses == 0 ? 0 : (double) hits / (hits + misses),
                         load.errors());
             } finally {
@@ -178,7 +187,7 @@ final class LocalityExperiment {
 
     /** The "adapts": 4 servers, caches of 1000, browsing for 40 s then ordering for 60 s; answers per second. */
     private Adapt adapt(String policy) throws Exception {
-        WorkingSetModel model = WorkingSetModel.store(1000);
+        WorkingSetModel model = model(4, ZIPF, SEED);
         int clients = 4 * model.workers() * Integer.getInteger("slagate.locality.clientsPerWorker", 2);
         List<Long> perSecond = new ArrayList<>();
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0, 0, 0), ServiceTime.paper(0.02, 0.1), null, model);
@@ -234,7 +243,7 @@ final class LocalityExperiment {
             worstGap = Math.min(worstGap, window(loc, t, t + 5) - window(ll, t, t + 5));
         }
         StringBuilder md = new StringBuilder("\n## Adapting to a mix change (browsing, then ordering at second " + SWITCH_AT + ")\n\n");
-        md.append(String.format(Locale.ROOT, "4 servers, caches of 1000 items, the same clients; requests answered per second, least-loaded "
+        md.append(String.format(Locale.ROOT, "4 servers, caches holding half the data set, Zipf popularity, the same clients; requests answered per second, least-loaded "
                 + "and locality (each on fresh servers). Locality's throughput stays within 5%% of its last 20 s (5 s windows) from "
                 + "%s s after the change; over every 5 s window after the change, locality minus least-loaded is at worst %.0f req/s "
                 + "(negative: a dip below least-loaded's).%n%n| second | least-loaded | locality |%n|---:|---:|---:|%n",
@@ -264,7 +273,10 @@ final class LocalityExperiment {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)];
     }
 
+    /** One gateway in front of the servers, the pool balanced by {@code policy} ("/names": no declared working sets). */
     static SlagateConfig config(List<String> urls, String policy) {
+        boolean names = policy.endsWith("/names");
+        String balancing = names ? policy.substring(0, policy.length() - "/names".length()) : policy;
         StringBuilder servers = new StringBuilder();
         for (int i = 0; i < urls.size(); i++) {
             servers.append(String.format(Locale.ROOT, "  - { id: s%d, url: \"%s\", concurrency: 8, pool: store }%n", i + 1, urls.get(i)));
@@ -275,181 +287,52 @@ final class LocalityExperiment {
                   listen: "127.0.0.1:0"
                   admin: "127.0.0.1:0"
                   loadBalancing: { store: %s }
-                  locality: { remapInterval: 2s }
+                  locality: { remapInterval: 2s%s }
                 servers:
                 %sclasses:
                   - { name: shop, target: 1s, pool: store, queueBound: 100000, queueTimeout: 1m }
-                """, policy, servers);
+                """, balancing, names ? ", workingSetHeader: none" : "", servers);
         return ConfigLoader.parse(yaml, "experiment locality");
     }
 
-    private static String report(List<Cell> cells, String command, Duration warmup, Duration measure, String line) {
-        StringBuilder md = new StringBuilder("# Experiment locality — dispatch by working set\n\n");
-        md.append("Produced by `").append(command).append("` on ").append(Experiments.cores()).append(", ")
-                .append(LocalDate.now()).append(".\n\n");
-        WorkingSetModel m = WorkingSetModel.store(0);
+    private static String report(List<Cell> cells, String command, Duration warmup, Duration measure, double zipf, List<String> lines) {
+        StringBuilder md = ResultsFile.header("Experiment locality — dispatch by working set", command);
+        WorkingSetModel m = model(4, zipf, SEED);
         md.append(String.format(Locale.ROOT, """
                 The Bookstore service: %d items in six tables (promotions, new/best lists, catalog, carts, customers, orders);
-                TPC-W's fourteen interactions each read 2-5 items of one or two tables, through the server's own LRU cache of the
-                given size. A request costs %d ms, plus %.1f ms per item found in the cache and %d ms per item not found; each
-                server runs %d requests at once (the others wait inside it). One gateway, one class, N_{g,s} = 8 per server,
-                closed-loop clients without think time (2 per server worker), the same seeds for every policy, fresh servers
-                (cold caches) for every cell: %d s warm-up, then %d s measured. `lard`: type to server by hash, moved when the
-                server is over 65%% of its slots while another is under 25%%. `locality`: types grouped by the working sets the
-                servers declare, a group per server, bounded loads with epsilon 0.25, remapped every 2 s.
+                TPC-W's fourteen interactions each read 2-5 items of one or two tables, an item's popularity within its table
+                Zipf's with s = %.2f (drawn from a seeded stream per server), through the server's own LRU cache of %d items
+                (the four caches together hold half the data set). A request costs %d ms, plus %.1f ms per item found in the
+                cache and %d ms per item not found, %.0f%% of it on the CPU and the rest waiting; each server runs %d requests at
+                once (the others wait inside it). One gateway, one class, N_{g,s} = 8 per server, closed-loop clients without
+                think time (2 per server worker), fresh servers (cold caches) for every cell: %d s warm-up, then %d s measured.
+                Each round runs every policy, in the order of the last round reversed; a round's seeds are the same for every
+                policy.
+
+                - `lard`: Pai et al.'s LARD: a target's first request to the least-loaded server, moved to the least-loaded
+                  when its server is above T_high while another is below T_low, or at 2·T_high; T_high half the cap (4 of 8),
+                  T_low 25/65 of that. `lard-r`: LARD/R, a target's set of servers grown by the least-loaded under the same
+                  rule, the least loaded of the set chosen, the most loaded shed after 20 s without growing.
+                - `locality`: types grouped by working-set correlation, a group per server, bounded loads (epsilon 0.25),
+                  remapped every 2 s.
+                - A target is the working-set group the servers declare (the same groups locality places); `/names`: no
+                  declared working sets (`workingSetHeader: none`), so every policy's target is the operation name.
 
                 With the same clients, more throughput is a shorter mean response time; the p95 is beside it.
 
-                """, m.items(), m.base().toMillis(), m.hit().toNanos() / 1e6, m.miss().toMillis(), m.workers(),
-                warmup.toSeconds(), measure.toSeconds()));
-        md.append("| mix | servers | cache (items) | policy | throughput (req/s) | p95 (ms) | mean (ms) | cache hits | errors |\n");
-        md.append("|---|---:|---:|---|---:|---:|---:|---:|---:|\n");
+                """, m.items(), zipf, m.cacheItems(), m.base().toMillis(), m.hit().toNanos() / 1e6, m.miss().toMillis(), 100 * CPU,
+                m.workers(), warmup.toSeconds(), measure.toSeconds()));
+        md.append("| round | mix | policy | throughput (req/s) | p95 (ms) | mean (ms) | cache hits | errors |\n");
+        md.append("|---:|---|---|---:|---:|---:|---:|---:|\n");
         for (Cell c : cells) {
-            md.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %.1f | %.1f | %.1f | %.1f%% | %d |%n", c.mix(), c.servers(),
-                    c.cacheItems(), c.policy(), c.throughput(), c.p95Millis(), c.meanMillis(), 100 * c.hitRatio(), c.errors()));
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %.1f | %.1f | %.1f | %.1f%% | %d |%n", c.round() + 1, c.mix(), c.policy(),
+                    c.throughput(), c.p95Millis(), c.meanMillis(), 100 * c.hitRatio(), c.errors()));
         }
-        md.append("\n```\n").append(line).append("\n```\n");
+        md.append("\n| policy | throughput, mean [min..max] over its cells |\n|---|---:|\n");
+        for (String p : POLICIES) {
+            md.append("| ").append(p).append(" | ").append(throughput(cells, p).format("%.1f")).append(" |\n");
+        }
+        md.append("\n```\n").append(String.join("\n", lines)).append("\n```\n");
         return md.toString();
-    }
-
-    /** Closed-loop clients without think time, one thread each, drawing operations from a mix with their own seeds. */
-    static final class ClosedLoop {
-        private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
-        private final String url;
-        /** The mix in force: operations and their cumulative shares, replaced whole when the mix changes. */
-        private volatile Mix mix;
-
-        private record Mix(String[] ops, double[] cumulative) {
-        }
-        /** Requests answered 200, measured or not (for per-second series). */
-        final AtomicLong answered = new AtomicLong();
-        private final int clients;
-        private final long seed;
-        private final List<Thread> threads = new ArrayList<>();
-        private final List<Client> all = new ArrayList<>();
-        private final AtomicLong errors = new AtomicLong();
-        private volatile boolean measuring;
-        private volatile boolean running = true;
-
-        /** One client's draws and the response times it recorded while measuring (guarded by itself). */
-        private static final class Client {
-            final Random random;
-            long[] took = new long[1024];
-            int count;
-
-            Client(Random random) {
-                this.random = random;
-            }
-
-            synchronized void record(long nanos) {
-                if (count == took.length) {
-                    took = Arrays.copyOf(took, count * 2);
-                }
-                took[count++] = nanos;
-            }
-        }
-
-        ClosedLoop(String gatewayUrl, Map<String, Double> mix, int clients, long seed) {
-            this.url = gatewayUrl + "/services/" + Bookstore.SERVICE;
-            mix(mix);
-            this.clients = clients;
-            this.seed = seed;
-        }
-
-        /** From now on, operations are drawn from {@code shares}. */
-        void mix(Map<String, Double> shares) {
-            String[] ops = shares.keySet().toArray(String[]::new);
-            double[] cumulative = new double[ops.length];
-            double total = shares.values().stream().mapToDouble(Double::doubleValue).sum();
-            double acc = 0;
-            for (int i = 0; i < ops.length; i++) {
-                acc += shares.get(ops[i]) / total;
-                cumulative[i] = acc;
-            }
-            this.mix = new Mix(ops, cumulative);
-        }
-
-        void start() {
-            for (int c = 0; c < clients; c++) {
-                Client client = new Client(new Random(seed * 1000 + c));
-                all.add(client);
-                Thread t = new Thread(() -> loop(client), "locality-client-" + c);
-                t.setDaemon(true);
-                threads.add(t);
-                t.start();
-            }
-        }
-
-        private void loop(Client client) {
-            while (running) {
-                String op = draw(client.random.nextDouble());
-                String body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\""
-                        + " xmlns:ns=\"http://service.load.slagate.io\"><soapenv:Body><ns:" + op + "><ns:who>c</ns:who></ns:" + op
-                        + "></soapenv:Body></soapenv:Envelope>";
-                HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
-                        .header("Content-Type", "text/xml; charset=UTF-8").header("SOAPAction", "\"urn:" + op + "\"")
-                        .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-                long t0 = System.nanoTime();
-                boolean counted = measuring;
-                try {
-                    HttpResponse<Void> r = http.send(req, HttpResponse.BodyHandlers.discarding());
-                    long took = System.nanoTime() - t0;
-                    if (r.statusCode() != 200) {
-                        errors.incrementAndGet();
-                    } else {
-                        answered.incrementAndGet();
-                        if (counted && measuring) {
-                            client.record(took);
-                        }
-                    }
-                } catch (IOException e) {
-                    errors.incrementAndGet();
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }
-
-        private String draw(double u) {
-            Mix m = mix;
-            String[] ops = m.ops();
-            double[] cumulative = m.cumulative();
-            for (int i = 0; i < cumulative.length; i++) {
-                if (u < cumulative[i]) {
-                    return ops[i];
-                }
-            }
-            return ops[ops.length - 1];
-        }
-
-        void measure(boolean on) {
-            measuring = on;
-        }
-
-        long errors() {
-            return errors.get();
-        }
-
-        /** Every response time recorded while measuring (a request counts if it started and ended within), sorted. */
-        long[] latencies() {
-            long[] out = new long[0];
-            for (Client c : all) {
-                synchronized (c) {
-                    int before = out.length;
-                    out = Arrays.copyOf(out, before + c.count);
-                    System.arraycopy(c.took, 0, out, before, c.count);
-                }
-            }
-            Arrays.sort(out);
-            return out;
-        }
-
-        void stop() throws InterruptedException {
-            running = false;
-            for (Thread t : threads) {
-                t.join(35_000);
-            }
-        }
     }
 }

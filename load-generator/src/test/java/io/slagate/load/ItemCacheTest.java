@@ -80,4 +80,36 @@ class ItemCacheTest {
             assertTrue(second.contains("\"misses\":0") && second.contains("\"hits\":0"), "a cache per server: " + second);
         }
     }
+
+    @Test
+    void zipfPopularity_makesAHalfSizeCacheHitMoreThanUniform_andSeededDrawsRepeat() throws Exception {
+        // the catalog's 140 items through a cache of 70: uniform hits about half the time; with Zipf s = 0.9 the hot
+        // items stay cached and the rate is higher (about 0.84 if the cache held the top half: Σ_{r≤70} r^-0.9 / Σ_{r≤140})
+        double uniform = hitRate(new ItemCache(model(70).with(0, 0, 5)));
+        double zipf = hitRate(new ItemCache(model(70).with(0.9, 0, 5)));
+        assertTrue(uniform > 0.4 && uniform < 0.6, "uniform: " + uniform);
+        assertTrue(zipf > uniform + 0.12, "zipf " + zipf + " against uniform " + uniform);
+        assertEquals(zipf, hitRate(new ItemCache(model(70).with(0.9, 0, 5))), "the same seed, the same draws");
+    }
+
+    @Test
+    void zipfCumulativeWeights_riseToOne_theFirstRankHeaviest() {
+        double[] cdf = ItemCache.zipfCdf(4, 1);
+        // weights 1, 1/2, 1/3, 1/4 over 25/12
+        assertEquals(12.0 / 25, cdf[0], 1e-12);
+        assertEquals(18.0 / 25, cdf[1], 1e-12);
+        assertEquals(1.0, cdf[3], 1e-12);
+    }
+
+    private static double hitRate(ItemCache cache) throws Exception {
+        for (int i = 0; i < 2000; i++) {
+            cache.perform("productDetail");
+        }
+        long h = cache.hits();
+        long m = cache.misses();
+        for (int i = 0; i < 4000; i++) {
+            cache.perform("productDetail");
+        }
+        return (double) (cache.hits() - h) / (cache.hits() - h + cache.misses() - m);
+    }
 }

@@ -177,13 +177,17 @@ public final class LocalityLearner {
                 : WorkingSetGrouping.group(sets, load, candidates.length, epsilon);
         int[] placed = GroupPlacement.place(groups, load, candidates, caps, previous, service);
         int[][] ranking = new int[n][];
+        int[] groupOf = new int[n];
+        Arrays.fill(groupOf, -1);
         List<LocalityMap.Group> shown = new ArrayList<>();
         int moved = 0;
         double movedLoad = 0;
         for (int g = 0; g < groups.size(); g++) {
             double share = 0;
             List<String> names = new ArrayList<>();
+            int lowest = groups.get(g).stream().mapToInt(Integer::intValue).min().orElse(-1);
             for (int t : groups.get(g)) {
+                groupOf[t] = lowest;
                 share += load[t];
                 names.add(types.name(t));
                 if (placed[g] >= 0) {
@@ -201,7 +205,12 @@ public final class LocalityLearner {
                 ranking[t] = before.ranking(t); // quiet this interval: keep it where its data is
             }
         }
-        LocalityMap next = new LocalityMap(ranking, List.copyOf(shown), before.version() + 1);
+        for (int t = 0; t < n; t++) {
+            if (groupOf[t] < 0 && t < before.group().length) {
+                groupOf[t] = before.group()[t]; // quiet this interval: its group stays
+            }
+        }
+        LocalityMap next = new LocalityMap(ranking, List.copyOf(shown), before.version() + 1, groupOf);
         map = next;
         remaps++;
         moves += moved;

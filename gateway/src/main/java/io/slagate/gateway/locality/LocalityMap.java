@@ -9,9 +9,10 @@ import java.util.List;
  *
  * @param ranking per type index, gateway server indices best first; null for a type not yet mapped
  * @param groups  the groups as shown in {@code /stats}
+ * @param group   per type index, its working-set group as the lowest type index in it (a type alone: itself)
  */
-public record LocalityMap(int[][] ranking, List<Group> groups, long version) {
-    public static final LocalityMap EMPTY = new LocalityMap(new int[0][], List.of(), 0);
+public record LocalityMap(int[][] ranking, List<Group> groups, long version, int[] group) {
+    public static final LocalityMap EMPTY = new LocalityMap(new int[0][], List.of(), 0, new int[0]);
 
     /**
      * @param server    the group's server id (null: more groups than servers, dispatched least-outstanding)
@@ -23,6 +24,11 @@ public record LocalityMap(int[][] ranking, List<Group> groups, long version) {
 
     public int[] ranking(int type) {
         return type < ranking.length ? ranking[type] : null;
+    }
+
+    /** The type's working-set group, named by its lowest type index; the type itself when not grouped with others. */
+    public int group(int type) {
+        return type < group.length && group[type] >= 0 ? group[type] : type;
     }
 
     /** Rendezvous (highest random weight) order: the same for the same type and servers, different per type. */

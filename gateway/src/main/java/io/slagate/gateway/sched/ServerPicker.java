@@ -53,7 +53,8 @@ final class ServerPicker {
             policy[p] = config.gateway().loadBalancing(poolNames[p]);
             if (policy[p].byRequestType()) {
                 learner[p] = new LocalityLearner(poolNames[p], poolServers[p], ids, config.gateway().locality().epsilon());
-                chooser[p] = policy[p] == LoadBalancing.LOCALITY ? new LocalityChooser(learner[p]) : new LardChooser(learner[p], ids);
+                chooser[p] = policy[p] == LoadBalancing.LOCALITY ? new LocalityChooser(learner[p])
+                        : new LardChooser(learner[p], policy[p] == LoadBalancing.LARD_R);
             }
         }
         serverLoad = new ServerChooser.ServerLoad() {

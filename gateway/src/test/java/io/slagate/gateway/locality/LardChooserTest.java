@@ -1,11 +1,12 @@
 package io.slagate.gateway.locality;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import io.slagate.gateway.locality.ServerChooser;
+
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
+/** LARD and LARD/R as Pai et al. publish them, on loads whose right choice follows from the rules (caps of 8: T_high 4, T_low 1.54). */
 class LardChooserTest {
     private static final String[] IDS = {"s1", "s2", "s3", "s4"};
     private static final int[] ALL = {0, 1, 2, 3};
@@ -15,7 +16,7 @@ class LardChooserTest {
 
         @Override
         public boolean available(int s) {
-            return outstanding[s] < 20;
+            return outstanding[s] < 8;
         }
 
         @Override
@@ -30,33 +31,59 @@ class LardChooserTest {
 
         @Override
         public int cap(int s) {
-            return 20;
+            return 8;
         }
     }
 
     @Test
-    void aTypeStaysOnItsHashedServer_untilThatServerIsOverloaded() {
+    void aNewTargetGoesToTheLeastLoaded_andStaysUntilItsServerIsOverloaded() {
         LocalityLearner types = new LocalityLearner("p", ALL, IDS, 0.25);
-        LardChooser lard = new LardChooser(types, IDS);
+        LardChooser lard = new LardChooser(types, false);
         Pool pool = new Pool();
         int t = types.learn("/s productDetail");
-        int first = lard.choose(t, ALL, pool);
-        assertEquals(first, new LardChooser(types, IDS).choose(t, ALL, pool), "the hash: the same server for the same type");
+        pool.outstanding[0] = 3;
+        pool.outstanding[1] = 1;
+        pool.outstanding[2] = 2;
+        pool.outstanding[3] = 2;
+        assertEquals(1, lard.choose(t, ALL, pool), "a new target: the least-loaded server");
 
-        pool.outstanding[first] = 13; // 65% of its slots: not above T_high
-        assertEquals(first, lard.choose(t, ALL, pool));
-        pool.outstanding[first] = 14; // above T_high, and the others are idle (under T_low): the type moves
-        int second = lard.choose(t, ALL, pool);
-        assertNotEquals(first, second);
-        pool.outstanding[first] = 0;
-        assertEquals(second, lard.choose(t, ALL, pool), "it stays where it moved");
+        pool.outstanding[1] = 4; // at T_high (4 of 8): not above it
+        assertEquals(1, lard.choose(t, ALL, pool));
+        pool.outstanding[1] = 5; // above T_high, and s3 and s4 at 2 are not below T_low (1.54): it stays
+        assertEquals(1, lard.choose(t, ALL, pool));
+        pool.outstanding[3] = 1; // now s4 is below T_low: the target moves to the least-loaded
+        assertEquals(3, lard.choose(t, ALL, pool));
+        pool.outstanding[1] = 0;
+        assertEquals(3, lard.choose(t, ALL, pool), "it stays where it moved");
 
-        // above T_high but nobody under T_low: it stays
-        Arrays.fill(pool.outstanding, 6);
-        pool.outstanding[second] = 15;
-        assertEquals(second, lard.choose(t, ALL, pool));
-        // full: it moves whatever the others carry
-        pool.outstanding[second] = 20;
-        assertNotEquals(second, lard.choose(t, ALL, pool));
+        Arrays.fill(pool.outstanding, 3);
+        pool.outstanding[3] = 7; // above T_high, nobody below T_low: stays
+        assertEquals(3, lard.choose(t, ALL, pool));
+        pool.outstanding[3] = 8; // at 2·T_high (full): moves whatever the others carry
+        assertEquals(0, lard.choose(t, ALL, pool), "the least-loaded, the first of equals");
+        assertArrayEquals(new int[] {0}, lard.servers(t), "LARD keeps one server a target");
+    }
+
+    @Test
+    void lardR_addsTheLeastLoadedUnderOverload_sendsToTheLeastLoadedOfTheSet_andShedsAfterK() {
+        LocalityLearner types = new LocalityLearner("p", ALL, IDS, 0.25);
+        long[] now = {0};
+        LardChooser r = new LardChooser(types, true, () -> now[0]);
+        Pool pool = new Pool();
+        int t = types.learn("/s bestSellers");
+        assertEquals(0, r.choose(t, ALL, pool));
+        pool.outstanding[0] = 8; // full: s2 joins the set
+        now[0] = 1_000_000_000L;
+        assertEquals(1, r.choose(t, ALL, pool));
+        assertArrayEquals(new int[] {0, 1}, r.servers(t));
+        pool.outstanding[0] = 2;
+        pool.outstanding[1] = 3;
+        assertEquals(0, r.choose(t, ALL, pool), "the least loaded of its set");
+        now[0] += (LardChooser.K_SECONDS - 1) * 1_000_000_000L;
+        r.choose(t, ALL, pool);
+        assertArrayEquals(new int[] {0, 1}, r.servers(t), "within K: the set stays");
+        now[0] += 2_000_000_000L;
+        assertEquals(0, r.choose(t, ALL, pool));
+        assertArrayEquals(new int[] {0}, r.servers(t), "K without growing: the most loaded member (s2) leaves");
     }
 }

@@ -67,6 +67,12 @@ class LocalityLearnerTest {
         assertNotEquals(primary(l, "/s a1"), primary(l, "/s b1"));
         assertEquals(2, l.map().groups().size());
         assertEquals(0.5, l.map().groups().get(0).loadShare(), 1e-9);
+        // each family named by its lowest type index: LARD's target for all its types
+        LocalityMap m = l.map();
+        assertEquals(m.group(l.learn("/s a1")), m.group(l.learn("/s a2")));
+        assertEquals(l.learn("/s a1"), m.group(l.learn("/s a2")));
+        assertEquals(m.group(l.learn("/s b1")), m.group(l.learn("/s b2")));
+        assertNotEquals(m.group(l.learn("/s a1")), m.group(l.learn("/s b1")));
     }
 
     @Test

@@ -49,7 +49,7 @@ public final class BackendServer implements AutoCloseable {
         BackendServer b = new BackendServer();
         try {
             for (int i = 0; i < ports.size(); i++) {
-                ItemCache cache = store == null ? null : new ItemCache(store);
+                ItemCache cache = store == null ? null : new ItemCache(store.forServer(i));
                 if (cache != null) {
                     b.caches.add(cache);
                 }

@@ -1,11 +1,13 @@
 package io.slagate.load.service;
 
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -27,9 +29,20 @@ public final class ItemCache {
     private final Semaphore workers;
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
+    /** The item draws: seeded when the model is, shared by the server's workers under its own lock. */
+    private final SplittableRandom draws;
+    /** Per table (and the whole data set, under the key ""), the cumulative popularity of its ranks; null when uniform. */
+    private final Map<String, double[]> popularity = new HashMap<>();
 
     public ItemCache(WorkingSetModel model) {
         this.model = model;
+        this.draws = model.seed() == 0 ? new SplittableRandom() : new SplittableRandom(model.seed());
+        if (model.zipf() > 0) {
+            for (WorkingSetModel.Table t : model.tables().values()) {
+                popularity.put(t.name(), zipfCdf(t.size(), model.zipf()));
+            }
+            popularity.put("", zipfCdf(model.items(), model.zipf()));
+        }
         this.tables = model.tables();
         this.operations = model.operations();
         this.workers = new Semaphore(model.workers(), true);
@@ -54,7 +67,6 @@ public final class ItemCache {
         }
         workers.acquire();
         try {
-            ThreadLocalRandom random = ThreadLocalRandom.current();
             int h = 0;
             int m = 0;
             StringBuilder blocks = new StringBuilder();
@@ -66,8 +78,9 @@ public final class ItemCache {
                     first = t.first();
                     size = t.size();
                 }
+                double[] cdf = popularity.get(r.table() == null ? "" : r.table());
                 for (int i = 0; i < r.count(); i++) {
-                    int item = first + random.nextInt(size);
+                    int item = first + draw(size, cdf);
                     if (read(item)) {
                         h++;
                     } else {
@@ -81,11 +94,41 @@ public final class ItemCache {
             }
             hits.addAndGet(h);
             misses.addAndGet(m);
-            LockSupport.parkNanos(model.base().toNanos() + h * model.hit().toNanos() + m * model.miss().toNanos());
+            long cost = model.base().toNanos() + h * model.hit().toNanos() + m * model.miss().toNanos();
+            long onCpu = (long) (cost * model.cpu());
+            ServiceTime.burnCpu(onCpu);
+            LockSupport.parkNanos(cost - onCpu);
             return new Outcome(h, m, blocks.toString());
         } finally {
             workers.release();
         }
+    }
+
+    /** The cumulative weights of ranks 1..n with weight 1 / r^s, normalized to end at 1. */
+    public static double[] zipfCdf(int n, double s) {
+        double[] cdf = new double[n];
+        double sum = 0;
+        for (int r = 0; r < n; r++) {
+            sum += Math.pow(r + 1, -s);
+            cdf[r] = sum;
+        }
+        for (int r = 0; r < n; r++) {
+            cdf[r] /= sum;
+        }
+        return cdf;
+    }
+
+    /** An item's offset in a range of {@code size}: uniform, or by rank from the popularity's cumulative weights. */
+    private int draw(int size, double[] cdf) {
+        double u;
+        synchronized (draws) {
+            if (cdf == null) {
+                return draws.nextInt(size);
+            }
+            u = draws.nextDouble();
+        }
+        int i = Arrays.binarySearch(cdf, u);
+        return Math.min(size - 1, i >= 0 ? i : -i - 1);
     }
 
     /** Whether the item was cached; it is cached (most recently used) after. */

@@ -84,7 +84,8 @@ public record ServiceTime(Map<String, Duration> meanByOperation, Duration defaul
         }
     }
 
-    private static void burnCpu(long nanos) {
+    /** Spends {@code nanos} of the calling thread's CPU time (wall time where the JVM cannot measure it). */
+    static void burnCpu(long nanos) {
         if (nanos <= 0) {
             return;
         }

@@ -18,9 +18,13 @@ import java.util.Map;
  * @param miss          cost of an item not in the cache (it is then cached, evicting the least recently used)
  * @param workers       requests one server executes at once (its worker pool); the others wait in the server
  * @param blockItems    items per block in the declared working set (the response header lists blocks)
+ * @param zipf          the exponent s of the items' popularity within each table (rank r drawn with weight 1 / r^s);
+ *                      0 for uniform
+ * @param cpu           the share of each request's cost spent on the CPU (the rest waits, as on a database), in [0, 1]
+ * @param seed          the seed of a server's item draws (each server adds its index); 0 for unseeded
  */
 public record WorkingSetModel(int items, int cacheItems, Duration base, Duration hit, Duration miss, int workers,
-                              int blockItems) {
+                              int blockItems, double zipf, double cpu, long seed) {
     public static final String WORKING_SET_HEADER = "X-Slagate-Working-Set";
     /** Hits and misses of this request ("hits/misses"); for experiments, never read by the gateway. */
     public static final String CACHE_HEADER = "X-Bookstore-Cache";
@@ -58,10 +62,28 @@ public record WorkingSetModel(int items, int cacheItems, Duration base, Duration
         return new WorkingSetModel(4000, cacheItems, Duration.ofMillis(2), Duration.ofNanos(500_000), Duration.ofMillis(5), 2, 50);
     }
 
+    /** Uniform popularity, costs spent waiting, unseeded. */
+    public WorkingSetModel(int items, int cacheItems, Duration base, Duration hit, Duration miss, int workers, int blockItems) {
+        this(items, cacheItems, base, hit, miss, workers, blockItems, 0, 0, 0);
+    }
+
     public WorkingSetModel {
         if (items < 100 || cacheItems < 0 || workers < 1 || blockItems < 1) {
             throw new IllegalArgumentException("a working-set model needs at least 100 items, a cache of 0 or more, 1 worker");
         }
+        if (!(zipf >= 0 && zipf <= 5) || !(cpu >= 0 && cpu <= 1)) {
+            throw new IllegalArgumentException("zipf must be in [0, 5] and cpu in [0, 1]: " + zipf + ", " + cpu);
+        }
+    }
+
+    /** The same with Zipf popularity of exponent {@code s}, {@code cpu} of the costs on the CPU, draws seeded by {@code seed}. */
+    public WorkingSetModel with(double s, double cpuShare, long drawSeed) {
+        return new WorkingSetModel(items, cacheItems, base, hit, miss, workers, blockItems, s, cpuShare, drawSeed);
+    }
+
+    /** The same for server {@code index}: its own seed. */
+    WorkingSetModel forServer(int index) {
+        return seed == 0 ? this : new WorkingSetModel(items, cacheItems, base, hit, miss, workers, blockItems, zipf, cpu, seed + index);
     }
 
     public Map<String, Table> tables() {
