@@ -25,10 +25,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The experiment ({@code slagate experiment tuning}): two servers of a sleep-bound service whose requests contend past
- * {@value #CONTENTION_KNEE} at once (a database's locks: throughput falls again past a point), one the safe side and
- * one the experimental side, each class's requests split half and half, under open-loop arrivals heavy enough that
- * too few workers queue and too many thrash: an optimum inside the range. Per run, on the same load: first an
+ * The experiment ({@code slagate experiment tuning}): two servers of a sleep-bound service whose every request is
+ * slower by {@value #CONNECTION_COST}% per worker past {@value #CONTENTION_KNEE} (a database whose statements scan its
+ * open connections), one the safe side and one the experimental side, each class's requests split half and half,
+ * under open-loop arrivals heavy enough that too few workers queue: an optimum inside the range, too few and too many
+ * both costing a fifth or more of the best. Per run, on the same load: first an
  * exhaustive sweep of the servers' worker pool over {@link #GRID} (both sides on each value: the reference an
  * operator would find by trying them all), then the tuner from the far end of the range, then the configuration it
  * found and the sweep's best in turn (ABBA) on both sides. Ends with the line
@@ -36,15 +37,32 @@ import java.util.function.ToDoubleFunction;
  */
 final class TuningExperiment {
     static final int CONTENTION_KNEE = 8;
+    /**
+     * Percent slower per worker past the knee. Contention by the requests executing (ServerKnobs' knee alone) gave no
+     * stable optimum under open arrivals: past the knee a server either kept up as well as at the optimum or, after a
+     * burst, thrashed for good, by chance (a sweep read 0.095 at 24 workers, -0.436 at 28, 0.092 at 32).
+     */
+    static final int CONNECTION_COST = 6;
     /** The worker pools the sweep tries: the knob's range 1..32, finer where the optimum may lie. */
     static final int[] GRID = {2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32};
-    /** Each class's arrival rate (requests/s), half of it on each side: 120/s a side, 6 of a server's 50 ms workers busy. */
-    private static final double RATE_PER_CLASS = 120;
+    /**
+     * Each class's arrival rate (requests/s), half of each on each side: 140/s a side, 7 of a server's 50 ms workers
+     * busy. Fewer than 8 workers cannot keep up (7 at 100%, queues growing); 32 make every request 2.4x slower; about
+     * 11 are best (M/M/m: 65 ms against 82 at 8 and 122 at 32).
+     */
+    private static final double RATE_PER_CLASS = 140;
     /** The runs' seeds and starting pools: the far ends of the range, more than one initial simplex step (7.75) from the optimum. */
     private static final long[] SEEDS = {41, 42, 43};
     private static final int[] STARTS = {32, 1, 28};
     private static final String KNOBS = "[ { name: workers, path: /admin/knobs, min: 1, max: 32 } ]";
     private static final String QUEUE_TIMEOUT = "1s";
+    /**
+     * The tuner's period and the gain a promotion needs: about 5% of the best utility, the margin the comparison allows
+     * (a promotion also needs twice the noise of the period's paired differences, so noise is not promoted). With 8 s
+     * periods and +0.01 the tuner stopped at 9 workers, 5% under the best, every closer trial's gain below +0.01.
+     */
+    private static final int PERIOD_SECONDS = 15;
+    private static final double MIN_GAIN = 0.004;
 
     private final boolean quick;
     private final PrintStream log;
@@ -80,14 +98,16 @@ final class TuningExperiment {
 
     private Run once(long seed, int start) throws Exception {
         int point = quick ? 10 : 15;
-        int tuningSeconds = quick ? 150 : 240;
-        int compare = quick ? 20 : 30;
+        int tuningSeconds = quick ? 200 : 300;
+        int compare = quick ? 30 : 40;
         List<double[]> series = new CopyOnWriteArrayList<>(); // second, safe utility, experimental utility
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0), ServiceTime.of(Duration.ofMillis(50), 0).withWorkers(start))) {
             for (ServerKnobs k : backend.knobs()) {
                 k.contentionKnee(CONTENTION_KNEE);
+                k.connectionCost(CONNECTION_COST);
             }
-            try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(yaml(backend.urls(), KNOBS, QUEUE_TIMEOUT), "tuning"), true)) {
+            try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(yaml(backend.urls(), KNOBS, QUEUE_TIMEOUT, "simplex",
+                    PERIOD_SECONDS + "s", "3s", String.valueOf(MIN_GAIN)), "tuning"), true)) {
                 ControlLoop rm = sys.controlLoop();
                 command(rm, ControlMessage.TUNING_STOP); // the sweep first, the tuner idle
                 long t0 = System.nanoTime();
@@ -109,7 +129,7 @@ final class TuningExperiment {
                     List<Tuner.Trial> trials = rm.tuner().trials();
                     int tuned = (int) Math.round(rm.tuner().bestValues()[0]);
                     // the tuning period proper: after the baseline's measurement of the start (one period)
-                    double tuningFrom = from + 8;
+                    double tuningFrom = from + PERIOD_SECONDS;
                     double drop = TuningFigures.safeDrop(series, tuningFrom, to, u0);
                     double worst = TuningFigures.worstSpanMean(series, tuningFrom, to, 2);
                     int below = TuningFigures.secondsBelowSafe(series, tuningFrom, to);
@@ -231,6 +251,12 @@ final class TuningExperiment {
 
     /** The same with another search strategy ({@code simplex}, {@code hill}, {@code restarts}). */
     static String yaml(List<String> urls, String knobs, String queueTimeout, String strategy) {
+        return yaml(urls, knobs, queueTimeout, strategy, "8s", "2s", "0.01");
+    }
+
+    /** The same with the tuner's measurement period, settling time and the gain a promotion needs. */
+    static String yaml(List<String> urls, String knobs, String queueTimeout, String strategy, String period, String settle,
+                       String minGain) {
         return String.format(Locale.ROOT, """
                 gateway:
                   id: gw1
@@ -256,9 +282,9 @@ final class TuningExperiment {
                   resolution: 0.1
                   tuning:
                     strategy: %6$s
-                    period: 8s
-                    settle: 2s
-                    minGain: 0.01
+                    period: %7$s
+                    settle: %8$s
+                    minGain: %9$s
                     abortDrop: 0.3
                     stallTrials: 10
                     drift: 0.1
@@ -267,7 +293,7 @@ final class TuningExperiment {
                     share: 0.5
                     twins: { premium: premium-trial, basic: basic-trial }
                     knobs: %s
-                """, urls.get(0), urls.get(1), ExperimentSetup.PREMIUM_USER, knobs, queueTimeout, strategy);
+                """, urls.get(0), urls.get(1), ExperimentSetup.PREMIUM_USER, knobs, queueTimeout, strategy, period, settle, minGain);
     }
 
     private static String report(String command, List<Run> runs, String line) {
@@ -277,17 +303,18 @@ final class TuningExperiment {
     private static StringBuilder reportText(String command, List<Run> runs, String line) {
         StringBuilder md = ResultsFile.header("Experiment tuning — the tuner against an exhaustive sweep", command);
         md.append(String.format(Locale.ROOT, """
-                Two servers of a sleep-bound service (50 ms a request) whose requests contend past %d executing at once (each
-                then takes (1 + ((n - 8)/8)^2) longer, so that throughput falls again past a point): `s1` is the safe side
+                Two servers of a sleep-bound service (50 ms a request) whose every request is %d%% slower per worker past %d,
+                busy or idle (a database whose statements scan its open connections): `s1` is the safe side
                 (pool `a`), `s2` the experimental side (pool `a-trial`); the gateway sends half of each class's requests to the
                 class's twin on `a-trial`. Open-loop (Poisson) arrivals, premium (target 150 ms) and basic (250 ms) at %.0f/s
-                each, %.0f/s a side; a request waits in the gateway's queue at most %s (a request failed so counts as answered
+                each, %.0f/s a side (7 of a server's workers busy at the pace of one request alone); a request waits in the gateway's queue at most %s (a request failed so counts as answered
                 late). N_s 32 at the gateway, so the servers' worker pool is what binds. The knob: each server's worker pool,
                 1 to 32, through its `/admin/knobs`. Per run, on the same load:
 
                 1. **The sweep**: both sides on each pool of %s in turn, the mean of the two sides' utility (min over the
                    classes of eq. 7 on what was measured) after 4 s to settle. Its best is the reference (best-by-sweep).
-                2. **Tuning** (Nelder-Mead, 8 s periods after 2 s to settle; promoted at +0.01, aborted at -0.3) from the start
+                2. **Tuning** (Nelder-Mead, %d s periods after 3 s to settle; promoted at +%.3f and twice the noise, aborted at
+                   -0.3) from the start
                    pool. U0 is the safe side's utility before tuning (the tuner's baseline period at the start). Safe-drop is
                    the worst 5-second mean of the safe side below U0 over the whole tuning period after that baseline;
                    experimental-worst is the experimental side's worst 5-second mean there (what users on that side paid),
@@ -295,7 +322,8 @@ final class TuningExperiment {
                 3. **The comparison**: both sides on the tuned pool and on the sweep's best in turn, tuned, best, best, tuned;
                    tuned (U1) and best-by-sweep (UB) are each the mean of their two periods.
 
-                """, CONTENTION_KNEE, RATE_PER_CLASS, RATE_PER_CLASS, QUEUE_TIMEOUT, Arrays.toString(GRID)));
+                """, CONNECTION_COST, CONTENTION_KNEE, RATE_PER_CLASS, RATE_PER_CLASS, QUEUE_TIMEOUT, Arrays.toString(GRID),
+                PERIOD_SECONDS, MIN_GAIN));
         md.append("| run (seed) | start | sweep's best | tuned | UB | U1 | U0 | safe-drop | experimental worst | s below safe | trials |\n")
                 .append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Run r : runs) {

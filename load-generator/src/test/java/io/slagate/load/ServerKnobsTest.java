@@ -57,19 +57,30 @@ class ServerKnobsTest {
                 WorkingSetModel.store(500))) {
             HttpClient http = HttpClient.newHttpClient();
             String base = b.urls().get(0) + "/admin/knobs";
-            assertEquals("{\"workers\":4,\"contentionKnee\":0,\"processors\":0,\"cacheItems\":500}", get(http, base).trim());
+            assertEquals("{\"workers\":4,\"contentionKnee\":0,\"processors\":0,\"connectionCost\":0,\"cacheItems\":500}", get(http, base).trim());
             assertEquals(204, put(http, base + "/workers", "9").statusCode());
             assertEquals(204, put(http, base + "/contentionKnee", "6").statusCode());
             assertEquals(204, put(http, base + "/cacheItems", "1000").statusCode());
-            assertEquals("{\"workers\":9,\"contentionKnee\":6,\"processors\":0,\"cacheItems\":1000}", get(http, base).trim());
+            assertEquals("{\"workers\":9,\"contentionKnee\":6,\"processors\":0,\"connectionCost\":0,\"cacheItems\":1000}", get(http, base).trim());
             assertEquals(9, b.knobs().get(0).workers());
             for (String[] bad : new String[][] {{"/workers", "many"}, {"/workers", "-1"}, {"/cacheItems", "99999"}, {"/colour", "3"}}) {
                 HttpResponse<String> r = put(http, base + bad[0], bad[1]);
                 assertEquals(400, r.statusCode(), bad[0] + " " + bad[1]);
                 assertTrue(!r.body().isBlank(), "says why: " + r.body());
             }
-            assertEquals("{\"workers\":9,\"contentionKnee\":6,\"processors\":0,\"cacheItems\":1000}", get(http, base).trim(), "nothing changed");
+            assertEquals("{\"workers\":9,\"contentionKnee\":6,\"processors\":0,\"connectionCost\":0,\"cacheItems\":1000}", get(http, base).trim(), "nothing changed");
         }
+    }
+
+    @Test
+    void aConnectionCost_stretchesEveryRequestByThePoolPastTheKnee_busyOrIdle() {
+        assertEquals(1, ServerKnobs.poolStretch(8, 8, 6), 1e-12, "up to the knee: none");
+        assertEquals(1 + 0.06 * 24, ServerKnobs.poolStretch(32, 8, 6), 1e-12);
+        assertEquals(1, ServerKnobs.poolStretch(32, 0, 6), 1e-12, "no knee: none");
+        ServerKnobs k = new ServerKnobs(4, 8);
+        assertThrows(IllegalArgumentException.class, () -> k.connectionCost(-1));
+        k.connectionCost(6);
+        assertEquals(6, k.connectionCost());
     }
 
     @Test

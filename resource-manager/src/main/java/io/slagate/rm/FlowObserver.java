@@ -81,11 +81,14 @@ final class FlowObserver {
     }
 
     /**
-     * The observation with the flow's arrival rate during the next cycle, where {@code controller.forecast} puts a
-     * forecast in force: always under {@code trend}, under {@code auto} while the forecaster's recent one-cycle error
-     * is below {@value #FORECAST_TRUSTED}. Each flow's forecaster sees each cycle's measured rate once. A windowed
-     * rate is the mean over the window, centred half a window back, so the next cycle's rate is
-     * (window / 2 + Γ / 2) / Γ cycles ahead of it (at most {@link #MAX_FORECAST_STEPS}).
+     * The observation with the highest arrival rate the flow will have during the next cycle, where
+     * {@code controller.forecast} puts a forecast in force: always under {@code trend}, under {@code auto} while the
+     * forecaster's recent one-cycle error is below {@value #FORECAST_TRUSTED}. Each flow's forecaster sees each cycle's
+     * measured rate once. A windowed rate is the mean over the window, centred half a window back, so the next cycle
+     * starts (window / 2) / Γ cycles ahead of it and ends one cycle later (at most {@link #MAX_FORECAST_STEPS}); the
+     * allocation decided now holds until then, so a rising rate is provisioned for at the cycle's end (its mean left a
+     * rate that crossed a slot's worth within the cycle one slot short until the next decision) and a falling one at
+     * its start.
      */
     FlowObservation ahead(String flow, FlowObservation o, double windowSeconds) {
         String mode = rm.config.controller().forecast();
@@ -99,9 +102,9 @@ final class FlowObserver {
             LOG.info("flow {}: forecasting by {} now (recent one-cycle errors {})", flow, f.chosen(), f.errors());
         }
         double cycle = rm.config.controller().cycle().toNanos() / 1e9;
-        double steps = Double.isFinite(windowSeconds) && windowSeconds > 0 && cycle > 0
-                ? Math.min(MAX_FORECAST_STEPS, 0.5 + windowSeconds / (2 * cycle)) : 1;
-        double rate = f.ahead(steps);
+        double start = Double.isFinite(windowSeconds) && windowSeconds > 0 && cycle > 0
+                ? Math.min(MAX_FORECAST_STEPS - 1, windowSeconds / (2 * cycle)) : 0.5;
+        double rate = Math.max(f.ahead(start), f.ahead(start + 1));
         boolean trusted = "trend".equals(mode) || f.error() < ResourceManager.FORECAST_TRUSTED;
         return Double.isFinite(rate) && trusted ? o.withForecast(rate) : o;
     }

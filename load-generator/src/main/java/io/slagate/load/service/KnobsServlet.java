@@ -11,7 +11,7 @@ import jakarta.servlet.http.HttpServletResponse;
  * A synthetic server's admin endpoint for its knobs (the backend tier a tuner adjusts through an HTTP
  * adapter, as Active Harmony tuned its tiers): {@code GET /admin/knobs} answers them as JSON; {@code PUT
  * /admin/knobs/NAME} with a whole number as the body sets one (204), and anything else is refused with 400 and why,
- * the setting unchanged. Knobs: {@code workers}, {@code contentionKnee}, {@code processors}, and with the Bookstore {@code cacheItems}.
+ * the setting unchanged. Knobs: {@code workers}, {@code contentionKnee}, {@code processors}, {@code connectionCost}, and with the Bookstore {@code cacheItems}.
  */
 final class KnobsServlet extends HttpServlet {
     private final ServerKnobs knobs;
@@ -25,8 +25,8 @@ final class KnobsServlet extends HttpServlet {
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         resp.setContentType("application/json");
-        resp.getWriter().printf(Locale.ROOT, "{\"workers\":%d,\"contentionKnee\":%d,\"processors\":%d%s}%n", knobs.workers(),
-                knobs.contentionKnee(), knobs.processors(),
+        resp.getWriter().printf(Locale.ROOT, "{\"workers\":%d,\"contentionKnee\":%d,\"processors\":%d,\"connectionCost\":%d%s}%n",
+                knobs.workers(), knobs.contentionKnee(), knobs.processors(), knobs.connectionCost(),
                 cache == null ? "" : ",\"cacheItems\":" + cache.capacity());
     }
 
@@ -47,6 +47,7 @@ final class KnobsServlet extends HttpServlet {
                 case "workers" -> knobs.workers(value);
                 case "contentionKnee" -> knobs.contentionKnee(value);
                 case "processors" -> knobs.processors(value);
+                case "connectionCost" -> knobs.connectionCost(value);
                 case "cacheItems" -> {
                     if (cache == null) {
                         refuse(resp, "this server has no Bookstore cache");
@@ -55,7 +56,7 @@ final class KnobsServlet extends HttpServlet {
                     cache.capacity(value);
                 }
                 default -> {
-                    refuse(resp, "no knob \"" + name.replaceAll("[^0-9A-Za-z.-]", "?") + "\"; knobs: workers, contentionKnee, processors"
+                    refuse(resp, "no knob \"" + name.replaceAll("[^0-9A-Za-z.-]", "?") + "\"; knobs: workers, contentionKnee, processors, connectionCost"
                             + (cache == null ? "" : ", cacheItems"));
                     return;
                 }

@@ -13,7 +13,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * confined to some operations (writes that take locks, e.g. {@code buyShares}), counted among themselves: then reads
  * never stretch, so the best pool differs between a read-heavy and a write-heavy workload. With {@code processors}
  * set, the requests executing share that many processors ({@link ProcessorSharing}) instead of each taking its own
- * service time whatever the load: a CPU-bound server, slower for every request the more it holds.
+ * service time whatever the load: a CPU-bound server, slower for every request the more it holds. With
+ * {@code connectionCost} (percent), every request is slower by that much per worker past the knee, busy or idle: a
+ * database whose every statement scans its open connections (a snapshot over each backend's state), so that a pool too
+ * large costs every request whatever the load, and one too small queues.
  */
 public final class ServerKnobs {
     /** The Axis2 configuration-context property that holds a server's knobs. */
@@ -40,6 +43,7 @@ public final class ServerKnobs {
     private volatile int workers;
     private volatile int contentionKnee;
     private volatile int processors;
+    private volatile int connectionCost;
     private final ProcessorSharing sharing = new ProcessorSharing(1_000_000);
 
     public ServerKnobs(int workers, int contentionKnee) {
@@ -91,6 +95,23 @@ public final class ServerKnobs {
         processors = p;
     }
 
+    public int connectionCost() {
+        return connectionCost;
+    }
+
+    /** Makes every request {@code percent}% slower per worker past the knee (0: none). */
+    public void connectionCost(int percent) {
+        if (percent < 0 || percent > 1000) {
+            throw new IllegalArgumentException("connectionCost must be from 0 (none) to 1000 percent: " + percent);
+        }
+        connectionCost = percent;
+    }
+
+    /** How much longer each request takes with a pool of {@code w} workers, {@code percent}% a worker past the knee {@code k}. */
+    public static double poolStretch(int w, int k, int percent) {
+        return k > 0 && w > k ? 1 + percent / 100.0 * (w - k) : 1;
+    }
+
     /** Confines the contention to these operations, counted among themselves (empty: every operation contends). */
     public void contendingOperations(Set<String> operations) {
         contending = Set.copyOf(operations);
@@ -128,6 +149,10 @@ public final class ServerKnobs {
         int m = contends ? contendingExecuting.incrementAndGet() : 0;
         try {
             double stretch = contends ? stretch(m, contentionKnee) : 1;
+            int cost = connectionCost;
+            if (cost > 0) {
+                stretch = poolStretch(workers, contentionKnee, cost); // the pool's cost stands in for the executing contention
+            }
             int p = processors;
             if (p > 0) {
                 sharing.perform((long) (time.drawNanos(operation) * stretch), p);

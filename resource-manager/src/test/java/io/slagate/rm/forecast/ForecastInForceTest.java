@@ -57,8 +57,14 @@ class ForecastInForceTest {
             ramp[i] = 1 + 0.2 * i; // +0.2 per cycle; the last window's mean: 6.8
         }
         double trend = lastForecast("trend", ramp);
-        // a 30 s window's mean is the rate 15 s back; the next 5 s cycle is centred 2.5 s ahead: 3.5 cycles of 0.2
-        assertEquals(6.8 + 3.5 * 0.2, trend, 0.1, "the rate during the next cycle, not the lagging window's");
+        // a 30 s window's mean is the rate 15 s back; the next 5 s cycle ends 5 s ahead: 4 cycles of 0.2
+        assertEquals(6.8 + 4 * 0.2, trend, 0.1, "a rising rate at the next cycle's end, not the lagging window's");
+        double[] falling = new double[30];
+        for (int i = 0; i < falling.length; i++) {
+            falling[i] = 7 - 0.2 * i; // the last window's mean: 1.2
+        }
+        // falling: the highest rate of the next cycle is at its start, 3 cycles ahead of the window's mean
+        assertEquals(1.2 - 3 * 0.2, lastForecast("trend", falling), 0.1, "a falling rate at the next cycle's start");
         assertTrue(Double.isNaN(lastForecast("none", ramp)));
         assertEquals(trend, lastForecast("auto", ramp), 1e-9, "a clean ramp: the forecast's error is small, so auto trusts it");
         double[] jumpy = new double[30];
