@@ -75,8 +75,8 @@ final class AheadExperiment {
         Crowd undefended = null;
         if (!quick) { // a 15 s crowd read 0 and 0 seconds above target with the defence and without: it told nothing
             try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU))) {
-                defended = crowd(backend.urls().get(0), true, calm, crowdSeconds, calm, 7);
-                undefended = crowd(backend.urls().get(0), false, calm, crowdSeconds, calm, 7);
+                defended = crowd(backend.urls().get(0), true, calm, crowdSeconds, 7);
+                undefended = crowd(backend.urls().get(0), false, calm, crowdSeconds, 7);
             }
         }
         PoolsExperiment pools = new PoolsExperiment(quick, log);
@@ -112,7 +112,7 @@ final class AheadExperiment {
      * 60/s to 600/s within 5 s (10×, beyond the server) for {@code crowd} s, then back; the controller on a 5 s cycle.
      * With the gateway's defence ({@code flashCrowd}: the alarm, a cycle at once, basic held to its share) or without.
      */
-    private Crowd crowd(String url, boolean defence, int calm, int crowd, int after, long seed) throws Exception {
+    private Crowd crowd(String url, boolean defence, int calm, int crowd, long seed) throws Exception {
         String yaml = String.format(Locale.ROOT, """
                 gateway:
                   id: gw1
@@ -139,7 +139,7 @@ final class AheadExperiment {
             phases.add(new LoadSpec.Phase(Duration.ofSeconds(1), List.of(CROWD_PREMIUM, CROWD_BASIC * (1 + 9.0 * i / 5))));
         }
         phases.add(new LoadSpec.Phase(Duration.ofSeconds(crowd - 5), List.of(CROWD_PREMIUM, 10 * CROWD_BASIC)));
-        phases.add(new LoadSpec.Phase(Duration.ofSeconds(after), List.of(CROWD_PREMIUM, CROWD_BASIC)));
+        phases.add(new LoadSpec.Phase(Duration.ofSeconds(calm), List.of(CROWD_PREMIUM, CROWD_BASIC)));
         try (RunningSystem sys = RunningSystem.start(ConfigLoader.parse(yaml, "flash crowd"), true)) {
             LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(),
                     List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, Duration.ofMillis(40)),

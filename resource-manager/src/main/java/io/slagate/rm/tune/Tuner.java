@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  * more than {@code abortDrop} (its side goes back to the best configuration); at the end of its period it is promoted
  * to the safe side only when it beat the safe side by {@code minGain} over the same period, so a change of load
  * cannot pass for a gain, and by twice the standard error of the period's paired differences (their spread, with ticks
- * that share a statistics window counted once), so that noise cannot either. After {@code stallTrials} trials without a promotion it stops and monitors; it starts again
+ * that share a statistics window counted once), so that noise cannot either; a gain beyond {@code minGain} but within
+ * that is measured one period more and judged on both together. After {@code stallTrials} trials without a promotion it
+ * stops and monitors; it starts again
  * when the safe side's utility moves by more than {@code drift} from what it was when tuning stopped, or on demand.
  * After an aborted trial the experimental side first recovers: the next trial waits (at most one period) until that
  * side is back within {@code abortDrop} of the safe side, because a bad trial leaves damage that outlives it (a backlog
@@ -39,6 +41,7 @@ public final class Tuner extends TunerBase {
     private double sumExp;
     private double sumSafe;
     private double sumGapSq; // Σ (uExp - uSafe)²: the paired differences' spread, for the noise of their mean
+    private boolean extended; // the trial's period was extended once: a gain within the noise, measured again
 
     public Tuner(TuningSettings settings, KnobSet safe, KnobSet experimental, Random random) {
         this(settings, safe, experimental, random, 1);
@@ -225,6 +228,16 @@ public final class Tuner extends TunerBase {
     private void end(long now, String forced) {
         double mExp = sumExp / samples;
         double mSafe = sumSafe / samples;
+        if (forced == null && !extended && mExp - mSafe > settings.minGain() && mExp - mSafe <= 2 * noise()) {
+            // a gain beyond minGain but within the noise: one period more, pooled with this one, before judging (the
+            // noise of the mean falls by √2, so a real gain a little under the noise is not lost to one short period)
+            extended = true;
+            phaseStart = now;
+            LOG.debug("tuning: {} against {} within twice the noise {}: measuring another period", fmt(mExp), fmt(mSafe), fmt(noise()));
+            return;
+        }
+        boolean pooled = extended;
+        extended = false;
         double[] tried = pending;
         strategy.report(mExp);
         bestLevel = mSafe;
@@ -236,15 +249,15 @@ public final class Tuner extends TunerBase {
         } else if (mExp - mSafe > settings.minGain() && mExp - mSafe <= 2 * noise()) {
             // by more than minGain, but not beyond the noise of the period's paired differences: 30 s of experiment
             // tuning's utility moves by ±0.01, and promotions on such gains walked the safe side around the optimum
-            outcome = String.format(Locale.ROOT, "kept out: %s against %s (within twice the noise %s)", fmt(mExp), fmt(mSafe),
-                    fmt(noise()));
+            outcome = String.format(Locale.ROOT, "kept out: %s against %s (within twice the noise %s%s)", fmt(mExp), fmt(mSafe),
+                    fmt(noise()), pooled ? " over two periods" : "");
             sinceImprovement++;
         } else if (mExp - mSafe > settings.minGain()) {
             try {
                 knobs.applyUnit(tried);
                 best = tried.clone();
                 bestLevel = mExp;
-                outcome = String.format(Locale.ROOT, "promoted: %s against %s", fmt(mExp), fmt(mSafe));
+                outcome = String.format(Locale.ROOT, "promoted: %s against %s%s", fmt(mExp), fmt(mSafe), pooled ? " over two periods" : "");
                 sinceImprovement = 0;
             } catch (Tunable.KnobException e) {
                 outcome = "better, but the safe side refused it: " + e.getMessage();

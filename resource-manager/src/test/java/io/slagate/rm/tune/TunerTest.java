@@ -105,6 +105,25 @@ class TunerTest {
     }
 
     /**
+     * Every trial is better than the safe side by 0.02, under noise of ±0.02 a tick: one 5-tick period's mean difference has
+     * a standard error of about 0.013, so twice it (0.025) hides the gain; two periods pooled (0.018) do not. A trial
+     * within the noise is measured one period more, and such real gains are promoted over the two.
+     */
+    @Test
+    void aRealGainWithinOnePeriodsNoise_isMeasuredAnotherPeriod_andPromotedOverBoth() {
+        Random noise = new Random(11);
+        FakeKnob safe = new FakeKnob("workers", 10);
+        FakeKnob exp = new FakeKnob("workers", 10);
+        Tuner t = new Tuner(settings("simplex"), new KnobSet(List.of(safe)), new KnobSet(List.of(exp)), new Random(1));
+        for (int i = 0; i < 600; i++) {
+            t.tick(i * S, 0.1 + 0.02 * noise.nextGaussian(), 0.12 + 0.02 * noise.nextGaussian());
+        }
+        long overTwo = t.trials().stream().filter(x -> x.outcome().startsWith("promoted") && x.outcome().endsWith("over two periods"))
+                .count();
+        assertTrue(overTwo >= 2, "promoted after a second period: " + overTwo + " of " + t.trials());
+    }
+
+    /**
      * Experiment tuning --two-tier: the defaults sit on a plateau (every neighbour collapses alike), and only a restart can
      * reach the good region. With restarts every 12 trials and a stall after 10, the tuner stopped at trial 13 on the
      * plateau: no restart came first. Two knobs from (100, 100), good (0.5) wherever either is at most 40, else -1; the
