@@ -96,7 +96,7 @@ final class SlowdownExperiment {
     List<String> run(Path out, String command) throws Exception {
         Duration settle = Duration.ofSeconds(quick ? 15 : 20);
         Duration step = Duration.ofSeconds(quick ? 25 : 60);
-        int pairs = quick ? 2 : 3; // ABBA: two pairs are four runs, each side first once
+        int pairs = quick ? 3 : 4; // ABBA: A B B A A B, three runs a side
         List<Run> runs = new ArrayList<>();
         ServiceTime normal = ServiceTime.paper(SCALE, 0);
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), normal)) {
