@@ -509,6 +509,10 @@ class ConfigLoaderTest {
         assertEquals(LoadBalancing.LARD, d.gateway().loadBalancing("default"));
         assertEquals(LocalitySettings.DEFAULT_WORKING_SET_HEADER, d.gateway().locality().workingSetHeader());
         assertEquals(0.25, d.gateway().locality().epsilon(), 1e-12);
+        SlagateConfig r = ConfigLoader.parse(MINIMAL + "gateway: { loadBalancing: lard-r }\n", "t.yaml");
+        assertEquals(LoadBalancing.LARD_R, r.gateway().loadBalancing("default"));
+        assertTrue(LoadBalancing.LARD_R.byRequestType());
+        assertEquals("lard-r", LoadBalancing.LARD_R.configName());
     }
 
     @Test
@@ -519,7 +523,7 @@ class ConfigLoaderTest {
                   locality: { epsilon: 0, key: "X Item", workingSetHeader: "a:b" }
                 """, "e.yaml"));
         String m = e.getMessage();
-        assertTrue(m.contains("gateway.loadBalancing.shop") && m.contains("nearest") && m.contains("locality, lard"), m);
+        assertTrue(m.contains("gateway.loadBalancing.shop") && m.contains("nearest") && m.contains("locality, lard, lard-r"), m);
         assertTrue(m.contains("gateway.loadBalancing.nowhere") && m.contains("names a pool with no server"), m);
         assertTrue(m.contains("gateway.locality.epsilon") && m.contains("must be above 0"), m);
         assertTrue(m.contains("gateway.locality.key") && m.contains("HTTP header name"), m);

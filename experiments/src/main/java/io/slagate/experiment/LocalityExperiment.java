@@ -3,7 +3,6 @@ package io.slagate.experiment;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.load.service.BackendServer;
-import io.slagate.load.service.Bookstore;
 import io.slagate.load.service.ItemCache;
 import io.slagate.load.service.ServiceTime;
 import io.slagate.load.service.WorkingSetModel;

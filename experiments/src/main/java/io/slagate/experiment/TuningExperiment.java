@@ -297,10 +297,6 @@ final class TuningExperiment {
     }
 
     private static String report(String command, List<Run> runs, String line) {
-        return reportText(command, runs, line).toString();
-    }
-
-    private static StringBuilder reportText(String command, List<Run> runs, String line) {
         StringBuilder md = ResultsFile.header("Experiment tuning — the tuner against an exhaustive sweep", command);
         md.append(String.format(Locale.ROOT, """
                 Two servers of a sleep-bound service (50 ms a request) whose every request is %d%% slower per worker past %d,
@@ -342,6 +338,6 @@ final class TuningExperiment {
             appendTrials(md, r.trials(), 1);
             appendSeries(md, r.series(), "");
         }
-        return md;
+        return md.toString();
     }
 }

@@ -63,7 +63,8 @@ class ServerKnobsTest {
             assertEquals(204, put(http, base + "/cacheItems", "1000").statusCode());
             assertEquals("{\"workers\":9,\"contentionKnee\":6,\"processors\":0,\"connectionCost\":0,\"cacheItems\":1000}", get(http, base).trim());
             assertEquals(9, b.knobs().get(0).workers());
-            for (String[] bad : new String[][] {{"/workers", "many"}, {"/workers", "-1"}, {"/cacheItems", "99999"}, {"/colour", "3"}}) {
+            for (String[] bad : new String[][] {{"/workers", "many"}, {"/workers", "-1"}, {"/cacheItems", "99999"}, {"/colour", "3"},
+                {"/processors", "-2"}, {"/connectionCost", "100000"}}) {
                 HttpResponse<String> r = put(http, base + bad[0], bad[1]);
                 assertEquals(400, r.statusCode(), bad[0] + " " + bad[1]);
                 assertTrue(!r.body().isBlank(), "says why: " + r.body());

@@ -170,7 +170,7 @@ public final class LocalLimit {
             return current(granted);
         }
         if (heldTicks >= holdTicks) {
-            int c = giveBack(ceiling, false);
+            int c = giveBack(ceiling);
             if (cap < 0 && windowMeanSeconds > 0) {
                 normalSeconds = windowMeanSeconds; // still slower after the hold: the new normal
             }
@@ -266,14 +266,15 @@ public final class LocalLimit {
         return mean;
     }
 
-    private int giveBack(int granted, boolean recovered) {
-        cap += Math.max(1, granted / 10);
-        if (cap < granted) {
+    /** After the hold, with nothing to probe by: a tenth back, up to {@code ceiling}, where the limit ends. */
+    private int giveBack(int ceiling) {
+        cap += Math.max(1, ceiling / 10);
+        if (cap < ceiling) {
             return cap;
         }
         cap = -1;
-        reason = recovered ? "recovered: cap given back" : "held long enough: cap given back to the manager's";
-        return granted;
+        reason = "held long enough: cap given back to the manager's";
+        return ceiling;
     }
 
     private int current(int granted) {

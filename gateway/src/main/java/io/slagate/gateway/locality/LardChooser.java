@@ -1,6 +1,6 @@
 package io.slagate.gateway.locality;
 
-import java.util.Arrays;
+import java.util.BitSet;
 import java.util.function.LongSupplier;
 
 /**
@@ -29,8 +29,8 @@ public final class LardChooser implements ServerChooser {
     private final LocalityLearner types;
     private final boolean replicate;
     private final LongSupplier nanoClock;
-    /** Per target, its servers as a bit set of gateway indices (at most 64 servers a pool by request type). */
-    private final long[] set = new long[RequestTypes.MAX];
+    /** Per target, its servers' gateway indices (made on the target's first request, then only set and cleared). */
+    private final BitSet[] set = new BitSet[RequestTypes.MAX];
     private final long[] lastChange = new long[RequestTypes.MAX];
 
     public LardChooser(LocalityLearner types, boolean replicate) {
@@ -47,41 +47,57 @@ public final class LardChooser implements ServerChooser {
     @Override
     public int choose(int requestType, int[] pool, ServerLoad load) {
         int target = types.map().group(requestType);
-        long servers = set[target] & poolMask(pool);
+        if (set[target] == null) {
+            set[target] = new BitSet();
+        }
+        BitSet servers = set[target];
         long now = nanoClock.getAsLong();
-        if (servers == 0) {
-            int n = leastLoaded(pool, load, -1L);
+        int n = leastLoaded(pool, load, servers);
+        if (n < 0 && members(pool, servers) == 0) { // a new target, or its servers left the pool
+            n = leastLoaded(pool, load, null);
             if (n >= 0) {
-                set[target] = 1L << n;
+                servers.clear();
+                servers.set(n);
                 lastChange[target] = now;
             }
             return n;
         }
-        int n = leastLoaded(pool, load, servers);
         if (n < 0 || overloaded(n, pool, load)) {
-            int p = leastLoaded(pool, load, -1L);
+            int p = leastLoaded(pool, load, null);
             if (p < 0) {
                 return -1;
             }
-            set[target] = replicate ? servers | (1L << p) : 1L << p;
+            if (!replicate) {
+                servers.clear();
+            }
+            servers.set(p);
             lastChange[target] = now;
             return p;
         }
-        if (replicate && Long.bitCount(servers) > 1 && now - lastChange[target] > K_SECONDS * 1_000_000_000L) {
+        if (replicate && members(pool, servers) > 1 && now - lastChange[target] > K_SECONDS * 1_000_000_000L) {
             int m = mostLoaded(pool, load, servers);
-            set[target] = servers & ~(1L << m);
+            servers.clear(m);
             lastChange[target] = now;
             if (m == n) {
-                n = leastLoaded(pool, load, set[target]);
+                n = leastLoaded(pool, load, servers);
             }
         }
         return n;
     }
 
-    /** Target {@code type}'s servers now (gateway indices), for tests and stats. */
+    /** Target {@code type}'s servers now (gateway indices), for tests. */
     int[] servers(int type) {
-        long s = set[types.map().group(type)];
-        return java.util.stream.IntStream.range(0, 64).filter(i -> (s & (1L << i)) != 0).toArray();
+        BitSet s = set[types.map().group(type)];
+        return s == null ? new int[0] : s.stream().toArray();
+    }
+
+    /** How many of the pool's servers are in {@code servers}. */
+    private static int members(int[] pool, BitSet servers) {
+        int k = 0;
+        for (int s : pool) {
+            k += servers.get(s) ? 1 : 0;
+        }
+        return k;
     }
 
     private static double load(int s, ServerLoad load) {
@@ -105,22 +121,12 @@ public final class LardChooser implements ServerChooser {
         return false;
     }
 
-    private static long poolMask(int[] pool) {
-        long m = 0;
-        for (int s : pool) {
-            if (s < 64) {
-                m |= 1L << s;
-            }
-        }
-        return m;
-    }
-
-    /** The available server of the pool, among {@code among} (a bit set), with the least relative load; −1 if none. */
-    private static int leastLoaded(int[] pool, ServerLoad load, long among) {
+    /** The available server of the pool, among {@code among} (null: any), with the least relative load; −1 if none. */
+    private static int leastLoaded(int[] pool, ServerLoad load, BitSet among) {
         int best = -1;
         double bestLoad = Double.MAX_VALUE;
         for (int s : pool) {
-            if (s < 64 && (among & (1L << s)) != 0 && load.available(s)) {
+            if ((among == null || among.get(s)) && load.available(s)) {
                 double l = load(s, load);
                 if (l < bestLoad) {
                     bestLoad = l;
@@ -131,11 +137,11 @@ public final class LardChooser implements ServerChooser {
         return best;
     }
 
-    private static int mostLoaded(int[] pool, ServerLoad load, long among) {
+    private static int mostLoaded(int[] pool, ServerLoad load, BitSet among) {
         int worst = -1;
         double worstLoad = -1;
         for (int s : pool) {
-            if (s < 64 && (among & (1L << s)) != 0) {
+            if (among.get(s)) {
                 double l = load(s, load);
                 if (l > worstLoad) {
                     worstLoad = l;
@@ -144,10 +150,5 @@ public final class LardChooser implements ServerChooser {
             }
         }
         return worst;
-    }
-
-    @Override
-    public String toString() {
-        return (replicate ? "LARD/R" : "LARD") + Arrays.toString(new int[0]);
     }
 }
