@@ -91,7 +91,7 @@ final class ClassLevelSolve {
             FlowObservation o = aggregate(flows, free, js);
             aggregate[x] = o;
             String key = classKey(c);
-            rm.correction.observe(key, o, resolution);
+            rm.correction.observe(key, o, rm.model);
             ClassGoals goal = rm.goals[c];
             int n = js.size();
             int base = minUnits * n;
@@ -110,7 +110,7 @@ final class ClassLevelSolve {
             split(flows, free, js, classUnits, minUnits, full, target);
             double w = (classUnits + minUnits * js.size()) * resolution;
             String key = classKey(classes.get(x));
-            rm.correction.predicted(key, aggregate[x], w, rm.correction.predict(key, rm.model, aggregate[x], w));
+            rm.correction.decidedAt(key, aggregate[x]);
         }
         return new Solution(target, AllocationOptimizer.objective(full, target), "classes+" + sol.method());
     }

@@ -38,7 +38,7 @@ final class FlowObserver {
     }
 
 
-    Flows observeFlows(List<Integer> poolClasses, List<String> gws, double resolution, long nowNanos) {
+    Flows observeFlows(List<Integer> poolClasses, List<String> gws, long nowNanos) {
         int k = gws.size() * poolClasses.size();
         Flows flows = new Flows(new String[k], new int[k], new FlowObservation[k], new Double[k], new Double[k], false);
         FlowObservation[] obs = flows.obs();
@@ -57,7 +57,7 @@ final class FlowObserver {
                     }
                     obs[f] = FlowObservation.NONE;
                 }
-                rm.correction.observe(flowKey(g, c), obs[f], resolution);
+                rm.correction.observe(flowKey(g, c), obs[f], rm.model);
                 obs[f] = ahead(flowKey(g, c), obs[f], windowSeconds(g));
                 anyTraffic |= !obs[f].isEmpty();
                 flows.pinned()[f] = rm.overrides.weight(g, rm.config.classes().get(c).name(), nowNanos);
@@ -185,7 +185,8 @@ final class FlowObserver {
 
     /**
      * λ~, t~ and w~ of flow (g,c) from g's last report; w~ in server slots: the class's weight as a
-     * fraction of the pool's weights at g, times the slots g had in the pool.
+     * fraction of the pool's weights at g, times the slots g had in the pool, averaged over the report's
+     * window as its t~ is ({@link ShareHistory}).
      */
     FlowObservation observe(String g, int c, List<Integer> poolClasses) {
         ResourceManager.Report r = rm.gateways.get(g);
@@ -200,7 +201,8 @@ final class FlowObserver {
         if (mine == null || !(poolWeight > 0)) {
             return FlowObservation.NONE;
         }
-        double w = slots * mine.weight() / poolWeight;
+        // the share the window's t~ was measured under: its time-mean, not the share in force now
+        double w = rm.shares.meanOver(flowKey(g, c), r.heardNanos(), slots * mine.weight() / poolWeight, r.stats().windowSeconds());
         double[] measured = {mine.arrivalRate(), mine.meanResponseSeconds(), mine.throughput(), mine.meanServiceSeconds(), w};
         for (double v : measured) {
             if (!Double.isFinite(v) || v < 0) {

@@ -43,7 +43,7 @@ final class PoolSolver {
     }
 
     PoolResult solvePool(String pool, List<Integer> poolClasses, List<String> gws, int n, double resolution, long nowNanos) {
-        Flows flows = observer.observeFlows(poolClasses, gws, resolution, nowNanos);
+        Flows flows = observer.observeFlows(poolClasses, gws, nowNanos);
         int k = flows.size();
         double[] weight = new double[k];
         int totalUnits = (int) Math.floor(n / resolution + 1e-9);
@@ -178,7 +178,7 @@ final class PoolSolver {
             String key = observer.flowKey(flows.gateway()[i], flows.cls()[i]);
             int c = flows.cls()[i];
             double predicted = rm.correction.predict(key, rm.model, obs[i], w);
-            rm.correction.predicted(key, obs[i], w, predicted);
+            rm.correction.decidedAt(key, obs[i]);
             double u = rm.goals[c].utility(key, rm.correction, rm.model, obs[i], w);
             perClass[c] += u;
             String cn = rm.config.classes().get(c).name();

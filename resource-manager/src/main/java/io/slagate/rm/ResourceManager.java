@@ -69,6 +69,8 @@ public final class ResourceManager {
     final Map<String, Report> gateways = new TreeMap<>();
     /** Each flow's arrival-rate forecaster, when {@code controller.forecast} is not none. */
     final Map<String, BestOfForecaster> forecasters = new ConcurrentHashMap<>();
+    /** Each flow's shares over its statistics window, which its measurements are paired with. */
+    final ShareHistory shares = new ShareHistory();
     /** Below this recent relative error a forecast is trusted under {@code forecast: auto}. */
     static final double FORECAST_TRUSTED = 0.2;
     /** The automatic N_s of each {@code concurrency: auto} server. */
@@ -129,6 +131,7 @@ public final class ResourceManager {
         r.gateways.putAll(gateways);
         r.damper.rememberFrom(damper);
         r.forecasters.putAll(forecasters);
+        r.shares.keep(shares);
         r.limits.keep(limits, config); // same bounds: keep what was learned
         r.capacitySignal.keep(capacitySignal);
         r.refusedFigures.set(refusedFigures.get());
@@ -466,6 +469,8 @@ public final class ResourceManager {
             }
             return gone;
         });
+        // a flow is observed once a cycle, at its gateway's last report: forgotten once a whole window has passed unheard
+        shares.forgetOlderThan(nowNanos - limit - config.gateway().stats().window().toNanos() - config.controller().cycle().toNanos());
     }
 
     static String fmt(double v) {

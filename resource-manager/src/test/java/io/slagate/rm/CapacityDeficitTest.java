@@ -80,10 +80,9 @@ class CapacityDeficitTest {
         ModelCorrection correction = new ModelCorrection(4);
         FlowObservation at5 = new FlowObservation(4, 10, 5);
         for (int i = 0; i < 40; i++) { // each cycle predicts the move to 6 slots, and the next window measures a fifth of it
-            double predicted = correction.predict("gw1/premium", model, at5, 6);
-            correction.predicted("gw1/premium", at5, 6, predicted);
-            double bought = 10 + (predicted - 10) / 5;
-            correction.observe("gw1/premium", new FlowObservation(4, bought, 6), 1);
+            correction.decidedAt("gw1/premium", at5);
+            double bought = 10 + (model.predictSeconds(at5, 6) - 10) / 5;
+            correction.observe("gw1/premium", new FlowObservation(4, bought, 6), model);
         }
         assertTrue(correction.gain("gw1/premium") < 0.5, "gain learned: " + correction.gain("gw1/premium"));
         assertFalse(goals.meets("gw1/premium", correction, model, at5, 1e6), "the corrected prediction: out of reach");

@@ -23,8 +23,11 @@ class ResourceManagerTest {
     private long now = Long.MAX_VALUE - 1_000_000 * SECOND;
 
     private static SlagateConfig config(String combining, String extraServers, String controller) {
-        return ConfigLoader.parse("""
-                gateway: { stats: { reportingInterval: 5s, window: 30s } }
+        return config(combining, extraServers, controller, "5s");
+    }
+
+    private static SlagateConfig config(String combining, String extraServers, String controller, String reportingInterval) {
+        return ConfigLoader.parse("gateway: { stats: { reportingInterval: " + reportingInterval + ", window: 30s } }\n" + """
                 servers:
                   - { id: s1, url: "http://127.0.0.1:1", concurrency: 10 }
                 """ + extraServers + """
@@ -39,7 +42,10 @@ class ResourceManagerTest {
     // These tests exercise the optimizer and the damping on the paper's model (M/M/1, no online correction):
     // their plants are built around it. The other models are tested in rm.model, the correction in ModelCorrectionTest.
 
-    /** A gateway report: per class λ, t, its weight; servers with caps and rotation. */
+    /**
+     * A gateway report: per class λ, t, its weight; servers with caps and rotation. Its window is one 5 s cycle: the
+     * plants answer for the weights of the last cycle alone.
+     */
     private static StatsMessage stats(String gw, double[] lambda, double[] t, double[] w, Map<String, Boolean> servers, int capEach) {
         List<FlowStatsMessage> flows = new ArrayList<>();
         String[] names = {"premium", "basic"};
@@ -48,7 +54,7 @@ class ResourceManagerTest {
         }
         List<ServerStatusMessage> ss = new ArrayList<>();
         servers.forEach((id, up) -> ss.add(new ServerStatusMessage(id, capEach, 0, up)));
-        return new StatsMessage(BusMessage.SCHEMA, gw, 1, 0, 30, 1, flows, ss);
+        return new StatsMessage(BusMessage.SCHEMA, gw, 1, 0, 5, 1, flows, ss);
     }
 
     private static double w(AllocationMessage a, String gw, String cls) {
@@ -111,6 +117,50 @@ class ResourceManagerTest {
         assertSettled(history, 18);
         double[] w = history.get(19);
         assertTrue(w[0] >= 4 && w[1] >= 5, "both stable: " + w[0] + "/" + w[1]);
+    }
+
+    /**
+     * A window of six cycles, as deployed (30 s over 5 s): each report's t~ is the mean of the last six cycles' response
+     * times, measured partly under the shares before. Paired with the share in force, a cut looked free until the
+     * window caught up, and the loop cut again; paired with the window's mean share, it settles where the plant
+     * measured at once settles, and never swings further from it than one unit.
+     */
+    @Test
+    void loop_withAWindowOfSixCycles_settlesWhereTheInstantLoopDoes() {
+        double[] lambda = {3.0, 4.0};
+        Plant plant = (c, w) -> lambda[c] / w < 1 ? 1 / (1 - lambda[c] / w) : 100;
+        double[] instant = closedLoop(new ResourceManager("rm", config("min", "", ", damping: 1"), new Overrides(), 0),
+                plant, lambda, 20).get(19);
+        // reports every second, the last heard half a second before each cycle, as on a bus
+        ResourceManager rm = new ResourceManager("rm", config("min", "", ", damping: 1", "1s"), new Overrides(), 0);
+        double[] w = {9, 1};
+        List<double[]> window = new ArrayList<>();
+        List<double[]> history = new ArrayList<>();
+        for (int cycle = 0; cycle < 40; cycle++) {
+            window.add(new double[] {plant.responseSeconds(0, w[0]), plant.responseSeconds(1, w[1])});
+            if (window.size() > 6) {
+                window.remove(0);
+            }
+            double[] t = new double[2];
+            for (double[] x : window) {
+                t[0] += x[0] / window.size();
+                t[1] += x[1] / window.size();
+            }
+            rm.onStats(new StatsMessage(BusMessage.SCHEMA, "gw1", cycle, 0, 30, 1, List.of(
+                    new FlowStatsMessage("premium", lambda[0], lambda[0], 0, t[0], 0, t[0], 0, 0, w[0]),
+                    new FlowStatsMessage("basic", lambda[1], lambda[1], 0, t[1], 0, t[1], 0, 0, w[1])),
+                    List.of(new ServerStatusMessage("s1", 10, 0, true))), now - SECOND / 2);
+            AllocationMessage a = rm.step(now).allocation();
+            w = new double[] {w(a, "gw1", "premium"), w(a, "gw1", "basic")};
+            history.add(w.clone());
+            now += 5 * SECOND;
+        }
+        StringBuilder seen = new StringBuilder();
+        history.forEach(x -> seen.append(' ').append((int) x[0]));
+        for (int i = 12; i < 40; i++) {
+            assertTrue(Math.abs(history.get(i)[0] - instant[0]) <= 1, "premium within one unit of " + instant[0] + ":" + seen);
+        }
+        assertEquals(instant[0], history.get(39)[0], 1e-9, "premium's weights:" + seen);
     }
 
     /** Damping costs a few cycles, not the destination: on the model's own plant it reaches the undamped optimum. */

@@ -8,8 +8,8 @@ import java.util.function.Consumer;
 
 /**
  * Online correction of a response-time model by its own measured error, per flow. Each cycle the
- * manager predicted t(w) for the share it chose; once that share is in force, the measurement says
- * how wrong the prediction was. Two things follow:
+ * manager decides from a measurement (t~ at w~ and λ~); the next measurement says how far the model's
+ * change from there to the next measurement's own share and rate was from what happened. Two things follow:
  *
  * <ul>
  *   <li>the model error |t_predicted − t_measured| / t_measured, reported per flow and cycle, so an
@@ -26,8 +26,8 @@ public final class ModelCorrection {
     /** Smoothing of the gain (weight of the newest cycle). */
     static final double SMOOTHING = 0.3;
 
-    /** What was predicted for a flow last cycle, and with which gain (the update compares with the model's own change). */
-    private record Pending(double fromSeconds, double fromWeight, double toWeight, double predictedSeconds, double gain) {
+    /** What a flow was measured at when the manager last decided for it, and the gain its prediction then carried. */
+    private record Pending(FlowObservation from, double gain) {
     }
 
     /** An error above this (relative) is reported with what led to it: the model, not the plant, is then wrong. */
@@ -47,31 +47,36 @@ public final class ModelCorrection {
     }
 
     /**
-     * A new observation of {@code flow}: if it was measured under the share predicted for it last
-     * cycle, updates the flow's error and gain. Observations without a finite response time are ignored.
+     * A new observation of {@code flow}: judges the model by the change it predicts from the observation the last
+     * decision was made at to the rate and share measured now, and updates the flow's error and, where the share
+     * moved, its gain. The inputs are the measurement's own, not the share chosen or the rate forecast: a window
+     * spans several cycles, so what it measured ran partly under the shares before, and a forecast is the
+     * forecaster's to answer for. Observations without a finite response time are ignored.
      */
-    public void observe(String flow, FlowObservation o, double resolution) {
+    public void observe(String flow, FlowObservation o, ResponseTimeModel model) {
         Pending p = pending.remove(flow);
         if (p == null || o.isEmpty() || !Double.isFinite(o.responseSeconds())) {
             return;
         }
-        if (Math.abs(o.weight() - p.toWeight()) > Math.max(0.5 * resolution, 0.05 * p.toWeight())) {
-            return; // the share predicted for is not the one measured under (not applied yet, or overridden)
+        FlowObservation from = p.from();
+        double change = model.predictSeconds(from.withForecast(o.arrivalRate()), o.weight()) - model.predictSeconds(from, from.weight());
+        if (!Double.isFinite(change)) {
+            return; // the model has no finite answer at the measured inputs (beyond its capacity): nothing to learn
         }
         double measured = o.responseSeconds();
-        double e = Math.abs(p.predictedSeconds() - measured) / measured;
+        double predicted = from.responseSeconds() + p.gain() * change;
+        double e = Math.abs(predicted - measured) / measured;
         error.put(flow, e);
         if (e > BLOWN && listener != null) {
             listener.accept(String.format(Locale.ROOT,
-                    "model error %.0f%% for %s: predicted %.4f s at w=%.3f (from t~=%.4f s at w~=%.3f), measured %.4f s (λ~=%.3f, X~=%.3f, S~=%.4f)",
-                    100 * e, flow, p.predictedSeconds(), p.toWeight(), p.fromSeconds(), p.fromWeight(), measured, o.arrivalRate(),
-                    o.throughput(), o.serviceSeconds()));
+                    "model error %.0f%% for %s: predicted %.4f s at w~=%.3f and λ~=%.3f (from t~=%.4f s at w~=%.3f and λ~=%.3f), "
+                            + "measured %.4f s (X~=%.3f, S~=%.4f)",
+                    100 * e, flow, predicted, o.weight(), o.arrivalRate(), from.responseSeconds(), from.weight(), from.arrivalRate(),
+                    measured, o.throughput(), o.serviceSeconds()));
         }
-        double predictedChange = p.predictedSeconds() - p.fromSeconds();
-        double actualChange = measured - p.fromSeconds();
-        if (Math.abs(predictedChange) > 0.02 * p.fromSeconds() && Math.abs(p.toWeight() - p.fromWeight()) > 0) {
-            // the prediction carried the gain of its cycle: the model's own change was predictedChange / gain
-            double g = Math.max(1 / bound, Math.min(bound, p.gain() * actualChange / predictedChange));
+        boolean shareMoved = Math.abs(o.weight() - from.weight()) > 1e-9 * from.weight();
+        if (shareMoved && Math.abs(change) > 0.02 * from.responseSeconds()) {
+            double g = Math.max(1 / bound, Math.min(bound, (measured - from.responseSeconds()) / change));
             double old = gain.getOrDefault(flow, 1.0);
             gain.put(flow, Math.max(1 / bound, Math.min(bound, (1 - SMOOTHING) * old + SMOOTHING * g)));
         }
@@ -110,10 +115,10 @@ public final class ModelCorrection {
         this.listener = listener;
     }
 
-    /** Records what was predicted for the share chosen, to be compared with the next measurement. */
-    public void predicted(String flow, FlowObservation o, double chosenWeight, double predictedSeconds) {
-        if (!o.isEmpty() && Double.isFinite(predictedSeconds)) {
-            pending.put(flow, new Pending(o.responseSeconds(), o.weight(), chosenWeight, predictedSeconds, gain(flow)));
+    /** Records the observation a decision for {@code flow} was made at, to judge the model by the next measurement. */
+    public void decidedAt(String flow, FlowObservation o) {
+        if (!o.isEmpty() && Double.isFinite(o.responseSeconds())) {
+            pending.put(flow, new Pending(o.withoutForecast(), gain(flow)));
         }
     }
 

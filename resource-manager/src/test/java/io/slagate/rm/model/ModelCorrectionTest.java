@@ -38,10 +38,9 @@ class ModelCorrectionTest {
         double firstError = Double.NaN;
         for (int cycle = 0; cycle < 40; cycle++) {
             double w = cycle % 2 == 0 ? 8 : 4; // the controller alternates between two shares
-            double predicted = c.predict("g/premium", TWICE, now, w);
-            c.predicted("g/premium", now, w, predicted);
+            c.decidedAt("g/premium", now);
             FlowObservation measured = new FlowObservation(4, plant(w), w);
-            c.observe("g/premium", measured, 1);
+            c.observe("g/premium", measured, TWICE);
             if (cycle == 0) {
                 firstError = c.error("g/premium");
             }
@@ -51,17 +50,48 @@ class ModelCorrectionTest {
         assertTrue(c.error("g/premium") < firstError / 20, "error " + c.error("g/premium") + " from " + firstError);
     }
 
+    /** A model exactly as sensitive as the plant: t(w) = t~ + 4(1/w − 1/w~). */
+    private static final ResponseTimeModel EXACT = new ResponseTimeModel() {
+        @Override
+        public double predictSeconds(FlowObservation o, double w) {
+            return o.responseSeconds() + 4 * (1 / w - 1 / o.weight());
+        }
+
+        @Override
+        public String name() {
+            return "exact";
+        }
+    };
+
+    /**
+     * The share chose 4 slots, but the next window ran partly under the 8 before it: 6 slots on the window's mean.
+     * Judged at the share the window measured, an exact model is exact (gain 1, no error); judged at the share chosen,
+     * it would have looked twice too sensitive, and a window lagging every cut would have taught it to under-react.
+     */
     @Test
-    void noSharePredictedFor_noUpdate_andBoundsHold() {
+    void aWindowMeasuredPartlyUnderTheShareBefore_isJudgedAtItsOwnShare() {
+        ModelCorrection c = new ModelCorrection(4);
+        for (int cycle = 0; cycle < 10; cycle++) {
+            c.decidedAt("f", new FlowObservation(4, plant(8), 8));
+            c.observe("f", new FlowObservation(4, plant(6), 6), EXACT);
+        }
+        assertEquals(1.0, c.gain("f"), 1e-9);
+        assertEquals(0.0, c.error("f"), 1e-9);
+    }
+
+    @Test
+    void aShareThatDidNotMove_teachesNoGain_andBoundsHold() {
         ModelCorrection c = new ModelCorrection(2);
         FlowObservation o = new FlowObservation(4, 1.0, 5);
-        c.predicted("f", o, 8, 0.5);
-        c.observe("f", new FlowObservation(4, 0.9, 5), 1); // the new share is not in force yet
-        assertTrue(Double.isNaN(c.error("f")));
+        c.decidedAt("f", o);
+        c.observe("f", new FlowObservation(4, 0.9, 5), TWICE); // the same share: the model predicts no change
+        assertEquals(0.1 / 0.9, c.error("f"), 1e-9, "the error is measured all the same");
+        assertEquals(1.0, c.gain("f"));
+        c.observe("f", new FlowObservation(4, 0.1, 8), TWICE); // nothing decided since: nothing to judge
         assertEquals(1.0, c.gain("f"));
         for (int i = 0; i < 50; i++) {
-            c.predicted("f", o, 8, 0.9); // predicted a small change...
-            c.observe("f", new FlowObservation(4, 0.1, 8), 1); // ...and the plant moved nine times as far
+            c.decidedAt("f", o);
+            c.observe("f", new FlowObservation(4, 0.1, 5.5), TWICE); // the model said −0.145 s; the plant moved −0.9 s
         }
         assertEquals(2.0, c.gain("f"), 1e-6, "held at the bound");
         assertThrows(IllegalArgumentException.class, () -> new ModelCorrection(0.5));
@@ -84,13 +114,13 @@ class ModelCorrectionTest {
         ModelCorrection c = new ModelCorrection(4);
         List<String> said = new ArrayList<>();
         c.onBlownPrediction(said::add);
-        c.predicted("f", new FlowObservation(4, 1.0, 5), 4, 3.0); // off by 2x: not reported
-        c.observe("f", new FlowObservation(4, 1.5, 4), 1);
+        c.decidedAt("f", new FlowObservation(4, 1.0, 5));
+        c.observe("f", new FlowObservation(4, 1.5, 5), EXACT); // off by a third: not reported
         assertEquals(List.of(), said);
-        c.predicted("f", new FlowObservation(4, 1.5, 4), 3, 150.0);
-        c.observe("f", new FlowObservation(4, 1.0, 3), 1);
+        c.decidedAt("f", new FlowObservation(4, 1.5, 4));
+        c.observe("f", new FlowObservation(3, 0.01, 2), EXACT); // predicted 1.5 + 4·(1/2 − 1/4) = 2.5 s
         assertEquals(1, said.size());
-        assertTrue(said.get(0).startsWith("model error 14900% for f: predicted 150.0000 s at w=3.000 (from t~=1.5000 s at w~=4.000)"),
-                said.get(0));
+        assertTrue(said.get(0).startsWith("model error 24900% for f: predicted 2.5000 s at w~=2.000 and λ~=3.000 "
+                + "(from t~=1.5000 s at w~=4.000 and λ~=4.000), measured 0.0100 s"), said.get(0));
     }
 }

@@ -1,0 +1,66 @@
+package io.slagate.rm;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Per flow, the shares (in server slots) its gateway's reports said were in force, so that a windowed
+ * measurement t~ is paired with the share it was measured under: the time-mean over the same window, not the
+ * share in force at the report. A statistics window spans several control cycles (30 s over 5 s by
+ * default); paired with the share in force, a window measured mostly under a larger share made a cut look
+ * free, and the next cycle cut again, one slot a cycle, until the window caught up with a class already
+ * past its target.
+ *
+ * <p>The share a report names is taken to have held since the report before it (shares change only at
+ * allocations, which the next report shows); before the oldest report kept, the oldest one's share.
+ * Not thread-safe: the manager's thread.
+ */
+final class ShareHistory {
+    private record Sample(long atNanos, double share) {
+    }
+
+    private final Map<String, ArrayDeque<Sample>> byFlow = new HashMap<>();
+
+    /**
+     * Records that {@code flow}'s report heard at {@code atNanos} named {@code share} (a report read again adds
+     * nothing), and answers the time-mean share over the {@code windowSeconds} before it; the share itself where
+     * the window is not a positive finite span.
+     */
+    double meanOver(String flow, long atNanos, double share, double windowSeconds) {
+        ArrayDeque<Sample> h = byFlow.computeIfAbsent(flow, k -> new ArrayDeque<>());
+        Sample newest = h.peekLast();
+        if (newest == null || atNanos > newest.atNanos()) {
+            h.addLast(new Sample(atNanos, share));
+        } else if (atNanos < newest.atNanos()) {
+            return share; // an older report than one already seen (a manager's state handed over): nothing to pair
+        }
+        if (!(windowSeconds > 0) || !Double.isFinite(windowSeconds)) {
+            return h.peekLast().share();
+        }
+        long from = atNanos - (long) (windowSeconds * 1e9);
+        while (h.size() > 1 && h.peekFirst().atNanos() <= from) {
+            h.removeFirst(); // the next one's share covers the span from the window's start
+        }
+        double sum = 0;
+        long covered = from;
+        for (Sample s : h) {
+            if (s.atNanos() > covered) {
+                sum += s.share() * (s.atNanos() - covered);
+                covered = s.atNanos();
+            }
+        }
+        double span = atNanos - from;
+        return span > 0 ? sum / span : h.peekLast().share();
+    }
+
+    /** Forgets the flows whose newest report is older than {@code beforeNanos} (their gateway is gone). */
+    void forgetOlderThan(long beforeNanos) {
+        byFlow.values().removeIf(h -> h.isEmpty() || h.peekLast().atNanos() < beforeNanos);
+    }
+
+    /** Carries another manager's history over (a configuration changed: the flows and their windows go on). */
+    void keep(ShareHistory other) {
+        other.byFlow.forEach((k, v) -> byFlow.put(k, new ArrayDeque<>(v)));
+    }
+}

@@ -1,0 +1,46 @@
+package io.slagate.rm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** The time-mean share over a window, on report times and shares whose mean is worked out by hand. No clock: times are given. */
+class ShareHistoryTest {
+    private static final long S = 1_000_000_000L;
+
+    @Test
+    void aCutIsAveragedInAsTheWindowMovesOverIt() {
+        ShareHistory h = new ShareHistory();
+        for (int t = 0; t <= 10; t += 2) {
+            assertEquals(9.0, h.meanOver("gw1/premium", t * S, 9, 10), 1e-9, "at " + t + " s");
+        }
+        // cut to 5 after the report at 10 s: the report at 12 s shows it, held over (10, 12]
+        assertEquals((8 * 9 + 2 * 5) / 10.0, h.meanOver("gw1/premium", 12 * S, 5, 10), 1e-9);
+        assertEquals((6 * 9 + 4 * 5) / 10.0, h.meanOver("gw1/premium", 14 * S, 5, 10), 1e-9);
+        assertEquals(5.0, h.meanOver("gw1/premium", 20 * S, 5, 10), 1e-9, "a whole window under the cut");
+        assertEquals(5.0, h.meanOver("gw1/premium", 24 * S, 5, 10), 1e-9);
+    }
+
+    @Test
+    void aReportReadAgain_addsNothing_andAShortHistoryStretchesItsOldestShare() {
+        ShareHistory h = new ShareHistory();
+        assertEquals(4.0, h.meanOver("f", 100 * S, 4, 30), 1e-9, "the first report: its own share over the window");
+        assertEquals((28 * 4 + 2 * 8) / 30.0, h.meanOver("f", 102 * S, 8, 30), 1e-9);
+        assertEquals((28 * 4 + 2 * 8) / 30.0, h.meanOver("f", 102 * S, 8, 30), 1e-9, "the same report at the next cycle");
+        assertEquals(8.0, h.meanOver("f", 99 * S, 8, 30), 1e-9, "an older report than one seen: its own share");
+        assertEquals(7.0, h.meanOver("g", 5 * S, 7, Double.NaN), 1e-9, "no window: the share itself");
+    }
+
+    @Test
+    void flowsOfGatewaysGoneAreForgotten() {
+        ShareHistory h = new ShareHistory();
+        h.meanOver("old", 1 * S, 3, 10);
+        h.meanOver("new", 50 * S, 6, 10);
+        h.forgetOlderThan(40 * S);
+        assertEquals(9.0, h.meanOver("old", 52 * S, 9, 10), 1e-9, "forgotten: a fresh start");
+        assertEquals((8 * 6 + 2 * 1) / 10.0, h.meanOver("new", 52 * S, 1, 10), 1e-9, "kept");
+        ShareHistory next = new ShareHistory();
+        next.keep(h);
+        assertEquals((6 * 6 + 4 * 1) / 10.0, next.meanOver("new", 54 * S, 1, 10), 1e-9, "carried over to a reconfigured manager");
+    }
+}
