@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 /**
  * Online correction of a response-time model by its own measured error, per flow. Each cycle the
  * manager decides from a measurement (t~ at w~ and λ~); the next measurement says how far the model's
- * change from there to the next measurement's own share and rate was from what happened. Two things follow:
+ * change from there to the next measurement's own share was from what happened. Two things follow:
  *
  * <ul>
  *   <li>the model error |t_predicted − t_measured| / t_measured, reported per flow and cycle, so an
@@ -48,10 +48,12 @@ public final class ModelCorrection {
 
     /**
      * A new observation of {@code flow}: judges the model by the change it predicts from the observation the last
-     * decision was made at to the rate and share measured now, and updates the flow's error and, where the share
-     * moved, its gain. The inputs are the measurement's own, not the share chosen or the rate forecast: a window
-     * spans several cycles, so what it measured ran partly under the shares before, and a forecast is the
-     * forecaster's to answer for. Observations without a finite response time are ignored.
+     * decision was made at to the share measured now, at the decision's arrival rate, and updates the flow's error
+     * and, where the share moved, its gain. The share is the measurement's own, not the share chosen: a window spans
+     * several cycles, so what it measured ran partly under the shares before. The rate is the measured one the
+     * decision saw, not a forecast (the forecaster answers for its own error), and not the new window's: a rate that
+     * follows the share, as closed-loop clients' does, is what the gain must learn, since the model predicts at a
+     * rate held. Observations without a finite response time are ignored.
      */
     public void observe(String flow, FlowObservation o, ResponseTimeModel model) {
         Pending p = pending.remove(flow);
@@ -59,9 +61,9 @@ public final class ModelCorrection {
             return;
         }
         FlowObservation from = p.from();
-        double change = model.predictSeconds(from.withForecast(o.arrivalRate()), o.weight()) - model.predictSeconds(from, from.weight());
+        double change = model.predictSeconds(from, o.weight()) - model.predictSeconds(from, from.weight());
         if (!Double.isFinite(change)) {
-            return; // the model has no finite answer at the measured inputs (beyond its capacity): nothing to learn
+            return; // the model has no finite answer at the share measured (beyond its capacity): nothing to learn
         }
         double measured = o.responseSeconds();
         double predicted = from.responseSeconds() + p.gain() * change;
@@ -69,10 +71,10 @@ public final class ModelCorrection {
         error.put(flow, e);
         if (e > BLOWN && listener != null) {
             listener.accept(String.format(Locale.ROOT,
-                    "model error %.0f%% for %s: predicted %.4f s at w~=%.3f and λ~=%.3f (from t~=%.4f s at w~=%.3f and λ~=%.3f), "
-                            + "measured %.4f s (X~=%.3f, S~=%.4f)",
-                    100 * e, flow, predicted, o.weight(), o.arrivalRate(), from.responseSeconds(), from.weight(), from.arrivalRate(),
-                    measured, o.throughput(), o.serviceSeconds()));
+                    "model error %.0f%% for %s: predicted %.4f s at w~=%.3f (from t~=%.4f s at w~=%.3f, λ~=%.3f), "
+                            + "measured %.4f s (λ~=%.3f, X~=%.3f, S~=%.4f)",
+                    100 * e, flow, predicted, o.weight(), from.responseSeconds(), from.weight(), from.arrivalRate(),
+                    measured, o.arrivalRate(), o.throughput(), o.serviceSeconds()));
         }
         boolean shareMoved = Math.abs(o.weight() - from.weight()) > 1e-9 * from.weight();
         if (shareMoved && Math.abs(change) > 0.02 * from.responseSeconds()) {
