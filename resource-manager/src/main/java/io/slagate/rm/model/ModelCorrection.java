@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 /**
  * Online correction of a response-time model by its own measured error, per flow. Each cycle the
  * manager decides from a measurement (t~ at w~ and λ~); the next measurement says how far the model's
- * change from there to the next measurement's own share was from what happened. Two things follow:
+ * change from there to the next measurement's own share and rate was from what happened. Two things follow:
  *
  * <ul>
  *   <li>the model error |t_predicted − t_measured| / t_measured, reported per flow and cycle, so an
@@ -48,12 +48,13 @@ public final class ModelCorrection {
 
     /**
      * A new observation of {@code flow}: judges the model by the change it predicts from the observation the last
-     * decision was made at to the share measured now, at the decision's arrival rate, and updates the flow's error
-     * and, where the share moved, its gain. The share is the measurement's own, not the share chosen: a window spans
-     * several cycles, so what it measured ran partly under the shares before. The rate is the measured one the
-     * decision saw, not a forecast (the forecaster answers for its own error), and not the new window's: a rate that
-     * follows the share, as closed-loop clients' does, is what the gain must learn, since the model predicts at a
-     * rate held. Observations without a finite response time are ignored.
+     * decision was made at to the share and arrival rate measured now, and updates the flow's error and, where the
+     * share moved, its gain. The inputs are the measurement's own. Not the share chosen: a window spans several
+     * cycles, so what it measured ran partly under the shares before. Not the rate forecast, which the forecaster
+     * answers for; nor the decision's rate: held there while a ramp raised it, every rise counted as the model's
+     * under-reaction, the gain went to its bound and the corrected predictions at more slots to 0. A model that
+     * misjudges how the rate follows the share (M/M/1 for closed-loop clients) still misjudges the change at the
+     * measured rate, and the gain learns that. Observations without a finite response time are ignored.
      */
     public void observe(String flow, FlowObservation o, ResponseTimeModel model) {
         Pending p = pending.remove(flow);
@@ -61,9 +62,9 @@ public final class ModelCorrection {
             return;
         }
         FlowObservation from = p.from();
-        double change = model.predictSeconds(from, o.weight()) - model.predictSeconds(from, from.weight());
+        double change = model.predictSeconds(from.withForecast(o.arrivalRate()), o.weight()) - model.predictSeconds(from, from.weight());
         if (!Double.isFinite(change)) {
-            return; // the model has no finite answer at the share measured (beyond its capacity): nothing to learn
+            return; // the model has no finite answer at the inputs measured (beyond its capacity): nothing to learn
         }
         double measured = o.responseSeconds();
         double predicted = from.responseSeconds() + p.gain() * change;

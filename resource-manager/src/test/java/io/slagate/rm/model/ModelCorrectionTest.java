@@ -79,6 +79,41 @@ class ModelCorrectionTest {
         assertEquals(0.0, c.error("f"), 1e-9);
     }
 
+    /** A plant whose response time follows the load per slot, t = 0.1 + 0.01·λ/w, and a model that knows it exactly. */
+    private static final ResponseTimeModel LOAD_PER_SLOT = new ResponseTimeModel() {
+        @Override
+        public double predictSeconds(FlowObservation o, double w) {
+            return o.responseSeconds() + 0.01 * (o.rateAhead() / w - o.arrivalRate() / o.weight());
+        }
+
+        @Override
+        public String name() {
+            return "load-per-slot";
+        }
+    };
+
+    /**
+     * A ramp: the arrivals rise by a tenth every cycle while the share moves. Judged at the rate the decision saw, every
+     * rise would count as the model's under-reaction and drive the gain to its bound; judged at the rate measured, the
+     * exact model stays exact.
+     */
+    @Test
+    void aRampRaisingTheRate_isNotCountedAgainstTheModel() {
+        ModelCorrection c = new ModelCorrection(4);
+        double lambda = 50;
+        double w = 3;
+        FlowObservation now = new FlowObservation(lambda, 0.1 + 0.01 * lambda / w, w);
+        for (int cycle = 0; cycle < 20; cycle++) {
+            c.decidedAt("f", now);
+            lambda *= 1.1;
+            w += cycle % 3 == 2 ? -1 : 1;
+            now = new FlowObservation(lambda, 0.1 + 0.01 * lambda / w, w);
+            c.observe("f", now, LOAD_PER_SLOT);
+            assertEquals(0.0, c.error("f"), 1e-9, "cycle " + cycle);
+        }
+        assertEquals(1.0, c.gain("f"), 1e-9);
+    }
+
     @Test
     void aShareThatDidNotMove_teachesNoGain_andBoundsHold() {
         ModelCorrection c = new ModelCorrection(2);
