@@ -30,6 +30,13 @@ public final class ModelCorrection {
     private record Pending(FlowObservation from, double gain) {
     }
 
+    /** A flow whose arrivals outran its throughput by more than this share of them was measured in overload. */
+    static final double OVERLOAD = 0.05;
+
+    private static boolean overloaded(FlowObservation o) {
+        return o.throughput() < (1 - OVERLOAD) * o.arrivalRate();
+    }
+
     /** An error above this (relative) is reported with what led to it: the model, not the plant, is then wrong. */
     static final double BLOWN = 10;
     private final double bound;
@@ -54,7 +61,8 @@ public final class ModelCorrection {
      * answers for; nor the decision's rate: held there while a ramp raised it, every rise counted as the model's
      * under-reaction, the gain went to its bound and the corrected predictions at more slots to 0. A model that
      * misjudges how the rate follows the share (M/M/1 for closed-loop clients) still misjudges the change at the
-     * measured rate, and the gain learns that. Observations without a finite response time are ignored.
+     * measured rate, and the gain learns that. Observations without a finite response time are ignored, and so is a
+     * pair of which either was measured in overload (throughput more than {@value #OVERLOAD} of the arrivals short).
      */
     public void observe(String flow, FlowObservation o, ResponseTimeModel model) {
         Pending p = pending.remove(flow);
@@ -62,6 +70,9 @@ public final class ModelCorrection {
             return;
         }
         FlowObservation from = p.from();
+        if (overloaded(from) || overloaded(o)) {
+            return; // its t~ is its queue's bound and timeout, which no open model describes: nothing to judge
+        }
         double change = model.predictSeconds(from.withForecast(o.arrivalRate()), o.weight()) - model.predictSeconds(from, from.weight());
         if (!Double.isFinite(change)) {
             return; // the model has no finite answer at the inputs measured (beyond its capacity): nothing to learn

@@ -114,6 +114,26 @@ class ModelCorrectionTest {
         assertEquals(1.0, c.gain("f"), 1e-9);
     }
 
+    /**
+     * A class shed by its queue (arrivals 400/s, 280/s answered): its t~ is its queue's bound and timeout, and an open
+     * model there is at its instability edge, where a rate a few requests higher predicts thousands of seconds. Such a
+     * measurement judges nothing: no error, no gain, no warning.
+     */
+    @Test
+    void aFlowMeasuredInOverload_judgesNothing() {
+        ModelCorrection c = new ModelCorrection(4);
+        List<String> said = new ArrayList<>();
+        c.onBlownPrediction(said::add);
+        ResponseTimeModel mm1 = new MM1Model();
+        c.decidedAt("f", new FlowObservation(400, 0.19, 3, 280, 0.02));
+        c.observe("f", new FlowObservation(406, 0.19, 2.8, 281, 0.02), mm1);
+        assertTrue(Double.isNaN(c.error("f")));
+        assertEquals(1.0, c.gain("f"));
+        assertEquals(List.of(), said);
+        assertTrue(mm1.predictSeconds(new FlowObservation(400, 0.19, 3, 280, 0.02).withForecast(406), 2.8) > 100 * 0.19,
+                "what judging it would have compared: a model far past its edge");
+    }
+
     @Test
     void aShareThatDidNotMove_teachesNoGain_andBoundsHold() {
         ModelCorrection c = new ModelCorrection(2);
