@@ -25,9 +25,12 @@ final class ShareHistory {
     /**
      * Records that {@code flow}'s report heard at {@code atNanos} named {@code share} (a report read again adds
      * nothing), and answers the time-mean share over the {@code windowSeconds} before it; the share itself where
-     * the window is not a positive finite span.
+     * the window is not a positive finite span, or where the share is not a finite non-negative number (not kept).
      */
     double meanOver(String flow, long atNanos, double share, double windowSeconds) {
+        if (!(share >= 0) || !Double.isFinite(share)) {
+            return share; // a broken report: the caller drops it, and the window keeps what it had
+        }
         ArrayDeque<Sample> h = byFlow.computeIfAbsent(flow, k -> new ArrayDeque<>());
         Sample newest = h.peekLast();
         if (newest == null || atNanos > newest.atNanos()) {

@@ -31,6 +31,17 @@ class ShareHistoryTest {
         assertEquals(7.0, h.meanOver("g", 5 * S, 7, Double.NaN), 1e-9, "no window: the share itself");
     }
 
+    /** A share that is not a finite non-negative number (a broken report) is answered back, never averaged into the window. */
+    @Test
+    void aBrokenShare_isNotKept() {
+        ShareHistory h = new ShareHistory();
+        h.meanOver("f", 10 * S, 4, 10);
+        assertEquals(Double.NaN, h.meanOver("f", 12 * S, Double.NaN, 10));
+        assertEquals(Double.POSITIVE_INFINITY, h.meanOver("f", 13 * S, Double.POSITIVE_INFINITY, 10));
+        assertEquals(-1.0, h.meanOver("f", 13 * S, -1, 10));
+        assertEquals((8 * 4 + 2 * 6) / 10.0, h.meanOver("f", 12 * S, 6, 10), 1e-9, "the window as if the broken reports never came");
+    }
+
     @Test
     void flowsOfGatewaysGoneAreForgotten() {
         ShareHistory h = new ShareHistory();
