@@ -70,7 +70,7 @@ public final class ResourceManager {
     /** Each flow's arrival-rate forecaster, when {@code controller.forecast} is not none. */
     final Map<String, BestOfForecaster> forecasters = new ConcurrentHashMap<>();
     /** Each flow's shares over its statistics window, which its measurements are paired with. */
-    final ShareHistory shares = new ShareHistory();
+    final ShareHistory shares;
     /** Below this recent relative error a forecast is trusted under {@code forecast: auto}. */
     static final double FORECAST_TRUSTED = 0.2;
     /** The automatic N_s of each {@code concurrency: auto} server. */
@@ -114,6 +114,7 @@ public final class ResourceManager {
         windowCycles = (int) Math.max(1, Math.ceil(config.gateway().stats().window().toNanos()
                 / (double) config.controller().cycle().toNanos()));
         limits = new AutoLimits(this, windowCycles);
+        shares = new ShareHistory(config.gateway().stats().window().toNanos() / 1e9);
         capacitySignal = new CapacitySignal(config.controller().capacityStabilization(config.gateway().stats().window()).toNanos());
     }
 

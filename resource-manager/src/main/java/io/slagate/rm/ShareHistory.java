@@ -8,9 +8,9 @@ import java.util.Map;
  * Per flow, the shares (in server slots) its gateway's reports said were in force, so that a windowed
  * measurement t~ is paired with the share it was measured under: the time-mean over the same window, not the
  * share in force at the report. A statistics window spans several control cycles (30 s over 5 s by
- * default); paired with the share in force, a window measured mostly under a larger share made a cut look
- * free, and the next cycle cut again, one slot a cycle, until the window caught up with a class already
- * past its target.
+ * default); paired with the share in force, a window measured mostly under a larger share would make a cut
+ * look free, and the next cycle would cut again, one slot a cycle, until the window caught up with a class
+ * already past its target.
  *
  * <p>The share a report names is taken to have held since the report before it (shares change only at
  * allocations, which the next report shows); before the oldest report kept, the oldest one's share.
@@ -21,10 +21,17 @@ final class ShareHistory {
     }
 
     private final Map<String, ArrayDeque<Sample>> byFlow = new HashMap<>();
+    /** The longest window a report may claim (the configured one: a gateway can only shorten it), which bounds what is kept. */
+    private final double longestWindowSeconds;
+
+    ShareHistory(double longestWindowSeconds) {
+        this.longestWindowSeconds = longestWindowSeconds;
+    }
 
     /**
      * Records that {@code flow}'s report heard at {@code atNanos} named {@code share} (a report read again adds
-     * nothing), and answers the time-mean share over the {@code windowSeconds} before it; the share itself where
+     * nothing), and answers the time-mean share over the {@code windowSeconds} before it (at most the longest window);
+     * the share itself where
      * the window is not a positive finite span, or where the share is not a finite non-negative number (not kept).
      */
     double meanOver(String flow, long atNanos, double share, double windowSeconds) {
@@ -41,7 +48,7 @@ final class ShareHistory {
         if (!(windowSeconds > 0) || !Double.isFinite(windowSeconds)) {
             return h.peekLast().share();
         }
-        long from = atNanos - (long) (windowSeconds * 1e9);
+        long from = atNanos - (long) (Math.min(windowSeconds, longestWindowSeconds) * 1e9);
         while (h.size() > 1 && h.peekFirst().atNanos() <= from) {
             h.removeFirst(); // the next one's share covers the span from the window's start
         }
@@ -57,9 +64,15 @@ final class ShareHistory {
         return span > 0 ? sum / span : h.peekLast().share();
     }
 
+    /** How many reports of {@code flow} are kept (for tests). */
+    int size(String flow) {
+        ArrayDeque<Sample> h = byFlow.get(flow);
+        return h == null ? 0 : h.size();
+    }
+
     /** Forgets the flows whose newest report is older than {@code beforeNanos} (their gateway is gone). */
     void forgetOlderThan(long beforeNanos) {
-        byFlow.values().removeIf(h -> h.isEmpty() || h.peekLast().atNanos() < beforeNanos);
+        byFlow.values().removeIf(h -> h.peekLast().atNanos() < beforeNanos);
     }
 
     /** Carries another manager's history over (a configuration changed: the flows and their windows go on). */

@@ -10,7 +10,7 @@ class ShareHistoryTest {
 
     @Test
     void aCutIsAveragedInAsTheWindowMovesOverIt() {
-        ShareHistory h = new ShareHistory();
+        ShareHistory h = new ShareHistory(30);
         for (int t = 0; t <= 10; t += 2) {
             assertEquals(9.0, h.meanOver("gw1/premium", t * S, 9, 10), 1e-9, "at " + t + " s");
         }
@@ -23,7 +23,7 @@ class ShareHistoryTest {
 
     @Test
     void aReportReadAgain_addsNothing_andAShortHistoryStretchesItsOldestShare() {
-        ShareHistory h = new ShareHistory();
+        ShareHistory h = new ShareHistory(30);
         assertEquals(4.0, h.meanOver("f", 100 * S, 4, 30), 1e-9, "the first report: its own share over the window");
         assertEquals((28 * 4 + 2 * 8) / 30.0, h.meanOver("f", 102 * S, 8, 30), 1e-9);
         assertEquals((28 * 4 + 2 * 8) / 30.0, h.meanOver("f", 102 * S, 8, 30), 1e-9, "the same report at the next cycle");
@@ -34,7 +34,7 @@ class ShareHistoryTest {
     /** A share that is not a finite non-negative number (a broken report) is answered back, never averaged into the window. */
     @Test
     void aBrokenShare_isNotKept() {
-        ShareHistory h = new ShareHistory();
+        ShareHistory h = new ShareHistory(30);
         h.meanOver("f", 10 * S, 4, 10);
         assertEquals(Double.NaN, h.meanOver("f", 12 * S, Double.NaN, 10));
         assertEquals(Double.POSITIVE_INFINITY, h.meanOver("f", 13 * S, Double.POSITIVE_INFINITY, 10));
@@ -42,15 +42,29 @@ class ShareHistoryTest {
         assertEquals((8 * 4 + 2 * 6) / 10.0, h.meanOver("f", 12 * S, 6, 10), 1e-9, "the window as if the broken reports never came");
     }
 
+    /**
+     * A report claiming a window longer than the configured one (a gateway can only shorten it) is averaged over the
+     * configured one, and the history kept stays within it: a broken or hostile gateway cannot make it grow without end.
+     */
+    @Test
+    void aWindowLongerThanConfigured_isCutToIt() {
+        ShareHistory h = new ShareHistory(10);
+        for (int t = 0; t <= 1000; t += 2) {
+            h.meanOver("f", t * S, t < 1000 ? 9 : 5, 1e12);
+        }
+        assertEquals((8 * 9 + 2 * 5) / 10.0, h.meanOver("f", 1000 * S, 5, 1e12), 1e-9, "the last 10 s, not the claimed window");
+        assertEquals(5, h.size("f"), "the reports of (990 s, 1000 s]");
+    }
+
     @Test
     void flowsOfGatewaysGoneAreForgotten() {
-        ShareHistory h = new ShareHistory();
+        ShareHistory h = new ShareHistory(30);
         h.meanOver("old", 1 * S, 3, 10);
         h.meanOver("new", 50 * S, 6, 10);
         h.forgetOlderThan(40 * S);
         assertEquals(9.0, h.meanOver("old", 52 * S, 9, 10), 1e-9, "forgotten: a fresh start");
         assertEquals((8 * 6 + 2 * 1) / 10.0, h.meanOver("new", 52 * S, 1, 10), 1e-9, "kept");
-        ShareHistory next = new ShareHistory();
+        ShareHistory next = new ShareHistory(30);
         next.keep(h);
         assertEquals((6 * 6 + 4 * 1) / 10.0, next.meanOver("new", 54 * S, 1, 10), 1e-9, "carried over to a reconfigured manager");
     }

@@ -58,8 +58,8 @@ public final class ModelCorrection {
      * decision was made at to the share and arrival rate measured now, and updates the flow's error and, where the
      * share moved, its gain. The inputs are the measurement's own. Not the share chosen: a window spans several
      * cycles, so what it measured ran partly under the shares before. Not the rate forecast, which the forecaster
-     * answers for; nor the decision's rate: held there while a ramp raised it, every rise counted as the model's
-     * under-reaction, the gain went to its bound and the corrected predictions at more slots to 0. A model that
+     * answers for; nor the decision's rate: held there while a ramp raises it, every rise would count as the model's
+     * under-reaction and drive the gain to its bound, and the corrected predictions at more slots to 0. A model that
      * misjudges how the rate follows the share (M/M/1 for closed-loop clients) still misjudges the change at the
      * measured rate, and the gain learns that. Observations without a finite response time are ignored, and so is a
      * pair of which either was measured in overload (throughput more than {@value #OVERLOAD} of the arrivals short).
