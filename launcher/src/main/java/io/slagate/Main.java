@@ -178,8 +178,10 @@ public final class Main {
             case "demo" -> runDemo(config, out, err);
             case "console-password" -> consolePassword(config, user, out, err);
             case "check-config" -> {
+                StringBuilder notes = new StringBuilder();
+                ConfigCheck.notes(config).forEach(n -> notes.append("# note: ").append(n).append('\n'));
                 out.print("# " + configPath + ": the configuration loads; as it runs, defaults filled in, secrets masked\n"
-                        + ConfigCheck.effective(config));
+                        + notes + ConfigCheck.effective(config));
                 yield 0;
             }
             default -> {

@@ -56,12 +56,23 @@ public final class ConfigCheck {
         return config;
     }
 
+    /** What a start of this configuration warns about (names claimed, not proven; the bus's gateway bindings), one line each. */
+    public static List<String> notes(SlagateConfig config) {
+        return IdentityChecks.notes(config);
+    }
+
+    /** Whether the classification or quotas name customers (then a gateway without authentication warns that names are claimed). */
+    public static boolean namesCustomers(SlagateConfig config) {
+        return IdentityChecks.namesCustomers(config.classification());
+    }
+
     /** What opening the files a loaded configuration names finds wrong, each naming its key. */
     static List<String> openingProblems(SlagateConfig config, Path file) {
         List<String> problems = new ArrayList<>();
         TlsSettings tls = config.gateway().tls();
         if (tls != null) {
             keyStore(problems, "gateway.tls.keyStore", tls.keyStore(), tls.type(), tls.password());
+            keyStore(problems, "gateway.tls.trustStore", tls.trustStore(), tls.trustStoreType(), tls.trustStorePassword());
         }
         BusTls busTls = config.bus().tls();
         if (busTls != null) {

@@ -167,6 +167,7 @@ public final class ConfigLoader {
         ControllerSettings controller = ControllerSection.controller(top.object("controller"));
         ConsoleSettings console = ConsoleSection.console(top.object("console"));
         CrossChecks.crossCheck(top, servers, classes, gateway, controller);
+        IdentityChecks.check(top, gateway, servers, classification, bus);
         if (!problems.isEmpty()) {
             throw new ConfigException(source, problems);
         }

@@ -20,7 +20,7 @@ final class GatewaySection {
                 "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
                 "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
                 "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "adminDump", "localLimit", "locality", "flashCrowd",
-                "loops", "upstreamReuse", "maxUpstreamConnections", "startupCaps", "managerTimeout", "accessLog");
+                "loops", "upstreamReuse", "maxUpstreamConnections", "startupCaps", "managerTimeout", "accessLog", "authentication");
         String id = g.string("id", "gw1");
         if (id != null && !ConfigLoader.NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -58,15 +58,18 @@ final class GatewaySection {
         TlsSettings tls = null;
         if (!g.child("tls").isMissing()) {
             ConfigNode t = g.object("tls");
-            t.allowOnly("keyStore", "type", "passwordEnv");
+            t.allowOnly("keyStore", "type", "passwordEnv", "trustStore", "trustStoreType", "trustStorePasswordEnv");
             String ks = ConfigLoader.readable(t, "keyStore", t.requiredString("keyStore"));
-            tls = new TlsSettings(ks, t.string("type", "PKCS12"), ConfigLoader.secretFromEnv(t, t.requiredString("passwordEnv")));
+            tls = new TlsSettings(ks, t.string("type", "PKCS12"), ConfigLoader.secretFromEnv(t, t.requiredString("passwordEnv")),
+                    ConfigLoader.existingFile(t, "trustStore"), t.string("trustStoreType", "PKCS12"),
+                    ConfigLoader.secretFromEnv(t, "trustStorePasswordEnv", t.string("trustStorePasswordEnv", null)));
         }
         return new GatewaySettings(id, listen, admin, mode, lb, fs, maxBytes, connect, server, health, stats, headers,
                 maxConnections, tls, clients(g, maxBytes), g.bool("adminDump", false), g.bool("localLimit", false),
                 locality(g, perPool), flashCrowd(g), g.integer("loops", 0, 0, 256), upstream(g),
                 new StartupSettings(g.integer("startupCaps", 0, 0, 100_000),
-                        g.duration("managerTimeout", Duration.ZERO, Duration.ZERO, Duration.ofHours(1))), accessLog(g));
+                        g.duration("managerTimeout", Duration.ZERO, Duration.ZERO, Duration.ofHours(1))), accessLog(g),
+                AuthenticationSection.authentication(g));
     }
 
     /**

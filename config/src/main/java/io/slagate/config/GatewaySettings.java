@@ -19,6 +19,8 @@ import java.time.Duration;
  * @param loops           event loops of the client listener (each runs both legs of its exchanges); 0: one per core
  * @param upstream        which requests share a connection to a server, and how many connections a server gets
  * @param startup         what a gateway with a control bus admits before its first allocation
+ * @param accessLog       one line per finished request, or off
+ * @param authentication  how customers are proven ({@link AuthenticationSettings#OFF}: claimed)
  */
 public record GatewaySettings(String id, HostPort listen, HostPort admin, SchedulerMode scheduler,
                               LoadBalancing loadBalancing, FaultStatus faultStatus, long maxRequestBytes,
@@ -26,19 +28,20 @@ public record GatewaySettings(String id, HostPort listen, HostPort admin, Schedu
                               StatsSettings stats, Duration headerTimeout, int maxConnections, TlsSettings tls,
                               ClientPolicy clients, boolean adminDump, boolean localLimit,
                               LocalitySettings locality, FlashCrowdSettings flashCrowd, int loops, UpstreamSettings upstream,
-                              StartupSettings startup, AccessLogSettings accessLog) {
+                              StartupSettings startup, AccessLogSettings accessLog,
+                              AuthenticationSettings authentication) {
     /** These settings under another gateway id (one configuration file for every replica, the id from its environment). */
     public GatewaySettings withId(String otherId) {
         return new GatewaySettings(otherId, listen, admin, scheduler, loadBalancing, faultStatus, maxRequestBytes,
                 connectTimeout, serverTimeout, health, stats, headerTimeout, maxConnections, tls, clients, adminDump,
-                localLimit, locality, flashCrowd, loops, upstream, startup, accessLog);
+                localLimit, locality, flashCrowd, loops, upstream, startup, accessLog, authentication);
     }
 
     /** These settings with the scheduling choices of {@code b} (scheduler, load balancing, locality): those may change live, the rest not. */
     public GatewaySettings withSchedulingOf(GatewaySettings b) {
         return new GatewaySettings(id, listen, admin, b.scheduler(), b.loadBalancing(), faultStatus, maxRequestBytes,
                 connectTimeout, serverTimeout, health, stats, headerTimeout, maxConnections, tls, clients, adminDump,
-                localLimit, b.locality(), flashCrowd, loops, upstream, startup, accessLog);
+                localLimit, b.locality(), flashCrowd, loops, upstream, startup, accessLog, authentication);
     }
 
     /** The load-balancing policy of {@code pool}. */

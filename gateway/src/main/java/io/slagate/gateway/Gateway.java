@@ -1,8 +1,10 @@
 package io.slagate.gateway;
 
+import io.slagate.config.ConfigCheck;
 import io.slagate.config.GatewaySettings;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
+import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.control.DirectMemoryBudget;
 import io.slagate.gateway.control.FlashCrowdWatch;
 import io.slagate.gateway.control.LocalLimits;
@@ -109,6 +111,7 @@ public final class Gateway implements AutoCloseable {
         stpe.setRemoveOnCancelPolicy(true);
         timer = stpe;
         quotas = new Quotas(config.classification(), registry, g.id());
+        authenticator = g.authentication().on() ? new Authenticator(g.authentication(), registry, g.id(), nanoClock) : null;
         accessLog = config.gateway().accessLog().on() ? new AccessLogWriter(config.gateway().accessLog(), registry, g.id()) : null;
         current = generation(config, Allocation.fromConfig(config), null);
         current.metrics().registerGauges();
@@ -143,7 +146,8 @@ public final class Gateway implements AutoCloseable {
                 // the gateway is stopping
             }
         });
-        return new Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock, gatewayConnector, accessLog, quotas));
+        return new Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock, gatewayConnector, accessLog, quotas,
+                authenticator));
     }
 
     private static void handleAdmin(AdminHandler admin, Request request, Response response, Callback callback) {
@@ -221,6 +225,12 @@ public final class Gateway implements AutoCloseable {
             }), LocalLimits.TICK_MILLIS, LocalLimits.TICK_MILLIS,
                     TimeUnit.MILLISECONDS);
         }
+        if (authenticator != null) {
+            authenticator.start(timer);
+        } else if (ConfigCheck.namesCustomers(config)) {
+            LOG.warn("customer names are claimed, not proven: the classification or quotas name customers, and without "
+                    + "gateway.authentication any client can send any name (docs/GATEWAY.md, Authentication)");
+        }
         started = true;
         String budget = DirectMemoryBudget.problem(config.gateway().maxConnections(),
                 config.gateway().clients().requestBufferBytes(), DirectMemoryBudget.limit());
@@ -290,6 +300,9 @@ public final class Gateway implements AutoCloseable {
         if (accessLog != null) {
             accessLog.close();
         }
+        if (authenticator != null) {
+            authenticator.close();
+        }
         LOG.info("gateway {} stopped", current.config().gateway().id());
     }
 
@@ -302,6 +315,8 @@ public final class Gateway implements AutoCloseable {
     /** The access log's writer, or null when it is off (one for the gateway's life: a reload does not move it). */
     private AccessLogWriter accessLog;
     private final Quotas quotas;
+    /** Proves customers (null: names are claimed); one for the gateway's life, its files read again on a reload. */
+    private final Authenticator authenticator;
     private final LocalLimits localLimits = new LocalLimits();
 
     /** Called with the class's name when a class's arrivals surge: the agent reports at once. */
@@ -409,6 +424,9 @@ public final class Gateway implements AutoCloseable {
         if (!effective.classification().equals(gen.config().classification())) {
             quotas.reconfigure(effective.classification());
         }
+        if (authenticator != null) {
+            authenticator.reload(); // credentials are read again with the configuration
+        }
         boolean sameClasses = queueingView(effective).equals(queueingView(gen.config()));
         boolean sameServers = effective.servers().equals(gen.config().servers());
         if (sameClasses && sameServers && live.equals(gen.config().gateway())) {
@@ -461,6 +479,21 @@ public final class Gateway implements AutoCloseable {
 
     public QueueManager queues() {
         return current.queues();
+    }
+
+    /** What proves customers here, or null: names are claimed. */
+    public Authenticator authenticator() {
+        return authenticator;
+    }
+
+    /**
+     * Reads the credential files again and forgets every cached credential: a customer or key revoked in the
+     * files is refused from the next request on (the files are also watched, and read again within a second).
+     */
+    public void reloadCredentials() {
+        if (authenticator != null) {
+            authenticator.reload();
+        }
     }
 
     public GatewayMetrics metrics() {

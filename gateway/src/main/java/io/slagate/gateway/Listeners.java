@@ -73,6 +73,15 @@ final class Listeners {
         ssl.setKeyStorePath(tls.keyStore());
         ssl.setKeyStoreType(tls.type());
         ssl.setKeyStorePassword(tls.password());
+        if (tls.trustStore() != null) {
+            // asked for, not required: a client without one gets the authentication's answer (401, or anonymous), not a failed handshake
+            ssl.setTrustStorePath(tls.trustStore());
+            ssl.setTrustStoreType(tls.trustStoreType());
+            if (tls.trustStorePassword() != null) {
+                ssl.setTrustStorePassword(tls.trustStorePassword());
+            }
+            ssl.setWantClientAuth(true);
+        }
         HttpConfiguration https = new HttpConfiguration(http);
         https.addCustomizer(new SecureRequestCustomizer());
         return listening(new LoopConnector(server, loops,

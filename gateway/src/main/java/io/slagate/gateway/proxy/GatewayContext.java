@@ -2,6 +2,7 @@ package io.slagate.gateway.proxy;
 
 import io.slagate.config.ClientPolicy;
 import io.slagate.config.FaultStatus;
+import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
@@ -46,6 +47,10 @@ final class GatewayContext {
     AccessLog accessLog;
     /** The subscription quotas (every configuration's: they outlive a reload). */
     Quotas quotas;
+    /** Proves customers, or null: the customer is the name a request claims. */
+    Authenticator authenticator;
+    /** The WWW-Authenticate fields of a 401, encoded once. */
+    HttpField[] challenges = new HttpField[0];
     private static final HttpField[] QUEUE_MILLIS = new HttpField[100];
 
     static {

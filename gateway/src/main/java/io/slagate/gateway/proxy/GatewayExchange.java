@@ -17,6 +17,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.DateGenerator;
 import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.EofException;
@@ -409,6 +410,11 @@ final class GatewayExchange extends QueuedRequest {
         }
         if (reason == FaultReason.METHOD_NOT_ALLOWED) {
             headers.put(HttpHeader.ALLOW, "GET, HEAD, POST");
+        }
+        if (reason == FaultReason.UNAUTHENTICATED) {
+            for (HttpField challenge : context.challenges) {
+                headers.add(challenge);
+            }
         }
         if (reason.senderFault()) {
             headers.put(HttpHeader.CONNECTION, "close"); // the rest of a bad body is not worth reading

@@ -1,5 +1,6 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.classify.Classifier;
 import io.slagate.gateway.classify.TwinSplit;
 import io.slagate.gateway.locality.LocalityLearner;
@@ -56,20 +57,53 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         long now = context.clock.getAsLong();
+        Authenticator auth = context.authenticator;
+        if (auth == null) {
+            Classification cl = classification;
+            return admitted(request, response, callback, now, cl, claimedCustomer(request.getHeaders(), cl.customerHeader()));
+        }
+        int loop = LoopConnector.loopOf(request.getConnectionMetaData().getConnection().getEndPoint());
+        // a slow check (bcrypt, a signature) answers on a checking thread: the request goes on on its own loop
+        Authenticator.Result proven = auth.check(request, Request.getRemoteAddr(request),
+                later -> context.loops.execute(loop, () -> authenticated(request, response, callback, now, later)));
+        return proven == null || authenticated(request, response, callback, now, proven);
+    }
+
+    /** Goes on with the customer {@code proven}, or answers the fault its credentials earned. */
+    private boolean authenticated(Request request, Response response, Callback callback, long now, Authenticator.Result proven) {
+        FaultReason refused = switch (proven.outcome()) {
+            case VERIFIED, ANONYMOUS -> null;
+            case REFUSED -> FaultReason.UNAUTHENTICATED;
+            case THROTTLED -> FaultReason.AUTHENTICATION_THROTTLED;
+            case BUSY -> FaultReason.AUTHENTICATION_BUSY;
+        };
+        if (refused == null) {
+            return admitted(request, response, callback, now, classification, proven.customer());
+        }
+        // never classified, queued or counted as a class's arrival: the gateway's authentication counters say it
+        HttpFields headers = request.getHeaders();
+        String contentType = headers.get(HttpHeader.CONTENT_TYPE);
+        GatewayExchange.writeFault(context, response, callback, SoapVersion.fromContentType(contentType), refused, null);
+        if (context.accessLog != null) {
+            context.accessLog.refused(request, response, null, null, SoapVersion.operation(headers.get("SOAPAction"), contentType),
+                    refused);
+        }
+        return true;
+    }
+
+    /** Classifies, refuses or queues a request whose customer is known: proven, or (without authentication) claimed. */
+    private boolean admitted(Request request, Response response, Callback callback, long now, Classification cl, String customer) {
         HttpFields headers = request.getHeaders();
         String contentType = headers.get(HttpHeader.CONTENT_TYPE);
         SoapVersion version = SoapVersion.fromContentType(contentType);
         String service = request.getHttpURI().getPath();
         String operation = SoapVersion.operation(headers.get("SOAPAction"), contentType);
-        Classification cl = classification;
-        String customer = customer(headers, cl.customerHeader());
         int cls = cl.split().route(cl.classifier().classify(customer, service, operation));
-        if (overQuota(cl, customer, service, operation, cls, now, request, response, callback, version)) {
-            return true;
+        FaultReason refused = refuse(request, version);
+        if (refused == null && overQuota(cl, customer, service, operation, cls, now, request, response, callback, version)) {
+            return true; // checked after the request is known to be one: a malformed request spends no quota and makes no bucket
         }
         context.metrics.arrived(cls);
-
-        FaultReason refused = refuse(request, version);
         if (refused != null) {
             context.metrics.faulted(cls, refused);
             GatewayExchange.writeFault(context, response, callback, version, refused, context.classNames[cls]);
@@ -180,7 +214,8 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         return null;
     }
 
-    private String customer(HttpFields headers, String customerHeader) {
+    /** The customer a request names (its Basic user name, or the configured header): claimed, not proven. */
+    private static String claimedCustomer(HttpFields headers, String customerHeader) {
         if (customerHeader != null) {
             String c = headers.get(customerHeader);
             return c == null || c.length() > MAX_CUSTOMER_LENGTH ? null : c.trim();

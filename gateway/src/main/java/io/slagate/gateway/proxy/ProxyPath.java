@@ -4,6 +4,7 @@ import io.slagate.config.GatewaySettings;
 import io.slagate.config.ServerConfig;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
+import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.classify.Classifier;
 import io.slagate.gateway.classify.TwinSplit;
 import io.slagate.gateway.quota.Quotas;
@@ -16,6 +17,9 @@ import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.RoundRobinConnectionPool;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpCookieStore;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.PreEncodedHttpField;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.util.component.ContainerLifeCycle;
@@ -35,7 +39,7 @@ public final class ProxyPath extends ContainerLifeCycle {
 
     public ProxyPath(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, QueuedThreadPool threads,
                      ScheduledExecutorService timer, LongSupplier clock, LoopConnector loops, AccessLogWriter accessLog,
-                     Quotas quotas) {
+                     Quotas quotas, Authenticator authenticator) {
         GatewaySettings g = config.gateway();
         client = httpClient(config, threads);
         addBean(client);
@@ -48,6 +52,11 @@ public final class ProxyPath extends ContainerLifeCycle {
         }
         context.accessLog = g.accessLog().on() || g.accessLog().startTrace() ? new AccessLog(g.accessLog(), accessLog) : null;
         context.quotas = quotas;
+        context.authenticator = authenticator;
+        if (authenticator != null) {
+            context.challenges = authenticator.challenges().stream()
+                    .map(c -> new PreEncodedHttpField(HttpHeader.WWW_AUTHENTICATE, c)).toArray(HttpField[]::new);
+        }
         context.localityKeyHeader = g.locality().key();
         context.workingSetHeader = g.locality().workingSetHeader();
         HealthMonitor health = new HealthMonitor(queues, client, timer, config.servers(), g.health(), g.connectTimeout().toMillis());

@@ -87,6 +87,11 @@ public final class Quotas {
         return second < 0 ? key : key.substring(0, second);
     }
 
+    /** Buckets held now (one per customer drawing on a quota). */
+    public int buckets() {
+        return buckets.size();
+    }
+
     public boolean any() {
         return config.hasQuotas();
     }

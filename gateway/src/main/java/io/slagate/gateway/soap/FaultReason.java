@@ -24,7 +24,13 @@ public enum FaultReason {
     /** The request's deadline (its class's, or the client's X-Request-Deadline) could no longer be met: not sent. */
     DEADLINE_EXCEEDED("deadline-exceeded", false, 504, true, "The request could not be answered within its deadline"),
     /** The customer's subscription quota is used up for now: refused at once, never queued, Retry-After from its bucket. */
-    QUOTA_EXCEEDED("quota-exceeded", true, 429, true, "The customer's quota is used up for now; retry after the time given");
+    QUOTA_EXCEEDED("quota-exceeded", true, 429, true, "The customer's quota is used up for now; retry after the time given"),
+    /** Credentials missing (where required) or wrong: 401 with WWW-Authenticate whatever the fault status policy. */
+    UNAUTHENTICATED("unauthenticated", true, 401, false, "The request's credentials are missing or wrong"),
+    /** Too many failed attempts from the client's address (or for the name it claims): refused without a check. */
+    AUTHENTICATION_THROTTLED("authentication-throttled", true, 429, true, "Too many failed authentication attempts; retry later"),
+    /** The gateway's credential checks are all busy: its own overload, not the client's fault. */
+    AUTHENTICATION_BUSY("authentication-busy", false, 503, true, "The gateway cannot check credentials now; retry later");
 
     private final String code;
     private final boolean senderFault;

@@ -14,8 +14,9 @@ public final class SoapFaults {
     }
 
     public static int httpStatus(FaultStatus policy, SoapVersion version, FaultReason reason) {
-        if (policy == FaultStatus.HTTP || reason == FaultReason.METHOD_NOT_ALLOWED) {
-            // a method the gateway does not forward is no SOAP exchange: HTTP's own status whatever the policy
+        if (policy == FaultStatus.HTTP || reason == FaultReason.METHOD_NOT_ALLOWED || reason == FaultReason.UNAUTHENTICATED) {
+            // a method the gateway does not forward is no SOAP exchange, and a client must see 401 to answer a
+            // challenge: HTTP's own status whatever the policy
             return reason.httpStatus();
         }
         // WS-I BP R1126: a SOAP 1.1 fault goes with 500. SOAP 1.2 HTTP binding: Sender → 400, Receiver → 500.

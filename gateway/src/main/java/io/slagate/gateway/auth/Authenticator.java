@@ -1,0 +1,342 @@
+package io.slagate.gateway.auth;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.slagate.config.AuthenticationSettings;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.util.Base64;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.Request;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Proves the customer of a request before anything keys on it: a TLS client certificate, HTTP Basic against
+ * an htpasswd file, a JWT bearer token or an API key, whichever of the configured mechanisms the request
+ * carries. A credential verified lately is found in the cache by its digest (a warm request costs a hash and
+ * a lookup); a bcrypt or signature check runs on a small bounded pool, never an event loop, and its answer
+ * comes back through the caller's callback. Failed attempts are limited per client address and per claimed
+ * name, so a flood of wrong passwords is refused unchecked.
+ */
+public final class Authenticator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Authenticator.class);
+    /** Credentials longer than this are refused unread. */
+    static final int MAX_CREDENTIAL = 8192;
+    private static final String CERT_CUSTOMER = Authenticator.class.getName() + ".certificate";
+
+    public enum Outcome {
+        /** The customer is proven. */
+        VERIFIED,
+        /** No credentials, and they are optional. */
+        ANONYMOUS,
+        /** Credentials missing (and required) or wrong: 401. */
+        REFUSED,
+        /** Too many failures from this address (or for this name from it): refused unchecked. */
+        THROTTLED,
+        /** The checking pool is full: the gateway's own overload, not the client's fault. */
+        BUSY
+    }
+
+    /** What a request proved: its outcome, and its customer when {@link Outcome#VERIFIED}. */
+    public record Result(Outcome outcome, String customer) {
+        static final Result ANONYMOUS = new Result(Outcome.ANONYMOUS, null);
+        static final Result REFUSED = new Result(Outcome.REFUSED, null);
+        static final Result THROTTLED = new Result(Outcome.THROTTLED, null);
+        static final Result BUSY = new Result(Outcome.BUSY, null);
+    }
+
+    private final AuthenticationSettings settings;
+    private final LongSupplier clock;
+    private final CredentialCache cache;
+    private final FailureLimiter failures;
+    private final ThreadPoolExecutor checks;
+    private final Credentials credentials;
+    private final JwksKeys jwks;
+    private final JwtCheck jwt;
+    private final Counter[] outcomes = new Counter[Outcome.values().length];
+    private final Counter slowChecks;
+
+    public Authenticator(AuthenticationSettings settings, MeterRegistry registry, String gatewayId, LongSupplier nanoClock) {
+        this.settings = settings;
+        this.clock = nanoClock;
+        this.cache = new CredentialCache(settings.cacheEntries(), settings.cacheTtl().toNanos());
+        this.failures = new FailureLimiter(settings.failureRate(), settings.failureBurst());
+        AtomicInteger n = new AtomicInteger();
+        this.checks = new ThreadPoolExecutor(settings.workers(), settings.workers(), 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(256), r -> {
+                    Thread t = new Thread(r, "slagate-" + gatewayId + "-auth-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        this.credentials = new Credentials(settings.htpasswd() == null ? null : Path.of(settings.htpasswd()),
+                settings.apiKeys() == null ? null : Path.of(settings.apiKeys()));
+        this.jwks = settings.jwt() == null ? null : new JwksKeys(settings.jwt().jwks(), nanoClock, settings.jwt().refresh());
+        this.jwt = settings.jwt() == null ? null : new JwtCheck(settings.jwt(), System::currentTimeMillis);
+        for (Outcome o : Outcome.values()) {
+            outcomes[o.ordinal()] = Counter.builder("slagate.authentication").tag("gateway", gatewayId)
+                    .tag("outcome", o.name().toLowerCase()).description("Requests by what their credentials proved")
+                    .register(registry);
+        }
+        slowChecks = Counter.builder("slagate.authentication.checks").tag("gateway", gatewayId)
+                .description("bcrypt and signature checks run (a cached credential needs none)").register(registry);
+        Gauge.builder("slagate.authentication.cached", cache, CredentialCache::size).tag("gateway", gatewayId)
+                .description("Verified credentials cached").register(registry);
+        if (jwks != null) {
+            FunctionCounter.builder("slagate.authentication.jwks.fetches", jwks, JwksKeys::fetches).tag("gateway", gatewayId)
+                    .description("Fetches of the JWKS").register(registry);
+        }
+        credentials.reload(true);
+        if (jwks != null) {
+            jwks.refresh().join(); // a failure is logged; tokens are refused until a fetch succeeds
+        }
+    }
+
+    /** Watches the credential files, sweeps the failure counts and refreshes the JWKS, on {@code timer}. */
+    public void start(ScheduledExecutorService timer) {
+        timer.scheduleWithFixedDelay(() -> {
+            if (credentials.reload(false)) {
+                cache.clear();
+            }
+            failures.sweep(clock.getAsLong());
+        }, 1, 1, TimeUnit.SECONDS);
+        if (jwks != null) {
+            long refresh = settings.jwt().refresh().toMillis();
+            timer.scheduleWithFixedDelay(jwks::refresh, refresh, refresh, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Reads the credential files again and forgets every cached credential: a revocation holds from the next request. */
+    public void reload() {
+        credentials.reload(true);
+        cache.clear();
+    }
+
+    /**
+     * What {@code request} from {@code address} proves: the result, or null when a slow check is under way and
+     * {@code later} will be called with it (on a checking thread).
+     */
+    public Result check(Request request, String address, Consumer<Result> later) {
+        Result r = decide(request, address, later);
+        if (r != null) {
+            counted(r);
+        }
+        return r;
+    }
+
+    private Result decide(Request request, String address, Consumer<Result> later) {
+        if (settings.clientCertificate() != null) {
+            Result r = certificate(request);
+            if (r != null) {
+                return r;
+            }
+        }
+        HttpFields headers = request.getHeaders();
+        String authorization = headers.get(HttpHeader.AUTHORIZATION);
+        if (authorization != null) {
+            if (credentials.basic() != null && authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
+                return basic(authorization, address, later);
+            }
+            if (jwt != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+                return bearer(authorization, address, later);
+            }
+        }
+        if (credentials.apiKeys() != null) {
+            String key = headers.get(settings.apiKeyHeader());
+            if (key != null) {
+                return apiKey(key, address);
+            }
+        }
+        return settings.mode() == AuthenticationSettings.Mode.REQUIRED ? Result.REFUSED : Result.ANONYMOUS;
+    }
+
+    /** The customer of the connection's client certificate (read once per connection), or null: none was presented. */
+    private Result certificate(Request request) {
+        Object known = request.getConnectionMetaData().getAttribute(CERT_CUSTOMER);
+        if (known instanceof String customer) {
+            return customer.isEmpty() ? Result.REFUSED : new Result(Outcome.VERIFIED, customer);
+        }
+        if (!(request.getAttribute(EndPoint.SslSessionData.ATTRIBUTE) instanceof EndPoint.SslSessionData ssl)) {
+            return null;
+        }
+        X509Certificate[] chain = ssl.peerCertificates();
+        if (chain == null || chain.length == 0) {
+            return null;
+        }
+        String customer = ClientCertificates.customer(chain[0], settings.clientCertificate());
+        request.getConnectionMetaData().setAttribute(CERT_CUSTOMER, customer == null ? "" : customer);
+        return customer == null ? Result.REFUSED : new Result(Outcome.VERIFIED, customer);
+    }
+
+    private Result basic(String authorization, String address, Consumer<Result> later) {
+        if (authorization.length() > MAX_CREDENTIAL) {
+            return refused(address, null);
+        }
+        long now = clock.getAsLong();
+        CredentialKey key = CredentialKey.of(authorization);
+        String customer = cache.get(key, now);
+        if (customer != null) {
+            return new Result(Outcome.VERIFIED, customer);
+        }
+        String decoded;
+        try {
+            decoded = new String(Base64.getDecoder().decode(authorization.substring(6).trim()), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException notBase64) {
+            return refused(address, null);
+        }
+        int colon = decoded.indexOf(':');
+        if (colon <= 0) {
+            return refused(address, null);
+        }
+        String user = decoded.substring(0, colon);
+        String password = decoded.substring(colon + 1);
+        if (!failures.allows(address, user, now)) {
+            return Result.THROTTLED;
+        }
+        Credentials.Basic basic = credentials.basic();
+        return slow(later, done -> {
+            if (Bcrypt.verify(password, basic.hashes().get(user), basic.dummy())) {
+                cache.put(key, user, clock.getAsLong(), Long.MAX_VALUE);
+                return new Result(Outcome.VERIFIED, user);
+            }
+            failures.failed(address, user, clock.getAsLong());
+            return Result.REFUSED;
+        });
+    }
+
+    private Result bearer(String authorization, String address, Consumer<Result> later) {
+        if (authorization.length() > MAX_CREDENTIAL) {
+            return refused(address, null);
+        }
+        long now = clock.getAsLong();
+        CredentialKey key = CredentialKey.of(authorization);
+        String customer = cache.get(key, now);
+        if (customer != null) {
+            return new Result(Outcome.VERIFIED, customer);
+        }
+        if (!failures.allows(address, null, now)) {
+            return Result.THROTTLED;
+        }
+        String token = authorization.substring(7).trim();
+        return slow(later, done -> {
+            JwtCheck.Verdict v = jwt.check(token, jwks);
+            if (!v.unknownKey()) {
+                return bearerVerdict(v, key, address);
+            }
+            // a key rotated in since the last fetch: one fetch (at most one a refresh period), then checked again
+            jwks.refreshForUnknown().whenComplete((fetched, e) -> done.accept(
+                    bearerVerdict(Boolean.TRUE.equals(fetched) ? jwt.check(token, jwks) : v, key, address)));
+            return null;
+        });
+    }
+
+    private Result bearerVerdict(JwtCheck.Verdict v, CredentialKey key, String address) {
+        long now = clock.getAsLong();
+        if (v.customer() == null) {
+            failures.failed(address, null, now);
+            return Result.REFUSED;
+        }
+        long left = v.notAfterMillis() - System.currentTimeMillis();
+        cache.put(key, v.customer(), now, now + Math.max(0, left) * 1_000_000L);
+        return new Result(Outcome.VERIFIED, v.customer());
+    }
+
+    private Result apiKey(String key, String address) {
+        long now = clock.getAsLong();
+        if (!failures.allows(address, null, now)) {
+            return Result.THROTTLED;
+        }
+        String customer = key.length() > MAX_CREDENTIAL ? null : credentials.apiKeys().get(CredentialKey.hex(key));
+        return customer == null ? refused(address, null) : new Result(Outcome.VERIFIED, customer);
+    }
+
+    private Result refused(String address, String name) {
+        failures.failed(address, name, clock.getAsLong());
+        return Result.REFUSED;
+    }
+
+    /** A check run on the checking pool: its result, or null when it hands one to {@code done} later itself. */
+    private interface SlowCheck {
+        Result run(Consumer<Result> done);
+    }
+
+    /** Runs {@code check} on the checking pool and hands its result to {@code later}; BUSY at once when the pool is full. */
+    private Result slow(Consumer<Result> later, SlowCheck check) {
+        Consumer<Result> done = r -> {
+            counted(r);
+            later.accept(r);
+        };
+        try {
+            checks.execute(() -> {
+                slowChecks.increment();
+                Result r;
+                try {
+                    r = check.run(done);
+                } catch (RuntimeException e) {
+                    LOG.warn("a credential check failed: {}", e.toString());
+                    r = Result.REFUSED;
+                }
+                if (r != null) {
+                    done.accept(r);
+                }
+            });
+            return null;
+        } catch (RejectedExecutionException full) {
+            return Result.BUSY;
+        }
+    }
+
+    private void counted(Result r) {
+        outcomes[r.outcome().ordinal()].increment();
+    }
+
+    /** Requests counted with {@code outcome}. */
+    public long count(Outcome outcome) {
+        return (long) outcomes[outcome.ordinal()].count();
+    }
+
+    /** The WWW-Authenticate challenges of a 401, one per mechanism a client can answer in a header. */
+    public java.util.List<String> challenges() {
+        java.util.List<String> c = new java.util.ArrayList<>();
+        if (settings.htpasswd() != null) {
+            c.add("Basic realm=\"" + settings.realm() + "\", charset=\"UTF-8\"");
+        }
+        if (settings.jwt() != null) {
+            c.add("Bearer realm=\"" + settings.realm() + "\"");
+        }
+        if (c.isEmpty()) {
+            c.add("ApiKey realm=\"" + settings.realm() + "\"");
+        }
+        return c;
+    }
+
+    int cachedCredentials() {
+        return cache.size();
+    }
+
+    FailureLimiter failures() {
+        return failures;
+    }
+
+    long jwksFetches() {
+        return jwks == null ? 0 : jwks.fetches();
+    }
+
+    @Override
+    public void close() {
+        checks.shutdownNow();
+    }
+}

@@ -1,0 +1,54 @@
+package io.slagate.gateway.auth;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Credentials verified lately, by digest: a warm request is one hash and one lookup, no bcrypt and no
+ * signature check. Bounded (a full cache is emptied rather than grown: what it held is checked again), each
+ * entry believed until its expiry (the TTL, or a token's own expiry if sooner), and emptied whenever the
+ * credentials change, so that a revoked credential fails on the next request. Lock-free.
+ */
+final class CredentialCache {
+    private record Entry(String customer, long expiresNanos) {
+    }
+
+    private final ConcurrentHashMap<CredentialKey, Entry> entries = new ConcurrentHashMap<>();
+    private final int max;
+    private final long ttlNanos;
+
+    CredentialCache(int max, long ttlNanos) {
+        this.max = max;
+        this.ttlNanos = ttlNanos;
+    }
+
+    /** The customer {@code key} proved, or null when it is not cached or its time is up. */
+    String get(CredentialKey key, long now) {
+        Entry e = entries.get(key);
+        if (e == null) {
+            return null;
+        }
+        if (now - e.expiresNanos >= 0) {
+            entries.remove(key, e);
+            return null;
+        }
+        return e.customer;
+    }
+
+    /** {@code key} proves {@code customer} until the TTL, or until {@code notAfterNanos} when that is sooner. */
+    void put(CredentialKey key, String customer, long now, long notAfterNanos) {
+        if (entries.size() >= max) {
+            entries.clear();
+        }
+        long expires = now + ttlNanos;
+        entries.put(key, new Entry(customer, notAfterNanos - expires < 0 ? notAfterNanos : expires));
+    }
+
+    /** Forgets every credential: the next request of each is checked against the credentials in force. */
+    void clear() {
+        entries.clear();
+    }
+
+    int size() {
+        return entries.size();
+    }
+}

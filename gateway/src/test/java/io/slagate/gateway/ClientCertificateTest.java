@@ -1,0 +1,109 @@
+package io.slagate.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import io.slagate.config.ConfigLoader;
+import io.slagate.gateway.testing.Soap;
+import io.slagate.gateway.testing.TestBackend;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A TLS client certificate, checked by the handshake against the listener's trust store, names its customer (the subject's CN). */
+class ClientCertificateTest {
+    @TempDir
+    Path dir;
+    /** Key store passwords from an environment variable, as in production: PATH, which every process has. */
+    private final String password = System.getenv("PATH");
+
+    private void keytool(String... args) throws Exception {
+        String[] cmd = new String[args.length + 1];
+        cmd[0] = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        System.arraycopy(args, 0, cmd, 1, args.length);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        assertEquals(0, p.waitFor(), new String(p.getInputStream().readAllBytes()));
+    }
+
+    private Path keyPair(String name, String dname) throws Exception {
+        Path ks = dir.resolve(name + ".p12");
+        keytool("-genkeypair", "-alias", name, "-keyalg", "RSA", "-keysize", "2048", "-validity", "2", "-dname", dname,
+                "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12", "-keystore", ks.toString(), "-storepass", password, "-keypass", password);
+        return ks;
+    }
+
+    private KeyStore load(Path p) throws Exception {
+        KeyStore k = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(p)) {
+            k.load(in, password.toCharArray());
+        }
+        return k;
+    }
+
+    private HttpClient client(Path gatewayStore, Path clientStore) throws Exception {
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(load(gatewayStore));
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(clientStore == null ? null : load(clientStore), password.toCharArray());
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(clientStore == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return HttpClient.newBuilder().sslContext(ctx).connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    @Test
+    void aClientCertificate_namesItsCustomer_andNoCertificateIs401WhenRequired() throws Exception {
+        Path gwStore = keyPair("gw", "CN=localhost");
+        Path gold = keyPair("gold", "CN=gold-customer, O=Example");
+        Path stranger = keyPair("stranger", "CN=gold-customer, O=Forger"); // not in the trust store
+        Path cert = dir.resolve("gold.crt");
+        keytool("-exportcert", "-alias", "gold", "-keystore", gold.toString(), "-storepass", password, "-file", cert.toString());
+        Path trust = dir.resolve("trust.p12");
+        keytool("-importcert", "-noprompt", "-alias", "gold", "-file", cert.toString(), "-storetype", "PKCS12",
+                "-keystore", trust.toString(), "-storepass", password);
+        try (TestBackend backend = new TestBackend()) {
+            Gateway gw = new Gateway(ConfigLoader.parse("""
+                    gateway:
+                      id: gw1
+                      listen: "127.0.0.1:0"
+                      admin: "127.0.0.1:0"
+                      tls: { keyStore: "%s", passwordEnv: PATH, trustStore: "%s", trustStorePasswordEnv: PATH }
+                      authentication: { mode: required, clientCertificate: cn }
+                    servers: [ { id: s1, url: "%s", concurrency: 4 } ]
+                    classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
+                    classification:
+                      subscriptions: { gold-customer: { "*": gold } }
+                      rules: [ { grade: gold, class: premium } ]
+                      defaultClass: basic
+                    """.formatted(gwStore, trust, backend.url()), "cert")).start();
+            try {
+                HttpRequest req = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + gw.port() + "/svc"))
+                        .timeout(Duration.ofSeconds(10)).header("Content-Type", "text/xml")
+                        .POST(HttpRequest.BodyPublishers.ofString(Soap.envelope11("getQuote"))).build();
+                HttpResponse<String> r = client(gwStore, gold).send(req, HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, r.statusCode(), r.body());
+                assertEquals("premium", r.headers().firstValue("X-Slagate-Class").orElse(null));
+                assertEquals(401, client(gwStore, null).send(req, HttpResponse.BodyHandlers.ofString()).statusCode(),
+                        "no certificate, and credentials are required");
+                int status;
+                try {
+                    status = client(gwStore, stranger).send(req, HttpResponse.BodyHandlers.ofString()).statusCode();
+                } catch (java.io.IOException handshakeRefused) {
+                    status = -1;
+                }
+                assertEquals(true, status == -1 || status == 401, "a certificate the trust store does not vouch for proves nothing: " + status);
+                assertEquals(1, gw.metrics().arrivedTotal(), "only the proven request is an arrival");
+            } finally {
+                gw.stop(Duration.ofSeconds(1));
+            }
+        }
+    }
+}
