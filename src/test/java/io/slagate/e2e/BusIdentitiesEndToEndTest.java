@@ -53,7 +53,9 @@ class BusIdentitiesEndToEndTest {
                       accounts:
                         - { user: rm, role: resource-manager, passwordEnv: PATH }
                         - { user: gw2, role: gateway, passwordEnv: PATH }
+                        - { user: gw3, role: gateway, passwordEnv: PATH }
                         - { user: console, role: console, passwordEnv: PATH }
+                      gatewayAccounts: { gw2: [gw2] }
                     controller: { cycle: 200ms, gatewayExpiry: 10 }
                     console: { listen: "127.0.0.1:0" }
                     """.formatted(backend.url(), brokerPort));
@@ -92,6 +94,23 @@ class BusIdentitiesEndToEndTest {
                     assertTrue(system.console().state().gateways().keySet().stream().noneMatch(g -> g.startsWith("fake-")),
                             "the console shows real gateways only: " + system.console().state().gateways().keySet());
                     assertTrue(system.console().state().gateways().containsKey("gw1"));
+                }
+
+                // a real gateway whose account (gw3) is bound to no id: refused, and it says why on /ready and in a metric
+                Path gw3File = dir.resolve("gw3.yaml");
+                Files.writeString(gw3File, """
+                        gateway: { id: gw3, listen: "127.0.0.1:0", admin: "127.0.0.1:0", stats: { reportingInterval: 200ms, window: 1s } }
+                        servers: [ { id: s1, url: "%s", concurrency: 8 } ]
+                        classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
+                        bus: { url: "tcp://127.0.0.1:%d", embedded: false, user: gw3, passwordEnv: PATH }
+                        """.formatted(backend.url(), brokerPort));
+                try (EmbeddedSystem gw3 = EmbeddedSystem.start(ConfigLoader.load(gw3File), EmbeddedSystem.Parts.GATEWAY)) {
+                    await("gw3 hears its refusal").atMost(DEADLINE).until(() -> {
+                        String why = gw3.gateway().notReadyReason();
+                        return why != null && why.contains("refused this gateway's join") && why.contains("not bound");
+                    });
+                    assertTrue(gw3.gateway().registry().get("slagate.bus.roster.refused").functionCounter().count() >= 1);
+                    assertTrue(system.controlLoop().lastAllocation().gateways().keySet().stream().noneMatch("gw3"::equals));
                 }
             }
         }

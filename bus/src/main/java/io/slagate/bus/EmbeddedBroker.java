@@ -105,8 +105,10 @@ public final class EmbeddedBroker implements AutoCloseable {
         if (!users.isEmpty()) {
             SimpleAuthenticationPlugin auth = new SimpleAuthenticationPlugin(users);
             auth.setAnonymousAccessAllowed(false);
-            b.setPlugins(accounts.isEmpty() ? new BrokerPlugin[] {auth}
-                    : new BrokerPlugin[] {auth, new AuthorizationPlugin(authorization())});
+            // the stamp first: plugins wrap in order, so it runs inside authentication and knows the account
+            SenderStamp stamp = new SenderStamp(user);
+            b.setPlugins(accounts.isEmpty() ? new BrokerPlugin[] {stamp, auth}
+                    : new BrokerPlugin[] {stamp, auth, new AuthorizationPlugin(authorization())});
         }
         TransportConnector tcp = null;
         if (listen != null && !listen.isEmpty()) {

@@ -10,13 +10,9 @@ import java.util.Set;
  * The gateways a receiver (the resource manager, the console) believes in, and who may speak for
  * each. A gateway is known once it joined, bound to the bus account its join came from (the
  * broker-stamped user; null on a bus without authentication), and only messages from that account
- * count for it. Which ids an account may join for:
- * <ul>
- *   <li>the ids listed for it in {@code bus.gatewayAccounts}, when that map is set: an account not
- *       listed may join none;</li>
- *   <li>otherwise one id at a time per account, so that one gateway credential cannot add
- *       invented gateways beside its own and take the real ones' shares.</li>
- * </ul>
+ * count for it. An account may join only the ids listed for it in {@code bus.gatewayAccounts}: an
+ * account not listed joins nothing, so one gateway credential can neither invent gateways nor take a
+ * real one's id while it restarts.
  * The receiver's own account may join any id: it is the receiver's own credential (the embedded
  * system's parts share one), and a deployment where every process shares one account has no
  * identity to bind, as on a bus without authentication.
@@ -28,7 +24,6 @@ public final class GatewayRoster {
         NOT_JOINED("not joined"),
         OTHER_ACCOUNT("the gateway joined with another account"),
         NOT_BOUND("the account is not bound to this gateway id (bus.gatewayAccounts)"),
-        ACCOUNT_TAKEN("the account already speaks for another gateway; bind several ids to it in bus.gatewayAccounts"),
         FULL("the roster is full");
 
         private final String reason;
@@ -44,13 +39,12 @@ public final class GatewayRoster {
     }
 
     private final Map<String, String> accountOf = new HashMap<>();
-    private final Map<String, Integer> heldBy = new HashMap<>();
     private final Map<String, Set<String>> bound;
     private final String ownAccount;
     private int max;
 
     /**
-     * @param bound      account → the gateway ids it may speak for; empty: one id per account
+     * @param bound      account → the gateway ids it may speak for
      * @param ownAccount the receiver's own bus account (null: none)
      */
     public GatewayRoster(int max, Map<String, List<String>> bound, String ownAccount) {
@@ -71,22 +65,15 @@ public final class GatewayRoster {
             return Objects.equals(accountOf.get(gatewayId), account) ? null : Refusal.OTHER_ACCOUNT;
         }
         if (account != null && !account.equals(ownAccount)) {
-            if (!bound.isEmpty()) {
-                Set<String> ids = bound.get(account);
-                if (ids == null || !ids.contains(gatewayId)) {
-                    return Refusal.NOT_BOUND;
-                }
-            } else if (heldBy.getOrDefault(account, 0) > 0) {
-                return Refusal.ACCOUNT_TAKEN;
+            Set<String> ids = bound.get(account);
+            if (ids == null || !ids.contains(gatewayId)) {
+                return Refusal.NOT_BOUND;
             }
         }
         if (accountOf.size() >= max) {
             return Refusal.FULL;
         }
         accountOf.put(gatewayId, account);
-        if (account != null) {
-            heldBy.merge(account, 1, Integer::sum);
-        }
         return null;
     }
 
@@ -103,10 +90,7 @@ public final class GatewayRoster {
     }
 
     public void leave(String gatewayId) {
-        String account = accountOf.remove(gatewayId);
-        if (account != null) {
-            heldBy.computeIfPresent(account, (a, n) -> n > 1 ? n - 1 : null);
-        }
+        accountOf.remove(gatewayId);
     }
 
     /** Forgets the gateways the receiver no longer counts (expired for silence). */

@@ -9,18 +9,25 @@ import org.junit.jupiter.api.Test;
 
 class GatewayRosterTest {
     @Test
-    void withoutBindings_anAccountSpeaksForOneGatewayAtATime() {
+    void withoutBindings_anAccountJoinsNothing_noFirstComeFirstServed() {
         GatewayRoster r = new GatewayRoster(64, Map.of(), "rm");
+        assertEquals(GatewayRoster.Refusal.NOT_BOUND, r.join("gw1", "gw1"), "an account not listed joins nothing");
+        assertEquals(GatewayRoster.Refusal.NOT_BOUND, r.join("fake-1", "gw1"));
+        assertEquals(0, r.size());
+    }
+
+    @Test
+    void gw1sAccount_cannotJoinSpeakForOrLeaveGw2_evenWhileGw2Restarts() {
+        GatewayRoster r = new GatewayRoster(64, Map.of("gw1", List.of("gw1"), "gw2", List.of("gw2")), "rm");
         assertNull(r.join("gw1", "gw1"));
-        assertNull(r.join("gw1", "gw1"), "joining again is fine");
-        assertEquals(GatewayRoster.Refusal.ACCOUNT_TAKEN, r.join("fake-1", "gw1"));
-        assertEquals(GatewayRoster.Refusal.OTHER_ACCOUNT, r.join("gw1", "gw2"));
-        assertEquals(GatewayRoster.Refusal.OTHER_ACCOUNT, r.check("gw1", "gw2"));
         assertNull(r.join("gw2", "gw2"));
+        assertEquals(GatewayRoster.Refusal.OTHER_ACCOUNT, r.check("gw2", "gw1"), "gw1's account speaks not for gw2");
+        r.leave("gw2"); // gw2 restarts
+        assertEquals(GatewayRoster.Refusal.NOT_BOUND, r.join("gw2", "gw1"), "and cannot take gw2's id meanwhile");
         r.leave("gw1");
-        assertNull(r.join("gw1b", "gw1"), "once its gateway left, the account may join another id");
-        r.retain(Set.of("gw2"));
-        assertNull(r.join("gw1c", "gw1"), "nor after it expired");
+        assertEquals(GatewayRoster.Refusal.NOT_BOUND, r.join("gw2", "gw1"), "not even after leaving its own");
+        assertNull(r.join("gw2", "gw2"), "the real gw2 joins again");
+        assertEquals(GatewayRoster.Refusal.OTHER_ACCOUNT, r.join("gw2", "gw1"));
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,10 +51,31 @@ final class Membership {
     };
     private static final int LEFT_KEPT = 1024;
 
+    /** Told of a refused join: the gateway id, the account it came from, and why. */
+    interface RefusalNotice {
+        void refused(String gatewayId, String account, String reason);
+    }
+
+    private final RefusalNotice notice;
+    /** Gateway ids told of a refusal lately, with when (the most recent {@value #LEFT_KEPT}): one notice an id per 10 s. */
+    private final Map<String, Long> noticed = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > LEFT_KEPT;
+        }
+    };
+    private final LongSupplier nanoClock;
+
     Membership(String id, GatewayRoster roster, IntSupplier maxGateways) {
+        this(id, roster, maxGateways, (g, a, r) -> { }, System::nanoTime);
+    }
+
+    Membership(String id, GatewayRoster roster, IntSupplier maxGateways, RefusalNotice notice, LongSupplier nanoClock) {
         this.id = id;
         this.roster = roster;
         this.maxGateways = maxGateways;
+        this.notice = notice;
+        this.nanoClock = nanoClock;
     }
 
     /** Whether {@code gatewayId}'s statistics from {@code account} count: only once it joined, from the account it joined with. */
@@ -92,8 +114,9 @@ final class Membership {
             boolean known = roster.check(gw, account) == null;
             GatewayRoster.Refusal r = roster.join(gw, account);
             if (r != null) {
-                refused(h.event() + " of gateway " + gw + " from bus account " + account + ": " + r
-                        + (r == GatewayRoster.Refusal.FULL ? " (controller.maxGateways " + maxGateways.getAsInt() + ")" : ""));
+                String why = r + (r == GatewayRoster.Refusal.FULL ? " (controller.maxGateways " + maxGateways.getAsInt() + ")" : "");
+                refused(h.event() + " of gateway " + gw + " from bus account " + account + ": " + why);
+                tell(gw, account, why);
                 return Change.NONE;
             }
             left.remove(gw);
@@ -109,6 +132,17 @@ final class Membership {
             return Change.LEFT;
         }
         return Change.NONE;
+    }
+
+    /** Tells the gateway id of its refusal, at most once every 10 s an id (a flood of invented ids costs a notice each, once). */
+    private void tell(String gatewayId, String account, String reason) {
+        long now = nanoClock.getAsLong();
+        Long last = noticed.get(gatewayId);
+        if (last != null && now - last < 10_000_000_000L) {
+            return;
+        }
+        noticed.put(gatewayId, now);
+        notice.refused(gatewayId, account, reason);
     }
 
     /** A message about gateways (or an allocation version) that was not believed: counted, and logged at most every 10 s. */

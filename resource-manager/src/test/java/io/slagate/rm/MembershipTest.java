@@ -21,7 +21,7 @@ class MembershipTest {
 
     @Test
     void statisticsCrossingALeave_areDroppedQuietly_butStillNeverBelieved() {
-        Membership m = new Membership("rm1", new GatewayRoster(8, Map.of(), "rm"), () -> 8);
+        Membership m = new Membership("rm1", new GatewayRoster(8, Map.of("gw-account", List.of("gw1")), "rm"), () -> 8);
         assertEquals(Membership.Change.JOINED, m.onHeartbeat(beat("gw1", HeartbeatMessage.JOIN), "gw-account"));
         assertTrue(m.believeStats("gw1", "gw-account"));
         assertEquals(Membership.Change.LEFT, m.onHeartbeat(beat("gw1", HeartbeatMessage.LEAVE), "gw-account"));
@@ -30,6 +30,21 @@ class MembershipTest {
         assertEquals(2, m.refusedMessages(), "both counted");
         assertEquals(Membership.Change.JOINED, m.onHeartbeat(beat("gw1", HeartbeatMessage.JOIN), "gw-account"));
         assertTrue(m.believeStats("gw1", "gw-account"), "believed again once it joins again");
+    }
+
+    @Test
+    void aRefusedJoin_isToldToTheGatewayId_onceEveryTenSeconds() {
+        List<String> told = new ArrayList<>();
+        long[] now = {0};
+        Membership m = new Membership("rm1", new GatewayRoster(8, Map.of("gw1", List.of("gw1")), "rm"), () -> 8,
+                (gw, account, reason) -> told.add(gw + " " + account + " " + reason), () -> now[0]);
+        assertEquals(Membership.Change.NONE, m.onHeartbeat(beat("gw2", HeartbeatMessage.JOIN), "gw1"));
+        assertEquals(Membership.Change.NONE, m.onHeartbeat(beat("gw2", HeartbeatMessage.ALIVE), "gw1"));
+        assertEquals(List.of("gw2 gw1 the account is not bound to this gateway id (bus.gatewayAccounts)"), told);
+        now[0] += 10_000_000_000L;
+        m.onHeartbeat(beat("gw2", HeartbeatMessage.ALIVE), "gw1");
+        assertEquals(2, told.size(), "told again after 10 s");
+        assertEquals(3, m.refusedMessages(), "every refused beat counted");
     }
 
     @Test

@@ -15,9 +15,10 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = DecisionMessage.class, name = "decision"),
         @JsonSubTypes.Type(value = ControlMessage.class, name = "control"),
         @JsonSubTypes.Type(value = ConfigMessage.class, name = "config"),
+        @JsonSubTypes.Type(value = RosterMessage.class, name = "roster"),
 })
 public sealed interface BusMessage permits StatsMessage, AllocationMessage, HeartbeatMessage, DecisionMessage,
-        ControlMessage, ConfigMessage {
+        ControlMessage, ConfigMessage, RosterMessage {
     int SCHEMA = 1;
 
     int schema();

@@ -2,6 +2,7 @@ package io.slagate.gateway.agent;
 
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.message.AllocationMessage;
+import io.slagate.bus.message.RosterMessage;
 import io.slagate.bus.message.AllocationVersions;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.ConfigMessage;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -65,9 +67,11 @@ public final class GatewayAgent implements AutoCloseable {
         // each topic carries one kind of message, and the broker decides which roles may write it: an
         // allocation arriving on the configuration topic (which consoles may write) is not believed; each gateway
         // has its own allocation topic, carrying its own part only
-        bus.subscribe(Topics.allocationFor(id), m -> {
+        bus.subscribeWithSender(Topics.allocationFor(id), (m, sender) -> {
             if (m instanceof AllocationMessage a) {
                 apply(a);
+            } else if (m instanceof RosterMessage r && id.equals(r.gatewayId())) {
+                onRosterRefusal(r);
             }
         });
         bus.subscribe(Topics.HEARTBEAT_RESOURCE_MANAGER, m -> {
@@ -100,8 +104,40 @@ public final class GatewayAgent implements AutoCloseable {
                 .description("Bus messages received that could not be decoded and were skipped").register(r);
         Gauge.builder("slagate.bus.refused", this, GatewayAgent::refusedAllocations).tag("gateway", id)
                 .description("Bus messages refused as implausible (allocation versions ahead of the clock)").register(r);
+        FunctionCounter.builder("slagate.bus.roster.refused", rosterRefusals, AtomicLong::get).tag("gateway", id)
+                .description("Joins of this gateway a resource manager refused (bus.gatewayAccounts); /ready says why").register(r);
+        FunctionCounter.builder("slagate.bus.roster.impersonations", impersonations, AtomicLong::get).tag("gateway", id)
+                .description("Joins under this gateway's id from another bus account, refused by a resource manager").register(r);
         Gauge.builder("slagate.allocation.age", this, a -> a.allocationAgeSeconds()).tag("gateway", id)
                 .baseUnit("seconds").description("Seconds since the last allocation was applied (NaN: none yet)").register(r);
+    }
+
+    /**
+     * A manager refused a join for this gateway's id: this gateway's own (its bus account), and it says why until an
+     * allocation comes; or another account's, trying to take this id, which is worth a warning and a count.
+     */
+    private void onRosterRefusal(RosterMessage r) {
+        String own = gateway.config().bus().user();
+        if (java.util.Objects.equals(own, r.account())) {
+            rosterRefusals.incrementAndGet();
+            String why = "resource manager " + r.managerId() + " refused this gateway's join (bus account " + own + "): " + r.reason();
+            LOG.warn("{}; it runs on its last or startup allocation until a manager admits it", why);
+            refusedJoin = true;
+            gateway.awaitAllocation(why);
+        } else {
+            impersonations.incrementAndGet();
+            LOG.warn("bus account {} tried to join as this gateway ({}); resource manager {} refused it: {}", r.account(), id,
+                    r.managerId(), r.reason());
+        }
+    }
+
+    private volatile boolean refusedJoin;
+    private final AtomicLong rosterRefusals = new AtomicLong();
+    private final AtomicLong impersonations = new AtomicLong();
+
+    /** Joins of this gateway refused by a manager, and joins under this gateway's id from other accounts refused. */
+    public long[] rosterRefusals() {
+        return new long[] {rosterRefusals.get(), impersonations.get()};
     }
 
     private void onConfig(ConfigMessage c, String account) {
@@ -195,6 +231,10 @@ public final class GatewayAgent implements AutoCloseable {
         q.assignPools(a.serverPools()); // before the caps computed for the servers' new pools
         gateway.setAllocation(next);
         startup.allocated();
+        if (refusedJoin) {
+            refusedJoin = false; // a manager admitted it since: /ready no longer gives the refusal
+            gateway.allocationInForce();
+        }
         applied.incrementAndGet();
         lastAppliedMillis.set(System.currentTimeMillis());
         LOG.debug("applied {}", next);
