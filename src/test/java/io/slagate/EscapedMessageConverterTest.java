@@ -45,11 +45,22 @@ class EscapedMessageConverterTest {
             joran.doConfigure(getClass().getResource("/logback.xml"));
             context.getLogger("io.slagate.console.AuditLog").warn("login failed for user {} with SOAPAction {} from gateway {}",
                     "mallory" + FORGED, "\"urn:x\u001b[2J\"", "gw1\r\nfake");
+            Thread t = new Thread(() -> context.getLogger("io.slagate.x").warn("failed",
+                    new IllegalStateException("bad host" + FORGED, new RuntimeException("cause" + FORGED))), "worker" + FORGED);
+            t.start();
+            t.join();
         } finally {
             context.stop();
             System.setOut(out);
         }
-        String line = captured.toString(StandardCharsets.UTF_8);
+        String both = captured.toString(StandardCharsets.UTF_8);
+        String line = both.substring(0, both.indexOf('\n') + 1);
+        String withException = both.substring(line.length());
+        assertTrue(withException.startsWith("20") && withException.contains("[worker\\n2026-01-01"), "the thread's name escaped: " + withException);
+        assertTrue(withException.contains("IllegalStateException: bad host\\n2026-01-01"), withException);
+        assertTrue(withException.contains("Caused by: java.lang.RuntimeException: cause\\n2026-01-01"), withException);
+        assertTrue(withException.lines().allMatch(l -> l.startsWith("20") || l.startsWith("\t") || l.startsWith("java.")
+                || l.startsWith("Caused by: ")), "every line is the event's, a frame or an exception's head: " + withException);
         assertEquals(0, context.getStatusManager().getCopyOfStatusList().stream().filter(st -> st.getLevel() > 0).count(),
                 "warnings or errors configuring the shipped logback.xml: " + context.getStatusManager().getCopyOfStatusList());
         assertEquals(1, line.chars().filter(c -> c == '\n').count(), "one event, one line: " + line);

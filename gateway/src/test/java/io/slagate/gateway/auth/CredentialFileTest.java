@@ -42,6 +42,17 @@ class CredentialFileTest {
     }
 
     @Test
+    void anEntryWrittenByApacheHtpasswd_isRead() throws Exception {
+        // the output of `htpasswd -nbB gold-customer s3cret` (apache2-utils 2.4), kept verbatim
+        Path f = Files.writeString(dir.resolve("h"), "gold-customer:$2y$05$edxy/4DwNB1m26ZpahsFVeI72XzUstFegTMoa8/KHlcg7cUI4LnrG\n\n");
+        CredentialFile.Contents c = new CredentialFile(f, Bcrypt::problem, false).read();
+        assertEquals(List.of(), c.problems());
+        String dummy = Bcrypt.dummy(c.entries().values());
+        assertTrue(Bcrypt.verify("s3cret", c.entries().get("gold-customer"), dummy));
+        assertFalse(Bcrypt.verify("s3cret ", c.entries().get("gold-customer"), dummy));
+    }
+
+    @Test
     void apiKeyFile_holdsDigestsOnly() throws Exception {
         Path f = Files.writeString(dir.resolve("k"), "acme:" + CredentialKey.hex("key-1") + "\nplain:key-2\n");
         CredentialFile.Contents c = new CredentialFile(f, Credentials::apiKeyProblem, true).read();

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# What proving the customer costs, in one run. Part 1: two gateways doing the gateway-vs-haproxy job (one nginx
+# server with N_s = 256, two classes by SOAPAction, WRR 8:2, two customers by HTTP Basic) — authentication off
+# (the Basic user name taken as claimed) and HTTP Basic against an htpasswd file written by `htpasswd -B` (every
+# request's credential verified, warm: from the cache) — loaded in turn by wrk with 64 keep-alive connections.
+# Part 2: the Basic gateway under a flood of wrong passwords (FLOOD per second, each on a new connection) beside
+# the real customer's closed loop (16 clients), in phases without and with the flood, ABBA.
+# Needs nginx, wrk, htpasswd (apache2-utils) and a built jar.
+#
+#   [WARM=60] [FLOOD=1000] bench/authentication.sh [SECONDS_PER_RUN] [ROUNDS]   → bench/results/authentication.md
+#
+# Load on core 0, nginx and the gateways on core 1. Every round is kept.
+set -euo pipefail
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+secs="${1:-10}"
+rounds="${2:-4}"
+flood="${FLOOD:-1000}"
+work="$(mktemp -d)"
+out="$home/bench/results/authentication.md"
+LOAD="taskset -c 0"; SERVE="taskset -c 1"
+for tool in nginx wrk java taskset htpasswd; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done
+[ -f "$home/launcher/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
+[ -f "$home/benchmarks/target/benchmarks.jar" ] || (cd "$home" && mvn -B -q -DskipTests -pl benchmarks -am package)
+
+BACKEND=9141
+declare -A PORT=([off]=9142 [basic]=9144)
+htpasswd -cbB "$work/customers.htpasswd" c0 pw 2>/dev/null
+htpasswd -bB "$work/customers.htpasswd" c1 pw 2>/dev/null
+declare -A KEYS=([off]="" [basic]="authentication: { mode: required, basic: { htpasswd: \"$work/customers.htpasswd\" } }")
+modes=(off basic)
+export GW_CAP=256 GW_WEIGHTS="premium: 8, basic: 2"
+source "$home/bench/common.sh"
+require_free_ports $BACKEND 9142 9143 9144 9145
+trap stop_bench_processes EXIT
+NGINX_PIN="$SERVE" start_nginx "$work" "$BACKEND"
+
+declare -A PID
+for m in "${modes[@]}"; do
+  gateway_yaml "gw-$m" "${PORT[$m]}" "$((PORT[$m] + 1))" "$BACKEND" "${KEYS[$m]}" > "$work/$m.yaml"
+  $SERVE java ${JAVA_OPTS:-} -XX:+UseG1GC -jar "$home/launcher/target/slagate.jar" gateway --config "$work/$m.yaml" \
+    > "$work/$m.out" 2>&1 &
+  PID[$m]=$!
+done
+for m in "${modes[@]}"; do
+  for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$((PORT[$m] + 1))/ready" >/dev/null && break; sleep 0.1; done
+  curl -sf "http://127.0.0.1:$((PORT[$m] + 1))/ready" >/dev/null || { echo "gateway $m did not start:" >&2; cat "$work/$m.out" >&2; exit 1; }
+done
+run() { wrk_cpu_run "${PID[$1]}" "${PORT[$1]}" 0 "$2"; }
+
+echo "warming up each gateway for ${WARM:-60} s ..." >&2
+for m in "${modes[@]}"; do run "$m" "${WARM:-60}" >/dev/null; done
+
+declare -A RPS P99 CPU CPUNJ
+rows=""
+for r in $(seq 1 "$rounds"); do
+  order=("${modes[@]}"); [ $((r % 2)) -eq 0 ] && order=(basic off)
+  for m in "${order[@]}"; do
+    read -r rps p99 cpu cpunj errs <<<"$(run "$m" "$secs")"
+    echo "round $r $m: $rps req/s p99 ${p99}ms CPU ${cpu}us/req (${cpunj} without the JIT) errors: $errs" >&2
+    rows="$rows| $r | $m | $rps | $cpu | $cpunj | $p99 | ${errs//_/ } |"$'\n'
+    RPS[$m]="${RPS[$m]:-} $rps"; P99[$m]="${P99[$m]:-} $p99"; CPU[$m]="${CPU[$m]:-} $cpu"; CPUNJ[$m]="${CPUNJ[$m]:-} $cpunj"
+  done
+done
+checks=$(curl -s "http://127.0.0.1:$((PORT[basic] + 1))/metrics" | awk '/^slagate_authentication_checks_total/ {print $2}')
+
+echo "flood: $flood wrong passwords/s beside 16 clients of the real customer ..." >&2
+floodrows=$($LOAD java -cp "$home/benchmarks/target/benchmarks.jar" io.slagate.bench.AuthFlood "${PORT[basic]}" "${PID[basic]}" \
+  "$secs" "$rounds" "$flood" 16 c0 pw)
+echo "$floodrows" >&2
+col() { awk -v p="$1" -v c="$2" '$1 == p { printf "%s ", $c }' <<<"$floodrows"; }
+fchecks=$(curl -s "http://127.0.0.1:$((PORT[basic] + 1))/metrics" | awk '/^slagate_authentication_checks_total/ {print $2}')
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+{
+  echo "# What proving the customer costs — $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo
+  echo "Command: \`bench/authentication.sh $secs $rounds\` (WARM=${WARM:-60}, FLOOD=$flood)"
+  echo
+  echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), Linux $(uname -r);"
+  echo "$(java -version 2>&1 | head -1); nginx $(nginx -v 2>&1 | awk -F/ '{print $2}'); $(wrk -v 2>&1 | head -1 | awk '{print $1, $2}')."
+  echo "Pinned: the load (wrk -t1 -c64, or the flood tool) on core 0; nginx and both gateways on core 1 (both run, one is loaded at a time)."
+  echo
+  echo "## 1. A warm request, authentication on against off"
+  echo
+  echo "The job of bench/gateway-vs-haproxy.sh (one server, N_s = $GW_CAP, two classes by SOAPAction, WRR 8:2) with two"
+  echo "customers by HTTP Basic (c0, c1), 64 keep-alive connections. \`off\`: no gateway.authentication (the Basic user name"
+  echo "is taken as claimed, the password never read). \`basic\`: \`mode: required\` against an htpasswd file written by"
+  echo "\`htpasswd -B\`; every request's credential is verified — after the first, from the cache (a SHA-256 of the header and"
+  echo "a lookup). Each gateway warmed up for ${WARM:-60} s, then ${secs} s per run, $rounds rounds, the order reversed every"
+  echo "other round. CPU per request: the gateway's utime + stime over the requests wrk completed; \"without the JIT\" leaves"
+  echo "out the compiler threads. bcrypt checks the basic gateway ran in part 1: $checks (the cache's misses)."
+  echo
+  echo "| authentication | req/s | CPU µs/req | without the JIT | without the JIT / off | p99 ms |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+  base=$(mean "${CPUNJ[off]}")
+  for m in "${modes[@]}"; do
+    echo "| $m | $(spread "${RPS[$m]}") | $(spread "${CPU[$m]}") | $(spread "${CPUNJ[$m]}") | $(ratio "$(mean "${CPUNJ[$m]}")" "$base") | $(spreadf "${P99[$m]}") |"
+  done
+  echo
+  echo "### Every round"
+  echo
+  echo "| round | authentication | req/s | CPU µs/req | without the JIT | p99 ms | errors |"
+  echo "| ---: | --- | ---: | ---: | ---: | ---: | --- |"
+  printf '%s' "$rows"
+  echo
+  echo "## 2. A wrong-password flood beside the real customer"
+  echo
+  echo "The basic gateway; 16 clients of the real customer c0 in a closed loop (kept connections, its credential cached);"
+  echo "phases of ${secs} s without and with $flood requests/s claiming c0 with a new wrong password each, each on a new"
+  echo "connection (the gateway closes a connection after a client fault), ABBA over $rounds rounds after a discarded 5 s"
+  echo "warm-up. Failures are limited per address (burst 10, then 1/s, the defaults): past the burst a guess is refused"
+  echo "with authentication-throttled (500 under faultStatus wsi) without a bcrypt check. All clients are on 127.0.0.1, so"
+  echo "the real customer shares the attacker's address: only its cached credential keeps it served. Gateway CPU in ms per"
+  echo "second of the phase (1000 = the whole pinned core). bcrypt checks over part 2: $(awk -v a="$fchecks" -v b="$checks" 'BEGIN { print a - b }')."
+  echo
+  echo "| phase | customer req/s | customer p50 ms | customer p99 ms | customer errors | gateway CPU ms/s |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+  for p in quiet flood; do
+    reqs=$(awk -v p="$p" -v s="$secs" '$1 == p { printf "%.0f ", $4 / s }' <<<"$floodrows")
+    echo "| $p | $(spread "$reqs") | $(spreadf "$(col "$p" 5)") | $(spreadf "$(col "$p" 6)") | $(spread "$(col "$p" 7)") | $(spread "$(col "$p" 12)") |"
+  done
+  echo
+  echo "p99 with the flood / without: $(ratio "$(meanf "$(col flood 6)")" "$(meanf "$(col quiet 6)")")."
+  echo
+  echo "### Every phase"
+  echo
+  echo '```'
+  echo "$floodrows"
+  echo '```'
+} > "$out"
+echo "wrote $out" >&2
