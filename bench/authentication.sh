@@ -35,16 +35,7 @@ trap stop_bench_processes EXIT
 NGINX_PIN="$SERVE" start_nginx "$work" "$BACKEND"
 
 declare -A PID
-for m in "${modes[@]}"; do
-  gateway_yaml "gw-$m" "${PORT[$m]}" "$((PORT[$m] + 1))" "$BACKEND" "${KEYS[$m]}" > "$work/$m.yaml"
-  $SERVE java ${JAVA_OPTS:-} -XX:+UseG1GC -jar "$home/launcher/target/slagate.jar" gateway --config "$work/$m.yaml" \
-    > "$work/$m.out" 2>&1 &
-  PID[$m]=$!
-done
-for m in "${modes[@]}"; do
-  for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$((PORT[$m] + 1))/ready" >/dev/null && break; sleep 0.1; done
-  curl -sf "http://127.0.0.1:$((PORT[$m] + 1))/ready" >/dev/null || { echo "gateway $m did not start:" >&2; cat "$work/$m.out" >&2; exit 1; }
-done
+start_gateways
 run() { wrk_cpu_run "${PID[$1]}" "${PORT[$1]}" 0 "$2"; }
 
 echo "warming up each gateway for ${WARM:-60} s ..." >&2

@@ -56,6 +56,23 @@ allocation: { weights: { ${GW_WEIGHTS:-premium: 40, basic: 24} } }
 YAML
 }
 
+# One gateway per mode in $modes on core $SERVE, configured by gateway_yaml with PORT[mode] (its admin port next) and
+# KEYS[mode]; its pid in PID[mode] (declare -A PID first). Returns once each answers /ready; exits with a gateway's
+# log when one does not within 15 s.
+start_gateways() {
+  local m
+  for m in "${modes[@]}"; do
+    gateway_yaml "gw-${m/+/-}" "${PORT[$m]}" "$((PORT[$m] + 1))" "$BACKEND" "${KEYS[$m]}" > "$work/$m.yaml"
+    $SERVE java ${JAVA_OPTS:-} -XX:+UseG1GC -jar "$home/launcher/target/slagate.jar" gateway --config "$work/$m.yaml" \
+      > "$work/$m.out" 2>&1 &
+    PID[$m]=$!
+  done
+  for m in "${modes[@]}"; do
+    for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$((PORT[$m] + 1))/ready" >/dev/null && break; sleep 0.1; done
+    curl -sf "http://127.0.0.1:$((PORT[$m] + 1))/ready" >/dev/null || { echo "gateway $m did not start:" >&2; cat "$work/$m.out" >&2; exit 1; }
+  done
+}
+
 # Means of whitespace-separated numbers: mean (one decimal), meanf (three).
 mean() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.1f", s/NF }' <<<"$1"; }
 meanf() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.3f", s/NF }' <<<"$1"; }

@@ -29,7 +29,7 @@ final class IdentityChecks {
         for (int i = 0; i < servers.size(); i++) {
             ServerConfig s = servers.get(i);
             UpstreamReuse reuse = gateway.upstream().reuse(s.pool());
-            if ("https".equals(s.url().getScheme()) && reuse != UpstreamReuse.SHARED) {
+            if (s.url() != null && "https".equals(s.url().getScheme()) && reuse != UpstreamReuse.SHARED) {
                 String key = gateway.upstream().perPool().containsKey(s.pool()) ? "gateway.upstreamReuse." + s.pool()
                         : "gateway.upstreamReuse";
                 top.problem(key, reuse.text(), "cannot be applied to https server " + s.id() + " (its connections are pooled "

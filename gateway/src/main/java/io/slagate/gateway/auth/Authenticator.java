@@ -147,11 +147,9 @@ public final class Authenticator implements AutoCloseable {
         HttpFields headers = request.getHeaders();
         String authorization = headers.get(HttpHeader.AUTHORIZATION);
         if (authorization != null) {
-            if (credentials.basic() != null && authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
-                return basic(authorization, address, later);
-            }
-            if (jwt != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-                return bearer(authorization, address, later);
+            boolean basic = credentials.basic() != null && authorization.regionMatches(true, 0, "Basic ", 0, 6);
+            if (basic || jwt != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+                return authorization(authorization, basic, address, later);
             }
         }
         if (credentials.apiKeys() != null) {
@@ -181,7 +179,8 @@ public final class Authenticator implements AutoCloseable {
         return customer == null ? Result.REFUSED : new Result(Outcome.VERIFIED, customer);
     }
 
-    private Result basic(String authorization, String address, Consumer<Result> later) {
+    /** An Authorization header (Basic or Bearer): from the cache when verified lately, else checked. */
+    private Result authorization(String authorization, boolean basic, String address, Consumer<Result> later) {
         if (authorization.length() > MAX_CREDENTIAL) {
             return refused(address, null);
         }
@@ -191,6 +190,10 @@ public final class Authenticator implements AutoCloseable {
         if (customer != null) {
             return new Result(Outcome.VERIFIED, customer);
         }
+        return basic ? basic(authorization, key, now, address, later) : bearer(authorization, key, now, address, later);
+    }
+
+    private Result basic(String authorization, CredentialKey key, long now, String address, Consumer<Result> later) {
         String decoded;
         try {
             decoded = new String(Base64.getDecoder().decode(authorization.substring(6).trim()), StandardCharsets.UTF_8);
@@ -217,16 +220,7 @@ public final class Authenticator implements AutoCloseable {
         });
     }
 
-    private Result bearer(String authorization, String address, Consumer<Result> later) {
-        if (authorization.length() > MAX_CREDENTIAL) {
-            return refused(address, null);
-        }
-        long now = clock.getAsLong();
-        CredentialKey key = CredentialKey.of(authorization);
-        String customer = cache.get(key, now);
-        if (customer != null) {
-            return new Result(Outcome.VERIFIED, customer);
-        }
+    private Result bearer(String authorization, CredentialKey key, long now, String address, Consumer<Result> later) {
         if (!failures.allows(address, null, now)) {
             return Result.THROTTLED;
         }
