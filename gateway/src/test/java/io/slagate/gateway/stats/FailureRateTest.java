@@ -36,7 +36,8 @@ class FailureRateTest {
         FlowStats s = m.flowStats(q).get(0);
         assertEquals(FaultReason.values().length, s.rejectionRate() * s.windowSeconds(), 1e-9);
         assertEquals(failures, s.failureRate() * s.windowSeconds(), 1e-9);
-        assertEquals(7, failures, "shed, queue full, unreachable, server timeout, server failed, shutting down, deadline");
+        assertEquals(8, failures, "shed, queue full, unreachable, server timeout, server failed, shutting down, deadline, "
+                + "authentication busy");
         assertEquals(0, m.inFlight(), "every arrival ended once");
     }
 }
