@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 class LiveStateTest {
     private static final long SECOND = 1_000_000_000L;
     private final AtomicLong now = new AtomicLong(42 * SECOND);
-    private final LiveState state = new LiveState(100, Duration.ofSeconds(15), new GatewayRoster(64, Map.of(), "console"), now::get);
+    private final LiveState state = new LiveState(100, Duration.ofSeconds(15), new GatewayRoster(64,
+            Map.of("gw1", List.of("gw1"), "gw2", List.of("gw2")), "console"), now::get);
     private final List<String> events = new CopyOnWriteArrayList<>();
 
     private static StatsMessage stats(String gw) {

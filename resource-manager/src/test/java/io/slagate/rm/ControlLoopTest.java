@@ -15,6 +15,7 @@ import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.bus.message.StatsMessage;
 import io.slagate.config.Combining;
 import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
 import io.slagate.config.ControllerSettings;
 import io.slagate.rm.tune.InterleavedTuner;
 import io.slagate.rm.tune.Tuner;
@@ -32,6 +33,11 @@ import org.junit.jupiter.api.Test;
 /** The console's overrides reach the decision logic (the bus is not started: its own tests are in the bus module). */
 class ControlLoopTest {
     private long now = 1_000_000_000_000L;
+
+    /** A test's configuration, with gw1 bound to its bus account as a deployment with accounts binds it. */
+    private static SlagateConfig config(String yaml) {
+        return ConfigLoader.parse(yaml + "\nbus: { gatewayAccounts: { gw-account: [gw1] } }\n", "t");
+    }
 
     /** Gateway gw1 joins from its bus account, as a real one does before its statistics count. */
     private static void joinGw1(ControlLoop loop) {
@@ -53,10 +59,10 @@ class ControlLoopTest {
     void controlMessages_pinPauseAndResume() {
         Overrides o = new Overrides();
         ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
-        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse("""
+        try (ControlLoop loop = new ControlLoop("rm", config("""
                 servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 } ]
                 classes: [ { name: premium, target: 2s }, { name: basic, target: 3s } ]
-                """, "t"), bus, o, new SimpleMeterRegistry(), () -> now)) {
+                """), bus, o, new SimpleMeterRegistry(), () -> now)) {
             loop.onControl(cmd(ControlMessage.PIN_WEIGHT, "gw1", "basic", null, 7, 10), null);
             assertEquals(7, o.weight("gw1", "basic", now));
             now += 11_000_000_000L;
@@ -86,7 +92,7 @@ class ControlLoopTest {
                 servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 } ]
                 classes: [ { name: premium, target: 2s }, { name: basic, target: 3s } ]
                 """;
-        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+        try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             loop.onConfig(new ConfigMessage(BusMessage.SCHEMA, 2, yaml.replace("target: 3s", "target: 7s"), "bob", 0), null);
             assertEquals(7.0, loop.config().classes().get(1).targetSeconds(), 1e-9);
@@ -104,7 +110,7 @@ class ControlLoopTest {
                 classes: [ { name: premium, target: 2s }, { name: basic, target: 3s } ]
                 controller: { cycle: 1h, combining: sum }
                 """;
-        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+        try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now).start()) {
             loop.onConfig(new ConfigMessage(BusMessage.SCHEMA, 2,
                     yaml.replace("cycle: 1h, combining: sum", "cycle: 50ms, combining: min"), "bob", 0), null);
@@ -129,7 +135,7 @@ class ControlLoopTest {
                 classes: [ { name: premium, target: 2s }, { name: basic, target: 3s } ]
                 controller: { cycle: 1h }
                 """;
-        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+        try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now).start()) {
             joinGw1(loop);
             StatsMessage alarm = gw1Stats(
@@ -177,7 +183,7 @@ class ControlLoopTest {
     void tuningCommands_startStopRevert_andEachDecisionCarriesTheTunersState() {
         ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
         String yaml = sidesYaml("{ name: concurrency, min: 1, max: 20 }");
-        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+        try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0), null); // before the tuner exists: ignored
             joinGw1(loop);
@@ -216,7 +222,7 @@ class ControlLoopTest {
     void queueTimeoutKnob_reachesTheGatewaysWithEveryAllocation() {
         ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
         String yaml = sidesYaml("{ name: queueTimeout, min: 0.2, max: 30 }");
-        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+        try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             joinGw1(loop);
             loop.onStats(sidesStats(), "gw-account");
@@ -256,7 +262,7 @@ class ControlLoopTest {
                     { name: damping, min: 0.1, max: 0.9 }, { name: resolution, min: 0.5, max: 4 },
                     { name: model, choices: [auto, mm1] }, { name: cycle, min: 2, max: 30 } ] } }
                 """;
-        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+        try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             joinGw1(loop);
             loop.onStats(gw1Stats(List.of(new FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
@@ -303,7 +309,7 @@ class ControlLoopTest {
                   - { name: p, target: 1s }
                 controller: { cycle: 1s, tuning: { interleaved: true, period: 2s, settle: 20s, knobs: [ { name: window, min: 2, max: 20 } ] } }
                 """;
-        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+        try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             joinGw1(loop);
             loop.onStats(gw1Stats(List.of(new FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
@@ -350,7 +356,7 @@ class ControlLoopTest {
                   trades: { safe: b, experimental: b-trial, twins: { q: q-trial }, knobs: [ { name: concurrency, min: 2, max: 10 } ],
                             best: { concurrency: 6 } } } } }
                 """;
-        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, o, new SimpleMeterRegistry(), () -> now)) {
+        try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, o, new SimpleMeterRegistry(), () -> now)) {
             joinGw1(loop);
             // quotes' sides measure differently from trades' sides: each partition must see its own
             StatsMessage stats = gw1Stats(
@@ -413,7 +419,7 @@ class ControlLoopTest {
                 controller: { cycle: 1h, tuning: { safe: a, experimental: t, twins: { p: p-trial },
                   knobs: [ { name: concurrency, min: 1, max: 20 } ], best: { concurrency: 13 } } }
                 """;
-        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, o, new SimpleMeterRegistry(), () -> now)) {
+        try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, o, new SimpleMeterRegistry(), () -> now)) {
             loop.cycle();
             assertEquals(13, o.capacity("s1", now), "the safe side's N_s, as written back");
             assertEquals(13, o.capacity("s2", now), "and the experimental side's");
@@ -435,7 +441,7 @@ class ControlLoopTest {
                   - { name: trades, target: 1s, pool: b }
                 controller: { cycle: 1h, reconfiguration: { every: 1s } }
                 """;
-        try (ControlLoop loop = new ControlLoop("rm", ConfigLoader.parse(yaml, "t"), bus, new Overrides(),
+        try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "b2", 0, 0), null);
             assertEquals(Set.of("b2"), loop.poolPins());
