@@ -66,7 +66,8 @@ final class Nodes implements AutoCloseable {
 
     /**
      * A node's configuration: gateway {@code gatewayId} on {@code host} (listen and admin ports),
-     * servers s1 and s2 with N_s each, two classes, the bus on {@code broker} (host:port), 200 ms cycles.
+     * servers s1 and s2 with N_s each, two classes, the bus on {@code broker} (host:port), 200 ms cycles; gateway
+     * accounts gw1-gw4 bound to the gateway ids of their names.
      */
     Path config(String name, String gatewayId, String host, int listen, int admin, String broker, List<String> servers, int nS)
             throws Exception {
@@ -90,7 +91,8 @@ final class Nodes implements AutoCloseable {
                   - { name: premium, target: 100ms }
                   - { name: basic, target: 300ms }
                 classification: { rules: [ { operation: "urn:premium", class: premium } ], defaultClass: basic }
-                bus: { url: "tcp://%s", embedded: false, listen: "tcp://%s", user: %s, passwordEnv: %s }
+                bus: { url: "tcp://%s", embedded: false, listen: "tcp://%s", user: %s, passwordEnv: %s,
+                       gatewayAccounts: { gw1: [gw1], gw2: [gw2], gw3: [gw3], gw4: [gw4] } }
                 controller: { cycle: 200ms, gatewayExpiry: 3 }
                 """.formatted(gatewayId, host, listen, host, admin, servers.get(0), nS, servers.get(1), nS, broker, broker, busUser,
                 passwordEnv));
