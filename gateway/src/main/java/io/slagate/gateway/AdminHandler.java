@@ -36,6 +36,17 @@ final class AdminHandler extends Handler.Abstract.NonBlocking {
         this.dump = dump;
     }
 
+    /** Answers an admin request on the calling (pool) thread: a path not served is a 404, a failure a 500. */
+    void serve(Request request, Response response, Callback callback) {
+        try {
+            if (!handle(request, response, callback)) {
+                Response.writeError(request, response, callback, 404);
+            }
+        } catch (Throwable failure) {
+            Response.writeError(request, response, callback, failure);
+        }
+    }
+
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         if (!HttpMethod.GET.is(request.getMethod()) && !HttpMethod.HEAD.is(request.getMethod())) {

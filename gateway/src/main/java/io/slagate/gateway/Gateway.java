@@ -1,6 +1,5 @@
 package io.slagate.gateway;
 
-import io.slagate.config.ConfigCheck;
 import io.slagate.config.GatewaySettings;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
@@ -111,7 +110,7 @@ public final class Gateway implements AutoCloseable {
         stpe.setRemoveOnCancelPolicy(true);
         timer = stpe;
         quotas = new Quotas(config.classification(), registry, g.id());
-        authenticator = g.authentication().on() ? new Authenticator(g.authentication(), registry, g.id(), nanoClock) : null;
+        authenticator = Authenticator.of(config, registry, nanoClock);
         accessLog = config.gateway().accessLog().on() ? new AccessLogWriter(config.gateway().accessLog(), registry, g.id()) : null;
         current = generation(config, Allocation.fromConfig(config), null);
         current.metrics().registerGauges();
@@ -124,7 +123,7 @@ public final class Gateway implements AutoCloseable {
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 // One server, two listeners: route by the connector the request came in on.
                 if (request.getConnectionMetaData().getConnector() == adminConnector) {
-                    threads.execute(() -> handleAdmin(admin, request, response, callback));
+                    threads.execute(() -> admin.serve(request, response, callback));
                     return true;
                 }
                 return current.proxy().handler().handle(request, response, callback);
@@ -148,16 +147,6 @@ public final class Gateway implements AutoCloseable {
         });
         return new Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock, gatewayConnector, accessLog, quotas,
                 authenticator));
-    }
-
-    private static void handleAdmin(AdminHandler admin, Request request, Response response, Callback callback) {
-        try {
-            if (!admin.handle(request, response, callback)) {
-                Response.writeError(request, response, callback, 404);
-            }
-        } catch (Throwable failure) {
-            Response.writeError(request, response, callback, failure);
-        }
     }
 
     /** The read buffer of a client connection, and of an admin one (bytes), as Jetty will size them. */
@@ -227,9 +216,6 @@ public final class Gateway implements AutoCloseable {
         }
         if (authenticator != null) {
             authenticator.start(timer);
-        } else if (ConfigCheck.namesCustomers(config)) {
-            LOG.warn("customer names are claimed, not proven: the classification or quotas name customers, and without "
-                    + "gateway.authentication any client can send any name (docs/GATEWAY.md, Authentication)");
         }
         started = true;
         String budget = DirectMemoryBudget.problem(config.gateway().maxConnections(),
@@ -481,19 +467,9 @@ public final class Gateway implements AutoCloseable {
         return current.queues();
     }
 
-    /** What proves customers here, or null: names are claimed. */
+    /** What proves customers here (its {@code reload} reads the credential files at once), or null: names are claimed. */
     public Authenticator authenticator() {
         return authenticator;
-    }
-
-    /**
-     * Reads the credential files again and forgets every cached credential: a customer or key revoked in the
-     * files is refused from the next request on (the files are also watched, and read again within a second).
-     */
-    public void reloadCredentials() {
-        if (authenticator != null) {
-            authenticator.reload();
-        }
     }
 
     public GatewayMetrics metrics() {

@@ -151,7 +151,7 @@ class AuthenticationTest {
         assertEquals(401, post("X-Api-Key", "k-gold-2").statusCode(), "a key not issued");
 
         Files.writeString(keys, "acme:" + sha256("k-acme-1") + "\n"); // gold's key revoked
-        gw.reloadCredentials();
+        gw.authenticator().reload();
         assertEquals(401, post("X-Api-Key", "k-gold-1").statusCode(), "revoked: refused on the very next request");
         assertEquals(200, post("X-Api-Key", "k-acme-1").statusCode(), "the other key still holds");
     }

@@ -5,7 +5,6 @@ import io.slagate.bus.GatewayRoster;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.AllocationVersions;
 import io.slagate.bus.message.BusMessage;
-import io.slagate.bus.message.RosterMessage;
 import io.slagate.bus.message.ConfigMessage;
 import io.slagate.bus.message.ControlMessage;
 import io.slagate.bus.message.DecisionMessage;
@@ -87,9 +86,7 @@ public final class ControlLoop implements AutoCloseable {
         this.nanoClock = nanoClock;
         this.rm = new ResourceManager(id, config, overrides, System.currentTimeMillis());
         this.membership = new Membership(id, new GatewayRoster(config.controller().maxGateways(), config.bus().gatewayAccounts(),
-                config.bus().user()), () -> this.config.controller().maxGateways(),
-                (gw, account, reason) -> bus.publish(Topics.allocationFor(gw), new RosterMessage(BusMessage.SCHEMA, gw, account, reason, id)),
-                nanoClock);
+                config.bus().user()), () -> this.config.controller().maxGateways(), bus::publish, nanoClock);
         this.standing = new Standing(id, config.controller().cycle(), nanoClock, this::cycle);
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "slagate-rm-" + id);

@@ -1,8 +1,11 @@
 package io.slagate.rm;
 
 import io.slagate.bus.GatewayRoster;
+import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.bus.message.RosterMessage;
 import io.slagate.bus.message.StatsMessage;
+import io.slagate.bus.message.Topics;
 import io.slagate.util.LogLimiter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -10,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -51,12 +55,8 @@ final class Membership {
     };
     private static final int LEFT_KEPT = 1024;
 
-    /** Told of a refused join: the gateway id, the account it came from, and why. */
-    interface RefusalNotice {
-        void refused(String gatewayId, String account, String reason);
-    }
-
-    private final RefusalNotice notice;
+    /** Where a refused gateway id is told why: publishes a message on a topic. */
+    private final BiConsumer<String, BusMessage> notice;
     /** Gateway ids told of a refusal lately, with when (the most recent {@value #LEFT_KEPT}): one notice an id per 10 s. */
     private final Map<String, Long> noticed = new LinkedHashMap<>(16, 0.75f, false) {
         @Override
@@ -67,10 +67,11 @@ final class Membership {
     private final LongSupplier nanoClock;
 
     Membership(String id, GatewayRoster roster, IntSupplier maxGateways) {
-        this(id, roster, maxGateways, (g, a, r) -> { }, System::nanoTime);
+        this(id, roster, maxGateways, (topic, m) -> { }, System::nanoTime);
     }
 
-    Membership(String id, GatewayRoster roster, IntSupplier maxGateways, RefusalNotice notice, LongSupplier nanoClock) {
+    /** @param notice publishes a {@link RosterMessage} on a refused gateway id's own topic */
+    Membership(String id, GatewayRoster roster, IntSupplier maxGateways, BiConsumer<String, BusMessage> notice, LongSupplier nanoClock) {
         this.id = id;
         this.roster = roster;
         this.maxGateways = maxGateways;
@@ -142,7 +143,7 @@ final class Membership {
             return;
         }
         noticed.put(gatewayId, now);
-        notice.refused(gatewayId, account, reason);
+        notice.accept(Topics.allocationFor(gatewayId), new RosterMessage(BusMessage.SCHEMA, gatewayId, account, reason, id));
     }
 
     /** A message about gateways (or an allocation version) that was not believed: counted, and logged at most every 10 s. */

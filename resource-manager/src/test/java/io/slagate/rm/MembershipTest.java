@@ -7,6 +7,7 @@ import io.slagate.bus.GatewayRoster;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.HeartbeatMessage;
+import io.slagate.bus.message.RosterMessage;
 import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.bus.message.StatsMessage;
 import java.util.ArrayList;
@@ -37,10 +38,11 @@ class MembershipTest {
         List<String> told = new ArrayList<>();
         long[] now = {0};
         Membership m = new Membership("rm1", new GatewayRoster(8, Map.of("gw1", List.of("gw1")), "rm"), () -> 8,
-                (gw, account, reason) -> told.add(gw + " " + account + " " + reason), () -> now[0]);
+                (topic, msg) -> told.add(topic + " " + ((RosterMessage) msg).account() + " " + ((RosterMessage) msg).reason()),
+                () -> now[0]);
         assertEquals(Membership.Change.NONE, m.onHeartbeat(beat("gw2", HeartbeatMessage.JOIN), "gw1"));
         assertEquals(Membership.Change.NONE, m.onHeartbeat(beat("gw2", HeartbeatMessage.ALIVE), "gw1"));
-        assertEquals(List.of("gw2 gw1 the account is not bound to this gateway id (bus.gatewayAccounts)"), told);
+        assertEquals(List.of("slagate.allocation.gateway.gw2 gw1 the account is not bound to this gateway id (bus.gatewayAccounts)"), told);
         now[0] += 10_000_000_000L;
         m.onHeartbeat(beat("gw2", HeartbeatMessage.ALIVE), "gw1");
         assertEquals(2, told.size(), "told again after 10 s");

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -67,7 +68,7 @@ public final class GatewayAgent implements AutoCloseable {
         // each topic carries one kind of message, and the broker decides which roles may write it: an
         // allocation arriving on the configuration topic (which consoles may write) is not believed; each gateway
         // has its own allocation topic, carrying its own part only
-        bus.subscribeWithSender(Topics.allocationFor(id), (m, sender) -> {
+        bus.subscribe(Topics.allocationFor(id), m -> {
             if (m instanceof AllocationMessage a) {
                 apply(a);
             } else if (m instanceof RosterMessage r && id.equals(r.gatewayId())) {
@@ -118,7 +119,7 @@ public final class GatewayAgent implements AutoCloseable {
      */
     private void onRosterRefusal(RosterMessage r) {
         String own = gateway.config().bus().user();
-        if (java.util.Objects.equals(own, r.account())) {
+        if (Objects.equals(own, r.account())) {
             rosterRefusals.incrementAndGet();
             String why = "resource manager " + r.managerId() + " refused this gateway's join (bus account " + own + "): " + r.reason();
             LOG.warn("{}; it runs on its last or startup allocation until a manager admits it", why);

@@ -5,10 +5,14 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.slagate.config.AuthenticationSettings;
+import io.slagate.config.ConfigCheck;
+import io.slagate.config.SlagateConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -51,12 +55,29 @@ public final class Authenticator implements AutoCloseable {
         BUSY
     }
 
-    /** What a request proved: its outcome, and its customer when {@link Outcome#VERIFIED}. */
-    public record Result(Outcome outcome, String customer) {
-        static final Result ANONYMOUS = new Result(Outcome.ANONYMOUS, null);
-        static final Result REFUSED = new Result(Outcome.REFUSED, null);
-        static final Result THROTTLED = new Result(Outcome.THROTTLED, null);
-        static final Result BUSY = new Result(Outcome.BUSY, null);
+    /**
+     * What a request proved: its outcome, and its customer when {@link Outcome#VERIFIED}; or, with no outcome yet, the
+     * slow check that will decide it ({@link #pending}), to be run by {@link #await}.
+     */
+    public record Result(Outcome outcome, String customer, SlowCheck slow) {
+        static final Result ANONYMOUS = new Result(Outcome.ANONYMOUS, null, null);
+        static final Result REFUSED = new Result(Outcome.REFUSED, null, null);
+        static final Result THROTTLED = new Result(Outcome.THROTTLED, null, null);
+        static final Result BUSY = new Result(Outcome.BUSY, null, null);
+
+        static Result verified(String customer) {
+            return new Result(Outcome.VERIFIED, customer, null);
+        }
+
+        /** Whether a slow check must run first: hand it to {@link #await}. */
+        public boolean pending() {
+            return slow != null;
+        }
+    }
+
+    /** A check run on the checking pool: its result, or null when it hands one to {@code done} later itself. */
+    interface SlowCheck {
+        Result run(Consumer<Result> done);
     }
 
     private final AuthenticationSettings settings;
@@ -69,6 +90,22 @@ public final class Authenticator implements AutoCloseable {
     private final JwtCheck jwt;
     private final Counter[] outcomes = new Counter[Outcome.values().length];
     private final Counter slowChecks;
+
+    /**
+     * The gateway's authenticator, or null when no mechanism is configured; then, if the classification or the quotas
+     * name customers, a warning that those names are claimed, not proven.
+     */
+    public static Authenticator of(SlagateConfig config, MeterRegistry registry, LongSupplier nanoClock) {
+        AuthenticationSettings a = config.gateway().authentication();
+        if (a.on()) {
+            return new Authenticator(a, registry, config.gateway().id(), nanoClock);
+        }
+        if (ConfigCheck.namesCustomers(config)) {
+            LOG.warn("customer names are claimed, not proven: the classification or quotas name customers, and without "
+                    + "gateway.authentication any client can send any name (docs/GATEWAY.md, Authentication)");
+        }
+        return null;
+    }
 
     public Authenticator(AuthenticationSettings settings, MeterRegistry registry, String gatewayId, LongSupplier nanoClock) {
         this.settings = settings;
@@ -126,18 +163,49 @@ public final class Authenticator implements AutoCloseable {
     }
 
     /**
-     * What {@code request} from {@code address} proves: the result, or null when a slow check is under way and
-     * {@code later} will be called with it (on a checking thread).
+     * What {@code request} proves, on the request path: a cached credential, an API key or a certificate at once,
+     * without allocating for a cached one; a credential that needs bcrypt or a signature check comes back
+     * {@link Result#pending}, for {@link #await}.
      */
-    public Result check(Request request, String address, Consumer<Result> later) {
-        Result r = decide(request, address, later);
-        if (r != null) {
+    public Result check(Request request) {
+        Result r = decide(request);
+        if (!r.pending()) {
             counted(r);
         }
         return r;
     }
 
-    private Result decide(Request request, String address, Consumer<Result> later) {
+    /**
+     * Runs a pending result's check on the checking pool; {@code later} gets the outcome (on a checking thread).
+     * Null when the check was taken, or {@link Outcome#BUSY} at once when the pool is full.
+     */
+    public Result await(Result pending, Consumer<Result> later) {
+        Consumer<Result> done = r -> {
+            counted(r);
+            later.accept(r);
+        };
+        try {
+            checks.execute(() -> {
+                slowChecks.increment();
+                Result r;
+                try {
+                    r = pending.slow().run(done);
+                } catch (RuntimeException e) {
+                    LOG.warn("a credential check failed: {}", e.toString());
+                    r = Result.REFUSED;
+                }
+                if (r != null) {
+                    done.accept(r);
+                }
+            });
+            return null;
+        } catch (RejectedExecutionException full) {
+            counted(Result.BUSY);
+            return Result.BUSY;
+        }
+    }
+
+    private Result decide(Request request) {
         if (settings.clientCertificate() != null) {
             Result r = certificate(request);
             if (r != null) {
@@ -149,13 +217,13 @@ public final class Authenticator implements AutoCloseable {
         if (authorization != null) {
             boolean basic = credentials.basic() != null && authorization.regionMatches(true, 0, "Basic ", 0, 6);
             if (basic || jwt != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-                return authorization(authorization, basic, address, later);
+                return authorization(authorization, basic, request);
             }
         }
         if (credentials.apiKeys() != null) {
             String key = headers.get(settings.apiKeyHeader());
             if (key != null) {
-                return apiKey(key, address);
+                return apiKey(key, request);
             }
         }
         return settings.mode() == AuthenticationSettings.Mode.REQUIRED ? Result.REFUSED : Result.ANONYMOUS;
@@ -165,7 +233,7 @@ public final class Authenticator implements AutoCloseable {
     private Result certificate(Request request) {
         Object known = request.getConnectionMetaData().getAttribute(CERT_CUSTOMER);
         if (known instanceof String customer) {
-            return customer.isEmpty() ? Result.REFUSED : new Result(Outcome.VERIFIED, customer);
+            return customer.isEmpty() ? Result.REFUSED : Result.verified(customer);
         }
         if (!(request.getAttribute(EndPoint.SslSessionData.ATTRIBUTE) instanceof EndPoint.SslSessionData ssl)) {
             return null;
@@ -176,24 +244,25 @@ public final class Authenticator implements AutoCloseable {
         }
         String customer = ClientCertificates.customer(chain[0], settings.clientCertificate());
         request.getConnectionMetaData().setAttribute(CERT_CUSTOMER, customer == null ? "" : customer);
-        return customer == null ? Result.REFUSED : new Result(Outcome.VERIFIED, customer);
+        return customer == null ? Result.REFUSED : Result.verified(customer);
     }
 
     /** An Authorization header (Basic or Bearer): from the cache when verified lately, else checked. */
-    private Result authorization(String authorization, boolean basic, String address, Consumer<Result> later) {
+    private Result authorization(String authorization, boolean basic, Request request) {
         if (authorization.length() > MAX_CREDENTIAL) {
-            return refused(address, null);
+            return refused(Request.getRemoteAddr(request), null);
         }
         long now = clock.getAsLong();
         CredentialKey key = CredentialKey.of(authorization);
-        String customer = cache.get(key, now);
-        if (customer != null) {
-            return new Result(Outcome.VERIFIED, customer);
+        Result cached = cache.get(key, now);
+        if (cached != null) {
+            return cached;
         }
-        return basic ? basic(authorization, key, now, address, later) : bearer(authorization, key, now, address, later);
+        String address = Request.getRemoteAddr(request); // only on a miss: a string made per call
+        return basic ? basic(authorization, key, now, address) : bearer(authorization, key, now, address);
     }
 
-    private Result basic(String authorization, CredentialKey key, long now, String address, Consumer<Result> later) {
+    private Result basic(String authorization, CredentialKey key, long now, String address) {
         String decoded;
         try {
             decoded = new String(Base64.getDecoder().decode(authorization.substring(6).trim()), StandardCharsets.UTF_8);
@@ -210,22 +279,23 @@ public final class Authenticator implements AutoCloseable {
             return Result.THROTTLED;
         }
         Credentials.Basic basic = credentials.basic();
-        return slow(later, done -> {
+        return new Result(null, null, done -> {
             if (Bcrypt.verify(password, basic.hashes().get(user), basic.dummy())) {
-                cache.put(key, user, clock.getAsLong(), Long.MAX_VALUE);
-                return new Result(Outcome.VERIFIED, user);
+                Result verified = Result.verified(user);
+                cache.put(key, verified, clock.getAsLong(), Long.MAX_VALUE);
+                return verified;
             }
             failures.failed(address, user, clock.getAsLong());
             return Result.REFUSED;
         });
     }
 
-    private Result bearer(String authorization, CredentialKey key, long now, String address, Consumer<Result> later) {
+    private Result bearer(String authorization, CredentialKey key, long now, String address) {
         if (!failures.allows(address, null, now)) {
             return Result.THROTTLED;
         }
         String token = authorization.substring(7).trim();
-        return slow(later, done -> {
+        return new Result(null, null, done -> {
             JwtCheck.Verdict v = jwt.check(token, jwks);
             if (!v.unknownKey()) {
                 return bearerVerdict(v, key, address);
@@ -244,53 +314,23 @@ public final class Authenticator implements AutoCloseable {
             return Result.REFUSED;
         }
         long left = v.notAfterMillis() - System.currentTimeMillis();
-        cache.put(key, v.customer(), now, now + Math.max(0, left) * 1_000_000L);
-        return new Result(Outcome.VERIFIED, v.customer());
+        Result verified = Result.verified(v.customer());
+        cache.put(key, verified, now, now + Math.max(0, left) * 1_000_000L);
+        return verified;
     }
 
-    private Result apiKey(String key, String address) {
-        long now = clock.getAsLong();
-        if (!failures.allows(address, null, now)) {
-            return Result.THROTTLED;
-        }
+    private Result apiKey(String key, Request request) {
         String customer = key.length() > MAX_CREDENTIAL ? null : credentials.apiKeys().get(CredentialKey.hex(key));
-        return customer == null ? refused(address, null) : new Result(Outcome.VERIFIED, customer);
+        if (customer != null) {
+            return Result.verified(customer);
+        }
+        String address = Request.getRemoteAddr(request);
+        return failures.allows(address, null, clock.getAsLong()) ? refused(address, null) : Result.THROTTLED;
     }
 
     private Result refused(String address, String name) {
         failures.failed(address, name, clock.getAsLong());
         return Result.REFUSED;
-    }
-
-    /** A check run on the checking pool: its result, or null when it hands one to {@code done} later itself. */
-    private interface SlowCheck {
-        Result run(Consumer<Result> done);
-    }
-
-    /** Runs {@code check} on the checking pool and hands its result to {@code later}; BUSY at once when the pool is full. */
-    private Result slow(Consumer<Result> later, SlowCheck check) {
-        Consumer<Result> done = r -> {
-            counted(r);
-            later.accept(r);
-        };
-        try {
-            checks.execute(() -> {
-                slowChecks.increment();
-                Result r;
-                try {
-                    r = check.run(done);
-                } catch (RuntimeException e) {
-                    LOG.warn("a credential check failed: {}", e.toString());
-                    r = Result.REFUSED;
-                }
-                if (r != null) {
-                    done.accept(r);
-                }
-            });
-            return null;
-        } catch (RejectedExecutionException full) {
-            return Result.BUSY;
-        }
     }
 
     private void counted(Result r) {
@@ -303,8 +343,8 @@ public final class Authenticator implements AutoCloseable {
     }
 
     /** The WWW-Authenticate challenges of a 401, one per mechanism a client can answer in a header. */
-    public java.util.List<String> challenges() {
-        java.util.List<String> c = new java.util.ArrayList<>();
+    public List<String> challenges() {
+        List<String> c = new ArrayList<>();
         if (settings.htpasswd() != null) {
             c.add("Basic realm=\"" + settings.realm() + "\", charset=\"UTF-8\"");
         }

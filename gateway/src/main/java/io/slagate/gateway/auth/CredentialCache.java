@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * credentials change, so that a revoked credential fails on the next request. Lock-free.
  */
 final class CredentialCache {
-    private record Entry(String customer, long expiresNanos) {
+    private record Entry(Authenticator.Result result, long expiresNanos) {
     }
 
     private final ConcurrentHashMap<CredentialKey, Entry> entries = new ConcurrentHashMap<>();
@@ -21,8 +21,8 @@ final class CredentialCache {
         this.ttlNanos = ttlNanos;
     }
 
-    /** The customer {@code key} proved, or null when it is not cached or its time is up. */
-    String get(CredentialKey key, long now) {
+    /** What {@code key} proved (kept whole, so that a hit allocates nothing), or null when not cached or its time is up. */
+    Authenticator.Result get(CredentialKey key, long now) {
         Entry e = entries.get(key);
         if (e == null) {
             return null;
@@ -31,16 +31,16 @@ final class CredentialCache {
             entries.remove(key, e);
             return null;
         }
-        return e.customer;
+        return e.result;
     }
 
-    /** {@code key} proves {@code customer} until the TTL, or until {@code notAfterNanos} when that is sooner. */
-    void put(CredentialKey key, String customer, long now, long notAfterNanos) {
+    /** {@code key} proves {@code result} until the TTL, or until {@code notAfterNanos} when that is sooner. */
+    void put(CredentialKey key, Authenticator.Result result, long now, long notAfterNanos) {
         if (entries.size() >= max) {
             entries.clear();
         }
         long expires = now + ttlNanos;
-        entries.put(key, new Entry(customer, notAfterNanos - expires < 0 ? notAfterNanos : expires));
+        entries.put(key, new Entry(result, notAfterNanos - expires < 0 ? notAfterNanos : expires));
     }
 
     /** Forgets every credential: the next request of each is checked against the credentials in force. */

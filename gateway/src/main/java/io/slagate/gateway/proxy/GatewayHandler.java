@@ -62,10 +62,12 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
             Classification cl = classification;
             return admitted(request, response, callback, now, cl, claimedCustomer(request.getHeaders(), cl.customerHeader()));
         }
-        int loop = LoopConnector.loopOf(request.getConnectionMetaData().getConnection().getEndPoint());
-        // a slow check (bcrypt, a signature) answers on a checking thread: the request goes on on its own loop
-        Authenticator.Result proven = auth.check(request, Request.getRemoteAddr(request),
-                later -> context.loops.execute(loop, () -> authenticated(request, response, callback, now, later)));
+        Authenticator.Result proven = auth.check(request);
+        if (proven.pending()) {
+            // a bcrypt or signature check answers on a checking thread: the request goes on on its own loop
+            int loop = LoopConnector.loopOf(request.getConnectionMetaData().getConnection().getEndPoint());
+            proven = auth.await(proven, later -> context.loops.execute(loop, () -> authenticated(request, response, callback, now, later)));
+        }
         return proven == null || authenticated(request, response, callback, now, proven);
     }
 

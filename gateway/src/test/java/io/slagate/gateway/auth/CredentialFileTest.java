@@ -65,14 +65,15 @@ class CredentialFileTest {
     void theCache_forgetsAtItsTtl_atATokensExpiry_andWhenFull() {
         CredentialCache cache = new CredentialCache(2, 100);
         CredentialKey a = CredentialKey.of("Basic a");
-        cache.put(a, "acme", 0, Long.MAX_VALUE);
-        assertEquals("acme", cache.get(a, 99));
+        Authenticator.Result acme = Authenticator.Result.verified("acme");
+        cache.put(a, acme, 0, Long.MAX_VALUE);
+        assertEquals(acme, cache.get(a, 99));
         assertEquals(null, cache.get(a, 100), "the TTL");
-        cache.put(a, "acme", 0, 50);
+        cache.put(a, acme, 0, 50);
         assertEquals(null, cache.get(a, 50), "a token's own expiry when sooner");
-        cache.put(CredentialKey.of("1"), "x", 0, Long.MAX_VALUE);
-        cache.put(CredentialKey.of("2"), "y", 0, Long.MAX_VALUE);
-        cache.put(CredentialKey.of("3"), "z", 0, Long.MAX_VALUE);
+        cache.put(CredentialKey.of("1"), acme, 0, Long.MAX_VALUE);
+        cache.put(CredentialKey.of("2"), acme, 0, Long.MAX_VALUE);
+        cache.put(CredentialKey.of("3"), acme, 0, Long.MAX_VALUE);
         assertTrue(cache.size() <= 2, "bounded");
         assertFalse(CredentialKey.of("Basic YTpi").equals(CredentialKey.of("Basic YTpj")), "one character apart: two keys");
     }
