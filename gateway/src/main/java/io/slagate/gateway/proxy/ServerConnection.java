@@ -23,9 +23,11 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * {@link ServerExchange} at a time (the scheduler bounds a server at N_{g,s} outstanding requests,
  * so a connection per slot is all a server ever needs, and nothing is multiplexed or queued here).
  *
- * <p>While idle in its pool nothing watches the socket: a connection is checked with one
- * non-blocking read when taken (a server that closed it meanwhile shows as end of input), which
- * keeps a single owner of the input at any time — the exchange holding the connection.
+ * <p>While idle in its pool the socket stays registered for reading, so a byte the server writes
+ * between exchanges (a late stray answer, at any time after the last one) distrusts the server the
+ * moment it arrives, and the connection is closed before anyone's request is put on it. The read
+ * interest outlives the exchange that registered it, so keeping it costs no extra registration. A
+ * connection is also checked with one non-blocking read when taken.
  *
  * <p>Non-blocking: reading an answer is run by the selector thread of the connection's event loop
  * itself, with no hand-off to a pool thread.
@@ -152,6 +154,7 @@ final class ServerConnection extends AbstractConnection.NonBlocking implements H
                 close();
             }
         } else if (reusable && state.compareAndSet(ACTIVE, IDLE)) {
+            needInput(); // any byte while idle is one nobody asked for
             pool.release(this);
         } else {
             close();

@@ -1,5 +1,7 @@
 package io.slagate.gateway.testing;
 
+import java.io.IOException;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -23,8 +25,11 @@ public final class LateTail {
     private static final Pattern REQ = Pattern.compile("X-Req: (\\S+)");
     private static final Pattern ANSWER = Pattern.compile("<(answer|forged)>(\\S+?)</");
 
-    /** What the clients got: answers of their own, of another client, of another customer, and anything else. */
-    public record Outcome(int own, int crossedClients, int crossedCustomers, int other) {
+    /**
+     * What the clients got: answers of their own, of another client, of another customer, anything else,
+     * and every answer that was not the request's own (a stray of its own client's earlier request too).
+     */
+    public record Outcome(int own, int crossedClients, int crossedCustomers, int other, int notOwn) {
     }
 
     private LateTail() {
@@ -32,13 +37,21 @@ public final class LateTail {
 
     /** Makes {@code b} answer each request with its id, and write a forged answer 50 ms after answers to late_tail requests. */
     public static void misbehave(ScriptedBackend b) {
+        misbehave(b, 50);
+    }
+
+    /**
+     * As {@link #misbehave(ScriptedBackend)}, the forged answer {@code delayMillis} after the real one (the
+     * server reads nothing on that connection meanwhile, as a server busy writing its stray would).
+     */
+    public static void misbehave(ScriptedBackend b, long delayMillis) {
         answerOwnId(b);
         b.strayAfterAnswersTo(head -> {
             if (!head.startsWith("POST ") || !head.substring(0, head.indexOf('\r')).contains("mode=late_tail")) {
                 return null;
             }
             return answer("forged", id(head));
-        }, 50);
+        }, delayMillis);
     }
 
     /** Makes {@code b} answer each request with its id, and nothing else. */
@@ -61,38 +74,20 @@ public final class LateTail {
      * good one to {@code path}, every request on its own connection ({@code Connection: close}).
      */
     public static Outcome run(int port, String path, int clients, int goodPerClient, String body) throws Exception {
-        AtomicInteger own = new AtomicInteger();
-        AtomicInteger crossedClients = new AtomicInteger();
-        AtomicInteger crossedCustomers = new AtomicInteger();
-        AtomicInteger other = new AtomicInteger();
+        return run(port, path, clients, goodPerClient, body, false);
+    }
+
+    /** As {@link #run(int, String, int, int, String)}; with {@code keepAlive} each client sends all its requests on one connection. */
+    public static Outcome run(int port, String path, int clients, int goodPerClient, String body, boolean keepAlive) throws Exception {
+        AtomicInteger[] counts = {new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), new AtomicInteger()};
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         try {
             List<Future<?>> all = new ArrayList<>();
             for (int k = 0; k < clients; k++) {
                 int client = k;
                 all.add(pool.submit(() -> {
-                    String headers = "Authorization: Basic " + Base64.getEncoder().encodeToString(("c" + client % 2 + ":pw")
-                            .getBytes(StandardCharsets.UTF_8)) + "\r\nConnection: close\r\n";
-                    for (int n = 0; n < goodPerClient; n++) {
-                        for (String kind : new String[] {"tail", "good"}) {
-                            String reqId = client + "." + kind + "." + n;
-                            String to = kind.equals("tail") ? path + "?mode=late_tail" : path;
-                            String got = RawHttp.exchange(port, RawHttp.post(to, headers + "X-Req: " + reqId + "\r\n", body)).body();
-                            Matcher m = ANSWER.matcher(got);
-                            if (!m.find()) {
-                                other.incrementAndGet();
-                            } else if (m.group(1).equals("answer") && m.group(2).equals(reqId)) {
-                                own.incrementAndGet();
-                            } else {
-                                int from = Integer.parseInt(m.group(2).substring(0, m.group(2).indexOf('.')));
-                                if (from != client) {
-                                    crossedClients.incrementAndGet();
-                                }
-                                if (from % 2 != client % 2) {
-                                    crossedCustomers.incrementAndGet();
-                                }
-                            }
-                        }
+                    try (Socket socket = keepAlive ? RawHttp.open(port, 30_000) : null) {
+                        oneClient(port, socket, path, client, goodPerClient, body, counts);
                     }
                     return null;
                 }));
@@ -103,6 +98,41 @@ public final class LateTail {
         } finally {
             pool.shutdownNow();
         }
-        return new Outcome(own.get(), crossedClients.get(), crossedCustomers.get(), other.get());
+        return new Outcome(counts[0].get(), counts[1].get(), counts[2].get(), counts[3].get(), counts[4].get());
+    }
+
+    /** Counts: own, crossed clients, crossed customers, other, not its own (any answer that was not this request's). */
+    private static void oneClient(int port, Socket socket, String path, int client, int pairs, String body, AtomicInteger[] counts)
+            throws IOException {
+        String headers = "Authorization: Basic " + Base64.getEncoder().encodeToString(("c" + client % 2 + ":pw")
+                .getBytes(StandardCharsets.UTF_8)) + (socket != null ? "\r\n" : "\r\nConnection: close\r\n");
+        for (int n = 0; n < pairs; n++) {
+            for (String kind : new String[] {"tail", "good"}) {
+                String reqId = client + "." + kind + "." + n;
+                String to = kind.equals("tail") ? path + "?mode=late_tail" : path;
+                String raw = RawHttp.post(to, headers + "X-Req: " + reqId + "\r\n", body);
+                String got = socket != null ? exchange(socket, raw) : RawHttp.exchange(port, raw).body();
+                Matcher m = ANSWER.matcher(got);
+                if (!m.find()) {
+                    counts[3].incrementAndGet();
+                } else if (m.group(1).equals("answer") && m.group(2).equals(reqId)) {
+                    counts[0].incrementAndGet();
+                } else {
+                    counts[4].incrementAndGet();
+                    int from = Integer.parseInt(m.group(2).substring(0, m.group(2).indexOf('.')));
+                    if (from != client) {
+                        counts[1].incrementAndGet();
+                    }
+                    if (from % 2 != client % 2) {
+                        counts[2].incrementAndGet();
+                    }
+                }
+            }
+        }
+    }
+
+    private static String exchange(Socket socket, String raw) throws IOException {
+        socket.getOutputStream().write(raw.getBytes(StandardCharsets.ISO_8859_1));
+        return RawHttp.read(socket.getInputStream()).body();
     }
 }
