@@ -26,6 +26,7 @@ function showTab(name) {
   document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active', a.dataset.tab === name));
   if (name === 'audit') loadAudit();
   if (name === 'users' && me.role === 'admin') loadUsers();
+  if (name === 'customers' && me.role === 'admin') loadCustomers();
 }
 
 /** Shows an API error next to its field in {@code form}, or in its result line. */
@@ -665,6 +666,7 @@ async function start() {
   classForm();
   serversAndClassification();
   usersAndPassword();
+  customerForms();
   document.getElementById('logout').addEventListener('click', async () => {
     await api('/api/logout', {method: 'POST'}).catch(() => {});
     window.location.href = '/login.html';

@@ -2,6 +2,7 @@ package io.slagate.e2e;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.slagate.EmbeddedSystem;
@@ -16,6 +17,7 @@ import io.slagate.config.SlagateConfig;
 import io.slagate.console.Role;
 import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
+import io.slagate.load.SoapEnvelopes;
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
 import io.slagate.rm.ControlLoop;
@@ -25,9 +27,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -337,6 +341,73 @@ class ConsoleBrowserTest {
 
     private static TuningPartition partition(ControlLoop loop, String name) {
         return loop.tuningPartitions().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /**
+     * The Customers tab, in a real browser: a Basic customer added and an API key made (shown once), both listed by
+     * name only; the gateway serves the customer with that password; the key revoked leaves the password.
+     */
+    @Test
+    void customersTab_addsABasicCustomerAndAKey_keyShownOnce_revoked() throws Exception {
+        assumeTrue(Files.isExecutable(CHROMEDRIVER), "chromium-driver is not installed (.ci/run installs it)");
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(0.001, 0.001))) {
+            Path htpasswd = Files.writeString(dir.resolve("customers.htpasswd"), "");
+            Path keys = Files.writeString(dir.resolve("customers.keys"), "");
+            Path file = dir.resolve("slagate.yaml");
+            Files.writeString(file, """
+                    gateway:
+                      id: gw1
+                      listen: "127.0.0.1:0"
+                      admin: "127.0.0.1:0"
+                      authentication: { mode: required, basic: { htpasswd: "%s" }, apiKey: { header: X-Api-Key, file: "%s" } }
+                    servers: [ { id: s1, url: "%s", concurrency: 4 } ]
+                    classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
+                    classification: { subscriptions: { acme: { "*": gold } }, rules: [ { grade: gold, class: premium } ], defaultClass: basic }
+                    bus: { url: "vm://browser-customers", listen: "" }
+                    console: { listen: "127.0.0.1:0" }
+                    """.formatted(htpasswd, keys, backend.urls().get(0)));
+            try (EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.load(file), EmbeddedSystem.Parts.ALL)) {
+                system.console().putUser("operator", Role.ADMIN, "operator-password-for-test".toCharArray());
+                WebDriver browser = headlessChromium();
+                try {
+                    browser.get("http://127.0.0.1:" + system.console().port() + "/#customers");
+                    logIn(browser, "operator-password-for-test");
+                    browser.get("http://127.0.0.1:" + system.console().port() + "/#customers");
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("customer-mechanisms")).getText()
+                            .contains("Basic passwords on"));
+                    WebElement basic = browser.findElement(By.id("customer-basic-form"));
+                    basic.findElement(By.name("customer")).sendKeys("acme");
+                    basic.findElement(By.name("password")).sendKeys("acme-password-for-test");
+                    basic.findElement(By.cssSelector("button[type=submit]")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("customer-table")).getText().contains("acme"));
+                    WebElement key = browser.findElement(By.id("customer-key-form"));
+                    key.findElement(By.name("customer")).sendKeys("acme");
+                    key.findElement(By.cssSelector("button[type=submit]")).click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> key.findElement(By.className("result")).getText().contains("sk_"));
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("customer-table")).getText()
+                            .contains("api-key, basic"));
+                    assertFalse(browser.findElement(By.id("customer-table")).getText().contains("$2y$"), "never a hash");
+                    int gw = system.gateway().port();
+                    await().atMost(DEADLINE).until(() -> soapStatus(gw, "Basic " + Base64.getEncoder().encodeToString(
+                            "acme:acme-password-for-test".getBytes(StandardCharsets.UTF_8))) == 200);
+                    ((JavascriptExecutor) browser).executeScript("window.confirm = () => true;");
+                    browser.findElements(By.cssSelector("#customer-table button")).stream().filter(b -> b.getText().equals("Revoke key"))
+                            .findFirst().orElseThrow().click();
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("customer-result")).getText()
+                            .contains("key revoked") && !browser.findElement(By.id("customer-table")).getText().contains("api-key"));
+                    assertFalse(Files.readString(keys).contains("acme:"), "the key's line is gone from the file");
+                } finally {
+                    browser.quit();
+                }
+            }
+        }
+    }
+
+    private static int soapStatus(int port, String authorization) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/services/StockUtility"))
+                .header("Content-Type", "text/xml").header("SOAPAction", "\"urn:getQuote\"").header("Authorization", authorization)
+                .POST(HttpRequest.BodyPublishers.ofString(SoapEnvelopes.request11("getQuote", "IBM"))).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     private static WebDriver headlessChromium() {

@@ -149,7 +149,8 @@ public final class EmbeddedBroker implements AutoCloseable {
             Topics.HEARTBEAT_GATEWAY, "gateway,admin",
             Topics.HEARTBEAT_RESOURCE_MANAGER, "resource-manager,admin",
             Topics.CONTROL, "console,admin",
-            Topics.CONFIG, "console,admin");
+            Topics.CONFIG, "console,admin",
+            Topics.CREDENTIALS, "console,admin");
 
     private static DefaultAuthorizationMap authorization() throws Exception {
         String all = String.join(",", BusAccount.ROLES);

@@ -1,4 +1,4 @@
-package io.slagate.console;
+package io.slagate.config;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -9,12 +9,12 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /** Replaces a file's content all at once: written beside it, then moved over it, so a reader never sees half. */
-final class AtomicFiles {
+public final class AtomicFiles {
     private AtomicFiles() {
     }
 
     /** @param ownerOnly readable and writable by the owner only (for files holding hashes) */
-    static void write(Path file, String content, boolean ownerOnly) throws IOException {
+    public static void write(Path file, String content, boolean ownerOnly) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");

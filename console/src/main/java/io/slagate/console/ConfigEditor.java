@@ -1,5 +1,6 @@
 package io.slagate.console;
 
+import io.slagate.config.AtomicFiles;
 import io.slagate.config.ConfigException;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.PercentileGoal;

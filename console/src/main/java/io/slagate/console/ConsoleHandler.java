@@ -23,7 +23,7 @@ import org.eclipse.jetty.util.Promise;
  * the admin role and the session's CSRF token in {@code X-CSRF-Token}; bodies are JSON (a
  * cross-site form cannot send that without a CORS preflight, which is never granted). This class
  * checks that and routes; each resource is its own class ({@link UsersApi}, {@link ConfigApi},
- * {@link ControlApi}, {@link StaticPages}), and the live view (state, history, events, audit) is here.
+ * {@link ControlApi}, {@link CustomersApi}, {@link StaticPages}), and the live view (state, history, events, audit) is here.
  */
 public final class ConsoleHandler extends Handler.Abstract {
     static final String COOKIE = UsersApi.COOKIE;
@@ -36,6 +36,7 @@ public final class ConsoleHandler extends Handler.Abstract {
     private final UsersApi users;
     private final ConfigApi config;
     private final ControlApi control;
+    private final CustomersApi customers;
 
     public ConsoleHandler(ConfigEditor editor, UserStore users, Sessions sessions, LoginThrottle throttle, AuditLog audit,
                           LiveState state, ControlBus bus) {
@@ -46,6 +47,7 @@ public final class ConsoleHandler extends Handler.Abstract {
         this.users = new UsersApi(users, sessions, throttle, audit);
         this.config = new ConfigApi(editor, bus, audit);
         this.control = new ControlApi(bus, audit, config);
+        this.customers = new CustomersApi(new CustomerCredentials(editor.config().gateway().authentication()), bus, audit);
     }
 
     @Override
@@ -100,6 +102,7 @@ public final class ConsoleHandler extends Handler.Abstract {
                 case "GET /api/me" -> call.ok(Map.of("user", session.user(), "role", session.role().text(), "csrf", session.csrf()));
                 case "PUT /api/me/password" -> users.changeOwnPassword(call);
                 case "GET /api/users" -> users.list(call);
+                case "GET /api/customers" -> customers.list(call);
                 case "GET /api/classes" -> call.ok(config.classes());
                 case "GET /api/servers" -> call.ok(config.servers());
                 case "GET /api/classification" -> call.ok(config.classification());
@@ -119,6 +122,8 @@ public final class ConsoleHandler extends Handler.Abstract {
                     Api.requireAdmin(session);
                     if (path.equals("/api/users") || path.startsWith("/api/users/")) {
                         users.edit(call);
+                    } else if (CustomersApi.handles(path)) {
+                        customers.change(call);
                     } else if (ControlApi.handles(method, path)) {
                         control.change(call);
                     } else if (ConfigApi.handles(path)) {

@@ -1,5 +1,6 @@
 package io.slagate.console;
 
+import io.slagate.config.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -16,9 +16,10 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = ControlMessage.class, name = "control"),
         @JsonSubTypes.Type(value = ConfigMessage.class, name = "config"),
         @JsonSubTypes.Type(value = RosterMessage.class, name = "roster"),
+        @JsonSubTypes.Type(value = CredentialsMessage.class, name = "credentials"),
 })
 public sealed interface BusMessage permits StatsMessage, AllocationMessage, HeartbeatMessage, DecisionMessage,
-        ControlMessage, ConfigMessage, RosterMessage {
+        ControlMessage, ConfigMessage, RosterMessage, CredentialsMessage {
     int SCHEMA = 1;
 
     int schema();

@@ -44,6 +44,8 @@ public final class Topics {
     public static final String CONTROL = "slagate.control";
     /** Console → every component: a validated new configuration (SLA classes and the rest). */
     public static final String CONFIG = "slagate.config";
+    /** Console → gateways: the customers' credential files after a change ({@link CredentialsMessage}). */
+    public static final String CREDENTIALS = "slagate.credentials";
 
     private Topics() {
     }

@@ -6,6 +6,7 @@ import io.slagate.bus.message.RosterMessage;
 import io.slagate.bus.message.AllocationVersions;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.ConfigMessage;
+import io.slagate.bus.message.CredentialsMessage;
 import io.slagate.bus.message.DecisionMessage;
 import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.GatewayAllocation;
@@ -18,10 +19,12 @@ import io.slagate.config.ConfigException;
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;
+import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.FlowStats;
 import io.slagate.gateway.stats.GatewayMetrics;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,6 +91,11 @@ public final class GatewayAgent implements AutoCloseable {
         bus.subscribeWithSender(Topics.CONFIG, (m, account) -> {
             if (m instanceof ConfigMessage c) {
                 onConfig(c, account);
+            }
+        });
+        bus.subscribeWithSender(Topics.CREDENTIALS, (m, account) -> {
+            if (m instanceof CredentialsMessage c) {
+                onCredentials(c, account);
             }
         });
         bus.onConnected(() -> heartbeat(HeartbeatMessage.JOIN));
@@ -157,6 +165,26 @@ public final class GatewayAgent implements AutoCloseable {
                     + " applies that on its next restart", c.version(), who, id);
         }
     }
+
+    /** A console changed the customers' credentials: this gateway's files take the change, and it holds from the next request. */
+    private void onCredentials(CredentialsMessage c, String account) {
+        Authenticator auth = gateway.authenticator();
+        if (auth == null || c.version() <= credentialsVersion.get()) {
+            return;
+        }
+        credentialsVersion.set(c.version());
+        String who = Senders.describe(c.user(), account);
+        try {
+            if (auth.replaceFiles(c.htpasswd(), c.apiKeys())) {
+                LOG.info("customer credentials v{} by {} in force", c.version(), who);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("customer credentials v{} by {} could not be written ({}); the credentials held stay in force", c.version(),
+                    who, e.toString());
+        }
+    }
+
+    private final AtomicLong credentialsVersion = new AtomicLong();
 
     /** The manager's capacity line per pool, as {@code /stats} shows it. */
     private static List<Map<String, Object>> capacityView(AllocationMessage a) {

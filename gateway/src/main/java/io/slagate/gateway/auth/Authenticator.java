@@ -4,10 +4,13 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.slagate.config.AtomicFiles;
 import io.slagate.config.AuthenticationSettings;
 import io.slagate.config.ConfigCheck;
 import io.slagate.config.SlagateConfig;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -163,6 +166,32 @@ public final class Authenticator implements AutoCloseable {
     }
 
     /**
+     * Puts a console's change in force: each configured file whose given text differs is replaced (all at once,
+     * owner-only) and everything is read again. A null text, or a mechanism this gateway does not use, is left alone.
+     *
+     * @return whether a file changed
+     */
+    public boolean replaceFiles(String htpasswd, String apiKeys) throws IOException {
+        boolean changed = replace(settings.htpasswd(), htpasswd) | replace(settings.apiKeys(), apiKeys);
+        if (changed) {
+            reload();
+        }
+        return changed;
+    }
+
+    private static boolean replace(String file, String text) throws IOException {
+        if (file == null || text == null) {
+            return false;
+        }
+        Path path = Path.of(file);
+        if (Files.isReadable(path) && Files.readString(path, StandardCharsets.UTF_8).equals(text)) {
+            return false;
+        }
+        AtomicFiles.write(path, text, true);
+        return true;
+    }
+
+    /**
      * What {@code request} proves, on the request path: a cached credential, an API key or a certificate at once,
      * without allocating for a cached one; a credential that needs bcrypt or a signature check comes back
      * {@link Result#pending}, for {@link #await}.
@@ -278,11 +307,12 @@ public final class Authenticator implements AutoCloseable {
         if (!failures.allows(address, user, now)) {
             return Result.THROTTLED;
         }
+        long generation = cache.generation();
         Credentials.Basic basic = credentials.basic();
         return new Result(null, null, done -> {
             if (Bcrypt.verify(password, basic.hashes().get(user), basic.dummy())) {
                 Result verified = Result.verified(user);
-                cache.put(key, verified, clock.getAsLong(), Long.MAX_VALUE);
+                cache.put(key, verified, clock.getAsLong(), Long.MAX_VALUE, generation);
                 return verified;
             }
             failures.failed(address, user, clock.getAsLong());
@@ -295,19 +325,20 @@ public final class Authenticator implements AutoCloseable {
             return Result.THROTTLED;
         }
         String token = authorization.substring(7).trim();
+        long generation = cache.generation();
         return new Result(null, null, done -> {
             JwtCheck.Verdict v = jwt.check(token, jwks);
             if (!v.unknownKey()) {
-                return bearerVerdict(v, key, address);
+                return bearerVerdict(v, key, address, generation);
             }
             // a key rotated in since the last fetch: one fetch (at most one a refresh period), then checked again
             jwks.refreshForUnknown().whenComplete((fetched, e) -> done.accept(
-                    bearerVerdict(Boolean.TRUE.equals(fetched) ? jwt.check(token, jwks) : v, key, address)));
+                    bearerVerdict(Boolean.TRUE.equals(fetched) ? jwt.check(token, jwks) : v, key, address, generation)));
             return null;
         });
     }
 
-    private Result bearerVerdict(JwtCheck.Verdict v, CredentialKey key, String address) {
+    private Result bearerVerdict(JwtCheck.Verdict v, CredentialKey key, String address, long generation) {
         long now = clock.getAsLong();
         if (v.customer() == null) {
             failures.failed(address, null, now);
@@ -315,7 +346,7 @@ public final class Authenticator implements AutoCloseable {
         }
         long left = v.notAfterMillis() - System.currentTimeMillis();
         Result verified = Result.verified(v.customer());
-        cache.put(key, verified, now, now + Math.max(0, left) * 1_000_000L);
+        cache.put(key, verified, now, now + Math.max(0, left) * 1_000_000L, generation);
         return verified;
     }
 

@@ -1,6 +1,7 @@
 package io.slagate.gateway.auth;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Credentials verified lately, by digest: a warm request is one hash and one lookup, no bcrypt and no
@@ -15,6 +16,8 @@ final class CredentialCache {
     private final ConcurrentHashMap<CredentialKey, Entry> entries = new ConcurrentHashMap<>();
     private final int max;
     private final long ttlNanos;
+    /** Moves on at every {@link #clear}: a check that began before a revocation cannot cache its verdict after it. */
+    private final AtomicLong generation = new AtomicLong();
 
     CredentialCache(int max, long ttlNanos) {
         this.max = max;
@@ -34,17 +37,30 @@ final class CredentialCache {
         return e.result;
     }
 
-    /** {@code key} proves {@code result} until the TTL, or until {@code notAfterNanos} when that is sooner. */
-    void put(CredentialKey key, Authenticator.Result result, long now, long notAfterNanos) {
+    /** Read before the credentials a check uses, and given back to {@link #put}. */
+    long generation() {
+        return generation.get();
+    }
+
+    /**
+     * {@code key} proves {@code result} until the TTL, or until {@code notAfterNanos} when that is sooner; not kept
+     * when the cache was cleared since {@code checkedAt} (the check read credentials that are no longer in force).
+     */
+    void put(CredentialKey key, Authenticator.Result result, long now, long notAfterNanos, long checkedAt) {
         if (entries.size() >= max) {
             entries.clear();
         }
         long expires = now + ttlNanos;
-        entries.put(key, new Entry(result, notAfterNanos - expires < 0 ? notAfterNanos : expires));
+        Entry e = new Entry(result, notAfterNanos - expires < 0 ? notAfterNanos : expires);
+        entries.put(key, e);
+        if (generation.get() != checkedAt) {
+            entries.remove(key, e);
+        }
     }
 
     /** Forgets every credential: the next request of each is checked against the credentials in force. */
     void clear() {
+        generation.incrementAndGet();
         entries.clear();
     }
 

@@ -66,15 +66,29 @@ class CredentialFileTest {
         CredentialCache cache = new CredentialCache(2, 100);
         CredentialKey a = CredentialKey.of("Basic a");
         Authenticator.Result acme = Authenticator.Result.verified("acme");
-        cache.put(a, acme, 0, Long.MAX_VALUE);
+        cache.put(a, acme, 0, Long.MAX_VALUE, 0);
         assertEquals(acme, cache.get(a, 99));
         assertEquals(null, cache.get(a, 100), "the TTL");
-        cache.put(a, acme, 0, 50);
+        cache.put(a, acme, 0, 50, 0);
         assertEquals(null, cache.get(a, 50), "a token's own expiry when sooner");
-        cache.put(CredentialKey.of("1"), acme, 0, Long.MAX_VALUE);
-        cache.put(CredentialKey.of("2"), acme, 0, Long.MAX_VALUE);
-        cache.put(CredentialKey.of("3"), acme, 0, Long.MAX_VALUE);
+        cache.put(CredentialKey.of("1"), acme, 0, Long.MAX_VALUE, 0);
+        cache.put(CredentialKey.of("2"), acme, 0, Long.MAX_VALUE, 0);
+        cache.put(CredentialKey.of("3"), acme, 0, Long.MAX_VALUE, 0);
         assertTrue(cache.size() <= 2, "bounded");
         assertFalse(CredentialKey.of("Basic YTpi").equals(CredentialKey.of("Basic YTpj")), "one character apart: two keys");
+    }
+
+    /** A check that read the credentials before a revocation and ends after it: its verdict is not cached. */
+    @Test
+    void theCache_keepsNoVerdictOfACheckThatSpannedAClear() {
+        CredentialCache cache = new CredentialCache(10, 1_000);
+        CredentialKey a = CredentialKey.of("Basic a");
+        Authenticator.Result acme = Authenticator.Result.verified("acme");
+        long before = cache.generation();
+        cache.clear(); // the revocation, while the check ran
+        cache.put(a, acme, 0, Long.MAX_VALUE, before);
+        assertEquals(null, cache.get(a, 1), "checked against revoked credentials: not believed later");
+        cache.put(a, acme, 0, Long.MAX_VALUE, cache.generation());
+        assertEquals(acme, cache.get(a, 1), "a check within one generation is cached");
     }
 }

@@ -1,0 +1,188 @@
+package io.slagate.e2e;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.slagate.EmbeddedSystem;
+import io.slagate.bus.ControlBus;
+import io.slagate.config.ConfigLoader;
+import io.slagate.console.ConsoleServer;
+import io.slagate.console.Role;
+import io.slagate.gateway.testing.Soap;
+import io.slagate.gateway.testing.TestBackend;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The console manages the customers a gateway authenticates: a Basic customer and an API key are added, rotated
+ * and revoked through the console's API, and the gateway (its own credential files, on what stands for another
+ * host) follows each change from the bus: the new credential is served in the customer's class, the old one is
+ * refused. Nothing the console shows or the gateway's files hold is a password or a key.
+ */
+class CustomerCredentialsEndToEndTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration DEADLINE = Duration.ofSeconds(15);
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    Path dir;
+
+    private static String config(Path files, String backend) {
+        return """
+                gateway:
+                  id: gw1
+                  listen: "127.0.0.1:0"
+                  admin: "127.0.0.1:0"
+                  authentication:
+                    mode: required
+                    basic: { htpasswd: "%1$s/customers.htpasswd" }
+                    apiKey: { header: X-Api-Key, file: "%1$s/customers.keys" }
+                servers: [ { id: s1, url: "%2$s", concurrency: 4 } ]
+                classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
+                classification:
+                  subscriptions: { acme: { "*": gold } }
+                  rules: [ { grade: gold, class: premium } ]
+                  defaultClass: basic
+                console: { listen: "127.0.0.1:0" }
+                """.formatted(files, backend);
+    }
+
+    private static Path files(Path dir) throws Exception {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("customers.htpasswd"), "# customers\n");
+        Files.writeString(dir.resolve("customers.keys"), "");
+        return dir;
+    }
+
+    /** The status of a request to the gateway with {@code header: value}, and the class it was served in. */
+    private String call(int port, String header, String value) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/svc"))
+                .timeout(Duration.ofSeconds(10)).header("Content-Type", "text/xml").header("SOAPAction", "\"urn:getQuote\"")
+                .header(header, value).POST(HttpRequest.BodyPublishers.ofString(Soap.envelope11("getQuote"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return r.statusCode() + " " + r.headers().firstValue("X-Slagate-Class").orElse("-");
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void eventually(int port, String header, String value, String expected) {
+        await(header + " → " + expected).atMost(DEADLINE).until(() -> call(port, header, value).equals(expected));
+    }
+
+    @Test
+    void basicCustomersAndApiKeys_addedRotatedRevoked_fromTheConsole_followedByTheGateway() throws Exception {
+        Path gatewayFiles = files(dir.resolve("gateway-host"));
+        Path consoleFiles = files(dir.resolve("console-host"));
+        try (TestBackend backend = new TestBackend();
+             EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.parse(config(gatewayFiles, backend.url()), "gateway.yaml"),
+                     EmbeddedSystem.Parts.CORE);
+             ControlBus consoleBus = new ControlBus(system.broker().vmUrl(), null, null, "console");
+             ConsoleServer console = ConsoleServer.start(ConfigLoader.load(Files.writeString(dir.resolve("console.yaml"),
+                     config(consoleFiles, backend.url()))), consoleBus, new PrintStream(new ByteArrayOutputStream(), true,
+                     StandardCharsets.UTF_8))) {
+            backend.behave(TestBackend.echo());
+            consoleBus.start();
+            await().atMost(DEADLINE).until(consoleBus::isConnected);
+            console.putUser("operator", Role.ADMIN, "operator-password-for-test".toCharArray());
+            console.putUser("viewer", Role.READ_ONLY, "viewer-password-for-test".toCharArray());
+            Console admin = new Console(console.port(), "operator", "operator-password-for-test");
+            int gw = system.gateway().port();
+
+            assertEquals("401 -", call(gw, "Authorization", basic("acme", "first-password-1")), "no customer yet");
+            JsonNode added = admin.send("POST", "/api/customers/basic", "{\"customer\":\"acme\",\"password\":\"first-password-1\"}");
+            assertTrue(added.path("published").asBoolean(), added.toString());
+            eventually(gw, "Authorization", basic("acme", "first-password-1"), "200 premium");
+            assertTrue(Files.readString(gatewayFiles.resolve("customers.htpasswd")).contains("acme:$2y$10$"),
+                    "the gateway's own file took the bcrypt line from the bus");
+            assertTrue(Files.readString(gatewayFiles.resolve("customers.htpasswd")).startsWith("# customers"), "comments kept");
+            assertEquals("401 -", call(gw, "Authorization", basic("acme", "wrong-password-1")));
+
+            admin.send("PUT", "/api/customers/basic/acme", "{\"password\":\"second-password-2\"}");
+            eventually(gw, "Authorization", basic("acme", "first-password-1"), "401 -");
+            assertEquals("200 premium", call(gw, "Authorization", basic("acme", "second-password-2")), "rotated");
+
+            String key = admin.send("POST", "/api/customers/keys", "{\"customer\":\"acme\"}").path("key").asText();
+            assertTrue(key.startsWith("sk_") && key.length() > 40, key);
+            eventually(gw, "X-Api-Key", key, "200 premium");
+            String keys = Files.readString(gatewayFiles.resolve("customers.keys"));
+            assertFalse(keys.contains(key), "the key itself is never stored");
+            String rotated = admin.send("PUT", "/api/customers/keys/acme", null).path("key").asText();
+            eventually(gw, "X-Api-Key", key, "401 -");
+            assertEquals("200 premium", call(gw, "X-Api-Key", rotated));
+
+            String listed = admin.raw("GET", "/api/customers", null).body();
+            JsonNode customers = JSON.readTree(listed).path("customers");
+            assertEquals("acme", customers.get(0).path("customer").asText(), listed);
+            assertEquals(2, customers.get(0).path("mechanisms").size(), listed);
+            assertFalse(listed.contains("$2y$") || listed.contains(rotated.substring(3, 20)), "no hash, no key: " + listed);
+            assertEquals(403, new Console(console.port(), "viewer", "viewer-password-for-test").raw("GET", "/api/customers", null)
+                    .statusCode(), "listing customers needs the admin role");
+            assertEquals(409, admin.raw("POST", "/api/customers/basic", "{\"customer\":\"acme\",\"password\":\"third-password-3\"}")
+                    .statusCode(), "adding an existing customer is refused: rotate it");
+            assertEquals(400, admin.raw("POST", "/api/customers/basic", "{\"customer\":\"a:b\",\"password\":\"third-password-3\"}")
+                    .statusCode(), "a name that would break the file is refused");
+
+            admin.send("DELETE", "/api/customers/basic/acme", null);
+            admin.send("DELETE", "/api/customers/keys/acme", null);
+            eventually(gw, "Authorization", basic("acme", "second-password-2"), "401 -");
+            eventually(gw, "X-Api-Key", rotated, "401 -");
+            assertEquals(404, admin.raw("DELETE", "/api/customers/keys/acme", null).statusCode(), "revoked already");
+
+            String audit = Files.readString(dir.resolve("console-audit.log"));
+            for (String action : new String[] {"customer-basic-add", "customer-basic-rotate", "customer-basic-revoke",
+                    "customer-key-add", "customer-key-rotate", "customer-key-revoke"}) {
+                assertTrue(audit.contains(action), action + " audited: " + audit);
+            }
+            assertFalse(audit.contains("second-password-2") || audit.contains(rotated), "no secret in the audit log");
+        }
+    }
+
+    /** A logged-in console client (one cookie jar, its CSRF token). */
+    private static final class Console {
+        private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        private final String base;
+        private final String csrf;
+
+        Console(int port, String user, String password) throws Exception {
+            base = "http://127.0.0.1:" + port;
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/login")).header("Content-Type",
+                    "application/json").POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("user", user,
+                    "password", password)))).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            csrf = JSON.readTree(r.body()).path("csrf").asText();
+        }
+
+        HttpResponse<String> raw(String method, String path, String json) throws Exception {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).header("X-CSRF-Token", csrf)
+                    .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+            if (json != null) {
+                b.header("Content-Type", "application/json");
+            }
+            return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        }
+
+        JsonNode send(String method, String path, String json) throws Exception {
+            HttpResponse<String> r = raw(method, path, json);
+            assertEquals(200, r.statusCode(), method + " " + path + ": " + r.body());
+            return JSON.readTree(r.body());
+        }
+    }
+}
