@@ -3,6 +3,7 @@ package io.slagate.console;
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.GatewayRoster;
 import io.slagate.bus.message.AllocationMessage;
+import io.slagate.bus.message.AllocationVersions;
 import io.slagate.bus.message.BusCodec;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.DecisionMessage;
@@ -89,8 +90,11 @@ public final class LiveState {
         boolean taken = switch (topic) {
             case Topics.HEARTBEAT_GATEWAY -> m instanceof HeartbeatMessage h && "gateway".equals(h.role()) && onHeartbeat(h, account, left);
             case Topics.STATS -> m instanceof StatsMessage s && onStats(s, account);
-            case Topics.ALLOCATION -> m instanceof AllocationMessage a && set(() -> allocation = a);
-            case Topics.DECISION -> m instanceof DecisionMessage d && set(() -> decision = d);
+            case Topics.ALLOCATION -> m instanceof AllocationMessage a && shows(a.version(), allocation == null ? 0 : allocation.version() + 1)
+                    && set(() -> allocation = a);
+            // a paused cycle's decision keeps the version of the last allocation: the same version may replace it
+            case Topics.DECISION -> m instanceof DecisionMessage d && shows(d.version(), decision == null ? 0 : decision.version())
+                    && set(() -> decision = d);
             default -> false;
         };
         announceGone(left, "left");
@@ -112,6 +116,14 @@ public final class LiveState {
     private static boolean set(Runnable r) {
         r.run();
         return true;
+    }
+
+    /**
+     * Whether an allocation or decision of {@code version} may replace the one shown (it needs {@code atLeast}): never
+     * an older one (a delayed one, after a newer), never one ahead of this clock by more than the bus allows (a forgery).
+     */
+    private static boolean shows(long version, long atLeast) {
+        return version >= atLeast && AllocationVersions.plausible(version, System.currentTimeMillis());
     }
 
     /** A join or beat admits a gateway to the roster (as the manager does); a leave from its account drops it. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.slagate.bus.GatewayRoster;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.DecisionMessage;
 import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.HeartbeatMessage;
 import io.slagate.bus.message.StatsMessage;
@@ -103,6 +104,27 @@ class LiveStateTest {
         assertEquals(1, state.refused());
         state.accept(Topics.ALLOCATION, forged, "rm");
         assertEquals("FORGED-by-gw1", state.allocation().managerId(), "on its own topic (the broker lets only managers write there)");
+    }
+
+    /**
+     * A delayed allocation older than the one shown (a standby's, or one the bus held back) is not shown, nor one from
+     * far ahead of the clock; a paused cycle's decision keeps the last version and is shown; an older decision is not.
+     */
+    @Test
+    void anAllocationOrDecisionOlderThanTheOneShown_isNotShown() {
+        long v = System.currentTimeMillis();
+        state.accept(Topics.ALLOCATION, new AllocationMessage(BusMessage.SCHEMA, v + 5, 0, "rm-a", Map.of()), "rm");
+        state.accept(Topics.ALLOCATION, new AllocationMessage(BusMessage.SCHEMA, v + 4, 0, "rm-late", Map.of()), "rm");
+        assertEquals("rm-a", state.allocation().managerId(), "the older one, arriving later, is not shown");
+        state.accept(Topics.ALLOCATION, new AllocationMessage(BusMessage.SCHEMA, v + 86_400_000L, 0, "rm-future", Map.of()), "rm");
+        assertEquals("rm-a", state.allocation().managerId(), "a version a day ahead of the clock is a forgery");
+        state.accept(Topics.ALLOCATION, new AllocationMessage(BusMessage.SCHEMA, v + 6, 0, "rm-a", Map.of()), "rm");
+        assertEquals(v + 6, state.allocation().version());
+        state.accept(Topics.DECISION, new DecisionMessage(BusMessage.SCHEMA, v + 6, 0, "rm-a", false, 1, 0, List.of()), "rm");
+        state.accept(Topics.DECISION, new DecisionMessage(BusMessage.SCHEMA, v + 6, 0, "rm-a", true, Double.NaN, 0, List.of()), "rm");
+        assertTrue(state.decision().paused(), "a paused cycle's decision, same version, is shown");
+        state.accept(Topics.DECISION, new DecisionMessage(BusMessage.SCHEMA, v + 3, 0, "rm-old", false, 1, 0, List.of()), "rm");
+        assertEquals("rm-a", state.decision().managerId(), "an older decision is not");
     }
 
     @Test

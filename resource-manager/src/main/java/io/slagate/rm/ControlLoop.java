@@ -123,9 +123,9 @@ public final class ControlLoop implements AutoCloseable {
                 run(() -> onGatewayHeartbeat(h, account));
             }
         });
-        bus.subscribe(Topics.HEARTBEAT_RESOURCE_MANAGER, m -> {
+        bus.subscribeWithSender(Topics.HEARTBEAT_RESOURCE_MANAGER, (m, account) -> {
             if (m instanceof HeartbeatMessage h && "resource-manager".equals(h.role()) && !id.equals(h.componentId())) {
-                run(() -> standing.peerHeard(h));
+                run(() -> standing.peerHeard(h, account));
             } else if (m instanceof HeartbeatMessage h && id.equals(h.componentId()) && HeartbeatMessage.JOIN.equals(h.event())) {
                 run(() -> {
                     long window = standing.ownJoinHeard();

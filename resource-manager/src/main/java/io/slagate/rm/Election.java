@@ -2,6 +2,7 @@ package io.slagate.rm;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Which of several resource managers publishes allocations. Each announces itself every heartbeat
@@ -17,11 +18,13 @@ import java.util.Map;
  *   <li>with no live active peer, an active manager stays so, and otherwise the smallest id among
  *       the live managers becomes active.</li>
  * </ol>
- * A peer counts as live until it leaves, or {@code expiry} passes without a beat from it. Not
- * thread-safe: the control loop's thread only.
+ * A peer counts as live until it leaves, or {@code expiry} passes without a beat from it. While it is
+ * live, its id belongs to the bus account it was heard from (broker-stamped): another manager account
+ * cannot speak for it, neither to make the others stand by nor to make it leave. Not thread-safe: the
+ * control loop's thread only.
  */
 final class Election {
-    private record Peer(long heardNanos, boolean active) {}
+    private record Peer(long heardNanos, boolean active, String account) {}
 
     private final String self;
     private long expiryNanos;
@@ -57,11 +60,31 @@ final class Election {
     }
 
     void heard(String peer, boolean claimsActive, long now) {
-        peers.put(peer, new Peer(now, claimsActive));
+        heard(peer, null, claimsActive, now);
+    }
+
+    /** A beat of {@code peer} from bus account {@code account}; false (not believed) when a live peer of that id has another account. */
+    boolean heard(String peer, String account, boolean claimsActive, long now) {
+        Peer p = peers.get(peer);
+        if (p != null && now - p.heardNanos() <= expiryNanos && !Objects.equals(p.account(), account)) {
+            return false;
+        }
+        peers.put(peer, new Peer(now, claimsActive, account));
+        return true;
     }
 
     void left(String peer) {
+        left(peer, null);
+    }
+
+    /** {@code peer} leaves, if {@code account} is the one it was heard from; false otherwise. */
+    boolean left(String peer, String account) {
+        Peer p = peers.get(peer);
+        if (p != null && !Objects.equals(p.account(), account)) {
+            return false;
+        }
         peers.remove(peer);
+        return true;
     }
 
     /** Re-decides at {@code now}; returns whether this manager is active. */

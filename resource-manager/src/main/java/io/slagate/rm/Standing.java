@@ -2,6 +2,8 @@ package io.slagate.rm;
 
 import io.slagate.bus.message.HeartbeatMessage;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -80,14 +82,19 @@ final class Standing {
         return listenNanos;
     }
 
-    void peerHeard(HeartbeatMessage h) {
-        if (HeartbeatMessage.LEAVE.equals(h.event())) {
-            election.left(h.componentId());
-        } else {
-            election.heard(h.componentId(), HeartbeatMessage.ACTIVE.equals(h.event()), nanoClock.getAsLong());
+    /** A peer manager's beat, from bus account {@code account} (broker-stamped; null on a bus without accounts). */
+    void peerHeard(HeartbeatMessage h, String account) {
+        boolean believed = HeartbeatMessage.LEAVE.equals(h.event()) ? election.left(h.componentId(), account)
+                : election.heard(h.componentId(), account, HeartbeatMessage.ACTIVE.equals(h.event()), nanoClock.getAsLong());
+        if (!believed && impostors.add(h.componentId() + " " + account)) {
+            LOG.warn("bus account {} spoke for resource manager {}, which is live under another account; not believed",
+                    account, h.componentId());
         }
         update();
     }
+
+    /** Accounts already warned about, per manager id they spoke for (one warning each). */
+    private final Set<String> impostors = new HashSet<>();
 
     /** Re-decides active or standby; a manager that has just become active decides and publishes at once. */
     void update() {

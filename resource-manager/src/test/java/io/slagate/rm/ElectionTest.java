@@ -103,4 +103,23 @@ class ElectionTest {
         b.heard("rm-a", false, 10_500); // back, and standing by: rm-b, active, stays so
         assertTrue(b.update(10_500));
     }
+
+    /**
+     * rm-a is live under account rm1. Account rm2 (another manager's) claims to be rm-a, active, to keep rm-b
+     * standing by, and then sends rm-a's leave: neither is believed while rm-a is live; once rm-a has expired,
+     * its id is free again.
+     */
+    @Test
+    void anotherManagerAccount_cannotSpeakForALiveManager() {
+        Election b = new Election("rm-b", EXPIRY);
+        b.listen(0, LISTEN);
+        assertTrue(b.heard("rm-a", "rm1", false, 500));
+        assertFalse(b.update(LISTEN), "rm-a, smaller and live, takes the place");
+        assertFalse(b.heard("rm-a", "rm2", true, 1_000), "rm2 is not rm-a's account");
+        assertFalse(b.left("rm-a", "rm2"), "nor may it make rm-a leave");
+        assertEquals("rm-a", b.deferringTo());
+        assertEquals(null, b.activePeer(), "the forged 'active' was not taken");
+        assertTrue(b.update(500 + EXPIRY + 1), "rm-a expired: rm-b takes over");
+        assertTrue(b.heard("rm-a", "rm2", false, 500 + EXPIRY + 2), "an expired id is free");
+    }
 }
