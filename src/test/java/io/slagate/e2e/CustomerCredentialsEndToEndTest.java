@@ -139,6 +139,8 @@ class CustomerCredentialsEndToEndTest {
                     .statusCode(), "adding an existing customer is refused: rotate it");
             assertEquals(400, admin.raw("POST", "/api/customers/basic", "{\"customer\":\"a:b\",\"password\":\"third-password-3\"}")
                     .statusCode(), "a name that would break the file is refused");
+            assertEquals(400, admin.raw("POST", "/api/customers/basic", "{\"customer\":\"longpw\",\"password\":\"" + "p".repeat(80)
+                    + "\"}").statusCode(), "a password bcrypt would cut at 72 bytes is refused, not stored");
 
             admin.send("DELETE", "/api/customers/basic/acme", null);
             admin.send("DELETE", "/api/customers/keys/acme", null);

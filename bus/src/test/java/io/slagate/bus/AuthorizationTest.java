@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.CredentialsMessage;
 import io.slagate.bus.message.Topics;
 import io.slagate.config.BusAccount;
 import java.time.Duration;
@@ -50,5 +51,48 @@ class AuthorizationTest {
                 manager.close();
             }
         }
+    }
+
+    /**
+     * The customers' credential files travel on slagate.credentials: a gateway account (or any but the console and
+     * admin roles) that publishes there to grant itself a customer is refused at the broker; the console's goes through.
+     */
+    @Test
+    void onlyTheConsoleRole_publishesCredentials() throws Exception {
+        try (EmbeddedBroker broker = EmbeddedBroker.start("authz-credentials", "", null, null, List.of(
+                new BusAccount("gw", "gateway", "gw-secret-for-test"),
+                new BusAccount("rm", "resource-manager", "rm-secret-for-test"),
+                new BusAccount("console", "console", "console-secret-for-test")))) {
+            List<CredentialsMessage> got = new CopyOnWriteArrayList<>();
+            ControlBus reader = new ControlBus(broker.vmUrl(), "gw", "gw-secret-for-test", "reader")
+                    .subscribe(Topics.CREDENTIALS, m -> got.add((CredentialsMessage) m)).start();
+            ControlBus gateway = new ControlBus(broker.vmUrl(), "gw", "gw-secret-for-test", "gateway").start();
+            ControlBus manager = new ControlBus(broker.vmUrl(), "rm", "rm-secret-for-test", "manager").start();
+            ControlBus console = new ControlBus(broker.vmUrl(), "console", "console-secret-for-test", "console").start();
+            try {
+                await().atMost(Duration.ofSeconds(20)).until(() -> reader.isConnected() && gateway.isConnected()
+                        && manager.isConnected() && console.isConnected());
+                long gwDropped = gateway.dropped();
+                long rmDropped = manager.dropped();
+                gateway.publish(Topics.CREDENTIALS, credentials("forged-by-gw"));
+                manager.publish(Topics.CREDENTIALS, credentials("forged-by-rm"));
+                await("refused at the broker").atMost(Duration.ofSeconds(20))
+                        .until(() -> gateway.dropped() > gwDropped && manager.dropped() > rmDropped);
+                await("the console's goes through").atMost(Duration.ofSeconds(20)).until(() -> {
+                    console.publish(Topics.CREDENTIALS, credentials("console"));
+                    return got.stream().anyMatch(m -> m.user().equals("console"));
+                });
+                assertFalse(got.stream().anyMatch(m -> m.user().startsWith("forged")), "never delivered: " + got);
+            } finally {
+                reader.close();
+                gateway.close();
+                manager.close();
+                console.close();
+            }
+        }
+    }
+
+    private static CredentialsMessage credentials(String user) {
+        return new CredentialsMessage(BusMessage.SCHEMA, 1, "mallory:$2y$04$xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", null, user, 0);
     }
 }

@@ -3,16 +3,14 @@ package io.slagate.console;
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import io.slagate.config.AtomicFiles;
 import io.slagate.config.AuthenticationSettings;
+import io.slagate.gateway.auth.Authenticator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -24,8 +22,10 @@ import java.util.TreeSet;
  * The key itself is made here, shown once, and never stored.
  */
 final class CustomerCredentials {
-    /** bcrypt's cost for new entries: about 50 ms a check here, paid once per credential thanks to the gateway's cache. */
+    /** bcrypt's cost for new entries (its library's default); a gateway pays it once per credential, then caches. */
     static final int COST = 10;
+    /** bcrypt reads this many bytes of a password; the gateways refuse a longer one rather than match its prefix. */
+    static final int MAX_PASSWORD_BYTES = 72;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Path htpasswd;
@@ -76,18 +76,18 @@ final class CustomerCredentials {
         byte[] raw = new byte[32];
         RANDOM.nextBytes(raw);
         String key = "sk_" + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
-        replace(apiKeys, customer, customer + ":" + sha256Hex(key));
+        replace(apiKeys, customer, customer + ":" + Authenticator.apiKeyDigest(key));
         return key;
     }
 
-    /** Removes {@code customer}'s Basic entry; false when it had none. */
-    synchronized boolean revokeBasic(String customer) throws IOException {
-        return hasBasic(customer) && replace(htpasswd, customer, null);
+    /** Removes {@code customer}'s Basic entry. */
+    synchronized void revokeBasic(String customer) throws IOException {
+        replace(htpasswd, customer, null);
     }
 
-    /** Removes {@code customer}'s keys; false when it had none. */
-    synchronized boolean revokeKey(String customer) throws IOException {
-        return hasKey(customer) && replace(apiKeys, customer, null);
+    /** Removes {@code customer}'s keys. */
+    synchronized void revokeKey(String customer) throws IOException {
+        replace(apiKeys, customer, null);
     }
 
     /** The files' text now, for the gateways, and a version newer than any before. */
@@ -118,7 +118,7 @@ final class CustomerCredentials {
     }
 
     /** Drops {@code customer}'s lines and appends {@code line} (unless null); the file is replaced all at once. */
-    private static boolean replace(Path file, String customer, String line) throws IOException {
+    private static void replace(Path file, String customer, String line) throws IOException {
         StringBuilder out = new StringBuilder();
         for (String l : Files.isReadable(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.<String>of()) {
             int colon = l.indexOf(':');
@@ -130,14 +130,5 @@ final class CustomerCredentials {
             out.append(line).append('\n');
         }
         AtomicFiles.write(file, out.toString(), true);
-        return true;
-    }
-
-    static String sha256Hex(String key) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

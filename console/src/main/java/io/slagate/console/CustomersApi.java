@@ -112,6 +112,10 @@ final class CustomersApi {
             if (password.length() < UsersApi.MIN_PASSWORD) {
                 throw new ApiError(400, "a password needs at least " + UsersApi.MIN_PASSWORD + " characters", "password");
             }
+            if (password.getBytes(StandardCharsets.UTF_8).length > CustomerCredentials.MAX_PASSWORD_BYTES) {
+                throw new ApiError(400, "bcrypt reads " + CustomerCredentials.MAX_PASSWORD_BYTES
+                        + " bytes of a password; the gateways refuse a longer one", "password");
+            }
             files.putBasic(name, password.toCharArray());
             return "customer-basic";
         }

@@ -169,7 +169,9 @@ public final class GatewayAgent implements AutoCloseable {
     /** A console changed the customers' credentials: this gateway's files take the change, and it holds from the next request. */
     private void onCredentials(CredentialsMessage c, String account) {
         Authenticator auth = gateway.authenticator();
-        if (auth == null || c.version() <= credentialsVersion.get()) {
+        // a version from far ahead of the clock would make every later real change look old
+        if (auth == null || c.version() <= credentialsVersion.get() || !AllocationVersions.plausible(c.version(),
+                System.currentTimeMillis())) {
             return;
         }
         credentialsVersion.set(c.version());

@@ -159,6 +159,11 @@ public final class Authenticator implements AutoCloseable {
         }
     }
 
+    /** The digest of an API key as the API key file holds it (lower-case hex SHA-256), for tools that write the file. */
+    public static String apiKeyDigest(String key) {
+        return CredentialKey.hex(key);
+    }
+
     /** Reads the credential files again and forgets every cached credential: a revocation holds from the next request. */
     public void reload() {
         credentials.reload(true);
