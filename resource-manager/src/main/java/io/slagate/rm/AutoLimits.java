@@ -4,8 +4,7 @@ import io.slagate.bus.message.DecisionMessage;
 import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.config.ServerConfig;
-import io.slagate.config.SlagateConfig;
-import io.slagate.rm.ResourceManager.Report;
+import io.slagate.bus.message.StatsMessage;
 import io.slagate.rm.limit.ConcurrencyLimit;
 import io.slagate.rm.limit.KneeLimit;
 import java.util.ArrayList;
@@ -21,20 +20,20 @@ import org.slf4j.LoggerFactory;
  * ({@link KneeLimit}) from what the gateways report each cycle. The manager's thread only.
  */
 final class AutoLimits {
-    private static final Logger LOG = LoggerFactory.getLogger(ResourceManager.class);
+    private static final Logger LOG = LoggerFactory.getLogger(AutoLimits.class);
 
-    private final ResourceManager rm;
+    private final ControlSetup setup;
     private final Map<String, ConcurrencyLimit> limits = new LinkedHashMap<>();
 
     /**
-     * @param windowCycles control cycles a statistics window spans; a window reflects a new N_s once the allocation
-     *                     reached the gateways, the window filled with answers under it, and its report arrived: a
-     *                     window and three cycles
+     * Each limit settles for a window and three cycles after a change: a window reflects a new N_s once the allocation
+     * reached the gateways, the window filled with answers under it, and its report arrived.
      */
-    AutoLimits(ResourceManager rm, int windowCycles) {
-        this.rm = rm;
+    AutoLimits(ControlSetup setup) {
+        this.setup = setup;
+        int windowCycles = setup.windowCycles;
         int settle = windowCycles + 3;
-        for (ServerConfig sc : rm.config.servers()) {
+        for (ServerConfig sc : setup.config.servers()) {
             if (sc.auto() != null) {
                 limits.put(sc.id(), new KneeLimit(sc.auto().min(), sc.auto().max(), sc.auto().start(), settle, windowCycles));
             }
@@ -42,9 +41,9 @@ final class AutoLimits {
     }
 
     /** Keeps what {@code before} learned about each server whose bounds are the same in both configurations. */
-    void keep(AutoLimits before, SlagateConfig beforeConfig) {
-        for (ServerConfig sc : rm.config.servers()) {
-            ServerConfig was = beforeConfig.servers().stream().filter(x -> x.id().equals(sc.id())).findFirst().orElse(null);
+    void keep(AutoLimits before) {
+        for (ServerConfig sc : setup.config.servers()) {
+            ServerConfig was = before.setup.config.servers().stream().filter(x -> x.id().equals(sc.id())).findFirst().orElse(null);
             if (sc.auto() != null && was != null && sc.auto().equals(was.auto()) && before.limits.containsKey(sc.id())) {
                 limits.put(sc.id(), before.limits.get(sc.id()));
             }
@@ -71,20 +70,18 @@ final class AutoLimits {
      * Feeds each automatic N_s the gateways' view of its server: answers per second summed, their mean
      * service time (weighted by answers), the requests executing, and the requests of its pool waiting.
      */
-    void update(Map<String, List<Integer>> classesOfPool) {
+    void update(CycleInput in) {
+        Readings readings = new Readings(setup, in);
         for (Map.Entry<String, ConcurrencyLimit> e : limits.entrySet()) {
-            ServerConfig sc = rm.config.servers().stream().filter(x -> x.id().equals(e.getKey())).findFirst().orElseThrow();
-            List<Integer> poolClasses = classesOfPool.getOrDefault(sc.pool(), List.of());
+            ServerConfig sc = setup.config.servers().stream().filter(x -> x.id().equals(e.getKey())).findFirst().orElseThrow();
+            List<Integer> poolClasses = setup.classesOfPool().getOrDefault(sc.pool(), List.of());
             double x = 0;
             double work = 0;
             int inUse = 0;
             int waiting = 0;
             boolean missed = false;
-            for (Report r : rm.gateways.values()) {
-                if (r.stats() == null) {
-                    continue;
-                }
-                for (ServerStatusMessage ss : r.stats().servers()) {
+            for (StatsMessage stats : in.allStats()) {
+                for (ServerStatusMessage ss : stats.servers()) {
                     if (ss.serverId().equals(sc.id()) && ss.throughput() > 0 && Double.isFinite(ss.throughput())
                             && ss.meanServiceSeconds() > 0 && Double.isFinite(ss.meanServiceSeconds())) {
                         x += ss.throughput();
@@ -94,18 +91,18 @@ final class AutoLimits {
                         inUse += Math.max(0, ss.outstanding());
                     }
                 }
-                for (FlowStatsMessage fs : r.stats().flows()) {
-                    int ci = rm.config.classIndex(fs.className());
+                for (FlowStatsMessage fs : stats.flows()) {
+                    int ci = setup.classIndex(fs.className());
                     if (poolClasses.contains(ci)) {
                         waiting += Math.max(0, fs.queueLength());
-                        missed |= fs.throughput() > 0 && rm.goals[ci].missedBy(fs.meanResponseSeconds(), fs.percentileSeconds());
+                        missed |= fs.throughput() > 0 && setup.goals(ci).missedBy(fs.meanResponseSeconds(), fs.percentileSeconds());
                     }
                 }
             }
             ConcurrencyLimit limit = e.getValue();
             int before = limit.limit();
-            double[] utilities = poolClasses.stream().mapToDouble(rm::measuredUtility).toArray();
-            double answers = x * rm.config.gateway().stats().window().toNanos() / 1e9;
+            double[] utilities = poolClasses.stream().mapToDouble(readings::utility).toArray();
+            double answers = x * setup.config.gateway().stats().window().toNanos() / 1e9;
             int after = limit.update(new ConcurrencyLimit.Sample(x, x > 0 ? work / x : Double.NaN, inUse, waiting, missed, utilities,
                     answers));
             if (after != before) {

@@ -1,8 +1,8 @@
 package io.slagate.rm;
 
 import io.slagate.config.Combining;
-import io.slagate.rm.FlowObserver.Flows;
 import io.slagate.rm.model.FlowObservation;
+import io.slagate.rm.model.ModelCorrection;
 import io.slagate.rm.optimize.AllocationOptimizer;
 import io.slagate.rm.optimize.AllocationProblem;
 import io.slagate.rm.optimize.CapPartition;
@@ -32,37 +32,39 @@ import java.util.PriorityQueue;
  * manager's thread.
  */
 final class ClassLevelSolve {
-    private final ResourceManager rm;
-    private final FlowObserver observer;
+    private final ControlSetup setup;
+    private final ModelCorrection correction;
+    private final FlowKeys keys;
 
-    ClassLevelSolve(ResourceManager rm, FlowObserver observer) {
-        this.rm = rm;
-        this.observer = observer;
+    ClassLevelSolve(ControlSetup setup, ModelCorrection correction, FlowKeys keys) {
+        this.setup = setup;
+        this.correction = correction;
+        this.keys = keys;
     }
 
     /**
-     * The units of each free flow (indexes into {@code free}), Σ = {@code units}, each ≥ {@code minUnits}; null when no
-     * free flow has traffic (nothing to place by demand).
+     * The units of each free flow of {@code p} (in the order of {@code p.free()}), Σ = its units, each ≥ its minimum;
+     * null when no free flow has traffic (nothing to place by demand).
+     *
+     * @param full the pool's problem over every free flow, as the exact optimizer would solve it
      */
-    Solution solve(Flows flows, List<Integer> free, int units, int minUnits, double resolution,
-                   AllocationProblem full) {
+    Solution solve(PoolProblem p, AllocationProblem full) {
         if (full.concave() && full.combining() == Combining.SUM) {
             // every class concave and summed: the class tables' outer greedy is one greedy over all the flows, which needs
             // no table at all: the pool's units one at a time, O(U log K), the full problem's own exact path
             return AllocationOptimizer.greedy(full);
         }
-        int[] target = new int[free.size()];
-        Arrays.fill(target, minUnits);
+        int minUnits = p.minUnits();
         List<Integer> classes = new ArrayList<>();
         List<List<Integer>> busy = new ArrayList<>(); // per class, the indexes j into free of its flows with traffic
-        for (int j = 0; j < free.size(); j++) {
-            int i = free.get(j);
-            if (flows.obs()[i].isEmpty()) {
+        for (int j = 0; j < p.free().size(); j++) {
+            PoolFlows.Flow f = p.freeFlow(j);
+            if (f.idle()) {
                 continue;
             }
-            int at = classes.indexOf(flows.cls()[i]);
+            int at = classes.indexOf(f.cls());
             if (at < 0) {
-                classes.add(flows.cls()[i]);
+                classes.add(f.cls());
                 busy.add(new ArrayList<>());
                 at = classes.size() - 1;
             }
@@ -71,7 +73,7 @@ final class ClassLevelSolve {
         if (classes.isEmpty()) {
             return null;
         }
-        int spare = Math.max(0, units - minUnits * free.size());
+        int spare = Math.max(0, p.units() - minUnits * p.free().size());
         int[] cls = new int[classes.size()];
         AllocationProblem.FlowValue[] values = new AllocationProblem.FlowValue[classes.size()];
         FlowObservation[] aggregate = new FlowObservation[classes.size()];
@@ -81,40 +83,45 @@ final class ClassLevelSolve {
             int c = classes.get(x);
             List<Integer> js = busy.get(x);
             cls[x] = x;
-            concave &= rm.concave[c];
-            if (rm.concave[c]) {
+            concave &= setup.concave(c);
+            if (setup.concave(c)) {
                 MarginalTable t = MarginalTable.of(full, js, minUnits, spare);
                 exact[x] = t;
                 values[x] = k -> t.value()[k];
                 continue;
             }
-            FlowObservation o = aggregate(flows, free, js);
+            FlowObservation o = aggregate(js.stream().map(j -> p.freeFlow(j).obs()).toList());
             aggregate[x] = o;
-            String key = classKey(c);
-            rm.correction.observe(key, o, rm.model);
-            ClassGoals goal = rm.goals[c];
+            String key = keys.of(FlowKeys.WHOLE_CLASS, c);
+            correction.observe(key, o, setup.model);
+            ClassGoals goal = setup.goals(c);
             int n = js.size();
             int base = minUnits * n;
-            values[x] = k -> n * goal.utility(key, rm.correction, rm.model, o, (base + k) * resolution);
+            values[x] = k -> n * goal.utility(key, correction, setup.model, o, (base + k) * p.resolution());
         }
         // one flow per class with traffic (a class without one must not enter a min)
         AllocationProblem byClass = new AllocationProblem(classes.size(), cls, values, spare, 0, full.combining(), concave);
         Solution sol = AllocationOptimizer.solve(byClass);
+        int[] target = new int[p.free().size()];
+        Arrays.fill(target, minUnits);
         for (int x = 0; x < classes.size(); x++) {
             List<Integer> js = busy.get(x);
             int classUnits = sol.units()[x];
             if (exact[x] != null) {
-                exact[x].place(classUnits, target);
+                for (int j : exact[x].first(classUnits)) {
+                    target[j]++;
+                }
                 continue;
             }
-            split(flows, free, js, classUnits, minUnits, full, target);
-            double w = (classUnits + minUnits * js.size()) * resolution;
-            String key = classKey(classes.get(x));
-            rm.correction.decidedAt(key, aggregate[x]);
+            double[] rates = js.stream().mapToDouble(j -> p.freeFlow(j).obs().rateAhead()).toArray();
+            int[] units = split(rates, js, classUnits + minUnits * js.size(), minUnits, full);
+            for (int y = 0; y < js.size(); y++) {
+                target[js.get(y)] = units[y];
+            }
+            correction.decidedAt(keys.of(FlowKeys.WHOLE_CLASS, classes.get(x)), aggregate[x]);
         }
         return new Solution(target, AllocationOptimizer.objective(full, target), "classes+" + sol.method());
     }
-
     /**
      * A class's best Σ_g U_c for every number of units above its flows' minimums, when its utility is concave in the
      * share: then the marginal gains only fall, and giving each next unit to the flow that gains most is optimal at
@@ -146,21 +153,14 @@ final class ClassLevelSolve {
             return new MarginalTable(value, pick);
         }
 
-        /** The class's first {@code k} units given as the table did, onto {@code target} (each flow at its minimum). */
-        void place(int k, int[] target) {
-            for (int i = 0; i < k; i++) {
-                target[pick[i]]++;
-            }
+        /** The flows given the class's first {@code k} units, one entry per unit (a flow as often as it got one). */
+        int[] first(int k) {
+            return Arrays.copyOf(pick, k);
         }
     }
 
-    /** The correction's key of a class seen as one flow (no gateway id has '*'). */
-    private String classKey(int c) {
-        return observer.flowKey("*", c);
-    }
-
-    /** A class's flows {@code js} as one: rates, throughputs and slots summed; times averaged by rate (by throughput for S). */
-    static FlowObservation aggregate(Flows flows, List<Integer> free, List<Integer> js) {
+    /** A class's flows as one: rates, throughputs and slots summed; times averaged by rate (by throughput for S). */
+    static FlowObservation aggregate(List<FlowObservation> observed) {
         double lambda = 0;
         double ahead = 0;
         boolean forecast = false;
@@ -171,8 +171,7 @@ final class ClassLevelSolve {
         double sWeight = 0;
         double p = 0;
         boolean percentile = true;
-        for (int j : js) {
-            FlowObservation o = flows.obs()[free.get(j)];
+        for (FlowObservation o : observed) {
             lambda += o.arrivalRate();
             ahead += o.rateAhead();
             forecast |= o.rateAhead() != o.arrivalRate();
@@ -194,43 +193,40 @@ final class ClassLevelSolve {
     }
 
     /**
-     * The class's units, its flows' minimums included, over its flows {@code js} in proportion to their rates ahead
-     * (each at least {@code minUnits}): the share per request is then the same at every gateway, as the class's
+     * The class's {@code total} units, its flows' minimums included, over its flows {@code js} (rates ahead
+     * {@code rates}, in the same order) in proportion to their rates (each at least {@code minUnits}), returned in that
+     * order: the share per request is then the same at every gateway, as the class's
      * prediction assumed. Each flow gets the floor of its proportional share; the few units left (fewer than the
      * flows) go one at a time to the flow whose utility gains most from one more, so that rounding costs least
      * where a flow runs close to its saturation. The sum is exactly the class's units.
      */
-    static void split(Flows flows, List<Integer> free, List<Integer> js, int classUnits, int minUnits, AllocationProblem full,
-                      int[] target) {
-        int total = classUnits + minUnits * js.size();
+    static int[] split(double[] rates, List<Integer> js, int total, int minUnits, AllocationProblem full) {
         double rate = 0;
-        for (int j : js) {
-            rate += flows.obs()[free.get(j)].rateAhead();
+        for (double r : rates) {
+            rate += r;
         }
         double[] exact = new double[js.size()];
+        int[] units = new int[js.size()];
         int given = 0;
         for (int y = 0; y < js.size(); y++) {
-            exact[y] = rate > 0 ? total * flows.obs()[free.get(js.get(y))].rateAhead() / rate : (double) total / js.size();
-            target[js.get(y)] = Math.max(minUnits, (int) Math.floor(exact[y] + 1e-9));
-            given += target[js.get(y)];
+            exact[y] = rate > 0 ? total * rates[y] / rate : (double) total / js.size();
+            units[y] = Math.max(minUnits, (int) Math.floor(exact[y] + 1e-9));
+            given += units[y];
         }
         if (given > total) { // minimums above some proportional shares: the nearest rounding instead
-            int[] units = CapPartition.round(exact, total, minUnits);
-            for (int y = 0; y < js.size(); y++) {
-                target[js.get(y)] = units[y];
-            }
-            return;
+            return CapPartition.round(exact, total, minUnits);
         }
         PriorityQueue<double[]> gains = new PriorityQueue<>((x, y) -> x[0] != y[0] ? Double.compare(y[0], x[0])
                 : Double.compare(x[1], y[1]));
-        for (int j : js) {
-            gains.add(new double[] {gain(full, j, target[j]), j});
+        for (int y = 0; y < js.size(); y++) {
+            gains.add(new double[] {gain(full, js.get(y), units[y]), y});
         }
         for (int left = total - given; left > 0; left--) {
-            int j = (int) gains.poll()[1];
-            target[j]++;
-            gains.add(new double[] {gain(full, j, target[j]), j});
+            int y = (int) gains.poll()[1];
+            units[y]++;
+            gains.add(new double[] {gain(full, js.get(y), units[y]), y});
         }
+        return units;
     }
 
     /**

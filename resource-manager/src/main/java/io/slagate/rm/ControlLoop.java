@@ -329,12 +329,12 @@ public final class ControlLoop implements AutoCloseable {
         if (!poolMoves.enabled(config)) {
             return;
         }
-        SlagateConfig reverted = poolMoves.revertRefused(rm);
+        SlagateConfig reverted = poolMoves.revertRefused(rm.refusedPools());
         if (reverted != null) {
             config = reverted;
             rm = rm.reconfigured(config);
         }
-        SlagateConfig next = poolMoves.move(now, rm);
+        SlagateConfig next = poolMoves.move(now, rm::offeredLoad, () -> rm.serverStates(now));
         if (next != null) {
             config = next;
             rm = rm.reconfigured(config);
@@ -409,7 +409,7 @@ public final class ControlLoop implements AutoCloseable {
                 lastAllocation = d.allocation();
                 fanOut.publish(d.allocation());
             }
-            tuning.tick(now, rm);
+            tuning.tick(now, rm::measuredUtility, rm.windowCycles());
             if (d.decision() != null) {
                 DecisionMessage decision = tuning.isEmpty() ? d.decision() : d.decision().withTuning(tuning.status());
                 lastDecision = decision;

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * What the gateways' last reports say of each server, taken together, in one pass over the reports (O(G·S): asked
- * server by server, it would be O(G·S²) per cycle).
+ * server by server, it would be O(G·S²) per cycle). Immutable once built.
  */
 final class GatewayReports {
     /** One server as the reports tell it. */
@@ -46,8 +46,8 @@ final class GatewayReports {
     private final Map<String, Server> servers = new HashMap<>();
     private int reporting;
 
-    GatewayReports(Collection<ResourceManager.Report> gateways) {
-        for (ResourceManager.Report r : gateways) {
+    GatewayReports(Collection<GatewayReport> gateways) {
+        for (GatewayReport r : gateways) {
             if (r.stats() == null) {
                 continue;
             }

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,10 +78,12 @@ final class PoolMoves {
      * service", and the gateway moved it back at once) are reverted here too, and that server never
      * goes to that pool again (until the configuration changes). Returns the configuration in force
      * after them, or null when none was refused.
+     *
+     * @param refusedPools servers the gateways reported refusing the pool they were moved to, with that pool
      */
-    SlagateConfig revertRefused(ResourceManager rm) {
+    SlagateConfig revertRefused(Map<String, String> refusedPools) {
         SlagateConfig next = null;
-        for (Map.Entry<String, String> e : rm.refusedPools().entrySet()) {
+        for (Map.Entry<String, String> e : refusedPools.entrySet()) {
             String server = e.getKey();
             if (!e.getValue().equals(moved.get(server))) {
                 continue; // reverted already, or a report about an older move
@@ -101,12 +104,15 @@ final class PoolMoves {
         return next;
     }
 
-    /** At most one server moved per decision, every {@code controller.reconfiguration.every}: the configuration after it, or null. */
-    SlagateConfig move(long now, ResourceManager rm) {
+    /**
+     * At most one server moved per decision, every {@code controller.reconfiguration.every}: the configuration after it,
+     * or null. The pools' offered loads and the servers' states are read only when a move is due.
+     */
+    SlagateConfig move(long now, Supplier<Map<String, Double>> offeredLoad, Supplier<List<PoolReconfiguration.Server>> servers) {
         if (!reconfiguration.due(now)) {
             return null;
         }
-        PoolReconfiguration.Move m = reconfiguration.decide(now, rm.offeredLoad(), rm.serverStates(now));
+        PoolReconfiguration.Move m = reconfiguration.decide(now, offeredLoad.get(), servers.get());
         if (m == null) {
             LOG.debug("pool reconfiguration: no move ({})", reconfiguration.idleReason());
             return null;

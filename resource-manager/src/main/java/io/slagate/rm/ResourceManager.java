@@ -4,23 +4,15 @@ import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.DecisionMessage.FlowDecision;
 import io.slagate.bus.message.DecisionMessage;
-import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.GatewayAllocation;
-import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.bus.message.StatsMessage;
-import io.slagate.config.Combining;
 import io.slagate.config.ServerConfig;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
-import io.slagate.config.utility.UtilityFunctions;
-import io.slagate.rm.forecast.BestOfForecaster;
 import io.slagate.rm.limit.ConcurrencyLimit;
 import io.slagate.rm.model.ModelCorrection;
-import io.slagate.rm.model.ResponseTimeModel;
-import io.slagate.rm.optimize.CapPartition;
 import io.slagate.rm.optimize.Damper;
 import io.slagate.rm.reconfigure.PoolReconfiguration;
-import io.slagate.util.LogLimiter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,120 +38,107 @@ import org.slf4j.LoggerFactory;
  * static weights; a gateway silent for {@code gatewayExpiry} reporting intervals, or that said
  * {@code leave}, is dropped and its share goes to the others; a server that every gateway reports
  * out of rotation leaves N; when N is smaller than the flows' minimums, a warning names the pool and
- * the minimum becomes the equal split ⌊N/K⌋. Not thread-safe: call from one thread (the control loop).
+ * the minimum becomes the equal split ⌊N/K⌋.
+ *
+ * <p>A cycle is a flow of values: the gateways' last reports ({@link LastReports}) are read into an immutable
+ * {@link CycleInput}; each pool's flows are observed from it ({@link FlowObserver}) into a {@link PoolProblem}, solved
+ * into a {@link PoolDecision} ({@link PoolSolver}), and the decisions make the allocation. What lives across cycles
+ * (the model's correction, the damping memory, the share history, the forecasters, the automatic limits, the capacity
+ * signal) is each its own object, handed to the step that uses it. Not thread-safe: call from one thread (the control
+ * loop).
  */
+
 public final class ResourceManager {
     private static final Logger LOG = LoggerFactory.getLogger(ResourceManager.class);
-    /** Gateways require positive weights; a flow given 0 units gets this (no guarantee, work conservation still serves it). */
-    static final double WEIGHT_FLOOR = 1e-3;
 
-    final String id;
-    final SlagateConfig config;
-    final ResponseTimeModel model;
+    private final String id;
+    private final ControlSetup setup;
+    private final Overrides overrides;
+    private final LastReports reports = new LastReports();
     /** The model's own measured error and gain per flow; carried across reconfigurations. */
-    ModelCorrection correction;
-    final LogLimiter badObservationWarnings = new LogLimiter(Duration.ofSeconds(10));
+    private final ModelCorrection correction;
     /** Flow reports refused for a non-finite or negative figure (the flow kept its weight). */
-    final AtomicLong refusedFigures = new AtomicLong();
-    final Overrides overrides;
-    /** Control cycles one statistics window spans: consecutive cycles' measurements share that many windows' answers. */
-    final int windowCycles;
-    final ClassGoals[] goals;
-    final boolean[] concave;
-    final Map<String, Report> gateways = new TreeMap<>();
-    /** Each flow's arrival-rate forecaster, when {@code controller.forecast} is not none. */
-    final Map<String, BestOfForecaster> forecasters = new ConcurrentHashMap<>();
+    private final AtomicLong refusedFigures = new AtomicLong();
+    private final Forecasts forecasts;
     /** Each flow's shares over its statistics window, which its measurements are paired with. */
-    final ShareHistory shares;
-    /** Below this recent relative error a forecast is trusted under {@code forecast: auto}. */
-    static final double FORECAST_TRUSTED = 0.2;
+    private final ShareHistory shares;
     /** The automatic N_s of each {@code concurrency: auto} server. */
-    final AutoLimits limits;
+    private final AutoLimits limits;
     /** Units per flow of the last decision, per pool, with the flow list they belong to (for damping). */
-    final Damper damper = new Damper();
-    long version;
-    /** The per-pool solve, over this manager's reports and state. */
-    private final PoolSolver solver = new PoolSolver(this);
-    AllocationMessage last;
-    /** Per pool, what the last decision found it lacks for every class to meet its target. */
-    final Map<String, CapacityDeficit.Result> deficits = new ConcurrentHashMap<>();
-    /** The readings behind {@link #deficits}: each pool's median over the stabilization span. */
+    private final Damper damper = new Damper();
     private final CapacitySignal capacitySignal;
-
-    record Report(StatsMessage stats, long heardNanos) {
-    }
+    private final FlowObserver observer;
+    private final PoolSolver solver;
+    /** Per pool, what the last decision found it lacks for every class to meet its target (read from any thread). */
+    private final Map<String, CapacityDeficit.Result> deficits = new ConcurrentHashMap<>();
+    private long version;
+    private AllocationMessage last;
 
     /** One cycle's outcome: the allocation to publish (null when paused or nobody to serve) and what led to it. */
     public record Decision(AllocationMessage allocation, DecisionMessage decision) {
     }
 
     public ResourceManager(String id, SlagateConfig config, Overrides overrides, long initialVersion) {
+        this(id, config, overrides, initialVersion, new ModelCorrection(config.controller().correctionBound()));
+    }
+
+    private ResourceManager(String id, SlagateConfig config, Overrides overrides, long initialVersion, ModelCorrection correction) {
         this.id = id;
-        this.config = config;
+        this.setup = new ControlSetup(config);
         this.overrides = overrides;
-        this.model = ResponseTimeModel.named(config.controller().model());
-        this.correction = new ModelCorrection(config.controller().correctionBound());
-        this.correction.onBlownPrediction(what -> solver.blown(what));
         this.version = initialVersion;
-        List<TrafficClassConfig> classes = config.classes();
-        goals = new ClassGoals[classes.size()];
-        concave = new boolean[classes.size()];
-        for (int c = 0; c < classes.size(); c++) {
-            TrafficClassConfig tc = classes.get(c);
-            goals[c] = new ClassGoals(tc);
-            // a percentile's curve in w is not known to be convex: such a class takes the exact search
-            concave[c] = tc.percentileGoal() == null
-                    && UtilityFunctions.provider(tc.utility().type()).concaveNonIncreasing(tc.utility().parameters());
-        }
-        windowCycles = (int) Math.max(1, Math.ceil(config.gateway().stats().window().toNanos()
-                / (double) config.controller().cycle().toNanos()));
-        limits = new AutoLimits(this, windowCycles);
-        shares = new ShareHistory(config.gateway().stats().window().toNanos() / 1e9);
-        capacitySignal = new CapacitySignal(config.controller().capacityStabilization(config.gateway().stats().window()).toNanos());
+        this.correction = correction;
+        correction.onBlownPrediction(new BlownPredictions(setup.model.name()));
+        Duration window = config.gateway().stats().window();
+        forecasts = new Forecasts(config.controller());
+        shares = new ShareHistory(window.toNanos() / 1e9);
+        limits = new AutoLimits(setup);
+        capacitySignal = new CapacitySignal(config.controller().capacityStabilization(window).toNanos());
+        FlowKeys keys = new FlowKeys(config);
+        observer = new FlowObserver(setup, overrides, correction, shares, forecasts, keys, refusedFigures);
+        solver = new PoolSolver(setup, correction, damper, keys);
     }
 
     /** Control cycles one statistics window spans (at least 1). */
     public int windowCycles() {
-        return windowCycles;
+        return setup.windowCycles;
     }
 
     /**
-     * A manager for a new configuration that continues this one: same version sequence, the
-     * gateways' last reports, the damping memory and the last allocation (for late joiners).
+     * A manager for a new configuration that continues this one: same version sequence, the gateways' last reports,
+     * what was learned across cycles and the last allocation (for late joiners).
      */
     public ResourceManager reconfigured(SlagateConfig next) {
-        ResourceManager r = new ResourceManager(id, next, overrides, version);
-        r.gateways.putAll(gateways);
+        boolean sameBound = next.controller().correctionBound() == setup.config.controller().correctionBound();
+        ResourceManager r = new ResourceManager(id, next, overrides, version,
+                sameBound ? correction : new ModelCorrection(next.controller().correctionBound()));
+        r.reports.keep(reports);
         r.damper.rememberFrom(damper);
-        r.forecasters.putAll(forecasters);
+        r.forecasts.keep(forecasts);
         r.shares.keep(shares);
-        r.limits.keep(limits, config); // same bounds: keep what was learned
+        r.limits.keep(limits); // same bounds: keep what was learned
         r.capacitySignal.keep(capacitySignal);
         r.refusedFigures.set(refusedFigures.get());
         r.last = last;
-        if (next.controller().correctionBound() == config.controller().correctionBound()) {
-            r.correction = correction;
-            correction.onBlownPrediction(what -> r.solver.blown(what));
-        }
         return r;
     }
 
     public void onStats(StatsMessage stats, long nowNanos) {
-        gateways.put(stats.gatewayId(), new Report(stats, nowNanos));
+        reports.report(stats, nowNanos);
     }
 
     /** A gateway left in order: its share is redistributed at the next step. */
     public void onLeave(String gatewayId) {
-        gateways.remove(gatewayId);
+        reports.leave(gatewayId);
     }
 
     /** A gateway joined: known from now on, with no measurements until its first report. */
     public void onJoin(String gatewayId, long nowNanos) {
-        gateways.computeIfAbsent(gatewayId, g -> new Report(null, nowNanos));
+        reports.join(gatewayId, nowNanos);
     }
 
     public List<String> liveGateways() {
-        return new ArrayList<>(gateways.keySet());
+        return reports.gateways();
     }
 
     /** The last allocation decided, for a gateway that joins late; null before the first. */
@@ -171,105 +150,37 @@ public final class ResourceManager {
         return version;
     }
 
+    /** What the gateways' reports measure now. */
+    private Readings readings() {
+        return new Readings(setup, reports.input(0, last));
+    }
+
     /**
      * The measured utility of the named classes now: per class, eq. 7 on the window's mean (or goal percentile),
      * weighted by answers over the gateways; combined by the configured function (min or sum). NaN while none of them
      * has answers (the objective, one side of the split).
      */
     public double measuredUtility(Collection<String> classNames) {
-        double combined = Double.NaN;
-        for (String name : classNames) {
-            int c = config.classIndex(name);
-            double v = c < 0 ? Double.NaN : measuredUtility(c);
-            if (Double.isFinite(v)) {
-                combined = Double.isNaN(combined) ? v
-                        : config.controller().combining() == Combining.MIN ? Math.min(combined, v) : combined + v;
-            }
-        }
-        return combined;
+        return readings().utility(classNames);
     }
 
-    /**
-     * Class {@code c}'s measured utility: eq. 7 on each gateway's window, weighted by its answers, with each failure the
-     * gateway or a server caused counted as {@link ClassGoals#failedUtility} (a client's own faults are not counted);
-     * NaN without answers or failures.
-     */
-    double measuredUtility(int c) {
-        TrafficClassConfig tc = config.classes().get(c);
-        double failed = goals[c].failedUtility(tc.queueTimeout().toNanos() / 1e9);
-        double u = 0;
-        double counted = 0;
-        for (Report r : gateways.values()) {
-            if (r.stats() == null) {
-                continue;
-            }
-            for (FlowStatsMessage f : r.stats().flows()) {
-                if (!f.className().equals(tc.name())) {
-                    continue;
-                }
-                if (f.throughput() > 0) {
-                    double m = goals[c].measuredUtility(f.meanResponseSeconds(), f.percentileSeconds());
-                    if (Double.isFinite(m)) {
-                        u += m * f.throughput();
-                        counted += f.throughput();
-                    }
-                }
-                if (f.failureRate() > 0 && Double.isFinite(f.failureRate())) {
-                    u += failed * f.failureRate();
-                    counted += f.failureRate();
-                }
-            }
-        }
-        return counted > 0 ? u / counted : Double.NaN;
-    }
-
-    /**
-     * Per pool, its offered load Σ λ·S over every gateway's flows of its classes (the busy slots it would need at the
-     * arrival rates measured), for pool reconfiguration.
-     */
+    /** Per pool, its offered load Σ λ·S over every gateway's flows of its classes, for pool reconfiguration. */
     public Map<String, Double> offeredLoad() {
-        Map<String, Double> out = new LinkedHashMap<>();
-        for (ServerConfig sc : config.servers()) {
-            out.putIfAbsent(sc.pool(), 0.0);
-        }
-        for (Report r : gateways.values()) {
-            if (r.stats() == null) {
-                continue;
-            }
-            for (FlowStatsMessage f : r.stats().flows()) {
-                int c = config.classIndex(f.className());
-                double load = f.arrivalRate() * f.meanServiceSeconds();
-                if (c >= 0 && Double.isFinite(load) && load > 0) {
-                    out.merge(config.classes().get(c).pool(), load, Double::sum);
-                }
-            }
-        }
-        return out;
+        return readings().offeredLoad();
     }
 
     /** Servers some gateway reported refusing the pool they were moved to, with that pool. */
     public Map<String, String> refusedPools() {
-        Map<String, String> out = new TreeMap<>();
-        for (Report r : gateways.values()) {
-            if (r.stats() == null) {
-                continue;
-            }
-            for (ServerStatusMessage ss : r.stats().servers()) {
-                if (ss.refusedPool() != null) {
-                    out.put(ss.serverId(), ss.refusedPool());
-                }
-            }
-        }
-        return out;
+        return readings().refusedPools();
     }
 
     /** Every server as pool reconfiguration sees it: its pool now, its slots, requests out on it, its mean service time. */
     public List<PoolReconfiguration.Server> serverStates(long nowNanos) {
         List<PoolReconfiguration.Server> out = new ArrayList<>();
-        GatewayReports reports = new GatewayReports(gateways.values());
-        for (ServerConfig sc : config.servers()) {
-            GatewayReports.Server r = reports.server(sc.id());
-            out.add(new PoolReconfiguration.Server(sc.id(), sc.pool(), sc.pools(), reports.up(sc.id()) ? capacityOf(sc, nowNanos) : 0,
+        GatewayReports servers = reports.input(nowNanos, last).servers();
+        for (ServerConfig sc : setup.config.servers()) {
+            GatewayReports.Server r = servers.server(sc.id());
+            out.add(new PoolReconfiguration.Server(sc.id(), sc.pool(), sc.pools(), servers.up(sc.id()) ? capacityOf(sc, nowNanos) : 0,
                     r.outstanding(), r.meanServiceSeconds()));
         }
         return out;
@@ -282,21 +193,16 @@ public final class ResourceManager {
 
     public Decision step(long nowNanos) {
         expire(nowNanos);
-        List<String> gws = new ArrayList<>(gateways.keySet());
         long started = System.nanoTime();
         if (overrides.paused()) {
             return new Decision(null, new DecisionMessage(BusMessage.SCHEMA, version, System.currentTimeMillis(), id, true,
                     Double.NaN, 0, List.of()));
         }
-        if (gws.isEmpty()) {
+        CycleInput in = reports.input(nowNanos, last);
+        if (in.reports().isEmpty()) {
             return new Decision(null, null);
         }
-        double resolution = config.controller().resolution();
-        List<TrafficClassConfig> classes = config.classes();
-        Map<String, List<Integer>> classesOfPool = new LinkedHashMap<>();
-        for (int c = 0; c < classes.size(); c++) {
-            classesOfPool.computeIfAbsent(classes.get(c).pool(), p -> new ArrayList<>()).add(c);
-        }
+        List<String> gws = in.gateways();
         Map<String, Map<String, Double>> weights = new TreeMap<>();
         Map<String, Map<String, Integer>> caps = new TreeMap<>();
         for (String g : gws) {
@@ -304,27 +210,24 @@ public final class ResourceManager {
             caps.put(g, new LinkedHashMap<>());
         }
         List<FlowDecision> flowDecisions = new ArrayList<>();
-        double clusterUtility = config.controller().combining() == Combining.MIN
-                ? Double.POSITIVE_INFINITY : 0;
+        double clusterUtility = setup.combineStart();
         StringBuilder logLine = new StringBuilder();
-        limits.update(classesOfPool);
-        for (Map.Entry<String, List<Integer>> pool : classesOfPool.entrySet()) {
-            List<ServerConfig> servers = config.servers().stream().filter(s -> s.pool().equals(pool.getKey())).toList();
-            int[] capacity = capacities(servers, nowNanos);
+        limits.update(in);
+        for (Map.Entry<String, List<Integer>> pool : setup.classesOfPool().entrySet()) {
+            List<ServerConfig> servers = setup.serversOf(pool.getKey());
+            int[] capacity = capacities(servers, in);
             int n = Arrays.stream(capacity).sum();
-            PoolSolver.PoolResult r = solver.solvePool(pool.getKey(), pool.getValue(), gws, n, resolution, nowNanos);
-            deficits.put(pool.getKey(), capacitySignal.observe(r.deficit(), nowNanos));
-            for (int f = 0; f < r.flowGateway().length; f++) {
-                weights.get(r.flowGateway()[f]).put(classes.get(r.flowClass()[f]).name(), r.weight()[f]);
-                flowDecisions.add(r.decisions().get(f));
-            }
-            clusterUtility = config.controller().combining() == Combining.MIN
-                    ? Math.min(clusterUtility, r.objective()) : clusterUtility + r.objective();
-            splitCaps(gws, pool.getValue(), servers, capacity, weights, caps);
-            logLine.append(" pool ").append(pool.getKey()).append(": N=").append(n).append(' ').append(r.summary());
+            PoolFlows flows = observer.observe(in, pool.getKey(), pool.getValue());
+            PoolDecision d = solver.solve(PoolProblem.of(pool.getKey(), pool.getValue(), flows, n, setup));
+            deficits.put(pool.getKey(), capacitySignal.observe(d.deficit(), nowNanos));
+            d.flows().forEach(f -> weights.get(f.gatewayId()).put(f.className(), f.weight()));
+            flowDecisions.addAll(d.flows());
+            clusterUtility = setup.combine(clusterUtility, d.objective());
+            CapSplit.of(gws, servers, capacity, d.flows()).forEach((g, mine) -> caps.get(g).putAll(mine));
+            logLine.append(" pool ").append(pool.getKey()).append(": N=").append(n).append(' ').append(d.summary());
         }
         version++;
-        Map<String, GatewayAllocation> perGateway = perGateway(gws, weights, caps);
+        Map<String, GatewayAllocation> perGateway = perGateway(in, weights, caps);
         long now = System.currentTimeMillis();
         boolean changed = last == null || !withoutQuotas(last.gateways()).equals(withoutQuotas(perGateway));
         last = allocation(perGateway, now);
@@ -335,12 +238,12 @@ public final class ResourceManager {
     }
 
     /** Each server's N_s this cycle: its capacity while a gateway sees it up, or what a gateway's fast local limit holds it to. */
-    private int[] capacities(List<ServerConfig> servers, long nowNanos) {
+    private int[] capacities(List<ServerConfig> servers, CycleInput in) {
         int[] capacity = new int[servers.size()];
-        GatewayReports reports = new GatewayReports(gateways.values());
+        GatewayReports reported = in.servers();
         for (int s = 0; s < servers.size(); s++) {
-            GatewayReports.Server r = reports.server(servers.get(s).id());
-            capacity[s] = reports.up(servers.get(s).id()) ? capacityOf(servers.get(s), nowNanos) : 0;
+            GatewayReports.Server r = reported.server(servers.get(s).id());
+            capacity[s] = reported.up(servers.get(s).id()) ? capacityOf(servers.get(s), in.nowNanos()) : 0;
             int limited = r.locallyLimitedCapacity();
             if (limited >= 0 && limited < capacity[s]) {
                 capacity[s] = limited; // a gateway's fast local limit holds it: its current capacity
@@ -349,35 +252,16 @@ public final class ResourceManager {
         return capacity;
     }
 
-    /** Eq. 5–6: each server's N_s split among the gateways in proportion to their weights for the pool's classes. */
-    private void splitCaps(List<String> gws, List<Integer> poolClasses, List<ServerConfig> servers, int[] capacity,
-                           Map<String, Map<String, Double>> weights, Map<String, Map<String, Integer>> caps) {
-        double[] share = new double[gws.size()];
-        for (int gi = 0; gi < gws.size(); gi++) {
-            for (int c : poolClasses) {
-                share[gi] += weights.get(gws.get(gi)).getOrDefault(config.classes().get(c).name(), 0.0);
-            }
-        }
-        int[][] split = CapPartition.splitServers(capacity, share);
-        for (int gi = 0; gi < gws.size(); gi++) {
-            Map<String, Integer> mine = caps.get(gws.get(gi));
-            for (int s = 0; s < servers.size(); s++) {
-                if (split[s][gi] > 0) { // a server not named has no slots (GatewayAllocation)
-                    mine.put(servers.get(s).id(), split[s][gi]);
-                }
-            }
-        }
-    }
-
-    /** Each gateway's part: its weights and its non-zero caps (servers of pools without classes have none). */
-    private Map<String, GatewayAllocation> perGateway(List<String> gws, Map<String, Map<String, Double>> weights,
+    /** Each gateway's part: its weights and its non-zero caps (servers of pools without classes have none), and its quotas. */
+    private Map<String, GatewayAllocation> perGateway(CycleInput in, Map<String, Map<String, Double>> weights,
                                                       Map<String, Map<String, Integer>> caps) {
         Map<String, GatewayAllocation> perGateway = new TreeMap<>();
         Map<String, Map<String, Double>> quotas = Map.of();
-        if (config.classification().hasQuotas()) {
+        List<String> gws = in.gateways();
+        if (setup.config.classification().hasQuotas()) {
             Map<String, Map<String, Double>> demand = new TreeMap<>();
-            gateways.forEach((g, r) -> demand.put(g, r.stats() == null ? Map.of() : r.stats().quotaDemand()));
-            quotas = QuotaSplit.split(config.classification(), gws, demand, refusedFigures);
+            in.reports().forEach((g, r) -> demand.put(g, r.reported() ? r.stats().quotaDemand() : Map.of()));
+            quotas = QuotaSplit.split(setup.config.classification(), gws, demand, refusedFigures);
         }
         for (String g : gws) {
             perGateway.put(g, new GatewayAllocation(weights.get(g), caps.get(g), quotas.getOrDefault(g, Map.of())));
@@ -404,7 +288,7 @@ public final class ResourceManager {
     private void logCycle(boolean changed, List<String> gws, double clusterUtility, double solveMillis, CharSequence pools) {
         if (changed ? LOG.isInfoEnabled() : LOG.isDebugEnabled()) {
             Object named = gws.size() <= 16 ? gws : gws.size() + " (" + gws.subList(0, 16) + " …)";
-            String line = String.format("cycle v%d gateways=%s Ω=%s solve=%.2fms%s", version, named, fmt(clusterUtility), solveMillis, pools);
+            String line = String.format("cycle v%d gateways=%s Ω=%s solve=%.2fms%s", version, named, PoolSolver.fmt(clusterUtility), solveMillis, pools);
             if (changed) {
                 LOG.info(line);
             } else {
@@ -416,13 +300,13 @@ public final class ResourceManager {
     /** The allocation message of this version: the gateways' parts, where movable servers serve, the knobs in force. */
     private AllocationMessage allocation(Map<String, GatewayAllocation> perGateway, long nowMillis) {
         Map<String, String> serverPools = new TreeMap<>();
-        for (ServerConfig sc : config.servers()) {
+        for (ServerConfig sc : setup.config.servers()) {
             if (sc.movable()) {
                 serverPools.put(sc.id(), sc.pool());
             }
         }
         Map<String, Long> queueTimeouts = new TreeMap<>(overrides.queueTimeouts());
-        queueTimeouts.keySet().retainAll(config.classes().stream().map(TrafficClassConfig::name).toList());
+        queueTimeouts.keySet().retainAll(setup.config.classes().stream().map(TrafficClassConfig::name).toList());
         return new AllocationMessage(BusMessage.SCHEMA, version, nowMillis, id, perGateway, serverPools, queueTimeouts,
                 overrides.statsWindowMillis(), capacityLines());
     }
@@ -443,12 +327,10 @@ public final class ResourceManager {
      * forecaster is picked by its measured error); empty under {@code forecast: none}. Read from any thread.
      */
     public Map<String, String> forecastErrors() {
-        Map<String, String> m = new TreeMap<>();
-        forecasters.forEach((flow, f) -> m.put(flow, f.chosen() + " " + f.errors()));
-        return m;
+        return forecasts.errors();
     }
 
-    int capacityOf(ServerConfig s, long nowNanos) {
+    private int capacityOf(ServerConfig s, long nowNanos) {
         Integer pinned = overrides.capacity(s.id(), nowNanos);
         ConcurrencyLimit auto = limits.get(s.id());
         return pinned != null ? pinned : auto != null ? auto.limit() : s.concurrency();
@@ -460,21 +342,14 @@ public final class ResourceManager {
         return limits.view();
     }
 
-    void expire(long nowNanos) {
-        long limit = config.controller().gatewayExpiry() * config.gateway().stats().reportingInterval().toNanos();
-        gateways.entrySet().removeIf(e -> {
-            boolean gone = nowNanos - e.getValue().heardNanos() > limit;
-            if (gone) {
-                LOG.warn("gateway {} silent for more than {} reporting intervals; its share goes to the others",
-                        e.getKey(), config.controller().gatewayExpiry());
-            }
-            return gone;
-        });
+    private void expire(long nowNanos) {
+        long limit = setup.config.controller().gatewayExpiry() * setup.config.gateway().stats().reportingInterval().toNanos();
+        for (String g : reports.expire(nowNanos, limit)) {
+            LOG.warn("gateway {} silent for more than {} reporting intervals; its share goes to the others", g,
+                    setup.config.controller().gatewayExpiry());
+        }
         // a flow is observed once a cycle, at its gateway's last report: forgotten once a whole window has passed unheard
-        shares.forgetOlderThan(nowNanos - limit - config.gateway().stats().window().toNanos() - config.controller().cycle().toNanos());
-    }
-
-    static String fmt(double v) {
-        return Double.isFinite(v) ? String.format("%.3f", v) : String.valueOf(v);
+        shares.forgetOlderThan(nowNanos - limit - setup.config.gateway().stats().window().toNanos()
+                - setup.config.controller().cycle().toNanos());
     }
 }

@@ -23,11 +23,13 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.function.ToDoubleFunction;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -85,7 +87,11 @@ final class Tuning {
 
 
     /** Each partition's tuner, built at its first cycle (its knobs need the servers' URLs), fed each side's utility. */
-    void tick(long now, ResourceManager rm) {
+    /**
+     * @param utility      the measured utility of a set of classes now ({@link ResourceManager#measuredUtility})
+     * @param windowCycles control cycles a statistics window spans
+     */
+    void tick(long now, ToDoubleFunction<Collection<String>> utility, int windowCycles) {
         if (config.get().controller().tuning().isEmpty()) {
             return;
         }
@@ -93,9 +99,9 @@ final class Tuning {
             for (TuningSettings t : config.get().controller().tuning()) {
                 Random random = new Random(Objects.hash(id, t.partition()));
                 OnlineTuner tuner = t.interleaved()
-                        ? new InterleavedTuner(t, controllerKnobs(t), random, rm.windowCycles())
+                        ? new InterleavedTuner(t, controllerKnobs(t), random, windowCycles)
                         : new Tuner(t, side(t, t.safePool()), side(t, t.experimentalPool()), random,
-                                rm.windowCycles());
+                                windowCycles);
                 if (!t.best().isEmpty()) {
                     double[] best = t.knobs().stream().mapToDouble(k -> t.best().get(k.name())).toArray();
                     try {
@@ -119,10 +125,10 @@ final class Tuning {
         }
         for (TuningPartition p : tuning.values()) {
             if (p.settings().interleaved()) {
-                p.tick(now, rm.measuredUtility(config.get().classes().stream().map(TrafficClassConfig::name).toList()),
+                p.tick(now, utility.applyAsDouble(config.get().classes().stream().map(TrafficClassConfig::name).toList()),
                         Double.NaN);
             } else {
-                p.tick(now, rm.measuredUtility(p.safeClasses()), rm.measuredUtility(p.trialClasses()));
+                p.tick(now, utility.applyAsDouble(p.safeClasses()), utility.applyAsDouble(p.trialClasses()));
             }
         }
     }
