@@ -1,5 +1,6 @@
 package io.slagate;
 
+import io.slagate.node.EmbeddedSystem;
 import io.slagate.bus.EmbeddedBroker;
 import io.slagate.config.BusSettings;
 import io.slagate.config.ConfigCheck;

@@ -3,7 +3,7 @@ package io.slagate.e2e;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.EmbeddedSystem;
+import io.slagate.node.EmbeddedSystem;
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.HeartbeatMessage;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
-import io.slagate.EmbeddedSystem;
+import io.slagate.node.EmbeddedSystem;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.HeartbeatMessage;

@@ -4,7 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.EmbeddedSystem;
+import io.slagate.node.EmbeddedSystem;
 import io.slagate.bus.ControlBus;
 import io.slagate.config.ConfigLoader;
 import io.slagate.console.ConsoleServer;

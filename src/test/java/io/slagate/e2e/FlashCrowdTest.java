@@ -2,7 +2,7 @@ package io.slagate.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.EmbeddedSystem;
+import io.slagate.node.EmbeddedSystem;
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.testing.TestBackend;

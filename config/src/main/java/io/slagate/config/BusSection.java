@@ -35,8 +35,26 @@ final class BusSection {
             accounts.add(new BusAccount(u, role, ConfigLoader.secretFromEnv(a, a.requiredString("passwordEnv"))));
         }
         BusTls tls = b.child("tls").isMissing() ? null : busTls(b.object("tls"));
+        Map<String, List<String>> gatewayAccounts = gatewayAccounts(b.object("gatewayAccounts"));
+        if (listen != null && !listen.isEmpty() && embedded && user == null && accounts.isEmpty()) {
+            b.problem("listen", listen, "opens the broker to other processes without authentication; set bus.user with "
+                    + "bus.passwordEnv (or bus.accounts with roles), or listen: \"\" for in-VM only");
+        }
+        if (listen != null && isSsl(listen) && embedded && (tls == null || tls.keyStore() == null)) {
+            b.problem("listen", listen, "is a TLS listener; set bus.tls.keyStore (the broker's certificate and key)");
+        }
+        List<String> network = network(b);
+        if (!network.isEmpty() && user == null) {
+            b.problem("network", network, "needs bus.user with bus.passwordEnv: the admin account the bridges to the peers"
+                    + " connect with (the same on every broker of the network)");
+        }
+        return new BusSettings(url, embedded, listen == null ? "" : listen, user, password, accounts, tls, gatewayAccounts,
+                network);
+    }
+
+    /** {@code bus.gatewayAccounts}: per bus account, the gateway ids it may speak for (each list non-empty). */
+    private static Map<String, List<String>> gatewayAccounts(ConfigNode ga) {
         Map<String, List<String>> gatewayAccounts = new LinkedHashMap<>();
-        ConfigNode ga = b.object("gatewayAccounts");
         for (String account : ga.entries().keySet()) {
             List<String> ids = new ArrayList<>();
             for (ConfigNode id : ga.list(account)) {
@@ -50,13 +68,11 @@ final class BusSection {
             }
             gatewayAccounts.put(account, ids);
         }
-        if (listen != null && !listen.isEmpty() && embedded && user == null && accounts.isEmpty()) {
-            b.problem("listen", listen, "opens the broker to other processes without authentication; set bus.user with "
-                    + "bus.passwordEnv (or bus.accounts with roles), or listen: \"\" for in-VM only");
-        }
-        if (listen != null && isSsl(listen) && embedded && (tls == null || tls.keyStore() == null)) {
-            b.problem("listen", listen, "is a TLS listener; set bus.tls.keyStore (the broker's certificate and key)");
-        }
+        return gatewayAccounts;
+    }
+
+    /** {@code bus.network}: the peer brokers' connector URLs. */
+    private static List<String> network(ConfigNode b) {
         List<String> network = new ArrayList<>();
         for (ConfigNode peer : b.list("network")) {
             String u = peer.asString();
@@ -66,12 +82,7 @@ final class BusSection {
                 network.add(u);
             }
         }
-        if (!network.isEmpty() && user == null) {
-            b.problem("network", network, "needs bus.user with bus.passwordEnv: the admin account the bridges to the peers"
-                    + " connect with (the same on every broker of the network)");
-        }
-        return new BusSettings(url, embedded, listen == null ? "" : listen, user, password, accounts, tls, gatewayAccounts,
-                network);
+        return network;
     }
 
     static boolean isSsl(String url) {

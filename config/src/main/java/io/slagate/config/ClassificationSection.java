@@ -27,24 +27,7 @@ final class ClassificationSection {
         } else if (from != null && !from.equalsIgnoreCase("basic")) {
             c.problem("customerFrom", from, "is not allowed; use basic (the HTTP Basic user name) or header:NAME");
         }
-        Map<String, Map<String, String>> subscriptions = new LinkedHashMap<>();
-        for (Map.Entry<String, ConfigNode> customer : c.entries("subscriptions").entrySet()) {
-            Map<String, String> byService = new LinkedHashMap<>();
-            ConfigLoader.safeText(c.child("subscriptions"), customer.getKey(), customer.getKey());
-            for (Map.Entry<String, ConfigNode> service : customer.getValue().entries().entrySet()) {
-                String grade = service.getValue().asString();
-                ConfigLoader.safeText(customer.getValue(), service.getKey(), service.getKey());
-                ConfigLoader.safeText(customer.getValue(), service.getKey(), grade);
-                if (grade != null) {
-                    byService.put(service.getKey(), grade);
-                }
-            }
-            if (byService.isEmpty()) {
-                c.child("subscriptions").problem(customer.getKey(), "(empty)",
-                        "must map services to grades, e.g. {\"/services/StockUtility\": gold, \"*\": silver}");
-            }
-            subscriptions.put(customer.getKey(), Map.copyOf(byService));
-        }
+        Map<String, Map<String, String>> subscriptions = subscriptions(c);
         String defaultGrade = c.string("defaultGrade", "standard");
         ConfigLoader.safeText(c, "defaultGrade", defaultGrade);
         List<RuleConfig> rules = new ArrayList<>();
@@ -74,5 +57,28 @@ final class ClassificationSection {
         return new ClassificationConfig(header, subscriptions, defaultGrade, rules, def,
                 QuotasSection.quotas(c, "grades", grades, "grade"),
                 QuotasSection.quotas(c, "customers", subscriptions.keySet(), "customer"));
+    }
+
+    /** {@code classification.subscriptions}: per customer, each service's grade (each customer's map non-empty). */
+    private static Map<String, Map<String, String>> subscriptions(ConfigNode c) {
+        Map<String, Map<String, String>> subscriptions = new LinkedHashMap<>();
+        for (Map.Entry<String, ConfigNode> customer : c.entries("subscriptions").entrySet()) {
+            Map<String, String> byService = new LinkedHashMap<>();
+            ConfigLoader.safeText(c.child("subscriptions"), customer.getKey(), customer.getKey());
+            for (Map.Entry<String, ConfigNode> service : customer.getValue().entries().entrySet()) {
+                String grade = service.getValue().asString();
+                ConfigLoader.safeText(customer.getValue(), service.getKey(), service.getKey());
+                ConfigLoader.safeText(customer.getValue(), service.getKey(), grade);
+                if (grade != null) {
+                    byService.put(service.getKey(), grade);
+                }
+            }
+            if (byService.isEmpty()) {
+                c.child("subscriptions").problem(customer.getKey(), "(empty)",
+                        "must map services to grades, e.g. {\"/services/StockUtility\": gold, \"*\": silver}");
+            }
+            subscriptions.put(customer.getKey(), Map.copyOf(byService));
+        }
+        return subscriptions;
     }
 }

@@ -48,6 +48,17 @@ final class ControllerSection {
         }
         Duration stabilization = c.duration("capacityStabilization", null, Duration.ZERO, Duration.ofHours(1)); // null: 3 windows
         List<TuningSettings> tuning = c.child("tuning").isMissing() ? List.of() : TuningSection.tuning(c.object("tuning"));
+        checkTuningStart(c, tuning, cycle, damping, resolution, model);
+        return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound,
+                minGain, forecast == null ? "none" : forecast, stabilization, reconfiguration(c.object("reconfiguration")), tuning, solve);
+    }
+
+    /**
+     * An interleaved tuner's controller knobs start from the value in force: one outside a knob's bounds (or a model not
+     * among its choices) would be moved at the first trial, whatever it measured.
+     */
+    private static void checkTuningStart(ConfigNode c, List<TuningSettings> tuning, Duration cycle, double damping, double resolution,
+                                         String model) {
         for (TuningSettings t : tuning) {
             for (TuningSettings.Knob k : t.knobs()) {
                 if (!k.controller() || !t.interleaved() || k.name().equals("window")) {
@@ -70,8 +81,6 @@ final class ControllerSection {
                 }
             }
         }
-        return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound,
-                minGain, forecast == null ? "none" : forecast, stabilization, reconfiguration(c.object("reconfiguration")), tuning, solve);
     }
 
     static ReconfigurationSettings reconfiguration(ConfigNode r) {

@@ -1,6 +1,6 @@
 package io.slagate.experiment;
 
-import io.slagate.EmbeddedSystem;
+import io.slagate.node.EmbeddedSystem;
 import io.slagate.bus.message.DecisionMessage;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;

@@ -48,7 +48,12 @@ final class ScaleReport {
         growth(md, results);
         md.append(String.format(Locale.ROOT, "%n## A broker lost%n%nAt the last point, with a real gateway (on broker A, like the"
                 + " manager) carrying 40 requests/s to a synthetic server, broker A is killed (SIGKILL). %s.%n", loss.line()));
-        ScaleRun.Result end = results.get(results.size() - 1);
+        goals(md, results.get(results.size() - 1), loss, line);
+        ResultsFile.write(file, md);
+    }
+
+    /** Each goal at the last point, what was measured and whether it held, then the result line. */
+    private static void goals(StringBuilder md, ScaleRun.Result end, ScaleRun.Loss loss, String line) {
         md.append(String.format(Locale.ROOT, """
 
                 ## Goals
@@ -74,7 +79,6 @@ final class ScaleReport {
                 yes(loss.allAppliedSeconds() <= 2.0 * ScaleExperiment.cycle().toSeconds()), loss.afterReconnectSeconds(),
                 yes(loss.afterReconnectSeconds() <= 2.0 * ScaleExperiment.cycle().toSeconds()), loss.errors(),
                 loss.requests(), yes(loss.errors() == 0), line));
-        ResultsFile.write(file, md);
     }
 
     /** The cost per cycle from 100 to 500 gateways (same C and S), against linear growth. */

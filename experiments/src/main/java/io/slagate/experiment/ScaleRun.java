@@ -227,17 +227,7 @@ final class ScaleRun implements AutoCloseable {
                 await("the real gateway's first allocation", Duration.ofSeconds(60), () -> agent.allocationsApplied() > 0);
                 Duration before = Duration.ofSeconds(5);
                 Duration window = Duration.ofSeconds(15);
-                LoadSpec spec = new LoadSpec("http://127.0.0.1:" + real.port(), "/services/StockUtility", null,
-                        List.of(new LoadSpec.ClassSpec("client", "getQuote", "client", false, null)),
-                        List.of(new LoadSpec.Phase(before.plus(window), List.of(40.0))), true, Duration.ZERO, Duration.ZERO, 7,
-                        Duration.ofSeconds(30), null);
-                CompletableFuture<Summary> load = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return new LoadGenerator(spec, null).run();
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
+                CompletableFuture<Summary> load = clientLoad(real.port(), before.plus(window));
                 Thread.sleep(before.toMillis()); // traffic before the loss
                 List<SimulatedGateway> onA = new ArrayList<>();
                 long[] connectsBefore = new long[gateways.size()];
@@ -250,25 +240,9 @@ final class ScaleRun implements AutoCloseable {
                 long lostAt = System.currentTimeMillis();
                 long lostNanos = System.nanoTime();
                 a.kill();
-                double[] reconnected = new double[gateways.size()];
-                double[] renewed = new double[gateways.size()];
-                Arrays.fill(reconnected, Double.NaN);
-                Arrays.fill(renewed, Double.NaN);
-                await("every gateway reconnected and applying allocations decided after the loss", window, () -> {
-                    double now = (System.nanoTime() - lostNanos) / 1e9;
-                    boolean all = true;
-                    for (int i = 0; i < gateways.size(); i++) {
-                        SimulatedGateway g = gateways.get(i);
-                        if (Double.isNaN(reconnected[i]) && (i % 2 == 1 || g.bus().isConnected() && g.bus().connects() > connectsBefore[i])) {
-                            reconnected[i] = i % 2 == 1 ? 0 : now;
-                        }
-                        if (Double.isNaN(renewed[i]) && g.decidedAtMillis() > lostAt) {
-                            renewed[i] = (g.appliedAtMillis() - lostAt) / 1000.0;
-                        }
-                        all &= !Double.isNaN(reconnected[i]) && !Double.isNaN(renewed[i]);
-                    }
-                    return all;
-                });
+                double[][] recovery = awaitRecovery(connectsBefore, lostAt, lostNanos, window);
+                double[] reconnected = recovery[0];
+                double[] renewed = recovery[1];
                 Summary s = load.get(window.toSeconds() + 60, TimeUnit.SECONDS);
                 long errors = s.classes().values().stream().mapToLong(c -> c.errors().values().stream().mapToLong(Long::longValue).sum())
                         .sum();
@@ -290,6 +264,48 @@ final class ScaleRun implements AutoCloseable {
                 real.stop(Duration.ofSeconds(5));
             }
         }
+    }
+
+    /** The real gateway's clients: 40 requests a second for {@code length}, started now. */
+    private static CompletableFuture<Summary> clientLoad(int port, Duration length) {
+        LoadSpec spec = new LoadSpec("http://127.0.0.1:" + port, "/services/StockUtility", null,
+                List.of(new LoadSpec.ClassSpec("client", "getQuote", "client", false, null)),
+                List.of(new LoadSpec.Phase(length, List.of(40.0))), true, Duration.ZERO, Duration.ZERO, 7,
+                Duration.ofSeconds(30), null);
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return new LoadGenerator(spec, null).run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    /**
+     * Waits until every gateway has reconnected (those on broker A: a new connection) and applies an allocation decided
+     * after the loss; per gateway, the seconds after the loss each took ({0}: reconnected, {1}: applying again).
+     */
+    private double[][] awaitRecovery(long[] connectsBefore, long lostAt, long lostNanos, Duration window) throws Exception {
+        double[] reconnected = new double[gateways.size()];
+        double[] renewed = new double[gateways.size()];
+        Arrays.fill(reconnected, Double.NaN);
+        Arrays.fill(renewed, Double.NaN);
+        await("every gateway reconnected and applying allocations decided after the loss", window, () -> {
+            double now = (System.nanoTime() - lostNanos) / 1e9;
+            boolean all = true;
+            for (int i = 0; i < gateways.size(); i++) {
+                SimulatedGateway g = gateways.get(i);
+                if (Double.isNaN(reconnected[i]) && (i % 2 == 1 || g.bus().isConnected() && g.bus().connects() > connectsBefore[i])) {
+                    reconnected[i] = i % 2 == 1 ? 0 : now;
+                }
+                if (Double.isNaN(renewed[i]) && g.decidedAtMillis() > lostAt) {
+                    renewed[i] = (g.appliedAtMillis() - lostAt) / 1000.0;
+                }
+                all &= !Double.isNaN(reconnected[i]) && !Double.isNaN(renewed[i]);
+            }
+            return all;
+        });
+        return new double[][] {reconnected, renewed};
     }
 
     /** The real gateway: the manager's servers and classes, every server at the synthetic backend. */

@@ -33,7 +33,7 @@ class ExperimentsTest {
     void contour_interpolatesTheZeroCrossings() {
         int[] grid = {5, 10};
         double[][] u = {{1.0, 0.5}, {-1.0, -1.5}};
-        String c = Experiments.contour(grid, u);
+        String c = RegionReport.contour(grid, u);
         assertTrue(c.contains("(7.5, 5)"), c); // u goes 1.0 → −1.0 between L_P 5 and 10 at L_B 5: halfway
         assertTrue(c.contains("(6.3, 10)"), c); // 0.5 → −1.5 at L_B 10: a quarter of the way, 6.25
         assertTrue(c.contains("total clients 13 to 16"), c); // 12.5 and 16.25, rounded

@@ -55,49 +55,21 @@ final class ClassLevelSolve {
             return AllocationOptimizer.greedy(full);
         }
         int minUnits = p.minUnits();
-        List<Integer> classes = new ArrayList<>();
-        List<List<Integer>> busy = new ArrayList<>(); // per class, the indexes j into free of its flows with traffic
-        for (int j = 0; j < p.free().size(); j++) {
-            PoolFlows.Flow f = p.freeFlow(j);
-            if (f.idle()) {
-                continue;
-            }
-            int at = classes.indexOf(f.cls());
-            if (at < 0) {
-                classes.add(f.cls());
-                busy.add(new ArrayList<>());
-                at = classes.size() - 1;
-            }
-            busy.get(at).add(j);
-        }
+        Busy busy = Busy.of(p);
+        List<Integer> classes = busy.classes();
         if (classes.isEmpty()) {
             return null;
         }
         int spare = Math.max(0, p.units() - minUnits * p.free().size());
         int[] cls = new int[classes.size()];
         AllocationProblem.FlowValue[] values = new AllocationProblem.FlowValue[classes.size()];
-        FlowObservation[] aggregate = new FlowObservation[classes.size()];
-        MarginalTable[] exact = new MarginalTable[classes.size()];
+        ClassView[] views = new ClassView[classes.size()];
         boolean concave = true;
         for (int x = 0; x < classes.size(); x++) {
-            int c = classes.get(x);
-            List<Integer> js = busy.get(x);
             cls[x] = x;
-            concave &= setup.concave(c);
-            if (setup.concave(c)) {
-                MarginalTable t = MarginalTable.of(full, js, minUnits, spare);
-                exact[x] = t;
-                values[x] = k -> t.value()[k];
-                continue;
-            }
-            FlowObservation o = aggregate(js.stream().map(j -> p.freeFlow(j).obs()).toList());
-            aggregate[x] = o;
-            String key = keys.of(FlowKeys.WHOLE_CLASS, c);
-            correction.observe(key, o, setup.model);
-            ClassGoals goal = setup.goals(c);
-            int n = js.size();
-            int base = minUnits * n;
-            values[x] = k -> n * goal.utility(key, correction, setup.model, o, (base + k) * p.resolution());
+            concave &= setup.concave(classes.get(x));
+            views[x] = view(p, full, classes.get(x), busy.flows().get(x), spare);
+            values[x] = views[x].value();
         }
         // one flow per class with traffic (a class without one must not enter a min)
         AllocationProblem byClass = new AllocationProblem(classes.size(), cls, values, spare, 0, full.combining(), concave);
@@ -105,10 +77,10 @@ final class ClassLevelSolve {
         int[] target = new int[p.free().size()];
         Arrays.fill(target, minUnits);
         for (int x = 0; x < classes.size(); x++) {
-            List<Integer> js = busy.get(x);
+            List<Integer> js = busy.flows().get(x);
             int classUnits = sol.units()[x];
-            if (exact[x] != null) {
-                for (int j : exact[x].first(classUnits)) {
+            if (views[x].exact() != null) {
+                for (int j : views[x].exact().first(classUnits)) {
                     target[j]++;
                 }
                 continue;
@@ -118,10 +90,55 @@ final class ClassLevelSolve {
             for (int y = 0; y < js.size(); y++) {
                 target[js.get(y)] = units[y];
             }
-            correction.decidedAt(keys.of(FlowKeys.WHOLE_CLASS, classes.get(x)), aggregate[x]);
+            correction.decidedAt(keys.of(FlowKeys.WHOLE_CLASS, classes.get(x)), views[x].aggregate());
         }
         return new Solution(target, AllocationOptimizer.objective(full, target), "classes+" + sol.method());
     }
+
+    /**
+     * A class's value at k units above its flows' minimums: the exact marginal table when its utility is concave
+     * ({@code exact}), else its flows seen as one ({@code aggregate}), whose measurement the correction observes.
+     */
+    private record ClassView(AllocationProblem.FlowValue value, MarginalTable exact, FlowObservation aggregate) {
+    }
+
+    private ClassView view(PoolProblem p, AllocationProblem full, int c, List<Integer> js, int spare) {
+        if (setup.concave(c)) {
+            MarginalTable t = MarginalTable.of(full, js, p.minUnits(), spare);
+            return new ClassView(k -> t.value()[k], t, null);
+        }
+        FlowObservation o = aggregate(js.stream().map(j -> p.freeFlow(j).obs()).toList());
+        String key = keys.of(FlowKeys.WHOLE_CLASS, c);
+        correction.observe(key, o, setup.model);
+        ClassGoals goal = setup.goals(c);
+        int n = js.size();
+        int base = p.minUnits() * n;
+        double resolution = p.resolution();
+        return new ClassView(k -> n * goal.utility(key, correction, setup.model, o, (base + k) * resolution), null, o);
+    }
+
+    /** The classes with traffic among a pool's free flows, and per class the indexes j into the free flows of its busy ones. */
+    private record Busy(List<Integer> classes, List<List<Integer>> flows) {
+        static Busy of(PoolProblem p) {
+            List<Integer> classes = new ArrayList<>();
+            List<List<Integer>> flows = new ArrayList<>();
+            for (int j = 0; j < p.free().size(); j++) {
+                PoolFlows.Flow f = p.freeFlow(j);
+                if (f.idle()) {
+                    continue;
+                }
+                int at = classes.indexOf(f.cls());
+                if (at < 0) {
+                    classes.add(f.cls());
+                    flows.add(new ArrayList<>());
+                    at = classes.size() - 1;
+                }
+                flows.get(at).add(j);
+            }
+            return new Busy(classes, flows);
+        }
+    }
+
     /**
      * A class's best Σ_g U_c for every number of units above its flows' minimums, when its utility is concave in the
      * share: then the marginal gains only fall, and giving each next unit to the flow that gains most is optimal at

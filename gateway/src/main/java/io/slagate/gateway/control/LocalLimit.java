@@ -47,22 +47,41 @@ public final class LocalLimit {
     /** How much slower the answers under a tenth more slots must be for the probe after a hold to find it still needed. */
     static final double PROBE_WORSE = 1.1;
 
+    /**
+     * Where the limit is. Each transition is one method: {@link #cut} (normal → cut), {@link #recovered} (cut → giving
+     * back or normal), {@link #slowerNotOverloaded} (cut → normal), {@link #probe} (cut or holding → probing or giving
+     * back, and a further tenth within them), {@link #stillNeeded} (probing or giving back → holding),
+     * {@link #probedToTheTop} (probing or giving back → normal), {@link #heldLongEnough} (cut or holding → normal, a
+     * tenth at a time).
+     */
+    enum State {
+        /** No local cap: the manager's grant is in force. */
+        NORMAL,
+        /** Cut at a jump; watching the answers under the cut. */
+        CUT,
+        /** A tenth more was found slower: held where the server keeps up, no probe until the hold ends. */
+        HOLDING,
+        /** A tenth more tried after the hold (the answers never said recovered), its judgement awaited. */
+        PROBING,
+        /** The answers said recovered: a tenth more at a time, each judged. */
+        GIVING_BACK
+    }
+
     private final int holdTicks;
     private final double tickSeconds;
-    private int cap = -1; // −1: not limiting
+    private State state = State.NORMAL;
+    private int cap = -1; // −1 while NORMAL
     private double normalSeconds = Double.NaN;
     private int heldTicks;
-    private int skipTicks; // after a cut, the ticks that still answer requests admitted before it
+    private int skipTicks; // after a cut or a probe, the ticks that still answer requests admitted before it
     private int skipAnswers; // and those answers
     private double skipWork;
-    private boolean givingBack; // a judgement said recovered: slots are coming back
+    private boolean saidRecovered; // a judgement under this cut said recovered: its probes give back
     private int cutFrom; // the granted cap and the mean service time that the cut was made at
     private double cutAtSeconds;
     private String reason = "";
     private double lastMeanSeconds; // the last complete judgement's mean under the cut
-    private boolean probing; // a tenth more tried after the hold, its judgement awaited
-    private double probeBaseSeconds; // the mean just before it
-    private boolean holding; // a tenth more was found slower: no probe until the hold ends
+    private double probeBaseSeconds; // the mean just before the probe being judged
 
     // the judgement being gathered
     private int gatherTicks;
@@ -94,7 +113,7 @@ public final class LocalLimit {
         if (!(normalSeconds > 0)) {
             normalSeconds = windowMeanSeconds > 0 ? windowMeanSeconds : Double.NaN;
         }
-        if (cap >= 0) {
+        if (state != State.NORMAL) {
             heldTicks++;
         }
         if (skipTicks > 0) {
@@ -102,86 +121,121 @@ public final class LocalLimit {
             return current(granted);
         }
         double mean = gather(answers, meanSeconds);
-        if (cap < 0) {
+        if (state == State.NORMAL) {
             return judgeUncapped(mean, granted);
         }
         // the grant before the cut: while the limit holds, the manager takes the reduced cap as the server's capacity and
         // grants about that, so a probe's room and the point of giving back whole are judged against what it was
         int ceiling = Math.max(granted, cutFrom);
         int tenth = Math.max(1, ceiling / 10);
-        if (mean > 0 && probing) {
-            if (mean > PROBE_WORSE * probeBaseSeconds) {
-                int back = Math.max(1, cap - tenth);
-                reason = String.format(Locale.ROOT, "still needed: %.1f ms at cap %d against %.1f ms at %d; held again at %d", mean * 1e3,
-                        cap, probeBaseSeconds * 1e3, back, back);
-                cap = back;
-                heldTicks = 0;
-                probing = false;
-                holding = true;
-                lastMeanSeconds = probeBaseSeconds;
-                return current(granted);
-            }
-            if (cap + tenth >= ceiling) { // no slower with each tenth more
-                probing = false;
-                cap = -1;
-                if (givingBack) {
-                    reason = "recovered: cap given back";
-                } else { // judged neither way under the cut, and more slots cost nothing: slower whatever its load
-                    reason = "held long enough, more slots cost nothing: cap given back to the manager's";
-                    if (windowMeanSeconds > 0) {
-                        normalSeconds = windowMeanSeconds;
-                    }
-                }
-                return granted;
-            }
-            probe(mean, tenth);
-            return current(granted);
+        if (state == State.PROBING || state == State.GIVING_BACK) {
+            return judgeProbe(mean, tenth, ceiling, windowMeanSeconds, granted);
         }
         if (mean > 0) {
             lastMeanSeconds = mean;
-            // held where a tenth more was found slower: no probe until the hold ends, however quick the answers
-            if (mean <= RECOVERED * normalSeconds && !holding) {
-                givingBack = true;
-                if (cap + tenth >= ceiling) {
-                    cap = -1;
-                    reason = "recovered: cap given back";
-                    return granted;
-                }
-                probe(mean, tenth);
-                return current(granted);
-            }
             // a server whose work is shared answers in proportion to the requests it executes: at cap/cutFrom of them,
             // as much sooner. Closer to the slow pace than to that, and fewer requests did not help
-            double shared = cutAtSeconds * cap / cutFrom;
-            if (!givingBack && !holding && mean > (cutAtSeconds + shared) / 2) {
-                reason = String.format(Locale.ROOT, "slower, not overloaded: %.1f ms at cap %d against %.1f ms at %d; cap given back, "
-                        + "%.1f ms the new normal", mean * 1e3, cap, cutAtSeconds * 1e3, cutFrom, mean * 1e3);
-                normalSeconds = mean;
-                cap = -1;
-                return granted;
+            if (state == State.CUT && mean <= RECOVERED * normalSeconds) {
+                return recovered(mean, tenth, ceiling, granted);
+            }
+            if (state == State.CUT && mean > (cutAtSeconds + cutAtSeconds * cap / cutFrom) / 2) {
+                return slowerNotOverloaded(mean, granted);
             }
         }
-        if (heldTicks >= holdTicks && probing) {
+        if (heldTicks < holdTicks) {
             return current(granted);
         }
-        if (heldTicks >= holdTicks && lastMeanSeconds > 0 && cap + tenth < ceiling) {
-            holding = false;
-            probe(lastMeanSeconds, tenth);
+        if (lastMeanSeconds > 0 && cap + tenth < ceiling) {
+            probe(lastMeanSeconds, tenth); // the hold is over: a tenth more, judged
             return current(granted);
         }
-        if (heldTicks >= holdTicks) {
-            int c = giveBack(ceiling);
-            if (cap < 0 && windowMeanSeconds > 0) {
-                normalSeconds = windowMeanSeconds; // still slower after the hold: the new normal
-            }
-            return Math.min(c, granted);
+        return heldLongEnough(ceiling, windowMeanSeconds, granted);
+    }
+
+    /** The state the limit is in. */
+    State state() {
+        return state;
+    }
+
+    /** Probing or giving back: a judgement of the last tenth decides the next step (none yet: the cap stays). */
+    private int judgeProbe(double mean, int tenth, int ceiling, double windowMeanSeconds, int granted) {
+        if (!(mean > 0)) {
+            return current(granted);
         }
+        if (mean > PROBE_WORSE * probeBaseSeconds) {
+            return stillNeeded(mean, tenth, granted);
+        }
+        if (cap + tenth >= ceiling) {
+            return probedToTheTop(windowMeanSeconds, granted);
+        }
+        probe(mean, tenth);
         return current(granted);
+    }
+
+    /** The tenth made the answers slower: taken back, and the cap held there for another hold. */
+    private int stillNeeded(double mean, int tenth, int granted) {
+        int back = Math.max(1, cap - tenth);
+        reason = String.format(Locale.ROOT, "still needed: %.1f ms at cap %d against %.1f ms at %d; held again at %d", mean * 1e3,
+                cap, probeBaseSeconds * 1e3, back, back);
+        cap = back;
+        heldTicks = 0;
+        state = State.HOLDING;
+        lastMeanSeconds = probeBaseSeconds;
+        return current(granted);
+    }
+
+    /** No slower with each tenth more, up to the grant: the limit ends. */
+    private int probedToTheTop(double windowMeanSeconds, int granted) {
+        release();
+        if (saidRecovered) {
+            reason = "recovered: cap given back";
+        } else { // judged neither way under the cut, and more slots cost nothing: slower whatever its load
+            reason = "held long enough, more slots cost nothing: cap given back to the manager's";
+            if (windowMeanSeconds > 0) {
+                normalSeconds = windowMeanSeconds;
+            }
+        }
+        return granted;
+    }
+
+    /** Under the cut the answers are back within {@value #RECOVERED}x normal: the slots come back, a tenth at a time. */
+    private int recovered(double mean, int tenth, int ceiling, int granted) {
+        saidRecovered = true;
+        if (cap + tenth >= ceiling) {
+            release();
+            reason = "recovered: cap given back";
+            return granted;
+        }
+        probe(mean, tenth);
+        return current(granted);
+    }
+
+    /** Fewer requests did not make the answers sooner: the cut is given back at once, and the slower pace is the normal. */
+    private int slowerNotOverloaded(double mean, int granted) {
+        reason = String.format(Locale.ROOT, "slower, not overloaded: %.1f ms at cap %d against %.1f ms at %d; cap given back, "
+                + "%.1f ms the new normal", mean * 1e3, cap, cutAtSeconds * 1e3, cutFrom, mean * 1e3);
+        normalSeconds = mean;
+        release();
+        return granted;
+    }
+
+    /** After the hold, with nothing to probe by (or no room for a tenth): a tenth back, up to the ceiling, where the limit ends. */
+    private int heldLongEnough(int ceiling, double windowMeanSeconds, int granted) {
+        int c = giveBack(ceiling);
+        if (state == State.NORMAL && windowMeanSeconds > 0) {
+            normalSeconds = windowMeanSeconds; // still slower after the hold: the new normal
+        }
+        return Math.min(c, granted);
+    }
+
+    private void release() {
+        cap = -1;
+        state = State.NORMAL;
     }
 
     /** A tenth more slots, judged once the answers admitted before them are in, against {@code baseSeconds} before them. */
     private void probe(double baseSeconds, int tenth) {
-        probing = true;
+        state = saidRecovered ? State.GIVING_BACK : State.PROBING;
         probeBaseSeconds = baseSeconds;
         cap += tenth;
         skipTicks = Math.max(1, (int) Math.ceil(2 * baseSeconds / tickSeconds - 1e-9));
@@ -201,7 +255,7 @@ public final class LocalLimit {
             skipWork += answers * meanSeconds;
         }
         if (--skipTicks == 0) {
-            if (!probing && skipAnswers >= MIN_ANSWERS && skipWork / skipAnswers > cutAtSeconds) {
+            if (state == State.CUT && skipAnswers >= MIN_ANSWERS && skipWork / skipAnswers > cutAtSeconds) {
                 cutAtSeconds = skipWork / skipAnswers;
             }
             gatherTicks = 0;
@@ -216,27 +270,31 @@ public final class LocalLimit {
             return granted;
         }
         if (mean > jump(gatheredAnswers) * normalSeconds && granted > 1) {
-            cap = Math.max(1, Math.min(granted - 1, (int) Math.ceil(granted * normalSeconds / mean - 1e-9)));
-            cutFrom = granted;
-            cutAtSeconds = mean;
-            heldTicks = 0;
-            // the requests admitted before the cut answer at the slow pace for about that long again: judged with
-            // them, an overloaded server looked "slower, not overloaded" (the gateway test, once in a few runs)
-            skipTicks = Math.max(1, (int) Math.ceil(2 * mean / tickSeconds - 1e-9));
-            skipAnswers = 0;
-            skipWork = 0;
-            givingBack = false;
-            probing = false;
-            holding = false;
-            lastMeanSeconds = 0;
-            reason = String.format(Locale.ROOT, "service time %.1f ms, %.1fx the normal %.1f ms: cap %d → %d", mean * 1e3,
-                    mean / normalSeconds, normalSeconds * 1e3, granted, cap);
-            return cap;
+            return cut(mean, granted);
         }
         if (mean <= JUMP * normalSeconds) { // a jump it cannot act on (one slot) is not the normal
             normalSeconds += Math.min(0.5, gatheredAnswers / (double) NORMAL_ANSWERS) * (mean - normalSeconds);
         }
         return granted;
+    }
+
+    /** The mean jumped: the cap drops at once to what keeps the throughput at the slower pace (Little). */
+    private int cut(double mean, int granted) {
+        cap = Math.max(1, Math.min(granted - 1, (int) Math.ceil(granted * normalSeconds / mean - 1e-9)));
+        cutFrom = granted;
+        cutAtSeconds = mean;
+        heldTicks = 0;
+        // the requests admitted before the cut answer at the slow pace for about that long again: judged with
+        // them, an overloaded server looked "slower, not overloaded" (the gateway test, once in a few runs)
+        skipTicks = Math.max(1, (int) Math.ceil(2 * mean / tickSeconds - 1e-9));
+        skipAnswers = 0;
+        skipWork = 0;
+        state = State.CUT;
+        saidRecovered = false;
+        lastMeanSeconds = 0;
+        reason = String.format(Locale.ROOT, "service time %.1f ms, %.1fx the normal %.1f ms: cap %d → %d", mean * 1e3,
+                mean / normalSeconds, normalSeconds * 1e3, granted, cap);
+        return cap;
     }
 
     /**
@@ -272,7 +330,7 @@ public final class LocalLimit {
         if (cap < ceiling) {
             return cap;
         }
-        cap = -1;
+        release();
         reason = "held long enough: cap given back to the manager's";
         return ceiling;
     }

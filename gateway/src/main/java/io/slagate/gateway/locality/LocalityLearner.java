@@ -168,11 +168,7 @@ public final class LocalityLearner {
         int[] caps = Arrays.stream(candidates).map(cap).toArray();
         double total = observed(live, candidates.length, load, sets, service);
         LocalityMap before = map;
-        int[] previous = new int[n];
-        for (int t = 0; t < n; t++) {
-            int[] r = before.ranking(t);
-            previous[t] = r == null ? -1 : r[0];
-        }
+        int[] previous = firstChoices(before, n);
         List<List<Integer>> groups = candidates.length == 0 ? List.of()
                 : WorkingSetGrouping.group(sets, load, candidates.length, epsilon);
         int[] placed = GroupPlacement.place(groups, load, candidates, caps, previous, service);
@@ -214,12 +210,27 @@ public final class LocalityLearner {
         map = next;
         remaps++;
         moves += moved;
-        if (moved > 0 && movedLoad >= 0.02 * total) {
+        logMoves(moved, movedLoad >= 0.02 * total, shown);
+        return next;
+    }
+
+    /** Each type's first server in {@code map}, −1 for a type it does not place. */
+    private static int[] firstChoices(LocalityMap map, int n) {
+        int[] first = new int[n];
+        for (int t = 0; t < n; t++) {
+            int[] r = map.ranking(t);
+            first[t] = r == null ? -1 : r[0];
+        }
+        return first;
+    }
+
+    /** A remap that moved types: at INFO when they carry 2% of the load or more, else at DEBUG. */
+    private void logMoves(int moved, boolean significant, List<LocalityMap.Group> shown) {
+        if (moved > 0 && significant) {
             LOG.info("pool {}: locality remap moved {} request type(s); groups now {}", pool, moved, shown);
         } else if (moved > 0) {
             LOG.debug("pool {}: locality remap moved {} rare request type(s) (under 2% of the load)", pool, moved);
         }
-        return next;
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.slagate;
+package io.slagate.node;
 
 import io.slagate.bus.ControlBus;
 import io.slagate.bus.EmbeddedBroker;

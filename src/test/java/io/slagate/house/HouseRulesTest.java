@@ -1,0 +1,137 @@
+package io.slagate.house;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import com.github.javaparser.ParserConfiguration;
+import com.github.javaparser.StaticJavaParser;
+import com.github.javaparser.ast.CompilationUnit;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The house rules, checked over every module's main code: no file over {@value #MAX_FILE_LINES} lines, no method or
+ * constructor over {@value #MAX_METHOD_LINES}, no cycle between packages (across modules too), and no package split
+ * between two modules. A failure names every offender, so one run lists all there is to fix.
+ */
+class HouseRulesTest {
+    static final int MAX_FILE_LINES = 500;
+    static final int MAX_METHOD_LINES = 60;
+
+    private static Path root;
+    private static Map<String, Path> modules;
+
+    @BeforeAll
+    static void findModules() throws IOException {
+        root = Path.of("").toAbsolutePath();
+        while (!Files.exists(root.resolve("launcher").resolve("pom.xml"))) {
+            root = root.getParent(); // surefire runs in launcher/; an IDE may run from the root
+        }
+        modules = modules(Files.readString(root.resolve("pom.xml")));
+        assertTrue(modules.size() >= 10, "the root pom's modules: " + modules.keySet());
+    }
+
+    /** Each module of the root pom that has main Java sources, with its source root. */
+    static Map<String, Path> modules(String pom) {
+        Map<String, Path> out = new TreeMap<>();
+        Matcher m = Pattern.compile("<module>([^<]+)</module>").matcher(pom);
+        while (m.find()) {
+            Path src = root.resolve(m.group(1)).resolve("src/main/java");
+            if (Files.isDirectory(src)) {
+                out.put(m.group(1), src);
+            }
+        }
+        return out;
+    }
+
+    private static List<Path> sources(Path src) throws IOException {
+        try (Stream<Path> s = Files.walk(src)) {
+            return s.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+        }
+    }
+
+    @Test
+    void noMainFile_isOverTheLimit() throws IOException {
+        List<String> over = new ArrayList<>();
+        for (Path src : modules.values()) {
+            for (Path f : sources(src)) {
+                long lines = Files.readAllLines(f).size();
+                if (lines > MAX_FILE_LINES) {
+                    over.add(root.relativize(f) + " " + lines);
+                }
+            }
+        }
+        assertEquals(List.of(), over, "main files over " + MAX_FILE_LINES + " lines: split by responsibility");
+    }
+
+    @Test
+    void noMethod_isOverTheLimit() throws IOException {
+        StaticJavaParser.getParserConfiguration().setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_17);
+        List<String> over = new ArrayList<>();
+        for (Path src : modules.values()) {
+            for (Path f : sources(src)) {
+                CompilationUnit cu = StaticJavaParser.parse(f);
+                for (CallableDeclaration<?> m : cu.findAll(CallableDeclaration.class)) {
+                    int lines = m.getRange().map(r -> r.end.line - r.begin.line + 1).orElse(0);
+                    if (lines > MAX_METHOD_LINES) {
+                        over.add(root.relativize(f) + " " + m.getNameAsString() + " " + lines);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), over, "methods over " + MAX_METHOD_LINES + " lines (declaration to closing brace)");
+    }
+
+    @Test
+    void noPackage_isSplitBetweenModules() throws IOException {
+        Map<String, TreeSet<String>> owners = new TreeMap<>();
+        for (Map.Entry<String, Path> module : modules.entrySet()) {
+            for (Path f : sources(module.getValue())) {
+                String pkg = module.getValue().relativize(f.getParent()).toString().replace('/', '.');
+                owners.computeIfAbsent(pkg, p -> new TreeSet<>()).add(module.getKey());
+            }
+        }
+        owners.values().removeIf(m -> m.size() == 1);
+        assertEquals(Map.of(), owners, "packages in more than one module");
+    }
+
+    @Test
+    void noCycle_betweenPackages() {
+        List<Path> classes = new ArrayList<>();
+        for (String module : modules.keySet()) {
+            Path dir = root.resolve(module).resolve("target/classes");
+            assertTrue(Files.isDirectory(dir), "module " + module + " is not compiled (" + dir + "): build the reactor first");
+            classes.add(dir);
+        }
+        JavaClasses all = new ClassFileImporter().importPaths(classes);
+        // each package its own slice, the root package io.slagate included
+        SlicesRuleDefinition.slices().assignedFrom(new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass c) {
+                return c.getPackageName().startsWith("io.slagate") ? SliceIdentifier.of(c.getPackageName()) : SliceIdentifier.ignore();
+            }
+
+            @Override
+            public String getDescription() {
+                return "the packages of io.slagate";
+            }
+        }).should().beFreeOfCycles().check(all);
+    }
+}
