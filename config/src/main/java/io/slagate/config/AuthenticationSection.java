@@ -49,7 +49,7 @@ final class AuthenticationSection {
         AuthenticationSettings.JwtSettings jwt = a.child("jwt").isMissing() ? null : jwt(a.object("jwt"));
         String cert = null;
         if (!a.child("clientCertificate").isMissing()) {
-            cert = a.choice("clientCertificate", "cn", s -> List.of(CLIENT_CERTIFICATE).contains(s) ? s : null, CLIENT_CERTIFICATE);
+            cert = a.choice("clientCertificate", null, s -> List.of(CLIENT_CERTIFICATE).contains(s) ? s : null, CLIENT_CERTIFICATE);
         }
         ConfigNode c = a.object("cache");
         c.allowOnly("entries", "ttl");

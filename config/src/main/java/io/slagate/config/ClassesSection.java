@@ -52,7 +52,10 @@ final class ClassesSection {
                     + " (or discretionary: true for a class without one)");
         }
         Duration target = discretionary || (c.child("target").isMissing() && percentile != null) ? null
-                : c.duration("target", Duration.ofSeconds(1), Duration.ofMillis(1), ConfigLoader.MAX_TIMEOUT);
+                : c.duration("target", null, Duration.ofMillis(1), ConfigLoader.MAX_TIMEOUT);
+        if (target == null && !discretionary && percentile == null) {
+            target = Duration.ofSeconds(1); // missing or refused, and said so: a placeholder so that the rest is still checked
+        }
         List<Duration> thresholds = new ArrayList<>(); // the same function rates each goal against its threshold (none: none)
         if (target != null) {
             thresholds.add(target);
@@ -76,7 +79,7 @@ final class ClassesSection {
             c.problem("customerQueueBound", customerBound, "must not exceed queueBound (" + bound + ")");
         }
         Duration deadline = c.child("deadline").isMissing() ? null
-                : c.duration("deadline", Duration.ofSeconds(1), Duration.ofMillis(1), ConfigLoader.MAX_TIMEOUT);
+                : c.duration("deadline", null, Duration.ofMillis(1), ConfigLoader.MAX_TIMEOUT);
         return new TrafficClassConfig(name, target, utility, bound, timeout, pool, !"none".equals(fairness),
                 Math.min(customerBound, Math.max(bound, 1)), deadline, percentile, discretionary ? 0 : importance, discretionary);
     }

@@ -134,6 +134,21 @@ public final class ConfigLoader {
         return parse(yaml, source, UNTRUSTED_YAML);
     }
 
+    /**
+     * The keys the loader declares while reading {@code yaml}, at every depth (the reference test's view of the
+     * loader); the document must be valid.
+     */
+    static DeclaredKeys declaredKeys(String yaml, String source) {
+        List<String> problems = new ArrayList<>();
+        DeclaredKeys keys = new DeclaredKeys();
+        try {
+            parse(new ConfigNode(root(yaml, source, YAML), "", problems, "", keys), problems, source);
+        } catch (ConfigException e) {
+            keys.problems(problems); // a document that exercises every key need not be a consistent configuration
+        }
+        return keys;
+    }
+
     private static SlagateConfig parse(String yaml, String source, ObjectMapper mapper) {
         List<String> problems = new ArrayList<>();
         return parse(new ConfigNode(root(yaml, source, mapper), "", problems), problems, source);

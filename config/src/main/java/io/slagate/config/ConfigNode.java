@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,11 +27,58 @@ final class ConfigNode {
     private final JsonNode node;
     private final String path;
     private final List<String> problems;
+    /** The path with list indexes as [] and chosen names as *; what {@link #declared} records under. */
+    private final String shape;
+    /** Where the keys read are recorded (the reference test); null when reading a file. */
+    private final DeclaredKeys declared;
+    /** Whether this mapping's keys are names its user chose ({@link #namesChosen}). */
+    private final boolean chosen;
 
     ConfigNode(JsonNode node, String path, List<String> problems) {
+        this(node, path, problems, path, null);
+    }
+
+    ConfigNode(JsonNode node, String path, List<String> problems, String shape, DeclaredKeys declared) {
+        this(node, path, problems, shape, declared, false);
+    }
+
+    private ConfigNode(JsonNode node, String path, List<String> problems, String shape, DeclaredKeys declared, boolean chosen) {
         this.node = node;
         this.path = path;
         this.problems = problems;
+        this.shape = shape;
+        this.declared = declared;
+        this.chosen = chosen;
+    }
+
+    /**
+     * This mapping read by the names its user chose (pools, classes): its keys are declared as {@code *}. The node is
+     * the same; only what a recorder is told differs.
+     */
+    ConfigNode namesChosen() {
+        return new ConfigNode(node, path, problems, shape + ".*", declared, true);
+    }
+
+    /** The shape of key {@code name} here. */
+    private String shapeOf(String name) {
+        return chosen ? shape : DeclaredKeys.shape(shape, name);
+    }
+
+    private ConfigNode at(JsonNode child, String childPath, String childShape) {
+        if (declared != null) {
+            declared.accessed(childShape);
+        }
+        return new ConfigNode(child, childPath, problems, childShape, declared);
+    }
+
+    /** Records a value read here, with its type, default and bounds (when a recorder is set). */
+    private void declare(String name, String type, Object def, String bounds) {
+        if (declared != null) {
+            String text = def == null ? null : def instanceof Duration d ? human(d)
+                    : def instanceof Double v ? fmt(v) : def instanceof Enum<?> e ? e.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                    : String.valueOf(def);
+            declared.value(shapeOf(name), type, text, bounds);
+        }
     }
 
     String path() {
@@ -75,12 +121,6 @@ final class ConfigNode {
         problems.add((path.isEmpty() ? "(top level)" : path) + ": " + message);
     }
 
-    /**
-     * Told every object's path and the keys it allows, as a document is read: how the configuration
-     * reference is checked against the loader (a test sets it; null otherwise).
-     */
-    static volatile BiConsumer<String, List<String>> DECLARED;
-
     /** Reports keys that this object does not know: a typo must not be silently ignored. */
     void allowOnly(String... keys) {
         allowOnly(null, null, keys);
@@ -88,13 +128,8 @@ final class ConfigNode {
 
     /** As {@link #allowOnly(String...)}, and also any key matching {@code pattern} (described by {@code patternText}). */
     void allowOnly(Pattern pattern, String patternText, String... keys) {
-        BiConsumer<String, List<String>> declared = DECLARED;
-        if (declared != null) {
-            List<String> all = new ArrayList<>(List.of(keys));
-            if (patternText != null) {
-                all.add(patternText.split(" ")[0]);
-            }
-            declared.accept(path, all);
+        if (declared != null && !chosen) { // the keys of a mapping of chosen names are the user's, not the loader's
+            declared.allowed(shape, List.of(keys), patternText);
         }
         if (isMissing() || !node.isObject()) {
             return;
@@ -120,7 +155,7 @@ final class ConfigNode {
 
     ConfigNode child(String name) {
         JsonNode child = (isMissing() || !node.isObject()) ? null : node.get(name);
-        return new ConfigNode(child, key(name), problems);
+        return at(child, key(name), shapeOf(name));
     }
 
     /** The object at {@code name}; a problem if it is present but not an object. */
@@ -128,7 +163,7 @@ final class ConfigNode {
         ConfigNode child = child(name);
         if (!child.isMissing() && !child.node.isObject()) {
             problems.add(child.path + ": " + show(child.node) + " must be a mapping of keys to values");
-            return new ConfigNode(null, child.path, problems);
+            return new ConfigNode(null, child.path, problems, child.shape, declared);
         }
         return child;
     }
@@ -144,7 +179,7 @@ final class ConfigNode {
             return out;
         }
         for (int i = 0; i < child.node.size(); i++) {
-            out.add(new ConfigNode(child.node.get(i), child.path + "[" + i + "]", problems));
+            out.add(at(child.node.get(i), child.path + "[" + i + "]", child.shape + "[]"));
         }
         return out;
     }
@@ -162,7 +197,7 @@ final class ConfigNode {
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            out.put(e.getKey(), new ConfigNode(e.getValue(), key(e.getKey()), problems));
+            out.put(e.getKey(), at(e.getValue(), key(e.getKey()), DeclaredKeys.shape(shape, "*")));
         }
         return out;
     }
@@ -177,6 +212,11 @@ final class ConfigNode {
     }
 
     String string(String name, String def) {
+        declare(name, "text", def, null);
+        return text(name, def);
+    }
+
+    private String text(String name, String def) {
         ConfigNode c = child(name);
         if (c.isMissing()) {
             return def;
@@ -194,7 +234,8 @@ final class ConfigNode {
     }
 
     String requiredString(String name) {
-        String s = string(name, null);
+        declare(name, "text", "(required)", null);
+        String s = text(name, null);
         if (s == null && child(name).isMissing()) {
             missing(name, "a non-empty text is required");
         }
@@ -202,7 +243,8 @@ final class ConfigNode {
     }
 
     <E> E choice(String name, E def, Function<String, E> parse, String... allowed) {
-        String s = string(name, null);
+        declare(name, "choice", def, String.join(", ", allowed));
+        String s = text(name, null);
         if (s == null) {
             return def;
         }
@@ -215,6 +257,7 @@ final class ConfigNode {
     }
 
     int integer(String name, int def, int min, int max) {
+        declare(name, "integer", def, "[" + min + ", " + max + "]");
         ConfigNode c = child(name);
         if (c.isMissing()) {
             return def;
@@ -236,6 +279,7 @@ final class ConfigNode {
     }
 
     double number(String name, double def, double min, double max) {
+        declare(name, "number", def, "[" + fmt(min) + ", " + fmt(max) + "]");
         ConfigNode c = child(name);
         if (c.isMissing()) {
             return def;
@@ -263,6 +307,7 @@ final class ConfigNode {
     }
 
     boolean bool(String name, boolean def) {
+        declare(name, "boolean", def, null);
         ConfigNode c = child(name);
         if (c.isMissing()) {
             return def;
@@ -276,6 +321,7 @@ final class ConfigNode {
 
     /** A duration such as {@code 250ms}, {@code 5s}, {@code 1.5m}, {@code 1h}; a bare number is milliseconds. */
     Duration duration(String name, Duration def, Duration min, Duration max) {
+        declare(name, "duration", def, human(min) + " to " + human(max));
         ConfigNode c = child(name);
         if (c.isMissing()) {
             return def;
@@ -294,6 +340,7 @@ final class ConfigNode {
 
     /** A size in bytes such as {@code 1048576}, {@code 512KiB} or {@code 10MiB}. */
     long bytes(String name, long def, long min, long max) {
+        declare(name, "size", sizeText(def), min + " to " + max + " bytes");
         ConfigNode c = child(name);
         if (c.isMissing()) {
             return def;
@@ -358,6 +405,20 @@ final class ConfigNode {
             return ms / 1000 + "s";
         }
         return ms + "ms";
+    }
+
+    /** A size as a file would write it: 10MiB, 64KiB, or bytes. */
+    static String sizeText(long v) {
+        if (v > 0 && v % (1024L * 1024 * 1024) == 0) {
+            return v / (1024L * 1024 * 1024) + "GiB";
+        }
+        if (v > 0 && v % (1024L * 1024) == 0) {
+            return v / (1024L * 1024) + "MiB";
+        }
+        if (v > 0 && v % 1024 == 0) {
+            return v / 1024 + "KiB";
+        }
+        return Long.toString(v);
     }
 
     private static String fmt(double v) {

@@ -95,7 +95,7 @@ final class ControllerSection {
         Duration dwell = r.duration("dwell", d.dwell(), Duration.ZERO, Duration.ofHours(24));
         Map<String, Integer> min = new LinkedHashMap<>();
         for (Map.Entry<String, ConfigNode> e : r.entries("minServers").entrySet()) {
-            int v = r.object("minServers").integer(e.getKey(), 1, 0, 10_000);
+            int v = r.object("minServers").namesChosen().integer(e.getKey(), 1, 0, 10_000);
             min.put(e.getKey(), v);
         }
         return new ReconfigurationSettings(every, high, low, dwell, min);

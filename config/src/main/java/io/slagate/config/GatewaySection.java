@@ -128,7 +128,7 @@ final class GatewaySection {
         UpstreamReuse fallback = UpstreamReuse.SHARED;
         Map<String, UpstreamReuse> perPool = new LinkedHashMap<>();
         for (String pool : r.entries().keySet()) {
-            UpstreamReuse u = r.choice(pool, UpstreamReuse.SHARED, UpstreamReuse::parse, UPSTREAM_REUSE);
+            UpstreamReuse u = r.namesChosen().choice(pool, UpstreamReuse.SHARED, UpstreamReuse::parse, UPSTREAM_REUSE);
             if (pool.equals("default")) {
                 fallback = u;
             } else {
@@ -164,7 +164,7 @@ final class GatewaySection {
         }
         LoadBalancing fallback = LoadBalancing.LEAST_OUTSTANDING;
         for (Map.Entry<String, ConfigNode> e : lb.entries().entrySet()) {
-            LoadBalancing p = lb.choice(e.getKey(), LoadBalancing.LEAST_OUTSTANDING, LoadBalancing::parse, LOAD_BALANCING);
+            LoadBalancing p = lb.namesChosen().choice(e.getKey(), LoadBalancing.LEAST_OUTSTANDING, LoadBalancing::parse, LOAD_BALANCING);
             if (e.getKey().equals("default")) {
                 fallback = p;
             } else {
@@ -230,8 +230,8 @@ final class GatewaySection {
     }
 
     static HostPort hostPort(ConfigNode n, String key, HostPort def) {
-        String s = n.string(key, null);
-        if (s == null) {
+        String s = n.string(key, def.toString());
+        if (s == null || n.child(key).isMissing()) {
             return def;
         }
         HostPort hp = HostPort.parse(s);

@@ -184,7 +184,7 @@ final class TuningSection {
                 if (k.name() == null) {
                     continue;
                 }
-                double v = bestNode.number(k.name(), Double.NaN, k.min(), k.max());
+                double v = bestNode.namesChosen().number(k.name(), Double.NaN, k.min(), k.max());
                 if (Double.isNaN(v)) {
                     if (!bestNode.problemAlreadyAt(k.name())) {
                         bestNode.missing(k.name(), "the best configuration names every knob (it is applied whole)");
@@ -193,7 +193,7 @@ final class TuningSection {
                     best.put(k.name(), v);
                 }
             }
-            bestNode.allowOnly(knobs.stream().map(TuningSettings.Knob::name).filter(Objects::nonNull).toArray(String[]::new));
+            bestNode.namesChosen().allowOnly(knobs.stream().map(TuningSettings.Knob::name).filter(Objects::nonNull).toArray(String[]::new));
         }
         return best;
     }

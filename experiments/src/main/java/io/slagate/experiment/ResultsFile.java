@@ -43,7 +43,44 @@ final class ResultsFile {
             out.append(earlier).append(parts[2].strip()).append('\n');
         }
         Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.writeString(file, out.toString().stripTrailing() + "\n");
+        Files.writeString(file, wrapped(out.toString().stripTrailing()) + "\n");
+    }
+
+    /** The width prose is wrapped to (a table row is never wrapped: it is one line by Markdown's rules). */
+    static final int WIDTH = 120;
+
+    /**
+     * The text with every line wider than {@link #WIDTH} broken at spaces, but table rows: a list item's continuation
+     * indented under its text, a code block's not at all. A word wider than the width stays whole.
+     */
+    static String wrapped(String text) {
+        StringBuilder out = new StringBuilder();
+        boolean code = false;
+        for (String line : text.split("\n", -1)) {
+            if (line.startsWith("```")) {
+                code = !code;
+            }
+            if (line.length() <= WIDTH || line.startsWith("|")) {
+                out.append(line).append('\n');
+                continue;
+            }
+            String indent = code ? "" : line.startsWith("- ") || line.startsWith("* ") ? "  " : "";
+            int start = 0;
+            while (line.length() - start > WIDTH - (start == 0 ? 0 : indent.length())) {
+                int limit = start + WIDTH - (start == 0 ? 0 : indent.length());
+                int space = line.lastIndexOf(' ', limit);
+                if (space <= start) {
+                    space = line.indexOf(' ', limit);
+                    if (space < 0) {
+                        break;
+                    }
+                }
+                out.append(start == 0 ? "" : indent).append(line, start, space).append('\n');
+                start = space + 1;
+            }
+            out.append(start == 0 ? "" : indent).append(line.substring(start)).append('\n');
+        }
+        return out.substring(0, out.length() - 1);
     }
 
     /**

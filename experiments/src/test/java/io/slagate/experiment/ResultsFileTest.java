@@ -50,4 +50,20 @@ class ResultsFileTest {
         ResultsFile.write(f, report("2026-11-02", "first"));
         assertEquals(-1, Files.readString(f).indexOf(ResultsFile.HISTORY));
     }
+
+    @Test
+    void wrapped_breaksLongProseAtSpaces_keepsTableRowsAndTheWords() {
+        String prose = "word ".repeat(100).strip();
+        String row = "| " + "cell | ".repeat(100);
+        String item = "- " + "item ".repeat(60).strip();
+        String text = prose + "\n" + row + "\n" + item + "\n```\n" + "1:0.5 ".repeat(60).strip() + "\n```";
+        String out = ResultsFile.wrapped(text);
+        for (String line : out.split("\n")) {
+            assertTrue(line.length() <= ResultsFile.WIDTH || line.equals(row), "a long line: " + line);
+        }
+        assertTrue(out.contains("\n" + row + "\n"), "a table row is one line");
+        assertEquals(text.replaceAll("\\s+", " "), out.replaceAll("\\s+", " "), "nothing but whitespace changes");
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("  item")), "a list item's continuation is indented under it");
+        assertEquals(out, ResultsFile.wrapped(out), "wrapping twice changes nothing");
+    }
 }
