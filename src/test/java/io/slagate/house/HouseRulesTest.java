@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The house rules, checked over every module's main code: no file over {@value #MAX_FILE_LINES} lines, no method or
  * constructor over {@value #MAX_METHOD_LINES}, no cycle between packages (across modules too), and no package split
- * between two modules. A failure names every offender, so one run lists all there is to fix.
+ * between two modules; and no documentation line over {@value #MAX_DOC_LINE} characters. A failure names every offender, so one run lists all there is to fix.
  */
 class HouseRulesTest {
     static final int MAX_FILE_LINES = 500;
@@ -79,6 +79,27 @@ class HouseRulesTest {
             }
         }
         assertEquals(List.of(), over, "main files over " + MAX_FILE_LINES + " lines: split by responsibility");
+    }
+
+    static final int MAX_DOC_LINE = 500;
+
+    /** Prose belongs in paragraphs, not in table cells: no line of docs/ or the README over {@value #MAX_DOC_LINE} characters. */
+    @Test
+    void noDocumentationLine_isOverTheLimit() throws IOException {
+        List<String> over = new ArrayList<>();
+        List<Path> docs = new ArrayList<>(List.of(root.resolve("README.md")));
+        try (Stream<Path> s = Files.walk(root.resolve("docs"))) {
+            s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
+        }
+        for (Path f : docs) {
+            List<String> lines = Files.readAllLines(f);
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).length() > MAX_DOC_LINE) {
+                    over.add(root.relativize(f) + ":" + (i + 1) + " " + lines.get(i).length());
+                }
+            }
+        }
+        assertEquals(List.of(), over, "documentation lines over " + MAX_DOC_LINE + " characters");
     }
 
     @Test
