@@ -24,12 +24,14 @@ import java.util.List;
  *                              some servers read as a framing or hop-by-hop header (otherwise it is dropped)
  * @param requestBufferBytes    each client connection's read buffer (direct memory): Jetty keeps it while the
  *                              connection's request is unanswered, so every waiting request holds one
+ * @param releaseRequestBuffer  give that buffer back once the request was read whole (through a package-private
+ *                              method of Jetty's; off: every waiting request holds its buffer)
  */
 public record ClientPolicy(long bufferedRequestBytes, Duration requestBodyTimeout, long minRequestDataRate,
                            long bufferedResponseBytes, Duration responseWriteTimeout, List<String> trustedProxies,
-                           boolean refuseUnderscoreHeaders, int requestBufferBytes) {
+                           boolean refuseUnderscoreHeaders, int requestBufferBytes, boolean releaseRequestBuffer) {
     public static final ClientPolicy DEFAULTS = new ClientPolicy(64 * 1024, Duration.ofSeconds(10), 1024,
-            256 * 1024, Duration.ofSeconds(10), List.of(), false, 8 * 1024);
+            256 * 1024, Duration.ofSeconds(10), List.of(), false, 8 * 1024, true);
 
     public ClientPolicy {
         trustedProxies = List.copyOf(trustedProxies);

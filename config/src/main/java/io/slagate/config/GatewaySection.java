@@ -19,7 +19,7 @@ final class GatewaySection {
         g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
                 "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
                 "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
-                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "adminDump", "localLimit", "locality", "flashCrowd",
+                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "releaseRequestBuffer", "adminDump", "localLimit", "locality", "flashCrowd",
                 "loops", "upstreamReuse", "maxUpstreamConnections", "startupCaps", "managerTimeout", "accessLog", "authentication");
         String id = g.string("id", "gw1");
         if (id != null && !ConfigLoader.NAME.matcher(id).matches()) {
@@ -226,7 +226,7 @@ final class GatewaySection {
         }
         long requestBuffer = g.bytes("requestBufferBytes", d.requestBufferBytes(), 1024, 64 * 1024);
         return new ClientPolicy(bufferedRequest, bodyTimeout, minRate, bufferedResponse, writeTimeout, trusted,
-                "refuse".equals(underscore), (int) requestBuffer);
+                "refuse".equals(underscore), (int) requestBuffer, g.bool("releaseRequestBuffer", d.releaseRequestBuffer()));
     }
 
     static HostPort hostPort(ConfigNode n, String key, HostPort def) {

@@ -150,6 +150,11 @@ public final class Gateway implements AutoCloseable {
     }
 
     /** The read buffer of a client connection, and of an admin one (bytes), as Jetty will size them. */
+    /** The client listener's connections open now. */
+    List<org.eclipse.jetty.io.Connection> clientConnections() {
+        return gatewayConnector.getConnectedEndPoints().stream().map(e -> e.getConnection()).toList();
+    }
+
     int[] inputBufferSizes() {
         return new int[] {gatewayConnector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize(),
                 adminConnector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize()};

@@ -137,7 +137,7 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         if (RequestBody.announced(request)) {
             // The body first, then the queue: no server slot is ever held waiting for a client.
             RequestBody.read(ex, context.clients.bufferedRequestBytes(), maxRequestBytes, context.timer,
-                    context.clients.requestBodyTimeout().toMillis(), () -> admit(ex));
+                    context.clients.requestBodyTimeout().toMillis(), context.clients.releaseRequestBuffer(), () -> admit(ex));
         } else {
             admit(ex);
         }

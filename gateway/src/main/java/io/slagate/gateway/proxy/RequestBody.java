@@ -59,10 +59,13 @@ final class RequestBody implements Runnable, Invocable {
     }
     private volatile boolean complete;
     private boolean served;
+    /** Give the client connection's read buffer back once the body is read ({@code gateway.releaseRequestBuffer}). */
+    private final boolean releaseBuffer;
     private ScheduledFuture<?> deadline;
 
-    private RequestBody(GatewayExchange ex, long bufferLimit, long maxBytes, Runnable admit) {
+    private RequestBody(GatewayExchange ex, long bufferLimit, long maxBytes, Runnable admit, boolean releaseBuffer) {
         this.ex = ex;
+        this.releaseBuffer = releaseBuffer;
         this.c2p = ex.request;
         this.bufferLimit = bufferLimit;
         this.maxBytes = maxBytes;
@@ -81,8 +84,8 @@ final class RequestBody implements Runnable, Invocable {
      * runs it. {@code ex.body} is this reader from the start.
      */
     static void read(GatewayExchange ex, long bufferLimit, long maxBytes, ScheduledExecutorService timer,
-                     long timeoutMillis, Runnable admit) {
-        RequestBody b = new RequestBody(ex, bufferLimit, maxBytes, admit);
+                     long timeoutMillis, boolean releaseBuffer, Runnable admit) {
+        RequestBody b = new RequestBody(ex, bufferLimit, maxBytes, admit, releaseBuffer);
         ex.body = b;
         b.run();
         if (!b.decided) {
@@ -134,7 +137,9 @@ final class RequestBody implements Runnable, Invocable {
                     return;
                 }
                 // the connection's read buffer is empty now: not held while the request waits in a queue
-                ConsumedRequestBuffer.release(c2p.getConnectionMetaData().getConnection());
+                if (releaseBuffer) {
+                    ConsumedRequestBuffer.release(c2p.getConnectionMetaData().getConnection());
+                }
                 ready();
                 return;
             }
