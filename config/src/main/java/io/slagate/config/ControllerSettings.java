@@ -51,13 +51,6 @@ public record ControllerSettings(Duration cycle, Combining combining, String mod
         solve = solve == null ? "auto" : solve;
     }
 
-    public ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
-                              double minWeight, int gatewayExpiry, double damping, int maxGateways,
-                              double correctionBound, double minGain, String forecast, Duration capacityStabilization,
-                              ReconfigurationSettings reconfiguration, List<TuningSettings> tuning) {
-        this(cycle, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways, correctionBound, minGain, forecast,
-                capacityStabilization, reconfiguration, tuning, "auto");
-    }
 
     /** Whether a pool of {@code flows} flows (g, c) is solved over its classes ({@code concave}: every class's utility is). */
     public boolean solveByClass(int flows, boolean concave) {
@@ -65,17 +58,7 @@ public record ControllerSettings(Duration cycle, Combining combining, String mod
     }
 
 
-    public ControllerSettings(Duration cycle, Combining combining, String model, double resolution, double minWeight,
-                              int gatewayExpiry, double damping, int maxGateways, double correctionBound, double minGain,
-                              String forecast) {
-        this(cycle, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways, correctionBound, minGain, forecast,
-                null, ReconfigurationSettings.DEFAULTS, List.of());
-    }
 
-    public ControllerSettings(Duration cycle, Combining combining, String model, double resolution, double minWeight,
-                              int gatewayExpiry, double damping, int maxGateways, double correctionBound, double minGain) {
-        this(cycle, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways, correctionBound, minGain, "none");
-    }
 
     /** These settings with a new control cycle Γ (the tuner's {@code cycle} knob). */
     public ControllerSettings withCycle(Duration next) {

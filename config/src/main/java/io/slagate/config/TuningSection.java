@@ -150,7 +150,7 @@ final class TuningSection {
         double max = k.number("max", Double.NaN, -1e12, 1e12);
         bounds(k, knob, min, max, gatewayKnob, controllerKnob);
         boolean integer = k.bool("integer", !controllerKnob && !"queueTimeout".equals(knob));
-        return new TuningSettings.Knob(knob, path, min, max, integer, timeout);
+        return new TuningSettings.Knob(knob, path, min, max, integer, timeout, List.of());
     }
 
     /** A knob's bounds: present, in order, and within what the setting it turns accepts. */

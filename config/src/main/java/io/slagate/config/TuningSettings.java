@@ -59,9 +59,6 @@ public record TuningSettings(String strategy, Duration period, Duration settle, 
             choices = choices == null ? List.of() : List.copyOf(choices);
         }
 
-        public Knob(String name, String path, double min, double max, boolean integer, Duration timeout) {
-            this(name, path, min, max, integer, timeout, List.of());
-        }
 
         /** One of the controller's own knobs (no path). */
         public boolean controller() {
@@ -76,32 +73,11 @@ public record TuningSettings(String strategy, Duration period, Duration settle, 
         partition = partition == null ? DEFAULT : partition;
     }
 
-    /** With sides. */
-    public TuningSettings(String strategy, Duration period, Duration settle, double minGain, double abortDrop, int stallTrials,
-                          double drift, String safePool, String experimentalPool, double share, Map<String, String> twins,
-                          List<Knob> knobs, Map<String, Double> best, String partition) {
-        this(strategy, period, settle, minGain, abortDrop, stallTrials, drift, safePool, experimentalPool, share, twins, knobs, best,
-                partition, false);
-    }
 
-    /** Unpartitioned. */
-    public TuningSettings(String strategy, Duration period, Duration settle, double minGain, double abortDrop, int stallTrials,
-                          double drift, String safePool, String experimentalPool, double share, Map<String, String> twins,
-                          List<Knob> knobs, Map<String, Double> best) {
-        this(strategy, period, settle, minGain, abortDrop, stallTrials, drift, safePool, experimentalPool, share, twins, knobs, best,
-                DEFAULT);
-    }
 
     /** The key under which the console writes this partition's best configuration back. */
     public String bestKey() {
         return DEFAULT.equals(partition) ? "controller.tuning.best" : "controller.tuning.partitions." + partition + ".best";
     }
 
-    /** Without a best configuration written back yet. */
-    public TuningSettings(String strategy, Duration period, Duration settle, double minGain, double abortDrop, int stallTrials,
-                          double drift, String safePool, String experimentalPool, double share, Map<String, String> twins,
-                          List<Knob> knobs) {
-        this(strategy, period, settle, minGain, abortDrop, stallTrials, drift, safePool, experimentalPool, share, twins, knobs,
-                Map.of());
-    }
 }

@@ -149,12 +149,12 @@ public final class Gateway implements AutoCloseable {
                 authenticator));
     }
 
-    /** The read buffer of a client connection, and of an admin one (bytes), as Jetty will size them. */
     /** The client listener's connections open now. */
     List<org.eclipse.jetty.io.Connection> clientConnections() {
         return gatewayConnector.getConnectedEndPoints().stream().map(e -> e.getConnection()).toList();
     }
 
+    /** The read buffer of a client connection, and of an admin one (bytes), as Jetty will size them. */
     int[] inputBufferSizes() {
         return new int[] {gatewayConnector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize(),
                 adminConnector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize()};
@@ -175,12 +175,12 @@ public final class Gateway implements AutoCloseable {
         return gatewayConnector.crossLoopTasks();
     }
 
-    /** Connections to server {@code i} given to an exchange of another loop than their own: 0 unless the design is broken. */
     /** Server {@code i}'s connection counters, or null for a server not on the direct leg (https, JMS). */
     public GatewayMetrics.UpstreamConnections upstreamConnections(int i) {
         return current.proxy().upstreamConnections(i);
     }
 
+    /** Connections to server {@code i} given to an exchange of another loop than their own: 0 unless the design is broken. */
     public long crossLoopHandOuts(int i) {
         return current.proxy().crossLoopHandOuts(i);
     }
@@ -384,11 +384,7 @@ public final class Gateway implements AutoCloseable {
 
     private Object statsView() {
         Generation gen = current;
-        Map<String, Object> view = StatsView.of(gen.config(), gen.queues(), gen.metrics(), flashCrowd, capacity);
-        if (quotas.any()) {
-            view.put("quotas", quotas.view());
-        }
-        return view;
+        return StatsView.of(gen.config(), gen.queues(), gen.metrics(), flashCrowd, capacity, quotas);
     }
 
     /**

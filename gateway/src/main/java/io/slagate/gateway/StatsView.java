@@ -3,6 +3,7 @@ package io.slagate.gateway;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.control.FlashCrowdWatch;
 import io.slagate.gateway.sched.Allocation;
+import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
 import java.util.LinkedHashMap;
@@ -19,7 +20,7 @@ final class StatsView {
     }
 
     static Map<String, Object> of(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, FlashCrowdWatch flashCrowd,
-                                  List<Map<String, Object>> capacity) {
+                                  List<Map<String, Object>> capacity, Quotas quotas) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("gateway", config.gateway().id());
         m.put("inFlight", metrics.inFlight());
@@ -65,6 +66,9 @@ final class StatsView {
         List<Map<String, Object>> locality = queues.localityStats();
         if (!locality.isEmpty()) {
             m.put("locality", locality);
+        }
+        if (quotas.any()) {
+            m.put("quotas", quotas.view());
         }
         return m;
     }

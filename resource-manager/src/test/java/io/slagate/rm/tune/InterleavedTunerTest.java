@@ -19,7 +19,7 @@ class InterleavedTunerTest {
 
     private static TuningSettings settings(String strategy, boolean interleaved) {
         return new TuningSettings(strategy, Duration.ofSeconds(5), Duration.ofSeconds(1), 0.005, 0.3, 6, 0.1, null, null, 0,
-                Map.of(), List.of(new TuningSettings.Knob("damping", null, 0, 100, false, Duration.ofSeconds(1))), Map.of(),
+                Map.of(), List.of(new TuningSettings.Knob("damping", null, 0, 100, false, Duration.ofSeconds(1), List.of())), Map.of(),
                 "controller", interleaved);
     }
 

@@ -23,10 +23,10 @@ class PartitioningTest {
     private static TuningSettings settings(int knobs) {
         List<TuningSettings.Knob> k = new ArrayList<>();
         for (int i = 0; i < knobs; i++) {
-            k.add(new TuningSettings.Knob("k" + i, "/admin/knobs", 0, 100, true, Duration.ofSeconds(1)));
+            k.add(new TuningSettings.Knob("k" + i, "/admin/knobs", 0, 100, true, Duration.ofSeconds(1), List.of()));
         }
         return new TuningSettings("simplex", Duration.ofSeconds(5), Duration.ofSeconds(1), 0.0005, 0.3, 12, 0.1, "a", "a-trial", 0.5,
-                Map.of("p", "p-trial"), k);
+                Map.of("p", "p-trial"), k, Map.of(), TuningSettings.DEFAULT, false);
     }
 
     /** A work line's utility: 1 at its optimum (ox, oy), a paraboloid around it. */

@@ -17,7 +17,7 @@ class TunerTest {
 
     private static TuningSettings settings(String strategy) {
         return new TuningSettings(strategy, Duration.ofSeconds(5), Duration.ofSeconds(1), 0.005, 0.3, 6, 0.1, "a", "a-trial", 0.5,
-                Map.of("p", "p-trial"), List.of(new TuningSettings.Knob("workers", "/admin/knobs", 0, 100, true, Duration.ofSeconds(1))));
+                Map.of("p", "p-trial"), List.of(new TuningSettings.Knob("workers", "/admin/knobs", 0, 100, true, Duration.ofSeconds(1), List.of())), Map.of(), TuningSettings.DEFAULT, false);
     }
 
     /** Peak at 60; a cliff past 90 (a configuration that breaks the server). */
@@ -140,7 +140,8 @@ class TunerTest {
             FakeKnob eb = new FakeKnob("b", 100);
             TuningSettings two = new TuningSettings("restarts", Duration.ofSeconds(5), Duration.ofSeconds(1), 0.005, 3, 6, 0.1, "a",
                     "a-trial", 0.5, Map.of("p", "p-trial"), List.of(new TuningSettings.Knob("a", "/admin/knobs", 0, 100, true,
-                    Duration.ofSeconds(1)), new TuningSettings.Knob("b", "/admin/knobs", 0, 100, true, Duration.ofSeconds(1))));
+                    Duration.ofSeconds(1), List.of()), new TuningSettings.Knob("b", "/admin/knobs", 0, 100, true, Duration.ofSeconds(1), List.of())), Map.of(),
+                    TuningSettings.DEFAULT, false);
             Tuner t = new Tuner(two, new KnobSet(List.of(sa, sb)), new KnobSet(List.of(ea, eb)), new Random(seed));
             for (int i = 0; i < 400 && t.state() != Tuner.State.MONITORING; i++) {
                 t.tick(i * S, sa.value <= 40 || sb.value <= 40 ? 0.5 : -1, ea.value <= 40 || eb.value <= 40 ? 0.5 : -1);
