@@ -78,7 +78,7 @@ public final class ModelCorrection {
             return; // the model has no finite answer at the inputs measured (beyond its capacity): nothing to learn
         }
         double measured = o.responseSeconds();
-        double predicted = sane(from.responseSeconds() + p.gain() * change, Double.NaN, from);
+        double predicted = from.responseSeconds() + p.gain() * change;
         double e = Math.abs(predicted - measured) / measured;
         error.put(flow, e);
         if (e > BLOWN && listener != null) {
@@ -96,12 +96,7 @@ public final class ModelCorrection {
         }
     }
 
-    /**
-     * The corrected prediction: the measured level at w~ plus the model's change from w~ to w, scaled by the gain. A
-     * flow measured in overload, or at a share past the model's stability edge, is predicted by the model alone: its t~
-     * is its queue's bound and timeout, and the model's change from an unstable point (thousands of seconds) to a stable
-     * one would carry the level below zero, making a starving flow look served.
-     */
+    /** The corrected prediction: the measured level at w~ plus the model's change from w~ to w, scaled by the gain. */
     public double predict(String flow, ResponseTimeModel model, FlowObservation o, double w) {
         double raw = model.predictSeconds(o, w);
         if (o.isEmpty()) {
@@ -109,23 +104,8 @@ public final class ModelCorrection {
         }
         // the model's change from what was measured (w~ at the window's rate) to what is asked (w at the rate ahead)
         double at = model.predictSeconds(o.withoutForecast(), o.weight());
-        if (modelAlone(o, at)) {
-            return raw;
-        }
-        return sane(o.responseSeconds() + gain.getOrDefault(flow, 1.0) * (raw - at), raw, o);
-    }
-
-    /** Whether the measurement cannot anchor a prediction: taken in overload, or where the model itself is unstable. */
-    private static boolean modelAlone(FlowObservation o, double modelAtMeasured) {
-        return overloaded(o) || !(modelAtMeasured < ResponseTimeModel.UNSTABLE_SECONDS);
-    }
-
-    /** A corrected figure made sane: not finite, the model's own; never 0 or below. */
-    private static double sane(double corrected, double raw, FlowObservation o) {
-        if (!Double.isFinite(corrected)) {
-            return raw;
-        }
-        return Math.max(corrected, 1e-9);
+        double corrected = o.responseSeconds() + gain.getOrDefault(flow, 1.0) * (raw - at);
+        return Double.isFinite(corrected) ? Math.max(corrected, 1e-9) : raw;
     }
 
     /**
@@ -139,11 +119,9 @@ public final class ModelCorrection {
             return raw;
         }
         double at = model.predictQuantileSeconds(o.withoutForecast(), o.weight(), p);
-        if (modelAlone(o, model.predictSeconds(o.withoutForecast(), o.weight()))) {
-            return raw;
-        }
         double level = o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds()) ? o.percentileSeconds() : at;
-        return sane(level + gain.getOrDefault(flow, 1.0) * (raw - at), raw, o);
+        double corrected = level + gain.getOrDefault(flow, 1.0) * (raw - at);
+        return Double.isFinite(corrected) ? Math.max(corrected, 1e-9) : raw;
     }
 
     /** Where to say when a prediction missed by more than {@value #BLOWN} times the measurement (null: nowhere). */

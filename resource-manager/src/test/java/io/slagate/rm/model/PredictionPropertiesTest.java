@@ -83,39 +83,4 @@ class PredictionPropertiesTest {
             }
         }
     }
-
-    @Test
-    void aFlowMeasuredInOverload_orPastTheModelsEdge_isPredictedByTheModelAlone() {
-        Random r = new Random(13);
-        ModelCorrection correction = new ModelCorrection(4);
-        int seen = 0;
-        for (String name : ResponseTimeModel.NAMES) {
-            ResponseTimeModel model = ResponseTimeModel.named(name);
-            for (int i = 0; i < CASES; i++) {
-                FlowObservation o = observation(r);
-                boolean overloaded = o.throughput() < 0.95 * o.arrivalRate();
-                if (!overloaded && model.predictSeconds(o, o.weight()) < ResponseTimeModel.UNSTABLE_SECONDS) {
-                    continue;
-                }
-                seen++;
-                for (double w = 0.5; w <= 100; w *= 2) {
-                    assertEquals(model.predictSeconds(o, w), correction.predict("f", model, o, w), 0, name + " " + o + " at w=" + w);
-                }
-            }
-        }
-        assertTrue(seen > 100, "overloaded flows drawn: " + seen);
-    }
-
-    /**
-     * Premium measured starving (offered load 5 on 4 slots, its requests timing out at 30 s): at 10 slots Erlang C says
-     * about its 50 ms service time. Corrected from the unstable point, the prediction was the floor, 1 ns: a starving
-     * flow that looked served.
-     */
-    @Test
-    void starvingFlow_atMoreShare_isPredictedNearItsServiceTime_notZero() {
-        FlowObservation starving = new FlowObservation(100, 30, 4, 80, 0.05);
-        ResponseTimeModel mmm = ResponseTimeModel.named("mmm");
-        double t = new ModelCorrection(4).predict("premium", mmm, starving, 10);
-        assertTrue(t >= 0.05 && t < 0.2, "predicted " + t + " s");
-    }
 }
