@@ -119,7 +119,7 @@ class ConfigurationReferenceTest {
     }
 
     @Test
-    void everyKey_hasItsRow_withTheLoadersDefault() throws IOException {
+    void everyKey_hasItsRow_withTheLoadersDefault() {
         Set<String> undocumented = new TreeSet<>();
         Set<String> leaves = new TreeSet<>(values.keySet());
         for (String shape : allowedShapes()) {
@@ -129,13 +129,6 @@ class ConfigurationReferenceTest {
                 leaves.add(shape);
             }
         }
-        StringBuilder tsv = new StringBuilder(); // the declaration as read, for whoever edits the reference
-        for (String shape : leaves) {
-            DeclaredKeys.Value v = values.get(shape);
-            tsv.append(shape).append('\t').append(v == null ? "" : v.type() + "\t" + v.defaultText() + "\t" + v.bounds()).append('\n');
-        }
-        Files.createDirectories(Path.of("target"));
-        Files.writeString(Path.of("target", "declared-keys.tsv"), tsv);
         Map<String, String> wrongDefault = new TreeMap<>();
         for (String shape : leaves) {
             String row = rows.get(shape);

@@ -71,7 +71,7 @@ final class AutoLimits {
      * service time (weighted by answers), the requests executing, and the requests of its pool waiting.
      */
     void update(CycleInput in) {
-        Readings readings = new Readings(setup, in);
+        Readings readings = new Readings(setup, in.allStats());
         for (Map.Entry<String, ConcurrencyLimit> e : limits.entrySet()) {
             ServerConfig sc = setup.config.servers().stream().filter(x -> x.id().equals(e.getKey())).findFirst().orElseThrow();
             List<Integer> poolClasses = setup.classesOfPool().getOrDefault(sc.pool(), List.of());

@@ -29,6 +29,7 @@ final class ControlSetup {
     final int windowCycles;
     private final Map<String, List<Integer>> classesOfPool;
     private final Map<String, String> poolOfServer = new HashMap<>();
+    private final Map<String, List<ServerConfig>> serversOfPool = new HashMap<>();
     private final Map<String, Integer> classIndex = new HashMap<>();
 
     ControlSetup(SlagateConfig config) {
@@ -51,7 +52,9 @@ final class ControlSetup {
         classesOfPool = Collections.unmodifiableMap(byPool);
         for (ServerConfig sc : config.servers()) {
             poolOfServer.put(sc.id(), sc.pool());
+            serversOfPool.computeIfAbsent(sc.pool(), p -> new ArrayList<>()).add(sc);
         }
+        serversOfPool.replaceAll((p, ss) -> List.copyOf(ss));
         windowCycles = (int) Math.max(1, Math.ceil(config.gateway().stats().window().toNanos()
                 / (double) config.controller().cycle().toNanos()));
     }
@@ -88,8 +91,9 @@ final class ControlSetup {
         return classesOfPool;
     }
 
+    /** The servers serving {@code pool}, in configuration order. */
     List<ServerConfig> serversOf(String pool) {
-        return config.servers().stream().filter(s -> s.pool().equals(pool)).toList();
+        return serversOfPool.getOrDefault(pool, List.of());
     }
 
     double resolution() {

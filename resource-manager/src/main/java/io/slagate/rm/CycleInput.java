@@ -13,11 +13,37 @@ import java.util.SortedMap;
  * sorted) and the allocation in force. Nothing the cycle does changes it; a report that arrives during the cycle
  * counts from the next one.
  *
- * @param inForce the last allocation published, null before the first
+ * <p>{@code inForce} is the last allocation published, null before the first.
  */
-record CycleInput(long nowNanos, SortedMap<String, GatewayReport> reports, AllocationMessage inForce, GatewayReports servers) {
+final class CycleInput {
+    private final long nowNanos;
+    private final SortedMap<String, GatewayReport> reports;
+    private final AllocationMessage inForce;
+    /** What the reports say of each server, read once for the cycle. */
+    private final GatewayReports servers;
+
+    /** @param reports a copy the caller gives up: it is not copied again */
     CycleInput(long nowNanos, SortedMap<String, GatewayReport> reports, AllocationMessage inForce) {
-        this(nowNanos, Collections.unmodifiableSortedMap(reports), inForce, new GatewayReports(reports.values()));
+        this.nowNanos = nowNanos;
+        this.reports = Collections.unmodifiableSortedMap(reports);
+        this.inForce = inForce;
+        this.servers = new GatewayReports(reports.values());
+    }
+
+    long nowNanos() {
+        return nowNanos;
+    }
+
+    SortedMap<String, GatewayReport> reports() {
+        return reports;
+    }
+
+    AllocationMessage inForce() {
+        return inForce;
+    }
+
+    GatewayReports servers() {
+        return servers;
     }
 
     List<String> gateways() {
@@ -36,7 +62,7 @@ record CycleInput(long nowNanos, SortedMap<String, GatewayReport> reports, Alloc
 
     /** The statistics of every gateway that has reported, in gateway order. */
     List<StatsMessage> allStats() {
-        List<StatsMessage> out = new ArrayList<>();
+        List<StatsMessage> out = new ArrayList<>(reports.size());
         reports.values().forEach(r -> {
             if (r.reported()) {
                 out.add(r.stats());

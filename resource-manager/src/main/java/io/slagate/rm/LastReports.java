@@ -49,6 +49,22 @@ final class LastReports {
         return new CycleInput(nowNanos, new TreeMap<>(byGateway), inForce);
     }
 
+    /** The statistics of every gateway that has reported, in gateway order. */
+    List<StatsMessage> stats() {
+        List<StatsMessage> out = new ArrayList<>(byGateway.size());
+        byGateway.values().forEach(r -> {
+            if (r.reported()) {
+                out.add(r.stats());
+            }
+        });
+        return out;
+    }
+
+    /** What the reports say of each server now. */
+    GatewayReports servers() {
+        return new GatewayReports(byGateway.values());
+    }
+
     /** Takes over {@code other}'s gateways and reports (a manager reconfigured keeps what it heard). */
     void keep(LastReports other) {
         byGateway.putAll(other.byGateway);

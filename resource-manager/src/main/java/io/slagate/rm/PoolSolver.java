@@ -75,6 +75,7 @@ final class PoolSolver {
 
     /** The free flows' units: solved (exactly, or tier by tier), kept within the dead band, damped. */
     private Placed optimize(PoolProblem p) {
+        List<String> keys = p.freeKeys();
         int[] target;
         boolean kept = false;
         String how;
@@ -91,7 +92,7 @@ final class PoolSolver {
             }
             target = sol.units();
             how = sol.method();
-            int[] keep = withinDeadBand(p, problem, sol);
+            int[] keep = withinDeadBand(p, keys, problem, sol);
             if (keep != null) {
                 target = keep;
                 kept = true;
@@ -101,7 +102,7 @@ final class PoolSolver {
         for (int j = 0; j < idle.length; j++) {
             idle[j] = p.freeFlow(j).idle();
         }
-        int[] chosen = damper.damp(p.pool(), p.freeKeys(), p.units(), p.minUnits(), target, idle, setup.config.controller().damping());
+        int[] chosen = damper.damp(p.pool(), keys, p.units(), p.minUnits(), target, idle, setup.config.controller().damping());
         return new Placed(chosen, how + (kept ? " kept (gain < minGain)" : chosen == target ? "" : " damped"));
     }
 
@@ -130,10 +131,10 @@ final class PoolSolver {
      * costs something real (a transient), and a predicted gain this small is noise. Utilities are in seconds (eq. 7):
      * the band is a fraction of the pool's tightest target.
      */
-    private int[] withinDeadBand(PoolProblem p, AllocationProblem problem, Solution sol) {
+    private int[] withinDeadBand(PoolProblem p, List<String> keys, AllocationProblem problem, Solution sol) {
         Damper.Last prev = damper.last(p.pool());
         double minGain = setup.config.controller().minGain();
-        if (minGain <= 0 || prev == null || !prev.flows().equals(p.freeKeys()) || prev.total() != p.units()
+        if (minGain <= 0 || prev == null || !prev.flows().equals(keys) || prev.total() != p.units()
                 || !Arrays.stream(prev.units()).allMatch(u -> u >= problem.minUnits())) {
             return null;
         }

@@ -7,20 +7,22 @@ import io.slagate.config.ServerConfig;
 import io.slagate.config.TrafficClassConfig;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a cycle's input measures, taken over every gateway: each class's measured utility, each pool's offered load,
- * and the servers reported refusing a pool. Immutable.
+ * What the gateways' reports measure, taken over every gateway: each class's measured utility, each pool's offered
+ * load, and the servers reported refusing a pool.
  */
 final class Readings {
     private final ControlSetup setup;
-    private final CycleInput in;
+    private final List<StatsMessage> stats;
 
-    Readings(ControlSetup setup, CycleInput in) {
+    /** @param stats the reports of the gateways that have reported */
+    Readings(ControlSetup setup, List<StatsMessage> stats) {
         this.setup = setup;
-        this.in = in;
+        this.stats = stats;
     }
 
     /**
@@ -50,7 +52,7 @@ final class Readings {
         double failed = goals.failedUtility(tc.queueTimeout().toNanos() / 1e9);
         double u = 0;
         double counted = 0;
-        for (StatsMessage s : in.allStats()) {
+        for (StatsMessage s : stats) {
             for (FlowStatsMessage f : s.flows()) {
                 if (!f.className().equals(tc.name())) {
                     continue;
@@ -77,7 +79,7 @@ final class Readings {
         for (ServerConfig sc : setup.config.servers()) {
             out.putIfAbsent(sc.pool(), 0.0);
         }
-        for (StatsMessage s : in.allStats()) {
+        for (StatsMessage s : stats) {
             for (FlowStatsMessage f : s.flows()) {
                 int c = setup.classIndex(f.className());
                 double load = f.arrivalRate() * f.meanServiceSeconds();
@@ -92,7 +94,7 @@ final class Readings {
     /** Servers some gateway reported refusing the pool they were moved to, with that pool. */
     Map<String, String> refusedPools() {
         Map<String, String> out = new TreeMap<>();
-        for (StatsMessage s : in.allStats()) {
+        for (StatsMessage s : stats) {
             for (ServerStatusMessage ss : s.servers()) {
                 if (ss.refusedPool() != null) {
                     out.put(ss.serverId(), ss.refusedPool());

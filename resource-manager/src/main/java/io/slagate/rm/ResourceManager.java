@@ -152,7 +152,7 @@ public final class ResourceManager {
 
     /** What the gateways' reports measure now. */
     private Readings readings() {
-        return new Readings(setup, reports.input(0, last));
+        return new Readings(setup, reports.stats());
     }
 
     /**
@@ -177,7 +177,7 @@ public final class ResourceManager {
     /** Every server as pool reconfiguration sees it: its pool now, its slots, requests out on it, its mean service time. */
     public List<PoolReconfiguration.Server> serverStates(long nowNanos) {
         List<PoolReconfiguration.Server> out = new ArrayList<>();
-        GatewayReports servers = reports.input(nowNanos, last).servers();
+        GatewayReports servers = reports.servers();
         for (ServerConfig sc : setup.config.servers()) {
             GatewayReports.Server r = servers.server(sc.id());
             out.add(new PoolReconfiguration.Server(sc.id(), sc.pool(), sc.pools(), servers.up(sc.id()) ? capacityOf(sc, nowNanos) : 0,
