@@ -123,6 +123,7 @@ final class ExperimentCommand {
     private int report(PrintStream out, String results, List<String> lines) {
         out.println("results in " + dir.resolve(results));
         lines.forEach(out::println);
+        out.println(Experiments.predictionsOutOfRangeLine());
         return 0;
     }
 }

@@ -3,7 +3,6 @@ package io.slagate.experiment;
 import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
 import io.slagate.load.SecondSample;
-import io.slagate.load.Summary;
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
 import java.io.IOException;
@@ -16,13 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import org.jfree.chart.ChartFactory;
-import org.jfree.chart.ChartUtils;
-import org.jfree.chart.JFreeChart;
-import org.jfree.chart.plot.ValueMarker;
-import org.jfree.data.xy.XYSeries;
-import org.jfree.data.xy.XYSeriesCollection;
 
 /**
  * The paper's section V experiments ({@code slagate experiment A|B|C}), time scaled so that each
@@ -71,7 +63,10 @@ public final class Experiments {
         }
         switch (name.toUpperCase(Locale.ROOT)) {
             case "A" -> knee().concurrencyKnee(false);
-            case "B" -> differentiation(sweep);
+            case "B" -> {
+                return new DifferentiationExperiment(scale, quick, log, resolution)
+                        .run(out.resolve(resolution == 1 ? "B" : "B-resolution-" + resolution), command, sweep);
+            }
             case "C" -> utilityRegions(sweep);
             case "SLA" -> {
                 return new SlaExperiment(quick, log).run(out, command);
@@ -162,92 +157,6 @@ public final class Experiments {
         return knee().steadyAuto();
     }
 
-    private void differentiation(boolean sweep) throws Exception {
-        Path dir = out.resolve(resolution == 1 ? "B" : "B-resolution-" + resolution);
-        Duration phase = Duration.ofSeconds(quick ? 25 : 150);
-        int[][] mixes = {{5, 5}, {20, 20}, {5, 20}, {20, 5}};
-        ExperimentSetup setup = new ExperimentSetup(scale, 10, "wrr", resolution);
-        Summary summary;
-        List<SecondSample> samples;
-        PointSweep.Run[] oracle = new PointSweep.Run[mixes.length];
-        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, SLEEPY_CPU))) {
-            try (RunningSystem sys = RunningSystem.start(setup.config(backend.urls().get(0)), true)) {
-                List<LoadSpec.Phase> phases = new ArrayList<>();
-                for (int[] m : mixes) {
-                    phases.add(new LoadSpec.Phase(phase, List.of((double) m[0], (double) m[1])));
-                }
-                LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(), List.of(premium(setup), basic(setup)),
-                        phases, false, setup.paper(1), Duration.ZERO, 42, Duration.ofMinutes(5), dir);
-                LoadGenerator g = new LoadGenerator(spec, log);
-                summary = g.run();
-                samples = g.samples();
-            }
-            if (sweep) {
-                // the best static fractional weights for each phase's mix, on the same backend
-                for (int p = 0; p < mixes.length; p++) {
-                    log.printf(Locale.ROOT, "B: phase %d (%d,%d) against the oracle%n", p + 1, mixes[p][0], mixes[p][1]);
-                    oracle[p] = new PointSweep(scale, quick, log, mixes[p][0], mixes[p][1]).oracle(backend.urls().get(0)).best();
-                }
-            }
-        }
-        utilityChart(samples, setup, dir.resolve("utility.png"));
-        StringBuilder md = header("B — service differentiation over four phases (Figs. 8–12)");
-        md.append(String.format(Locale.ROOT, "Scale %.3f (1 paper-second = %.0f ms); phases of %d s; N_s = 10; "
-                        + "τ_P = 2, τ_B = 3 paper-seconds; min combining; weight resolution %s; service %s CPU. Averages over the last 60%% of each phase, "
-                        + "in paper units (seconds ÷ scale).%n%n", scale, scale * 1000, phase.toSeconds(), resolution, pct(SLEEPY_CPU)))
-                .append("| phase | (L_P, L_B) | w_P : w_B | t_P | t_B | U_P | U_B | queue P / B | throughput P / B per paper-s |\n")
-                .append("|---|---|---|---:|---:|---:|---:|---|---|\n");
-        String[] names = {"Φ_A", "Φ_B", "Φ_C", "Φ_D"};
-        phaseTable(md, samples, mixes, names);
-        md.append(String.format(Locale.ROOT, "%nRequests sent %d, answered %d, lost %d.%n%n", summary.sent(), summary.answered(),
-                summary.lost()));
-        double cycleSeconds = setup.paper(5).toMillis() / 1000.0;
-        md.append(String.format(Locale.ROOT, "Settling after each change: the first second of the phase from which premium's weight stays "
-                + "within ±max(0.5, 10%%) of its mean over the phase's last 40%%, in seconds and in control cycles (%.2f s each); the "
-                + "statistics window is 30 paper-seconds (%d cycles), so a settled allocation also needs the window to fill with the "
-                + "new mix.%n%n", cycleSeconds, Math.round(30 / 5.0)));
-        settlingTable(md, samples, mixes.length, names, sweep ? oracle : null, cycleSeconds);
-        md.append('\n');
-        md.append("![weights](weights.png)\n![response time](response-time.png)\n![queues](queues.png)\n"
-                + "![throughput](throughput.png)\n![utility](utility.png)\n");
-        ResultsFile.write(dir.resolve("RESULTS.md"), md);
-    }
-
-    /** Experiment B's table per phase: weights, response times, utilities, queues and throughput in paper units. */
-    private void phaseTable(StringBuilder md, List<SecondSample> samples, int[][] mixes, String[] names) {
-        for (int p = 0; p < mixes.length; p++) {
-            PhaseStats sp = PhaseStats.of(samples, p + 1, "premium", 0.4);
-            PhaseStats sb = PhaseStats.of(samples, p + 1, "basic", 0.4);
-            double tP = sp.meanMs / 1000 / scale;
-            double tB = sb.meanMs / 1000 / scale;
-            md.append(String.format(Locale.ROOT, "| %s | (%d, %d) | %.1f : %.1f | %.2f | %.2f | %.2f | %.2f | %.1f / %.1f | %.2f / %.2f |%n",
-                    names[p], mixes[p][0], mixes[p][1], sp.weight, sb.weight, tP, tB, 2 - tP, 3 - tB, sp.queue, sb.queue,
-                    sp.throughput * scale, sb.throughput * scale));
-        }
-    }
-
-    /** Experiment B's utility per phase, against the best static weights when swept ({@code oracle}, else null), and its settling. */
-    private void settlingTable(StringBuilder md, List<SecondSample> samples, int phases, String[] names, PointSweep.Run[] oracle,
-                               double cycleSeconds) {
-        md.append(oracle != null ? "| phase | U_controller | U best static (w_P) | U_controller − U_best | settled after |\n|---|---:|---:|---:|---|\n"
-                : "| phase | U_controller | settled after |\n|---|---:|---|\n");
-        for (int p = 0; p < phases; p++) {
-            PhaseStats sp = PhaseStats.of(samples, p + 1, "premium", 0.4);
-            PhaseStats sb = PhaseStats.of(samples, p + 1, "basic", 0.4);
-            double u = Math.min(2 - sp.meanMs / 1000 / scale, 3 - sb.meanMs / 1000 / scale);
-            double settled = settleSeconds(samples, p + 1);
-            String settle = p == 0 ? "(start)" : Double.isNaN(settled) ? "not settled"
-                    : String.format(Locale.ROOT, "%.0f s (%.1f cycles)", settled, settled / cycleSeconds);
-            if (oracle != null) {
-                md.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f (%.1f) | %+.3f | %s |%n", names[p], u, oracle[p].utility(),
-                        oracle[p].premiumWeight(), u - oracle[p].utility(), settle));
-                log.printf(Locale.ROOT, "B %s controller %.3f best-static %.3f settled %s%n", names[p], u, oracle[p].utility(), settle);
-            } else {
-                md.append(String.format(Locale.ROOT, "| %s | %.3f | %s |%n", names[p], u, settle));
-            }
-        }
-    }
-
     // ---------------------------------------------------------------- C: utility regions (Figs. 13-15)
 
     private void utilityRegions(boolean sweep) throws Exception {
@@ -335,44 +244,11 @@ public final class Experiments {
     }
 
     /**
-     * Seconds from the start of {@code phase} until premium's weight stays within ±max(0.5, 10%) of its
-     * mean over the phase's last 40%; NaN when it never does (or no weight was sampled).
+     * The line every experiment ends with: the corrected response-time predictions of its controllers that were not a
+     * positive number (negative or non-finite before the floor), over every run it made.
      */
-    static double settleSeconds(List<SecondSample> samples, int phase) {
-        List<SecondSample> in = samples.stream().filter(s -> s.phase() == phase && s.className().equals("premium")
-                && !Double.isNaN(s.weight())).toList();
-        if (in.isEmpty()) {
-            return Double.NaN;
-        }
-        double target = PhaseStats.of(samples, phase, "premium", 0.4).weight();
-        double band = Math.max(0.5, 0.1 * target);
-        int settledFrom = -1;
-        for (int i = 0; i < in.size(); i++) {
-            if (Math.abs(in.get(i).weight() - target) > band) {
-                settledFrom = -1;
-            } else if (settledFrom < 0) {
-                settledFrom = i;
-            }
-        }
-        return settledFrom < 0 ? Double.NaN : in.get(settledFrom).second() - in.get(0).second();
-    }
-
-    private void utilityChart(List<SecondSample> samples, ExperimentSetup setup, Path file) throws IOException {
-        XYSeriesCollection data = new XYSeriesCollection();
-        Map<String, Double> target = Map.of("premium", 2.0, "basic", 3.0);
-        for (String c : List.of("premium", "basic")) {
-            XYSeries s = new XYSeries(c);
-            for (SecondSample x : samples) {
-                if (x.className().equals(c) && !Double.isNaN(x.meanMs())) {
-                    s.add(x.second(), target.get(c) - x.meanMs() / 1000 / scale);
-                }
-            }
-            data.addSeries(s);
-        }
-        JFreeChart chart = ChartFactory.createXYLineChart("Utility per class (eq. 7, measured)", "time (s)", "U", data);
-        chart.getXYPlot().addRangeMarker(new ValueMarker(0));
-        System.setProperty("java.awt.headless", "true");
-        ChartUtils.saveChartAsPNG(file.toFile(), chart, 960, 420);
+    public static String predictionsOutOfRangeLine() {
+        return "predictions-out-of-range " + RunningSystem.predictionsOutOfRange();
     }
 
     /** "1 core" or "N cores": what this process may run on (taskset narrows it). */

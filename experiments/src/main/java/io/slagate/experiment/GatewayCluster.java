@@ -51,7 +51,10 @@ public final class GatewayCluster implements AutoCloseable {
             rmBus.start();
             rm.start();
             open.add(rmBus);
-            open.add(rm);
+            open.add(() -> {
+                RunningSystem.counted(rm);
+                rm.close();
+            });
         } catch (Exception e) {
             close();
             throw e;

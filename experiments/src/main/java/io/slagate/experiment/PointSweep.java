@@ -22,10 +22,10 @@ import java.util.Map;
  * One point of experiment C measured against an empirical oracle ({@code experiment C --point L_P,L_B
  * --sweep}): on the same testbed and load, FCFS, static priority, the controller with each response-time
  * model, and the best static fractional weights found by a coarse-to-fine search of w_P (steps 1, 0.5,
- * 0.2, 0.1). The best static point is measured twice more and the mean of those is the oracle's
- * utility, so that the maximum of many noisy runs does not inflate it; each controller runs twice. The capture of a controller is
- * (U_controller − U_FCFS) / (U_best − U_FCFS): the share of what better weights can win over FCFS that
- * the controller wins.
+ * 0.2, 0.1). The best static weights then run {@value #ROUNDS} times more, alternating with every controller
+ * in ABBA order, and the oracle's utility is their mean, so that the maximum of many noisy runs does not inflate it.
+ * The capture of a controller is (U_controller − U_FCFS) / (U_best − U_FCFS): the share of what better weights can
+ * win over FCFS that the controller wins, per round against the same round's static run, then their mean.
  */
 final class PointSweep {
     static final List<String> MODELS = List.of("mm1", "mmm", "closed", "auto");
@@ -91,32 +91,55 @@ final class PointSweep {
             Run priority = measure("priority", setup("priority", 1, "auto", 5), url, false, settle, measure);
             runs.add(fcfs);
             runs.add(priority);
-            // two runs of each controller, averaged (one run's U moves by about 0.1 here from noise alone), in a
-            // balanced order — first runs forward, second runs backward — so that a drift over the sweep (JIT,
-            // heap, the backend's state) does not favour whichever model comes first
-            Map<String, Run> first = new LinkedHashMap<>();
-            for (String model : MODELS) {
-                first.put(model, measure("controller-" + model + " (1)", setup("wrr", 0.1, model, 5), url,
-                        true, settleController, measure));
+            Oracle search = oracle(url, settle, measure, false);
+            runs.addAll(search.tried());
+            double bestWeight = search.best().premiumWeight();
+            // then the best static weights and every controller, ROUNDS times in ABBA order (static first, the
+            // controllers backward, static last, …), so that a drift over the sweep (JIT, heap, the backend) favours
+            // neither side; one run's U moves by about 0.1 here from noise alone
+            List<Run> statics = new ArrayList<>();
+            Map<String, List<Run>> byModel = new LinkedHashMap<>();
+            MODELS.forEach(m -> byModel.put(m, new ArrayList<>()));
+            for (int round = 1; round <= ROUNDS; round++) {
+                boolean forward = round % 2 == 1;
+                if (forward) {
+                    statics.add(staticRun(url, bestWeight, settle, measure, " (" + round + ")"));
+                }
+                for (int i = 0; i < MODELS.size(); i++) {
+                    String model = MODELS.get(forward ? i : MODELS.size() - 1 - i);
+                    byModel.get(model).add(measure("controller-" + model + " (" + round + ")", setup("wrr", 0.1, model, 5), url,
+                            true, settleController, measure));
+                }
+                if (!forward) {
+                    statics.add(staticRun(url, bestWeight, settle, measure, " (" + round + ")"));
+                }
             }
-            Map<String, Run> second = new LinkedHashMap<>();
-            for (int i = MODELS.size() - 1; i >= 0; i--) {
-                String model = MODELS.get(i);
-                second.put(model, measure("controller-" + model + " (2)", setup("wrr", 0.1, model, 5), url,
-                        true, settleController, measure));
-            }
-            for (String model : MODELS) {
-                runs.add(first.get(model));
-                runs.add(second.get(model));
-                byName.put(model, mean("controller-" + model + " (mean)", first.get(model), second.get(model)));
-            }
-            Oracle o = oracle(url, settle, measure);
-            runs.addAll(o.tried());
-            Run oracle = o.best();
+            runs.addAll(statics);
+            Run oracle = mean("best static (mean of " + ROUNDS + ")", statics);
             runs.add(oracle);
+            for (String model : MODELS) {
+                runs.addAll(byModel.get(model));
+                byName.put(model, mean("controller-" + model + " (mean of " + ROUNDS + ")", byModel.get(model)));
+            }
             runs.addAll(byName.values());
-            return report(dir, command, runs, fcfs, oracle, byName);
+            return report(dir, command, runs, fcfs, oracle, byName, captures(fcfs, statics, byModel));
         }
+    }
+
+    /** Rounds of the best static weights against every controller, in ABBA order. */
+    static final int ROUNDS = 3;
+
+    /** Per model, each round's capture against the same round's best static run (the rounds are paired). */
+    private static Map<String, double[]> captures(Run fcfs, List<Run> statics, Map<String, List<Run>> byModel) {
+        Map<String, double[]> out = new LinkedHashMap<>();
+        byModel.forEach((model, rs) -> {
+            double[] c = new double[rs.size()];
+            for (int i = 0; i < c.length; i++) {
+                c[i] = (rs.get(i).utility() - fcfs.utility()) / (statics.get(i).utility() - fcfs.utility());
+            }
+            out.put(model, c);
+        });
+        return out;
     }
 
     /** The empirical oracle: every static run tried (the two re-measurements last) and the best's mean. */
@@ -129,6 +152,11 @@ final class PointSweep {
      * those two, so that the maximum of many noisy runs does not inflate it.
      */
     Oracle oracle(String url, Duration settle, Duration measure) throws Exception {
+        return oracle(url, settle, measure, true);
+    }
+
+    /** The search; with {@code remeasure}, the best measured twice more and their mean the oracle, else the best found. */
+    Oracle oracle(String url, Duration settle, Duration measure, boolean remeasure) throws Exception {
         Map<Double, Run> tried = new LinkedHashMap<>();
         double best = Double.NaN;
         for (double w : new double[] {1, 3, 5, 7, 9}) {
@@ -144,6 +172,9 @@ final class PointSweep {
             }
         }
         List<Run> all = new ArrayList<>(tried.values());
+        if (!remeasure) {
+            return new Oracle(all, tried.get(best));
+        }
         Run again1 = staticRun(url, best, settle, measure);
         Run again2 = staticRun(url, best, settle, measure);
         all.add(again1);
@@ -154,6 +185,14 @@ final class PointSweep {
     /** The oracle with this sweep's own run lengths. */
     Oracle oracle(String url) throws Exception {
         return oracle(url, Duration.ofSeconds(quick ? 3 : 6), Duration.ofSeconds(quick ? 12 : 30));
+    }
+
+    private static Run mean(String name, List<Run> rs) {
+        double n = rs.size();
+        return new Run(name, rs.stream().mapToDouble(Run::premiumSeconds).sum() / n, rs.stream().mapToDouble(Run::basicSeconds).sum() / n,
+                rs.stream().mapToDouble(Run::utility).sum() / n, rs.stream().mapToDouble(Run::premiumWeight).sum() / n,
+                rs.stream().mapToDouble(Run::modelError).sum() / n, rs.stream().mapToDouble(Run::medianModelError).sum() / n,
+                rs.stream().mapToDouble(Run::premiumAttainment).sum() / n, rs.stream().mapToDouble(Run::basicAttainment).sum() / n);
     }
 
     private static Run mean(String name, Run a, Run b) {
@@ -169,7 +208,11 @@ final class PointSweep {
     }
 
     private Run staticRun(String url, double premiumWeight, Duration settle, Duration measure) throws Exception {
-        return measure(String.format(Locale.ROOT, "static %.1f : %.1f", premiumWeight, 10 - premiumWeight),
+        return staticRun(url, premiumWeight, settle, measure, "");
+    }
+
+    private Run staticRun(String url, double premiumWeight, Duration settle, Duration measure, String suffix) throws Exception {
+        return measure(String.format(Locale.ROOT, "static %.1f : %.1f%s", premiumWeight, 10 - premiumWeight, suffix),
                 setup("wrr", 0.1, "auto", premiumWeight), url, false, settle, measure);
     }
 
@@ -222,8 +265,8 @@ final class PointSweep {
         }
     }
 
-    private Result report(Path dir, String command, List<Run> runs, Run fcfs, Run oracle, Map<String, Run> controllers)
-            throws IOException {
+    private Result report(Path dir, String command, List<Run> runs, Run fcfs, Run oracle, Map<String, Run> controllers,
+                          Map<String, double[]> captures) throws IOException {
         StringBuilder md = new StringBuilder();
         md.append("# Experiment C, point (L_P, L_B) = (").append(lp).append(", ").append(lb).append(") against an empirical oracle")
                 .append(percentile > 0 ? ", p" + goalNumber() + " goals" : "").append("\n\n");
@@ -235,7 +278,9 @@ final class PointSweep {
                         + "class's measured p" + goalNumber() + " (t_P, t_B below) against its threshold; the controller with "
                         : "; N_s = 10; τ_P = 2, τ_B = 3; U = min(U_P, U_B); response times in paper-seconds; the controller with ")
                 .append("weight resolution 0.1 and each model; static weights w_P : 10 − w_P searched coarse to fine, the best ")
-                .append("measured twice more (the mean of those two is the oracle); each controller run twice, its U the mean.\n\n");
+                .append("then run " + ROUNDS + " times more against every controller in ABBA order (static, controllers forward; controllers "
+                        + "backward, static; …); the oracle and each controller are the means of those rounds, and a model's capture "
+                        + "is the mean of each round's against the same round's static run, with [min..max].\n\n");
         md.append("Attainment: the share of a class's answers (measured part) within its goal threshold.\n\n");
         md.append("| run | w_P | t_P | t_B | U | attainment P / B | model error (mean / median) |\n|---|---:|---:|---:|---:|---:|---:|\n");
         for (Run r : runs) {
@@ -258,11 +303,11 @@ final class PointSweep {
                     + percent(e.getValue().medianModelError()));
         }
         for (Map.Entry<String, Run> e : controllers.entrySet()) {
-            double capture = (e.getValue().utility() - fcfs.utility()) / gap;
-            String c = gap < MIN_GAP ? "n/a" : String.format(Locale.ROOT, "%.2f", capture);
+            double[] each = captures.get(e.getKey());
+            String c = gap < MIN_GAP ? "n/a" : Spread.of(each).format("%.2f");
             md.append(String.format(Locale.ROOT, "| %s | %.3f | %s | %s |%n", e.getKey(), e.getValue().utility(), c,
                     errors(e.getValue())));
-            lines.add("capture " + e.getKey() + " " + c);
+            lines.add("capture " + e.getKey() + " " + c + (gap < MIN_GAP ? "" : " (each round " + list(each) + ")"));
         }
         if (percentile > 0) {
             lines.add("attainment best-static premium " + share(oracle.premiumAttainment()) + " basic " + share(oracle.basicAttainment()));
@@ -273,6 +318,14 @@ final class PointSweep {
         }
         ResultsFile.write(dir.resolve("POINT-" + lp + "-" + lb + (percentile > 0 ? "-p" + goalNumber() : "") + ".md"), md);
         return new Result(lp, lb, fcfs, oracle, controllers, lines);
+    }
+
+    private static String list(double[] v) {
+        StringBuilder s = new StringBuilder();
+        for (double x : v) {
+            s.append(s.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", x));
+        }
+        return s.toString();
     }
 
     private static String errors(Run r) {

@@ -12,6 +12,8 @@ import java.util.Map;
 
 /** A gateway for one experiment run: alone (fcfs, priority, static wrr), or with broker and resource manager. */
 final class RunningSystem implements AutoCloseable {
+    /** Corrected predictions out of range over every run of this process with a controller (counted as each closes). */
+    private static final java.util.concurrent.atomic.AtomicLong OUT_OF_RANGE = new java.util.concurrent.atomic.AtomicLong();
     private final EmbeddedSystem embedded;
     private final Gateway gateway;
 
@@ -96,9 +98,22 @@ final class RunningSystem implements AutoCloseable {
         return embedded == null || embedded.controlLoop() == null ? 0 : embedded.controlLoop().flashCrowdCycles();
     }
 
+    /** Adds a closing manager's out-of-range predictions to the process's count (null: no manager). */
+    static void counted(ControlLoop manager) {
+        if (manager != null) {
+            OUT_OF_RANGE.addAndGet(manager.predictionsOutOfRange());
+        }
+    }
+
+    /** The resource manager's corrected predictions that were not a positive number, over every closed run of this process. */
+    static long predictionsOutOfRange() {
+        return OUT_OF_RANGE.get();
+    }
+
     @Override
     public void close() throws Exception {
         if (embedded != null) {
+            counted(embedded.controlLoop());
             embedded.close();
         } else {
             gateway.stop(Duration.ofSeconds(5));

@@ -2,31 +2,27 @@ package io.slagate.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.load.SecondSample;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The experiments' own arithmetic on synthetic samples whose answer is known. */
 class ExperimentsTest {
-    private static SecondSample premium(double second, int phase, double weight) {
-        return new SecondSample(second, phase, false, "premium", 10, 10, 10, 10, 100, 90, 150, 200, 250, 0, 5, weight, 0);
-    }
-
     @Test
-    void settleSeconds_isWhereTheWeightStaysInItsBand() {
-        List<SecondSample> s = new ArrayList<>();
-        // phase 2 starts at 100 s: the weight moves 5 → 8 over 4 s, overshoots once at 107, then stays at 8
-        double[] w = {5, 6, 7, 7.8, 8, 8.1, 8, 9.5, 8, 7.9, 8, 8, 8.1, 8, 8, 7.9, 8, 8, 8, 8};
+    void settleCycles_countFromTheFirstDecisionAfterTheChangeUntilTheWeightStaysInItsBand() {
+        List<DecisionTrace.Point> t = new ArrayList<>();
+        // a change at 1,000 ms; decisions every 250 ms from 1,100: 5, 6, 7, 8, an overshoot to 9.5, then 8.5 for good
+        double[] w = {5, 6, 7, 8, 9.8, 8.5, 8.5, 8.5, 8.5, 8.5};
+        t.add(new DecisionTrace.Point(900, 5)); // before the change: not counted
         for (int i = 0; i < w.length; i++) {
-            s.add(premium(100 + i, 2, w[i]));
+            t.add(new DecisionTrace.Point(1_100 + 250L * i, w[i]));
         }
-        assertEquals(8.0, Experiments.settleSeconds(s, 2), 1e-9, "from 108 s on (the overshoot at 107 s resets it)");
-        List<SecondSample> never = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            never.add(premium(i, 1, i % 2 == 0 ? 2 : 8)); // a 2-cycle: never within ±0.5 of its mean 5
-        }
-        assertTrue(Double.isNaN(Experiments.settleSeconds(never, 1)));
+        double band = DecisionTrace.band(8.5); // ±1.275
+        assertEquals(1.275, band, 1e-9);
+        assertEquals(5, DecisionTrace.settleCycles(t, 1_000, 5_000, 8.5, band), "from the 6th decision (the overshoot resets it)");
+        assertEquals(0, DecisionTrace.settleCycles(t, 1_000, 5_000, 5.5, 20), "a band that holds everything: settled at once");
+        assertEquals(-1, DecisionTrace.settleCycles(t, 1_000, 5_000, 2, DecisionTrace.band(2)), "never near 2");
+        assertEquals(1.0, DecisionTrace.band(4), 1e-9, "one slot at least");
     }
 
     @Test

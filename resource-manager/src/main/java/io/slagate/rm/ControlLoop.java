@@ -204,9 +204,12 @@ public final class ControlLoop implements AutoCloseable {
                 || !membership.plausible(s, config.classes().size(), config.servers().size())) {
             return;
         }
-        rm.onStats(s, nanoClock.getAsLong());
+        Set<String> changed = rm.onStats(s, nanoClock.getAsLong());
         if (s.flashCrowd() != null && started) {
             onFlashCrowd(s);
+        } else if (!changed.isEmpty() && started
+                && surges.admitChange(changed, s.gatewayId(), nanoClock.getAsLong(), config.controller().cycle())) {
+            cycle();
         }
     }
 
@@ -307,6 +310,16 @@ public final class ControlLoop implements AutoCloseable {
     /** Per flow, the forecaster in use and each one's recent one-cycle error, as of the last cycle. */
     public Map<String, String> forecastErrors() {
         return forecastErrors;
+    }
+
+    /** Corrected response-time predictions so far that were not a positive number (counted, then floored). */
+    public long predictionsOutOfRange() {
+        return rm.predictionsOutOfRange();
+    }
+
+    /** Cycles run at once for a detected change of a flow's load or response time (not on the timer). */
+    public long changeCycles() {
+        return surges.changeCycles();
     }
 
     /** Cycles run at once for a flash crowd (not on the timer). */

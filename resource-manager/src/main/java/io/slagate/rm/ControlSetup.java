@@ -91,6 +91,12 @@ final class ControlSetup {
         return classesOfPool;
     }
 
+    /** The pools whose allocation includes class {@code name} (none for a class not configured). */
+    List<String> poolsOfClass(String name) {
+        int c = classIndex(name);
+        return classesOfPool.entrySet().stream().filter(e -> e.getValue().contains(c)).map(Map.Entry::getKey).toList();
+    }
+
     /** The servers serving {@code pool}, in configuration order. */
     List<ServerConfig> serversOf(String pool) {
         return serversOfPool.getOrDefault(pool, List.of());

@@ -91,7 +91,7 @@ final class FlowObserver {
         }
         GatewayReport r = in.reports().get(g);
         // the share the window's t~ was measured under: its time-mean, not the share in force now
-        double w = shares.meanOver(key, r.heardNanos(), view.slots * mine.weight() / view.poolWeight, r.stats().windowSeconds());
+        double w = shares.meanOver(key, r.heardNanos(), view.slots * mine.weight() / view.poolWeight, r.windowSeconds(name));
         double[] measured = {mine.arrivalRate(), mine.meanResponseSeconds(), mine.throughput(), mine.meanServiceSeconds(), w};
         for (double v : measured) {
             if (!Double.isFinite(v) || v < 0) {

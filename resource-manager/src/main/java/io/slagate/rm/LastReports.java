@@ -16,7 +16,12 @@ final class LastReports {
     private final Map<String, GatewayReport> byGateway = new TreeMap<>();
 
     void report(StatsMessage stats, long nowNanos) {
-        byGateway.put(stats.gatewayId(), new GatewayReport(stats, nowNanos));
+        report(stats, nowNanos, Map.of());
+    }
+
+    /** A report whose classes named in {@code spans} were estimated over that many seconds, not the window. */
+    void report(StatsMessage stats, long nowNanos, Map<String, Double> spans) {
+        byGateway.put(stats.gatewayId(), new GatewayReport(stats, nowNanos, spans));
     }
 
     void join(String gatewayId, long nowNanos) {

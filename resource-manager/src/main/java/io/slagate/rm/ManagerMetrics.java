@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -45,6 +46,8 @@ final class ManagerMetrics {
                 .description("Pool moves reverted because the server refused the new pool's requests").register(registry);
         Gauge.builder("slagate.rm.flow.reports.refused", refusedFigures, AtomicLong::get).tag("manager", id)
                 .description("Flow reports refused for a non-finite or negative figure (the flow kept its weight)").register(registry);
+        FunctionCounter.builder("slagate.rm.predictions.out.of.range", loop, ControlLoop::predictionsOutOfRange).tag("manager", id)
+                .description("Corrected response-time predictions that were not a positive number (floored to 1 ns)").register(registry);
         Gauge.builder("slagate.rm.gateways", loop, c -> c.lastAllocation() == null ? 0 : c.lastAllocation().gateways().size())
                 .tag("manager", id).description("Gateways in the last allocation").register(registry);
     }

@@ -20,6 +20,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -66,6 +67,8 @@ public final class ResourceManager {
     private final AutoLimits limits;
     /** Units per flow of the last decision, per pool, with the flow list they belong to (for damping). */
     private final Damper damper = new Damper();
+    /** Each flow's recent reporting intervals, to tell a change from the window's inertia. */
+    private final ChangePoints changes = new ChangePoints();
     private final CapacitySignal capacitySignal;
     private final FlowObserver observer;
     private final PoolSolver solver;
@@ -99,6 +102,11 @@ public final class ResourceManager {
         solver = new PoolSolver(setup, correction, damper, keys);
     }
 
+    /** Corrected predictions so far that came out non-positive or non-finite ({@link ModelCorrection#outOfRange}). */
+    public long predictionsOutOfRange() {
+        return correction.outOfRange();
+    }
+
     /** Control cycles one statistics window spans (at least 1). */
     public int windowCycles() {
         return setup.windowCycles;
@@ -110,10 +118,12 @@ public final class ResourceManager {
      */
     public ResourceManager reconfigured(SlagateConfig next) {
         boolean sameBound = next.controller().correctionBound() == setup.config.controller().correctionBound();
-        ResourceManager r = new ResourceManager(id, next, overrides, version,
-                sameBound ? correction : new ModelCorrection(next.controller().correctionBound()));
+        ModelCorrection nextCorrection = sameBound ? correction : new ModelCorrection(next.controller().correctionBound());
+        nextCorrection.countFrom(correction);
+        ResourceManager r = new ResourceManager(id, next, overrides, version, nextCorrection);
         r.reports.keep(reports);
         r.damper.rememberFrom(damper);
+        r.changes.keep(changes);
         r.forecasts.keep(forecasts);
         r.shares.keep(shares);
         r.limits.keep(limits); // same bounds: keep what was learned
@@ -123,13 +133,25 @@ public final class ResourceManager {
         return r;
     }
 
-    public void onStats(StatsMessage stats, long nowNanos) {
-        reports.report(stats, nowNanos);
+    /**
+     * Keeps a gateway's report, with each flow that changed within its window estimated from the intervals since the
+     * change ({@link ChangePoints}); a class whose flow changed at this report has its pools' damping restarted.
+     *
+     * @return the classes whose flows changed at this report (empty for none): each is a reason to decide now
+     */
+    public Set<String> onStats(StatsMessage stats, long nowNanos) {
+        ChangePoints.Seen seen = changes.observe(stats);
+        reports.report(seen.stats(), nowNanos, seen.spans());
+        for (String c : seen.changed()) {
+            setup.poolsOfClass(c).forEach(damper::restart);
+        }
+        return seen.changed();
     }
 
     /** A gateway left in order: its share is redistributed at the next step. */
     public void onLeave(String gatewayId) {
         reports.leave(gatewayId);
+        changes.forget(gatewayId);
     }
 
     /** A gateway joined: known from now on, with no measurements until its first report. */
@@ -345,6 +367,7 @@ public final class ResourceManager {
     private void expire(long nowNanos) {
         long limit = setup.config.controller().gatewayExpiry() * setup.config.gateway().stats().reportingInterval().toNanos();
         for (String g : reports.expire(nowNanos, limit)) {
+            changes.forget(g);
             LOG.warn("gateway {} silent for more than {} reporting intervals; its share goes to the others", g,
                     setup.config.controller().gatewayExpiry());
         }

@@ -1,6 +1,7 @@
 package io.slagate.rm;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,6 +17,7 @@ final class SurgeCycles {
 
     private long lastCycleNanos = Long.MIN_VALUE;
     private final AtomicLong granted = new AtomicLong();
+    private final AtomicLong changes = new AtomicLong();
 
     /** A cycle ran at {@code now} (on the timer or not). */
     void cycled(long now) {
@@ -33,6 +35,25 @@ final class SurgeCycles {
         LOG.warn("flash crowd of class {} reported by gateway {}: control cycle now, not at the next {}", className, gatewayId, cycle);
         granted.incrementAndGet();
         return true;
+    }
+
+    /**
+     * Whether a change detected in gateway {@code gatewayId}'s flows of {@code classes} gets a cycle now (within the
+     * same limit as a surge; said at DEBUG, as a change of load is routine).
+     */
+    boolean admitChange(Set<String> classes, String gatewayId, long now, Duration cycle) {
+        long gap = Math.min(1_000_000_000L, cycle.toNanos() / 4);
+        if (lastCycleNanos != Long.MIN_VALUE && now - lastCycleNanos < gap) {
+            return false;
+        }
+        LOG.debug("load of {} at gateway {} changed: control cycle now", classes, gatewayId);
+        changes.incrementAndGet();
+        return true;
+    }
+
+    /** Cycles run at once for a detected change of a flow's load or response time. */
+    long changeCycles() {
+        return changes.get();
     }
 
     /** Cycles run at once for a flash crowd (not on the timer). */

@@ -345,7 +345,7 @@ public final class GatewayAgent implements AutoCloseable {
             window = f.windowSeconds();
             flows.add(new FlowStatsMessage(f.className(), f.arrivalRate(), f.throughput(), f.rejectionRate(),
                     f.meanResponseSeconds(), f.meanQueueingSeconds(), f.meanServiceSeconds(), f.queueLength(),
-                    f.outstanding(), a.weight(c), f.attainment(), f.percentileSeconds(), f.failureRate()));
+                    f.outstanding(), a.weight(c), f.attainment(), f.percentileSeconds(), f.failureRate(), interval(f.last())));
         }
         List<ServerStatusMessage> servers = new ArrayList<>(q.serverCount());
         for (int s = 0; s < q.serverCount(); s++) {
@@ -392,5 +392,10 @@ public final class GatewayAgent implements AutoCloseable {
     public void close() {
         heartbeat(HeartbeatMessage.LEAVE);
         LOG.info("gateway {} left the control plane (its share goes to the other gateways at the next cycle)", id);
+    }
+
+    private static FlowStatsMessage.Interval interval(FlowStats.Interval i) {
+        return i == null ? null : new FlowStatsMessage.Interval(i.seconds(), i.arrivals(), i.completions(), i.rejections(),
+                i.meanResponseSeconds(), i.meanQueueingSeconds(), i.meanServiceSeconds());
     }
 }

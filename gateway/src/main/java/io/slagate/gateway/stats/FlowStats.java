@@ -9,10 +9,15 @@ package io.slagate.gateway.stats;
  * NaN when none was answered); {@code percentileSeconds} the measured response time at the class's
  * goal percentile (NaN for a class without a percentile goal, or without answers). {@code failureRate} is the part of
  * {@code rejectionRate} the gateway or its servers caused (shed, queue full, server failed or timed out), not the
- * client (malformed, too large, gone): what a configuration is charged for (the objective).
+ * client (malformed, too large, gone): what a configuration is charged for (the objective). {@code last}: the last closed
+ * interval alone (null before one closed), so that a change shows before the window has filled with it.
  */
 public record FlowStats(String className, double arrivalRate, double throughput, double rejectionRate,
                         double meanResponseSeconds, double meanQueueingSeconds, double meanServiceSeconds,
                         int queueLength, int outstanding, double windowSeconds, double attainment,
-                        double percentileSeconds, double failureRate) {
+                        double percentileSeconds, double failureRate, Interval last) {
+    /** One reporting interval's counts, and the mean times of what completed in it, in seconds. */
+    public record Interval(double seconds, long arrivals, long completions, long rejections, double meanResponseSeconds,
+                           double meanQueueingSeconds, double meanServiceSeconds) {
+    }
 }

@@ -124,6 +124,13 @@ final class SlidingWindow {
         return new FlowStats(className, arrivals / window, completions / window, rejections / window,
                 resp / n / 1e9, queue / n / 1e9, service / n / 1e9, queueLength, outstanding, window,
                 completions == 0 || !hasGoal ? Double.NaN : (double) within / completions, percentileSeconds,
-                failures / window);
+                failures / window, spanned == 0 ? null : last(buckets[(cur - 1 + buckets.length) % buckets.length], intervalSeconds));
+    }
+
+    private static FlowStats.Interval last(Bucket b, double intervalSeconds) {
+        long completions = b.completions.sum();
+        double n = Math.max(1, completions);
+        return new FlowStats.Interval(intervalSeconds, b.arrivals.sum(), completions, b.rejections.sum(),
+                b.responseNanos.sum() / n / 1e9, b.queueingNanos.sum() / n / 1e9, b.serviceNanos.sum() / n / 1e9);
     }
 }

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -44,6 +45,8 @@ public final class ModelCorrection {
     private final Map<String, Pending> pending = new HashMap<>();
     private final Map<String, Double> gain = new HashMap<>();
     private final Map<String, Double> error = new HashMap<>();
+    /** Corrected predictions that came out non-positive or non-finite: kept across reconfigurations by {@link #countFrom}. */
+    private final AtomicLong outOfRange = new AtomicLong();
 
     /** @param bound the gain's limit (≥ 1, finite): it stays within [1/bound, bound] */
     public ModelCorrection(double bound) {
@@ -105,7 +108,7 @@ public final class ModelCorrection {
         // the model's change from what was measured (w~ at the window's rate) to what is asked (w at the rate ahead)
         double at = model.predictSeconds(o.withoutForecast(), o.weight());
         double corrected = o.responseSeconds() + gain.getOrDefault(flow, 1.0) * (raw - at);
-        return Double.isFinite(corrected) ? Math.max(corrected, 1e-9) : raw;
+        return inRange(corrected, raw);
     }
 
     /**
@@ -121,7 +124,32 @@ public final class ModelCorrection {
         double at = model.predictQuantileSeconds(o.withoutForecast(), o.weight(), p);
         double level = o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds()) ? o.percentileSeconds() : at;
         double corrected = level + gain.getOrDefault(flow, 1.0) * (raw - at);
-        return Double.isFinite(corrected) ? Math.max(corrected, 1e-9) : raw;
+        return inRange(corrected, raw);
+    }
+
+    /**
+     * A corrected prediction that is not a positive number is counted, then answered as before: the floor of 1 ns for a
+     * negative one (the correction's affine form carried the model's change past the measured level), the model's own
+     * for a non-finite one. Either is a prediction no one should act on, so an operator sees how often it happens.
+     */
+    private double inRange(double corrected, double raw) {
+        if (corrected > 0 && Double.isFinite(corrected)) {
+            return corrected;
+        }
+        outOfRange.incrementAndGet();
+        return Double.isFinite(corrected) ? 1e-9 : raw;
+    }
+
+    /** Corrected predictions so far that came out non-positive or non-finite (counted, then floored or replaced). */
+    public long outOfRange() {
+        return outOfRange.get();
+    }
+
+    /** Continues the count of {@code previous} (a manager reconfigured with a new correction). */
+    public void countFrom(ModelCorrection previous) {
+        if (previous != this) {
+            outOfRange.addAndGet(previous.outOfRange.get());
+        }
     }
 
     /** Where to say when a prediction missed by more than {@value #BLOWN} times the measurement (null: nowhere). */

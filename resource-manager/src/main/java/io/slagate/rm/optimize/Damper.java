@@ -21,6 +21,14 @@ public final class Damper {
         return last.get(pool);
     }
 
+    /**
+     * Forgets pool {@code pool}'s last decision: its next one goes to the optimum at once, and γ starts again from the
+     * configured value. For a detected change of the load, which damping would otherwise spread over cycles.
+     */
+    public void restart(String pool) {
+        last.remove(pool);
+    }
+
     /** Takes over {@code other}'s memory of the last decisions (a reconfigured manager damps from where it was). */
     public void rememberFrom(Damper other) {
         last.putAll(other.last);

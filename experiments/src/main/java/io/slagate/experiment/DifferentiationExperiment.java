@@ -1,0 +1,195 @@
+package io.slagate.experiment;
+
+import io.slagate.load.LoadGenerator;
+import io.slagate.load.LoadSpec;
+import io.slagate.load.SecondSample;
+import io.slagate.load.Summary;
+import io.slagate.load.service.BackendServer;
+import io.slagate.load.service.ServiceTime;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/**
+ * Experiment B (Figs. 8–12): the paper's four phases under the controller as shipped. With {@code --sweep}, the
+ * controller runs twice with the best static weights of every phase searched between the two runs (on the same
+ * backend, so a drift over the run does not favour either side), and each run's settling is counted against the
+ * phase's best static weight, cycle by cycle, from the manager's own decisions.
+ */
+final class DifferentiationExperiment {
+    static final int[][] MIXES = {{5, 5}, {20, 20}, {5, 20}, {20, 5}};
+    private static final String[] NAMES = {"Φ_A", "Φ_B", "Φ_C", "Φ_D"};
+
+    /** One controller run: the per-second samples, the manager's decisions, when the load started, what was answered. */
+    record Run(List<SecondSample> samples, List<DecisionTrace.Point> trace, long startMillis, Summary summary) {
+    }
+
+    /** Settling and utility of one phase of one run against the phase's best static weights. */
+    record PhaseScore(int cycles, double gap) {
+    }
+
+    private final double scale;
+    private final boolean quick;
+    private final PrintStream log;
+    private final double resolution;
+
+    DifferentiationExperiment(double scale, boolean quick, PrintStream log, double resolution) {
+        this.scale = scale;
+        this.quick = quick;
+        this.log = log;
+        this.resolution = resolution;
+    }
+
+    Duration phase() {
+        return Duration.ofSeconds(quick ? 25 : 150);
+    }
+
+    /** Runs B (twice with the oracle between when {@code sweep}) and writes RESULTS.md; the closing line when swept. */
+    List<String> run(Path dir, String command, boolean sweep) throws Exception {
+        ExperimentSetup setup = new ExperimentSetup(scale, 10, "wrr", resolution);
+        List<Run> runs = new ArrayList<>();
+        PointSweep.Run[] oracle = new PointSweep.Run[MIXES.length];
+        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, Experiments.SLEEPY_CPU))) {
+            runs.add(controllerRun(setup, backend.urls().get(0), dir));
+            if (sweep) {
+                for (int p = 0; p < MIXES.length; p++) {
+                    log.printf(Locale.ROOT, "B: phase %d (%d,%d) against the oracle%n", p + 1, MIXES[p][0], MIXES[p][1]);
+                    oracle[p] = new PointSweep(scale, quick, log, MIXES[p][0], MIXES[p][1]).oracle(backend.urls().get(0)).best();
+                }
+                runs.add(controllerRun(setup, backend.urls().get(0), dir.resolve("run-2")));
+            }
+        }
+        utilityChart(runs.get(0).samples(), dir.resolve("utility.png"));
+        StringBuilder md = ResultsFile.header("Experiment B — service differentiation over four phases (Figs. 8–12)", command);
+        double cycleSeconds = setup.paper(5).toMillis() / 1000.0;
+        md.append(String.format(Locale.ROOT, "Scale %.3f (1 paper-second = %.0f ms); phases of %d s; N_s = 10; τ_P = 2, τ_B = 3 "
+                        + "paper-seconds; min combining; weight resolution %s; service %s CPU; the controller as shipped (damping, "
+                        + "window, model: defaults). Averages over the last 60%% of each phase, in paper units (seconds ÷ scale); a "
+                        + "control cycle is %.2f s.%n%n", scale, scale * 1000, phase().toSeconds(), resolution,
+                Experiments.pct(Experiments.SLEEPY_CPU), cycleSeconds));
+        List<PhaseScore> scores = new ArrayList<>();
+        for (int r = 0; r < runs.size(); r++) {
+            Run run = runs.get(r);
+            md.append("### Run ").append(r + 1).append("\n\n");
+            phaseTable(md, run.samples());
+            md.append(String.format(Locale.ROOT, "%nRequests sent %d, answered %d, lost %d.%n%n", run.summary().sent(),
+                    run.summary().answered(), run.summary().lost()));
+            if (sweep) {
+                scores.addAll(settlingTable(md, run, oracle, r + 1));
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        if (sweep) {
+            md.append(settlingNote());
+            int max = scores.stream().mapToInt(s -> s.cycles() < 0 ? Integer.MAX_VALUE : s.cycles()).max().orElse(-1);
+            double mean = scores.stream().mapToInt(s -> s.cycles() < 0 ? Integer.MAX_VALUE : s.cycles()).average().orElse(Double.NaN);
+            double gap = scores.stream().mapToDouble(PhaseScore::gap).min().orElse(Double.NaN);
+            String line = max == Integer.MAX_VALUE
+                    ? String.format(Locale.ROOT, "settle cycles-after-change max never mean never utility-gap-to-best-static min %.3f", gap)
+                    : String.format(Locale.ROOT, "settle cycles-after-change max %d mean %.1f utility-gap-to-best-static min %.3f",
+                    max, mean, gap);
+            md.append("\n`").append(line).append("` (over both runs' four phases)\n\n");
+            lines.add(line);
+        }
+        md.append("![weights](weights.png)\n![response time](response-time.png)\n![queues](queues.png)\n"
+                + "![throughput](throughput.png)\n![utility](utility.png)\n");
+        ResultsFile.write(dir.resolve("RESULTS.md"), md);
+        return lines;
+    }
+
+    private Run controllerRun(ExperimentSetup setup, String backendUrl, Path charts) throws Exception {
+        try (RunningSystem sys = RunningSystem.start(setup.config(backendUrl), true);
+             DecisionTrace trace = new DecisionTrace(sys::lastDecision, "premium", 10)) {
+            List<LoadSpec.Phase> phases = new ArrayList<>();
+            for (int[] m : MIXES) {
+                phases.add(new LoadSpec.Phase(phase(), List.of((double) m[0], (double) m[1])));
+            }
+            LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", sys.statsUrl(),
+                    List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, setup.paper(2)),
+                            new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, setup.paper(3))),
+                    phases, false, setup.paper(1), Duration.ZERO, 42, Duration.ofMinutes(5), charts);
+            LoadGenerator g = new LoadGenerator(spec, log);
+            long start = System.currentTimeMillis();
+            Summary summary = g.run();
+            return new Run(g.samples(), trace.points(), start, summary);
+        }
+    }
+
+    /** Experiment B's table per phase: weights, response times, utilities, queues and throughput in paper units. */
+    private void phaseTable(StringBuilder md, List<SecondSample> samples) {
+        md.append("| phase | (L_P, L_B) | w_P : w_B | t_P | t_B | U_P | U_B | queue P / B | throughput P / B per paper-s |\n")
+                .append("|---|---|---|---:|---:|---:|---:|---|---|\n");
+        for (int p = 0; p < MIXES.length; p++) {
+            Experiments.PhaseStats sp = Experiments.PhaseStats.of(samples, p + 1, "premium", 0.4);
+            Experiments.PhaseStats sb = Experiments.PhaseStats.of(samples, p + 1, "basic", 0.4);
+            double tP = sp.meanMs() / 1000 / scale;
+            double tB = sb.meanMs() / 1000 / scale;
+            md.append(String.format(Locale.ROOT, "| %s | (%d, %d) | %.1f : %.1f | %.2f | %.2f | %.2f | %.2f | %.1f / %.1f | %.2f / %.2f |%n",
+                    NAMES[p], MIXES[p][0], MIXES[p][1], sp.weight(), sb.weight(), tP, tB, 2 - tP, 3 - tB, sp.queue(), sb.queue(),
+                    sp.throughput() * scale, sb.throughput() * scale));
+        }
+    }
+
+    /** Each phase's utility beside its best static weights', and the cycles until premium's weight settles near them. */
+    private List<PhaseScore> settlingTable(StringBuilder md, Run run, PointSweep.Run[] oracle, int number) {
+        md.append("| phase | U_controller | U best static (w_P) | U_controller − U_best | band | settled after (cycles) | w_P per cycle, first 12 |\n")
+                .append("|---|---:|---:|---:|---|---:|---|\n");
+        List<PhaseScore> scores = new ArrayList<>();
+        long phaseMillis = phase().toMillis();
+        for (int p = 0; p < MIXES.length; p++) {
+            Experiments.PhaseStats sp = Experiments.PhaseStats.of(run.samples(), p + 1, "premium", 0.4);
+            Experiments.PhaseStats sb = Experiments.PhaseStats.of(run.samples(), p + 1, "basic", 0.4);
+            double u = Math.min(2 - sp.meanMs() / 1000 / scale, 3 - sb.meanMs() / 1000 / scale);
+            long from = run.startMillis() + p * phaseMillis;
+            double best = oracle[p].premiumWeight();
+            double band = DecisionTrace.band(best);
+            int cycles = DecisionTrace.settleCycles(run.trace(), from, from + phaseMillis, best, band);
+            scores.add(new PhaseScore(cycles, u - oracle[p].utility()));
+            md.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f (%.1f) | %+.3f | %.1f ± %.1f | %s | %s |%n", NAMES[p], u,
+                    oracle[p].utility(), best, u - oracle[p].utility(), best, band, cycles < 0 ? "never" : String.valueOf(cycles),
+                    DecisionTrace.weights(run.trace(), from, from + phaseMillis, 12)));
+            log.printf(Locale.ROOT, "B run %d %s controller %.3f best-static %.3f (w_P %.1f) settled %s cycles%n", number, NAMES[p], u,
+                    oracle[p].utility(), best, cycles < 0 ? "never" : String.valueOf(cycles));
+        }
+        md.append('\n');
+        return scores;
+    }
+
+    private static String settlingNote() {
+        return "Settling: the control cycles from the first decision made after the phase changed (the first that can see "
+                + "it; the report that first sees it comes within one reporting interval, also one cycle) until premium's "
+                + "weight stays within ±max(1, 15%) of the phase's best static weight for the rest of the phase; 0: the "
+                + "first decision already does. The best static weights are searched coarse to fine between the two runs "
+                + "and their utility is the mean of two more runs at the best (PointSweep's oracle, on the same backend). "
+                + "Where the optimum is flat (no queueing, as at (5, 5)) the best static weight is itself noise.\n";
+    }
+
+    private void utilityChart(List<SecondSample> samples, Path file) throws IOException {
+        XYSeriesCollection data = new XYSeriesCollection();
+        Map<String, Double> target = Map.of("premium", 2.0, "basic", 3.0);
+        for (String c : List.of("premium", "basic")) {
+            XYSeries s = new XYSeries(c);
+            for (SecondSample x : samples) {
+                if (x.className().equals(c) && !Double.isNaN(x.meanMs())) {
+                    s.add(x.second(), target.get(c) - x.meanMs() / 1000 / scale);
+                }
+            }
+            data.addSeries(s);
+        }
+        JFreeChart chart = ChartFactory.createXYLineChart("Utility per class (eq. 7, measured)", "time (s)", "U", data);
+        chart.getXYPlot().addRangeMarker(new ValueMarker(0));
+        System.setProperty("java.awt.headless", "true");
+        ChartUtils.saveChartAsPNG(file.toFile(), chart, 960, 420);
+    }
+}

@@ -1,0 +1,257 @@
+package io.slagate.rm;
+
+import io.slagate.bus.message.FlowStatsMessage;
+import io.slagate.bus.message.StatsMessage;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Tells a change in a flow's load or plant from the statistics window's inertia. Each report carries the last
+ * reporting interval's counts beside the window's averages; per flow this keeps the intervals since the last change
+ * and tests, at every report, whether the newest one or two differ from those before them:
+ *
+ * <ul>
+ *   <li>arrivals, as counts: under no change the recent count is the earlier rate times the recent span, with the
+ *       Poisson variance, or the variance the earlier intervals show where they vary more (bursty clients);</li>
+ *   <li>the mean response time, only where the flow's share did not move over those intervals (a move of the
+ *       controller's own changes it, and is no news): against the spread of the earlier intervals' means, a spread
+ *       itself estimated from few intervals, so judged as Student's t at the same tail probability.</li>
+ * </ul>
+ *
+ * A test beyond {@value #Z} standard deviations is a change (about one false alarm per 10⁵ tests, a day of cycles for
+ * a few flows): the intervals before it are dropped, and until the window has filled with intervals after it the
+ * flow's rates and times are those of the intervals since the change, not the window's, which still mostly holds the
+ * load before. The manager's thread only.
+ */
+final class ChangePoints {
+    /** How many standard deviations a difference must reach to count as a change. */
+    static final double Z = 4.5;
+    /** The fewest intervals before the tested ones: with fewer, nothing is known to differ from. */
+    static final int MIN_BEFORE = 2;
+    /** The fewest intervals before the tested ones whose spread says how much a response time varies by itself. */
+    static final int MIN_SPREAD = 4;
+    /** The fewest requests expected in the tested intervals: below it a count says nothing. */
+    static final double MIN_COUNT = 5;
+
+    /** One interval as the flow's report gave it, with the share in force then. */
+    record Interval(FlowStatsMessage.Interval figures, double weight) {
+    }
+
+    /** A flow's intervals since its last change, oldest first, and whether one was detected within the window. */
+    private static final class History {
+        final Deque<Interval> intervals = new ArrayDeque<>();
+        boolean sinceChange;
+    }
+
+    /**
+     * A report as the manager keeps it, the seconds each flow estimated since its change spans, and the classes whose
+     * flows changed at this report.
+     */
+    record Seen(StatsMessage stats, Map<String, Double> spans, Set<String> changed) {
+    }
+
+    private final Map<String, History> flows = new HashMap<>();
+
+    /** Takes over {@code other}'s histories (a reconfigured manager keeps what it saw). */
+    void keep(ChangePoints other) {
+        flows.putAll(other.flows);
+    }
+
+    /** Forgets a gateway's flows (it left or went silent). */
+    void forget(String gatewayId) {
+        flows.keySet().removeIf(k -> k.startsWith(gatewayId + '\u0000'));
+    }
+
+    /**
+     * The report with each flow that changed within its window estimated from the intervals since the change, and the
+     * classes whose flows changed at this report. Flows without a plausible last interval are passed as they came.
+     */
+    Seen observe(StatsMessage s) {
+        List<FlowStatsMessage> out = new ArrayList<>(s.flows().size());
+        Set<String> changed = new LinkedHashSet<>();
+        Map<String, Double> spans = new HashMap<>();
+        for (FlowStatsMessage f : s.flows()) {
+            FlowStatsMessage.Interval last = f.lastInterval();
+            if (last == null || !last.plausible() || !(s.windowSeconds() > 0)) {
+                out.add(f);
+                continue;
+            }
+            int window = (int) Math.max(1, Math.round(s.windowSeconds() / last.seconds()));
+            History h = flows.computeIfAbsent(s.gatewayId() + '\u0000' + f.className(), k -> new History());
+            h.intervals.addLast(new Interval(last, f.weight()));
+            while (h.intervals.size() > 2 * window) {
+                h.intervals.removeFirst();
+            }
+            int recent = changedAt(List.copyOf(h.intervals));
+            if (recent > 0) {
+                while (h.intervals.size() > recent) {
+                    h.intervals.removeFirst();
+                }
+                h.sinceChange = true;
+                changed.add(f.className());
+            }
+            if (h.sinceChange && h.intervals.size() >= window) {
+                h.sinceChange = false; // the window holds only the new load now
+            }
+            if (h.sinceChange) {
+                out.add(estimate(f, h.intervals));
+                spans.put(f.className(), h.intervals.stream().mapToDouble(i -> i.figures().seconds()).sum());
+            } else {
+                out.add(f);
+            }
+        }
+        StatsMessage kept = spans.isEmpty() ? s : new StatsMessage(s.schema(), s.gatewayId(), s.sequence(), s.timestampMillis(),
+                s.windowSeconds(), s.allocationVersion(), out, s.servers(), s.flashCrowd(), s.quotaDemand());
+        return new Seen(kept, spans, changed);
+    }
+
+    /** How many of the newest intervals differ from those before them (1 or 2, the stronger), or 0 for no change. */
+    static int changedAt(List<Interval> in) {
+        int best = 0;
+        double strongest = Z;
+        for (int recent = 1; recent <= 2; recent++) {
+            if (in.size() - recent < MIN_BEFORE) {
+                break;
+            }
+            List<Interval> before = in.subList(0, in.size() - recent);
+            List<Interval> after = in.subList(in.size() - recent, in.size());
+            double z = Math.max(Math.abs(arrivalsZ(before, after)), Math.abs(responseZ(before, after)));
+            if (z > strongest) {
+                strongest = z;
+                best = recent;
+            }
+        }
+        return best;
+    }
+
+    /** The recent arrivals' distance from what the earlier rate predicts for their span, in standard deviations. */
+    static double arrivalsZ(List<Interval> before, List<Interval> after) {
+        double beforeSeconds = 0;
+        long beforeCount = 0;
+        for (Interval i : before) {
+            beforeSeconds += i.figures().seconds();
+            beforeCount += i.figures().arrivals();
+        }
+        double afterSeconds = 0;
+        long afterCount = 0;
+        for (Interval i : after) {
+            afterSeconds += i.figures().seconds();
+            afterCount += i.figures().arrivals();
+        }
+        double pooledRate = (beforeCount + afterCount) / (beforeSeconds + afterSeconds);
+        double expected = pooledRate * afterSeconds;
+        if (expected < MIN_COUNT && afterCount < MIN_COUNT) {
+            return 0;
+        }
+        // the variance of a count per second: Poisson's, or the earlier intervals' own where they vary more
+        double perSecondVariance = pooledRate;
+        if (before.size() >= MIN_SPREAD) {
+            double rate = beforeCount / beforeSeconds;
+            double sum = 0;
+            for (Interval i : before) {
+                double d = i.figures().arrivals() - rate * i.figures().seconds();
+                sum += d * d / i.figures().seconds();
+            }
+            perSecondVariance = Math.max(perSecondVariance, sum / (before.size() - 1));
+        }
+        double variance = perSecondVariance * afterSeconds * (1 + afterSeconds / beforeSeconds);
+        return variance > 0 ? (afterCount - beforeCount / beforeSeconds * afterSeconds) / Math.sqrt(variance) : 0;
+    }
+
+    /**
+     * The recent mean response time's distance from the earlier intervals', in standard deviations of their own spread;
+     * 0 where the share moved over these intervals, too few earlier intervals answered, or too few answers are recent.
+     */
+    static double responseZ(List<Interval> before, List<Interval> after) {
+        double w = after.get(after.size() - 1).weight();
+        for (List<Interval> part : List.of(before, after)) {
+            for (Interval i : part) {
+                if (Math.abs(i.weight() - w) > 1e-9 * Math.max(1, Math.abs(w))) {
+                    return 0;
+                }
+            }
+        }
+        List<Interval> answered = before.stream().filter(i -> i.figures().completions() > 0).toList();
+        long afterAnswers = after.stream().mapToLong(i -> i.figures().completions()).sum();
+        if (answered.size() < MIN_SPREAD || afterAnswers < MIN_COUNT) {
+            return 0;
+        }
+        double mean = weightedMean(answered);
+        double sum = 0;
+        for (Interval i : answered) {
+            double d = i.figures().meanResponseSeconds() - mean;
+            sum += d * d;
+        }
+        double spread = Math.sqrt(sum / (answered.size() - 1));
+        // a plant that answered alike in every interval has no spread to measure by: a twentieth of its level stands in
+        spread = Math.max(spread, 0.05 * mean);
+        double afterMean = weightedMean(after.stream().filter(i -> i.figures().completions() > 0).toList());
+        double t = (afterMean - mean) / (spread * Math.sqrt(1.0 / after.size() + 1.0 / answered.size()));
+        return t * Z / tCritical(answered.size() - 1); // the spread is itself estimated: on Z's scale, as Student's t
+    }
+
+    /** Student's t at the two-sided tail of {@value #Z} normal deviations (6.8e-6), for 3 to 20 degrees of freedom. */
+    private static final double[] T_CRITICAL = {68.70, 30.60, 19.35, 14.48, 11.88, 10.30, 9.25, 8.51, 7.97, 7.55, 7.22, 6.95,
+        6.73, 6.54, 6.38, 6.25, 6.13, 6.03};
+
+    /**
+     * Student's t at the tail probability of {@value #Z} standard normal deviations for {@code df} ≥ 3 degrees of
+     * freedom: tabulated to 20, beyond by the Cornish–Fisher expansion (within 1% there).
+     */
+    static double tCritical(int df) {
+        if (df < 3) {
+            throw new IllegalArgumentException("at least 3 degrees of freedom, not " + df);
+        }
+        if (df <= 20) {
+            return T_CRITICAL[df - 3];
+        }
+        double z = Z;
+        double z3 = z * z * z;
+        double z5 = z3 * z * z;
+        return z + (z3 + z) / (4.0 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96.0 * df * df);
+    }
+
+    private static double weightedMean(List<Interval> in) {
+        double sum = 0;
+        long n = 0;
+        for (Interval i : in) {
+            sum += i.figures().meanResponseSeconds() * i.figures().completions();
+            n += i.figures().completions();
+        }
+        return n > 0 ? sum / n : 0;
+    }
+
+    /** The flow's rates and times over the intervals since its change. */
+    private static FlowStatsMessage estimate(FlowStatsMessage f, Deque<Interval> since) {
+        double seconds = 0;
+        long arrivals = 0;
+        long completions = 0;
+        long rejections = 0;
+        double response = 0;
+        double queueing = 0;
+        double service = 0;
+        for (Interval i : since) {
+            FlowStatsMessage.Interval x = i.figures();
+            seconds += x.seconds();
+            arrivals += x.arrivals();
+            completions += x.completions();
+            rejections += x.rejections();
+            response += x.meanResponseSeconds() * x.completions();
+            queueing += x.meanQueueingSeconds() * x.completions();
+            service += x.meanServiceSeconds() * x.completions();
+        }
+        if (completions == 0) {
+            // nothing answered since the change: the rates are new, the times are the window's until an answer comes
+            return f.withFigures(arrivals / seconds, 0, rejections / seconds, f.meanResponseSeconds(), f.meanQueueingSeconds(),
+                    f.meanServiceSeconds());
+        }
+        return f.withFigures(arrivals / seconds, completions / seconds, rejections / seconds, response / completions,
+                queueing / completions, service / completions);
+    }
+}
