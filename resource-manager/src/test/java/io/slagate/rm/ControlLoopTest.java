@@ -473,5 +473,82 @@ class ControlLoopTest {
             bus.close();
         }
     }
-}
 
+    /** Reports of a steady load, then a step of premium's arrivals (48 → 112 per second), each with its last interval. */
+    private static StatsMessage intervalStats(long seq, double premiumRate, double premiumSeconds, boolean withInterval) {
+        FlowStatsMessage.Interval p = new FlowStatsMessage.Interval(0.25, Math.round(premiumRate / 4), Math.round(premiumRate / 4), 0,
+                premiumSeconds, premiumSeconds / 2, premiumSeconds / 2);
+        FlowStatsMessage.Interval b = new FlowStatsMessage.Interval(0.25, 12, 12, 0, 0.06, 0.03, 0.03);
+        return new StatsMessage(BusMessage.SCHEMA, "gw1", seq, 0, 1.5, 0, List.of(
+                new FlowStatsMessage("premium", premiumRate, premiumRate, 0, premiumSeconds, premiumSeconds / 2, premiumSeconds / 2,
+                        0, 0, 5, Double.NaN, Double.NaN, 0, withInterval ? p : null),
+                new FlowStatsMessage("basic", 48, 48, 0, 0.06, 0.03, 0.03, 0, 0, 5, Double.NaN, Double.NaN, 0, withInterval ? b : null)),
+                List.of(new ServerStatusMessage("s1", 10, 0, true)));
+    }
+
+    private static double premiumWeight(ResourceManager.Decision d) {
+        return d.decision().flows().stream().filter(f -> f.className().equals("premium")).findFirst().orElseThrow().weight();
+    }
+
+    /**
+     * A step of a flow's arrivals is a change, estimated from the intervals since the step with the damping restarted:
+     * the damped manager's decision is the undamped one's; without the intervals the damped one creeps.
+     */
+    @Test
+    void aChangeOfTheLoad_isDecidedUndamped() {
+        String yaml = """
+                gateway: { stats: { reportingInterval: 250ms, window: 1500ms } }
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 } ]
+                classes: [ { name: premium, target: 100ms }, { name: basic, target: 150ms } ]
+                controller: { cycle: 250ms, model: mm1, correctionBound: 1, damping: %s }
+                """;
+        double[] after = new double[3];
+        double[] before = new double[3];
+        String[] damping = {"0.1", "1", "0.1"};
+        for (int k = 0; k < 3; k++) {
+            boolean intervals = k < 2; // the third manager's gateway reports no intervals: no change is seen
+            ResourceManager rm = new ResourceManager("rm", config(String.format(Locale.ROOT, yaml, damping[k])), new Overrides(), 0);
+            rm.onJoin("gw1", now);
+            for (int i = 0; i < 24; i++) {
+                now += 250_000_000L;
+                assertTrue(rm.onStats(intervalStats(i, 48, 0.06, intervals), now).isEmpty(), "a steady load");
+                before[k] = premiumWeight(rm.step(now));
+            }
+            now += 250_000_000L;
+            Set<String> changed = rm.onStats(intervalStats(100, 140, 0.12, intervals), now);
+            assertEquals(intervals ? Set.of("premium") : Set.of(), changed);
+            after[k] = premiumWeight(rm.step(now));
+        }
+        assertEquals(before[1], before[0], 1e-9, "the same steady optimum, damped or not");
+        assertTrue(after[1] > before[1], "the step moves the undamped optimum toward premium: " + before[1] + " -> " + after[1]);
+        assertEquals(after[1], after[0], 1e-9, "damping restarted: the damped manager decides as the undamped one");
+        assertTrue(after[2] < after[1], "without the change seen the damped manager creeps: " + after[2] + " vs " + after[1]);
+    }
+
+    /** A change seen in a report runs a cycle at once, at most once per min(1 s, Γ/4), as a surge does. */
+    @Test
+    void aChangeOfTheLoad_runsACycleAtOnce() {
+        ControlBus bus = new ControlBus("vm://nowhere", null, null, "rm");
+        String yaml = """
+                gateway: { stats: { reportingInterval: 250ms, window: 1500ms } }
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 } ]
+                classes: [ { name: premium, target: 100ms }, { name: basic, target: 150ms } ]
+                controller: { cycle: 1h }
+                """;
+        try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(), new SimpleMeterRegistry(), () -> now).start()) {
+            joinGw1(loop);
+            for (int i = 0; i < 24; i++) {
+                now += 250_000_000L;
+                loop.onStats(intervalStats(i, 48, 0.06, true), "gw-account");
+            }
+            assertEquals(0, loop.changeCycles(), "a steady load runs no extra cycle");
+            now += 2_000_000_000L;
+            loop.onStats(intervalStats(100, 112, 0.09, true), "gw-account");
+            assertEquals(1, loop.changeCycles(), "the step: a cycle at once");
+            loop.onStats(intervalStats(101, 400, 0.09, true), "gw-account");
+            assertEquals(1, loop.changeCycles(), "another change within the gap waits for the next cycle");
+        } finally {
+            bus.close();
+        }
+    }
+}
