@@ -45,7 +45,7 @@ public final class ModelCorrection {
     private final Map<String, Pending> pending = new HashMap<>();
     private final Map<String, Double> gain = new HashMap<>();
     private final Map<String, Double> error = new HashMap<>();
-    /** Corrected predictions that came out non-positive or non-finite: kept across reconfigurations by {@link #countFrom}. */
+    /** Predictions that ended at the floor or not finite: kept across reconfigurations by {@link #countFrom}. */
     private final AtomicLong outOfRange = new AtomicLong();
 
     /** @param bound the gain's limit (≥ 1, finite): it stays within [1/bound, bound] */
@@ -76,12 +76,17 @@ public final class ModelCorrection {
         if (overloaded(from) || overloaded(o)) {
             return; // its t~ is its queue's bound and timeout, which no open model describes: nothing to judge
         }
-        double change = model.predictSeconds(from.withForecast(o.arrivalRate()), o.weight()) - model.predictSeconds(from, from.weight());
+        double alone = model.predictSeconds(from.withForecast(o.arrivalRate()), o.weight());
+        double atFrom = model.predictSeconds(from, from.weight());
+        double change = alone - atFrom;
         if (!Double.isFinite(change)) {
             return; // the model has no finite answer at the inputs measured (beyond its capacity): nothing to learn
         }
         double measured = o.responseSeconds();
-        double predicted = from.responseSeconds() + p.gain() * change;
+        boolean anchored = !pastEdgeWhereServed(from, atFrom);
+        // what the manager predicted, as predict() answers (uncounted: this judges a prediction, it makes none)
+        double predicted = corrected(from.responseSeconds(), alone, atFrom, p.gain(), from);
+        predicted = Double.isNaN(predicted) ? 1e-9 : predicted;
         double e = Math.abs(predicted - measured) / measured;
         error.put(flow, e);
         if (e > BLOWN && listener != null) {
@@ -92,7 +97,7 @@ public final class ModelCorrection {
                     measured, o.arrivalRate(), o.throughput(), o.serviceSeconds()));
         }
         boolean shareMoved = Math.abs(o.weight() - from.weight()) > 1e-9 * from.weight();
-        if (shareMoved && Math.abs(change) > 0.02 * from.responseSeconds()) {
+        if (anchored && shareMoved && Math.abs(change) > 0.02 * from.responseSeconds()) {
             double g = Math.max(1 / bound, Math.min(bound, (measured - from.responseSeconds()) / change));
             double old = gain.getOrDefault(flow, 1.0);
             gain.put(flow, Math.max(1 / bound, Math.min(bound, (1 - SMOOTHING) * old + SMOOTHING * g)));
@@ -107,8 +112,7 @@ public final class ModelCorrection {
         }
         // the model's change from what was measured (w~ at the window's rate) to what is asked (w at the rate ahead)
         double at = model.predictSeconds(o.withoutForecast(), o.weight());
-        double corrected = o.responseSeconds() + gain.getOrDefault(flow, 1.0) * (raw - at);
-        return inRange(corrected, raw);
+        return counted(corrected(o.responseSeconds(), raw, at, gain.getOrDefault(flow, 1.0), o), raw);
     }
 
     /**
@@ -122,25 +126,63 @@ public final class ModelCorrection {
             return raw;
         }
         double at = model.predictQuantileSeconds(o.withoutForecast(), o.weight(), p);
+        if (pastEdgeWhereServed(o, model.predictSeconds(o.withoutForecast(), o.weight()))) {
+            return raw;
+        }
         double level = o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds()) ? o.percentileSeconds() : at;
-        double corrected = level + gain.getOrDefault(flow, 1.0) * (raw - at);
-        return inRange(corrected, raw);
+        return counted(corrected(level, raw, at, gain.getOrDefault(flow, 1.0), o), raw);
     }
 
     /**
-     * A corrected prediction that is not a positive number is counted, then answered as before: the floor of 1 ns for a
-     * negative one (the correction's affine form carried the model's change past the measured level), the model's own
-     * for a non-finite one. Either is a prediction no one should act on, so an operator sees how often it happens.
+     * Whether the model is past its stability edge at the measured share while the flow was measured served (its
+     * throughput kept up with its arrivals): the model is then wrong about this flow there (closed-loop clients, which
+     * an open model takes for an unbounded queue), and its change from thousands of seconds to a stable share would
+     * carry the measured level below zero. Such a flow is predicted by the model alone.
      */
-    private double inRange(double corrected, double raw) {
-        if (corrected > 0 && Double.isFinite(corrected)) {
+    private static boolean pastEdgeWhereServed(FlowObservation o, double modelAtMeasured) {
+        return !overloaded(o) && !(modelAtMeasured < ResponseTimeModel.UNSTABLE_SECONDS);
+    }
+
+    /**
+     * The measured level moved by the model's change from the measured share to the asked one, scaled by the gain g.
+     * For a flow measured served, the larger of two corrections: the additive one, level + g·(raw − at), which keeps the
+     * model's change in seconds, and the proportional one, level·(raw / at)^g, which keeps its change as a ratio. Both
+     * agree with the measurement at the measured share and never rise with more share, so neither does their maximum;
+     * the proportional one stays positive where the additive one would cross zero (the model over-predicting near its
+     * edge, its change from there larger than the level measured), so the prediction is always a positive number.
+     * Where the model is past its edge at the measured share while the flow was served, the model alone. For a flow
+     * measured in overload the additive correction alone, whose t~ is its queue's bound and timeout; NaN where it is
+     * not a positive number.
+     */
+    private static double corrected(double level, double raw, double at, double g, FlowObservation o) {
+        if (pastEdgeWhereServed(o, at)) {
+            return raw;
+        }
+        double additive = level + g * (raw - at);
+        if (overloaded(o)) {
+            return additive > 0 && Double.isFinite(additive) ? additive : Double.NaN;
+        }
+        double proportional = at > 0 && raw >= 0 ? level * Math.pow(raw / at, g) : Double.NaN;
+        double best = Math.max(Double.isFinite(additive) ? additive : Double.NEGATIVE_INFINITY,
+                Double.isFinite(proportional) ? proportional : Double.NEGATIVE_INFINITY);
+        return best > 0 ? best : raw > 0 && Double.isFinite(raw) ? raw : Double.NaN;
+    }
+
+    /**
+     * A prediction that is not a positive number (NaN from {@link #corrected}: a flow measured in overload corrected
+     * below zero) is the floor of 1 ns, counted: such a flow looks served to the optimizer, which then gives its slots to
+     * the others (what a flash crowd's victims need, what hides a starving class elsewhere), so an operator sees how
+     * often it happens.
+     */
+    private double counted(double corrected, double raw) {
+        if (!Double.isNaN(corrected)) {
             return corrected;
         }
         outOfRange.incrementAndGet();
-        return Double.isFinite(corrected) ? 1e-9 : raw;
+        return 1e-9;
     }
 
-    /** Corrected predictions so far that came out non-positive or non-finite (counted, then floored or replaced). */
+    /** Predictions so far that ended at the 1 ns floor or not finite (a flow measured in overload, corrected below zero). */
     public long outOfRange() {
         return outOfRange.get();
     }

@@ -83,4 +83,42 @@ class PredictionPropertiesTest {
             }
         }
     }
+
+    /**
+     * Cases from experiment B's log (20 closed-loop clients per class, 10 slots, 50 ms service): the open model's
+     * edge sits inside what the closed loop measured served, and the additive correction from there crossed zero
+     * (-7,345 s) or went astronomical, and the floor then made premium look served at 6 slots.
+     */
+    @Test
+    void aServedFlowNearOrPastTheModelsEdge_isPredictedPositive_andNeverSlowerWithMoreShare() {
+        ModelCorrection correction = new ModelCorrection(4);
+        ResponseTimeModel mmm = ResponseTimeModel.named("mmm");
+        // basic at 4 slots: 77.3/s measured served in 211 ms; M/M/4 at 53 ms is past its edge there (75.5/s)
+        FlowObservation past = new FlowObservation(77.333, 0.2113, 4.0, 80.667, 0.0530);
+        assertTrue(mmm.predictSeconds(past, 4.0) >= ResponseTimeModel.UNSTABLE_SECONDS, "the case is past the model's edge");
+        assertEquals(mmm.predictSeconds(past, 4.165), correction.predict("basic", mmm, past, 4.165), 1e-12, "the model alone");
+        // premium at 5.33 slots: 95.3/s served in 154 ms; the model says seconds there, milliseconds one slot up
+        FlowObservation near = new FlowObservation(95.333, 0.154, 5.332, 95.0, 0.054);
+        double before = Double.POSITIVE_INFINITY;
+        for (double w = 5.332; w <= 10; w += 0.05) {
+            double t = correction.predict("premium", mmm, near, w);
+            assertTrue(t > 1e-6 && t <= before * (1 + 1e-9), "at w=" + w + ": " + t + " after " + before);
+            before = t;
+        }
+        assertEquals(0.154, correction.predict("premium", mmm, near, 5.332), 1e-9, "the measurement at the measured share");
+        assertEquals(0, correction.outOfRange(), "nothing out of range for flows measured served");
+    }
+
+    /** A flow measured in overload corrected below zero is the floor, counted (what a flash crowd's flooded class gets). */
+    @Test
+    void anOverloadedFlowCorrectedBelowZero_isTheFloor_counted() {
+        ModelCorrection correction = new ModelCorrection(4);
+        ResponseTimeModel mmm = ResponseTimeModel.named("mmm");
+        FlowObservation flooded = new FlowObservation(3000, 2.0, 5.0, 500, 0.01); // 3,000/s offered, 500/s served
+        assertEquals(1e-9, correction.predict("flooded", mmm, flooded, 9.9), 0, "the model's change across its unstable "
+                + "region (thousands of seconds) carries the 2 s measured below zero: the floor");
+        assertEquals(1, correction.outOfRange());
+        assertEquals(2.0, correction.predict("flooded", mmm, flooded, 5.0), 1e-9, "in range at the measured share");
+        assertEquals(1, correction.outOfRange(), "an in-range prediction is not counted");
+    }
 }
