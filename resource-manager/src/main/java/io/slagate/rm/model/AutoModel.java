@@ -30,6 +30,11 @@ public final class AutoModel implements ResponseTimeModel {
     }
 
     @Override
+    public double floorSeconds(FlowObservation o) {
+        return pick(o).floorSeconds(o);
+    }
+
+    @Override
     public double predictQuantileSeconds(FlowObservation o, double w, double p) {
         return pick(o).predictQuantileSeconds(o, w, p);
     }

@@ -18,6 +18,12 @@ package io.slagate.rm.model;
  * </ul>
  */
 public final class MM1Model implements ResponseTimeModel {
+    /** Here a share scales the service rate: more of it makes a request faster without bound. */
+    @Override
+    public double floorSeconds(FlowObservation observed) {
+        return 0;
+    }
+
     @Override
     public String name() {
         return "mm1";

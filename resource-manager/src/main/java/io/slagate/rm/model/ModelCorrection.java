@@ -83,9 +83,9 @@ public final class ModelCorrection {
             return; // the model has no finite answer at the inputs measured (beyond its capacity): nothing to learn
         }
         double measured = o.responseSeconds();
-        boolean anchored = !pastEdgeWhereServed(from, atFrom);
+        boolean anchored = !pastEdgeWhereServed(from, from.responseSeconds(), atFrom);
         // what the manager predicted, as predict() answers (uncounted: this judges a prediction, it makes none)
-        double predicted = corrected(from.responseSeconds(), alone, atFrom, p.gain(), from);
+        double predicted = corrected(from.responseSeconds(), alone, atFrom, p.gain(), from, o.weight(), model.floorSeconds(from));
         predicted = Double.isNaN(predicted) ? 1e-9 : predicted;
         double e = Math.abs(predicted - measured) / measured;
         error.put(flow, e);
@@ -112,7 +112,7 @@ public final class ModelCorrection {
         }
         // the model's change from what was measured (w~ at the window's rate) to what is asked (w at the rate ahead)
         double at = model.predictSeconds(o.withoutForecast(), o.weight());
-        return counted(corrected(o.responseSeconds(), raw, at, gain.getOrDefault(flow, 1.0), o), raw);
+        return counted(corrected(o.responseSeconds(), raw, at, gain.getOrDefault(flow, 1.0), o, w, model.floorSeconds(o)), raw);
     }
 
     /**
@@ -126,46 +126,75 @@ public final class ModelCorrection {
             return raw;
         }
         double at = model.predictQuantileSeconds(o.withoutForecast(), o.weight(), p);
-        if (pastEdgeWhereServed(o, model.predictSeconds(o.withoutForecast(), o.weight()))) {
-            return raw;
-        }
-        double level = o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds()) ? o.percentileSeconds() : at;
-        return counted(corrected(level, raw, at, gain.getOrDefault(flow, 1.0), o), raw);
+        boolean pastEdge = pastEdgeWhereServed(o, o.responseSeconds(), model.predictSeconds(o.withoutForecast(), o.weight()));
+        double measured = o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds()) ? o.percentileSeconds() : Double.NaN;
+        double level = Double.isNaN(measured) ? pastEdge ? o.responseSeconds() * -Math.log1p(-p) : at : measured;
+        return counted(corrected(level, raw, pastEdge ? Double.POSITIVE_INFINITY : at, gain.getOrDefault(flow, 1.0), o, w,
+                model.floorSeconds(o)), raw);
     }
 
     /**
      * Whether the model is past its stability edge at the measured share while the flow was measured served (its
-     * throughput kept up with its arrivals): the model is then wrong about this flow there (closed-loop clients, which
-     * an open model takes for an unbounded queue), and its change from thousands of seconds to a stable share would
-     * carry the measured level below zero. Such a flow is predicted by the model alone.
+     * throughput kept up with its arrivals), or so close to it that it answers more than
+     * {@value ClosedPopulationModel#POPULATION_CAP} times the measured level there: the model is then wrong about this
+     * flow (closed-loop clients, which an open model takes for an unbounded queue, or a share that changed within the
+     * window), and its shape there is its own pole, not the flow's.
      */
-    private static boolean pastEdgeWhereServed(FlowObservation o, double modelAtMeasured) {
-        return !overloaded(o) && !(modelAtMeasured < ResponseTimeModel.UNSTABLE_SECONDS);
+    private static boolean pastEdgeWhereServed(FlowObservation o, double level, double modelAtMeasured) {
+        return !overloaded(o) && !(modelAtMeasured < Math.min(ResponseTimeModel.UNSTABLE_SECONDS,
+                ClosedPopulationModel.POPULATION_CAP * level));
     }
 
     /**
-     * The measured level moved by the model's change from the measured share to the asked one, scaled by the gain g.
-     * For a flow measured served, the larger of two corrections: the additive one, level + g·(raw − at), which keeps the
-     * model's change in seconds, and the proportional one, level·(raw / at)^g, which keeps its change as a ratio. Both
-     * agree with the measurement at the measured share and never rise with more share, so neither does their maximum;
-     * the proportional one stays positive where the additive one would cross zero (the model over-predicting near its
-     * edge, its change from there larger than the level measured), so the prediction is always a positive number.
-     * Where the model is past its edge at the measured share while the flow was served, the model alone. For a flow
-     * measured in overload the additive correction alone, whose t~ is its queue's bound and timeout; NaN where it is
-     * not a positive number.
+     * The bounded figure for a flow measured served at {@code level}: the work that kept b slots busy (b = X~·S~, at most
+     * the share w~; w~ where no service time was measured) done on w slots, b/w as long where w < b and no faster where
+     * w ≥ b. It is the operational asymptote of a population that stays in the system when squeezed (what closed-loop
+     * clients do, and what no open model past its edge describes): finite, positive, never slower with more share, and
+     * the measurement itself at the measured share.
      */
-    private static double corrected(double level, double raw, double at, double g, FlowObservation o) {
-        if (pastEdgeWhereServed(o, at)) {
-            return raw;
-        }
+    static double saturated(double level, FlowObservation o, double w) {
+        double busy = o.hasServiceTime() && o.throughput() > 0 ? Math.min(o.weight(), o.throughput() * o.serviceSeconds()) : o.weight();
+        return level * Math.max(1, busy / w);
+    }
+
+    /**
+     * The measured level moved by the model's change from the measured share to the asked one w, scaled by the gain g.
+     * For a flow measured in overload the additive correction, level + g·(raw − at), whose level is its queue's bound and
+     * timeout; NaN where that is not a positive number. For a flow measured served:
+     *
+     * <ul>
+     *   <li>past the model's edge at the measured share (or near it: {@link #pastEdgeWhereServed}), the
+     *       {@linkplain #saturated bounded figure};</li>
+     *   <li>otherwise the larger of the additive correction and the proportional one, level·(raw / at)^g, which keeps the
+     *       model's change as a ratio: both agree with the measurement at the measured share and never rise with more
+     *       share, and the proportional one stays positive where the additive one would cross zero; capped at
+     *       {@value ClosedPopulationModel#POPULATION_CAP} times the bounded figure, the most the closed model's own
+     *       population cap lets a flow's clients queue, so a model near its edge (or the forecast rate carrying it past)
+     *       does not answer thousands of seconds for a flow measured served in milliseconds; and never below the
+     *       model's {@linkplain ResponseTimeModel#floorSeconds floor} (where a share is slots, no share makes a request
+     *       faster than its server: near the model's edge the
+     *       proportional form from there falls towards zero with a slot more).</li>
+     * </ul>
+     */
+    private static double corrected(double level, double raw, double at, double g, FlowObservation o, double w,
+                                    double floor) {
         double additive = level + g * (raw - at);
         if (overloaded(o)) {
             return additive > 0 && Double.isFinite(additive) ? additive : Double.NaN;
         }
+        if (!(w > 0)) {
+            return raw;
+        }
+        double bounded = saturated(level, o, w);
+        if (pastEdgeWhereServed(o, level, at)) {
+            return bounded;
+        }
         double proportional = at > 0 && raw >= 0 ? level * Math.pow(raw / at, g) : Double.NaN;
         double best = Math.max(Double.isFinite(additive) ? additive : Double.NEGATIVE_INFINITY,
                 Double.isFinite(proportional) ? proportional : Double.NEGATIVE_INFINITY);
-        return best > 0 ? best : raw > 0 && Double.isFinite(raw) ? raw : Double.NaN;
+        double capped = best > 0 ? Math.min(best, ClosedPopulationModel.POPULATION_CAP * bounded)
+                : ClosedPopulationModel.POPULATION_CAP * bounded;
+        return Math.max(Math.min(floor, level), capped);
     }
 
     /**

@@ -26,6 +26,14 @@ public interface ResponseTimeModel {
         return mean >= UNSTABLE_SECONDS ? mean : Math.min(mean * -Math.log1p(-p), UNSTABLE_SECONDS);
     }
 
+    /**
+     * The response time no share can beat for this flow: 0 where a share scales the service rate (the paper's M/M/1),
+     * the measured service time where a share is a number of slots each serving at the measured rate.
+     */
+    default double floorSeconds(FlowObservation observed) {
+        return observed.hasServiceTime() ? observed.serviceSeconds() : 0;
+    }
+
     /** The name {@code controller.model} selects it by. */
     String name();
 

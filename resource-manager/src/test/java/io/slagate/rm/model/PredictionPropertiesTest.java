@@ -96,7 +96,9 @@ class PredictionPropertiesTest {
         // basic at 4 slots: 77.3/s measured served in 211 ms; M/M/4 at 53 ms is past its edge there (75.5/s)
         FlowObservation past = new FlowObservation(77.333, 0.2113, 4.0, 80.667, 0.0530);
         assertTrue(mmm.predictSeconds(past, 4.0) >= ResponseTimeModel.UNSTABLE_SECONDS, "the case is past the model's edge");
-        assertEquals(mmm.predictSeconds(past, 4.165), correction.predict("basic", mmm, past, 4.165), 1e-12, "the model alone");
+        assertEquals(0.2113, correction.predict("basic", mmm, past, 4.0), 1e-12, "the measurement at the measured share");
+        assertEquals(0.2113, correction.predict("basic", mmm, past, 4.165), 1e-12, "no faster with more share than served");
+        assertEquals(0.2113 * 4 / 3, correction.predict("basic", mmm, past, 3.0), 1e-12, "its busy slots' work on 3 slots");
         // premium at 5.33 slots: 95.3/s served in 154 ms; the model says seconds there, milliseconds one slot up
         FlowObservation near = new FlowObservation(95.333, 0.154, 5.332, 95.0, 0.054);
         double before = Double.POSITIVE_INFINITY;
@@ -107,6 +109,28 @@ class PredictionPropertiesTest {
         }
         assertEquals(0.154, correction.predict("premium", mmm, near, 5.332), 1e-9, "the measurement at the measured share");
         assertEquals(0, correction.outOfRange(), "nothing out of range for flows measured served");
+    }
+
+    /**
+     * Premium from experiment B's log: served in 117 ms at 6.67 slots, but busier than that share within the window
+     * (125.3/s × 54 ms = 6.77 slots), so M/M/m is past its edge there and its extension answered 5,622 s for 6 slots; and
+     * basic, served in 105 ms at 7.5 slots, whose forecast rate carried the model past its edge one step up (9,788 s).
+     */
+    @Test
+    void aServedFlow_isNeverPredictedBeyondItsBoundedFigure() {
+        ModelCorrection correction = new ModelCorrection(4);
+        ResponseTimeModel mmm = ResponseTimeModel.named("mmm");
+        FlowObservation premium = new FlowObservation(125.333, 0.117, 6.666, 125.0, 0.054);
+        assertEquals(0.117 * 6.666 / 6, correction.predict("premium", mmm, premium, 6.0), 1e-12);
+        FlowObservation basic = new FlowObservation(130.0, 0.1052, 7.501, 130.0, 0.0563, Double.NaN, 136.0);
+        double t = correction.predict("basic", mmm, basic, 7.664);
+        assertTrue(t <= 4 * 0.1052 * (1 + 1e-12), "at most four times the level where the model is past its edge: " + t);
+        assertTrue(t >= 0.1052, "the forecast's rise is kept up to the bound: " + t);
+        assertTrue(correction.predict("premium", mmm, premium, 10) >= 0.054, "never below the service time measured");
+        FlowObservation nearEdge = new FlowObservation(133.333, 0.098, 6.0, 133.0, 0.042);
+        assertTrue(correction.predict("premium", mmm, nearEdge, 7.0) >= 0.042, "the model's pole carries the proportional "
+                + "form towards zero one slot up; the service time bounds it");
+        assertEquals(0, correction.outOfRange());
     }
 
     /** A flow measured in overload corrected below zero is the floor, counted (what a flash crowd's flooded class gets). */
