@@ -38,4 +38,43 @@ class SlowdownExperimentTest {
         assertEquals(0, SlowdownExperiment.backWithinTarget(means, List.of(9L, 1L, 9L), 2, 2, 3));
         assertEquals(3, SlowdownExperiment.backWithinTarget(means, List.of(1L, 9L, 1L), 2, 2, 3));
     }
+
+    @Test
+    void sides_runInRoundsAlternatelyForwardAndReversed_eachThreeTimesInNine() {
+        List<SlowdownExperiment.Side> order = new java.util.ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            order.add(SlowdownExperiment.sideAt(i));
+        }
+        SlowdownExperiment.Side l = SlowdownExperiment.Side.LOCAL;
+        SlowdownExperiment.Side a = SlowdownExperiment.Side.AUTO;
+        SlowdownExperiment.Side s = SlowdownExperiment.Side.STATIC;
+        assertEquals(List.of(l, a, s, s, a, l, l, a, s), order);
+    }
+
+    @Test
+    void line_saysEachSidesMeanAndSpread_andTheSweptNs() {
+        List<Double> above = List.of(5.0, 5.0, 1.0);
+        List<SlowdownExperiment.Run> runs = List.of(
+                new SlowdownExperiment.Run(SlowdownExperiment.Side.LOCAL, above, List.of(1L, 1L, 1L), List.of(), 3),
+                new SlowdownExperiment.Run(SlowdownExperiment.Side.AUTO, List.of(5.0, 5.0, 5.0), List.of(1L, 1L, 1L), List.of(), 3),
+                new SlowdownExperiment.Run(SlowdownExperiment.Side.STATIC, List.of(1.0, 1.0, 1.0), List.of(1L, 1L, 1L), List.of(), 3),
+                new SlowdownExperiment.Run(SlowdownExperiment.Side.LOCAL, List.of(1.0, 1.0, 1.0), List.of(1L, 1L, 1L), List.of(), 3));
+        assertEquals("slowdown violation-seconds local 1.0 [0.0..2.0] auto 3.0 best-static 0.0 (N_s 5) "
+                + "back-within-target-seconds local 1.0 [0.0..2.0] auto 3.0 best-static 0.0 (of 3)",
+                SlowdownExperiment.line(runs, 5, java.time.Duration.ofSeconds(3)));
+    }
+
+    @Test
+    void mean_weighsEachSecondByItsAnswers_fromTheGivenSecond() {
+        List<io.slagate.load.SecondSample> samples = List.of(sample(0, "premium", 5, 500), sample(1, "premium", 9, 10),
+                sample(2, "premium", 1, 110), sample(2, "basic", 50, 900));
+        // (9 × 10 ms + 1 × 110 ms) / 10 = 20 ms, 1 paper-second at the slowdown's scale of 20 ms
+        assertEquals(1.0, SlowdownExperiment.mean(samples, "premium", 1), 1e-9);
+        assertEquals(Double.NaN, SlowdownExperiment.mean(samples, "premium", 3), "no answers: NaN");
+    }
+
+    private static io.slagate.load.SecondSample sample(double second, String className, long completed, double meanMs) {
+        return new io.slagate.load.SecondSample(second, 0, false, className, 0, 0, completed, completed, meanMs, meanMs, meanMs,
+                meanMs, meanMs, 0, 0, 0, 0);
+    }
 }
