@@ -253,10 +253,10 @@ final class AheadExperiment {
                 + "%.0f/s over %d s (2× to 10× its base), then %d s at the top. Premium τ = %.0f ms with importance 1 (its goal "
                 + "is met first), basic τ = %.0f ms. Since basic is always backlogged, premium executes on exactly the slots "
                 + "its weight gives it: an allocation decided on a rate that lags the ramp is one slot short, and premium's "
-                + "queue grows until the next decision. The controller (M/M/m model, as the arrivals are open; whole slots; "
-                + "undamped, `damping: 1` as the paper's: the adaptive damping's step, shrunk by the settle phase's noise, "
-                + "would take several cycles to grow back and hide both the lag and the forecast's lead) "
-                + "on a %s cycle over a %s statistics window (reported every 500 ms): slow beside the requests, as deployed, "
+                + "queue grows until the next decision. The controller as shipped (`auto` model, adaptive damping from 0.5, "
+                + "whole slots, a change-point test on each report's last interval that runs a cycle at once and restarts the "
+                + "damping; runs before 2026-11-28, under History, configured it apart: M/M/m, `damping: 1`, after a first "
+                + "result that went against the forecast) on a %s cycle over a %s statistics window (reported every 500 ms): slow beside the requests, as deployed, "
                 + "so the window's mean lags a ramp by half a window; with `forecast: auto` (the highest rate during the next "
                 + "cycle: at its end, (window/2 + cycle)/cycle cycles ahead of the window's mean, for a rising rate; by Holt's "
                 + "trend or a 5-cycle regression, "
@@ -302,7 +302,7 @@ final class AheadExperiment {
                   defaultClass: basic
                 allocation: { weights: { premium: 5, basic: 5 } }
                 bus: { url: "vm://slagate-ahead", listen: "" }
-                controller: { cycle: %s, combining: min, resolution: 1, model: mmm, damping: 1, forecast: %s }
+                controller: { cycle: %s, combining: min, forecast: %s }
                 """, WINDOW, url, ExperimentSetup.PREMIUM_USER, CYCLE, forecast);
     }
 
