@@ -80,24 +80,44 @@ final class CapacityExperiment {
         int flaps() {
             return steps.stream().mapToInt(Step::flaps).sum();
         }
+
+        /** The servers the signal had the run scale to under the high load: those of its last high step. */
+        int scaledTo() {
+            return steps.get(HIGH_STEPS - 1).servers();
+        }
+    }
+
+    /** {@code capacity runs R exact E over-ask O under-ask U flaps F (minimal M)}: each run's count against the sweep's minimum. */
+    static String line(List<Run> runs, int minimal) {
+        int exact = (int) runs.stream().filter(r -> r.scaledTo() == minimal).count();
+        int over = (int) runs.stream().filter(r -> r.scaledTo() > minimal).count();
+        int flaps = runs.stream().mapToInt(Run::flaps).sum();
+        return String.format(Locale.ROOT, "capacity runs %d exact %d over-ask %d under-ask %d flaps %d (minimal %d)", runs.size(), exact,
+                over, runs.size() - exact - over, flaps, minimal);
+    }
+
+    /** The smallest number of servers whose step under the high load met both targets (MAX_SERVERS + 1: none did). */
+    static int minimal(List<Step> sweep) {
+        return sweep.stream().filter(Step::met).mapToInt(Step::servers).min().orElse(MAX_SERVERS + 1);
     }
 
     List<String> run(Path out, String command) throws Exception {
         Duration settle = Duration.ofSeconds(quick ? 6 : 15);
         Duration measure = Duration.ofSeconds(quick ? 6 : 20);
         warmUp(Duration.ofSeconds(quick ? 20 : 60));
+        List<Step> sweep = new ArrayList<>();
+        for (int k = 1; k <= MAX_SERVERS; k++) {
+            sweep.add(fixed(k, settle, measure));
+        }
         List<Run> runs = new ArrayList<>();
         for (int r = 1; r <= RUNS; r++) {
             runs.add(run(r, settle, measure));
         }
-        int right = (int) runs.stream().filter(Run::right).count();
-        int met = (int) runs.stream().filter(Run::metAfterScaling).count();
-        int flaps = runs.stream().mapToInt(Run::flaps).sum();
-        String line = String.format(Locale.ROOT, "capacity runs %d right %d targets-met-after-scaling %d flaps %d", runs.size(), right, met,
-                flaps);
+        String line = line(runs, minimal(sweep));
         Path dir = out.resolve("capacity");
         Files.createDirectories(dir);
-        ResultsFile.write(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"), CapacityReport.of(command, runs, settle, measure, line));
+        ResultsFile.write(dir.resolve(quick ? "RESULTS-short.md" : "RESULTS.md"),
+                CapacityReport.of(command, runs, sweep, settle, measure, line));
         return List.of(line);
     }
 
@@ -117,6 +137,38 @@ final class CapacityExperiment {
             new LoadGenerator(spec, null).run();
         }
         log.println("capacity: warmed up for " + length.toSeconds() + " s (not measured)");
+    }
+
+    /**
+     * The operator's sweep: the high load on {@code k} servers, fixed, for one step (settle + measure); the signal's readings
+     * over the measured span beside the clients' response times there.
+     */
+    private Step fixed(int k, Duration settle, Duration measure) throws Exception {
+        ExperimentSetup setup = new ExperimentSetup(SCALE, 10, "wrr", 0.1, "auto", 5);
+        List<Integer> ports = new ArrayList<>(Collections.nCopies(k, 0));
+        try (BackendServer backend = BackendServer.start("127.0.0.1", ports, ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU));
+             RunningSystem sys = RunningSystem.start(setup.config(backend.urls()), true)) {
+            LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
+                    List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, setup.paper(PREMIUM_TARGET)),
+                            new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, setup.paper(BASIC_TARGET))),
+                    List.of(new LoadSpec.Phase(settle.plus(measure), List.of((double) HIGH, (double) HIGH))), false, setup.paper(1),
+                    Duration.ZERO, 90 + k, Duration.ofMinutes(5), null);
+            LoadGenerator g = new LoadGenerator(spec, null);
+            long t0 = System.nanoTime();
+            List<double[]> readings = new CopyOnWriteArrayList<>();
+            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+            sampler.scheduleAtFixedRate(() -> readings.add(new double[] {System.nanoTime() - t0,
+                    sys.capacityDeficitServers("default")}), 0, setup.paper(5).toMillis(), TimeUnit.MILLISECONDS);
+            try {
+                g.run();
+            } finally {
+                sampler.shutdownNow();
+            }
+            Step s = step(k, HIGH, "sweep", settle.toNanos(), settle.plus(measure).toNanos(), readings, g.samples());
+            log.printf(Locale.ROOT, "capacity sweep: %d servers, t_P %.2f t_B %.2f (%s), signal %s%n", k, s.premiumSeconds(),
+                    s.basicSeconds(), s.met() ? "met" : "missed", fmt(s.signal()));
+            return s;
+        }
     }
 
     private Run run(int number, Duration settle, Duration measure) throws Exception {
@@ -221,16 +273,7 @@ final class CapacityExperiment {
                                  List<SecondSample> samples, double first, double spare) {
         List<Step> steps = new ArrayList<>();
         for (int i = 0; i < servers.length; i++) {
-            double from = i * step + settle.toNanos();
-            double to = (i + 1) * step;
-            List<Double> signal = new ArrayList<>();
-            for (double[] r : readings) {
-                if (r[0] >= from && r[0] < to) {
-                    signal.add(r[1]);
-                }
-            }
-            steps.add(new Step(servers[i], i < HIGH_STEPS ? HIGH : LOW, why[i], signal, meanSeconds(samples, "premium", from, to),
-                    meanSeconds(samples, "basic", from, to)));
+            steps.add(step(servers[i], i < HIGH_STEPS ? HIGH : LOW, why[i], i * step + settle.toNanos(), (i + 1) * step, readings, samples));
         }
         boolean right = false;
         if (first >= 1) {
@@ -243,6 +286,18 @@ final class CapacityExperiment {
         boolean metAfterScaling = lastHigh.met() && lastHigh.signal() == 0;
         Step lastLow = steps.get(steps.size() - 1);
         return new Run(number, steps, first, right, metAfterScaling, spare, lastLow.met());
+    }
+
+    /** A step measured over [from, to) nanoseconds of its run: the signal's readings there and the clients' response times. */
+    private static Step step(int servers, int clients, String why, double from, double to, List<double[]> readings,
+                             List<SecondSample> samples) {
+        List<Double> signal = new ArrayList<>();
+        for (double[] r : readings) {
+            if (r[0] >= from && r[0] < to) {
+                signal.add(r[1]);
+            }
+        }
+        return new Step(servers, clients, why, signal, meanSeconds(samples, "premium", from, to), meanSeconds(samples, "basic", from, to));
     }
 
     /** The clients' mean response time of the class over seconds [from, to) of the run, in paper-seconds (weighted by answers). */

@@ -10,7 +10,8 @@ final class CapacityReport {
     private CapacityReport() {
     }
 
-    static String of(String command, List<CapacityExperiment.Run> runs, Duration settle, Duration measure, String line) {
+    static String of(String command, List<CapacityExperiment.Run> runs, List<CapacityExperiment.Step> sweep, Duration settle,
+                     Duration measure, String line) {
         StringBuilder md = ResultsFile.header("Experiment capacity — the capacity signal acted on as an autoscaler acts on it", command);
         md.append(String.format(Locale.ROOT, "The paper's classes (premium τ = 2, basic τ = 3 paper-seconds; 1 paper-second = 20 ms), "
                 + "closed-loop clients with think time 1 paper-second, %d per class (then %d), on servers of N_s = 10 (a sleep-bound "
@@ -22,14 +23,25 @@ final class CapacityReport {
                 + "servers to spare, which the run takes away before it measures the targets again. t_P and t_B are the clients' "
                 + "mean response times over the measured span, in paper-seconds; the series is every reading of the signal in "
                 + "that span (a flap is a change of its sign there). Before the first run, the same system ran the high load "
-                + "unmeasured on two servers (JIT warm-up: the gateway, manager and clients share one JVM).%n%n", 20, 5, settle.toSeconds(),
+                + "unmeasured on two servers (JIT warm-up: the gateway, manager and clients share one JVM). Then the "
+                + "operator's sweep: the high load on 1 to 5 servers, fixed, one step each; the minimal count is the fewest "
+                + "that met both targets, and a run is *exact* when the signal had it scale to that count under the high load, "
+                + "an *over-ask* or *under-ask* otherwise (runs before 2026-11-28, under History, scored only the first "
+                + "reading's check, and a systematic one-server over-ask went unscored).%n%n", 20, 5, settle.toSeconds(),
                 measure.toSeconds(), 5));
         md.append("```\n").append(line).append("\n```\n\n");
-        md.append("| run | first reading | right | targets met after scaling | servers to spare under the low load | targets met after taking them | flaps |\n")
-                .append("|---:|---:|---|---|---:|---|---:|\n");
+        md.append("| servers (fixed) | t_P | t_B | targets | signal at the end |\n|---:|---:|---:|---|---:|\n");
+        for (CapacityExperiment.Step s : sweep) {
+            md.append(String.format(Locale.ROOT, "| %d | %.2f | %.2f | %s | %s |%n", s.servers(), s.premiumSeconds(), s.basicSeconds(),
+                    s.met() ? "met" : "missed", CapacityExperiment.fmt(s.signal())));
+        }
+        md.append('\n');
+        md.append("| run | first reading | right | scaled to | targets met after scaling | servers to spare under the low load "
+                + "| targets met after taking them | flaps |\n").append("|---:|---:|---|---:|---|---:|---|---:|\n");
         for (CapacityExperiment.Run r : runs) {
-            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %d |%n", r.number(), CapacityExperiment.fmt(r.first()),
-                    yes(r.right()), yes(r.metAfterScaling()), CapacityExperiment.fmt(r.spare()), yes(r.metAfterSparing()), r.flaps()));
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %d | %s | %s | %s | %d |%n", r.number(), CapacityExperiment.fmt(r.first()),
+                    yes(r.right()), r.scaledTo(), yes(r.metAfterScaling()), CapacityExperiment.fmt(r.spare()), yes(r.metAfterSparing()),
+                    r.flaps()));
         }
         for (CapacityExperiment.Run r : runs) {
             md.append("\n## Run ").append(r.number()).append("\n\n")

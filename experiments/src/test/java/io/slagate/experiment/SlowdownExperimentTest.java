@@ -53,6 +53,7 @@ class SlowdownExperimentTest {
 
     @Test
     void line_saysEachSidesMeanAndSpread_andTheSweptNs() {
+        // above in the first two seconds: 2 violation seconds, and the 3-second window up to the last still above (back 3)
         List<Double> above = List.of(5.0, 5.0, 1.0);
         List<SlowdownExperiment.Run> runs = List.of(
                 new SlowdownExperiment.Run(SlowdownExperiment.Side.LOCAL, above, List.of(1L, 1L, 1L), List.of(), 3),
@@ -60,7 +61,7 @@ class SlowdownExperimentTest {
                 new SlowdownExperiment.Run(SlowdownExperiment.Side.STATIC, List.of(1.0, 1.0, 1.0), List.of(1L, 1L, 1L), List.of(), 3),
                 new SlowdownExperiment.Run(SlowdownExperiment.Side.LOCAL, List.of(1.0, 1.0, 1.0), List.of(1L, 1L, 1L), List.of(), 3));
         assertEquals("slowdown violation-seconds local 1.0 [0.0..2.0] auto 3.0 best-static 0.0 (N_s 5) "
-                + "back-within-target-seconds local 1.0 [0.0..2.0] auto 3.0 best-static 0.0 (of 3)",
+                + "back-within-target-seconds local 1.5 [0.0..3.0] auto 3.0 best-static 0.0 (of 3)",
                 SlowdownExperiment.line(runs, 5, java.time.Duration.ofSeconds(3)));
     }
 
