@@ -20,7 +20,6 @@ import io.slagate.rm.tune.OnlineTuner;
 import io.slagate.rm.tune.TuningPartition;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -205,10 +204,8 @@ public final class ControlLoop implements AutoCloseable {
             return;
         }
         Set<String> changed = rm.onStats(s, nanoClock.getAsLong());
-        if (s.flashCrowd() != null && started) {
-            onFlashCrowd(s);
-        } else if (!changed.isEmpty() && started
-                && surges.admitChange(changed, s.gatewayId(), nanoClock.getAsLong(), config.controller().cycle())) {
+        // a surge or a detected change: a cycle now, unless one ran within min(1 s, Γ/4)
+        if (started && surges.admit(s.flashCrowd(), changed, s.gatewayId(), nanoClock.getAsLong(), config.controller().cycle())) {
             cycle();
         }
     }
@@ -300,13 +297,6 @@ public final class ControlLoop implements AutoCloseable {
         cycle();
     }
 
-    /** A gateway reported a class's arrivals surging: a cycle now, unless one ran within min(1 s, Γ/4) ({@link SurgeCycles}). */
-    private void onFlashCrowd(StatsMessage s) {
-        if (surges.admit(s.flashCrowd(), s.gatewayId(), nanoClock.getAsLong(), config.controller().cycle())) {
-            cycle();
-        }
-    }
-
     /** Per flow, the forecaster in use and each one's recent one-cycle error, as of the last cycle. */
     public Map<String, String> forecastErrors() {
         return forecastErrors;
@@ -391,9 +381,7 @@ public final class ControlLoop implements AutoCloseable {
 
     /** The pool each server serves now, by id. */
     public Map<String, String> serverPools() {
-        Map<String, String> out = new LinkedHashMap<>();
-        config.servers().forEach(sc -> out.put(sc.id(), sc.pool()));
-        return out;
+        return PoolMoves.serverPools(config);
     }
 
     /** The last pool moves, oldest first. */

@@ -6,6 +6,7 @@ import io.slagate.rm.reconfigure.PoolReconfiguration;
 import io.slagate.util.Recent;
 import java.time.LocalTime;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -171,5 +172,12 @@ final class PoolMoves {
 
     List<String> log() {
         return log.oldestFirst();
+    }
+
+    /** The pool each server of {@code config} serves, by id, in the configuration's order. */
+    static Map<String, String> serverPools(SlagateConfig config) {
+        Map<String, String> out = new LinkedHashMap<>();
+        config.servers().forEach(sc -> out.put(sc.id(), sc.pool()));
+        return out;
     }
 }

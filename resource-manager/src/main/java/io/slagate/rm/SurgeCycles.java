@@ -24,6 +24,14 @@ final class SurgeCycles {
         lastCycleNanos = now;
     }
 
+    /**
+     * Whether a report gets a cycle now: a surge it reports ({@code flashCrowd}, the class; null: none), else a change
+     * detected in its flows of {@code changed} (empty: none).
+     */
+    boolean admit(String flashCrowd, Set<String> changed, String gatewayId, long now, Duration cycle) {
+        return flashCrowd != null ? admit(flashCrowd, gatewayId, now, cycle) : !changed.isEmpty() && admitChange(changed, gatewayId, now, cycle);
+    }
+
     /** Whether gateway {@code gatewayId}'s surge of class {@code className} gets a cycle now. */
     boolean admit(String className, String gatewayId, long now, Duration cycle) {
         long gap = Math.min(1_000_000_000L, cycle.toNanos() / 4);
