@@ -104,10 +104,17 @@ final class CapacityExperiment {
     List<String> run(Path out, String command) throws Exception {
         Duration settle = Duration.ofSeconds(quick ? 6 : 15);
         Duration measure = Duration.ofSeconds(quick ? 6 : 20);
-        warmUp(Duration.ofSeconds(quick ? 20 : 60));
+        // JIT warm-up, not measured: the first run otherwise ran on code not yet compiled (gateway, manager and clients
+        // share one JVM), its response times half again its successors'
+        Duration warm = Duration.ofSeconds(quick ? 20 : 60);
+        fixed(2, warm, Duration.ZERO);
+        log.println("capacity: warmed up for " + warm.toSeconds() + " s (not measured)");
         List<Step> sweep = new ArrayList<>();
         for (int k = 1; k <= MAX_SERVERS; k++) {
-            sweep.add(fixed(k, settle, measure));
+            Step s = fixed(k, settle, measure);
+            log.printf(Locale.ROOT, "capacity sweep: %d servers, t_P %.2f t_B %.2f (%s), signal %s%n", k, s.premiumSeconds(),
+                    s.basicSeconds(), s.met() ? "met" : "missed", fmt(s.signal()));
+            sweep.add(s);
         }
         List<Run> runs = new ArrayList<>();
         for (int r = 1; r <= RUNS; r++) {
@@ -122,26 +129,8 @@ final class CapacityExperiment {
     }
 
     /**
-     * The same system under the high load on two servers, not measured: the first run otherwise ran on code not yet
-     * compiled (in one JVM with the gateway, manager and clients), its response times half again its successors'.
-     */
-    private void warmUp(Duration length) throws Exception {
-        ExperimentSetup setup = new ExperimentSetup(SCALE, 10, "wrr", 0.1, "auto", 5);
-        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0, 0), ServiceTime.paper(SCALE, Experiments.SLEEPY_CPU));
-             RunningSystem sys = RunningSystem.start(setup.config(backend.urls()), true)) {
-            LoadSpec spec = new LoadSpec(sys.url(), "/services/StockUtility", null,
-                    List.of(new LoadSpec.ClassSpec("premium", "getQuote", ExperimentSetup.PREMIUM_USER, false, setup.paper(PREMIUM_TARGET)),
-                            new LoadSpec.ClassSpec("basic", "getQuote", ExperimentSetup.BASIC_USER, false, setup.paper(BASIC_TARGET))),
-                    List.of(new LoadSpec.Phase(length, List.of((double) HIGH, (double) HIGH))), false, setup.paper(1), Duration.ZERO, 99,
-                    Duration.ofMinutes(5), null);
-            new LoadGenerator(spec, null).run();
-        }
-        log.println("capacity: warmed up for " + length.toSeconds() + " s (not measured)");
-    }
-
-    /**
-     * The operator's sweep: the high load on {@code k} servers, fixed, for one step (settle + measure); the signal's readings
-     * over the measured span beside the clients' response times there.
+     * The high load on {@code k} servers, fixed, for one step (settle + measure): the operator's sweep, and the warm-up
+     * (nothing measured); the signal's readings over the measured span beside the clients' response times there.
      */
     private Step fixed(int k, Duration settle, Duration measure) throws Exception {
         ExperimentSetup setup = new ExperimentSetup(SCALE, 10, "wrr", 0.1, "auto", 5);
@@ -164,10 +153,7 @@ final class CapacityExperiment {
             } finally {
                 sampler.shutdownNow();
             }
-            Step s = step(k, HIGH, "sweep", settle.toNanos(), settle.plus(measure).toNanos(), readings, g.samples());
-            log.printf(Locale.ROOT, "capacity sweep: %d servers, t_P %.2f t_B %.2f (%s), signal %s%n", k, s.premiumSeconds(),
-                    s.basicSeconds(), s.met() ? "met" : "missed", fmt(s.signal()));
-            return s;
+            return step(k, HIGH, "sweep", settle.toNanos(), settle.plus(measure).toNanos(), readings, g.samples());
         }
     }
 

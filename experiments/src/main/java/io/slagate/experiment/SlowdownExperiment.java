@@ -172,7 +172,7 @@ final class SlowdownExperiment {
         int best = SWEEP.get(SWEEP.size() - 1);
         double bestRatio = Double.POSITIVE_INFINITY;
         for (int k : SWEEP) {
-            List<SecondSample> samples = load(url, Integer.toString(k), false, normal, warm.plus(measure), null, 29);
+            List<SecondSample> samples = load(url, Integer.toString(k), false, normal, warm.plus(measure), null, 29, new ArrayList<>());
             double p = mean(samples, "premium", warm.toSeconds());
             double b = mean(samples, "basic", warm.toSeconds());
             into.add(new double[] {k, p, b});
@@ -188,15 +188,8 @@ final class SlowdownExperiment {
 
     /** The answer-weighted mean response time (paper-s) of {@code className} over the seconds from {@code from}; NaN without answers. */
     static double mean(List<SecondSample> samples, String className, long from) {
-        double sum = 0;
-        long n = 0;
-        for (SecondSample s : samples) {
-            if (s.className().equals(className) && s.second() >= from && s.completed() > 0) {
-                sum += s.meanMs() * s.completed();
-                n += s.completed();
-            }
-        }
-        return n == 0 ? Double.NaN : sum / n / 1000 / SCALE;
+        return SecondSample.weightedMeanMs(samples.stream().filter(s -> s.className().equals(className) && s.second() >= from).toList())
+                / 1000 / SCALE;
     }
 
     private StringBuilder report(String command, List<Run> runs, List<double[]> sweep, int best, Duration settle, Duration step,
@@ -212,8 +205,9 @@ final class SlowdownExperiment {
                 + "basic's queue waits at most 1 s. Three sides, three runs each, in rounds alternately forward and reversed "
                 + "(local, auto, best-static; best-static, auto, local): `gateway.localLimit: true` on N_s = 10; `concurrency: "
                 + "auto` alone; the best static N_s of a sweep over " + SWEEP + " at the normal demand (the smallest worse "
-                + "ratio of a class's mean to its target), what an operator would configure by trying before the step (runs before 2026-11-28, under History, compared the local "
-                + "limit with N_s = 10 alone, a baseline set far above the 5 processors). "
+                + "ratio of a class's mean to its target), what an operator would configure by trying before the step "
+                + "(runs before 2026-11-28, under History, compared the local limit with N_s = 10 alone, a baseline set far "
+                + "above the 5 processors). "
                 + "Back within target: the second of the step from which premium's "
                 + "mean over the %d seconds up to each second stays within τ to the step's end (the whole step when it is "
                 + "above at the end; 0 when it never left).%n%n", PROCESSORS, PROCESSORS, SCALE * 1000, PREMIUM_RATE, BASIC_RATE,
@@ -262,11 +256,6 @@ final class SlowdownExperiment {
         log.printf(Locale.ROOT, "slowdown, %s (N_s %s): premium back within target after %d s, above it %d of %d s; premium %s; caps %s%n",
                 side.label, concurrency, r.back(), r.violations(), step.toSeconds(), premium, caps);
         return r;
-    }
-
-    private List<SecondSample> load(String url, String concurrency, boolean localLimit, ServiceTime normal, Duration length,
-                                    Duration slowAt, long seed) throws Exception {
-        return load(url, concurrency, localLimit, normal, length, slowAt, seed, new ArrayList<>());
     }
 
     /**

@@ -38,6 +38,11 @@ final class ChangePoints {
     static final int MIN_SPREAD = 4;
     /** The fewest requests expected in the tested intervals: below it a count says nothing. */
     static final double MIN_COUNT = 5;
+    /**
+     * The most intervals a window may span (a reporting interval at least 1/120 of the window): a report whose interval
+     * is shorter, or longer than its window, is passed as it came, so a gateway cannot make its history grow unbounded.
+     */
+    static final int MAX_WINDOW_INTERVALS = 120;
 
     /** One interval as the flow's report gave it, with the share in force then. */
     record Interval(FlowStatsMessage.Interval figures, double weight) {
@@ -70,7 +75,8 @@ final class ChangePoints {
 
     /**
      * The report with each flow that changed within its window estimated from the intervals since the change, and the
-     * classes whose flows changed at this report. Flows without a plausible last interval are passed as they came.
+     * classes whose flows changed at this report. Flows without a plausible last interval (or one that does not fit its
+     * window: {@link #MAX_WINDOW_INTERVALS}) are passed as they came.
      */
     Seen observe(StatsMessage s) {
         List<FlowStatsMessage> out = new ArrayList<>(s.flows().size());
@@ -78,7 +84,8 @@ final class ChangePoints {
         Map<String, Double> spans = new HashMap<>();
         for (FlowStatsMessage f : s.flows()) {
             FlowStatsMessage.Interval last = f.lastInterval();
-            if (last == null || !last.plausible() || !(s.windowSeconds() > 0)) {
+            if (last == null || !last.plausible() || !(s.windowSeconds() > 0) || last.seconds() > s.windowSeconds()
+                    || s.windowSeconds() / last.seconds() > MAX_WINDOW_INTERVALS) {
                 out.add(f);
                 continue;
             }

@@ -29,7 +29,10 @@ final class SurgeCycles {
      * detected in its flows of {@code changed} (empty: none).
      */
     boolean admit(String flashCrowd, Set<String> changed, String gatewayId, long now, Duration cycle) {
-        return flashCrowd != null ? admit(flashCrowd, gatewayId, now, cycle) : !changed.isEmpty() && admitChange(changed, gatewayId, now, cycle);
+        if (flashCrowd != null) {
+            return admit(flashCrowd, gatewayId, now, cycle);
+        }
+        return !changed.isEmpty() && admitChange(changed, gatewayId, now, cycle);
     }
 
     /** Whether gateway {@code gatewayId}'s surge of class {@code className} gets a cycle now. */

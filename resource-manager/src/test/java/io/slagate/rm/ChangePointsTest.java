@@ -133,6 +133,24 @@ class ChangePointsTest {
         assertTrue(c.observe(report(100, 48, 12, 0.05, 5)).changed().isEmpty(), "the broken interval left no trace");
     }
 
+    /** A gateway whose intervals do not fit its window (a nanosecond in a 1.5 s window, or longer than it) tests nothing. */
+    @Test
+    void anIntervalThatDoesNotFitItsWindow_isPassedAsItCame() {
+        ChangePoints c = new ChangePoints();
+        for (int i = 0; i < 12; i++) {
+            c.observe(report(i, 48, 12, 0.05, 5));
+        }
+        for (double seconds : new double[] {1e-9, WINDOW / ChangePoints.MAX_WINDOW_INTERVALS / 2, 2 * WINDOW}) {
+            FlowStatsMessage.Interval odd = new FlowStatsMessage.Interval(seconds, 1_000, 1_000, 0, 5.0, 2.5, 2.5);
+            StatsMessage s = new StatsMessage(BusMessage.SCHEMA, "gw1", 99, 0, WINDOW, 1, List.of(new FlowStatsMessage("premium",
+                    48, 48, 0, 0.05, 0.025, 0.025, 0, 0, 5, Double.NaN, Double.NaN, 0, odd)), List.of());
+            ChangePoints.Seen seen = c.observe(s);
+            assertSame(s, seen.stats(), seconds + " s: the report as it came");
+            assertTrue(seen.changed().isEmpty(), seconds + " s: a thousand requests in it are no change");
+        }
+        assertTrue(c.observe(report(100, 48, 12, 0.05, 5)).changed().isEmpty(), "the odd intervals left no trace");
+    }
+
     @Test
     void theCriticalValue_isStudentsTAtTheSameTail() {
         // t at two-sided 6.8e-6 (4.5 sd), from numerical integration of Student's density: 8.51 at 10, 5.44 at 30

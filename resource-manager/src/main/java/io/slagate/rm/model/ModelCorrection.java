@@ -126,11 +126,15 @@ public final class ModelCorrection {
             return raw;
         }
         double at = model.predictQuantileSeconds(o.withoutForecast(), o.weight(), p);
-        boolean pastEdge = pastEdgeWhereServed(o, o.responseSeconds(), model.predictSeconds(o.withoutForecast(), o.weight()));
-        double measured = o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds()) ? o.percentileSeconds() : Double.NaN;
-        double level = Double.isNaN(measured) ? pastEdge ? o.responseSeconds() * -Math.log1p(-p) : at : measured;
-        return counted(corrected(level, raw, pastEdge ? Double.POSITIVE_INFINITY : at, gain.getOrDefault(flow, 1.0), o, w,
-                model.floorSeconds(o)), raw);
+        double level;
+        if (o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds())) {
+            level = o.percentileSeconds();
+        } else if (pastEdgeWhereServed(o, o.responseSeconds(), model.predictSeconds(o.withoutForecast(), o.weight()))) {
+            level = ResponseTimeModel.exponentialQuantile(o.responseSeconds(), p); // the model's own would be its pole
+        } else {
+            level = at;
+        }
+        return counted(corrected(level, raw, at, gain.getOrDefault(flow, 1.0), o, w, model.floorSeconds(o)), raw);
     }
 
     /**
@@ -172,8 +176,7 @@ public final class ModelCorrection {
      *       population cap lets a flow's clients queue, so a model near its edge (or the forecast rate carrying it past)
      *       does not answer thousands of seconds for a flow measured served in milliseconds; and never below the
      *       model's {@linkplain ResponseTimeModel#floorSeconds floor} (where a share is slots, no share makes a request
-     *       faster than its server: near the model's edge the
-     *       proportional form from there falls towards zero with a slot more).</li>
+     *       faster than its server: near the model's edge the proportional form falls towards zero with a slot more).</li>
      * </ul>
      */
     private static double corrected(double level, double raw, double at, double g, FlowObservation o, double w,

@@ -23,7 +23,12 @@ public interface ResponseTimeModel {
      */
     default double predictQuantileSeconds(FlowObservation observed, double w, double p) {
         double mean = predictSeconds(observed, w);
-        return mean >= UNSTABLE_SECONDS ? mean : Math.min(mean * -Math.log1p(-p), UNSTABLE_SECONDS);
+        return mean >= UNSTABLE_SECONDS ? mean : Math.min(exponentialQuantile(mean, p), UNSTABLE_SECONDS);
+    }
+
+    /** The quantile at probability p of an exponential response time of this mean: mean · (−ln(1 − p)). */
+    static double exponentialQuantile(double mean, double p) {
+        return mean * -Math.log1p(-p);
     }
 
     /**

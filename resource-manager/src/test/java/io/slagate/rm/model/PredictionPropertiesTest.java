@@ -133,6 +133,18 @@ class PredictionPropertiesTest {
         assertEquals(0, correction.outOfRange());
     }
 
+    /** The quantile of a served flow past the model's edge, without a measured percentile: the mean's, bounded the same way. */
+    @Test
+    void aServedFlowPastTheEdge_hasABoundedQuantileToo() {
+        ModelCorrection correction = new ModelCorrection(4);
+        ResponseTimeModel mmm = ResponseTimeModel.named("mmm");
+        FlowObservation past = new FlowObservation(77.333, 0.2113, 4.0, 80.667, 0.0530);
+        double p95 = 0.2113 * -Math.log1p(-0.95);
+        assertEquals(p95, correction.predictQuantile("basic", mmm, past, 4.0, 0.95), 1e-12, "exponential about the measured mean");
+        assertEquals(p95 * 4 / 3, correction.predictQuantile("basic", mmm, past, 3.0, 0.95), 1e-12, "its busy slots' work on 3");
+        assertEquals(0, correction.outOfRange());
+    }
+
     /** A flow measured in overload corrected below zero is the floor, counted (what a flash crowd's flooded class gets). */
     @Test
     void anOverloadedFlowCorrectedBelowZero_isTheFloor_counted() {
