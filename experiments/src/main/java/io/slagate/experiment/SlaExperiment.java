@@ -5,12 +5,10 @@ import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;
 import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
-import io.slagate.load.SoapEnvelopes;
 import io.slagate.load.Summary;
 import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,17 +17,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import org.eclipse.jetty.client.BytesRequestContent;
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.http.HttpMethod;
 
 /**
  * The measurements ({@code slagate experiment sla}), each against its own baseline in the same run:
@@ -38,9 +29,9 @@ import org.eclipse.jetty.http.HttpMethod;
  *   <li><b>noisy customer</b>: four premium customers of three closed-loop clients each; then a fifth sends
  *       ten times a customer's load. The quiet customers' p95 with per-customer fairness and without, each
  *       against the same customers' p95 without the noisy one;</li>
- *   <li><b>late work</b>: open-loop arrivals at twice the servers' capacity, each request with a deadline of
- *       15 mean service times (X-Request-Deadline); the share of the servers' busy time spent on requests
- *       answered after their deadline, with deadline-aware admission (the class has a deadline) and without;</li>
+ *   <li><b>late work</b> ({@link LateWork}): bursty arrivals with three deadlines mixed and a service that slows
+ *       down at half-time; goodput and late work with deadline-aware admission against the best static queue
+ *       timeout of a sweep;</li>
  *   <li><b>capacity</b>: the paper's two classes at (20, 20) on one server, where neither meets its target; the
  *       resource manager's capacity deficit in servers, then the same load on that many more servers.</li>
  * </ul>
@@ -63,7 +54,7 @@ final class SlaExperiment {
                 .append(" (load, gateway and the Axis2 backend share them), ").append(LocalDate.now()).append(".\n\n");
         List<String> lines = new ArrayList<>();
         lines.add(noisyCustomer(md));
-        lines.add(lateWork(md));
+        lines.add(new LateWork(quick, log).run(md));
         lines.add(capacity(md));
         md.append("\n```\n").append(String.join("\n", lines)).append("\n```\n");
         ResultsFile.write(dir.resolve("RESULTS.md"), md);
@@ -262,177 +253,5 @@ final class SlaExperiment {
                     sorted.length, fmtDeficit(median));
             return new CapacityRun(tP, tB, median);
         }
-    }
-
-    // ---------------------------------------------------------------- late work
-
-    private static final double LATE_SCALE = 0.1;
-    private static final int DEADLINE_SERVICE_TIMES = 15;
-
-    /** What one answered request cost the servers, and whether it came after its deadline. */
-    private record Answer(long responseNanos, long queueMillis, boolean late) {
-    }
-
-    /**
-     * Deadline-aware admission against what an operator would configure instead: the same gateway with the class's
-     * queue timeout at the deadline (a request that waited that long is refused, one admitted earlier runs). In
-     * alternating order (with, baseline, baseline, with, …): two pairs in {@code --short}, three in full.
-     */
-    private String lateWork(StringBuilder md) throws Exception {
-        Duration arrivals = Duration.ofSeconds(quick ? 12 : 60);
-        long deadlineMillis = Math.round(DEADLINE_SERVICE_TIMES * LATE_SCALE * 1000);
-        List<double[]> with = new ArrayList<>();
-        List<double[]> baseline = new ArrayList<>();
-        try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(LATE_SCALE, Experiments.SLEEPY_CPU))) {
-            String url = backend.urls().get(0);
-            for (int pair = 0; pair < (quick ? 2 : 3); pair++) {
-                boolean withFirst = pair % 2 == 0;
-                for (boolean deadlines : new boolean[] {withFirst, !withFirst}) {
-                    (deadlines ? with : baseline).add(overload(url, deadlines, arrivals, deadlineMillis));
-                }
-            }
-        }
-        md.append("## Late work under overload\n\n").append(String.format(Locale.ROOT, "One class, N_s = 10, exponential service of "
-                + "mean %.0f ms (capacity %.0f requests/s); Poisson arrivals at twice that for %d s, each request with "
-                + "`X-Request-Deadline: %d` (%d mean service times). Late work = the servers' time (response time less the "
-                + "gateway's X-Slagate-Queue-Millis) spent on requests answered after their deadline, as a share of all the "
-                + "servers' time on answered requests; goodput = answers within their deadline per second of arrivals. With: the "
-                + "class has a deadline (`deadline: 1h`, so the client's header rules); timeout at the deadline: no deadline, "
-                + "`queueTimeout: %dms` (what an operator would set instead). Runs in alternating order.%n%n", LATE_SCALE * 1000,
-                10 / LATE_SCALE, arrivals.toSeconds(), deadlineMillis, DEADLINE_SERVICE_TIMES, deadlineMillis));
-        md.append("| run | sent | answered | answered late | deadline-exceeded | other faults | lost | late work | goodput/s |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (int i = 0; i < with.size(); i++) {
-            lateRow(md, "with deadline-aware admission, " + (i + 1), with.get(i));
-            lateRow(md, "timeout at the deadline, " + (i + 1), baseline.get(i));
-        }
-        md.append('\n');
-        return String.format(Locale.ROOT, "late-work fraction with %s timeout-at-deadline %s goodput with %s timeout-at-deadline %s",
-                spread(with, 6, "%.4f"), spread(baseline, 6, "%.4f"), spread(with, 7, "%.1f"), spread(baseline, 7, "%.1f"));
-    }
-
-    /** The mean of column {@code k} over the runs, with [min..max] when there are several. */
-    static String spread(List<double[]> runs, int k, String format) {
-        return Spread.of(runs.stream().map(r -> r[k]).toList()).format(format);
-    }
-
-    private static void lateRow(StringBuilder md, String name, double[] r) {
-        md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.2f%% | %.1f |%n", name, r[0], r[1], r[2],
-                r[3], r[4], r[5], 100 * r[6], r[7]));
-    }
-
-    /**
-     * {sent, answered, answered late, deadline-exceeded, other faults, lost, late-work fraction, goodput}: with
-     * deadline-aware admission, or with the class's queue timeout at the deadline.
-     */
-    private double[] overload(String backendUrl, boolean deadlines, Duration arrivals, long deadlineMillis) throws Exception {
-        SlagateConfig config = ConfigLoader.parse(String.format(Locale.ROOT, """
-                gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", serverTimeout: 10m,
-                           stats: { reportingInterval: 500ms, window: 30s } }
-                servers: [ { id: s1, url: "%s", concurrency: 10 } ]
-                classes: [ { name: basic, target: %dms, queueBound: 1000000, %s } ]
-                """, backendUrl, Math.round(2 * LATE_SCALE * 1000),
-                deadlines ? "queueTimeout: 10m, deadline: 1h" : "queueTimeout: " + deadlineMillis + "ms"), "sla-late");
-        Gateway g = new Gateway(config).start();
-        HttpClient http = new HttpClient();
-        http.setMaxConnectionsPerDestination(20_000);
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "sla-arrivals");
-            t.setDaemon(true);
-            return t;
-        });
-        ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
-        AtomicLong sent = new AtomicLong();
-        AtomicLong deadlineFaults = new AtomicLong();
-        AtomicLong otherFaults = new AtomicLong();
-        AtomicLong lost = new AtomicLong();
-        AtomicLong done = new AtomicLong();
-        try {
-            http.start();
-            // a warm-up at half the capacity, so that the service-time estimate exists before the overload
-            String target = "http://127.0.0.1:" + g.port() + "/services/StockUtility";
-            byte[] body = SoapEnvelopes.request11("getQuote", "IBM").getBytes(StandardCharsets.UTF_8);
-            runArrivals(http, timer, target, body, 0.5 * 10 / LATE_SCALE, Duration.ofSeconds(3), deadlineMillis, null, null, null, null, null, null);
-            CountDownLatch all = runArrivals(http, timer, target, body, 2 * 10 / LATE_SCALE, arrivals, deadlineMillis, answers, sent,
-                    deadlineFaults, otherFaults, lost, done);
-            if (!all.await(20, TimeUnit.MINUTES)) {
-                throw new IllegalStateException("requests still out after 20 minutes");
-            }
-        } finally {
-            timer.shutdownNow();
-            http.stop();
-            g.stop(Duration.ofSeconds(5));
-        }
-        long busy = 0;
-        long lateBusy = 0;
-        long late = 0;
-        for (Answer a : answers) {
-            long service = Math.max(0, a.responseNanos() - TimeUnit.MILLISECONDS.toNanos(a.queueMillis()));
-            busy += service;
-            if (a.late()) {
-                lateBusy += service;
-                late++;
-            }
-        }
-        double fraction = busy == 0 ? 0 : (double) lateBusy / busy;
-        List<String> lateOnes = answers.stream().filter(Answer::late).limit(10)
-                .map(a -> String.format(Locale.ROOT, "%.0f ms (queued %d)", a.responseNanos() / 1e6, a.queueMillis())).toList();
-        double goodput = (answers.size() - late) / (arrivals.toNanos() / 1e9);
-        log.printf(Locale.ROOT, "sla: overload %s: sent %d, answered %d (%d late), deadline-exceeded %d, other faults %d, lost %d,"
-                + " late work %.4f, goodput %.1f/s; late answers (first 10): %s%n", deadlines ? "with deadline-aware admission"
-                : "with the queue timeout at the deadline", sent.get(), answers.size(), late, deadlineFaults.get(), otherFaults.get(),
-                lost.get(), fraction, goodput, lateOnes);
-        return new double[] {sent.get(), answers.size(), late, deadlineFaults.get(), otherFaults.get(), lost.get(), fraction, goodput};
-    }
-
-    /**
-     * Poisson arrivals at {@code rate} per second for {@code length}; each request's outcome is counted
-     * (counters null: a warm-up, not counted). Returns a latch that opens when every request has ended.
-     */
-    private static CountDownLatch runArrivals(HttpClient http, ScheduledExecutorService timer, String target, byte[] body, double rate,
-                                              Duration length, long deadlineMillis, ConcurrentLinkedQueue<Answer> answers,
-                                              AtomicLong sent, AtomicLong deadlineFaults, AtomicLong otherFaults, AtomicLong lost,
-                                              AtomicLong done) throws InterruptedException {
-        SplittableRandom rnd = new SplittableRandom(answers == null ? 3 : 7);
-        long start = System.nanoTime();
-        long end = start + length.toNanos();
-        List<Long> times = new ArrayList<>();
-        for (long t = start; t < end; t += (long) (-Math.log(1 - rnd.nextDouble()) / rate * 1e9)) {
-            times.add(t);
-        }
-        CountDownLatch all = new CountDownLatch(times.size());
-        for (long t : times) {
-            timer.schedule(() -> {
-                long begun = System.nanoTime();
-                if (sent != null) {
-                    sent.incrementAndGet();
-                }
-                http.newRequest(target).method(HttpMethod.POST).timeout(15, TimeUnit.MINUTES)
-                        .headers(h -> h.put("SOAPAction", "\"urn:getQuote\"").put("X-Request-Deadline", Long.toString(deadlineMillis)))
-                        .body(new BytesRequestContent("text/xml; charset=utf-8", body))
-                        .send(result -> {
-                            long response = System.nanoTime() - begun;
-                            if (answers != null) {
-                                if (result.isFailed()) {
-                                    lost.incrementAndGet();
-                                } else if (result.getResponse().getStatus() == 200) {
-                                    String q = result.getResponse().getHeaders().get("X-Slagate-Queue-Millis");
-                                    answers.add(new Answer(response, q == null ? 0 : Long.parseLong(q),
-                                            response > TimeUnit.MILLISECONDS.toNanos(deadlineMillis)));
-                                } else if ("deadline-exceeded".equals(result.getResponse().getHeaders().get("X-Slagate-Fault"))) {
-                                    deadlineFaults.incrementAndGet();
-                                } else {
-                                    otherFaults.incrementAndGet();
-                                }
-                                done.incrementAndGet();
-                            }
-                            all.countDown();
-                        });
-            }, Math.max(0, t - System.nanoTime()), TimeUnit.NANOSECONDS);
-        }
-        if (answers == null) {
-            all.await(5, TimeUnit.MINUTES); // the warm-up ends before the measured arrivals start
-        }
-        return all;
     }
 }
