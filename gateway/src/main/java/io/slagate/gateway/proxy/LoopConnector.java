@@ -239,7 +239,7 @@ public final class LoopConnector extends ServerConnector {
         public Connection newConnection(SelectableChannel channel, EndPoint endPoint, Object attachment) throws IOException {
             if (attachment instanceof Upstream u) {
                 connectedAtOnce.remove(channel);
-                return u.pool().newConnection(endPoint, ((LoopEndPoint) endPoint).loop);
+                return u.pool().newConnection(endPoint, ((LoopEndPoint) endPoint).loop, u.promise());
             }
             return super.newConnection(channel, endPoint, attachment);
         }

@@ -4,6 +4,7 @@ import io.slagate.config.GatewaySettings;
 import io.slagate.config.ServerConfig;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
+import io.slagate.config.UpstreamSettings;
 import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.classify.Classifier;
 import io.slagate.gateway.classify.TwinSplit;
@@ -12,6 +13,7 @@ import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
 import java.net.URI;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.RoundRobinConnectionPool;
@@ -69,7 +71,7 @@ public final class ProxyPath extends ContainerLifeCycle {
         // Jetty's HttpClient cost about twice the server side per request, on threads of its own); https
         // servers, and every server when -Dslagate.upstream=httpclient (a fallback and the benchmark's
         // comparison), go through HttpClient.
-        pools = directPools(config, metrics, loops);
+        pools = directPools(config, metrics, loops, queues);
         context.dispatcher = new Dispatcher(context, client, pools, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(),
                 health, jms);
         handler = new GatewayHandler(context, new Classifier(config), config.classification().customerHeader(), g.maxRequestBytes(),
@@ -108,7 +110,8 @@ public final class ProxyPath extends ContainerLifeCycle {
      * Per server, the direct leg's connection pool on the client listener's loops (their connect timeout set); null for
      * the servers reached through HttpClient.
      */
-    private static ServerConnectionPool[] directPools(SlagateConfig config, GatewayMetrics metrics, LoopConnector loops) {
+    private static ServerConnectionPool[] directPools(SlagateConfig config, GatewayMetrics metrics, LoopConnector loops,
+                                                      QueueManager queues) {
         GatewaySettings g = config.gateway();
         ServerConnectionPool[] pools;
         boolean direct = !"httpclient".equals(System.getProperty("slagate.upstream"));
@@ -122,8 +125,13 @@ public final class ProxyPath extends ContainerLifeCycle {
             URI url = config.servers().get(i).url();
             if (direct && "http".equals(url.getScheme())) {
                 ServerConfig sc = config.servers().get(i);
-                pools[i] = new ServerConnectionPool(loops, url, g.serverTimeout().toMillis() + 30_000,
-                        g.upstream().reuse(sc.pool()), g.upstream().maxConnections(sc.concurrency()));
+                int s = i;
+                UpstreamSettings upstream = g.upstream();
+                int slack = loops.loops();
+                // the bound follows the cap the manager or a local limit puts in force: busy connections never exceed it
+                IntSupplier bound = upstream.fixedBound() ? () -> upstream.maxConnections(0, slack)
+                        : () -> upstream.maxConnections(queues.effectiveCap(s), slack);
+                pools[i] = new ServerConnectionPool(loops, url, g.serverTimeout().toMillis() + 30_000, upstream.reuse(sc.pool()), bound);
                 metrics.upstreamConnections(i, pools[i]);
             }
         }

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.util.Promise;
@@ -28,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * <p>Which requests may share a connection is the pool's {@link UpstreamReuse}: any ({@code shared}),
  * one customer's ({@code customer}), or one client connection's ({@code client-connection}, closed
  * with it). A connection belongs to the group of the request it was opened for, for life, and goes
- * back only to that group's idle list. At {@code maxConnections} open, an idle connection of another
- * group is closed to make room: never lent across groups.
+ * back only to that group's idle list. The connections of all loops together are bounded (by default the
+ * cap N_{g,s} in force plus one idle per loop): a connection released beyond the bound is closed, and at the
+ * bound an idle connection of another loop or group is closed to make room: never lent across them.
  */
 final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections {
     private final LoopConnector connector;
@@ -42,11 +44,13 @@ final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections {
     static final Object SHARED = new Object();
     private static final String ANONYMOUS = "";
     final UpstreamReuse reuse;
-    private final int maxConnections;
+    /** Connections to this server at most, across every loop: the cap in force plus an idle slack, or as configured. */
+    private final IntSupplier maxConnections;
     /** Per loop; concurrent all the same: a quiet check's timer and a distrust may touch another loop's list. */
     private final ConcurrentLinkedDeque<ServerConnection>[] idle;
     /** Per loop, when not shared: group → its idle connections (a group without any has no entry). */
     private final ConcurrentHashMap<Object, ConcurrentLinkedDeque<ServerConnection>>[] groups;
+    /** Connections open or being opened (a place is reserved before the connect, so that loops connecting at once keep the bound). */
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicLong opened = new AtomicLong();
     /** Counted once per request taken on an idle connection, by every loop: striped, not one contended word. */
@@ -73,11 +77,11 @@ final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections {
     private final AtomicLong crossLoop = new AtomicLong();
 
     ServerConnectionPool(LoopConnector connector, URI url, long idleTimeoutMillis) {
-        this(connector, url, idleTimeoutMillis, UpstreamReuse.SHARED, Integer.MAX_VALUE);
+        this(connector, url, idleTimeoutMillis, UpstreamReuse.SHARED, () -> Integer.MAX_VALUE);
     }
 
     @SuppressWarnings("unchecked")
-    ServerConnectionPool(LoopConnector connector, URI url, long idleTimeoutMillis, UpstreamReuse reuse, int maxConnections) {
+    ServerConnectionPool(LoopConnector connector, URI url, long idleTimeoutMillis, UpstreamReuse reuse, IntSupplier maxConnections) {
         this.connector = connector;
         this.reuse = reuse;
         this.maxConnections = maxConnections;
@@ -115,11 +119,58 @@ final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections {
                 return;
             }
         }
-        if (open.get() >= maxConnections) {
-            evictIdle(); // room for this group's connection; never another group's connection lent
-        }
+        reserve();
         // resolved per connect (rare: connections are reused), so a changed DNS entry is picked up
-        connector.connect(loop, new InetSocketAddress(host, port), this, promise);
+        connector.connect(loop, new InetSocketAddress(host, port), this, new Attempt(promise));
+    }
+
+    /**
+     * Takes a place under the bound for a connection about to be opened; at the bound, an idle connection of another
+     * loop or group is closed to make room (never lent). When every connection is busy (the cap fell below them, or a
+     * quiet check holds one) the request is not failed: its connection goes over the bound, closed when released.
+     */
+    private void reserve() {
+        while (true) {
+            int o = open.get();
+            if (o < maxConnections.getAsInt()) {
+                if (open.compareAndSet(o, o + 1)) {
+                    return;
+                }
+            } else if (!evictIdle()) {
+                open.incrementAndGet();
+                return;
+            }
+        }
+    }
+
+    /** A connect in progress: gives its reserved place back if it fails before a connection is made. */
+    private final class Attempt implements Promise<ServerConnection> {
+        private final Promise<ServerConnection> promise;
+        final AtomicBoolean made = new AtomicBoolean();
+
+        Attempt(Promise<ServerConnection> promise) {
+            this.promise = promise;
+        }
+
+        @Override
+        public void succeeded(ServerConnection c) {
+            promise.succeeded(c);
+        }
+
+        @Override
+        public void failed(Throwable x) {
+            if (made.compareAndSet(false, true)) {
+                open.decrementAndGet(); // no connection holds the place
+            }
+            promise.failed(x);
+        }
+    }
+
+    /** Gives a connection's place under the bound back, once. */
+    private void uncount(ServerConnection c) {
+        if (c.counted.compareAndSet(true, false)) {
+            open.decrementAndGet();
+        }
     }
 
     private ServerConnection pollIdle(int loop, Object group) {
@@ -143,9 +194,19 @@ final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections {
         return list.isEmpty() && !(group instanceof Connection) ? null : list;
     }
 
-    /** Closes one idle connection, of whichever group and loop: the bound holds without lending a connection. */
-    private void evictIdle() {
-        for (int loop = 0; loop < idle.length; loop++) {
+    /**
+     * Closes one idle connection, the coldest of the loop that has most (then of whichever group): the bound holds
+     * without lending a connection across loops or groups.
+     */
+    private boolean evictIdle() {
+        int most = 0;
+        for (int loop = 1; loop < idle.length; loop++) {
+            if (idle[loop].size() > idle[most].size()) {
+                most = loop;
+            }
+        }
+        for (int k = 0; k < idle.length; k++) {
+            int loop = (most + k) % idle.length;
             ServerConnection c = idle[loop].pollLast();
             if (c == null) {
                 for (Object g : groups[loop].keySet()) {
@@ -157,15 +218,20 @@ final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections {
             }
             if (c != null) {
                 evicted.incrementAndGet();
+                uncount(c);
                 c.close();
-                return;
+                return true;
             }
         }
+        return false;
     }
 
-    ServerConnection newConnection(EndPoint endPoint, int loop) {
+    /** The connection of a connect that succeeded: it takes the place {@code attempt} reserved. */
+    ServerConnection newConnection(EndPoint endPoint, int loop, Promise<ServerConnection> attempt) {
         endPoint.setIdleTimeout(idleTimeoutMillis);
-        open.incrementAndGet();
+        if (!(attempt instanceof Attempt a) || !a.made.compareAndSet(false, true)) {
+            open.incrementAndGet(); // no place reserved, or its attempt failed already and gave the place back
+        }
         opened.incrementAndGet();
         return new ServerConnection(endPoint, connector.getExecutor(), connector.getScheduler(), this, loop);
     }
@@ -222,6 +288,11 @@ final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections {
     void release(ServerConnection c) {
         if (!reusesConnections()) {
             c.close(); // single-use until the server has proved itself (again)
+            return;
+        }
+        if (open.get() > maxConnections.getAsInt()) {
+            uncount(c);
+            c.close(); // beyond the bound (the cap fell, or every connection was busy at a connect): not kept idle
             return;
         }
         Object group = c.group;
@@ -312,7 +383,7 @@ final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections {
     }
 
     void closed(ServerConnection c) {
-        open.decrementAndGet();
+        uncount(c);
         closedCount.incrementAndGet();
         removeIdle(c);
     }
@@ -356,7 +427,7 @@ final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections {
         return evicted.get();
     }
 
-    /** Connections open now (busy, idle, or in a quiet check). */
+    /** Connections open now (busy, idle, or in a quiet check) or being opened. */
     @Override
     public int open() {
         return open.get();

@@ -59,6 +59,11 @@ public final class LateTail {
         b.answerWith(head -> answer("answer", id(head)));
     }
 
+    /** The answer to a request head that carries its own id ({@code X-Req}): {@code <answer>id</answer>}. */
+    public static String ownAnswer(String head) {
+        return answer("answer", id(head));
+    }
+
     private static String answer(String tag, String id) {
         String body = "<" + tag + ">" + id + "</" + tag + ">";
         return "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;

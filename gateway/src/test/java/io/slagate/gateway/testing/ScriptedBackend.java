@@ -28,6 +28,8 @@ public final class ScriptedBackend implements AutoCloseable {
     private final ServerSocket socket;
     private final List<String> heads = new CopyOnWriteArrayList<>();
     private final AtomicInteger accepted = new AtomicInteger();
+    /** Connections open now. */
+    private final AtomicInteger connected = new AtomicInteger();
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private volatile Answer answer = new Answer("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n<ok>", false);
     /** When set, the answer to a request head (instead of the fixed {@link #answer}). */
@@ -78,6 +80,11 @@ public final class ScriptedBackend implements AutoCloseable {
         return accepted.get();
     }
 
+    /** Connections open now, as this server sees them (one counts until its thread reads the close). */
+    public int connectionsOpen() {
+        return connected.get();
+    }
+
     private void accept() {
         while (!socket.isClosed()) {
             try {
@@ -94,6 +101,7 @@ public final class ScriptedBackend implements AutoCloseable {
     }
 
     private void serve(Socket s) {
+        connected.incrementAndGet();
         try (s) {
             InputStream in = s.getInputStream();
             OutputStream out = s.getOutputStream();
@@ -125,6 +133,8 @@ public final class ScriptedBackend implements AutoCloseable {
             }
         } catch (IOException gone) {
             // the gateway closed the connection
+        } finally {
+            connected.decrementAndGet();
         }
     }
 
