@@ -1,6 +1,8 @@
 package io.slagate.experiment;
 
 import io.slagate.load.service.Bookstore;
+import io.slagate.load.service.ItemCache;
+import io.slagate.load.service.WorkingSetModel;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,7 +16,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Closed-loop clients without think time, one thread each, drawing operations from a mix with their own seeds. */
+/**
+ * Closed-loop clients without think time, one thread each, drawing operations from a mix with their own seeds, or
+ * documents by their popularity (each request the Bookstore's {@code document} operation, the document in its
+ * {@value WorkingSetModel#DOCUMENT_HEADER} header).
+ */
 final class ClosedLoop {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -24,6 +30,8 @@ final class ClosedLoop {
 
     private record Mix(String[] ops, double[] cumulative) {
     }
+    /** The documents' cumulative popularity (null: operations from the mix). */
+    private final double[] documents;
     /** Requests answered 200, measured or not (for per-second series). */
     final AtomicLong answered = new AtomicLong();
     private final int clients;
@@ -53,8 +61,18 @@ final class ClosedLoop {
     }
 
     ClosedLoop(String gatewayUrl, Map<String, Double> mix, int clients, long seed) {
+        this(gatewayUrl, mix, null, clients, seed);
+    }
+
+    /** Clients that read documents with cumulative popularity {@code documents} (e.g. {@link ItemCache#zipfCdf}). */
+    ClosedLoop(String gatewayUrl, double[] documents, int clients, long seed) {
+        this(gatewayUrl, Map.of("document", 1.0), documents, clients, seed);
+    }
+
+    private ClosedLoop(String gatewayUrl, Map<String, Double> mix, double[] documents, int clients, long seed) {
         this.url = gatewayUrl + "/services/" + Bookstore.SERVICE;
         mix(mix);
+        this.documents = documents;
         this.clients = clients;
         this.seed = seed;
     }
@@ -89,9 +107,12 @@ final class ClosedLoop {
             String body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\""
                     + " xmlns:ns=\"http://service.load.slagate.io\"><soapenv:Body><ns:" + op + "><ns:who>c</ns:who></ns:" + op
                     + "></soapenv:Body></soapenv:Envelope>";
-            HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
-                    .header("Content-Type", "text/xml; charset=UTF-8").header("SOAPAction", "\"urn:" + op + "\"")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                    .header("Content-Type", "text/xml; charset=UTF-8").header("SOAPAction", "\"urn:" + op + "\"");
+            if (documents != null) {
+                b.header(WorkingSetModel.DOCUMENT_HEADER, Integer.toString(document(documents, client.random.nextDouble())));
+            }
+            HttpRequest req = b.POST(HttpRequest.BodyPublishers.ofString(body)).build();
             long t0 = System.nanoTime();
             boolean counted = measuring;
             try {
@@ -111,6 +132,12 @@ final class ClosedLoop {
                 return;
             }
         }
+    }
+
+    /** The document of cumulative popularity {@code cdf} at {@code u} in [0, 1). */
+    static int document(double[] cdf, double u) {
+        int i = Arrays.binarySearch(cdf, u);
+        return Math.min(cdf.length - 1, i >= 0 ? i + 1 : -i - 1);
     }
 
     private String draw(double u) {

@@ -1,50 +1,81 @@
 package io.slagate.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.slagate.load.service.ItemCache;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The locality comparison's summary on cells whose answer is known. */
+/** The locality comparison's set-up and summary on cells whose answer is known. */
 class LocalityExperimentTest {
-    private static LocalityExperiment.Cell cell(int round, String policy, double throughput) {
-        return new LocalityExperiment.Cell(round, "shopping", 4, 500, policy, throughput, 10, 5, 0.5, 0);
+    private static LocalityExperiment.Cell cell(int round, String policy, double throughput, double hits) {
+        return new LocalityExperiment.Cell(round, 500, policy, throughput, 10, 5, hits, 0);
     }
 
     @Test
-    void summary_isEachPolicysMeanOverItsRounds_andLocalityAgainstTheBestOtherOnTheSameInformation() {
+    void summary_isEachPolicysMeanOverItsRounds_withTheHitRatios_andLocalityAgainstTheBestOther() {
         List<LocalityExperiment.Cell> cells = new ArrayList<>();
-        double[][] byRound = {{100, 200, 300}, {110, 190, 330}};
+        double[][] byRound = {{200, 300}, {190, 330}};
         for (int r = 0; r < 2; r++) {
-            cells.add(cell(r, "round-robin", byRound[r][0]));
-            cells.add(cell(r, "least-loaded", byRound[r][1]));
-            cells.add(cell(r, "lard", 250));
-            cells.add(cell(r, "lard-r", 260));
-            cells.add(cell(r, "locality", byRound[r][2]));
-            cells.add(cell(r, "lard/names", 240));
-            cells.add(cell(r, "lard-r/names", 200));
-            cells.add(cell(r, "locality/names", 228));
+            cells.add(cell(r, "least-loaded", byRound[r][0], 0.5));
+            cells.add(cell(r, "lard", 250, 0.7));
+            cells.add(cell(r, "lard-r", 260, 0.6));
+            cells.add(cell(r, "locality", byRound[r][1], 0.8));
         }
-        List<String> lines = LocalityExperiment.summary(cells);
-        assertEquals("throughput locality 315 [300..330] least-loaded 195 [190..200] round-robin 105 [100..110] lard 250 [250..250] "
-                + "lard-r 260 [260..260]", lines.get(0));
-        assertEquals("throughput-on-operation-names locality 228 [228..228] lard 240 [240..240] lard-r 200 [200..200]", lines.get(1));
-        // declared: 315 / max(195, 250, 260); names: 228 / max(195, 240, 200)
-        assertEquals("locality-over-best-other declared 1.21 names 0.95", lines.get(2));
+        List<String> lines = LocalityExperiment.summary(cells, 80);
+        assertEquals("throughput locality 315 [300..330] least-loaded 195 [190..200] lard 250 [250..250] lard-r 260 [260..260] "
+                + "(targets 80, hit ratio lard 0.70 least-loaded 0.50)", lines.get(0));
+        // 315 / max(195, 250, 260)
+        assertEquals("locality-over-best-other 1.21 hit ratio locality 0.80 lard-r 0.60", lines.get(1));
     }
 
     @Test
-    void eachRoundRunsThePoliciesInTheOrderOfTheLastReversed() {
-        assertEquals("round-robin", LocalityExperiment.order(0).get(0));
-        assertEquals("locality/names", LocalityExperiment.order(1).get(0));
-        assertEquals("round-robin", LocalityExperiment.order(1).get(LocalityExperiment.POLICIES.length - 1));
+    void roundsRunThePoliciesInAbbaOrder() {
+        String first = LocalityExperiment.POLICIES[0];
+        String last = LocalityExperiment.POLICIES[LocalityExperiment.POLICIES.length - 1];
+        assertEquals(first, LocalityExperiment.order(0).get(0));
+        assertEquals(last, LocalityExperiment.order(1).get(0));
+        assertEquals(last, LocalityExperiment.order(2).get(0));
+        assertEquals(first, LocalityExperiment.order(3).get(0));
     }
 
     @Test
-    void theCachesTogetherHoldHalfTheDataSet() {
+    void theCachesTogetherHoldHalfTheDataSet_inAtLeastFiftyDocuments() {
         var m = LocalityExperiment.model(4, 0.9, 1);
         assertEquals(m.items(), 2 * 4 * m.cacheItems());
         assertEquals(0.9, m.zipf(), 1e-12);
+        assertTrue(m.documents() >= 50, "documents " + m.documents());
+    }
+
+    @Test
+    void theLoadStaysWithinLardsFrontEndLimit_andBelowTHigh() {
+        double tHigh = 0.5 * LocalityExperiment.CAP;
+        double tLow = tHigh * 25 / 65;
+        double s = (LocalityExperiment.SERVERS - 1) * tHigh + tLow - 1;
+        assertEquals(s, LocalityExperiment.frontEndLimit(), 1e-9);
+        assertTrue(LocalityExperiment.CLIENTS <= s, "clients " + LocalityExperiment.CLIENTS + " S " + s);
+        double perServer = (double) LocalityExperiment.CLIENTS / LocalityExperiment.SERVERS;
+        assertTrue(perServer > tLow && perServer < tHigh, "per server " + perServer);
+    }
+
+    @Test
+    void documentsAreDrawnByTheirPopularity() {
+        double[] cdf = ItemCache.zipfCdf(4, 1);
+        assertEquals(0, ClosedLoop.document(cdf, 0.0));
+        assertEquals(0, ClosedLoop.document(cdf, cdf[0] - 1e-9));
+        assertEquals(1, ClosedLoop.document(cdf, cdf[0] + 1e-9));
+        assertEquals(3, ClosedLoop.document(cdf, 0.999999));
+    }
+
+    @Test
+    void lardsTargetsAreTheDocuments_andLocalityPlacesTheDeclaredWorkingSets() {
+        var lard = LocalityExperiment.config(List.of("http://127.0.0.1:1"), "lard", true).gateway().locality();
+        assertEquals("X-Document", lard.key());
+        assertEquals(null, lard.workingSetHeader());
+        var locality = LocalityExperiment.config(List.of("http://127.0.0.1:1"), "locality", true).gateway().locality();
+        assertEquals("X-Document", locality.key());
+        assertEquals("X-Slagate-Working-Set", locality.workingSetHeader());
     }
 }

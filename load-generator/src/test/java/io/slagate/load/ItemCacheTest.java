@@ -61,7 +61,52 @@ class ItemCacheTest {
         WorkingSetModel m = WorkingSetModel.store(1000);
         int total = m.tables().values().stream().mapToInt(WorkingSetModel.Table::size).sum();
         assertEquals(m.items(), total);
-        assertEquals(15, m.operations().size(), "TPC-W's fourteen interactions and anyItem");
+        assertEquals(16, m.operations().size(), "TPC-W's fourteen interactions, document and anyItem");
+    }
+
+    @Test
+    void aDocumentsReads_stayInItsBlock_andRepeatingItHitsTheCache() throws Exception {
+        ItemCache cache = new ItemCache(model(50));
+        assertEquals(40, model(50).documents());
+        for (int i = 0; i < 50; i++) {
+            for (String b : cache.perform("document", 7).blocks().split(",")) {
+                assertEquals(7, Integer.parseInt(b));
+            }
+        }
+        // 50 requests of 4 reads from a block of 10 items that the cache holds whole: at most 10 misses
+        assertEquals(200, cache.hits() + cache.misses());
+        assertTrue(cache.misses() <= 10, "misses " + cache.misses());
+    }
+
+    @Test
+    void aDocumentOutsideTheDataSet_isRefusedWithItsRange() {
+        ItemCache cache = new ItemCache(model(50));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> cache.perform("document", 40));
+        assertEquals("no document 40 (documents are 0 to 39)", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> cache.perform("document", -1));
+    }
+
+    @Test
+    void theDocumentHeader_namesTheDocument_overHttp_andAMissingOrBadOneIsAFault() throws Exception {
+        try (BackendServer b = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.of(Duration.ofMillis(1), 0), null, model(50))) {
+            HttpClient http = HttpClient.newHttpClient();
+            String body = "<?xml version=\"1.0\"?><soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\""
+                    + " xmlns:ns=\"http://service.load.slagate.io\"><soapenv:Body><ns:document><ns:who>c</ns:who></ns:document>"
+                    + "</soapenv:Body></soapenv:Envelope>";
+            HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(b.urls().get(0) + "/services/Bookstore"))
+                    .header("Content-Type", "text/xml; charset=UTF-8").header("SOAPAction", "\"urn:document\"")
+                    .POST(HttpRequest.BodyPublishers.ofString(body));
+            HttpResponse<String> ok = http.send(req.copy().header(WorkingSetModel.DOCUMENT_HEADER, "12").build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, ok.statusCode(), ok.body());
+            assertEquals("12,12,12,12", ok.headers().firstValue(WorkingSetModel.WORKING_SET_HEADER).orElse(""));
+            for (String bad : new String[] {null, "x", "40"}) {
+                HttpRequest r = bad == null ? req.copy().build() : req.copy().header(WorkingSetModel.DOCUMENT_HEADER, bad).build();
+                HttpResponse<String> fault = http.send(r, HttpResponse.BodyHandlers.ofString());
+                assertEquals(500, fault.statusCode(), "document " + bad);
+                assertTrue(fault.body().contains("document"), fault.body());
+            }
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.slagate.load.service;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
@@ -75,7 +76,28 @@ public class Bookstore {
         return perform("anyItem");
     }
 
+    /** Reads the document named by the request's {@value WorkingSetModel#DOCUMENT_HEADER} header. */
+    public String document(String who) throws AxisFault {
+        MessageContext mc = MessageContext.getCurrentMessageContext();
+        Object r = mc == null ? null : mc.getProperty(HTTPConstants.MC_HTTP_SERVLETREQUEST);
+        String h = r instanceof HttpServletRequest request ? request.getHeader(WorkingSetModel.DOCUMENT_HEADER) : null;
+        int k;
+        try {
+            k = h == null ? -1 : Integer.parseInt(h.trim());
+        } catch (NumberFormatException e) {
+            k = -1;
+        }
+        if (k < 0) {
+            throw new AxisFault("document needs a " + WorkingSetModel.DOCUMENT_HEADER + " header: a whole number, got " + h);
+        }
+        return perform("document", k);
+    }
+
     private static String perform(String operation) throws AxisFault {
+        return perform(operation, -1);
+    }
+
+    private static String perform(String operation, int document) throws AxisFault {
         MessageContext mc = MessageContext.getCurrentMessageContext();
         ItemCache cache = mc == null ? null : (ItemCache) mc.getConfigurationContext().getProperty(ItemCache.PROPERTY);
         if (cache == null) {
@@ -83,7 +105,9 @@ public class Bookstore {
         }
         ItemCache.Outcome o;
         try {
-            o = cache.perform(operation);
+            o = cache.perform(operation, document);
+        } catch (IllegalArgumentException e) {
+            throw new AxisFault(e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AxisFault("interrupted");

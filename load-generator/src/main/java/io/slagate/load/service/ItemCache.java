@@ -61,10 +61,20 @@ public final class ItemCache {
 
     /** Performs {@code operation}: waits for a worker, reads its items through the cache, spends their cost. */
     public Outcome perform(String operation) throws InterruptedException {
+        return perform(operation, -1);
+    }
+
+    /**
+     * Performs {@code operation} on {@code document} (for the {@code document} operation; −1 for the others): waits
+     * for a worker, reads its items through the cache, spends their cost.
+     */
+    public Outcome perform(String operation, int document) throws InterruptedException {
         List<WorkingSetModel.Read> reads = operations.get(operation);
         if (reads == null) {
             throw new IllegalArgumentException("no operation " + operation);
         }
+        WorkingSetModel.Table doc = reads.stream().anyMatch(r -> WorkingSetModel.DOCUMENT.equals(r.table()))
+                ? model.document(document) : null;
         workers.acquire();
         try {
             int h = 0;
@@ -74,7 +84,7 @@ public final class ItemCache {
                 int first = 0;
                 int size = model.items();
                 if (r.table() != null) {
-                    WorkingSetModel.Table t = tables.get(r.table());
+                    WorkingSetModel.Table t = doc != null && WorkingSetModel.DOCUMENT.equals(r.table()) ? doc : tables.get(r.table());
                     first = t.first();
                     size = t.size();
                 }

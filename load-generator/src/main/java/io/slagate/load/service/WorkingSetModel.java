@@ -28,6 +28,14 @@ public record WorkingSetModel(int items, int cacheItems, Duration base, Duration
     public static final String WORKING_SET_HEADER = "X-Slagate-Working-Set";
     /** Hits and misses of this request ("hits/misses"); for experiments, never read by the gateway. */
     public static final String CACHE_HEADER = "X-Bookstore-Cache";
+    /**
+     * The request header naming the document the {@code document} operation reads (a whole number from 0 to
+     * {@link #documents()} − 1): document k is block k of the data set, so documents share no items, as the
+     * files a web server's requests name (Pai et al.'s targets).
+     */
+    public static final String DOCUMENT_HEADER = "X-Document";
+    /** The table name of a read from the request's document. */
+    static final String DOCUMENT = "document";
 
     /** A table: a contiguous range of items. */
     public record Table(String name, int first, int size) {
@@ -86,6 +94,19 @@ public record WorkingSetModel(int items, int cacheItems, Duration base, Duration
         return seed == 0 ? this : new WorkingSetModel(items, cacheItems, base, hit, miss, workers, blockItems, zipf, cpu, seed + index);
     }
 
+    /** The documents the {@code document} operation can name: one per block of the data set. */
+    public int documents() {
+        return items / blockItems;
+    }
+
+    /** Document {@code k}'s items: block k. */
+    public Table document(int k) {
+        if (k < 0 || k >= documents()) {
+            throw new IllegalArgumentException("no document " + k + " (documents are 0 to " + (documents() - 1) + ")");
+        }
+        return new Table(DOCUMENT, k * blockItems, blockItems);
+    }
+
     public Map<String, Table> tables() {
         Map<String, Table> out = new LinkedHashMap<>();
         int first = 0;
@@ -118,6 +139,8 @@ public record WorkingSetModel(int items, int cacheItems, Duration base, Duration
         ops.put("customerRegistration", List.of(new Read(CUSTOMERS, 3)));
         ops.put("orderInquiry", List.of(new Read(CUSTOMERS, 1), new Read(ORDERS, 3)));
         ops.put("orderDisplay", List.of(new Read(ORDERS, 4)));
+        // a document named by the request (DOCUMENT_HEADER): items of its block, uniformly
+        ops.put("document", List.of(new Read(DOCUMENT, 4)));
         // no locality at all: any item of the whole data set
         ops.put("anyItem", List.of(new Read(null, 4)));
         return ops;
