@@ -76,6 +76,8 @@ start_gateways() {
 # Means of whitespace-separated numbers: mean (one decimal), meanf (three).
 mean() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.1f", s/NF }' <<<"$1"; }
 meanf() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.3f", s/NF }' <<<"$1"; }
+# The median of whitespace-separated numbers (three decimals): for p99s over rounds, where one round's outlier should not decide.
+medianf() { tr ' ' '\n' <<<"$1" | awk 'NF' | sort -g | awk '{ v[NR]=$1 } END { if (NR % 2) printf "%.3f", v[(NR+1)/2]; else printf "%.3f", (v[NR/2]+v[NR/2+1])/2 }'; }
 # The mean with the smallest and largest: "12.3 [11.0..13.5]" (spread: one decimal, spreadf: three).
 spread() { awk '{ s=0; lo=$1; hi=$1; for (i=1;i<=NF;i++) { s+=$i; if ($i<lo) lo=$i; if ($i>hi) hi=$i }; printf "%.1f [%.1f..%.1f]", s/NF, lo, hi }' <<<"$1"; }
 spreadf() { awk '{ s=0; lo=$1; hi=$1; for (i=1;i<=NF;i++) { s+=$i; if ($i<lo) lo=$i; if ($i>hi) hi=$i }; printf "%.3f [%.3f..%.3f]", s/NF, lo, hi }' <<<"$1"; }

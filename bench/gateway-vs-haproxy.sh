@@ -10,11 +10,15 @@
 #   BASELINE=1 ...                                          also the floors: Jetty's own reverse proxy, Jetty's server alone
 #                                                           answering the reply itself on its selector thread (the floor of
 #                                                           any proxy on Jetty), and a same-loop proxy spike on Netty doing
-#                                                           the gateway's job (the library decision) (builds benchmarks.jar)
+#                                                           the gateway's job (the library decision), and a byte relay on
+#                                                           plain NIO doing the same job, parsing only the heads and framing
+#                                                           (the floor of a JVM proxy) (builds benchmarks.jar)
 #   PROFILE=1 ...                                           then CPU and allocation flame graphs of the gateway at 64
 #                                                           connections with async-profiler → bench/results/flame-*.html
 #   BEFORE_JAR=old/slagate.jar ...                          also an earlier build of the gateway, as target "before", in the
 #                                                           same rounds (a change's before and after in one run)
+#   BEFORE_JAVA_OPTS='-XX:+UseParallelGC' ...               the "before" gateway's JVM options (default: the gateway's), so that
+#                                                           BEFORE_JAR=launcher/target/slagate.jar compares JVM settings in one run
 #   GATEWAY_JAVA_OPTS='-XX:+UseSerialGC' ...                 JVM options of the gateway and the Jetty baselines (JAVA_OPTS: all JVMs);
 #                                                           by default bin/slagate's collector, G1
 #
@@ -38,10 +42,10 @@ for tool in nginx haproxy wrk java taskset perf; do command -v "$tool" >/dev/nul
 [ -f "$home/launcher/target/slagate.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 
 GW_JAVA="${GATEWAY_JAVA_OPTS:--XX:+UseG1GC}" # the gateway's and the Jetty baselines' JVM options (bin/slagate's collector)
-BACKEND=9101 HAPROXY=9102 GATEWAY=9103 ADMIN=9104 JETTY=9106 JETTY_SERVER=9107 NETTY=9108 BEFORE=9109 BEFORE_ADMIN=9110
+BACKEND=9101 HAPROXY=9102 GATEWAY=9103 ADMIN=9104 JETTY=9106 JETTY_SERVER=9107 NETTY=9108 BEFORE=9109 BEFORE_ADMIN=9110 RELAY=9111
 export GW_CAP=256 GW_WEIGHTS="premium: 8, basic: 2"
 source "$home/bench/common.sh"
-require_free_ports $BACKEND $HAPROXY $GATEWAY $ADMIN $JETTY $JETTY_SERVER $NETTY $BEFORE $BEFORE_ADMIN
+require_free_ports $BACKEND $HAPROXY $GATEWAY $ADMIN $JETTY $JETTY_SERVER $NETTY $BEFORE $BEFORE_ADMIN $RELAY
 trap stop_bench_processes EXIT
 NGINX_PIN="$SERVE" start_nginx "$work" "$BACKEND"
 
@@ -79,7 +83,7 @@ curl -sf "http://127.0.0.1:$ADMIN/ready" >/dev/null || { echo "gateway did not s
 # BEFORE_JAR: an earlier build doing the same job, measured as target "before"
 if [ -n "${BEFORE_JAR:-}" ]; then
   gateway_yaml before "$BEFORE" "$BEFORE_ADMIN" "$BACKEND" > "$work/before.yaml"
-  $SERVE java ${JAVA_OPTS:-} $GW_JAVA -jar "$BEFORE_JAR" gateway --config "$work/before.yaml" > "$work/before.log" 2>&1 &
+  $SERVE java ${JAVA_OPTS:-} ${BEFORE_JAVA_OPTS:-$GW_JAVA} -jar "$BEFORE_JAR" gateway --config "$work/before.yaml" > "$work/before.log" 2>&1 &
   PID[before]=$!
   for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$BEFORE_ADMIN/ready" >/dev/null && break; sleep 0.1; done
 fi
@@ -96,8 +100,11 @@ if [ "${BASELINE:-0}" = 1 ]; then
   $SERVE java ${JAVA_OPTS:-} $GW_JAVA -cp "$home/benchmarks/target/benchmarks.jar" io.slagate.bench.NettyLoopProxy "$NETTY" \
     "http://127.0.0.1:$BACKEND" "$GW_CAP" > "$work/netty.log" 2>&1 &
   PID[netty]=$!
+  $SERVE java ${JAVA_OPTS:-} $GW_JAVA -cp "$home/benchmarks/target/benchmarks.jar" io.slagate.bench.ByteRelayProxy "$RELAY" \
+    "http://127.0.0.1:$BACKEND" "$GW_CAP" > "$work/relay.log" 2>&1 &
+  PID[relay]=$!
   for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$JETTY/" && curl -s -o /dev/null "http://127.0.0.1:$JETTY_SERVER/" \
-    && curl -s -o /dev/null "http://127.0.0.1:$NETTY/" && break; sleep 0.1; done
+    && curl -s -o /dev/null "http://127.0.0.1:$NETTY/" && curl -s -o /dev/null "http://127.0.0.1:$RELAY/" && break; sleep 0.1; done
 fi
 
 voluntary_switches() { # a process and its children's threads: how often they blocked (a hand-off, an idle wait), not preemptions
@@ -138,11 +145,12 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 : > "$raw"
 targets=(direct haproxy gateway); [ -n "${BEFORE_JAR:-}" ] && targets+=(before)
-[ "${BASELINE:-0}" = 1 ] && targets+=(jetty jetty-server netty)
+[ "${BASELINE:-0}" = 1 ] && targets+=(jetty jetty-server netty relay)
 declare -A PORT=([direct]=$BACKEND [haproxy]=$HAPROXY [gateway]=$GATEWAY [jetty]=$JETTY [jetty-server]=$JETTY_SERVER [netty]=$NETTY
-  [before]=$BEFORE)
+  [before]=$BEFORE [relay]=$RELAY)
+# a warm-up run per target and connection count, discarded: JIT, heap growth and the first connections fall in it
 echo "warming up ..." >&2
-for t in gateway before jetty jetty-server netty; do
+for t in direct haproxy gateway before jetty jetty-server netty relay; do
   if [ -n "${PID[$t]:-}" ]; then for c in 16 64 256; do run "$t" "${PORT[$t]}" "$c" 12 >/dev/null; done; fi
 done
 
@@ -183,7 +191,7 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
 {
   echo "# Gateway vs HAProxy vs direct — $(date -u +%Y-%m-%dT%H:%MZ), $([ "$pin" = 1 ] && echo pinned || echo unpinned)"
   echo
-  echo "Command: \`$([ "$pin" = 1 ] || echo "PIN=0 ")${BASELINE:+BASELINE=$BASELINE }${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }${GATEWAY_JAVA_OPTS:+GATEWAY_JAVA_OPTS='$GATEWAY_JAVA_OPTS' }bench/gateway-vs-haproxy.sh $secs $rounds\`"
+  echo "Command: \`$([ "$pin" = 1 ] || echo "PIN=0 ")${BASELINE:+BASELINE=$BASELINE }${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }${BEFORE_JAVA_OPTS:+BEFORE_JAVA_OPTS='$BEFORE_JAVA_OPTS' }${GATEWAY_JAVA_OPTS:+GATEWAY_JAVA_OPTS='$GATEWAY_JAVA_OPTS' }bench/gateway-vs-haproxy.sh $secs $rounds\`"
   echo
   echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), Linux $(uname -r);"
   echo "$(java -version 2>&1 | head -1); HAProxy $(haproxy -v | head -1 | awk '{print $3}'); nginx $(nginx -v 2>&1 | awk -F/ '{print $2}'); $(wrk -v 2>&1 | head -1 | awk '{print $1, $2}')."
@@ -199,11 +207,11 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
   echo
   echo "## Means [min..max] over the rounds"
   echo
-  echo "| conns | direct req/s | HAProxy req/s | slagate req/s | slagate/HAProxy | CPU µs/req HAProxy | CPU µs/req slagate | slagate/HAProxy CPU | HAProxy p50 / p99 ms | slagate p50 / p99 ms | p99 slagate/HAProxy |"
+  echo "| conns | direct req/s | HAProxy req/s | slagate req/s | slagate/HAProxy | CPU µs/req HAProxy | CPU µs/req slagate | slagate/HAProxy CPU | HAProxy p50 / p99 ms | slagate p50 / p99 ms | p99 slagate/HAProxy (medians of the rounds) |"
   echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   for c in 16 64 256; do
     h=$(mean "${RPS[haproxy,$c]}"); g=$(mean "${RPS[gateway,$c]}")
-    hp99=$(meanf "${P99[haproxy,$c]}"); gp99=$(meanf "${P99[gateway,$c]}")
+    hp99=$(medianf "${P99[haproxy,$c]}"); gp99=$(medianf "${P99[gateway,$c]}")
     echo "| $c | $(mean "${RPS[direct,$c]}") | $(spread "${RPS[haproxy,$c]}") | $(spread "${RPS[gateway,$c]}") | $(ratio "$g" "$h") | $(spread "${CPU[haproxy,$c]}") | $(spread "${CPU[gateway,$c]}") | $(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[haproxy,$c]}")") | $(meanf "${P50[haproxy,$c]}") / $(spreadf "${P99[haproxy,$c]}") | $(meanf "${P50[gateway,$c]}") / $(spreadf "${P99[gateway,$c]}") | $(ratio "$gp99" "$hp99") |"
   done
   echo
@@ -221,7 +229,7 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
   done
   if [ -n "${BEFORE_JAR:-}" ]; then
     echo
-    echo "The earlier build \`$(basename "$BEFORE_JAR")\` doing the same job in the same rounds (target \`before\`):"
+    echo "The build \`$(basename "$BEFORE_JAR")\` with JVM options \`${BEFORE_JAVA_OPTS:-$GW_JAVA}\` doing the same job in the same rounds (target \`before\`):"
     echo
     echo "| conns | before req/s | before/HAProxy | slagate/before req/s | CPU µs/req before | slagate/before CPU | before p99 ms | before cs/req (voluntary) | before syscalls/req |"
     echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
@@ -245,6 +253,22 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
       echo "| $c | $(spread "${RPS[jetty,$c]}") | $(spread "${CPU[jetty,$c]}") | $(meanf "${P99[jetty,$c]}") | $(spread "${RPS[jetty-server,$c]}") | $(spread "${CPU[jetty-server,$c]}") | $(meanf "${P99[jetty-server,$c]}") | $(spread "${RPS[netty,$c]}") | $(spread "${CPU[netty,$c]}") | $(meanf "${P99[netty,$c]}") | $(ratio "$(mean "${CPU[netty,$c]}")" "$(mean "${CPU[gateway,$c]}")") |"
     done
     echo
+    echo "The byte relay (\`io.slagate.bench.ByteRelayProxy\`): the same job on plain NIO, one selector loop per core, parsing"
+    echo "strictly only the request line, the header fields and the framing of both legs and relaying the bytes as they came"
+    echo "(no HTTP object model, nothing encoded again): the floor of a JVM proxy, against HAProxy and the Netty spike."
+    echo
+    echo "| conns | byte relay req/s | CPU µs/req byte relay | its p99 ms (median) | relay/HAProxy req/s | relay/HAProxy CPU | relay/Netty spike CPU | slagate/Netty spike CPU |"
+    echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    for c in 16 64 256; do
+      echo "| $c | $(spread "${RPS[relay,$c]}") | $(spread "${CPU[relay,$c]}") | $(medianf "${P99[relay,$c]}") | $(ratio "$(mean "${RPS[relay,$c]}")" "$(mean "${RPS[haproxy,$c]}")") | $(ratio "$(mean "${CPU[relay,$c]}")" "$(mean "${CPU[haproxy,$c]}")") | $(ratio "$(mean "${CPU[relay,$c]}")" "$(mean "${CPU[netty,$c]}")") | $(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[netty,$c]}")") |"
+    done
+    echo
+    echo "Can a JVM proxy get there: the byte relay at ≥ 0.75× HAProxy's throughput and ≤ 1.5× its CPU per request?"
+    for c in 64 256; do
+      tr=$(ratio "$(mean "${RPS[relay,$c]}")" "$(mean "${RPS[haproxy,$c]}")"); cr=$(ratio "$(mean "${CPU[relay,$c]}")" "$(mean "${CPU[haproxy,$c]}")")
+      echo "- $c connections: throughput $tr×, CPU $cr×: $(awk -v t="$tr" -v r="$cr" 'BEGIN { print (t >= 0.75 && r <= 1.5) ? "yes" : "no" }')"
+    done
+    echo
     echo "Library rule: move the client listener and upstream leg to Netty only if the spike's CPU per request is below"
     echo "0.75× the gateway's in the same run:"
     for c in 64 256; do
@@ -255,12 +279,14 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
   echo
   echo "## Goals, on these means"
   echo
+  echo "p99: the median of the rounds' p99s (one round's warm-up or a neighbour's burst does not decide it)."
+  echo
   echo "| conns | throughput ≥ 0.75× HAProxy | CPU per request ≤ 1.5× HAProxy's | p99 ≤ 1.5× HAProxy's (2× at 256) | cs/req ≤ 0.3 | syscalls/req ≤ 6 |"
   echo "| ---: | --- | --- | --- | --- | --- |"
   for c in 16 64 256; do
     tr=$(ratio "$(mean "${RPS[gateway,$c]}")" "$(mean "${RPS[haproxy,$c]}")")
     cr=$(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[haproxy,$c]}")")
-    pr=$(ratio "$(meanf "${P99[gateway,$c]}")" "$(meanf "${P99[haproxy,$c]}")")
+    pr=$(ratio "$(medianf "${P99[gateway,$c]}")" "$(medianf "${P99[haproxy,$c]}")")
     pbar=1.5; [ "$c" = 256 ] && pbar=2
     cs=$(meanf "${CS[gateway,$c]}"); sc=$(mean "${SC[gateway,$c]}")
     echo "| $c | $tr: $(verdict "$tr" 0.75 ge) | $cr: $(verdict "$cr" 1.5 le) | $pr: $(verdict "$pr" "$pbar" le) | $cs: $(verdict "$cs" 0.3 le) | $sc: $(verdict "$sc" 6 le) |"
