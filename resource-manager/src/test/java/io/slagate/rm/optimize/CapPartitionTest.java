@@ -86,4 +86,60 @@ class CapPartitionTest {
             }
         }
     }
+
+    /** The unit-by-unit scan the rounding is defined by: each unit to the largest remainder (first index on ties). */
+    private static int[] roundByScan(double[] values, int total, int min) {
+        int[] out = new int[values.length];
+        int given = 0;
+        for (int i = 0; i < values.length; i++) {
+            out[i] = Math.max(min, (int) Math.floor(values[i] + 1e-9));
+            given += out[i];
+        }
+        for (; given < total; given++) {
+            int best = 0;
+            for (int i = 1; i < values.length; i++) {
+                if (values[i] - out[i] > values[best] - out[best]) {
+                    best = i;
+                }
+            }
+            out[best]++;
+        }
+        for (; given > total; given--) {
+            int worst = -1;
+            for (int i = 0; i < values.length; i++) {
+                if (out[i] > min && (worst < 0 || values[i] - out[i] < values[worst] - out[worst])) {
+                    worst = i;
+                }
+            }
+            out[worst]--;
+        }
+        return out;
+    }
+
+    @Test
+    void round_isTheUnitByUnitLargestRemainder_onRandomInputs_upAndDown() {
+        Random r = new Random(11);
+        for (int trial = 0; trial < 3_000; trial++) {
+            int n = 1 + r.nextInt(40);
+            int min = r.nextInt(3);
+            double[] v = new double[n];
+            double sum = 0;
+            for (int i = 0; i < n; i++) {
+                v[i] = r.nextInt(4) == 0 ? r.nextInt(5) : r.nextDouble() * 6; // whole values too: ties in the remainders
+                sum += v[i];
+            }
+            int total = Math.max(n * min, (int) Math.round(sum) + r.nextInt(7) - 3);
+            assertArrayEquals(roundByScan(v, total, min), CapPartition.round(v, total, min), "trial " + trial);
+        }
+    }
+
+    @Test
+    void round_ofAHundredThousandFlows_isOneSortNotAScanPerUnit() {
+        double[] v = new double[100_000];
+        java.util.Arrays.fill(v, 0.1); // 10,000 units, every floor 0: all of them given by remainder
+        int[] out = CapPartition.round(v, 10_000, 0);
+        assertEquals(10_000, java.util.Arrays.stream(out).sum());
+        assertEquals(1, out[0]);
+        assertEquals(0, out[10_000], "ties to the lower index");
+    }
 }
