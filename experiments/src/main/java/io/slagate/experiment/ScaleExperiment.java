@@ -117,8 +117,9 @@ final class ScaleExperiment {
         }
         ScaleRun.Result end = results.get(results.size() - 1);
         String line = String.format(Locale.ROOT, "scale gateways %d classes %d servers %d cycle-p99-ms %.0f fanout-p99-ms %.0f"
-                        + " bytes-per-gateway-interval %.0f broker-loss-reconnect-s %.1f", end.point().gateways(), end.point().classes(),
-                end.point().servers(), end.cycleP99(), end.fanOutP99(), end.wireBytesPerInterval(), loss.reconnectSeconds());
+                        + " bytes-per-gateway-interval %.0f broker-loss-reconnect-s %.1f manager-cpu-p99-ms %.0f", end.point().gateways(),
+                end.point().classes(), end.point().servers(), end.cycleP99(), end.fanOutP99(), end.wireBytesPerInterval(),
+                loss.reconnectSeconds(), end.cycleCpuP99());
         ScaleReport.write(dir.resolve("RESULTS.md"), command, quick, settle, measure, results, loss, line);
         return List.of(line);
     }
@@ -175,6 +176,8 @@ final class ScaleExperiment {
         final Map<Long, long[]> summaries = new ConcurrentHashMap<>();
         /** version → the decision's solve time (ms). */
         final Map<Long, Double> solves = new ConcurrentHashMap<>();
+        /** version → the CPU time of its cycle on the manager's control thread (ms). */
+        final Map<Long, Double> cycleCpus = new ConcurrentHashMap<>();
         final List<Long> versions = new CopyOnWriteArrayList<>();
 
         Observer(String url, String password) {
@@ -188,6 +191,7 @@ final class ScaleExperiment {
             bus.subscribe(Topics.DECISION, m -> {
                 if (m instanceof DecisionMessage d) {
                     solves.put(d.version(), d.solveMillis());
+                    cycleCpus.put(d.version(), d.cycleCpuMillis());
                 }
             });
             bus.start();

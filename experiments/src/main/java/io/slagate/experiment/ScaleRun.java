@@ -31,7 +31,7 @@ import com.sun.management.OperatingSystemMXBean;
 final class ScaleRun implements AutoCloseable {
     /** A point's figures. Times in ms; CPU in cores (CPU seconds per second); heap in MiB. */
     record Result(ScaleExperiment.Point point, double connectSeconds, double joinSeconds, int cycles, double cycleP50, double cycleP99, double solveP99,
-                  double fanOutP50, double fanOutP99, int versionsNotReaching99, double wireBytesIn, double wireBytesOut,
+                  double cycleCpuP50, double cycleCpuP99, double fanOutP50, double fanOutP99, int versionsNotReaching99, double wireBytesIn, double wireBytesOut,
                   double jsonIn, double jsonOut, double managerCpu, double managerHeap, double brokersCpu, double brokersHeap,
                   double simulationCpu) {
         double wireBytesPerInterval() {
@@ -40,11 +40,11 @@ final class ScaleRun implements AutoCloseable {
 
         String line() {
             return String.format(Locale.ROOT, "G %d C %d S %d: connected in %.1f s, all admitted %.1f s later; cycle p50 %.0f"
-                            + " p99 %.0f ms (solve p99 %.0f);"
+                            + " p99 %.0f ms (solve p99 %.0f; the cycle's CPU p50 %.0f p99 %.0f ms);"
                             + " fan-out p50 %.0f p99 %.0f ms; bytes per gateway-interval in %.0f out %.0f (JSON %.0f / %.0f);"
                             + " manager %.2f cores %.0f MiB; brokers %.2f cores %.0f MiB; simulated gateways %.2f cores",
                     point.gateways(), point.classes(),
-                    point.servers(), connectSeconds, joinSeconds - connectSeconds, cycleP50, cycleP99, solveP99, fanOutP50, fanOutP99, wireBytesIn, wireBytesOut, jsonIn,
+                    point.servers(), connectSeconds, joinSeconds - connectSeconds, cycleP50, cycleP99, solveP99, cycleCpuP50, cycleCpuP99, fanOutP50, fanOutP99, wireBytesIn, wireBytesOut, jsonIn,
                     jsonOut, managerCpu, managerHeap, brokersCpu, brokersHeap, simulationCpu);
         }
     }
@@ -166,6 +166,7 @@ final class ScaleRun implements AutoCloseable {
         double intervals = seconds / ScaleExperiment.interval().toSeconds() * point.gateways();
         List<Double> cycle = new ArrayList<>();
         List<Double> solve = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
         Map<Long, List<Long>> inWindow = new TreeMap<>();
         for (Map.Entry<Long, long[]> e : observer.summaries.entrySet()) {
             long decided = e.getValue()[0];
@@ -174,6 +175,10 @@ final class ScaleRun implements AutoCloseable {
                 continue; // decided outside the window, or too late in it to have reached everyone by its end
             }
             solve.add(s);
+            Double c = observer.cycleCpus.get(e.getKey());
+            if (c != null && !c.isNaN()) {
+                cpu.add(c);
+            }
             cycle.add(s + (e.getValue()[1] - decided));
             inWindow.put(e.getKey(), applied.getOrDefault(e.getKey(), List.of()));
         }
@@ -186,6 +191,8 @@ final class ScaleRun implements AutoCloseable {
         SimulatedGateway sample = gateways.get(0);
         return new Result(point, connectSeconds, joinSeconds, cyc.length, ScaleFigures.quantile(cyc, 0.5), ScaleFigures.quantile(cyc, 0.99),
                 ScaleFigures.quantile(solve.stream().mapToDouble(Double::doubleValue).toArray(), 0.99),
+                ScaleFigures.quantile(cpu.stream().mapToDouble(Double::doubleValue).toArray(), 0.5),
+                ScaleFigures.quantile(cpu.stream().mapToDouble(Double::doubleValue).toArray(), 0.99),
                 ScaleFigures.quantile(fan, 0.5), ScaleFigures.quantile(fan, 0.99), missed,
                 (io1[0] - io0[0]) / intervals, (io1[1] - io0[1]) / intervals,
                 sample.allocationChars() * ScaleExperiment.interval().toMillis() / (double) ScaleExperiment.cycle().toMillis(),

@@ -391,7 +391,7 @@ public final class ControlLoop implements AutoCloseable {
 
     /** One control cycle; never throws (a failure is logged and the next cycle runs). */
     void cycle() {
-        long now = nanoClock.getAsLong();
+        long now = nanoClock.getAsLong(), cpu = CycleCpu.threadNanos(); // the cycle's own CPU, published with its decision
         surges.cycled(now);
         try {
             reconfigurePools(now);
@@ -412,7 +412,7 @@ public final class ControlLoop implements AutoCloseable {
             }
             tuning.tick(now, rm::measuredUtility, rm.windowCycles());
             if (d.decision() != null) {
-                DecisionMessage decision = tuning.isEmpty() ? d.decision() : d.decision().withTuning(tuning.status());
+                DecisionMessage decision = (tuning.isEmpty() ? d.decision() : d.decision().withTuning(tuning.status())).withCycleCpuMillis(CycleCpu.millisSince(cpu));
                 lastDecision = decision;
                 bus.publish(Topics.DECISION, decision);
                 metrics.recordFlows(d.decision());

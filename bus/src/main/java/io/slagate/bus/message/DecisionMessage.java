@@ -9,11 +9,14 @@ import java.util.Map;
  * a class with a percentile goal, the predicted response time at that percentile (NaN otherwise); and the
  * N_s of each {@code concurrency: auto} server; per flow, the arrival rate it predicted for when a forecast
  * was in force (NaN otherwise); where {@code controller.tuning} is configured, each tuning partition's state (else
- * empty); and per pool, the capacity signal an autoscaler reads.
+ * empty); and per pool, the capacity signal an autoscaler reads. {@code cycleCpuMillis}: the CPU time the manager's
+ * control thread spent on the cycle (the solve, every gateway's part encoded and sent), NaN where not measured; reports
+ * are decoded on the bus's threads as they arrive, not in it.
  */
 public record DecisionMessage(int schema, long version, long timestampMillis, String managerId, boolean paused,
                               double clusterUtility, double solveMillis, List<FlowDecision> flows,
-                              List<ServerDecision> servers, List<TuningStatus> tuning, List<PoolCapacity> capacity)
+                              List<ServerDecision> servers, List<TuningStatus> tuning, List<PoolCapacity> capacity,
+                              double cycleCpuMillis)
         implements BusMessage {
     /** The most tuning partitions a decision carries (each carries its trials). */
     public static final int MAX_PARTITIONS = 16;
@@ -23,6 +26,12 @@ public record DecisionMessage(int schema, long version, long timestampMillis, St
         servers = servers == null ? List.of() : List.copyOf(servers);
         tuning = tuning == null ? List.of() : List.copyOf(tuning.subList(0, Math.min(MAX_PARTITIONS, tuning.size())));
         capacity = capacity == null ? List.of() : List.copyOf(capacity);
+    }
+
+    public DecisionMessage(int schema, long version, long timestampMillis, String managerId, boolean paused,
+                           double clusterUtility, double solveMillis, List<FlowDecision> flows, List<ServerDecision> servers,
+                           List<TuningStatus> tuning, List<PoolCapacity> capacity) {
+        this(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, servers, tuning, capacity, Double.NaN);
     }
 
     public DecisionMessage(int schema, long version, long timestampMillis, String managerId, boolean paused,
@@ -44,7 +53,13 @@ public record DecisionMessage(int schema, long version, long timestampMillis, St
     /** This decision with the tuners' states, one per partition. */
     public DecisionMessage withTuning(List<TuningStatus> t) {
         return new DecisionMessage(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, servers, t,
-                capacity);
+                capacity, cycleCpuMillis);
+    }
+
+    /** This decision with the CPU time its cycle took on the manager's control thread. */
+    public DecisionMessage withCycleCpuMillis(double ms) {
+        return new DecisionMessage(schema, version, timestampMillis, managerId, paused, clusterUtility, solveMillis, flows, servers, tuning,
+                capacity, ms);
     }
 
     /** The status of the partition named {@code name}, or null. */
