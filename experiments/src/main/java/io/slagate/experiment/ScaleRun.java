@@ -167,21 +167,7 @@ final class ScaleRun implements AutoCloseable {
         List<Double> cycle = new ArrayList<>();
         List<Double> solve = new ArrayList<>();
         List<Double> cpu = new ArrayList<>();
-        Map<Long, List<Long>> inWindow = new TreeMap<>();
-        for (Map.Entry<Long, long[]> e : observer.summaries.entrySet()) {
-            long decided = e.getValue()[0];
-            Double s = observer.solves.get(e.getKey());
-            if (decided < start || decided > end - 2000 || s == null) {
-                continue; // decided outside the window, or too late in it to have reached everyone by its end
-            }
-            solve.add(s);
-            Double c = observer.cycleCpus.get(e.getKey());
-            if (c != null && !c.isNaN()) {
-                cpu.add(c);
-            }
-            cycle.add(s + (e.getValue()[1] - decided));
-            inWindow.put(e.getKey(), applied.getOrDefault(e.getKey(), List.of()));
-        }
+        Map<Long, List<Long>> inWindow = cyclesIn(start, end, cycle, solve, cpu);
         double[] fan = ScaleFigures.fanOut(inWindow, point.gateways(), 0.99);
         int missed = 0;
         for (double f : fan) {
@@ -198,6 +184,29 @@ final class ScaleRun implements AutoCloseable {
                 sample.allocationChars() * ScaleExperiment.interval().toMillis() / (double) ScaleExperiment.cycle().toMillis(),
                 sample.reportChars(), (cpu1[0] - cpu0[0]) / seconds, manager.heapMiB(), (cpu1[1] - cpu0[1]) / seconds,
                 brokers[0].heapMiB() + brokers[1].heapMiB(), (cpu1[2] - cpu0[2]) / seconds);
+    }
+
+    /**
+     * The cycles decided in the window from {@code start} to {@code end} (ms), each early enough to reach everyone by its
+     * end: their wall-clock cycle, solve and CPU times added to the lists; returns their versions' apply latencies.
+     */
+    private Map<Long, List<Long>> cyclesIn(long start, long end, List<Double> cycle, List<Double> solve, List<Double> cpu) {
+        Map<Long, List<Long>> inWindow = new TreeMap<>();
+        for (Map.Entry<Long, long[]> e : observer.summaries.entrySet()) {
+            long decided = e.getValue()[0];
+            Double s = observer.solves.get(e.getKey());
+            if (decided < start || decided > end - 2000 || s == null) {
+                continue; // decided outside the window, or too late in it to have reached everyone by its end
+            }
+            solve.add(s);
+            Double c = observer.cycleCpus.get(e.getKey());
+            if (c != null && !c.isNaN()) {
+                cpu.add(c);
+            }
+            cycle.add(s + (e.getValue()[1] - decided));
+            inWindow.put(e.getKey(), applied.getOrDefault(e.getKey(), List.of()));
+        }
+        return inWindow;
     }
 
     /** From now on, each gateway's latency to apply a version goes to {@link #applied}; off: no more. */
