@@ -57,19 +57,14 @@ public final class ByteRelayProxy {
         private final Selector selector;
         private final InetSocketAddress backend;
         private final int cap;
-        private final ArrayDeque<Client>[] queues;
-        private final int[] weights = {8, 2};
-        private int current;
-        private int credit = weights[0];
+        private final WrrQueues<Client> queues = new WrrQueues<>();
         private int outstanding;
         private final ArrayDeque<Server> idle = new ArrayDeque<>();
 
-        @SuppressWarnings("unchecked")
         Loop(ServerSocketChannel listener, InetSocketAddress backend, int cap) throws IOException {
             this.selector = Selector.open();
             this.backend = backend;
             this.cap = cap;
-            this.queues = new ArrayDeque[] {new ArrayDeque<Client>(), new ArrayDeque<Client>()};
             listener.register(selector, SelectionKey.OP_ACCEPT, listener);
         }
 
@@ -111,31 +106,19 @@ public final class ByteRelayProxy {
         }
 
         void offer(int cls, Client c) {
-            queues[cls].add(c);
+            queues.offer(cls, c);
             admit();
         }
 
         private void admit() {
             while (outstanding < cap) {
-                Client c = next();
+                Client c = queues.next();
                 if (c == null) {
                     return;
                 }
                 outstanding++;
                 forward(c);
             }
-        }
-
-        private Client next() {
-            for (int tries = 0; tries < 2 * queues.length; tries++) {
-                if (credit > 0 && !queues[current].isEmpty()) {
-                    credit--;
-                    return queues[current].poll();
-                }
-                current = (current + 1) % queues.length;
-                credit = weights[current];
-            }
-            return null;
         }
 
         private void forward(Client c) {

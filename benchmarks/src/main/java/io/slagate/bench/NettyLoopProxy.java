@@ -122,46 +122,28 @@ public final class NettyLoopProxy {
     /** One loop's queues, weights 8:2, outstanding count and idle server channels; used only on that loop's thread. */
     private final class LoopScheduler {
         private final EventLoop loop;
-        private final ArrayDeque<Exchange>[] queues;
-        private final int[] weights = {8, 2};
-        private int current;
-        private int credit = weights[0];
+        private final WrrQueues<Exchange> queues = new WrrQueues<>();
         private int outstanding;
         private final ArrayDeque<Channel> idle = new ArrayDeque<>();
 
-        @SuppressWarnings("unchecked")
         LoopScheduler(EventLoop loop) {
             this.loop = loop;
-            this.queues = new ArrayDeque[] {new ArrayDeque<Exchange>(), new ArrayDeque<Exchange>()};
         }
 
         void offer(int cls, Exchange x) {
-            queues[cls].add(x);
+            queues.offer(cls, x);
             admit();
         }
 
         private void admit() {
             while (outstanding < capPerLoop) {
-                Exchange x = next();
+                Exchange x = queues.next();
                 if (x == null) {
                     return;
                 }
                 outstanding++;
                 forward(x);
             }
-        }
-
-        /** Weighted round robin over the non-empty queues. */
-        private Exchange next() {
-            for (int tries = 0; tries < 2 * queues.length; tries++) {
-                if (credit > 0 && !queues[current].isEmpty()) {
-                    credit--;
-                    return queues[current].poll();
-                }
-                current = (current + 1) % queues.length;
-                credit = weights[current];
-            }
-            return null;
         }
 
         private void forward(Exchange x) {

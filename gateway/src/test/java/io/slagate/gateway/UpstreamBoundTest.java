@@ -11,15 +11,9 @@ import io.slagate.gateway.testing.LateTail;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.ScriptedBackend;
 import io.slagate.gateway.testing.Soap;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -70,7 +64,6 @@ class UpstreamBoundTest {
         long openedBefore = pool.opened();
         long reusedBefore = pool.reused();
 
-        AtomicInteger own = new AtomicInteger();
         AtomicInteger peakHere = new AtomicInteger();
         AtomicBoolean running = new AtomicBoolean(true);
         Thread watch = new Thread(() -> { // the gateway's own count, sampled: the bound must hold there exactly
@@ -80,34 +73,14 @@ class UpstreamBoundTest {
             }
         }, "open-watch");
         watch.start();
-        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+        int own;
         try {
-            List<Future<?>> all = new ArrayList<>();
-            for (int k = 0; k < CLIENTS; k++) {
-                int client = k;
-                all.add(clients.submit(() -> {
-                    try (Socket socket = RawHttp.open(g.port(), 15_000)) { // one client connection each: spread over the loops
-                        for (int n = 0; n < PER_CLIENT; n++) {
-                            String reqId = client + ".b." + n;
-                            socket.getOutputStream().write(RawHttp.post("/services/S", "X-Req: " + reqId + "\r\n", BODY)
-                                    .getBytes(StandardCharsets.ISO_8859_1));
-                            if (RawHttp.read(socket.getInputStream()).body().equals("<answer>" + reqId + "</answer>")) {
-                                own.incrementAndGet();
-                            }
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : all) {
-                f.get(120, TimeUnit.SECONDS);
-            }
+            own = LateTail.ownAnswersOnKeepAlive(g.port(), "/services/S", CLIENTS, PER_CLIENT, BODY); // spread over the loops
         } finally {
-            clients.shutdownNow();
             running.set(false);
             watch.join();
         }
-        assertEquals(CLIENTS * PER_CLIENT, own.get(), "every answer its own");
+        assertEquals(CLIENTS * PER_CLIENT, own, "every answer its own");
         await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
         assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
         int bound = CAP + UpstreamSettings.idleSlack(LOOPS);

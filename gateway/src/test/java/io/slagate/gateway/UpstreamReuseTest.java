@@ -9,16 +9,9 @@ import io.slagate.gateway.testing.LateTail;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.ScriptedBackend;
 import io.slagate.gateway.testing.Soap;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -155,33 +148,8 @@ class UpstreamReuseTest {
         Gateway g = new Gateway(ConfigLoader.parse(yaml, "test.yaml")).start();
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
         earnReuse(g); // until then every connection is single-use, and none is ever idle
-        AtomicInteger own = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-        try {
-            List<Future<?>> all = new ArrayList<>();
-            for (int k = 0; k < CLIENTS; k++) {
-                int client = k;
-                all.add(pool.submit(() -> {
-                    try (Socket socket = RawHttp.open(g.port(), 15_000)) {
-                        for (int n = 0; n < 20; n++) {
-                            String reqId = client + ".ka." + n;
-                            socket.getOutputStream().write(RawHttp.post("/services/S", "X-Req: " + reqId + "\r\n", BODY)
-                                    .getBytes(StandardCharsets.ISO_8859_1));
-                            if (RawHttp.read(socket.getInputStream()).body().equals("<answer>" + reqId + "</answer>")) {
-                                own.incrementAndGet();
-                            }
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : all) {
-                f.get(120, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        assertEquals(CLIENTS * 20, own.get(), "every answer its own");
+        int own = LateTail.ownAnswersOnKeepAlive(g.port(), "/services/S", CLIENTS, 20, BODY);
+        assertEquals(CLIENTS * 20, own, "every answer its own");
         assertBalanced(g);
         long evicted = g.upstreamConnections(0).evicted() + g.upstreamConnections(1).evicted();
         assertTrue(evicted > 0, "8 client connections on 2 × 3 server connections: some idle ones closed to make room");

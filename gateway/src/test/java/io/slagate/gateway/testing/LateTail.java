@@ -106,6 +106,40 @@ public final class LateTail {
         return new Outcome(counts[0].get(), counts[1].get(), counts[2].get(), counts[3].get(), counts[4].get());
     }
 
+    /**
+     * {@code clients} clients, each on its own keep-alive connection sending {@code perClient} requests with their own
+     * ids ({@code X-Req}) to {@code path}; returns how many answers were the request's own.
+     */
+    public static int ownAnswersOnKeepAlive(int port, String path, int clients, int perClient, String body) throws Exception {
+        AtomicInteger own = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            List<Future<?>> all = new ArrayList<>();
+            for (int k = 0; k < clients; k++) {
+                int client = k;
+                all.add(pool.submit(() -> {
+                    try (Socket socket = RawHttp.open(port, 15_000)) {
+                        for (int n = 0; n < perClient; n++) {
+                            String reqId = client + ".ka." + n;
+                            socket.getOutputStream().write(RawHttp.post(path, "X-Req: " + reqId + "\r\n", body)
+                                    .getBytes(StandardCharsets.ISO_8859_1));
+                            if (RawHttp.read(socket.getInputStream()).body().equals("<answer>" + reqId + "</answer>")) {
+                                own.incrementAndGet();
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : all) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return own.get();
+    }
+
     /** Counts: own, crossed clients, crossed customers, other, not its own (any answer that was not this request's). */
     private static void oneClient(int port, Socket socket, String path, int client, int pairs, String body, AtomicInteger[] counts)
             throws IOException {
