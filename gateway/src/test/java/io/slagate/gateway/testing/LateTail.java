@@ -85,24 +85,11 @@ public final class LateTail {
     /** As {@link #run(int, String, int, int, String)}; with {@code keepAlive} each client sends all its requests on one connection. */
     public static Outcome run(int port, String path, int clients, int goodPerClient, String body, boolean keepAlive) throws Exception {
         AtomicInteger[] counts = {new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), new AtomicInteger()};
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
-        try {
-            List<Future<?>> all = new ArrayList<>();
-            for (int k = 0; k < clients; k++) {
-                int client = k;
-                all.add(pool.submit(() -> {
-                    try (Socket socket = keepAlive ? RawHttp.open(port, 30_000) : null) {
-                        oneClient(port, socket, path, client, goodPerClient, body, counts);
-                    }
-                    return null;
-                }));
+        eachClient(clients, client -> {
+            try (Socket socket = keepAlive ? RawHttp.open(port, 30_000) : null) {
+                oneClient(port, socket, path, client, goodPerClient, body, counts);
             }
-            for (Future<?> f : all) {
-                f.get(120, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        });
         return new Outcome(counts[0].get(), counts[1].get(), counts[2].get(), counts[3].get(), counts[4].get());
     }
 
@@ -112,22 +99,34 @@ public final class LateTail {
      */
     public static int ownAnswersOnKeepAlive(int port, String path, int clients, int perClient, String body) throws Exception {
         AtomicInteger own = new AtomicInteger();
+        eachClient(clients, client -> {
+            try (Socket socket = RawHttp.open(port, 15_000)) {
+                for (int n = 0; n < perClient; n++) {
+                    String reqId = client + ".ka." + n;
+                    socket.getOutputStream().write(RawHttp.post(path, "X-Req: " + reqId + "\r\n", body).getBytes(StandardCharsets.ISO_8859_1));
+                    if (RawHttp.read(socket.getInputStream()).body().equals("<answer>" + reqId + "</answer>")) {
+                        own.incrementAndGet();
+                    }
+                }
+            }
+        });
+        return own.get();
+    }
+
+    /** One client's work, given its index. */
+    private interface ClientWork {
+        void run(int client) throws Exception;
+    }
+
+    /** Runs {@code work} for clients 0 … {@code clients} − 1 at once, each on its own thread; returns when all have ended. */
+    private static void eachClient(int clients, ClientWork work) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         try {
             List<Future<?>> all = new ArrayList<>();
             for (int k = 0; k < clients; k++) {
                 int client = k;
                 all.add(pool.submit(() -> {
-                    try (Socket socket = RawHttp.open(port, 15_000)) {
-                        for (int n = 0; n < perClient; n++) {
-                            String reqId = client + ".ka." + n;
-                            socket.getOutputStream().write(RawHttp.post(path, "X-Req: " + reqId + "\r\n", body)
-                                    .getBytes(StandardCharsets.ISO_8859_1));
-                            if (RawHttp.read(socket.getInputStream()).body().equals("<answer>" + reqId + "</answer>")) {
-                                own.incrementAndGet();
-                            }
-                        }
-                    }
+                    work.run(client);
                     return null;
                 }));
             }
@@ -137,7 +136,6 @@ public final class LateTail {
         } finally {
             pool.shutdownNow();
         }
-        return own.get();
     }
 
     /** Counts: own, crossed clients, crossed customers, other, not its own (any answer that was not this request's). */
