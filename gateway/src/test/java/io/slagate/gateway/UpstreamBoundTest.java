@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The connections a server sees from a gateway of several event loops: each loop keeps its own idle connections, and
  * without a bound across loops a gateway of L loops could hold L × N_{g,s}. By default the bound is the cap in force
- * plus one idle connection per loop.
+ * plus the cap again and 2 (the connection a quiet check holds, one idle): 2·N_{g,s} + 2 whatever L is (N_{g,s} + 2 on
+ * a single loop).
  */
 class UpstreamBoundTest {
     private static final String BODY = Soap.envelope11("getQuote");
@@ -40,7 +41,7 @@ class UpstreamBoundTest {
     }
 
     @Test
-    void fourLoops_holdAtMostTheCapPlusOneIdlePerLoop_andStillReuse() throws Exception {
+    void fourLoops_holdAtMostTheCapAndItsSlack_andStillReuse() throws Exception {
         ScriptedBackend b = new ScriptedBackend();
         closeables.add(b);
         b.answerWith(head -> {
@@ -83,24 +84,25 @@ class UpstreamBoundTest {
         assertEquals(CLIENTS * PER_CLIENT, own, "every answer its own");
         await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
         assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
-        int bound = CAP + UpstreamSettings.idleSlack(LOOPS);
+        int bound = CAP + UpstreamSettings.idleSlack(CAP, LOOPS);
         assertTrue(peakHere.get() <= bound, "the gateway held " + peakHere.get() + " connections at once; bound " + bound);
         // what the server holds once the closes have reached it (without the bound each of the 4 loops keeps up to 4 idle)
         await("the server sees the gateway's connections").atMost(Duration.ofSeconds(10)).until(() -> b.connectionsOpen() == pool.open());
         assertTrue(b.connectionsOpen() <= bound, "the server holds " + b.connectionsOpen() + " connections; bound " + bound);
-        // the price: every loop's clients alone could fill the cap here, so connections move between loops (about one
-        // request in five opens one); most requests still reuse one
+        // the price: every loop's clients alone could fill the cap here, so connections move between loops (16 to 36
+        // opened for 640 requests in three runs; at the cap + 2 it was one request in five); most still reuse one
         long opened = pool.opened() - openedBefore;
         long reused = pool.reused() - reusedBefore;
-        assertTrue(reused >= 2 * opened, "connections are still reused: opened " + opened + ", reused " + reused);
+        assertTrue(reused >= 8 * opened, "connections are still reused: opened " + opened + ", reused " + reused);
     }
 
     @Test
     void theDefaultBound_followsTheCap_andAConfiguredOneIsFixed() {
         UpstreamSettings byDefault = UpstreamSettings.DEFAULT;
-        assertEquals(4 + 4, byDefault.maxConnections(4, 4));
-        assertEquals(1 + 2, byDefault.maxConnections(1, 1), "at least two idle");
-        assertEquals(0 + 16, byDefault.maxConnections(0, 16), "a server with no slots here keeps only the slack");
+        assertEquals(4 + 4 + 2, byDefault.maxConnections(4, 4), "twice the cap and two");
+        assertEquals(10 + 10 + 2, byDefault.maxConnections(10, 16), "twice the cap and two, not 16 pools of 10");
+        assertEquals(10 + 2, byDefault.maxConnections(10, 1), "one loop: the cap and two");
+        assertEquals(0 + 2, byDefault.maxConnections(0, 16), "a server with no slots here keeps only the two");
         UpstreamSettings fixed = new UpstreamSettings(UpstreamSettings.DEFAULT.reuse(), java.util.Map.of(), 7);
         assertEquals(7, fixed.maxConnections(100, 16));
     }

@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * one customer's ({@code customer}), or one client connection's ({@code client-connection}, closed
  * with it). A connection belongs to the group of the request it was opened for, for life, and goes
  * back only to that group's idle list. The connections of all loops together are bounded (by default the
- * cap N_{g,s} in force plus one idle per loop): a connection released beyond the bound is closed, and at the
- * bound an idle connection of another loop or group is closed to make room: never lent across them.
+ * cap N_{g,s} in force plus a slack, 2·N_{g,s} + 2 with several loops): a connection released beyond the bound is closed,
+ * and at the bound an idle connection of another loop or group is closed to make room: never lent across them.
  */
 final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections {
     private final LoopConnector connector;
