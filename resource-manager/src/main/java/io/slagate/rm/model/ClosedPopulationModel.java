@@ -324,13 +324,20 @@ public final class ClosedPopulationModel implements ResponseTimeModel {
         double total = 1;
         double busy = 0;
         for (int k = 1; k <= n; k++) {
-            p = p * (n - k + 1) * ratio / Math.min(k, m0);
+            double f = (n - k + 1) * ratio / Math.min(k, m0); // p_k / p_{k−1}: it only falls as k grows
+            p = p * f;
             total += p;
             busy += p * Math.min(k, m0);
             if (total > 1e250) {
                 p /= 1e250;
                 total /= 1e250;
                 busy /= 1e250;
+            }
+            // once the terms fall, the rest sums to less than p·f/(1 − f) (busy: m0 times that): stop where that is
+            // below 1e-15 of both sums; a large population with few at the station (an open flow) needs tens of terms,
+            // not thousands
+            if (f < 1 && p * m0 < 1e-15 * (1 - f) * Math.min(total, busy)) {
+                break;
             }
         }
         double throughput = busy / total / s;

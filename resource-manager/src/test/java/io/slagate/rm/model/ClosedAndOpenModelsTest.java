@@ -80,6 +80,38 @@ class ClosedAndOpenModelsTest {
         }
     }
 
+    /** M/M/m//N by the whole sum over k = 0 … N, as the model defines it, without stopping where the terms vanish. */
+    private static double wholeSum(int n, double z, double s, int m) {
+        double p = 1;
+        double total = 1;
+        double busy = 0;
+        for (int k = 1; k <= n; k++) {
+            p = p * (n - k + 1) * (s / z) / Math.min(k, m);
+            total += p;
+            busy += p * Math.min(k, m);
+            if (total > 1e250) {
+                p /= 1e250;
+                total /= 1e250;
+                busy /= 1e250;
+            }
+        }
+        return Math.min(Math.max(n / (busy / total / s) - z, s), ResponseTimeModel.UNSTABLE_SECONDS);
+    }
+
+    @Test
+    void exact_stopsWhereTheTermsVanish_withTheWholeSumsAnswer() {
+        java.util.Random r = new java.util.Random(5);
+        for (int trial = 0; trial < 2_000; trial++) {
+            int n = 1 + r.nextInt(trial % 4 == 0 ? 5_000 : 200); // large populations with few at the station too
+            int m = 1 + r.nextInt(40);
+            double s = 0.01 + r.nextDouble();
+            double z = s * Math.exp(r.nextDouble() * 12 - 2); // S/Z from e^2 down to e^-10
+            double expected = wholeSum(n, z, s, m);
+            double got = ClosedPopulationModel.exact(n, z, s, m, m);
+            assertEquals(expected, got, 1e-9 * expected, "N=" + n + " m=" + m + " S=" + s + " Z=" + z);
+        }
+    }
+
     /** The measurement of a known closed system calibrates back to its population and predicts its other shares. */
     @Test
     void calibration_recoversPopulation_andPredictsOtherShares() {
