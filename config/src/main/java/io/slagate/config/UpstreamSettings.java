@@ -43,9 +43,4 @@ public record UpstreamSettings(UpstreamReuse reuse, Map<String, UpstreamReuse> p
     public static int idleSlack(int cap, int loops) {
         return loops <= 1 ? 2 : Math.max(0, cap) + 2;
     }
-
-    /** Whether {@code maxConnections} was configured (else it follows the cap). */
-    public boolean fixedBound() {
-        return maxConnections > 0;
-    }
 }

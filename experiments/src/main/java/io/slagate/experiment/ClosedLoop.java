@@ -110,7 +110,7 @@ final class ClosedLoop {
             HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
                     .header("Content-Type", "text/xml; charset=UTF-8").header("SOAPAction", "\"urn:" + op + "\"");
             if (documents != null) {
-                b.header(WorkingSetModel.DOCUMENT_HEADER, Integer.toString(document(documents, client.random.nextDouble())));
+                b.header(WorkingSetModel.DOCUMENT_HEADER, Integer.toString(ItemCache.rank(documents, client.random.nextDouble())));
             }
             HttpRequest req = b.POST(HttpRequest.BodyPublishers.ofString(body)).build();
             long t0 = System.nanoTime();
@@ -132,12 +132,6 @@ final class ClosedLoop {
                 return;
             }
         }
-    }
-
-    /** The document of cumulative popularity {@code cdf} at {@code u} in [0, 1). */
-    static int document(double[] cdf, double u) {
-        int i = Arrays.binarySearch(cdf, u);
-        return Math.min(cdf.length - 1, i >= 0 ? i + 1 : -i - 1);
     }
 
     private String draw(double u) {

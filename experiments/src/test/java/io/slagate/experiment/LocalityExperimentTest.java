@@ -63,10 +63,10 @@ class LocalityExperimentTest {
     @Test
     void documentsAreDrawnByTheirPopularity() {
         double[] cdf = ItemCache.zipfCdf(4, 1);
-        assertEquals(0, ClosedLoop.document(cdf, 0.0));
-        assertEquals(0, ClosedLoop.document(cdf, cdf[0] - 1e-9));
-        assertEquals(1, ClosedLoop.document(cdf, cdf[0] + 1e-9));
-        assertEquals(3, ClosedLoop.document(cdf, 0.999999));
+        assertEquals(0, ItemCache.rank(cdf, 0.0));
+        assertEquals(0, ItemCache.rank(cdf, cdf[0] - 1e-9));
+        assertEquals(1, ItemCache.rank(cdf, cdf[0] + 1e-9));
+        assertEquals(3, ItemCache.rank(cdf, 0.999999));
     }
 
     @Test

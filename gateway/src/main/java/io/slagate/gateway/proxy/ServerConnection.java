@@ -87,7 +87,7 @@ final class ServerConnection extends AbstractConnection.NonBlocking implements H
     /** The requests it may serve ({@link ServerConnectionPool#groupOf}): set by its first exchange, kept for life. */
     Object group = ServerConnectionPool.SHARED;
     /** Whether it still counts toward its pool's bound: given back once, when closed or decided to be closed. */
-    final java.util.concurrent.atomic.AtomicBoolean counted = new java.util.concurrent.atomic.AtomicBoolean(true);
+    final AtomicBoolean counted = new AtomicBoolean(true);
 
     ServerConnection(EndPoint endPoint, Executor executor, Scheduler scheduler, ServerConnectionPool pool, int loop) {
         super(endPoint, executor);

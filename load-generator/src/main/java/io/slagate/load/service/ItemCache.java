@@ -137,8 +137,13 @@ public final class ItemCache {
             }
             u = draws.nextDouble();
         }
+        return Math.min(size - 1, rank(cdf, u));
+    }
+
+    /** The rank (from 0) that {@code u} in [0, 1) falls on, by cumulative weights {@code cdf} (e.g. {@link #zipfCdf}). */
+    public static int rank(double[] cdf, double u) {
         int i = Arrays.binarySearch(cdf, u);
-        return Math.min(size - 1, i >= 0 ? i : -i - 1);
+        return Math.min(cdf.length - 1, i >= 0 ? i : -i - 1);
     }
 
     /** Whether the item was cached; it is cached (most recently used) after. */
