@@ -31,7 +31,7 @@ import org.eclipse.jetty.http.HttpMethod;
  * half-time the service becomes 1.5× slower, so the same arrivals are 1.35× what the server holds.
  * A static queue timeout has to choose between the short deadlines (wait little, or answer late) and the
  * long ones (wait through a burst, served in the lull); deadline-aware admission holds each request as long
- * as its own deadline allows. The baseline's timeout is the best on goodput of a sweep in the same run;
+ * as its own deadline allows and serves the most urgent first. The baseline's timeout is the best on goodput of a sweep in the same run;
  * then both sides run again in ABBA order, and those runs give the line.
  */
 final class LateWork {

@@ -2,6 +2,7 @@ package io.slagate.gateway.sched;
 
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,10 +24,14 @@ import java.util.function.Consumer;
 final class ClassQueue {
     /** One customer's waiting requests. */
     private static final class Lane {
-        final ConcurrentLinkedQueue<QueuedRequest> entries = new ConcurrentLinkedQueue<>();
+        final Queue<QueuedRequest> entries;
         final AtomicInteger waiting = new AtomicInteger();
         /** In {@code fresh} or {@code old} (or about to be): set by whoever puts it there, cleared by the poller. */
         final AtomicBoolean scheduled = new AtomicBoolean();
+
+        Lane(boolean byExpiry) {
+            entries = byExpiry ? new ExpiryOrderedEntries() : new ConcurrentLinkedQueue<>();
+        }
     }
 
     private static final String ANONYMOUS = "";
@@ -36,6 +41,8 @@ final class ClassQueue {
     final int pool;
     /** True when every entry has the same queue timeout, so deadlines are in FIFO order (per lane). */
     final boolean deadlinesOrdered;
+    /** Lanes served earliest expiry first (a class with deadlines): always in deadline order. */
+    private final boolean byExpiry;
     /**
      * Set when a class's queue timeout changed (the knob): entries queued under the old timeout may expire after
      * later ones, so the sweep scans every entry until {@link #scanAllUntil} (nanoTime) has passed, or for good when the
@@ -47,7 +54,7 @@ final class ClassQueue {
     private final boolean fair;
     private final int laneBound;
     /** FIFO mode: the one lane. */
-    private final Lane fifo = new Lane();
+    private final Lane fifo;
     /**
      * Fair mode: the lanes by customer, and the turn order of those with waiting requests — lanes that
      * were idle ({@code fresh}) before lanes that stayed backlogged ({@code old}), as FQ-CoDel serves new
@@ -59,18 +66,21 @@ final class ClassQueue {
     private final ConcurrentLinkedQueue<Lane> old = new ConcurrentLinkedQueue<>();
 
     ClassQueue(int pool, boolean deadlinesOrdered) {
-        this(pool, deadlinesOrdered, false, Integer.MAX_VALUE);
+        this(pool, deadlinesOrdered, false, false, Integer.MAX_VALUE);
     }
 
     /**
+     * @param byExpiry  serve each lane earliest expiry first (a class with deadlines) instead of in arrival order
      * @param fair      one lane per customer, served round-robin
      * @param laneBound the most requests one customer's lane may hold (fair mode)
      */
-    ClassQueue(int pool, boolean deadlinesOrdered, boolean fair, int laneBound) {
+    ClassQueue(int pool, boolean deadlinesOrdered, boolean byExpiry, boolean fair, int laneBound) {
         this.pool = pool;
-        this.deadlinesOrdered = deadlinesOrdered;
+        this.deadlinesOrdered = deadlinesOrdered || byExpiry;
+        this.byExpiry = byExpiry;
         this.fair = fair;
         this.laneBound = laneBound;
+        this.fifo = new Lane(byExpiry);
     }
 
     /** Appends {@code r}; false (nothing changed) when its customer's lane is full. */
@@ -81,7 +91,7 @@ final class ClassQueue {
             return true;
         }
         String customer = r.customer() == null ? ANONYMOUS : r.customer();
-        Lane lane = lanes.computeIfAbsent(customer, k -> new Lane());
+        Lane lane = lanes.computeIfAbsent(customer, k -> new Lane(byExpiry));
         if (lane.waiting.incrementAndGet() > laneBound) {
             lane.waiting.decrementAndGet();
             return false;
@@ -157,6 +167,9 @@ final class ClassQueue {
     }
 
     private boolean ordered(long nowNanos) {
+        if (byExpiry) {
+            return true; // the lanes are sorted by the very deadlines the sweep reads
+        }
         if (!deadlinesOrdered || scanAllForGood) {
             return false;
         }

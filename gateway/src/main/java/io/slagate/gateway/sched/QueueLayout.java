@@ -96,7 +96,7 @@ final class QueueLayout {
             configuredTimeoutNanos[c] = tc.queueTimeout().toNanos();
             if (perClass) {
                 classQueue[c] = qs.size();
-                qs.add(new ClassQueue(p, tc.deadline() == null, tc.fairByCustomer(), tc.customerQueueBound()));
+                qs.add(new ClassQueue(p, true, tc.deadline() != null, tc.fairByCustomer(), tc.customerQueueBound()));
                 queuesOfPool.get(p).add(classQueue[c]);
             } else {
                 Integer q = sharedQueueOfPool.get(p);

@@ -32,6 +32,8 @@ public abstract class QueuedRequest {
     private volatile int state;
     /** When the sweeper expires it: the class's queue timeout, or earlier, its own latest admission. */
     long deadlineNanos;
+    /** Its place in arrival order within an expiry-ordered lane (ties between equal expiries). */
+    long sequence;
     private long latestAdmissionNanos = NONE;
     /** Its request type for locality dispatch, or −1: none (its pool does not dispatch by type). */
     private int requestType = -1;
