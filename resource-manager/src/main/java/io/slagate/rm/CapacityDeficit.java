@@ -14,6 +14,13 @@ import java.util.function.DoubleUnaryOperator;
  * negative, servers that could go with every target still met. A flow whose target no share reaches,
  * by the model itself at any share (its service time alone exceeds it), makes the pool unreachable:
  * more servers would not help, and the figure says so (NaN) rather than asking for infinitely many.
+ *
+ * <p>Where every flow, as measured, meets its goals at the share it has (and no rise of its arrivals is
+ * forecast), the pool lacks nothing at this load whatever the sum says: the sum prices each class as if
+ * it had its slots to itself, while the classes lend each other the slots they leave idle and closed-loop
+ * clients slow their own arrivals, so the sum can exceed the slots that are in fact meeting every target.
+ * Then the need is capped at the slots there are: the signal asks for servers only for a class that misses
+ * its target, and still offers the ones to spare.
  */
 final class CapacityDeficit {
     /**
@@ -21,7 +28,11 @@ final class CapacityDeficit {
      * does (where the sizing prediction finds no share within reach, the model's own smallest share stands, and only
      * when the model finds none either is the flow unreachable).
      */
-    record Flow(String className, DoublePredicate meetsAt, DoublePredicate modelMeetsAt) {
+    record Flow(String className, DoublePredicate meetsAt, DoublePredicate modelMeetsAt, boolean metAtItsShare) {
+        Flow(String className, DoublePredicate meetsAt, DoublePredicate modelMeetsAt) {
+            this(className, meetsAt, modelMeetsAt, false);
+        }
+
         Flow(String className, DoublePredicate meetsAt) {
             this(className, meetsAt, meetsAt);
         }
@@ -36,15 +47,23 @@ final class CapacityDeficit {
     }
 
     /**
-     * @param neededSlots   Σ over flows of the smallest share meeting its target (NaN when unreachable)
+     * @param neededSlots   Σ over flows of the smallest share meeting its target, at most the slots there are when every
+     *                      flow meets its goals at the share it has (NaN when unreachable)
      * @param deficitSlots  max(0, needed − have) (NaN when unreachable)
      * @param servers       servers of the pool's mean size to add (> 0, the gap rounded up) or that could go (< 0, whole
      *                      servers the slots to spare hold); NaN when unreachable
-     * @param neededByClass per class, the slots its flows need (NaN for a class that cannot be helped)
+     * @param neededByClass per class, the slots its flows need by the model (NaN for a class that cannot be helped); their
+     *                      sum exceeds neededSlots where that was capped
      * @param slotsPerServer the pool's mean N_s, the size of a server in the figures
+     * @param allMet        every flow, as measured, meets its goals at the share it has
      */
     record Result(String pool, int haveSlots, double neededSlots, double deficitSlots, double servers,
-                  Map<String, Double> neededByClass, double slotsPerServer) {
+                  Map<String, Double> neededByClass, double slotsPerServer, boolean allMet) {
+        Result(String pool, int haveSlots, double neededSlots, double deficitSlots, double servers, Map<String, Double> neededByClass,
+               double slotsPerServer) {
+            this(pool, haveSlots, neededSlots, deficitSlots, servers, neededByClass, slotsPerServer, false);
+        }
+
         boolean reachable() {
             return !Double.isNaN(neededSlots);
         }
@@ -72,8 +91,12 @@ final class CapacityDeficit {
         if (Double.isNaN(needed)) {
             return new Result(pool, haveSlots, Double.NaN, Double.NaN, Double.NaN, byClass, slotsPerServer);
         }
+        boolean allMet = !flows.isEmpty() && flows.stream().allMatch(Flow::metAtItsShare);
+        if (allMet) {
+            needed = Math.min(needed, haveSlots);
+        }
         return new Result(pool, haveSlots, needed, Math.max(0, needed - haveSlots), servers(needed, haveSlots, slotsPerServer), byClass,
-                slotsPerServer);
+                slotsPerServer, allMet);
     }
 
     /** Servers of {@code slotsPerServer} to add for {@code needed} slots where there are {@code have} (negative: that could go). */

@@ -59,10 +59,13 @@ final class CapacitySignal {
         return out;
     }
 
-    /** Whether the signal given before stands against a median that asks for fewer servers: the same slots, within the margin. */
+    /**
+     * Whether the signal given before stands against a median that asks for fewer servers: the same slots, within the
+     * margin. Servers asked for are not held once the median reading has every class meeting its target as measured.
+     */
     private static boolean holds(CapacityDeficit.Result before, CapacityDeficit.Result median) {
         if (before == null || before.haveSlots() != median.haveSlots() || !before.reachable() || !median.reachable()
-                || median.servers() >= before.servers()) {
+                || median.servers() >= before.servers() || before.servers() > 0 && median.allMet()) {
             return false;
         }
         double shifted = median.neededSlots() + HYSTERESIS * median.slotsPerServer();

@@ -98,6 +98,21 @@ final class ClassGoals {
         return true;
     }
 
+    /**
+     * Whether the flow, as measured over the window, meets its goals (the mean; the percentile, which must have been
+     * measured) and no rise of its arrivals is forecast: the share it has holds its load. The measurement itself, not the model at
+     * w~, which past its stability edge is an overload figure however well the flow is served on slots it borrows.
+     */
+    boolean measuredMeets(FlowObservation o) {
+        if (mean != null && !(o.responseSeconds() <= meanTarget)) {
+            return false;
+        }
+        if (percentile != null && !(o.percentileSeconds() > 0 && o.percentileSeconds() <= percentileTarget)) {
+            return false;
+        }
+        return !(o.rateAhead() > o.arrivalRate());
+    }
+
     /** Whether the model alone, without the measured level, says share w meets the goals (the last word on "unreachable"). */
     boolean modelMeets(ResponseTimeModel model, FlowObservation o, double w) {
         if (mean != null) {

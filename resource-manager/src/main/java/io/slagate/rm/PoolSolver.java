@@ -198,7 +198,7 @@ final class PoolSolver {
                 FlowObservation o = f.obs();
                 ClassGoals goal = setup.goals(f.cls());
                 demand.add(new CapacityDeficit.Flow(setup.cls(f.cls()).name(), w -> goal.meetsForCapacity(setup.model, o, w, bound),
-                        w -> goal.modelMeets(setup.model, o, w)));
+                        w -> goal.modelMeets(setup.model, o, w), goal.measuredMeets(o)));
             }
         }
         return CapacityDeficit.of(p.pool(), p.slots(), p.slotsPerServer(), p.resolution(), demand);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.slagate.config.ConfigLoader;
+import io.slagate.rm.model.ErlangCModel;
 import io.slagate.rm.model.FlowObservation;
 import io.slagate.rm.model.MM1Model;
 import io.slagate.rm.model.ModelCorrection;
@@ -41,6 +42,55 @@ class CapacityDeficitTest {
         assertEquals(0, CapacityDeficit.of("p", 12, 10, 1, List.of(new CapacityDeficit.Flow("c", 0.5, w -> 0.1 + 2 / w))).servers());
         // needs exactly what there is
         assertEquals(0, CapacityDeficit.of("p", 5, 5, 1, List.of(new CapacityDeficit.Flow("c", 0.5, w -> 0.1 + 2 / w))).servers());
+    }
+
+    /**
+     * Two classes each priced on its own need 5 + 4 = 9 slots; the pool has 6 and both meet their goals at the shares they
+     * have (they share the slots they leave idle): nothing lacks, and no server is asked for. When one of them misses at
+     * its share, the sum stands. With slots to spare the figure is unchanged (the cap only lowers a need above the slots).
+     */
+    @Test
+    void everyClassMeetingItsGoalAtItsShare_asksForNothing_oneMissingAsksForTheSum() {
+        CapacityDeficit.Flow premium = new CapacityDeficit.Flow("premium", w -> 0.1 + 2 / w <= 0.5, w -> true, true);
+        CapacityDeficit.Flow basicMet = new CapacityDeficit.Flow("basic", w -> 1 / w <= 0.25, w -> true, true);
+        CapacityDeficit.Flow basicMissing = new CapacityDeficit.Flow("basic", w -> 1 / w <= 0.25, w -> true, false);
+        CapacityDeficit.Result met = CapacityDeficit.of("p", 6, 4, 1, List.of(premium, basicMet));
+        assertEquals(6, met.neededSlots(), 1e-9);
+        assertEquals(0, met.deficitSlots(), 1e-9);
+        assertEquals(0, met.servers());
+        assertEquals(5, met.neededByClass().get("premium"), 1e-9, "the per-class figures stay the model's");
+        CapacityDeficit.Result missing = CapacityDeficit.of("p", 6, 4, 1, List.of(premium, basicMissing));
+        assertEquals(9, missing.neededSlots(), 1e-9);
+        assertEquals(1, missing.servers());
+        assertEquals(-1, CapacityDeficit.of("p", 20, 10, 1, List.of(premium, basicMet)).servers(), "9 of 20: one server could go");
+    }
+
+    /**
+     * "Met at its share" is the measurement: a flow served within its 2 s on slots it borrows beyond its share of 3 (a load
+     * of 9.2 slots, past M/M/m's edge at that share) is met, whatever the model says there; one over its target is not,
+     * nor one whose arrivals are forecast to rise, nor a percentile goal with no percentile measured.
+     */
+    @Test
+    void metAtItsShare_isTheMeasurement_notTheModelPastItsEdge() {
+        ClassGoals mean = new ClassGoals(ConfigLoader.parse("""
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 20 } ]
+                classes: [ { name: basic, target: 2s } ]
+                """, "capacity-test").classes().get(0));
+        FlowObservation borrowing = new FlowObservation(3.0, 1.5, 3, 3.0, 1.0);
+        assertTrue(mean.measuredMeets(borrowing));
+        assertFalse(mean.meetsForCapacity(new ErlangCModel(), new FlowObservation(9.0, 1.5, 3, 9.0, 1.0), 3, 4),
+                "the model at w~: a load of 9 slots on 3, overload");
+        assertTrue(mean.measuredMeets(new FlowObservation(9.0, 1.5, 3, 9.0, 1.0)));
+        assertFalse(mean.measuredMeets(new FlowObservation(3.0, 2.5, 3, 3.0, 1)));
+        assertFalse(mean.measuredMeets(borrowing.withForecast(4.0)), "a rise forecast");
+        assertTrue(mean.measuredMeets(borrowing.withForecast(2.0)), "a fall forecast");
+        ClassGoals p95 = new ClassGoals(ConfigLoader.parse("""
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 20 } ]
+                classes: [ { name: basic, p95: 3s } ]
+                """, "capacity-test").classes().get(0));
+        assertFalse(p95.measuredMeets(borrowing), "no percentile measured");
+        assertTrue(p95.measuredMeets(new FlowObservation(3.0, 1.5, 3, 3.0, 1, 2.9)));
+        assertFalse(p95.measuredMeets(new FlowObservation(3.0, 1.5, 3, 3.0, 1, 3.1)));
     }
 
     @Test

@@ -77,4 +77,15 @@ class CapacitySignalTest {
         // the pool's slots changed (a server added): the reading as it is
         assertEquals(-1, signal.observe(reading(19.5, 30), 30 * CYCLE).servers());
     }
+
+    /** A held +1 goes as soon as the median reading has every class meeting its target as measured (its need capped at the slots). */
+    @Test
+    void serversAskedFor_areNotHeld_onceEveryClassMeetsItsTarget() {
+        CapacitySignal signal = new CapacitySignal(0);
+        assertEquals(1, signal.observe(reading(20.3, 20), 0).servers());
+        assertEquals(1, signal.observe(reading(19.5, 20), CYCLE).servers(), "within the margin: held");
+        CapacityDeficit.Result met = new CapacityDeficit.Result("p", 20, 20, 0, 0, Map.of(), 10, true);
+        assertEquals(0, signal.observe(met, 2 * CYCLE).servers(), "every class met: not held");
+        assertEquals(1, signal.observe(reading(20.3, 20), 3 * CYCLE).servers(), "and it rises again at once when one misses");
+    }
 }
