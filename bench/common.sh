@@ -103,3 +103,25 @@ wrk_cpu_run() {
   echo "$rps $(ms "$p99") $(awk -v t=$((c2 - c1)) -v hz="$hz" -v r="$rps" -v s="$4" 'BEGIN { printf "%.1f", t / hz * 1e6 / (r * s) }')" \
     "$(awk -v t=$((c2 - c1 - j2 + j1)) -v hz="$hz" -v r="$rps" -v s="$4" 'BEGIN { printf "%.1f", t / hz * 1e6 / (r * s) }') ${errs:-none}"
 }
+
+# Each mode of $modes warmed up for WARM seconds (default 60) with run MODE SECS, then ROUNDS rounds of SECS each, the
+# modes' order reversed every other round (ABBA); fills RPS, P99, CPU, CPUNJ (declare -A them first) with each mode's
+# figures and rows with a markdown row per run ("| round | mode | req/s | CPU | without the JIT | p99 | errors |").
+#   run_modes_abba SECS ROUNDS
+run_modes_abba() {
+  local secs="$1" rounds="$2" r m i rps p99 cpu cpunj errs
+  echo "warming up each gateway for ${WARM:-60} s ..." >&2
+  for m in "${modes[@]}"; do run "$m" "${WARM:-60}" >/dev/null; done
+  rows=""
+  for r in $(seq 1 "$rounds"); do
+    local order=()
+    if [ $((r % 2)) -eq 0 ]; then for ((i = ${#modes[@]} - 1; i >= 0; i--)); do order+=("${modes[$i]}"); done
+    else order=("${modes[@]}"); fi
+    for m in "${order[@]}"; do
+      read -r rps p99 cpu cpunj errs <<<"$(run "$m" "$secs")"
+      echo "round $r $m: $rps req/s p99 ${p99}ms CPU ${cpu}us/req (${cpunj} without the JIT) errors: $errs" >&2
+      rows="$rows| $r | $m | $rps | $cpu | $cpunj | $p99 | ${errs//_/ } |"$'\n'
+      RPS[$m]="${RPS[$m]:-} $rps"; P99[$m]="${P99[$m]:-} $p99"; CPU[$m]="${CPU[$m]:-} $cpu"; CPUNJ[$m]="${CPUNJ[$m]:-} $cpunj"
+    done
+  done
+}

@@ -1,5 +1,6 @@
 package io.slagate.config;
 
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +21,7 @@ final class GatewaySection {
                 "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
                 "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
                 "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "releaseRequestBuffer", "adminDump", "localLimit", "locality", "flashCrowd",
-                "loops", "upstreamReuse", "maxUpstreamConnections", "startupCaps", "managerTimeout", "accessLog", "authentication");
+                "loops", "upstreamReuse", "maxUpstreamConnections", "startupCaps", "managerTimeout", "accessLog", "authentication", "tracing");
         String id = g.string("id", "gw1");
         if (id != null && !ConfigLoader.NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -69,7 +70,40 @@ final class GatewaySection {
                 locality(g, perPool), flashCrowd(g), g.integer("loops", 0, 0, 256), upstream(g),
                 new StartupSettings(g.integer("startupCaps", 0, 0, 100_000),
                         g.duration("managerTimeout", Duration.ZERO, Duration.ZERO, Duration.ofHours(1))), accessLog(g),
-                AuthenticationSection.authentication(g));
+                AuthenticationSection.authentication(g), tracing(g));
+    }
+
+    /**
+     * {@code tracing: {endpoint: "http://127.0.0.1:4318/v1/traces", sampling: 0.1, serviceName: slagate,
+     * exportInterval: 1s, maxQueuedSpans: 4096}}; absent: off.
+     */
+    static TracingSettings tracing(ConfigNode g) {
+        if (g.child("tracing").isMissing()) {
+            return TracingSettings.OFF;
+        }
+        ConfigNode t = g.object("tracing");
+        t.allowOnly("endpoint", "sampling", "serviceName", "exportInterval", "maxQueuedSpans");
+        TracingSettings d = TracingSettings.OFF;
+        String endpoint = t.requiredString("endpoint");
+        URI uri = null;
+        if (endpoint != null) {
+            try {
+                uri = new URI(endpoint);
+                if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+                    t.problem("endpoint", endpoint, "must be an http or https URL, e.g. http://127.0.0.1:4318/v1/traces");
+                    uri = null;
+                }
+            } catch (java.net.URISyntaxException e) {
+                t.problem("endpoint", endpoint, "is not a URL: " + e.getReason());
+            }
+        }
+        String service = t.string("serviceName", d.serviceName());
+        if (service != null) {
+            ConfigLoader.safeText(t, "serviceName", service);
+        }
+        return new TracingSettings(uri, t.number("sampling", d.sampling(), 0, 1), service == null ? d.serviceName() : service,
+                t.duration("exportInterval", d.exportInterval(), Duration.ofMillis(10), Duration.ofMinutes(10)),
+                t.integer("maxQueuedSpans", d.maxQueuedSpans(), 1, 1_000_000));
     }
 
     /**

@@ -21,6 +21,7 @@ import java.time.Duration;
  * @param startup         what a gateway with a control bus admits before its first allocation
  * @param accessLog       one line per finished request, or off
  * @param authentication  how customers are proven ({@link AuthenticationSettings#OFF}: claimed)
+ * @param tracing         OpenTelemetry spans of the requests ({@link TracingSettings#OFF}: none)
  */
 public record GatewaySettings(String id, HostPort listen, HostPort admin, SchedulerMode scheduler,
                               LoadBalancing loadBalancing, FaultStatus faultStatus, long maxRequestBytes,
@@ -29,19 +30,19 @@ public record GatewaySettings(String id, HostPort listen, HostPort admin, Schedu
                               ClientPolicy clients, boolean adminDump, boolean localLimit,
                               LocalitySettings locality, FlashCrowdSettings flashCrowd, int loops, UpstreamSettings upstream,
                               StartupSettings startup, AccessLogSettings accessLog,
-                              AuthenticationSettings authentication) {
+                              AuthenticationSettings authentication, TracingSettings tracing) {
     /** These settings under another gateway id (one configuration file for every replica, the id from its environment). */
     public GatewaySettings withId(String otherId) {
         return new GatewaySettings(otherId, listen, admin, scheduler, loadBalancing, faultStatus, maxRequestBytes,
                 connectTimeout, serverTimeout, health, stats, headerTimeout, maxConnections, tls, clients, adminDump,
-                localLimit, locality, flashCrowd, loops, upstream, startup, accessLog, authentication);
+                localLimit, locality, flashCrowd, loops, upstream, startup, accessLog, authentication, tracing);
     }
 
     /** These settings with the scheduling choices of {@code b} (scheduler, load balancing, locality): those may change live, the rest not. */
     public GatewaySettings withSchedulingOf(GatewaySettings b) {
         return new GatewaySettings(id, listen, admin, b.scheduler(), b.loadBalancing(), faultStatus, maxRequestBytes,
                 connectTimeout, serverTimeout, health, stats, headerTimeout, maxConnections, tls, clients, adminDump,
-                localLimit, b.locality(), flashCrowd, loops, upstream, startup, accessLog, authentication);
+                localLimit, b.locality(), flashCrowd, loops, upstream, startup, accessLog, authentication, tracing);
     }
 
     /** The load-balancing policy of {@code pool}. */

@@ -206,6 +206,28 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void parse_tracing_offByDefault_andBadValuesNameTheirKey() {
+        String servers = "servers: [ { id: s1, url: \"http://127.0.0.1:9001\", concurrency: 10 } ]\nclasses: [ { name: a, target: 1s } ]\n";
+        assertFalse(ConfigLoader.parse(servers, "t.yaml").gateway().tracing().on());
+        TracingSettings t = ConfigLoader.parse("gateway: { tracing: { endpoint: \"http://127.0.0.1:4318/v1/traces\" } }\n" + servers, "t.yaml")
+                .gateway().tracing();
+        assertTrue(t.on());
+        assertEquals(0.1, t.sampling());
+        assertEquals("slagate", t.serviceName());
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(
+                "gateway: { tracing: { endpoint: \"ftp://collector/v1\", sampling: 1.5, serviceName: \"<x>\", exportInterval: 0s, spans: 1 } }\n"
+                        + servers, "t.yaml"));
+        String all = String.join("\n", e.problems());
+        assertTrue(all.contains("gateway.tracing.endpoint: \"ftp://collector/v1\" must be an http or https URL"), all);
+        assertTrue(all.contains("gateway.tracing.sampling"), all);
+        assertTrue(all.contains("gateway.tracing.serviceName"), all);
+        assertTrue(all.contains("gateway.tracing.exportInterval"), all);
+        assertTrue(all.contains("spans"), all);
+        ConfigException missing = assertThrows(ConfigException.class, () -> ConfigLoader.parse("gateway: { tracing: { sampling: 1 } }\n" + servers, "t.yaml"));
+        assertTrue(String.join("\n", missing.problems()).contains("gateway.tracing.endpoint"), missing.problems().toString());
+    }
+
+    @Test
     void parse_concurrencyAuto_scalarOrWithBounds() {
         SlagateConfig c = ConfigLoader.parse("""
                 servers:

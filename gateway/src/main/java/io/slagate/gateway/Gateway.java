@@ -7,10 +7,10 @@ import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.control.DirectMemoryBudget;
 import io.slagate.gateway.control.FlashCrowdWatch;
 import io.slagate.gateway.control.LocalLimits;
-import io.slagate.gateway.proxy.AccessLogWriter;
 import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.proxy.LoopConnector;
 import io.slagate.gateway.proxy.ProxyPath;
+import io.slagate.gateway.proxy.RequestRecords;
 import io.slagate.gateway.proxy.SlowHeaderGuard;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.sched.QueueManager;
@@ -111,7 +111,7 @@ public final class Gateway implements AutoCloseable {
         timer = stpe;
         quotas = new Quotas(config.classification(), registry, g.id());
         authenticator = Authenticator.of(config, registry, nanoClock);
-        accessLog = config.gateway().accessLog().on() ? new AccessLogWriter(config.gateway().accessLog(), registry, g.id()) : null;
+        records = new RequestRecords(g, registry, nanoClock);
         current = generation(config, Allocation.fromConfig(config), null);
         current.metrics().registerGauges();
         AdminHandler admin = new AdminHandler(registry, this::notReadyReason, this::statsView, g.adminDump() ? server::dump : null);
@@ -145,7 +145,7 @@ public final class Gateway implements AutoCloseable {
                 // the gateway is stopping
             }
         });
-        return new Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock, gatewayConnector, accessLog, quotas,
+        return new Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock, gatewayConnector, records, quotas,
                 authenticator));
     }
 
@@ -192,9 +192,7 @@ public final class Gateway implements AutoCloseable {
 
     public Gateway start() throws Exception {
         SlagateConfig config = current.config();
-        if (accessLog != null) {
-            accessLog.start();
-        }
+        records.start();
         server.start();
         // from the first configuration's queue timeouts; a later one with shorter timeouts is swept at
         // this pace (at most every 100 ms) all the same
@@ -288,9 +286,7 @@ public final class Gateway implements AutoCloseable {
         // the request paths of replaced configurations still there are beans of the server: they stop with it
         timer.shutdownNow();
         server.stop();
-        if (accessLog != null) {
-            accessLog.close();
-        }
+        records.close();
         if (authenticator != null) {
             authenticator.close();
         }
@@ -303,8 +299,8 @@ public final class Gateway implements AutoCloseable {
     }
 
     private final FlashCrowdWatch flashCrowd = new FlashCrowdWatch();
-    /** The access log's writer, or null when it is off (one for the gateway's life: a reload does not move it). */
-    private AccessLogWriter accessLog;
+    /** The access log's writer and the spans' exporter (one for the gateway's life: a reload does not move them). */
+    private final RequestRecords records;
     private final Quotas quotas;
     /** Proves customers (null: names are claimed); one for the gateway's life, its files read again on a reload. */
     private final Authenticator authenticator;

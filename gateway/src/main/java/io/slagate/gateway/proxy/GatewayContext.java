@@ -6,6 +6,7 @@ import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
+import io.slagate.gateway.trace.Tracer;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -45,6 +46,8 @@ final class GatewayContext {
     final Duration[] deadlines;
     /** The access log, or null when it is off. */
     AccessLog accessLog;
+    /** Decides which requests are traced and takes their spans when they end; null: tracing off. */
+    Tracer tracer;
     /** The subscription quotas (every configuration's: they outlive a reload). */
     Quotas quotas;
     /** Proves customers, or null: the customer is the name a request claims. */

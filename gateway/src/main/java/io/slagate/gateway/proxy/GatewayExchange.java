@@ -7,6 +7,8 @@ import io.slagate.gateway.sched.ServerSlots;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.soap.SoapFaults;
 import io.slagate.gateway.soap.SoapVersion;
+import io.slagate.gateway.trace.FinishedRequest;
+import io.slagate.gateway.trace.RequestSpan;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -73,8 +75,13 @@ final class GatewayExchange extends QueuedRequest {
     int loop;
     /** The request's SOAP operation (for the access log), or null. */
     String operation;
-    /** A {@code traceparent} started here for a request that came without one, or null. */
+    /**
+     * The {@code traceparent} sent to the server in place of the client's: one started here (the client sent none), or
+     * the traced request's call to the server; null: the client's, as it came.
+     */
     String startedTrace;
+    /** Its spans when it is traced, else null. */
+    RequestSpan span;
 
     GatewayExchange(GatewayContext context, int classIndex, long arrivedNanos, Request request, Response response,
                     Callback callback, SoapVersion soapVersion) {
@@ -296,8 +303,19 @@ final class GatewayExchange extends QueuedRequest {
 
     private void logged(FaultReason reason) {
         AccessLog log = context.accessLog;
+        RequestSpan traced = span;
+        if (log == null && traced == null) {
+            return;
+        }
+        long now = context.clock.getAsLong();
         if (log != null) {
-            log.finished(this, reason, context.clock.getAsLong());
+            log.finished(this, reason, now);
+        }
+        if (traced != null) {
+            ServerSlots s = server;
+            context.tracer.finished(new FinishedRequest(traced, enqueuedNanos(), admittedNanos, now, request.getMethod(),
+                    request.getHttpURI().getPath(), className(), customer(), operation, s == null ? null : s.id(), response.getStatus(),
+                    reason == null ? null : reason.code()));
         }
     }
 

@@ -117,7 +117,12 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         GatewayExchange ex = new GatewayExchange(context, cls, now, request, response, callback, version, customer);
         ex.loop = LoopConnector.loopOf(request.getConnectionMetaData().getConnection().getEndPoint());
         ex.operation = operation;
-        if (context.accessLog != null && context.accessLog.startTrace && !headers.contains("traceparent")) {
+        if (context.tracer != null) {
+            ex.span = context.tracer.start(AccessLog.traceparent(headers));
+        }
+        if (ex.span != null) {
+            ex.startedTrace = ex.span.upstreamTraceparent(); // the server's parent is this request's call to it
+        } else if (context.accessLog != null && context.accessLog.startTrace && !headers.contains("traceparent")) {
             ex.startedTrace = AccessLog.startTrace();
         }
         LocalityLearner learner = context.queues.learner(cls);

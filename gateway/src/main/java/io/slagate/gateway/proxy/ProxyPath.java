@@ -11,6 +11,7 @@ import io.slagate.gateway.classify.TwinSplit;
 import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
+import io.slagate.gateway.trace.Tracer;
 import java.net.URI;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.IntSupplier;
@@ -40,7 +41,7 @@ public final class ProxyPath extends ContainerLifeCycle {
     private final ServerConnectionPool[] pools;
 
     public ProxyPath(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, QueuedThreadPool threads,
-                     ScheduledExecutorService timer, LongSupplier clock, LoopConnector loops, AccessLogWriter accessLog,
+                     ScheduledExecutorService timer, LongSupplier clock, LoopConnector loops, RequestRecords records,
                      Quotas quotas, Authenticator authenticator) {
         GatewaySettings g = config.gateway();
         client = httpClient(config, threads);
@@ -52,7 +53,8 @@ public final class ProxyPath extends ContainerLifeCycle {
         for (int c = 0; c < names.length; c++) {
             context.deadlines[c] = config.classes().get(c).deadline();
         }
-        context.accessLog = g.accessLog().on() || g.accessLog().startTrace() ? new AccessLog(g.accessLog(), accessLog) : null;
+        context.accessLog = g.accessLog().on() || g.accessLog().startTrace() ? new AccessLog(g.accessLog(), records.accessLog) : null;
+        context.tracer = records.spans == null ? null : new Tracer(g.tracing().sampling(), records.spans);
         context.quotas = quotas;
         context.authenticator = authenticator;
         if (authenticator != null) {

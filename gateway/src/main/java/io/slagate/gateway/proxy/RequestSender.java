@@ -220,7 +220,8 @@ final class RequestSender extends IteratingCallback {
         long deadlineMillis = ex.remainingDeadlineMillis(ex.context.clock.getAsLong());
         for (HttpField f : headers) {
             if (HopByHop.copiedUpstream(f, listed, trusted)
-                    && !(deadlineMillis >= 0 && f.getName().equalsIgnoreCase(GatewayExchange.DEADLINE_HEADER))) {
+                    && !(deadlineMillis >= 0 && f.getName().equalsIgnoreCase(GatewayExchange.DEADLINE_HEADER))
+                    && !(ex.startedTrace != null && f.getName().equalsIgnoreCase("traceparent"))) {
                 header(b, f.getName(), f.getValue());
             }
         }
