@@ -30,6 +30,7 @@ http {
   access_log off;
   keepalive_requests 1000000;
   client_body_temp_path $work;
+  client_max_body_size 64m;
   server {
     listen 127.0.0.1:$port;
     location / { default_type "text/xml; charset=utf-8"; return 200 '$reply'; }

@@ -36,6 +36,11 @@ declare -A RPS P99 CPU CPUNJ
 run_modes_abba "$secs" "$rounds"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+thread_us() { # CPU µs of the threads named $2 of process $1, all so far
+  local t s=0; for t in /proc/"$1"/task/*; do [ "$(cat "$t/comm" 2>/dev/null)" = "$2" ] && s=$((s + $(awk '{print $14 + $15}' "$t/stat"))); done
+  awk -v s="$s" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", s * 1e6 / hz }'
+}
+answered() { curl -s "http://127.0.0.1:$(( PORT[$1] + 1 ))/metrics" | awk '/^slagate_requests_completed_total/ { s += $2 } END { print s + 0 }'; }
 spans() { curl -s "http://127.0.0.1:$(( PORT[$1] + 1 ))/metrics" | awk -v o="$2" '$1 ~ "^slagate_tracing_spans_total" && $1 ~ "outcome=\"" o "\"" {print $2}'; }
 {
   echo "# What spans cost per request, beside tracing off — $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -61,7 +66,8 @@ spans() { curl -s "http://127.0.0.1:$(( PORT[$1] + 1 ))/metrics" | awk -v o="$2"
   done
   echo
   for m in ratio-0.1 ratio-1; do
-    echo "Spans $m: exported $(spans "$m" exported), dropped with the queue full $(spans "$m" dropped-queue-full), dropped by a failed export $(spans "$m" dropped-export-failed)."
+    echo "Spans $m: exported $(spans "$m" exported), dropped with the queue full $(spans "$m" dropped-queue-full), dropped by a failed export $(spans "$m" dropped-export-failed);"
+    echo "the exporter's thread (encoding and sending) took $(awk -v u="$(thread_us "${PID[$m]}" slagate-spans)" -v n="$(answered "$m")" 'BEGIN { printf "%.2f", u / n }') µs per request answered, warm-up included."
   done
   echo
   echo "## Every round"

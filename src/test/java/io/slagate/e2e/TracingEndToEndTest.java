@@ -72,15 +72,19 @@ class TracingEndToEndTest {
     }
 
     private Gateway gateway(String server, String collector, double sampling) throws Exception {
+        return gateway(server, collector, sampling, "50ms");
+    }
+
+    private Gateway gateway(String server, String collector, double sampling, String exportInterval) throws Exception {
         String yaml = """
                 gateway:
                   listen: "127.0.0.1:0"
                   admin: "127.0.0.1:0"
-                  tracing: { endpoint: "%s", sampling: %s, serviceName: slagate-edge, exportInterval: 50ms }
+                  tracing: { endpoint: "%s", sampling: %s, serviceName: slagate-edge, exportInterval: %s }
                 servers: [ { id: s1, url: "%s", concurrency: 4 } ]
                 classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
                 classification: { subscriptions: { acme: { "*": gold } }, rules: [ { grade: gold, class: premium } ], defaultClass: basic }
-                """.formatted(collector, sampling, server);
+                """.formatted(collector, sampling, exportInterval, server);
         Gateway g = new Gateway(ConfigLoader.parse(yaml, "tracing.yaml")).start();
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
         return g;
@@ -211,5 +215,23 @@ class TracingEndToEndTest {
         assertTrue(exportRequests.get() > before);
         assertEquals(6, counter(g, "exported"), "the first two requests' three each, and no more");
         assertEquals(6, spans.size());
+    }
+
+    /** A full batch (510 spans) goes out at once, not at the interval's end (10 minutes here); what is left goes out on stop. */
+    @Test
+    void aFullBatch_isSentAtOnce_andTheRestWhenTheGatewayStops() throws Exception {
+        ScriptedBackend s1 = new ScriptedBackend();
+        closeables.add(s1);
+        Gateway g = gateway(s1.url(), collector(), 1, "10m");
+        for (int i = 0; i < 170; i++) {
+            assertEquals(200, RawHttp.exchange(g.port(), RawHttp.post("/services/Quotes", "", "<x/>")).status());
+        }
+        await("a batch before the interval").atMost(Duration.ofSeconds(10)).until(() -> spans.size() == 510);
+        for (int i = 0; i < 5; i++) {
+            assertEquals(200, RawHttp.exchange(g.port(), RawHttp.post("/services/Quotes", "", "<x/>")).status());
+        }
+        assertEquals(510, spans.size(), "five requests are no batch: they wait");
+        g.stop(Duration.ofSeconds(2));
+        assertEquals(525, spans.size(), "sent before stop returns");
     }
 }

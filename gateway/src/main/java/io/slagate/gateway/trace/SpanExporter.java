@@ -12,10 +12,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,13 +25,14 @@ import org.slf4j.LoggerFactory;
  * (lock-free, bounded: past {@code maxQueuedSpans} a request's spans are dropped and counted). Each traced
  * request is three spans: the gateway's (server kind) with its class and customer, and as its children the
  * wait in the class's queue and the call to the server (client kind), the parent of the server's own spans.
- * A failed export drops its batch (counted, logged once a minute at most): tracing never holds requests back.
+ * A batch (510 spans) is sent as soon as it is queued, the rest every interval. A failed export drops its batch
+ * (counted, logged once a minute at most): tracing never holds requests back.
  */
 public final class SpanExporter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SpanExporter.class);
     private static final JsonFactory JSON = new JsonFactory();
-    /** Requests per export request: about 1 MB of JSON. */
-    static final int BATCH = 1024;
+    /** Requests per export request: 510 spans, about 200 KB of JSON (OpenTelemetry's SDK sends at most 512 spans at once). */
+    static final int BATCH = 170;
     static final int SPANS_PER_REQUEST = 3;
 
     private final TracingSettings settings;
@@ -44,7 +44,8 @@ public final class SpanExporter implements AutoCloseable {
     private final Counter droppedFull;
     private final Counter droppedFailed;
     private final HttpClient http;
-    private ScheduledExecutorService timer;
+    private volatile boolean running;
+    private volatile Thread thread;
     private long lastWarningNanos = System.nanoTime() - TimeUnit.MINUTES.toNanos(2);
 
     /** @param clock the gateway's nanosecond clock, whose readings the requests' timings are */
@@ -67,24 +68,37 @@ public final class SpanExporter implements AutoCloseable {
     }
 
     void add(FinishedRequest r) {
-        if (queued.incrementAndGet() * SPANS_PER_REQUEST > settings.maxQueuedSpans()) {
+        int n = queued.incrementAndGet();
+        if (n * SPANS_PER_REQUEST > settings.maxQueuedSpans()) {
             queued.decrementAndGet();
             droppedFull.increment(SPANS_PER_REQUEST);
             return;
         }
         queue.offer(r);
+        if (n % BATCH == 0) {
+            LockSupport.unpark(thread); // a batch is ready: send it now rather than at the interval's end
+        }
     }
 
     public void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "slagate-" + gatewayId + "-spans");
-            t.setDaemon(true);
-            return t;
-        });
-        long every = settings.exportInterval().toNanos();
-        timer.scheduleWithFixedDelay(this::exportAll, every, every, TimeUnit.NANOSECONDS);
+        running = true;
+        thread = new Thread(this::exportLoop, "slagate-spans");
+        thread.setDaemon(true);
+        thread.start();
         LOG.info("tracing: spans of {} of the requests without a sampling decision (and of every sampled one) to {}",
                 settings.sampling(), settings.endpoint());
+    }
+
+    /** Every export interval, or at once when a batch is queued; what is left when stopped goes out last. */
+    private void exportLoop() {
+        long every = settings.exportInterval().toNanos();
+        while (running) {
+            if (queued.get() < BATCH) {
+                LockSupport.parkNanos(this, every);
+            }
+            exportAll();
+        }
+        exportAll();
     }
 
     /** Sends what is queued; what ends meanwhile waits for the next export. */
@@ -137,19 +151,16 @@ public final class SpanExporter implements AutoCloseable {
         }
     }
 
-    /** Stops exporting after one last export of what is queued. */
+    /** Stops exporting after one last export of what is queued (waiting at most 15 s for it). */
     @Override
     public void close() {
-        if (timer == null) {
+        if (thread == null) {
             return;
         }
-        timer.shutdown();
+        running = false;
+        LockSupport.unpark(thread);
         try {
-            if (timer.awaitTermination(5, TimeUnit.SECONDS)) {
-                exportAll();
-            } else {
-                timer.shutdownNow();
-            }
+            thread.join(15_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
