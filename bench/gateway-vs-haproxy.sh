@@ -215,6 +215,13 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
     echo "| $c | $(mean "${RPS[direct,$c]}") | $(spread "${RPS[haproxy,$c]}") | $(spread "${RPS[gateway,$c]}") | $(ratio "$g" "$h") | $(spread "${CPU[haproxy,$c]}") | $(spread "${CPU[gateway,$c]}") | $(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[haproxy,$c]}")") | $(meanf "${P50[haproxy,$c]}") / $(spreadf "${P99[haproxy,$c]}") | $(meanf "${P50[gateway,$c]}") / $(spreadf "${P99[gateway,$c]}") | $(ratio "$gp99" "$hp99") |"
   done
   echo
+  metrics=$(curl -s "http://127.0.0.1:$ADMIN/metrics")
+  handoffs=$(awk '/^slagate_loops_handoffs_total/ { s += $2 } END { print s + 0 }' <<<"$metrics")
+  answered=$(awk '/^slagate_requests_completed_total/ { s += $2 } END { print s + 0 }' <<<"$metrics")
+  echo "slagate's event loops: $(grep -o '[0-9]* event loops' "$work/gateway.log" | head -1) (\`gateway.loops: 0\`, one per core the JVM may use);"
+  echo "tasks handed to a loop from another thread (an admission made by another loop's request, a timer): $handoffs over"
+  echo "$answered requests answered, $(awk -v h="$handoffs" -v a="$answered" 'BEGIN { printf "%.3f", (a > 0 ? h / a : 0) }') per request, warm-up included."
+  echo
   echo "Context switches and system calls per request (perf stat over each run, the proxy's threads; means). A context"
   echo "switch is counted whether the thread blocked (voluntary: a hand-off to another thread, or waiting for events) or"
   echo "was preempted; with the backend on the proxy's core, nginx preempts the proxy. The voluntary ones, from"
