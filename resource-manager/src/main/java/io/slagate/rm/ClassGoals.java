@@ -6,6 +6,7 @@ import io.slagate.config.utility.UtilityFunctions;
 import io.slagate.rm.model.FlowObservation;
 import io.slagate.rm.model.ModelCorrection;
 import io.slagate.rm.model.ResponseTimeModel;
+import java.util.function.DoublePredicate;
 
 /**
  * How a class's goals rate a flow at a share w. A mean target is the paper's eq. 7 on the
@@ -79,23 +80,38 @@ final class ClassGoals {
      * measured one's.
      */
     boolean meetsForCapacity(ResponseTimeModel model, FlowObservation o, double w, double bound) {
+        return capacityTest(model, o, bound).test(w);
+    }
+
+    /**
+     * {@link #meetsForCapacity} as a test of the share, its scales computed once: the capacity search asks it at a score
+     * of shares per flow, and the model at w~ is the same for all of them.
+     */
+    DoublePredicate capacityTest(ResponseTimeModel model, FlowObservation o, double bound) {
         if (o.isEmpty()) {
-            return modelMeets(model, o, w);
+            return w -> modelMeets(model, o, w);
         }
-        if (mean != null) {
-            double at = model.predictSeconds(o.withoutForecast(), o.weight());
-            double t = model.predictSeconds(o, w) * scale(o.responseSeconds(), at, bound);
-            if (!(Double.isFinite(t) && t <= meanTarget)) {
-                return false;
-            }
-        }
+        double meanScale = mean == null ? 1 : scale(o.responseSeconds(), model.predictSeconds(o.withoutForecast(), o.weight()), bound);
+        double quantileScale = 1;
         if (percentile != null) {
             double at = model.predictQuantileSeconds(o.withoutForecast(), o.weight(), p);
             double level = o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds()) ? o.percentileSeconds() : at;
-            double t = model.predictQuantileSeconds(o, w, p) * scale(level, at, bound);
-            return Double.isFinite(t) && t <= percentileTarget;
+            quantileScale = scale(level, at, bound);
         }
-        return true;
+        double percentileScale = quantileScale;
+        return w -> {
+            if (mean != null) {
+                double t = model.predictSeconds(o, w) * meanScale;
+                if (!(Double.isFinite(t) && t <= meanTarget)) {
+                    return false;
+                }
+            }
+            if (percentile != null) {
+                double t = model.predictQuantileSeconds(o, w, p) * percentileScale;
+                return Double.isFinite(t) && t <= percentileTarget;
+            }
+            return true;
+        };
     }
 
     /**

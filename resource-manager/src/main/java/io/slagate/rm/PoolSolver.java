@@ -197,7 +197,7 @@ final class PoolSolver {
             if (!f.idle() && setup.cls(f.cls()).hasGoal()) {
                 FlowObservation o = f.obs();
                 ClassGoals goal = setup.goals(f.cls());
-                demand.add(new CapacityDeficit.Flow(setup.cls(f.cls()).name(), w -> goal.meetsForCapacity(setup.model, o, w, bound),
+                demand.add(new CapacityDeficit.Flow(setup.cls(f.cls()).name(), goal.capacityTest(setup.model, o, bound),
                         w -> goal.modelMeets(setup.model, o, w), goal.measuredMeets(o)));
             }
         }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Online correction of a response-time model by its own measured error, per flow. Each cycle the
@@ -41,7 +42,7 @@ public final class ModelCorrection {
     /** An error above this (relative) is reported with what led to it: the model, not the plant, is then wrong. */
     static final double BLOWN = 10;
     private final double bound;
-    private Consumer<String> listener;
+    private Consumer<Supplier<String>> listener;
     private final Map<String, Pending> pending = new HashMap<>();
     private final Map<String, Double> gain = new HashMap<>();
     private final Map<String, Double> error = new HashMap<>();
@@ -90,10 +91,11 @@ public final class ModelCorrection {
         double e = Math.abs(predicted - measured) / measured;
         error.put(flow, e);
         if (e > BLOWN && listener != null) {
-            listener.accept(String.format(Locale.ROOT,
+            double predictedAt = predicted; // the text is built only if the listener says it (a warning at most every 10 s)
+            listener.accept(() -> String.format(Locale.ROOT,
                     "model error %.0f%% for %s: predicted %.4f s at w~=%.3f (from t~=%.4f s at w~=%.3f, λ~=%.3f), "
                             + "measured %.4f s (λ~=%.3f, X~=%.3f, S~=%.4f)",
-                    100 * e, flow, predicted, o.weight(), from.responseSeconds(), from.weight(), from.arrivalRate(),
+                    100 * e, flow, predictedAt, o.weight(), from.responseSeconds(), from.weight(), from.arrivalRate(),
                     measured, o.arrivalRate(), o.throughput(), o.serviceSeconds()));
         }
         boolean shareMoved = Math.abs(o.weight() - from.weight()) > 1e-9 * from.weight();
@@ -226,8 +228,11 @@ public final class ModelCorrection {
         }
     }
 
-    /** Where to say when a prediction missed by more than {@value #BLOWN} times the measurement (null: nowhere). */
-    public void onBlownPrediction(Consumer<String> listener) {
+    /**
+     * Where to say when a prediction missed by more than {@value #BLOWN} times the measurement (null: nowhere); the
+     * listener gets how to build the text, so that a cycle of many such flows formats only what is said.
+     */
+    public void onBlownPrediction(Consumer<Supplier<String>> listener) {
         this.listener = listener;
     }
 

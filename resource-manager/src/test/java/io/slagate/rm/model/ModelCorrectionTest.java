@@ -123,7 +123,7 @@ class ModelCorrectionTest {
     void aFlowMeasuredInOverload_judgesNothing() {
         ModelCorrection c = new ModelCorrection(4);
         List<String> said = new ArrayList<>();
-        c.onBlownPrediction(said::add);
+        c.onBlownPrediction(text -> said.add(text.get()));
         ResponseTimeModel mm1 = new MM1Model();
         c.decidedAt("f", new FlowObservation(400, 0.19, 3, 280, 0.02));
         c.observe("f", new FlowObservation(406, 0.19, 2.8, 281, 0.02), mm1);
@@ -168,7 +168,7 @@ class ModelCorrectionTest {
     void aPredictionThatMissesTenfold_isReportedWithWhatLedToIt() {
         ModelCorrection c = new ModelCorrection(4);
         List<String> said = new ArrayList<>();
-        c.onBlownPrediction(said::add);
+        c.onBlownPrediction(text -> said.add(text.get()));
         c.decidedAt("f", new FlowObservation(4, 1.0, 5));
         c.observe("f", new FlowObservation(4, 1.5, 5), EXACT); // off by a third: not reported
         assertEquals(List.of(), said);
