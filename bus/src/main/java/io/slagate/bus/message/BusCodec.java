@@ -2,17 +2,28 @@ package io.slagate.bus.message;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * JSON encoding of bus messages. Unknown fields are ignored (a newer sender may add some); null fields are left out
  * (a missing field reads as null).
  */
 public final class BusCodec {
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
-            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    /**
+     * Doubles read and written by Jackson's own fast algorithms (FastDoubleParser, Schubfach) rather than the JDK's: a
+     * gateway's report is mostly numbers, and at 10,000 gateways the JDK's parsing of long decimals was a fifth of
+     * decoding them. Both round-trip exactly.
+     */
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
+            .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
+            .serializationInclusion(JsonInclude.Include.NON_NULL)
+            .build();
 
     private BusCodec() {
     }
