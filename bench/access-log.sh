@@ -36,7 +36,6 @@ run() { wrk_cpu_run "${PID[$1]}" "${PORT[$1]}" 0 "$2"; }
 declare -A RPS P99 CPU CPUNJ
 run_modes_abba "$secs" "$rounds"
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 dropped() { curl -s "http://127.0.0.1:$(( PORT[$1] + 1 ))/metrics" | awk '/^slagate_access_log_dropped_total/ {print $2}'; }
 {
   echo "# The access log's cost per request, beside the log off — $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -55,12 +54,7 @@ dropped() { curl -s "http://127.0.0.1:$(( PORT[$1] + 1 ))/metrics" | awk '/^slag
   echo
   echo "## Means [min..max] over the rounds"
   echo
-  echo "| access log | req/s | CPU µs/req | without the JIT | without the JIT / off | p99 ms |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
-  base=$(mean "${CPUNJ[off]}")
-  for m in "${modes[@]}"; do
-    echo "| $m | $(spread "${RPS[$m]}") | $(spread "${CPU[$m]}") | $(spread "${CPUNJ[$m]}") | $(ratio "$(mean "${CPUNJ[$m]}")" "$base") | $(spreadf "${P99[$m]}") |"
-  done
+  modes_means_table "access log"
   echo
   echo "Lines written: json $(wc -l < "$work/json.log" 2>/dev/null || echo 0), json+trace $(wc -l < "$work/trace.log" 2>/dev/null || echo 0); dropped (writer behind): json $(dropped json), json+trace $(dropped json+trace)."
   echo

@@ -38,20 +38,8 @@ declare -A PID
 start_gateways
 run() { wrk_cpu_run "${PID[$1]}" "${PORT[$1]}" 0 "$2"; }
 
-echo "warming up each gateway for ${WARM:-60} s ..." >&2
-for m in "${modes[@]}"; do run "$m" "${WARM:-60}" >/dev/null; done
-
 declare -A RPS P99 CPU CPUNJ
-rows=""
-for r in $(seq 1 "$rounds"); do
-  order=("${modes[@]}"); [ $((r % 2)) -eq 0 ] && order=(basic off)
-  for m in "${order[@]}"; do
-    read -r rps p99 cpu cpunj errs <<<"$(run "$m" "$secs")"
-    echo "round $r $m: $rps req/s p99 ${p99}ms CPU ${cpu}us/req (${cpunj} without the JIT) errors: $errs" >&2
-    rows="$rows| $r | $m | $rps | $cpu | $cpunj | $p99 | ${errs//_/ } |"$'\n'
-    RPS[$m]="${RPS[$m]:-} $rps"; P99[$m]="${P99[$m]:-} $p99"; CPU[$m]="${CPU[$m]:-} $cpu"; CPUNJ[$m]="${CPUNJ[$m]:-} $cpunj"
-  done
-done
+run_modes_abba "$secs" "$rounds"
 checks=$(curl -s "http://127.0.0.1:$((PORT[basic] + 1))/metrics" | awk '/^slagate_authentication_checks_total/ {print $2}')
 
 echo "flood: $flood wrong passwords/s beside 16 clients of the real customer ..." >&2
@@ -81,12 +69,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
   echo "other round. CPU per request: the gateway's utime + stime over the requests wrk completed; \"without the JIT\" leaves"
   echo "out the compiler threads. bcrypt checks the basic gateway ran in part 1: $checks (the cache's misses)."
   echo
-  echo "| authentication | req/s | CPU µs/req | without the JIT | without the JIT / off | p99 ms |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
-  base=$(mean "${CPUNJ[off]}")
-  for m in "${modes[@]}"; do
-    echo "| $m | $(spread "${RPS[$m]}") | $(spread "${CPU[$m]}") | $(spread "${CPUNJ[$m]}") | $(ratio "$(mean "${CPUNJ[$m]}")" "$base") | $(spreadf "${P99[$m]}") |"
-  done
+  modes_means_table "authentication"
   echo
   echo "### Every round"
   echo

@@ -126,3 +126,15 @@ run_modes_abba() {
     done
   done
 }
+
+# The means of run_modes_abba's figures as a markdown table, the first column headed $1; CPU also as a ratio to mode "off".
+#   modes_means_table HEADING
+modes_means_table() {
+  local m base
+  echo "| $1 | req/s | CPU µs/req | without the JIT | without the JIT / off | p99 ms |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+  base=$(mean "${CPUNJ[off]}")
+  for m in "${modes[@]}"; do
+    echo "| $m | $(spread "${RPS[$m]}") | $(spread "${CPU[$m]}") | $(spread "${CPUNJ[$m]}") | $(awk -v a="$(mean "${CPUNJ[$m]}")" -v b="$base" 'BEGIN { printf "%.3f", a / b }') | $(spreadf "${P99[$m]}") |"
+  done
+}

@@ -35,7 +35,6 @@ run() { wrk_cpu_run "${PID[$1]}" "${PORT[$1]}" 0 "$2"; }
 declare -A RPS P99 CPU CPUNJ
 run_modes_abba "$secs" "$rounds"
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 thread_us() { # CPU µs of the threads named $2 of process $1, all so far
   local t s=0; for t in /proc/"$1"/task/*; do [ "$(cat "$t/comm" 2>/dev/null)" = "$2" ] && s=$((s + $(awk '{print $14 + $15}' "$t/stat"))); done
   awk -v s="$s" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", s * 1e6 / hz }'
@@ -58,12 +57,7 @@ spans() { curl -s "http://127.0.0.1:$(( PORT[$1] + 1 ))/metrics" | awk -v o="$2"
   echo
   echo "## Means [min..max] over the rounds"
   echo
-  echo "| tracing | req/s | CPU µs/req | without the JIT | without the JIT / off | p99 ms |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
-  base=$(mean "${CPUNJ[off]}")
-  for m in "${modes[@]}"; do
-    echo "| $m | $(spread "${RPS[$m]}") | $(spread "${CPU[$m]}") | $(spread "${CPUNJ[$m]}") | $(ratio "$(mean "${CPUNJ[$m]}")" "$base") | $(spreadf "${P99[$m]}") |"
-  done
+  modes_means_table "tracing"
   echo
   for m in ratio-0.1 ratio-1; do
     echo "Spans $m: exported $(spans "$m" exported), dropped with the queue full $(spans "$m" dropped-queue-full), dropped by a failed export $(spans "$m" dropped-export-failed);"
