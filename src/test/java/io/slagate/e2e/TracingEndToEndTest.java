@@ -42,6 +42,8 @@ class TracingEndToEndTest {
     private final List<JsonNode> spans = new CopyOnWriteArrayList<>();
     private final AtomicInteger collectorStatus = new AtomicInteger(200);
     private final AtomicInteger exportRequests = new AtomicInteger();
+    /** The x-api-key header of each export request. */
+    private final List<String> apiKeys = new CopyOnWriteArrayList<>();
 
     @AfterEach
     void stopAll() throws Exception {
@@ -55,6 +57,7 @@ class TracingEndToEndTest {
         http.createContext("/v1/traces", exchange -> {
             try (InputStream in = exchange.getRequestBody()) {
                 exportRequests.incrementAndGet();
+                apiKeys.add(String.valueOf(exchange.getRequestHeaders().getFirst("x-api-key")));
                 JsonNode body = JSON.readTree(in);
                 assertEquals("application/json", exchange.getRequestHeaders().getFirst("Content-Type"));
                 JsonNode resource = body.get("resourceSpans").get(0);
@@ -80,7 +83,8 @@ class TracingEndToEndTest {
                 gateway:
                   listen: "127.0.0.1:0"
                   admin: "127.0.0.1:0"
-                  tracing: { endpoint: "%s", sampling: %s, serviceName: slagate-edge, exportInterval: %s }
+                  tracing: { endpoint: "%s", sampling: %s, serviceName: slagate-edge, exportInterval: %s,
+                             headersEnv: { x-api-key: PATH } }
                 servers: [ { id: s1, url: "%s", concurrency: 4 } ]
                 classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
                 classification: { subscriptions: { acme: { "*": gold } }, rules: [ { grade: gold, class: premium } ], defaultClass: basic }
@@ -155,6 +159,7 @@ class TracingEndToEndTest {
         assertEquals(1, head.split("(?i)traceparent:", -1).length - 1, head);
         assertTrue(head.contains("traceparent: 00-" + TRACE + "-" + call.get("spanId").asText() + "-01"), head);
         await().atMost(Duration.ofSeconds(5)).until(() -> counter(g, "exported") == 3);
+        assertEquals(System.getenv("PATH"), apiKeys.get(0), "the header headersEnv names, its value from the environment");
     }
 
     @Test

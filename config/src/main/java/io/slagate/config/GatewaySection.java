@@ -82,7 +82,7 @@ final class GatewaySection {
             return TracingSettings.OFF;
         }
         ConfigNode t = g.object("tracing");
-        t.allowOnly("endpoint", "sampling", "serviceName", "exportInterval", "maxQueuedSpans");
+        t.allowOnly("endpoint", "sampling", "serviceName", "exportInterval", "maxQueuedSpans", "headersEnv");
         TracingSettings d = TracingSettings.OFF;
         String endpoint = t.requiredString("endpoint");
         URI uri = null;
@@ -103,7 +103,24 @@ final class GatewaySection {
         }
         return new TracingSettings(uri, t.number("sampling", d.sampling(), 0, 1), service == null ? d.serviceName() : service,
                 t.duration("exportInterval", d.exportInterval(), Duration.ofMillis(10), Duration.ofMinutes(10)),
-                t.integer("maxQueuedSpans", d.maxQueuedSpans(), 1, 1_000_000));
+                t.integer("maxQueuedSpans", d.maxQueuedSpans(), 1, 1_000_000), exportHeaders(t));
+    }
+
+    /** {@code headersEnv: {x-api-key: COLLECTOR_KEY}}: each header's value from the environment variable named. */
+    private static Map<String, String> exportHeaders(ConfigNode t) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (Map.Entry<String, ConfigNode> h : t.entries("headersEnv").entrySet()) {
+            String name = h.getKey();
+            if (!ConfigLoader.HEADER.matcher(name).matches() || RESTRICTED_EXPORT_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+                t.problem("headersEnv", name, "must be a header name other than " + String.join(", ", RESTRICTED_EXPORT_HEADERS));
+                continue;
+            }
+            String value = ConfigLoader.secretFromEnv(t, "headersEnv." + name, h.getValue().asString());
+            if (value != null) {
+                headers.put(name, value);
+            }
+        }
+        return headers;
     }
 
     /**
@@ -146,6 +163,9 @@ final class GatewaySection {
                 a.bytes("maxFileSize", d.maxFileSize(), 1024, 1L << 40), a.integer("maxHistory", d.maxHistory(), 1, 3650),
                 a.bool("startTrace", false));
     }
+
+    /** Headers the export's HTTP client sets itself. */
+    static final List<String> RESTRICTED_EXPORT_HEADERS = List.of("connection", "content-length", "content-type", "expect", "host", "upgrade");
 
     static final Pattern FORMAT_FIELD = Pattern.compile("%\\{([^}]*)\\}");
 

@@ -223,6 +223,16 @@ class ConfigLoaderTest {
         assertTrue(all.contains("gateway.tracing.serviceName"), all);
         assertTrue(all.contains("gateway.tracing.exportInterval"), all);
         assertTrue(all.contains("spans"), all);
+        ConfigException headers = assertThrows(ConfigException.class, () -> ConfigLoader.parse(
+                "gateway: { tracing: { endpoint: \"http://c:4318/v1/traces\", headersEnv: { x-key: SLAGATE_NO_SUCH_VARIABLE_9, Host: PATH } } }\n"
+                        + servers, "t.yaml"));
+        String h = String.join("\n", headers.problems());
+        assertTrue(h.contains("gateway.tracing.headersEnv.x-key: \"SLAGATE_NO_SUCH_VARIABLE_9\" names an environment variable that is not set"), h);
+        assertTrue(h.contains("gateway.tracing.headersEnv: \"Host\" must be a header name other than"), h);
+        TracingSettings withKey = ConfigLoader.parse("gateway: { tracing: { endpoint: \"http://c:4318/v1/traces\", headersEnv: { x-key: PATH } } }\n"
+                + servers, "t.yaml").gateway().tracing();
+        assertEquals(System.getenv("PATH"), withKey.headers().get("x-key"));
+        assertFalse(withKey.toString().contains(System.getenv("PATH")), "a secret's value is not in its text");
         ConfigException missing = assertThrows(ConfigException.class, () -> ConfigLoader.parse("gateway: { tracing: { sampling: 1 } }\n" + servers, "t.yaml"));
         assertTrue(String.join("\n", missing.problems()).contains("gateway.tracing.endpoint"), missing.problems().toString());
     }

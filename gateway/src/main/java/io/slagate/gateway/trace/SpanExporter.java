@@ -125,9 +125,10 @@ public final class SpanExporter implements AutoCloseable {
         long spans = (long) batch.size() * SPANS_PER_REQUEST;
         try {
             byte[] body = OtlpJson.encode(batch, settings.serviceName(), gatewayId, epochOffsetNanos, JSON);
-            HttpRequest request = HttpRequest.newBuilder(settings.endpoint()).timeout(Duration.ofSeconds(10))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
-            HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
+            HttpRequest.Builder request = HttpRequest.newBuilder(settings.endpoint()).timeout(Duration.ofSeconds(10))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));
+            settings.headers().forEach(request::header);
+            HttpResponse<Void> response = http.send(request.build(), HttpResponse.BodyHandlers.discarding());
             if (response.statusCode() / 100 == 2) {
                 exported.increment(spans);
                 return;

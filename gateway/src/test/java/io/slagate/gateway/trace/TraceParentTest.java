@@ -49,7 +49,7 @@ class TraceParentTest {
     /** Over 100,000 random trace ids the ratio sampler keeps its share (±1%); 0 keeps none and 1 every one. */
     @Test
     void theRatioSampler_keepsItsShareOfTraceIds() {
-        SpanExporter exporter = new SpanExporter(new TracingSettings(URI.create("http://127.0.0.1:1/v1/traces"), 0.1, "t", Duration.ofSeconds(1), 10),
+        SpanExporter exporter = new SpanExporter(new TracingSettings(URI.create("http://127.0.0.1:1/v1/traces"), 0.1, "t", Duration.ofSeconds(1), 10, java.util.Map.of()),
                 "gw", System::nanoTime, new SimpleMeterRegistry());
         java.util.SplittableRandom r = new java.util.SplittableRandom(5);
         for (double share : new double[] {0, 0.1, 0.5, 1}) {
