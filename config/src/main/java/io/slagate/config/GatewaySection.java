@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -111,7 +112,7 @@ final class GatewaySection {
         Map<String, String> headers = new LinkedHashMap<>();
         for (Map.Entry<String, ConfigNode> h : t.entries("headersEnv").entrySet()) {
             String name = h.getKey();
-            if (!ConfigLoader.HEADER.matcher(name).matches() || RESTRICTED_EXPORT_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+            if (!ConfigLoader.HEADER.matcher(name).matches() || RESTRICTED_EXPORT_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
                 t.problem("headersEnv", name, "must be a header name other than " + String.join(", ", RESTRICTED_EXPORT_HEADERS));
                 continue;
             }

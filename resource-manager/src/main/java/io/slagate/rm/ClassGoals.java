@@ -92,13 +92,7 @@ final class ClassGoals {
             return w -> modelMeets(model, o, w);
         }
         double meanScale = mean == null ? 1 : scale(o.responseSeconds(), model.predictSeconds(o.withoutForecast(), o.weight()), bound);
-        double quantileScale = 1;
-        if (percentile != null) {
-            double at = model.predictQuantileSeconds(o.withoutForecast(), o.weight(), p);
-            double level = o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds()) ? o.percentileSeconds() : at;
-            quantileScale = scale(level, at, bound);
-        }
-        double percentileScale = quantileScale;
+        double percentileScale = percentile == null ? 1 : percentileScale(model, o, bound);
         return w -> {
             if (mean != null) {
                 double t = model.predictSeconds(o, w) * meanScale;
@@ -112,6 +106,13 @@ final class ClassGoals {
             }
             return true;
         };
+    }
+
+    /** The measured percentile (the model's own where none was measured) against the model's, at w~, within the bound. */
+    private double percentileScale(ResponseTimeModel model, FlowObservation o, double bound) {
+        double at = model.predictQuantileSeconds(o.withoutForecast(), o.weight(), p);
+        double level = o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds()) ? o.percentileSeconds() : at;
+        return scale(level, at, bound);
     }
 
     /**

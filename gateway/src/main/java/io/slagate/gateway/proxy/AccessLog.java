@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpField;
@@ -48,23 +47,6 @@ public final class AccessLog {
         }
         parts.add(format.substring(at));
         return parts.toArray();
-    }
-
-    /** A W3C trace context started here: version 00, a random trace id and parent id, sampled. */
-    static String startTrace() {
-        ThreadLocalRandom r = ThreadLocalRandom.current();
-        StringBuilder b = new StringBuilder(55).append("00-");
-        hex(b, r.nextLong() | 1L); // an all-zero trace id is invalid
-        hex(b, r.nextLong());
-        b.append('-');
-        hex(b, r.nextLong() | 1L);
-        return b.append("-01").toString();
-    }
-
-    private static void hex(StringBuilder b, long v) {
-        for (int shift = 60; shift >= 0; shift -= 4) {
-            b.append(Character.forDigit((int) (v >>> shift) & 0xf, 16));
-        }
     }
 
     /** The trace id of a {@code traceparent} value (version 00 layout), or null when it has none. */

@@ -7,6 +7,7 @@ import io.slagate.gateway.locality.LocalityLearner;
 import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.soap.SoapVersion;
+import io.slagate.gateway.trace.TraceParent;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.eclipse.jetty.http.HttpField;
@@ -123,7 +124,7 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         if (ex.span != null) {
             ex.startedTrace = ex.span.upstreamTraceparent(); // the server's parent is this request's call to it
         } else if (context.accessLog != null && context.accessLog.startTrace && !headers.contains("traceparent")) {
-            ex.startedTrace = AccessLog.startTrace();
+            ex.startedTrace = TraceParent.started();
         }
         LocalityLearner learner = context.queues.learner(cls);
         if (learner != null) {

@@ -76,7 +76,7 @@ final class ClassQueue {
      */
     ClassQueue(int pool, boolean deadlinesOrdered, boolean byExpiry, boolean fair, int laneBound) {
         this.pool = pool;
-        this.deadlinesOrdered = deadlinesOrdered || byExpiry;
+        this.deadlinesOrdered = deadlinesOrdered;
         this.byExpiry = byExpiry;
         this.fair = fair;
         this.laneBound = laneBound;

@@ -35,7 +35,8 @@ final class ExpiryOrderedEntries extends AbstractQueue<QueuedRequest> {
 
     @Override
     public QueuedRequest peek() {
-        return entries.isEmpty() ? null : entries.first();
+        Iterator<QueuedRequest> it = entries.iterator(); // first() throws when another thread empties it meanwhile
+        return it.hasNext() ? it.next() : null;
     }
 
     /** Earliest expiry first; weakly consistent, and its {@code remove} removes from the lane. */

@@ -95,10 +95,7 @@ final class OtlpJson {
     private static void start(JsonGenerator g, RequestSpan s, long id, long parent, String name, int kind, long startEpoch, long endEpoch)
             throws IOException {
         g.writeStartObject();
-        StringBuilder b = new StringBuilder(32);
-        TraceParent.hex(b, s.traceHi);
-        TraceParent.hex(b, s.traceLo);
-        g.writeStringField("traceId", b.toString());
+        g.writeStringField("traceId", s.traceId());
         g.writeStringField("spanId", hex(id));
         if (parent != 0) {
             g.writeStringField("parentSpanId", hex(parent));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.slagate.config.TracingSettings;
+import io.slagate.util.LogLimiter;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -46,7 +46,7 @@ public final class SpanExporter implements AutoCloseable {
     private final HttpClient http;
     private volatile boolean running;
     private volatile Thread thread;
-    private long lastWarningNanos = System.nanoTime() - TimeUnit.MINUTES.toNanos(2);
+    private final LogLimiter warnings = new LogLimiter(Duration.ofMinutes(1));
 
     /** @param clock the gateway's nanosecond clock, whose readings the requests' timings are */
     public SpanExporter(TracingSettings settings, String gatewayId, LongSupplier clock, MeterRegistry registry) {
@@ -144,9 +144,7 @@ public final class SpanExporter implements AutoCloseable {
 
     private void failed(long spans, String why) {
         droppedFailed.increment(spans);
-        long now = System.nanoTime();
-        if (now - lastWarningNanos > TimeUnit.MINUTES.toNanos(1)) {
-            lastWarningNanos = now;
+        if (warnings.allow()) {
             LOG.warn("tracing: {} spans dropped: the collector at {} answered {} (counted in slagate_tracing_spans_total)", spans,
                     settings.endpoint(), why);
         }

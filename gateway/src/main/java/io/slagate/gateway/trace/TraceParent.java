@@ -1,5 +1,7 @@
 package io.slagate.gateway.trace;
 
+import java.util.concurrent.ThreadLocalRandom;
+
 /**
  * A W3C trace context ({@code traceparent}) as the gateway reads it: {@code version-traceid-parentid-flags},
  * lowercase hex. Version 00 is exactly 55 characters; a later version may append fields after a dash.
@@ -30,6 +32,12 @@ public record TraceParent(long traceHi, long traceLo, long parentId, boolean sam
             return null;
         }
         return new TraceParent(hi, lo, parent, (flags & 1) != 0);
+    }
+
+    /** A trace started here: a random trace id and parent id, sampled (for a request that came without a context). */
+    public static String started() {
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        return header(r.nextLong(), RequestSpan.nonZero(r), RequestSpan.nonZero(r));
     }
 
     /** The header naming span {@code spanId} of trace (hi, lo) as the parent, sampled. */

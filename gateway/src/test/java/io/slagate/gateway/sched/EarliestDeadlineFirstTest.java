@@ -115,4 +115,27 @@ class EarliestDeadlineFirstTest {
             }
         }
     }
+
+    /**
+     * A customer that marks every request the most urgent (a hostile or careless X-Request-Deadline) orders only its own
+     * lane: another customer's request, far less urgent, still takes the next turn, and the flood is served behind it.
+     */
+    @Test
+    void aCustomerClaimingUrgency_ordersOnlyItsOwnLane() {
+        QueueManager qm = manager("customers", ", deadline: 1h");
+        assertNull(qm.offer(new Waiting("flood", 60_000)));
+        for (int i = 0; i < 50; i++) {
+            assertNull(qm.offer(new Waiting("flood", 5)));
+        }
+        Waiting patient = new Waiting("patient", 50_000);
+        assertNull(qm.offer(patient));
+        Waiting first = completeNext(qm);
+        Waiting second = completeNext(qm);
+        assertEquals(true, first == patient || second == patient, "the other customer's turn comes among the first two");
+        int flood = 0;
+        for (int i = 0; i < 49; i++) {
+            flood += completeNext(qm).customer().equals("flood") ? 1 : 0;
+        }
+        assertEquals(49, flood, "the flood is still served, each in its turn");
+    }
 }

@@ -86,16 +86,16 @@ public final class ModelCorrection {
         double measured = o.responseSeconds();
         boolean anchored = !pastEdgeWhereServed(from, from.responseSeconds(), atFrom);
         // what the manager predicted, as predict() answers (uncounted: this judges a prediction, it makes none)
-        double predicted = corrected(from.responseSeconds(), alone, atFrom, p.gain(), from, o.weight(), model.floorSeconds(from));
-        predicted = Double.isNaN(predicted) ? 1e-9 : predicted;
+        double correctedThen = corrected(from.responseSeconds(), alone, atFrom, p.gain(), from, o.weight(), model.floorSeconds(from));
+        double predicted = Double.isNaN(correctedThen) ? 1e-9 : correctedThen;
         double e = Math.abs(predicted - measured) / measured;
         error.put(flow, e);
         if (e > BLOWN && listener != null) {
-            double predictedAt = predicted; // the text is built only if the listener says it (a warning at most every 10 s)
+            // the text is built only if the listener says it (a warning at most every 10 s)
             listener.accept(() -> String.format(Locale.ROOT,
                     "model error %.0f%% for %s: predicted %.4f s at w~=%.3f (from t~=%.4f s at w~=%.3f, λ~=%.3f), "
                             + "measured %.4f s (λ~=%.3f, X~=%.3f, S~=%.4f)",
-                    100 * e, flow, predictedAt, o.weight(), from.responseSeconds(), from.weight(), from.arrivalRate(),
+                    100 * e, flow, predicted, o.weight(), from.responseSeconds(), from.weight(), from.arrivalRate(),
                     measured, o.arrivalRate(), o.throughput(), o.serviceSeconds()));
         }
         boolean shareMoved = Math.abs(o.weight() - from.weight()) > 1e-9 * from.weight();
