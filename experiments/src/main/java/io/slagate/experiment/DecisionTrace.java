@@ -3,6 +3,7 @@ package io.slagate.experiment;
 import io.slagate.bus.message.DecisionMessage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,8 @@ final class DecisionTrace implements AutoCloseable {
     }
 
     private final List<Point> points = new ArrayList<>();
+    /** Each decision's flows as CSV rows: what the manager saw, which model it used and what it predicted. */
+    private final List<String> rows = new ArrayList<>();
     private long lastVersion = Long.MIN_VALUE;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "decision-trace");
@@ -42,6 +45,12 @@ final class DecisionTrace implements AutoCloseable {
             if (all > 0) {
                 synchronized (points) {
                     points.add(new Point(d.timestampMillis(), total * p / all));
+                    for (DecisionMessage.FlowDecision f : d.flows()) {
+                        rows.add(String.format(Locale.ROOT, "%d,%d,%s,%s,%.4f,%.5f,%.3f,%.3f,%.5f,%.4f,%.3f,%.3f",
+                                d.timestampMillis(), d.version(), f.className(), f.model(), f.arrivalRate(), f.observedSeconds(),
+                                total * f.previousWeight() / all, total * f.weight() / all, f.predictedSeconds(), f.utility(),
+                                f.modelGain(), f.modelError()));
+                    }
                 }
             }
         }, 10, 10, TimeUnit.MILLISECONDS);
@@ -82,10 +91,18 @@ final class DecisionTrace implements AutoCloseable {
         int n = 0;
         for (Point p : trace) {
             if (p.millis() >= fromMillis && p.millis() < toMillis && n++ < most) {
-                s.append(s.length() == 0 ? "" : " ").append(String.format(java.util.Locale.ROOT, "%.1f", p.premiumWeight()));
+                s.append(s.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.1f", p.premiumWeight()));
             }
         }
         return n > most ? s + " …" : s.toString();
+    }
+
+    /** The decisions' flows as CSV, a header first; weights in units of {@code total}. */
+    String csv() {
+        synchronized (points) {
+            return "millis,version,class,model,arrivals_per_s,observed_s,previous_weight,weight,predicted_s,utility,gain,model_error\n"
+                    + String.join("\n", rows) + "\n";
+        }
     }
 
     @Override

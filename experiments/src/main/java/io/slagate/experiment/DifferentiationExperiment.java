@@ -8,9 +8,11 @@ import io.slagate.load.service.BackendServer;
 import io.slagate.load.service.ServiceTime;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -60,12 +62,14 @@ final class DifferentiationExperiment {
         ExperimentSetup setup = new ExperimentSetup(scale, 10, "wrr", resolution);
         List<Run> runs = new ArrayList<>();
         PointSweep.Run[] oracle = new PointSweep.Run[MIXES.length];
+        PointSweep.Oracle[] searches = new PointSweep.Oracle[MIXES.length];
         try (BackendServer backend = BackendServer.start("127.0.0.1", List.of(0), ServiceTime.paper(scale, Experiments.SLEEPY_CPU))) {
             runs.add(controllerRun(setup, backend.urls().get(0), dir));
             if (sweep) {
                 for (int p = 0; p < MIXES.length; p++) {
                     log.printf(Locale.ROOT, "B: phase %d (%d,%d) against the oracle%n", p + 1, MIXES[p][0], MIXES[p][1]);
-                    oracle[p] = new PointSweep(scale, quick, log, MIXES[p][0], MIXES[p][1]).oracle(backend.urls().get(0)).best();
+                    searches[p] = new PointSweep(scale, quick, log, MIXES[p][0], MIXES[p][1]).oracle(backend.urls().get(0));
+                    oracle[p] = searches[p].best();
                 }
                 runs.add(controllerRun(setup, backend.urls().get(0), dir.resolve("run-2")));
             }
@@ -92,6 +96,7 @@ final class DifferentiationExperiment {
         List<String> lines = new ArrayList<>();
         if (sweep) {
             md.append(settlingNote());
+            staticRunsTable(md, searches);
             int max = scores.stream().mapToInt(s -> s.cycles() < 0 ? Integer.MAX_VALUE : s.cycles()).max().orElse(-1);
             double mean = scores.stream().mapToInt(s -> s.cycles() < 0 ? Integer.MAX_VALUE : s.cycles()).average().orElse(Double.NaN);
             double gap = scores.stream().mapToDouble(PhaseScore::gap).min().orElse(Double.NaN);
@@ -122,6 +127,8 @@ final class DifferentiationExperiment {
             LoadGenerator g = new LoadGenerator(spec, log);
             long start = System.currentTimeMillis();
             Summary summary = g.run();
+            Files.createDirectories(charts);
+            Files.writeString(charts.resolve("decisions.csv"), trace.csv());
             return new Run(g.samples(), trace.points(), start, summary);
         }
     }
@@ -164,6 +171,38 @@ final class DifferentiationExperiment {
         }
         md.append('\n');
         return scores;
+    }
+
+    /**
+     * Every static weight the search ran per phase, with its utility, and the best's two re-measurements: how far apart
+     * one weight's runs read is the noise any single phase's utility carries, and the weights within it of the best are
+     * as good as the best as far as this run can tell.
+     */
+    private static void staticRunsTable(StringBuilder md, PointSweep.Oracle[] searches) {
+        md.append("\nThe static runs of the search, per phase (w_P: U), and the best's two re-measurements; the weights whose one "
+                + "run reads within the re-measurements' difference of the best's mean:\n\n")
+                .append("| phase | static runs, by w_P | re-measured U₁, U₂ (|U₁ − U₂|) | within that of the best |\n")
+                .append("|---|---|---|---|\n");
+        for (int p = 0; p < MIXES.length; p++) {
+            List<PointSweep.Run> tried = searches[p].tried();
+            int n = tried.size();
+            PointSweep.Run again1 = tried.get(n - 2);
+            PointSweep.Run again2 = tried.get(n - 1);
+            double noise = Math.abs(again1.utility() - again2.utility());
+            double best = searches[p].best().utility();
+            List<PointSweep.Run> search = tried.subList(0, n - 2).stream()
+                    .sorted(Comparator.comparingDouble(PointSweep.Run::premiumWeight)).toList();
+            StringBuilder runs = new StringBuilder();
+            StringBuilder near = new StringBuilder();
+            for (PointSweep.Run r : search) {
+                runs.append(String.format(Locale.ROOT, "%s%.1f: %.3f", runs.length() == 0 ? "" : ", ", r.premiumWeight(), r.utility()));
+                if (r.utility() >= best - noise) {
+                    near.append(String.format(Locale.ROOT, "%s%.1f", near.length() == 0 ? "" : " ", r.premiumWeight()));
+                }
+            }
+            md.append(String.format(Locale.ROOT, "| %s | %s | %.3f, %.3f (%.3f) | %s |%n", NAMES[p], runs, again1.utility(),
+                    again2.utility(), noise, near));
+        }
     }
 
     private static String settlingNote() {

@@ -19,13 +19,18 @@ final class FlowKeys {
         this.config = config;
     }
 
+    /** The key of gateway {@code gateway}'s flow of the class named {@code className}. */
+    static String named(String gateway, String className) {
+        return gateway + "/" + className;
+    }
+
     String of(String gateway, int classIndex) {
         if (keys.size() > 4 * config.controller().maxGateways()) {
             keys.clear(); // gateways long gone: pods' names change with every restart
         }
         String[] k = keys.computeIfAbsent(gateway, g -> new String[config.classes().size()]);
         if (k[classIndex] == null) {
-            k[classIndex] = gateway + "/" + config.classes().get(classIndex).name();
+            k[classIndex] = named(gateway, config.classes().get(classIndex).name());
         }
         return k[classIndex];
     }

@@ -135,7 +135,8 @@ public final class ResourceManager {
 
     /**
      * Keeps a gateway's report, with each flow that changed within its window estimated from the intervals since the
-     * change ({@link ChangePoints}); a class whose flow changed at this report has its pools' damping restarted.
+     * change ({@link ChangePoints}); a class whose flow changed at this report has its pools' damping and its flows' model
+     * correction restarted.
      *
      * @return the classes whose flows changed at this report (empty for none): each is a reason to decide now
      */
@@ -144,6 +145,8 @@ public final class ResourceManager {
         reports.report(seen.stats(), nowNanos, seen.spans());
         for (String c : seen.changed()) {
             setup.poolsOfClass(c).forEach(damper::restart);
+            correction.restart(FlowKeys.named(stats.gatewayId(), c));
+            correction.restart(FlowKeys.named(FlowKeys.WHOLE_CLASS, c));
         }
         return seen.changed();
     }

@@ -165,8 +165,11 @@ public final class ModelCorrection {
 
     /**
      * The measured level moved by the model's change from the measured share to the asked one w, scaled by the gain g.
-     * For a flow measured in overload the additive correction, level + g·(raw − at), whose level is its queue's bound and
-     * timeout; NaN where that is not a positive number. For a flow measured served:
+     * For a flow measured in overload the model alone, but never more than the {@linkplain #saturated bounded figure}
+     * from its level (its queue's bound and timeout): past the model's edge the prediction is what the queue held at the
+     * measured share, longer in proportion where w is smaller than the slots it kept busy; a share past the model's
+     * edge therefore looks no better than the share measured (a flood does not win slots it cannot use), and one below
+     * the edge as good as the model says. For a flow measured served:
      *
      * <ul>
      *   <li>past the model's edge at the measured share (or near it: {@link #pastEdgeWhereServed}), the
@@ -183,14 +186,16 @@ public final class ModelCorrection {
      */
     private static double corrected(double level, double raw, double at, double g, FlowObservation o, double w,
                                     double floor) {
-        double additive = level + g * (raw - at);
-        if (overloaded(o)) {
-            return additive > 0 && Double.isFinite(additive) ? additive : Double.NaN;
-        }
         if (!(w > 0)) {
             return raw;
         }
         double bounded = saturated(level, o, w);
+        if (overloaded(o)) {
+            // its level is its queue's bound and timeout, which no open model describes: the model alone, and where it
+            // answers more than that (past its edge) the level moved by the busy slots' work on w slots
+            return Math.min(raw, bounded);
+        }
+        double additive = level + g * (raw - at);
         if (pastEdgeWhereServed(o, level, at)) {
             return bounded;
         }
@@ -203,13 +208,12 @@ public final class ModelCorrection {
     }
 
     /**
-     * A prediction that is not a positive number (NaN from {@link #corrected}: a flow measured in overload corrected
-     * below zero) is the floor of 1 ns, counted: such a flow looks served to the optimizer, which then gives its slots to
-     * the others (what a flash crowd's victims need, what hides a starving class elsewhere), so an operator sees how
-     * often it happens.
+     * A prediction that is not a positive finite number is the floor of 1 ns, counted. {@link #corrected} answers none
+     * by construction (the property tests hold it to that); the count is what an operator watches should a model ever
+     * break it, since such a flow would look served to the optimizer.
      */
     private double counted(double corrected, double raw) {
-        if (!Double.isNaN(corrected)) {
+        if (corrected > 0 && Double.isFinite(corrected)) {
             return corrected;
         }
         outOfRange.incrementAndGet();
@@ -250,6 +254,16 @@ public final class ModelCorrection {
 
     public double gain(String flow) {
         return gain.getOrDefault(flow, 1.0);
+    }
+
+    /**
+     * The flow's load or plant changed: the gain it learned described the plant before, and the decision pending
+     * judgement was made at the load before, whose difference from the next measurement is the change, not the model's
+     * error. Both are dropped; the gain is learned again from the new load's own moves.
+     */
+    public void restart(String flow) {
+        pending.remove(flow);
+        gain.remove(flow);
     }
 
     /** Forgets flows that no longer exist. */

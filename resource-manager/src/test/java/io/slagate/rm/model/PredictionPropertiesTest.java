@@ -145,16 +145,74 @@ class PredictionPropertiesTest {
         assertEquals(0, correction.outOfRange());
     }
 
-    /** A flow measured in overload corrected below zero is the floor, counted (what a flash crowd's flooded class gets). */
+    /**
+     * A flow measured in overload (3,000/s offered, 500/s served in 2 s on 5 slots) is predicted from the model alone,
+     * bounded by what its queue held: past the model's edge no share looks better than the one measured (a flood wins
+     * nothing by more slots it cannot use), fewer slots look proportionally slower, and a share the model calls stable
+     * is what the model says. Before, the additive correction carried the 2 s below zero at 9.9 slots and the 1 ns floor
+     * made the flood look served there.
+     */
     @Test
-    void anOverloadedFlowCorrectedBelowZero_isTheFloor_counted() {
+    void anOverloadedFlow_isTheModelAlone_boundedByItsQueue() {
         ModelCorrection correction = new ModelCorrection(4);
         ResponseTimeModel mmm = ResponseTimeModel.named("mmm");
-        FlowObservation flooded = new FlowObservation(3000, 2.0, 5.0, 500, 0.01); // 3,000/s offered, 500/s served
-        assertEquals(1e-9, correction.predict("flooded", mmm, flooded, 9.9), 0, "the model's change across its unstable "
-                + "region (thousands of seconds) carries the 2 s measured below zero: the floor");
-        assertEquals(1, correction.outOfRange());
-        assertEquals(2.0, correction.predict("flooded", mmm, flooded, 5.0), 1e-9, "in range at the measured share");
-        assertEquals(1, correction.outOfRange(), "an in-range prediction is not counted");
+        FlowObservation flooded = new FlowObservation(3000, 2.0, 5.0, 500, 0.01);
+        assertEquals(2.0, correction.predict("flooded", mmm, flooded, 5.0), 1e-12, "the measurement at the measured share");
+        assertEquals(2.0, correction.predict("flooded", mmm, flooded, 9.9), 1e-12, "past the model's edge: no better");
+        assertEquals(4.0, correction.predict("flooded", mmm, flooded, 2.5), 1e-12, "its five busy slots' work on 2.5");
+        assertEquals(mmm.predictSeconds(flooded, 40), correction.predict("flooded", mmm, flooded, 40), 1e-12,
+                "below the edge: the model alone");
+        assertTrue(correction.predict("flooded", mmm, flooded, 40) < 0.02);
+        assertEquals(0, correction.outOfRange());
+    }
+
+    /**
+     * Every flow measured in overload, through every model: never above the bounded figure from its level (at most its
+     * queue's time on the slots it kept busy), never above the model alone, and the measured level itself at the measured
+     * share wherever the model is past its edge there.
+     */
+    @Test
+    void overloadedFlows_areBoundedByTheirQueue_andByTheModel() {
+        Random r = new Random(13);
+        ModelCorrection correction = new ModelCorrection(4);
+        int seen = 0;
+        for (String name : ResponseTimeModel.NAMES) {
+            ResponseTimeModel model = ResponseTimeModel.named(name);
+            for (int i = 0; i < CASES; i++) {
+                FlowObservation o = observation(r);
+                if (!(o.throughput() < 0.95 * o.arrivalRate())) {
+                    continue;
+                }
+                seen++;
+                for (double w = 0.25; w <= 100; w *= 1.25) {
+                    double t = correction.predict("f", model, o, w);
+                    double bound = o.responseSeconds() * Math.max(1, o.weight() / w);
+                    assertTrue(t <= bound * (1 + 1e-12) && t <= model.predictSeconds(o, w) * (1 + 1e-12),
+                            name + " " + o + " at w=" + w + ": " + t);
+                }
+                if (model.predictSeconds(o, o.weight()) >= ResponseTimeModel.UNSTABLE_SECONDS) {
+                    assertEquals(o.responseSeconds(), correction.predict("f", model, o, o.weight()), 1e-12 * o.responseSeconds());
+                }
+            }
+        }
+        assertTrue(seen > 1_000, "overloaded cases: " + seen);
+        assertEquals(0, correction.outOfRange());
+    }
+
+    /** A change of load drops what was learned of the plant before it: the gain and the decision pending judgement. */
+    @Test
+    void aRestartedFlow_forgetsItsGain_andItsPendingDecision() {
+        ModelCorrection correction = new ModelCorrection(4);
+        ResponseTimeModel mmm = ResponseTimeModel.named("mmm");
+        FlowObservation at4 = new FlowObservation(40, 0.05, 4.0, 40, 0.04);
+        correction.decidedAt("f", at4);
+        correction.observe("f", new FlowObservation(40, 0.2, 3.0, 40, 0.04), mmm); // far slower than M/M/m says
+        double learned = correction.gain("f");
+        assertTrue(learned > 1.0, "the model under-reacted: " + learned);
+        correction.decidedAt("f", at4);
+        correction.restart("f");
+        assertEquals(1.0, correction.gain("f"));
+        correction.observe("f", new FlowObservation(40, 0.2, 3.0, 40, 0.04), mmm);
+        assertEquals(1.0, correction.gain("f"), "nothing pending to judge after the restart");
     }
 }
