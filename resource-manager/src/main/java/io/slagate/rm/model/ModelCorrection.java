@@ -173,7 +173,12 @@ public final class ModelCorrection {
      *
      * <ul>
      *   <li>past the model's edge at the measured share (or near it: {@link #pastEdgeWhereServed}), the
-     *       {@linkplain #saturated bounded figure};</li>
+     *       {@linkplain #saturated bounded figure} for less share, and for more the measured level shortened in
+     *       proportion, t~·w~/w, down to the floor. A flow served while its arrivals' work fills its share keeps the share
+     *       full: a closed population, of which the one with no think time (every client always waiting or served) gains
+     *       the least from more slots, exactly that proportion (one with think time gains more). Held flat above w~, as
+     *       an open flood past its edge would be, such a flow never looked better for more share and kept whatever
+     *       share it had (premium's 20 clients held at 6 slots through experiment B's (20, 5));</li>
      *   <li>otherwise the larger of the additive correction and the proportional one, level·(raw / at)^g, which keeps the
      *       model's change as a ratio: both agree with the measurement at the measured share and never rise with more
      *       share, and the proportional one stays positive where the additive one would cross zero; capped at
@@ -197,7 +202,7 @@ public final class ModelCorrection {
         }
         double additive = level + g * (raw - at);
         if (pastEdgeWhereServed(o, level, at)) {
-            return bounded;
+            return w > o.weight() ? Math.max(Math.min(floor, level), level * o.weight() / w) : bounded;
         }
         double proportional = at > 0 && raw >= 0 ? level * Math.pow(raw / at, g) : Double.NaN;
         double best = Math.max(Double.isFinite(additive) ? additive : Double.NEGATIVE_INFINITY,

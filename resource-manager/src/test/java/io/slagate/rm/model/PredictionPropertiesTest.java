@@ -97,7 +97,9 @@ class PredictionPropertiesTest {
         FlowObservation past = new FlowObservation(77.333, 0.2113, 4.0, 80.667, 0.0530);
         assertTrue(mmm.predictSeconds(past, 4.0) >= ResponseTimeModel.UNSTABLE_SECONDS, "the case is past the model's edge");
         assertEquals(0.2113, correction.predict("basic", mmm, past, 4.0), 1e-12, "the measurement at the measured share");
-        assertEquals(0.2113, correction.predict("basic", mmm, past, 4.165), 1e-12, "no faster with more share than served");
+        assertEquals(0.2113 * 4 / 4.165, correction.predict("basic", mmm, past, 4.165), 1e-12, "its full share's work on "
+                + "more slots: the least a closed population that keeps its share full gains");
+        assertEquals(0.0530, correction.predict("basic", mmm, past, 40), 1e-12, "never below the service time");
         assertEquals(0.2113 * 4 / 3, correction.predict("basic", mmm, past, 3.0), 1e-12, "its busy slots' work on 3 slots");
         // premium at 5.33 slots: 95.3/s served in 154 ms; the model says seconds there, milliseconds one slot up
         FlowObservation near = new FlowObservation(95.333, 0.154, 5.332, 95.0, 0.054);
