@@ -38,7 +38,7 @@ final class DifferentiationExperiment {
     }
 
     /** Settling and utility of one phase of one run against the phase's best static weights. */
-    record PhaseScore(int cycles, double gap) {
+    record PhaseScore(int cycles, double gap, int cyclesNearAsGood) {
     }
 
     private final double scale;
@@ -90,7 +90,7 @@ final class DifferentiationExperiment {
             md.append(String.format(Locale.ROOT, "%nRequests sent %d, answered %d, lost %d.%n%n", run.summary().sent(),
                     run.summary().answered(), run.summary().lost()));
             if (sweep) {
-                scores.addAll(settlingTable(md, run, oracle, r + 1));
+                scores.addAll(settlingTable(md, run, searches, r + 1));
             }
         }
         List<String> lines = new ArrayList<>();
@@ -106,6 +106,13 @@ final class DifferentiationExperiment {
                     max, mean, gap);
             md.append("\n`").append(line).append("` (over both runs' four phases)\n\n");
             lines.add(line);
+            int nearMax = scores.stream().mapToInt(x -> x.cyclesNearAsGood() < 0 ? Integer.MAX_VALUE : x.cyclesNearAsGood()).max().orElse(-1);
+            String nearLine = nearMax == Integer.MAX_VALUE ? "settle-near-as-good cycles-after-change max never"
+                    : String.format(Locale.ROOT, "settle-near-as-good cycles-after-change max %d mean %.1f", nearMax,
+                    scores.stream().mapToInt(PhaseScore::cyclesNearAsGood).average().orElse(Double.NaN));
+            md.append("`").append(nearLine).append("` (the same band around the nearest weight as good as the best, as far as "
+                    + "the search's noise tells)\n\n");
+            lines.add(nearLine);
         }
         md.append("![weights](weights.png)\n![response time](response-time.png)\n![queues](queues.png)\n"
                 + "![throughput](throughput.png)\n![utility](utility.png)\n");
@@ -149,9 +156,10 @@ final class DifferentiationExperiment {
     }
 
     /** Each phase's utility beside its best static weights', and the cycles until premium's weight settles near them. */
-    private List<PhaseScore> settlingTable(StringBuilder md, Run run, PointSweep.Run[] oracle, int number) {
-        md.append("| phase | U_controller | U best static (w_P) | U_controller − U_best | band | settled after (cycles) | w_P per cycle, first 12 |\n")
-                .append("|---|---:|---:|---:|---|---:|---|\n");
+    private List<PhaseScore> settlingTable(StringBuilder md, Run run, PointSweep.Oracle[] searches, int number) {
+        md.append("| phase | U_controller | U best static (w_P) | U_controller − U_best | band | settled after (cycles) "
+                        + "| as-good weights | settled near one (cycles) | w_P per cycle, first 12 |\n")
+                .append("|---|---:|---:|---:|---|---:|---|---:|---|\n");
         List<PhaseScore> scores = new ArrayList<>();
         long phaseMillis = phase().toMillis();
         for (int p = 0; p < MIXES.length; p++) {
@@ -159,15 +167,20 @@ final class DifferentiationExperiment {
             Experiments.PhaseStats sb = Experiments.PhaseStats.of(run.samples(), p + 1, "basic", 0.4);
             double u = Math.min(2 - sp.meanMs() / 1000 / scale, 3 - sb.meanMs() / 1000 / scale);
             long from = run.startMillis() + p * phaseMillis;
-            double best = oracle[p].premiumWeight();
+            PointSweep.Run oracle = searches[p].best();
+            double best = oracle.premiumWeight();
             double band = DecisionTrace.band(best);
             int cycles = DecisionTrace.settleCycles(run.trace(), from, from + phaseMillis, best, band);
-            scores.add(new PhaseScore(cycles, u - oracle[p].utility()));
-            md.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f (%.1f) | %+.3f | %.1f ± %.1f | %s | %s |%n", NAMES[p], u,
-                    oracle[p].utility(), best, u - oracle[p].utility(), best, band, cycles < 0 ? "never" : String.valueOf(cycles),
-                    DecisionTrace.weights(run.trace(), from, from + phaseMillis, 12)));
+            List<Double> asGood = asGood(searches[p]);
+            double low = Math.min(best, asGood.get(0));
+            double high = Math.max(best, asGood.get(asGood.size() - 1));
+            int near = DecisionTrace.settleCycles(run.trace(), from, from + phaseMillis, low, high, band);
+            scores.add(new PhaseScore(cycles, u - oracle.utility(), near));
+            md.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f (%.1f) | %+.3f | %.1f ± %.1f | %s | %.1f..%.1f | %s | %s |%n",
+                    NAMES[p], u, oracle.utility(), best, u - oracle.utility(), best, band, cycles < 0 ? "never" : String.valueOf(cycles),
+                    low, high, near < 0 ? "never" : String.valueOf(near), DecisionTrace.weights(run.trace(), from, from + phaseMillis, 12)));
             log.printf(Locale.ROOT, "B run %d %s controller %.3f best-static %.3f (w_P %.1f) settled %s cycles%n", number, NAMES[p], u,
-                    oracle[p].utility(), best, cycles < 0 ? "never" : String.valueOf(cycles));
+                    oracle.utility(), best, cycles < 0 ? "never" : String.valueOf(cycles));
         }
         md.append('\n');
         return scores;
@@ -178,6 +191,23 @@ final class DifferentiationExperiment {
      * one weight's runs read is the noise any single phase's utility carries, and the weights within it of the best are
      * as good as the best as far as this run can tell.
      */
+    /**
+     * The weights of the search's single runs that read within the best's two re-measurements' difference of the best's
+     * mean, ascending (at least the best's): as far as this run can tell, as good as the best.
+     */
+    static List<Double> asGood(PointSweep.Oracle search) {
+        List<PointSweep.Run> tried = search.tried();
+        int n = tried.size();
+        double noise = Math.abs(tried.get(n - 2).utility() - tried.get(n - 1).utility());
+        double best = search.best().utility();
+        List<Double> out = new ArrayList<>(tried.subList(0, n - 2).stream().filter(r -> r.utility() >= best - noise)
+                .map(PointSweep.Run::premiumWeight).sorted().toList());
+        if (out.isEmpty()) {
+            out.add(search.best().premiumWeight());
+        }
+        return out;
+    }
+
     private static void staticRunsTable(StringBuilder md, PointSweep.Oracle[] searches) {
         md.append("\nThe static runs of the search, per phase (w_P: U), and the best's two re-measurements; the weights whose one "
                 + "run reads within the re-measurements' difference of the best's mean:\n\n")
@@ -189,16 +219,15 @@ final class DifferentiationExperiment {
             PointSweep.Run again1 = tried.get(n - 2);
             PointSweep.Run again2 = tried.get(n - 1);
             double noise = Math.abs(again1.utility() - again2.utility());
-            double best = searches[p].best().utility();
             List<PointSweep.Run> search = tried.subList(0, n - 2).stream()
                     .sorted(Comparator.comparingDouble(PointSweep.Run::premiumWeight)).toList();
             StringBuilder runs = new StringBuilder();
-            StringBuilder near = new StringBuilder();
             for (PointSweep.Run r : search) {
                 runs.append(String.format(Locale.ROOT, "%s%.1f: %.3f", runs.length() == 0 ? "" : ", ", r.premiumWeight(), r.utility()));
-                if (r.utility() >= best - noise) {
-                    near.append(String.format(Locale.ROOT, "%s%.1f", near.length() == 0 ? "" : " ", r.premiumWeight()));
-                }
+            }
+            StringBuilder near = new StringBuilder();
+            for (double w : asGood(searches[p])) {
+                near.append(String.format(Locale.ROOT, "%s%.1f", near.length() == 0 ? "" : " ", w));
             }
             md.append(String.format(Locale.ROOT, "| %s | %s | %.3f, %.3f (%.3f) | %s |%n", NAMES[p], runs, again1.utility(),
                     again2.utility(), noise, near));

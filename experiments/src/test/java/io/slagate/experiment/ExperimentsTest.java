@@ -23,6 +23,21 @@ class ExperimentsTest {
         assertEquals(0, DecisionTrace.settleCycles(t, 1_000, 5_000, 5.5, 20), "a band that holds everything: settled at once");
         assertEquals(-1, DecisionTrace.settleCycles(t, 1_000, 5_000, 2, DecisionTrace.band(2)), "never near 2");
         assertEquals(1.0, DecisionTrace.band(4), 1e-9, "one slot at least");
+        assertEquals(5, DecisionTrace.settleCycles(t, 1_000, 5_000, 3, 7, 2), "within 2 of [3, 7] but for the overshoot to 9.8");
+        assertEquals(0, DecisionTrace.settleCycles(t, 1_000, 5_000, 5, 9.8, 0), "every weight inside [5, 9.8]: settled at once");
+        assertEquals(-1, DecisionTrace.settleCycles(t, 1_000, 5_000, 3, 7, 1), "8.5 is 1.5 from [3, 7]: never within 1");
+    }
+
+    /** The weights as good as the best: whose one run reads within the best's re-measurements' difference of its mean. */
+    @Test
+    void asGood_areTheWeightsWithinTheReMeasurementsNoise() {
+        List<PointSweep.Run> tried = List.of(run(1, 0.2), run(3, 0.85), run(5, 0.9), run(7, 1.0), run(9, 0.7), run(7, 0.95), run(7, 0.85));
+        PointSweep.Oracle o = new PointSweep.Oracle(tried, run(7, 0.9));
+        assertEquals(List.of(3.0, 5.0, 7.0), DifferentiationExperiment.asGood(o), "noise 0.1 below the mean 0.9");
+    }
+
+    private static PointSweep.Run run(double w, double u) {
+        return new PointSweep.Run("static", 1, 1, u, w, Double.NaN);
     }
 
     @Test
