@@ -68,16 +68,16 @@ final class DecisionTrace implements AutoCloseable {
      * already does; −1 when the weight never settles there (or no decision was made).
      */
     static int settleCycles(List<Point> trace, long fromMillis, long toMillis, double target, double band) {
-        return settleCycles(trace, fromMillis, toMillis, target, target, band);
+        return settleCycles(trace, fromMillis, toMillis, List.of(target), band);
     }
 
-    /** As {@link #settleCycles(List, long, long, double, double)}, for any target in [{@code low}, {@code high}]. */
-    static int settleCycles(List<Point> trace, long fromMillis, long toMillis, double low, double high, double band) {
+    /** As {@link #settleCycles(List, long, long, double, double)}, within {@code band} of the nearest of {@code targets}. */
+    static int settleCycles(List<Point> trace, long fromMillis, long toMillis, List<Double> targets, double band) {
         List<Point> in = trace.stream().filter(p -> p.millis() >= fromMillis && p.millis() < toMillis).toList();
         int settledFrom = -1;
         for (int i = 0; i < in.size(); i++) {
             double w = in.get(i).premiumWeight();
-            if (Math.abs(w - Math.max(low, Math.min(high, w))) > band) {
+            if (targets.stream().mapToDouble(t -> Math.abs(w - t)).min().orElse(Double.POSITIVE_INFINITY) > band) {
                 settledFrom = -1;
             } else if (settledFrom < 0) {
                 settledFrom = i;

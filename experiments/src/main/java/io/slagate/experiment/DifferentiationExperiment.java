@@ -158,8 +158,8 @@ final class DifferentiationExperiment {
     /** Each phase's utility beside its best static weights', and the cycles until premium's weight settles near them. */
     private List<PhaseScore> settlingTable(StringBuilder md, Run run, PointSweep.Oracle[] searches, int number) {
         md.append("| phase | U_controller | U best static (w_P) | U_controller − U_best | band | settled after (cycles) "
-                        + "| as-good weights | settled near one (cycles) | w_P per cycle, first 12 |\n")
-                .append("|---|---:|---:|---:|---|---:|---|---:|---|\n");
+                        + "| settled near an as-good weight (cycles) | w_P per cycle, first 12 |\n")
+                .append("|---|---:|---:|---:|---|---:|---:|---|\n");
         List<PhaseScore> scores = new ArrayList<>();
         long phaseMillis = phase().toMillis();
         for (int p = 0; p < MIXES.length; p++) {
@@ -171,14 +171,13 @@ final class DifferentiationExperiment {
             double best = oracle.premiumWeight();
             double band = DecisionTrace.band(best);
             int cycles = DecisionTrace.settleCycles(run.trace(), from, from + phaseMillis, best, band);
-            List<Double> asGood = asGood(searches[p]);
-            double low = Math.min(best, asGood.get(0));
-            double high = Math.max(best, asGood.get(asGood.size() - 1));
-            int near = DecisionTrace.settleCycles(run.trace(), from, from + phaseMillis, low, high, band);
+            List<Double> asGood = new ArrayList<>(asGood(searches[p]));
+            asGood.add(best);
+            int near = DecisionTrace.settleCycles(run.trace(), from, from + phaseMillis, asGood, band);
             scores.add(new PhaseScore(cycles, u - oracle.utility(), near));
-            md.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f (%.1f) | %+.3f | %.1f ± %.1f | %s | %.1f..%.1f | %s | %s |%n",
+            md.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f (%.1f) | %+.3f | %.1f ± %.1f | %s | %s | %s |%n",
                     NAMES[p], u, oracle.utility(), best, u - oracle.utility(), best, band, cycles < 0 ? "never" : String.valueOf(cycles),
-                    low, high, near < 0 ? "never" : String.valueOf(near), DecisionTrace.weights(run.trace(), from, from + phaseMillis, 12)));
+                    near < 0 ? "never" : String.valueOf(near), DecisionTrace.weights(run.trace(), from, from + phaseMillis, 12)));
             log.printf(Locale.ROOT, "B run %d %s controller %.3f best-static %.3f (w_P %.1f) settled %s cycles%n", number, NAMES[p], u,
                     oracle.utility(), best, cycles < 0 ? "never" : String.valueOf(cycles));
         }

@@ -23,9 +23,11 @@ class ExperimentsTest {
         assertEquals(0, DecisionTrace.settleCycles(t, 1_000, 5_000, 5.5, 20), "a band that holds everything: settled at once");
         assertEquals(-1, DecisionTrace.settleCycles(t, 1_000, 5_000, 2, DecisionTrace.band(2)), "never near 2");
         assertEquals(1.0, DecisionTrace.band(4), 1e-9, "one slot at least");
-        assertEquals(5, DecisionTrace.settleCycles(t, 1_000, 5_000, 3, 7, 2), "within 2 of [3, 7] but for the overshoot to 9.8");
-        assertEquals(0, DecisionTrace.settleCycles(t, 1_000, 5_000, 5, 9.8, 0), "every weight inside [5, 9.8]: settled at once");
-        assertEquals(-1, DecisionTrace.settleCycles(t, 1_000, 5_000, 3, 7, 1), "8.5 is 1.5 from [3, 7]: never within 1");
+        assertEquals(5, DecisionTrace.settleCycles(t, 1_000, 5_000, List.of(3.0, 7.0), 1.5), "within 1.5 of 7 but for 9.8");
+        assertEquals(-1, DecisionTrace.settleCycles(t, 1_000, 5_000, List.of(3.0, 7.0), 1.0), "8.5 is 1.5 from 7: never within 1");
+        assertEquals(-1, DecisionTrace.settleCycles(t, 1_000, 5_000, List.of(3.0, 11.0), 2.0), "the targets, not the span between "
+                + "them: 6, 7 and 8 are more than 2 from both 3 and 11");
+        assertEquals(5, DecisionTrace.settleCycles(t, 1_000, 5_000, List.of(5.0, 8.5), 1.0), "8.5 for good from the 6th");
     }
 
     /** The weights as good as the best: whose one run reads within the best's re-measurements' difference of its mean. */

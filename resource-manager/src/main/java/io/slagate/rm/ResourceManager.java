@@ -102,6 +102,11 @@ public final class ResourceManager {
         solver = new PoolSolver(setup, correction, damper, keys);
     }
 
+    /** The model correction, learned per flow across cycles. */
+    ModelCorrection correction() {
+        return correction;
+    }
+
     /** Corrected predictions so far that came out non-positive or non-finite ({@link ModelCorrection#outOfRange}). */
     public long predictionsOutOfRange() {
         return correction.outOfRange();
