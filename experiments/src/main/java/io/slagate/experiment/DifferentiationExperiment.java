@@ -97,22 +97,7 @@ final class DifferentiationExperiment {
         if (sweep) {
             md.append(settlingNote());
             staticRunsTable(md, searches);
-            int max = scores.stream().mapToInt(s -> s.cycles() < 0 ? Integer.MAX_VALUE : s.cycles()).max().orElse(-1);
-            double mean = scores.stream().mapToInt(s -> s.cycles() < 0 ? Integer.MAX_VALUE : s.cycles()).average().orElse(Double.NaN);
-            double gap = scores.stream().mapToDouble(PhaseScore::gap).min().orElse(Double.NaN);
-            String line = max == Integer.MAX_VALUE
-                    ? String.format(Locale.ROOT, "settle cycles-after-change max never mean never utility-gap-to-best-static min %.3f", gap)
-                    : String.format(Locale.ROOT, "settle cycles-after-change max %d mean %.1f utility-gap-to-best-static min %.3f",
-                    max, mean, gap);
-            md.append("\n`").append(line).append("` (over both runs' four phases)\n\n");
-            lines.add(line);
-            int nearMax = scores.stream().mapToInt(x -> x.cyclesNearAsGood() < 0 ? Integer.MAX_VALUE : x.cyclesNearAsGood()).max().orElse(-1);
-            String nearLine = nearMax == Integer.MAX_VALUE ? "settle-near-as-good cycles-after-change max never"
-                    : String.format(Locale.ROOT, "settle-near-as-good cycles-after-change max %d mean %.1f", nearMax,
-                    scores.stream().mapToInt(PhaseScore::cyclesNearAsGood).average().orElse(Double.NaN));
-            md.append("`").append(nearLine).append("` (the same band around the nearest weight as good as the best, as far as "
-                    + "the search's noise tells)\n\n");
-            lines.add(nearLine);
+            lines.addAll(closingLines(md, scores));
         }
         md.append("![weights](weights.png)\n![response time](response-time.png)\n![queues](queues.png)\n"
                 + "![throughput](throughput.png)\n![utility](utility.png)\n");
@@ -153,6 +138,28 @@ final class DifferentiationExperiment {
                     NAMES[p], MIXES[p][0], MIXES[p][1], sp.weight(), sb.weight(), tP, tB, 2 - tP, 3 - tB, sp.queue(), sb.queue(),
                     sp.throughput() * scale, sb.throughput() * scale));
         }
+    }
+
+    /** The closing lines over every run's phases (settling against the best and near an as-good weight), also in md. */
+    private static List<String> closingLines(StringBuilder md, List<PhaseScore> scores) {
+        List<String> lines = new ArrayList<>();
+        int max = scores.stream().mapToInt(s -> s.cycles() < 0 ? Integer.MAX_VALUE : s.cycles()).max().orElse(-1);
+        double mean = scores.stream().mapToInt(s -> s.cycles() < 0 ? Integer.MAX_VALUE : s.cycles()).average().orElse(Double.NaN);
+        double gap = scores.stream().mapToDouble(PhaseScore::gap).min().orElse(Double.NaN);
+        String line = max == Integer.MAX_VALUE
+                ? String.format(Locale.ROOT, "settle cycles-after-change max never mean never utility-gap-to-best-static min %.3f", gap)
+                : String.format(Locale.ROOT, "settle cycles-after-change max %d mean %.1f utility-gap-to-best-static min %.3f",
+                max, mean, gap);
+        md.append("\n`").append(line).append("` (over both runs' four phases)\n\n");
+        lines.add(line);
+        int nearMax = scores.stream().mapToInt(x -> x.cyclesNearAsGood() < 0 ? Integer.MAX_VALUE : x.cyclesNearAsGood()).max().orElse(-1);
+        String nearLine = nearMax == Integer.MAX_VALUE ? "settle-near-as-good cycles-after-change max never"
+                : String.format(Locale.ROOT, "settle-near-as-good cycles-after-change max %d mean %.1f", nearMax,
+                scores.stream().mapToInt(PhaseScore::cyclesNearAsGood).average().orElse(Double.NaN));
+        md.append("`").append(nearLine).append("` (the same band around the nearest weight as good as the best, as far as "
+                + "the search's noise tells)\n\n");
+        lines.add(nearLine);
+        return lines;
     }
 
     /** Each phase's utility beside its best static weights', and the cycles until premium's weight settles near them. */
