@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
@@ -178,9 +179,7 @@ final class DifferentiationExperiment {
             double best = oracle.premiumWeight();
             double band = DecisionTrace.band(best);
             int cycles = DecisionTrace.settleCycles(run.trace(), from, from + phaseMillis, best, band);
-            List<Double> asGood = new ArrayList<>(asGood(searches[p]));
-            asGood.add(best);
-            int near = DecisionTrace.settleCycles(run.trace(), from, from + phaseMillis, asGood, band);
+            int near = DecisionTrace.settleCycles(run.trace(), from, from + phaseMillis, asGood(searches[p]), band);
             scores.add(new PhaseScore(cycles, u - oracle.utility(), near));
             md.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f (%.1f) | %+.3f | %.1f ± %.1f | %s | %s | %s |%n",
                     NAMES[p], u, oracle.utility(), best, u - oracle.utility(), best, band, cycles < 0 ? "never" : String.valueOf(cycles),
@@ -192,28 +191,29 @@ final class DifferentiationExperiment {
         return scores;
     }
 
+    /** How far apart the best's two re-measurements read: the noise one run's utility carries. */
+    private static double noise(PointSweep.Oracle search) {
+        List<PointSweep.Run> tried = search.tried();
+        return Math.abs(tried.get(tried.size() - 2).utility() - tried.get(tried.size() - 1).utility());
+    }
+
+    /**
+     * The best's weight and those of the search's single runs that read within {@link #noise} of the best's mean,
+     * ascending: as far as this run can tell, as good as the best.
+     */
+    static List<Double> asGood(PointSweep.Oracle search) {
+        List<PointSweep.Run> tried = search.tried();
+        double floor = search.best().utility() - noise(search);
+        return Stream.concat(Stream.of(search.best().premiumWeight()), tried.subList(0, tried.size() - 2).stream()
+                        .filter(r -> r.utility() >= floor).map(PointSweep.Run::premiumWeight))
+                .distinct().sorted().toList();
+    }
+
     /**
      * Every static weight the search ran per phase, with its utility, and the best's two re-measurements: how far apart
      * one weight's runs read is the noise any single phase's utility carries, and the weights within it of the best are
      * as good as the best as far as this run can tell.
      */
-    /**
-     * The weights of the search's single runs that read within the best's two re-measurements' difference of the best's
-     * mean, ascending (at least the best's): as far as this run can tell, as good as the best.
-     */
-    static List<Double> asGood(PointSweep.Oracle search) {
-        List<PointSweep.Run> tried = search.tried();
-        int n = tried.size();
-        double noise = Math.abs(tried.get(n - 2).utility() - tried.get(n - 1).utility());
-        double best = search.best().utility();
-        List<Double> out = new ArrayList<>(tried.subList(0, n - 2).stream().filter(r -> r.utility() >= best - noise)
-                .map(PointSweep.Run::premiumWeight).sorted().toList());
-        if (out.isEmpty()) {
-            out.add(search.best().premiumWeight());
-        }
-        return out;
-    }
-
     private static void staticRunsTable(StringBuilder md, PointSweep.Oracle[] searches) {
         md.append("\nThe static runs of the search, per phase (w_P: U), and the best's two re-measurements; the weights whose one "
                 + "run reads within the re-measurements' difference of the best's mean:\n\n")
@@ -222,9 +222,6 @@ final class DifferentiationExperiment {
         for (int p = 0; p < MIXES.length; p++) {
             List<PointSweep.Run> tried = searches[p].tried();
             int n = tried.size();
-            PointSweep.Run again1 = tried.get(n - 2);
-            PointSweep.Run again2 = tried.get(n - 1);
-            double noise = Math.abs(again1.utility() - again2.utility());
             List<PointSweep.Run> search = tried.subList(0, n - 2).stream()
                     .sorted(Comparator.comparingDouble(PointSweep.Run::premiumWeight)).toList();
             StringBuilder runs = new StringBuilder();
@@ -235,8 +232,8 @@ final class DifferentiationExperiment {
             for (double w : asGood(searches[p])) {
                 near.append(String.format(Locale.ROOT, "%s%.1f", near.length() == 0 ? "" : " ", w));
             }
-            md.append(String.format(Locale.ROOT, "| %s | %s | %.3f, %.3f (%.3f) | %s |%n", NAMES[p], runs, again1.utility(),
-                    again2.utility(), noise, near));
+            md.append(String.format(Locale.ROOT, "| %s | %s | %.3f, %.3f (%.3f) | %s |%n", NAMES[p], runs, tried.get(n - 2).utility(),
+                    tried.get(n - 1).utility(), noise(searches[p]), near));
         }
     }
 

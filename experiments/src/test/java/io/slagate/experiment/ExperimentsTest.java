@@ -35,7 +35,9 @@ class ExperimentsTest {
     void asGood_areTheWeightsWithinTheReMeasurementsNoise() {
         List<PointSweep.Run> tried = List.of(run(1, 0.2), run(3, 0.85), run(5, 0.9), run(7, 1.0), run(9, 0.7), run(7, 0.95), run(7, 0.85));
         PointSweep.Oracle o = new PointSweep.Oracle(tried, run(7, 0.9));
-        assertEquals(List.of(3.0, 5.0, 7.0), DifferentiationExperiment.asGood(o), "noise 0.1 below the mean 0.9");
+        assertEquals(List.of(3.0, 5.0, 7.0), DifferentiationExperiment.asGood(o), "noise 0.1 below the mean 0.9, 7 once");
+        PointSweep.Oracle lucky = new PointSweep.Oracle(List.of(run(5, 0.5), run(7, 0.6), run(7, 1.0), run(7, 1.0)), run(7, 1.0));
+        assertEquals(List.of(7.0), DifferentiationExperiment.asGood(lucky), "the best's weight even where its run read below");
     }
 
     private static PointSweep.Run run(double w, double u) {

@@ -86,8 +86,7 @@ public final class ModelCorrection {
         double measured = o.responseSeconds();
         boolean anchored = !pastEdgeWhereServed(from, from.responseSeconds(), atFrom);
         // what the manager predicted, as predict() answers (uncounted: this judges a prediction, it makes none)
-        double correctedThen = corrected(from.responseSeconds(), alone, atFrom, p.gain(), from, o.weight(), model.floorSeconds(from));
-        double predicted = Double.isNaN(correctedThen) ? 1e-9 : correctedThen;
+        double predicted = corrected(from.responseSeconds(), alone, atFrom, p.gain(), from, o.weight(), model.floorSeconds(from));
         double e = Math.abs(predicted - measured) / measured;
         error.put(flow, e);
         if (e > BLOWN && listener != null) {
@@ -114,7 +113,7 @@ public final class ModelCorrection {
         }
         // the model's change from what was measured (w~ at the window's rate) to what is asked (w at the rate ahead)
         double at = model.predictSeconds(o.withoutForecast(), o.weight());
-        return counted(corrected(o.responseSeconds(), raw, at, gain.getOrDefault(flow, 1.0), o, w, model.floorSeconds(o)), raw);
+        return counted(corrected(o.responseSeconds(), raw, at, gain.getOrDefault(flow, 1.0), o, w, model.floorSeconds(o)));
     }
 
     /**
@@ -136,7 +135,7 @@ public final class ModelCorrection {
         } else {
             level = at;
         }
-        return counted(corrected(level, raw, at, gain.getOrDefault(flow, 1.0), o, w, model.floorSeconds(o)), raw);
+        return counted(corrected(level, raw, at, gain.getOrDefault(flow, 1.0), o, w, model.floorSeconds(o)));
     }
 
     /**
@@ -177,8 +176,8 @@ public final class ModelCorrection {
      *       proportion, t~·w~/w, down to the floor. A flow served while its arrivals' work fills its share keeps the share
      *       full: a closed population, of which the one with no think time (every client always waiting or served) gains
      *       the least from more slots, exactly that proportion (one with think time gains more). Held flat above w~, as
-     *       an open flood past its edge would be, such a flow never looked better for more share and kept whatever
-     *       share it had (premium's 20 clients held at 6 slots through experiment B's (20, 5));</li>
+     *       an open flood past its edge would be, such a flow would never look better for more share and would keep
+     *       whatever share it had;</li>
      *   <li>otherwise the larger of the additive correction and the proportional one, level·(raw / at)^g, which keeps the
      *       model's change as a ratio: both agree with the measurement at the measured share and never rise with more
      *       share, and the proportional one stays positive where the additive one would cross zero; capped at
@@ -217,7 +216,7 @@ public final class ModelCorrection {
      * by construction (the property tests hold it to that); the count is what an operator watches should a model ever
      * break it, since such a flow would look served to the optimizer.
      */
-    private double counted(double corrected, double raw) {
+    private double counted(double corrected) {
         if (corrected > 0 && Double.isFinite(corrected)) {
             return corrected;
         }
