@@ -25,9 +25,13 @@ import java.util.Set;
  * </ul>
  *
  * A test beyond {@value #Z} standard deviations is a change (about one false alarm per 10⁵ tests, a day of cycles for
- * a few flows): the intervals before it are dropped, and until the window has filled with intervals after it the
- * flow's rates and times are those of the intervals since the change, not the window's, which still mostly holds the
- * load before. The manager's thread only.
+ * a few flows): the intervals before it are dropped, and until the window has filled with intervals after the one
+ * the change began in, the flow's rates and times are those of the intervals since the change, not the window's,
+ * which still mostly holds the load before. At the report that shows the change they are the intervals that showed it
+ * (the manager acts at once); from the next report on, those after the first: the interval a change began in mixes
+ * the loads before and after, and a closed population that grew queued its new clients' first requests in it, a
+ * backlog that is no arrival rate and would read as overload (arrivals beyond completions) as long as it is counted.
+ * The manager's thread only.
  */
 final class ChangePoints {
     /** How many standard deviations a difference must reach to count as a change. */
@@ -103,12 +107,17 @@ final class ChangePoints {
                 h.sinceChange = true;
                 changed.add(f.className());
             }
-            if (h.sinceChange && h.intervals.size() >= window) {
-                h.sinceChange = false; // the window holds only the new load now
+            if (h.sinceChange && h.intervals.size() > window) {
+                h.sinceChange = false; // the window holds only the intervals after the one the change began in
             }
             if (h.sinceChange) {
-                out.add(estimate(f, h.intervals));
-                spans.put(f.className(), h.intervals.stream().mapToDouble(i -> i.figures().seconds()).sum());
+                // at the change, the intervals that showed it; after it, those after the one it began in: that one holds
+                // the transition (a closed population's new clients, each sending at once, queued in it without a
+                // completion yet, which read as overload for as long as it stays in the estimate)
+                List<Interval> since = List.copyOf(h.intervals);
+                List<Interval> used = recent > 0 ? since : since.subList(1, since.size());
+                out.add(estimate(f, used));
+                spans.put(f.className(), used.stream().mapToDouble(i -> i.figures().seconds()).sum());
             } else {
                 out.add(f);
             }
@@ -235,7 +244,7 @@ final class ChangePoints {
     }
 
     /** The flow's rates and times over the intervals since its change. */
-    private static FlowStatsMessage estimate(FlowStatsMessage f, Deque<Interval> since) {
+    private static FlowStatsMessage estimate(FlowStatsMessage f, List<Interval> since) {
         double seconds = 0;
         long arrivals = 0;
         long completions = 0;

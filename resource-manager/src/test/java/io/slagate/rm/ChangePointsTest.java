@@ -102,6 +102,58 @@ class ChangePointsTest {
         assertTrue(seen.spans().isEmpty());
     }
 
+    /** A report whose window and last interval counted {@code arrivals} and {@code completions} per interval. */
+    private static StatsMessage served(long seq, double windowArrivals, double windowCompletions, long arrivals, long completions) {
+        FlowStatsMessage.Interval last = new FlowStatsMessage.Interval(INTERVAL, arrivals, completions, 0, 0.05, 0.025, 0.025);
+        return new StatsMessage(BusMessage.SCHEMA, "gw1", seq, 0, WINDOW, 1, List.of(new FlowStatsMessage("premium",
+                windowArrivals / INTERVAL, windowCompletions / INTERVAL, 0, 0.05, 0.025, 0.025, 0, 0, 5, Double.NaN, Double.NaN, 0,
+                last)), List.of(new ServerStatusMessage("s1", 10, 0, true)));
+    }
+
+    /**
+     * 15 closed-loop clients join 5 that sent 12 requests an interval: each sends at once, so the interval they join in
+     * counts 15 arrivals beyond its completions, and from then on arrivals and completions are alike again at 48. The
+     * gateway's window carries that backlog for its 6 intervals (15 short of 303 arrivals at 6, just under the overload
+     * test's 5%, and more at fewer intervals); the estimate carries it at the change only.
+     */
+    @Test
+    void aClosedPopulationThatGrew_isEstimatedServedFromTheReportAfterTheChange() {
+        ChangePoints c = new ChangePoints();
+        for (int i = 0; i < 12; i++) {
+            c.observe(served(i, 12, 12, 12, 12));
+        }
+        ChangePoints.Seen at = c.observe(served(12, 12 + 63 / 6.0, 12 + 48 / 6.0, 63, 48));
+        assertEquals(Set.of("premium"), at.changed());
+        FlowStatsMessage f = at.stats().flows().get(0);
+        assertEquals(63 / INTERVAL, f.arrivalRate(), 1e-9, "at the change, the interval that showed it");
+        for (int k = 2; k <= 6; k++) {
+            // the window's mean per interval: the first interval after the change, k − 1 at 48, the rest before it at 12
+            double windowArrivals = (63 + 48 * (k - 1) + 12 * (6 - k)) / 6.0;
+            double windowCompletions = (48 * k + 12 * (6 - k)) / 6.0;
+            f = c.observe(served(11 + k, windowArrivals, windowCompletions, 48, 48)).stats().flows().get(0);
+            assertTrue(k == 6 || windowCompletions < 0.95 * windowArrivals, "the window alone reads overload " + k + " intervals after");
+            assertEquals(48 / INTERVAL, f.arrivalRate(), 1e-9, k + " intervals after: the rate since the transition");
+            assertEquals(f.arrivalRate(), f.throughput(), 1e-9, k + " intervals after: served");
+        }
+        StatsMessage after = served(18, 48, 48, 48, 48);
+        assertSame(after, c.observe(after).stats(), "the window past the transition passes as it came");
+    }
+
+    /** A flood's backlog grows in every interval: the estimate after the change still reads arrivals beyond completions. */
+    @Test
+    void aFlood_staysOverloadedInTheEstimateAfterTheChange() {
+        ChangePoints c = new ChangePoints();
+        for (int i = 0; i < 12; i++) {
+            c.observe(served(i, 12, 12, 12, 12));
+        }
+        assertEquals(Set.of("premium"), c.observe(served(12, 16, 14, 40, 28)).changed());
+        for (int k = 2; k <= 6; k++) {
+            FlowStatsMessage f = c.observe(served(11 + k, 16, 14, 40, 28)).stats().flows().get(0);
+            assertEquals(40 / INTERVAL, f.arrivalRate(), 1e-9);
+            assertEquals(28 / INTERVAL, f.throughput(), 1e-9);
+        }
+    }
+
     @Test
     void aResponseTimeStep_isAChangeOnlyWhereTheShareHeld() {
         Random r = new Random(3);
