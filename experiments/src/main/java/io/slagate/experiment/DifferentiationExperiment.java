@@ -39,6 +39,9 @@ final class DifferentiationExperiment {
     }
 
     /** Settling and utility of one phase of one run against the phase's best static weights. */
+    /** The utility gap to the best static weights a controller is asked to stay within, per phase. */
+    static final double GAP_GOAL = 0.05;
+
     record PhaseScore(int cycles, double gap, int cyclesNearAsGood) {
     }
 
@@ -98,7 +101,7 @@ final class DifferentiationExperiment {
         if (sweep) {
             md.append(settlingNote());
             staticRunsTable(md, searches);
-            lines.addAll(closingLines(md, scores));
+            lines.addAll(closingLines(md, scores, searches));
         }
         md.append("![weights](weights.png)\n![response time](response-time.png)\n![queues](queues.png)\n"
                 + "![throughput](throughput.png)\n![utility](utility.png)\n");
@@ -141,8 +144,11 @@ final class DifferentiationExperiment {
         }
     }
 
-    /** The closing lines over every run's phases (settling against the best and near an as-good weight), also in md. */
-    private static List<String> closingLines(StringBuilder md, List<PhaseScore> scores) {
+    /**
+     * The closing lines over every run's phases (settling against the best and near an as-good weight, and how much of
+     * a gap of {@value #GAP_GOAL} the measurement's noise alone decides: {@link GapNoise}), also in md.
+     */
+    private static List<String> closingLines(StringBuilder md, List<PhaseScore> scores, PointSweep.Oracle[] searches) {
         List<String> lines = new ArrayList<>();
         int max = scores.stream().mapToInt(s -> s.cycles() < 0 ? Integer.MAX_VALUE : s.cycles()).max().orElse(-1);
         double mean = scores.stream().mapToInt(s -> s.cycles() < 0 ? Integer.MAX_VALUE : s.cycles()).average().orElse(Double.NaN);
@@ -160,6 +166,17 @@ final class DifferentiationExperiment {
         md.append("`").append(nearLine).append("` (the same band around the nearest weight as good as the best, as far as "
                 + "the search's noise tells)\n\n");
         lines.add(nearLine);
+        List<double[]> pairs = Stream.of(searches).map(o -> o.tried().subList(o.tried().size() - 2, o.tried().size()))
+                .map(two -> new double[] {two.get(0).utility(), two.get(1).utility()}).toList();
+        double sd = GapNoise.oneRunSd(pairs);
+        double chance = GapNoise.chanceEqualMeets(sd, searches.length, scores.size() / searches.length, GAP_GOAL, 100_000, 1);
+        String ownLine = String.format(Locale.ROOT, "noise one-run-utility-sd %.3f chance-best-static-weights-meet-gap %.2f %.2f", sd,
+                -GAP_GOAL, chance);
+        md.append("`").append(ownLine).append("` (σ pooled from each phase's best static weights run twice more; the chance "
+                + "that a controller holding exactly those weights reads a gap of at least −").append(GAP_GOAL)
+                .append(" in every phase of every run, its phase measured once against the mean of two: what the noise "
+                        + "alone leaves of that goal)\n\n");
+        lines.add(ownLine);
         return lines;
     }
 
