@@ -25,7 +25,8 @@ import java.util.Map;
  * 0.2, 0.1). The best static weights then run {@value #ROUNDS} times more, alternating with every controller
  * in ABBA order, and the oracle's utility is their mean, so that the maximum of many noisy runs does not inflate it.
  * The capture of a controller is (U_controller − U_FCFS) / (U_best − U_FCFS): the share of what better weights can
- * win over FCFS that the controller wins, per round against the same round's static run, then their mean.
+ * win over FCFS that the controller wins, on the rounds' means (each round's against the same round's static run is
+ * listed beside it: a static round that falls to FCFS would otherwise decide the mean of the ratios).
  */
 final class PointSweep {
     static final List<String> MODELS = List.of("mm1", "mmm", "closed", "auto");
@@ -280,7 +281,8 @@ final class PointSweep {
                 .append("weight resolution 0.1 and each model; static weights w_P : 10 − w_P searched coarse to fine, the best ")
                 .append("then run " + ROUNDS + " times more against every controller in ABBA order (static, controllers forward; controllers "
                         + "backward, static; …); the oracle and each controller are the means of those rounds, and a model's capture "
-                        + "is the mean of each round's against the same round's static run, with [min..max].\n\n");
+                        + "is its mean gain over FCFS against the oracle's; each round's against the same round's static run is "
+                        + "listed beside it.\n\n");
         md.append("Attainment: the share of a class's answers (measured part) within its goal threshold.\n\n");
         md.append("| run | w_P | t_P | t_B | U | attainment P / B | model error (mean / median) |\n|---|---:|---:|---:|---:|---:|---:|\n");
         for (Run r : runs) {
@@ -302,12 +304,15 @@ final class PointSweep {
             lines.add("model-error " + e.getKey() + " mean " + percent(e.getValue().modelError()) + " median "
                     + percent(e.getValue().medianModelError()));
         }
+        Result result = new Result(lp, lb, fcfs, oracle, controllers, lines);
         for (Map.Entry<String, Run> e : controllers.entrySet()) {
             double[] each = captures.get(e.getKey());
-            String c = gap < MIN_GAP ? "n/a" : Spread.of(each).format("%.2f");
+            // the rounds' mean gain over the oracle's mean gain: one round whose static run falls to FCFS (a denominator
+            // near zero or below it) would decide a mean of the per-round ratios, which are listed beside it
+            String c = gap < MIN_GAP ? "n/a" : String.format(Locale.ROOT, "%.2f", result.capture(e.getKey()));
             md.append(String.format(Locale.ROOT, "| %s | %.3f | %s | %s |%n", e.getKey(), e.getValue().utility(), c,
                     errors(e.getValue())));
-            lines.add("capture " + e.getKey() + " " + c + (gap < MIN_GAP ? "" : " (each round " + list(each) + ")"));
+            lines.add("capture " + e.getKey() + " " + c + (gap < MIN_GAP ? "" : " (of the rounds' means; each round " + list(each) + ")"));
         }
         if (percentile > 0) {
             lines.add("attainment best-static premium " + share(oracle.premiumAttainment()) + " basic " + share(oracle.basicAttainment()));
@@ -317,7 +322,7 @@ final class PointSweep {
             }
         }
         ResultsFile.write(dir.resolve("POINT-" + lp + "-" + lb + (percentile > 0 ? "-p" + goalNumber() : "") + ".md"), md);
-        return new Result(lp, lb, fcfs, oracle, controllers, lines);
+        return result;
     }
 
     private static String list(double[] v) {
