@@ -38,10 +38,10 @@ final class DifferentiationExperiment {
     record Run(List<SecondSample> samples, List<DecisionTrace.Point> trace, long startMillis, Summary summary) {
     }
 
-    /** Settling and utility of one phase of one run against the phase's best static weights. */
     /** The utility gap to the best static weights a controller is asked to stay within, per phase. */
     static final double GAP_GOAL = 0.05;
 
+    /** Settling and utility of one phase of one run against the phase's best static weights. */
     record PhaseScore(int cycles, double gap, int cyclesNearAsGood) {
     }
 
@@ -166,9 +166,7 @@ final class DifferentiationExperiment {
         md.append("`").append(nearLine).append("` (the same band around the nearest weight as good as the best, as far as "
                 + "the search's noise tells)\n\n");
         lines.add(nearLine);
-        List<double[]> pairs = Stream.of(searches).map(o -> o.tried().subList(o.tried().size() - 2, o.tried().size()))
-                .map(two -> new double[] {two.get(0).utility(), two.get(1).utility()}).toList();
-        double sd = GapNoise.oneRunSd(pairs);
+        double sd = GapNoise.oneRunSd(Stream.of(searches).map(DifferentiationExperiment::remeasured).toList());
         double chance = GapNoise.chanceEqualMeets(sd, searches.length, scores.size() / searches.length, GAP_GOAL, 100_000, 1);
         String ownLine = String.format(Locale.ROOT, "noise one-run-utility-sd %.3f chance-best-static-weights-meet-gap %.2f %.2f", sd,
                 -GAP_GOAL, chance);
@@ -208,10 +206,16 @@ final class DifferentiationExperiment {
         return scores;
     }
 
+    /** The utilities of the best's two re-measurements, the last two runs of its search. */
+    private static double[] remeasured(PointSweep.Oracle search) {
+        List<PointSweep.Run> tried = search.tried();
+        return new double[] {tried.get(tried.size() - 2).utility(), tried.get(tried.size() - 1).utility()};
+    }
+
     /** How far apart the best's two re-measurements read: the noise one run's utility carries. */
     private static double noise(PointSweep.Oracle search) {
-        List<PointSweep.Run> tried = search.tried();
-        return Math.abs(tried.get(tried.size() - 2).utility() - tried.get(tried.size() - 1).utility());
+        double[] two = remeasured(search);
+        return Math.abs(two[0] - two[1]);
     }
 
     /**
@@ -249,8 +253,9 @@ final class DifferentiationExperiment {
             for (double w : asGood(searches[p])) {
                 near.append(String.format(Locale.ROOT, "%s%.1f", near.length() == 0 ? "" : " ", w));
             }
-            md.append(String.format(Locale.ROOT, "| %s | %s | %.3f, %.3f (%.3f) | %s |%n", NAMES[p], runs, tried.get(n - 2).utility(),
-                    tried.get(n - 1).utility(), noise(searches[p]), near));
+            double[] two = remeasured(searches[p]);
+            md.append(String.format(Locale.ROOT, "| %s | %s | %.3f, %.3f (%.3f) | %s |%n", NAMES[p], runs, two[0], two[1],
+                    noise(searches[p]), near));
         }
     }
 
