@@ -36,35 +36,40 @@ final class ClassGoals {
     }
 
     /** U_c of the flow at share w: the utility of each goal at its corrected prediction, the lower one; 0 without a goal. */
-    double utility(String flow, ModelCorrection correction, ResponseTimeModel model, FlowObservation o, double w) {
+    double utility(ModelCorrection.Curve curve, double w) {
+        return mean == null ? utility(curve, w, Double.NaN) : utility(curve, w, curve.mean(w));
+    }
+
+    /** {@link #utility(ModelCorrection.Curve, double)} where the corrected mean at w is known. */
+    double utility(ModelCorrection.Curve curve, double w, double meanAtW) {
         if (mean == null && percentile == null) {
             return 0; // the discretionary class: no goal, no utility (it is placed by ImportanceTiers)
         }
         double u = Double.POSITIVE_INFINITY;
         if (mean != null) {
-            u = mean.utility(correction.predict(flow, model, o, w));
+            u = mean.utility(meanAtW);
         }
         if (percentile != null) {
-            u = Math.min(u, percentile.utility(correction.predictQuantile(flow, model, o, w, p)));
+            u = Math.min(u, percentile.utility(curve.quantile(w, p)));
         }
         return u;
     }
 
     /** The corrected prediction at the goal percentile (NaN for a class without one). */
-    double predictedPercentile(String flow, ModelCorrection correction, ResponseTimeModel model, FlowObservation o, double w) {
-        return percentile == null ? Double.NaN : correction.predictQuantile(flow, model, o, w, p);
+    double predictedPercentile(ModelCorrection.Curve curve, double w) {
+        return percentile == null ? Double.NaN : curve.quantile(w, p);
     }
 
     /** Whether both predictions (where the class has the goal) are within their thresholds at w. */
-    boolean meets(String flow, ModelCorrection correction, ResponseTimeModel model, FlowObservation o, double w) {
+    boolean meets(ModelCorrection.Curve curve, double w) {
         if (mean != null) {
-            double t = correction.predict(flow, model, o, w);
+            double t = curve.mean(w);
             if (!(Double.isFinite(t) && t <= meanTarget)) {
                 return false;
             }
         }
         if (percentile != null) {
-            double t = correction.predictQuantile(flow, model, o, w, p);
+            double t = curve.quantile(w, p);
             return Double.isFinite(t) && t <= percentileTarget;
         }
         return true;

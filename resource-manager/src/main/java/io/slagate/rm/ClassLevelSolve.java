@@ -114,7 +114,8 @@ final class ClassLevelSolve {
         int n = js.size();
         int base = p.minUnits() * n;
         double resolution = p.resolution();
-        return new ClassView(k -> n * goal.utility(key, correction, setup.model, o, (base + k) * resolution), null, o);
+        ModelCorrection.Curve curve = correction.curve(key, setup.model, o);
+        return new ClassView(k -> n * goal.utility(curve, (base + k) * resolution), null, o);
     }
 
     /** The classes with traffic among a pool's free flows, and per class the indexes j into the free flows of its busy ones. */

@@ -53,9 +53,13 @@ final class FlowObserver {
     PoolFlows observe(CycleInput in, String pool, List<Integer> poolClasses) {
         List<PoolFlows.Flow> flows = new ArrayList<>(in.reports().size() * poolClasses.size());
         boolean anyTraffic = false;
+        boolean[] inPool = new boolean[setup.classCount()];
+        for (int c : poolClasses) {
+            inPool[c] = true;
+        }
         for (String g : in.reports().keySet()) {
             StatsMessage stats = in.stats(g);
-            GatewayView view = stats == null ? null : GatewayView.of(stats, setup, pool, poolClasses);
+            GatewayView view = stats == null ? null : GatewayView.of(stats, setup, pool, inPool);
             for (int c : poolClasses) {
                 String key = keys.of(g, c);
                 String name = setup.cls(c).name();
@@ -109,12 +113,13 @@ final class FlowObserver {
 
     /** One gateway's report read once for one pool: its flows by class name, the pool's weights there, its slots in rotation. */
     private record GatewayView(Map<String, FlowStatsMessage> flows, double poolWeight, int slots) {
-        static GatewayView of(StatsMessage stats, ControlSetup setup, String pool, List<Integer> poolClasses) {
+        /** @param inPool per class index, whether the class is the pool's */
+        static GatewayView of(StatsMessage stats, ControlSetup setup, String pool, boolean[] inPool) {
             Map<String, FlowStatsMessage> flows = new HashMap<>();
             double poolWeight = 0;
             for (FlowStatsMessage fs : stats.flows()) {
                 int ci = setup.classIndex(fs.className());
-                if (ci >= 0 && poolClasses.contains(ci)) {
+                if (ci >= 0 && inPool[ci]) {
                     poolWeight += fs.weight();
                 }
                 flows.put(fs.className(), fs); // a class named twice: the last, as read in order

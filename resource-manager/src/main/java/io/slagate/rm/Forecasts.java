@@ -58,6 +58,11 @@ final class Forecasts {
         return Double.isFinite(rate) && trusted ? o.withForecast(rate) : o;
     }
 
+    /** Forgets one flow's forecaster (its gateway left or fell silent). */
+    void forget(String flow) {
+        byFlow.remove(flow);
+    }
+
     /** Per flow, each forecaster's recent one-cycle relative error and the one in use. */
     Map<String, String> errors() {
         Map<String, String> m = new TreeMap<>();

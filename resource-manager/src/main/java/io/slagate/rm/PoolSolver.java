@@ -123,7 +123,8 @@ final class PoolSolver {
     /** U_c of a flow at {@code floor + k} units, for the optimizer. */
     AllocationProblem.FlowValue value(PoolFlows.Flow f, double resolution, int floor) {
         ClassGoals goal = setup.goals(f.cls());
-        return kk -> goal.utility(f.key(), correction, setup.model, f.obs(), (floor + kk) * resolution);
+        ModelCorrection.Curve curve = correction.curve(f.key(), setup.model, f.obs());
+        return kk -> goal.utility(curve, (floor + kk) * resolution);
     }
 
     /**
@@ -157,14 +158,15 @@ final class PoolSolver {
             FlowObservation o = f.obs();
             double w = Math.max(WEIGHT_FLOOR, weight[i]);
             ClassGoals goal = setup.goals(f.cls());
-            double predicted = correction.predict(f.key(), setup.model, o, w);
-            correction.decidedAt(f.key(), o);
-            double u = goal.utility(f.key(), correction, setup.model, o, w);
+            ModelCorrection.Curve curve = correction.curve(f.key(), setup.model, o);
+            double predicted = curve.mean(w);
+            correction.decidedAt(curve);
+            double u = goal.utility(curve, w, predicted);
             perClass[f.cls()] += u;
             String cn = setup.cls(f.cls()).name();
             decisions.add(new FlowDecision(f.gateway(), cn, o.arrivalRate(), o.responseSeconds(), o.weight(), w, predicted, u,
-                    f.pinned() != null, setup.model.nameFor(o), correction.error(f.key()), correction.gain(f.key()),
-                    goal.predictedPercentile(f.key(), correction, setup.model, o, w), o.forecastRate()));
+                    f.pinned() != null, setup.model.nameFor(o), curve.error(), curve.gain(),
+                    goal.predictedPercentile(curve, w), o.forecastRate()));
             if (i == SUMMARY_FLOWS) {
                 sb.append(", … ").append(flows.size() - i).append(" more flows");
             }

@@ -107,6 +107,11 @@ public final class ResourceManager {
         return correction;
     }
 
+    /** The flows the model correction keeps a gain, an error or a pending decision for. */
+    Set<String> flowsLearned() {
+        return correction.flowsKept();
+    }
+
     /** Corrected predictions so far that came out non-positive or non-finite ({@link ModelCorrection#outOfRange}). */
     public long predictionsOutOfRange() {
         return correction.outOfRange();
@@ -159,7 +164,17 @@ public final class ResourceManager {
     /** A gateway left in order: its share is redistributed at the next step. */
     public void onLeave(String gatewayId) {
         reports.leave(gatewayId);
+        forget(gatewayId);
+    }
+
+    /** What was learned per flow of a gateway that left or fell silent: gone with it (thousands come and go in a day). */
+    private void forget(String gatewayId) {
         changes.forget(gatewayId);
+        for (TrafficClassConfig tc : setup.config.classes()) {
+            String flow = FlowKeys.named(gatewayId, tc.name());
+            correction.forget(flow);
+            forecasts.forget(flow);
+        }
     }
 
     /** A gateway joined: known from now on, with no measurements until its first report. */
@@ -375,7 +390,7 @@ public final class ResourceManager {
     private void expire(long nowNanos) {
         long limit = setup.config.controller().gatewayExpiry() * setup.config.gateway().stats().reportingInterval().toNanos();
         for (String g : reports.expire(nowNanos, limit)) {
-            changes.forget(g);
+            forget(g);
             LOG.warn("gateway {} silent for more than {} reporting intervals; its share goes to the others", g,
                     setup.config.controller().gatewayExpiry());
         }

@@ -1,6 +1,5 @@
 package io.slagate.rm;
 
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -17,10 +16,58 @@ import java.util.Map;
  * Not thread-safe: the manager's thread.
  */
 final class ShareHistory {
-    private record Sample(long atNanos, double share) {
+    /** One flow's reports, oldest first, in a ring of primitives: read for every flow every cycle, so no object per report. */
+    private static final class Samples {
+        long[] at = new long[8];
+        double[] share = new double[8];
+        int head;
+        int size;
+
+        Samples copy() {
+            Samples c = new Samples();
+            c.at = at.clone();
+            c.share = share.clone();
+            c.head = head;
+            c.size = size;
+            return c;
+        }
+
+        private int index(int i) {
+            return (head + i) & (at.length - 1);
+        }
+
+        long atNanos(int i) {
+            return at[index(i)];
+        }
+
+        double share(int i) {
+            return share[index(i)];
+        }
+
+        void addLast(long atNanos, double s) {
+            if (size == at.length) {
+                long[] a = new long[2 * size];
+                double[] v = new double[2 * size];
+                for (int i = 0; i < size; i++) {
+                    a[i] = atNanos(i);
+                    v[i] = share(i);
+                }
+                at = a;
+                share = v;
+                head = 0;
+            }
+            int i = index(size++);
+            at[i] = atNanos;
+            share[i] = s;
+        }
+
+        void removeFirst() {
+            head = index(1);
+            size--;
+        }
     }
 
-    private final Map<String, ArrayDeque<Sample>> byFlow = new HashMap<>();
+    private final Map<String, Samples> byFlow = new HashMap<>();
     /** The longest window a report may claim (the configured one: a gateway can only shorten it), which bounds what is kept. */
     private final double longestWindowSeconds;
 
@@ -38,45 +85,49 @@ final class ShareHistory {
         if (!(share >= 0) || !Double.isFinite(share)) {
             return share; // a broken report: the caller drops it, and the window keeps what it had
         }
-        ArrayDeque<Sample> h = byFlow.computeIfAbsent(flow, k -> new ArrayDeque<>());
-        Sample newest = h.peekLast();
-        if (newest == null || atNanos > newest.atNanos()) {
-            h.addLast(new Sample(atNanos, share));
-        } else if (atNanos < newest.atNanos()) {
+        Samples h = byFlow.get(flow);
+        if (h == null) {
+            h = new Samples();
+            byFlow.put(flow, h);
+        }
+        if (h.size == 0 || atNanos > h.atNanos(h.size - 1)) {
+            h.addLast(atNanos, share);
+        } else if (atNanos < h.atNanos(h.size - 1)) {
             return share; // an older report than one already seen (a manager's state handed over): nothing to pair
         }
         if (!(windowSeconds > 0) || !Double.isFinite(windowSeconds)) {
-            return h.peekLast().share();
+            return h.share(h.size - 1);
         }
         long from = atNanos - (long) (Math.min(windowSeconds, longestWindowSeconds) * 1e9);
-        while (h.size() > 1 && h.peekFirst().atNanos() <= from) {
+        while (h.size > 1 && h.atNanos(0) <= from) {
             h.removeFirst(); // the next one's share covers the span from the window's start
         }
         double sum = 0;
         long covered = from;
-        for (Sample s : h) {
-            if (s.atNanos() > covered) {
-                sum += s.share() * (s.atNanos() - covered);
-                covered = s.atNanos();
+        for (int i = 0; i < h.size; i++) {
+            long t = h.atNanos(i);
+            if (t > covered) {
+                sum += h.share(i) * (t - covered);
+                covered = t;
             }
         }
         double span = atNanos - from;
-        return span > 0 ? sum / span : h.peekLast().share();
+        return span > 0 ? sum / span : h.share(h.size - 1);
     }
 
     /** How many reports of {@code flow} are kept (for tests). */
     int size(String flow) {
-        ArrayDeque<Sample> h = byFlow.get(flow);
-        return h == null ? 0 : h.size();
+        Samples h = byFlow.get(flow);
+        return h == null ? 0 : h.size;
     }
 
     /** Forgets the flows whose newest report is older than {@code beforeNanos} (their gateway is gone). */
     void forgetOlderThan(long beforeNanos) {
-        byFlow.values().removeIf(h -> h.peekLast().atNanos() < beforeNanos);
+        byFlow.values().removeIf(h -> h.atNanos(h.size - 1) < beforeNanos);
     }
 
     /** Carries another manager's history over (a configuration changed: the flows and their windows go on). */
     void keep(ShareHistory other) {
-        other.byFlow.forEach((k, v) -> byFlow.put(k, new ArrayDeque<>(v)));
+        other.byFlow.forEach((k, v) -> byFlow.put(k, v.copy()));
     }
 }

@@ -28,8 +28,9 @@ final class TieredSolve {
         for (int j = 0; j < p.free().size(); j++) {
             PoolFlows.Flow f = p.freeFlow(j);
             ClassGoals goal = setup.goals(f.cls());
+            ModelCorrection.Curve curve = correction.curve(f.key(), setup.model, f.obs());
             tiers.add(new ImportanceTiers.Flow(setup.cls(f.cls()).importance(), setup.cls(f.cls()).discretionary(), !f.idle(),
-                    f.obs().arrivalRate(), kk -> goal.meets(f.key(), correction, setup.model, f.obs(), kk * resolution)));
+                    f.obs().arrivalRate(), kk -> goal.meets(curve, kk * resolution)));
         }
         ImportanceTiers.Plan plan = ImportanceTiers.plan(tiers, p.units(), p.minUnits());
         int[] out = plan.fixed().clone();
@@ -59,7 +60,8 @@ final class TieredSolve {
             cls[x] = classes.indexOf(f.cls());
             ClassGoals goal = setup.goals(f.cls());
             int floor = plan.floor()[j];
-            values[x] = kk -> goal.utility(f.key(), correction, setup.model, f.obs(), (floor + kk) * resolution);
+            ModelCorrection.Curve curve = correction.curve(f.key(), setup.model, f.obs());
+            values[x] = kk -> goal.utility(curve, (floor + kk) * resolution);
         }
         Solution sol = AllocationOptimizer.dynamicProgramming(new AllocationProblem(classes.size(), cls, values, Math.max(0, left), 0,
                 setup.config.controller().combining(), false));

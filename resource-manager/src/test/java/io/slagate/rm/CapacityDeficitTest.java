@@ -135,7 +135,7 @@ class CapacityDeficitTest {
             correction.observe("gw1/premium", new FlowObservation(4, bought, 6), model);
         }
         assertTrue(correction.gain("gw1/premium") < 0.5, "gain learned: " + correction.gain("gw1/premium"));
-        assertFalse(goals.meets("gw1/premium", correction, model, at5, 1e6), "the corrected prediction: out of reach");
+        assertFalse(goals.meets(correction.curve("gw1/premium", model, at5), 1e6), "the corrected prediction: out of reach");
         CapacityDeficit.Result r = CapacityDeficit.of("default", 10, 10, 1, List.of(new CapacityDeficit.Flow("premium",
                 w -> goals.meetsForCapacity(model, at5, w, 4), w -> goals.modelMeets(model, at5, w))));
         assertEquals(10, r.neededSlots(), 1e-9);

@@ -47,6 +47,12 @@ class ResourceManagerTest {
      * plants answer for the weights of the last cycle alone.
      */
     private static StatsMessage stats(String gw, double[] lambda, double[] t, double[] w, Map<String, Boolean> servers, int capEach) {
+        return stats(gw, lambda, t, w, servers, capEach, 1);
+    }
+
+    /** A report sent under allocation version {@code version}. */
+    private static StatsMessage stats(String gw, double[] lambda, double[] t, double[] w, Map<String, Boolean> servers, int capEach,
+                                      long version) {
         List<FlowStatsMessage> flows = new ArrayList<>();
         String[] names = {"premium", "basic"};
         for (int c = 0; c < 2; c++) {
@@ -54,7 +60,7 @@ class ResourceManagerTest {
         }
         List<ServerStatusMessage> ss = new ArrayList<>();
         servers.forEach((id, up) -> ss.add(new ServerStatusMessage(id, capEach, 0, up)));
-        return new StatsMessage(BusMessage.SCHEMA, gw, 1, 0, 5, 1, flows, ss);
+        return new StatsMessage(BusMessage.SCHEMA, gw, 1, 0, 5, version, flows, ss);
     }
 
     private static double w(AllocationMessage a, String gw, String cls) {
@@ -283,6 +289,32 @@ class ResourceManagerTest {
         AllocationMessage one = rm.step(now).allocation();
         assertEquals(List.of("gw1"), new ArrayList<>(one.gateways().keySet()));
         assertEquals(10, cap(one, "gw1", "s1"), "the whole N_s goes to the live gateway");
+    }
+
+    @Test
+    void aGatewayThatFellSilentOrLeft_leavesNothingLearnedBehind() {
+        ResourceManager rm = new ResourceManager("rm", config("sum", "", ", forecast: trend"), new Overrides(), 0);
+        double[] l = {2, 2};
+        double[] t = {1, 1};
+        double[] w = {2.5, 2.5};
+        for (String g : List.of("gw1", "gw2", "gw3")) {
+            rm.onStats(stats(g, l, t, w, Map.of("s1", true), 5), now);
+        }
+        rm.step(now);
+        for (String g : List.of("gw1", "gw2", "gw3")) {
+            assertTrue(rm.flowsLearned().containsAll(List.of(g + "/premium", g + "/basic")), "decided for: " + rm.flowsLearned());
+            assertTrue(rm.forecastErrors().containsKey(g + "/premium"), "forecast for: " + rm.forecastErrors().keySet());
+        }
+        rm.onLeave("gw3");
+        now += 10 * SECOND;
+        rm.onStats(stats("gw1", l, t, w, Map.of("s1", true), 5), now); // gw2 silent
+        now += 10 * SECOND;
+        rm.step(now);
+        for (String g : List.of("gw2", "gw3")) {
+            assertTrue(rm.flowsLearned().stream().noneMatch(f -> f.startsWith(g + "/")), g + ": " + rm.flowsLearned());
+            assertTrue(rm.forecastErrors().keySet().stream().noneMatch(f -> f.startsWith(g + "/")), g + ": " + rm.forecastErrors());
+        }
+        assertTrue(rm.flowsLearned().contains("gw1/premium"), "the live gateway's flows stay: " + rm.flowsLearned());
     }
 
     /**

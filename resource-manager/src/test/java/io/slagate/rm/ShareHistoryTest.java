@@ -56,6 +56,20 @@ class ShareHistoryTest {
         assertEquals(5, h.size("f"), "the reports of (990 s, 1000 s]");
     }
 
+    /** More reports in a window than the history first holds, and a window sliding past its wrap: every share still counts once. */
+    @Test
+    void manyReportsInOneWindow_areEachAveragedIn_asTheHistoryGrowsAndWraps() {
+        ShareHistory h = new ShareHistory(30);
+        for (int t = 1; t <= 20; t++) { // one report a second, share t: over (0, 20] the mean is (1 + … + 20) / 20
+            h.meanOver("f", t * S, t, 20);
+        }
+        assertEquals(210 / 20.0, h.meanOver("f", 20 * S, 20, 20), 1e-9);
+        for (int t = 21; t <= 50; t++) { // slides on: over (t − 20, t] the shares t − 19 … t
+            assertEquals((t - 9.5), h.meanOver("f", t * S, t, 20), 1e-9, "at " + t + " s");
+        }
+        assertEquals(20, h.size("f"), "the reports of (30 s, 50 s]");
+    }
+
     @Test
     void flowsOfGatewaysGoneAreForgotten() {
         ShareHistory h = new ShareHistory(30);

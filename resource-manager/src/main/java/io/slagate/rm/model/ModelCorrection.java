@@ -28,8 +28,11 @@ public final class ModelCorrection {
     /** Smoothing of the gain (weight of the newest cycle). */
     static final double SMOOTHING = 0.3;
 
-    /** What a flow was measured at when the manager last decided for it, and the gain its prediction then carried. */
-    private record Pending(FlowObservation from, double gain) {
+    /**
+     * What a flow was measured at when the manager last decided for it, the gain its prediction then carried, and the
+     * model's mean there (NaN: not known; valid for {@code model} only).
+     */
+    private record Pending(FlowObservation from, double gain, ResponseTimeModel model, double atFrom) {
     }
 
     /** A flow whose arrivals outran its throughput by more than this share of them was measured in overload. */
@@ -43,9 +46,15 @@ public final class ModelCorrection {
     static final double BLOWN = 10;
     private final double bound;
     private Consumer<Supplier<String>> listener;
-    private final Map<String, Pending> pending = new HashMap<>();
-    private final Map<String, Double> gain = new HashMap<>();
-    private final Map<String, Double> error = new HashMap<>();
+    /** Per flow: the decision pending judgement (null: none), the gain learned, the last error (NaN: none yet). */
+    private static final class State {
+        Pending pending;
+        double gain = 1;
+        double error = Double.NaN;
+    }
+
+    /** One entry per flow, so that a cycle over many flows finds each flow's state with one lookup. */
+    private final Map<String, State> states = new HashMap<>();
     /** Predictions that ended at the floor or not finite: kept across reconfigurations by {@link #countFrom}. */
     private final AtomicLong outOfRange = new AtomicLong();
 
@@ -69,7 +78,11 @@ public final class ModelCorrection {
      * pair of which either was measured in overload (throughput more than {@value #OVERLOAD} of the arrivals short).
      */
     public void observe(String flow, FlowObservation o, ResponseTimeModel model) {
-        Pending p = pending.remove(flow);
+        State state = states.get(flow);
+        Pending p = state == null ? null : state.pending;
+        if (p != null) {
+            state.pending = null;
+        }
         if (p == null || o.isEmpty() || !Double.isFinite(o.responseSeconds())) {
             return;
         }
@@ -78,7 +91,7 @@ public final class ModelCorrection {
             return; // its t~ is its queue's bound and timeout, which no open model describes: nothing to judge
         }
         double alone = model.predictSeconds(from.withForecast(o.arrivalRate()), o.weight());
-        double atFrom = model.predictSeconds(from, from.weight());
+        double atFrom = p.model() == model && !Double.isNaN(p.atFrom()) ? p.atFrom() : model.predictSeconds(from, from.weight());
         double change = alone - atFrom;
         if (!Double.isFinite(change)) {
             return; // the model has no finite answer at the inputs measured (beyond its capacity): nothing to learn
@@ -88,7 +101,7 @@ public final class ModelCorrection {
         // what the manager predicted, as predict() answers (uncounted: this judges a prediction, it makes none)
         double predicted = corrected(from.responseSeconds(), alone, atFrom, p.gain(), from, o.weight(), model.floorSeconds(from));
         double e = Math.abs(predicted - measured) / measured;
-        error.put(flow, e);
+        state.error = e;
         if (e > BLOWN && listener != null) {
             // the text is built only if the listener says it (a warning at most every 10 s)
             listener.accept(() -> String.format(Locale.ROOT,
@@ -100,20 +113,13 @@ public final class ModelCorrection {
         boolean shareMoved = Math.abs(o.weight() - from.weight()) > 1e-9 * from.weight();
         if (anchored && shareMoved && Math.abs(change) > 0.02 * from.responseSeconds()) {
             double g = Math.max(1 / bound, Math.min(bound, (measured - from.responseSeconds()) / change));
-            double old = gain.getOrDefault(flow, 1.0);
-            gain.put(flow, Math.max(1 / bound, Math.min(bound, (1 - SMOOTHING) * old + SMOOTHING * g)));
+            state.gain = Math.max(1 / bound, Math.min(bound, (1 - SMOOTHING) * state.gain + SMOOTHING * g));
         }
     }
 
     /** The corrected prediction: the measured level at w~ plus the model's change from w~ to w, scaled by the gain. */
     public double predict(String flow, ResponseTimeModel model, FlowObservation o, double w) {
-        double raw = model.predictSeconds(o, w);
-        if (o.isEmpty()) {
-            return raw;
-        }
-        // the model's change from what was measured (w~ at the window's rate) to what is asked (w at the rate ahead)
-        double at = model.predictSeconds(o.withoutForecast(), o.weight());
-        return counted(corrected(o.responseSeconds(), raw, at, gain.getOrDefault(flow, 1.0), o, w, model.floorSeconds(o)));
+        return curve(flow, model, o).mean(w);
     }
 
     /**
@@ -122,20 +128,90 @@ public final class ModelCorrection {
      * gain the mean's errors taught — one gain per flow, since both describe the same queue.
      */
     public double predictQuantile(String flow, ResponseTimeModel model, FlowObservation o, double w, double p) {
-        double raw = model.predictQuantileSeconds(o, w, p);
-        if (o.isEmpty()) {
-            return raw;
+        return curve(flow, model, o).quantile(w, p);
+    }
+
+    /**
+     * The flow's corrected predictions as a function of the share, for one cycle: what does not depend on the share (the
+     * gain, the model at the measured share, the floor) read once, so that the optimizer, the decision and its
+     * description ask it at many shares for one model evaluation each.
+     */
+    public Curve curve(String flow, ResponseTimeModel model, FlowObservation o) {
+        return new Curve(flow, model, o, states.get(flow));
+    }
+
+    /** One flow's {@link #predict} and {@link #predictQuantile} at one measurement; not thread-safe. */
+    public final class Curve {
+        private final String flow;
+        /** The flow's state when the curve was made (null: none yet). */
+        private final State state;
+        private final ResponseTimeModel model;
+        private final FlowObservation o;
+        private final double gain;
+        /** The model's mean at the measured share and rate (NaN for an empty observation, which is never corrected). */
+        private final double at;
+        private final double floor;
+        private double quantileP = Double.NaN;
+        private double quantileAt;
+        private double quantileLevel;
+
+        private Curve(String flow, ResponseTimeModel model, FlowObservation o, State state) {
+            this.flow = flow;
+            this.state = state;
+            this.model = model;
+            this.o = o;
+            this.gain = state == null ? 1 : state.gain;
+            this.at = o.isEmpty() ? Double.NaN : model.predictSeconds(o.withoutForecast(), o.weight());
+            this.floor = o.isEmpty() ? Double.NaN : model.floorSeconds(o);
         }
-        double at = model.predictQuantileSeconds(o.withoutForecast(), o.weight(), p);
-        double level;
-        if (o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds())) {
-            level = o.percentileSeconds();
-        } else if (pastEdgeWhereServed(o, o.responseSeconds(), model.predictSeconds(o.withoutForecast(), o.weight()))) {
-            level = ResponseTimeModel.exponentialQuantile(o.responseSeconds(), p); // the model's own would be its pole
-        } else {
-            level = at;
+
+        public FlowObservation observation() {
+            return o;
         }
-        return counted(corrected(level, raw, at, gain.getOrDefault(flow, 1.0), o, w, model.floorSeconds(o)));
+
+        /** The gain the predictions carry. */
+        public double gain() {
+            return gain;
+        }
+
+        /** The flow's last measured model error (relative), or NaN when there is none yet. */
+        public double error() {
+            return state == null ? Double.NaN : state.error;
+        }
+
+        /** The model's mean at the measured share, as the next {@link #observe} of the flow judges the decision from. */
+        double atMeasured() {
+            return at;
+        }
+
+        /** The corrected mean response time at share w. */
+        public double mean(double w) {
+            double raw = model.predictSeconds(o, w);
+            if (o.isEmpty()) {
+                return raw;
+            }
+            return counted(corrected(o.responseSeconds(), raw, at, gain, o, w, floor));
+        }
+
+        /** The corrected quantile at probability p and share w. */
+        public double quantile(double w, double p) {
+            double raw = model.predictQuantileSeconds(o, w, p);
+            if (o.isEmpty()) {
+                return raw;
+            }
+            if (Double.compare(p, quantileP) != 0) { // a class has one goal percentile: computed once per flow
+                quantileAt = model.predictQuantileSeconds(o.withoutForecast(), o.weight(), p);
+                if (o.percentileSeconds() > 0 && Double.isFinite(o.percentileSeconds())) {
+                    quantileLevel = o.percentileSeconds();
+                } else if (pastEdgeWhereServed(o, o.responseSeconds(), at)) {
+                    quantileLevel = ResponseTimeModel.exponentialQuantile(o.responseSeconds(), p); // the model's own is its pole
+                } else {
+                    quantileLevel = quantileAt;
+                }
+                quantileP = p;
+            }
+            return counted(corrected(quantileLevel, raw, quantileAt, gain, o, w, floor));
+        }
     }
 
     /**
@@ -247,17 +323,28 @@ public final class ModelCorrection {
     /** Records the observation a decision for {@code flow} was made at, to judge the model by the next measurement. */
     public void decidedAt(String flow, FlowObservation o) {
         if (!o.isEmpty() && Double.isFinite(o.responseSeconds())) {
-            pending.put(flow, new Pending(o.withoutForecast(), gain(flow)));
+            states.computeIfAbsent(flow, k -> new State()).pending = new Pending(o.withoutForecast(), gain(flow), null, Double.NaN);
+        }
+    }
+
+    /** {@link #decidedAt(String, FlowObservation)} at the curve's measurement, keeping the model's mean there. */
+    public void decidedAt(Curve curve) {
+        FlowObservation o = curve.observation();
+        if (!o.isEmpty() && Double.isFinite(o.responseSeconds())) {
+            State state = curve.state != null ? curve.state : states.computeIfAbsent(curve.flow, k -> new State());
+            state.pending = new Pending(o.withoutForecast(), curve.gain(), curve.model, curve.atMeasured());
         }
     }
 
     /** The last measured model error of the flow (relative), or NaN when there is none yet. */
     public double error(String flow) {
-        return error.getOrDefault(flow, Double.NaN);
+        State state = states.get(flow);
+        return state == null ? Double.NaN : state.error;
     }
 
     public double gain(String flow) {
-        return gain.getOrDefault(flow, 1.0);
+        State state = states.get(flow);
+        return state == null ? 1 : state.gain;
     }
 
     /**
@@ -266,14 +353,25 @@ public final class ModelCorrection {
      * error. Both are dropped; the gain is learned again from the new load's own moves.
      */
     public void restart(String flow) {
-        pending.remove(flow);
-        gain.remove(flow);
+        State state = states.get(flow);
+        if (state != null) {
+            state.pending = null;
+            state.gain = 1;
+        }
     }
 
     /** Forgets flows that no longer exist. */
     public void retain(Set<String> flows) {
-        pending.keySet().retainAll(flows);
-        gain.keySet().retainAll(flows);
-        error.keySet().retainAll(flows);
+        states.keySet().retainAll(flows);
+    }
+
+    /** Forgets one flow (its gateway left or fell silent). */
+    public void forget(String flow) {
+        states.remove(flow);
+    }
+
+    /** The flows with a gain, an error or a decision pending kept (a copy). */
+    public Set<String> flowsKept() {
+        return Set.copyOf(states.keySet());
     }
 }

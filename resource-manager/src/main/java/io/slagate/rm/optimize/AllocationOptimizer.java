@@ -32,7 +32,8 @@ public final class AllocationOptimizer {
     public static Solution greedy(AllocationProblem p) {
         int k = p.flowCount();
         int[] units = new int[k];
-        double[] current = new double[k];
+        double[] current = new double[k]; // U of each flow at its units, and at one unit more: each value asked once
+        double[] next = new double[k];
         PriorityQueue<double[]> gains = new PriorityQueue<>((a, b) -> {
             int c = Double.compare(b[0], a[0]);
             return c != 0 ? c : Double.compare(a[1], b[1]); // ties: lower flow index first
@@ -42,17 +43,19 @@ public final class AllocationOptimizer {
             units[f] = p.minUnits();
             left -= units[f];
             current[f] = p.value()[f].at(units[f]);
-            gains.add(new double[] {p.value()[f].at(units[f] + 1) - current[f], f});
+            next[f] = p.value()[f].at(units[f] + 1);
+            gains.add(new double[] {next[f] - current[f], f});
         }
         while (left > 0) {
             double[] best = gains.poll();
             int f = (int) best[1];
             units[f]++;
             left--;
-            current[f] += best[0];
-            gains.add(new double[] {p.value()[f].at(units[f] + 1) - p.value()[f].at(units[f]), f});
+            current[f] = next[f];
+            next[f] = p.value()[f].at(units[f] + 1);
+            gains.add(new double[] {next[f] - current[f], f});
         }
-        return new Solution(units, objective(p, units), "greedy");
+        return new Solution(units, objectiveOf(p, current), "greedy");
     }
 
     public static Solution dynamicProgramming(AllocationProblem p) {
@@ -190,9 +193,18 @@ public final class AllocationOptimizer {
 
     /** Ω of eq. 2 for an allocation. */
     public static double objective(AllocationProblem p, int[] units) {
-        double[] perClass = new double[p.classCount()];
+        double[] values = new double[units.length];
         for (int f = 0; f < units.length; f++) {
-            perClass[p.classOf()[f]] += p.value()[f].at(units[f]);
+            values[f] = p.value()[f].at(units[f]);
+        }
+        return objectiveOf(p, values);
+    }
+
+    /** Ω of eq. 2 from each flow's utility at its units. */
+    private static double objectiveOf(AllocationProblem p, double[] values) {
+        double[] perClass = new double[p.classCount()];
+        for (int f = 0; f < values.length; f++) {
+            perClass[p.classOf()[f]] += values[f];
         }
         if (p.combining() == Combining.SUM) {
             double s = 0;
