@@ -60,15 +60,24 @@ final class FlowObserver {
         for (String g : in.reports().keySet()) {
             StatsMessage stats = in.stats(g);
             GatewayView view = stats == null ? null : GatewayView.of(stats, setup, pool, inPool);
-            for (int c : poolClasses) {
+            Observed[] seen = new Observed[poolClasses.size()];
+            boolean newLoad = false; // a flow of this gateway's pool woke or changed: none of its flows waits for its window
+            for (int x = 0; x < seen.length; x++) {
+                int c = poolClasses.get(x);
+                seen[x] = view == null ? Observed.NONE : observe(in, g, c, keys.of(g, c), view);
+                newLoad |= seen[x] != null && seen[x].newLoad();
+            }
+            for (int x = 0; x < seen.length; x++) {
+                int c = poolClasses.get(x);
                 String key = keys.of(g, c);
                 String name = setup.cls(c).name();
                 Double pinned = overrides.weight(g, name, in.nowNanos());
                 Double prior = null;
-                FlowObservation o = view == null ? FlowObservation.NONE : observe(in, g, c, key, view);
-                if (o == null) { // a broken measurement says nothing: the flow keeps the weight in force, the others share the rest
+                FlowObservation o = seen[x] == null ? FlowObservation.NONE : seen[x].obs();
+                if (seen[x] == null) { // a broken measurement says nothing: the flow keeps the weight in force, the others share the rest
                     prior = pinned == null ? in.weightInForce(g, name) : null;
-                    o = FlowObservation.NONE;
+                } else if (seen[x].moveUnmeasured() && !newLoad && pinned == null) {
+                    prior = in.weightInForce(g, name);
                 }
                 correction.observe(key, o, setup.model);
                 o = forecasts.ahead(key, o, in.windowSeconds(g));
@@ -83,19 +92,33 @@ final class FlowObserver {
     }
 
     /**
+     * A flow as its report shows it; whether its last move is not yet measured: its weight at the gateway moved within
+     * the window its figures span, so the window ran partly under the weight before, and a decision from it would answer
+     * the move before the last (a swing around the optimum, each step decided on a window that had not seen the step
+     * before it), and such a flow keeps its weight until its window has run wholly under it; and whether it shows a new
+     * load (its figures are the intervals since a change, {@link ChangePoints}, or it was idle within the window), which
+     * is acted on as it is seen, at every flow of its gateway's pool.
+     */
+    private record Observed(FlowObservation obs, boolean moveUnmeasured, boolean newLoad) {
+        static final Observed NONE = new Observed(FlowObservation.NONE, false, false);
+    }
+
+    /**
      * λ~, t~ and w~ of flow (g,c) from g's report; w~ in server slots: the class's weight as a fraction of the pool's
      * weights at g, times the slots g had in the pool, averaged over the report's window as its t~ is
      * ({@link ShareHistory}). Null when a figure is not finite or negative (the report is refused for this flow).
      */
-    private FlowObservation observe(CycleInput in, String g, int c, String key, GatewayView view) {
+    private Observed observe(CycleInput in, String g, int c, String key, GatewayView view) {
         String name = setup.cls(c).name();
         FlowStatsMessage mine = view.flows.get(name);
         if (mine == null || !(view.poolWeight > 0)) {
-            return FlowObservation.NONE;
+            return Observed.NONE;
         }
         GatewayReport r = in.reports().get(g);
         // the share the window's t~ was measured under: its time-mean, not the share in force now
-        double w = shares.meanOver(key, r.heardNanos(), view.slots * mine.weight() / view.poolWeight, r.windowSeconds(name));
+        ShareHistory.WindowShare window = shares.meanOver(key, r.heardNanos(), view.slots * mine.weight() / view.poolWeight,
+                mine.weight(), !(mine.arrivalRate() > 0), r.windowSeconds(name));
+        double w = window.mean();
         double[] measured = {mine.arrivalRate(), mine.meanResponseSeconds(), mine.throughput(), mine.meanServiceSeconds(), w};
         for (double v : measured) {
             if (!Double.isFinite(v) || v < 0) {
@@ -107,8 +130,9 @@ final class FlowObserver {
                 return null;
             }
         }
-        return new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(), mine.meanServiceSeconds(),
-                mine.percentileSeconds());
+        FlowObservation o = new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(),
+                mine.meanServiceSeconds(), mine.percentileSeconds());
+        return new Observed(o, window.weightMoved() && !o.isEmpty(), window.woke() || r.spans().containsKey(name));
     }
 
     /** One gateway's report read once for one pool: its flows by class name, the pool's weights there, its slots in rotation. */

@@ -16,7 +16,8 @@ record PoolFlows(List<Flow> all, boolean anyTraffic) {
      * forecast in force), the operator's pin and, when it should not be optimized this cycle, the weight it keeps.
      *
      * @param pinned the weight the operator pinned it to, or null
-     * @param prior  the weight it keeps without optimization (a broken measurement's, or a new gateway's fair share), or null
+     * @param prior  the weight it keeps without optimization (a broken measurement's, a new gateway's fair share, or the
+     *               weight in force while its window has not run wholly under it), or null
      */
     record Flow(String gateway, int cls, String key, FlowObservation obs, Double pinned, Double prior) {
         /** The weight decided without the optimizer (a pin first), or null when the flow is free. */

@@ -49,7 +49,7 @@ final class PoolSolver {
         }
         String method;
         if (p.free().isEmpty()) {
-            method = "pinned";
+            method = flows.all().stream().anyMatch(f -> f.pinned() != null) ? "pinned" : "held";
         } else {
             Placed placed = flows.anyTraffic() ? optimize(p) : staticSplit(p);
             for (int j = 0; j < p.free().size(); j++) {

@@ -1,6 +1,8 @@
 package io.slagate.rm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -68,6 +70,34 @@ class ShareHistoryTest {
             assertEquals((t - 9.5), h.meanOver("f", t * S, t, 20), 1e-9, "at " + t + " s");
         }
         assertEquals(20, h.size("f"), "the reports of (30 s, 50 s]");
+    }
+
+    /** A weight that moved within the window is told until the window has run wholly under the new one. */
+    @Test
+    void aWeightMovedWithinTheWindow_isToldUntilTheWindowRanWhollyUnderIt() {
+        ShareHistory h = new ShareHistory(30);
+        for (int t = 0; t <= 10; t += 2) {
+            assertFalse(h.meanOver("f", t * S, 6, 6, false, 10).weightMoved(), "steady at " + t + " s");
+        }
+        for (int t = 12; t <= 18; t += 2) { // cut to 4 at the report of 12 s: (10, 12] ran under it
+            ShareHistory.WindowShare w = h.meanOver("f", t * S, 4, 4, false, 10);
+            assertTrue(w.weightMoved(), "the window (" + (t - 10) + " s, " + t + " s] holds the weight before");
+            assertFalse(w.woke());
+        }
+        ShareHistory.WindowShare whole = h.meanOver("f", 20 * S, 4, 4, false, 10);
+        assertFalse(whole.weightMoved(), "(10 s, 20 s]: wholly under 4");
+        assertEquals(4.0, whole.mean(), 1e-9);
+    }
+
+    /** A flow idle at an earlier report of the window and busy now woke; one idle now did not. */
+    @Test
+    void aFlowIdleEarlierInTheWindowAndBusyNow_woke() {
+        ShareHistory h = new ShareHistory(30);
+        h.meanOver("f", 0, 1, 1, true, 10);
+        assertFalse(h.meanOver("f", 2 * S, 1, 1, true, 10).woke(), "idle now: not woken");
+        assertTrue(h.meanOver("f", 4 * S, 5, 5, false, 10).woke(), "idle at 0 s and 2 s, busy at 4 s");
+        assertTrue(h.meanOver("f", 11 * S, 5, 5, false, 10).woke(), "(1 s, 11 s] holds the idle report of 2 s");
+        assertFalse(h.meanOver("f", 12 * S, 5, 5, false, 10).woke(), "(2 s, 12 s]: busy in every report");
     }
 
     @Test
