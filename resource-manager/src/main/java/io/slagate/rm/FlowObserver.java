@@ -61,15 +61,17 @@ final class FlowObserver {
             StatsMessage stats = in.stats(g);
             GatewayView view = stats == null ? null : GatewayView.of(stats, setup, pool, inPool);
             Observed[] seen = new Observed[poolClasses.size()];
+            String[] flowKeys = new String[seen.length];
             boolean newLoad = false; // a flow of this gateway's pool woke or changed: none of its flows waits for its window
             for (int x = 0; x < seen.length; x++) {
                 int c = poolClasses.get(x);
-                seen[x] = view == null ? Observed.NONE : observe(in, g, c, keys.of(g, c), view);
+                flowKeys[x] = keys.of(g, c);
+                seen[x] = view == null ? Observed.NONE : observe(in, g, c, flowKeys[x], view);
                 newLoad |= seen[x] != null && seen[x].newLoad();
             }
             for (int x = 0; x < seen.length; x++) {
                 int c = poolClasses.get(x);
-                String key = keys.of(g, c);
+                String key = flowKeys[x];
                 String name = setup.cls(c).name();
                 Double pinned = overrides.weight(g, name, in.nowNanos());
                 Double prior = null;

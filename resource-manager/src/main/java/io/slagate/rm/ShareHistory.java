@@ -138,6 +138,7 @@ final class ShareHistory {
         double sum = 0;
         long covered = from;
         double newest = h.weight(h.size - 1);
+        boolean busyNow = !h.idle(h.size - 1);
         boolean moved = false;
         boolean woke = false;
         for (int i = 0; i < h.size; i++) {
@@ -147,7 +148,7 @@ final class ShareHistory {
                 covered = t;
             }
             moved |= Math.abs(h.weight(i) - newest) > 1e-9 * Math.max(1, Math.abs(newest)); // decimal text on the bus
-            woke |= h.idle(i) && i < h.size - 1 && !h.idle(h.size - 1); // idle earlier in the window, busy now
+            woke |= busyNow && h.idle(i); // idle earlier in the window, busy now
         }
         double span = atNanos - from;
         return new WindowShare(span > 0 ? sum / span : h.share(h.size - 1), moved, woke);

@@ -305,6 +305,43 @@ class ResourceManagerTest {
         assertEquals(10, cap(one, "gw1", "s1"), "the whole N_s goes to the live gateway");
     }
 
+    /**
+     * A gateway whose reports claim its weights move at every report is held at the weights in force (its own flows
+     * only); the other gateway's flows are still decided from their own reports, and the allocation stays whole.
+     */
+    @Test
+    void aGatewayClaimingAMoveAtEveryReport_holdsOnlyItsOwnFlows() {
+        ResourceManager rm = new ResourceManager("rm", config("sum", "", ", damping: 1"), new Overrides(), 0);
+        Map<String, Boolean> up = Map.of("s1", true);
+        double[] l = {1, 1};
+        double[] fine = {0.5, 0.5};
+        rm.onStats(overWindow(stats("gw1", l, fine, new double[] {2.5, 2.5}, up, 5)), now);
+        rm.onStats(overWindow(stats("gw2", l, fine, new double[] {2.5, 2.5}, up, 5)), now);
+        AllocationMessage a = rm.step(now).allocation();
+        for (int cycle = 1; cycle <= 10; cycle++) {
+            now += 5 * SECOND;
+            double[] flap = cycle % 2 == 0 ? new double[] {4, 1} : new double[] {1, 4};
+            double[] t = cycle < 8 ? fine : new double[] {10.0, 0.5}; // gw1's premium slows once its window is steady
+            rm.onStats(overWindow(stats("gw1", l, t, new double[] {w(a, "gw1", "premium"), w(a, "gw1", "basic")}, up,
+                    cap(a, "gw1", "s1"))), now);
+            rm.onStats(overWindow(stats("gw2", l, fine, flap, up, cap(a, "gw2", "s1"))), now);
+            AllocationMessage next = rm.step(now).allocation();
+            assertEquals(w(a, "gw2", "premium"), w(next, "gw2", "premium"), 1e-9, "cycle " + cycle + ": gw2 held");
+            assertEquals(w(a, "gw2", "basic"), w(next, "gw2", "basic"), 1e-9, "cycle " + cycle + ": gw2 held");
+            assertEquals(10, cap(next, "gw1", "s1") + cap(next, "gw2", "s1"), "Σ_g N_{g,s} = N_s");
+            if (cycle == 8) {
+                assertTrue(w(next, "gw1", "premium") > w(a, "gw1", "premium"), "gw1 decided from its own report: " + next.gateways());
+            }
+            a = next;
+        }
+    }
+
+    /** The report over the deployed window, 30 s: six reports of 5 s each. */
+    private static StatsMessage overWindow(StatsMessage s) {
+        return new StatsMessage(s.schema(), s.gatewayId(), s.sequence(), s.timestampMillis(), 30, s.allocationVersion(), s.flows(),
+                s.servers());
+    }
+
     @Test
     void aGatewayThatFellSilentOrLeft_leavesNothingLearnedBehind() {
         ResourceManager rm = new ResourceManager("rm", config("sum", "", ", forecast: trend"), new Overrides(), 0);

@@ -137,11 +137,11 @@ public final class ModelCorrection {
      * description ask it at many shares for one model evaluation each.
      */
     public Curve curve(String flow, ResponseTimeModel model, FlowObservation o) {
-        return new Curve(flow, model, o, states.get(flow));
+        return new Curve(flow, model, o, states.get(flow), outOfRange);
     }
 
     /** One flow's {@link #predict} and {@link #predictQuantile} at one measurement; not thread-safe. */
-    public final class Curve {
+    public static final class Curve {
         private final String flow;
         /** The flow's state when the curve was made (null: none yet). */
         private final State state;
@@ -154,9 +154,12 @@ public final class ModelCorrection {
         private double quantileP = Double.NaN;
         private double quantileAt;
         private double quantileLevel;
+        /** The correction's count of predictions out of range. */
+        private final AtomicLong outOfRange;
 
-        private Curve(String flow, ResponseTimeModel model, FlowObservation o, State state) {
+        private Curve(String flow, ResponseTimeModel model, FlowObservation o, State state, AtomicLong outOfRange) {
             this.flow = flow;
+            this.outOfRange = outOfRange;
             this.state = state;
             this.model = model;
             this.o = o;
@@ -190,7 +193,7 @@ public final class ModelCorrection {
             if (o.isEmpty()) {
                 return raw;
             }
-            return counted(corrected(o.responseSeconds(), raw, at, gain, o, w, floor));
+            return counted(corrected(o.responseSeconds(), raw, at, gain, o, w, floor), outOfRange);
         }
 
         /** The corrected quantile at probability p and share w. */
@@ -210,7 +213,7 @@ public final class ModelCorrection {
                 }
                 quantileP = p;
             }
-            return counted(corrected(quantileLevel, raw, quantileAt, gain, o, w, floor));
+            return counted(corrected(quantileLevel, raw, quantileAt, gain, o, w, floor), outOfRange);
         }
     }
 
@@ -292,7 +295,7 @@ public final class ModelCorrection {
      * by construction (the property tests hold it to that); the count is what an operator watches should a model ever
      * break it, since such a flow would look served to the optimizer.
      */
-    private double counted(double corrected) {
+    private static double counted(double corrected, AtomicLong outOfRange) {
         if (corrected > 0 && Double.isFinite(corrected)) {
             return corrected;
         }
@@ -323,7 +326,8 @@ public final class ModelCorrection {
     /** Records the observation a decision for {@code flow} was made at, to judge the model by the next measurement. */
     public void decidedAt(String flow, FlowObservation o) {
         if (!o.isEmpty() && Double.isFinite(o.responseSeconds())) {
-            states.computeIfAbsent(flow, k -> new State()).pending = new Pending(o.withoutForecast(), gain(flow), null, Double.NaN);
+            State state = states.computeIfAbsent(flow, k -> new State());
+            state.pending = new Pending(o.withoutForecast(), state.gain, null, Double.NaN);
         }
     }
 
