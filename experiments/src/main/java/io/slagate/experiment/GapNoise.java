@@ -49,6 +49,33 @@ final class GapNoise {
         return met / (double) draws;
     }
 
+    /** Student's t at the two-sided 95% level for 1 to 15 degrees of freedom; beyond, the normal's 1.96 plus a margin. */
+    private static final double[] T95 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131};
+
+    /**
+     * The mean of the gaps over every phase of every run and the half-width of its 95% interval, from their own scatter
+     * (Student's t): the goal's question asked of the whole sweep, where the minimum asks it of the unluckiest reading.
+     * The scatter includes the phases' differences as well as the noise, so the interval is the wider of the two.
+     * {NaN, NaN} with fewer than two gaps.
+     */
+    static double[] meanWithInterval(double[] gaps) {
+        int n = gaps.length;
+        if (n < 2) {
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        double mean = 0;
+        for (double g : gaps) {
+            mean += g / n;
+        }
+        double ss = 0;
+        for (double g : gaps) {
+            ss += (g - mean) * (g - mean);
+        }
+        double t = n - 1 <= T95.length ? T95[n - 2] : 1.96 + 2.5 / (n - 1);
+        return new double[] {mean, t * Math.sqrt(ss / (n - 1) / n)};
+    }
+
     /** A standard normal deviate (Box–Muller, one of the pair). */
     private static double gaussian(SplittableRandom r) {
         double u = 1 - r.nextDouble();

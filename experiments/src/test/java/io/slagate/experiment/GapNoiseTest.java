@@ -30,4 +30,16 @@ class GapNoiseTest {
         assertTrue(eight < one * one * one, one + " for one reading, " + eight + " for eight");
         assertThrows(IllegalArgumentException.class, () -> GapNoise.chanceEqualMeets(Double.NaN, 4, 2, 0.05, 10, 1));
     }
+
+    @Test
+    void theMeanGap_carriesStudentsIntervalFromItsScatter() {
+        // ±0.1 four times: mean 0, s = 0.1155, s/√4 = 0.0577, t(3) = 3.182: half-width 0.184
+        double[] m = GapNoise.meanWithInterval(new double[] {0.1, -0.1, 0.1, -0.1});
+        assertEquals(0, m[0], 1e-12);
+        assertEquals(0.1837, m[1], 1e-3);
+        double[] same = GapNoise.meanWithInterval(new double[] {-0.2, -0.2, -0.2});
+        assertEquals(-0.2, same[0], 1e-12);
+        assertEquals(0, same[1], 1e-12);
+        assertTrue(Double.isNaN(GapNoise.meanWithInterval(new double[] {0.3})[0]), "one gap has no interval");
+    }
 }

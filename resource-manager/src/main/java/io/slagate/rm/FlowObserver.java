@@ -134,7 +134,33 @@ final class FlowObserver {
         }
         FlowObservation o = new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(),
                 mine.meanServiceSeconds(), mine.percentileSeconds());
-        return new Observed(o, window.weightMoved() && !o.isEmpty(), window.woke() || r.spans().containsKey(name));
+        boolean sinceChange = r.spans().containsKey(name);
+        if (sinceChange) {
+            o = arriving(o, view.slots);
+        }
+        return new Observed(o, window.weightMoved() && !o.isEmpty(), window.woke() || sinceChange);
+    }
+
+    /**
+     * A flow estimated from the intervals since its change whose arrivals outran its answers there, as the load now
+     * arriving would be served at its measured share: its answers since the change are those of the requests sent before
+     * (a closed population that grew: its new clients each sent at once, and the answers are still the few clients' of
+     * before, fast), so its response time says nothing of the new load, and its throughput, the old load's work, would
+     * make the bounded overload figure ({@code ModelCorrection.saturated}) say that no share helps it. Where the arriving
+     * work λ~·S~ fits within the gateway's slots of the pool, some share serves it: the flow is read as served at λ~, its
+     * response time the measured one stretched by the arriving work's slots over its share, λ~·S~/w~, where that is more.
+     * Where it does not fit (a flood), no share serves it, and the flow stays read as overloaded, which wins it no slots.
+     */
+    static FlowObservation arriving(FlowObservation o, int slots) {
+        if (o.isEmpty() || !o.overloaded() || !o.hasServiceTime()) {
+            return o;
+        }
+        double work = o.arrivalRate() * o.serviceSeconds();
+        if (!(work <= slots)) {
+            return o;
+        }
+        return new FlowObservation(o.arrivalRate(), o.responseSeconds() * Math.max(1, work / o.weight()), o.weight(),
+                o.arrivalRate(), o.serviceSeconds(), o.percentileSeconds());
     }
 
     /** One gateway's report read once for one pool: its flows by class name, the pool's weights there, its slots in rotation. */

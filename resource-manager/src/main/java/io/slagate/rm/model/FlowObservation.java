@@ -52,6 +52,14 @@ public record FlowObservation(double arrivalRate, double responseSeconds, double
         return !(arrivalRate > 0) || !(responseSeconds > 0) || !(weight > 0);
     }
 
+    /** A flow whose arrivals outran its throughput by more than this share of them was measured in overload. */
+    public static final double OVERLOAD = 0.05;
+
+    /** Whether its arrivals outran its throughput by more than {@value #OVERLOAD} of them: a queue growing meanwhile. */
+    public boolean overloaded() {
+        return throughput < (1 - OVERLOAD) * arrivalRate;
+    }
+
     /** Whether the service time was measured (models other than M/M/1 need it). */
     public boolean hasServiceTime() {
         return serviceSeconds > 0 && Double.isFinite(serviceSeconds) && serviceSeconds <= responseSeconds * 1.0001;

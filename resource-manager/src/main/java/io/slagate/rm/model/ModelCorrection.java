@@ -35,13 +35,6 @@ public final class ModelCorrection {
     private record Pending(FlowObservation from, double gain, ResponseTimeModel model, double atFrom) {
     }
 
-    /** A flow whose arrivals outran its throughput by more than this share of them was measured in overload. */
-    static final double OVERLOAD = 0.05;
-
-    private static boolean overloaded(FlowObservation o) {
-        return o.throughput() < (1 - OVERLOAD) * o.arrivalRate();
-    }
-
     /** An error above this (relative) is reported with what led to it: the model, not the plant, is then wrong. */
     static final double BLOWN = 10;
     private final double bound;
@@ -75,7 +68,7 @@ public final class ModelCorrection {
      * under-reaction and drive the gain to its bound, and the corrected predictions at more slots to 0. A model that
      * misjudges how the rate follows the share (M/M/1 for closed-loop clients) still misjudges the change at the
      * measured rate, and the gain learns that. Observations without a finite response time are ignored, and so is a
-     * pair of which either was measured in overload (throughput more than {@value #OVERLOAD} of the arrivals short).
+     * pair of which either was measured in overload ({@link FlowObservation#overloaded}).
      */
     public void observe(String flow, FlowObservation o, ResponseTimeModel model) {
         State state = states.get(flow);
@@ -87,7 +80,7 @@ public final class ModelCorrection {
             return;
         }
         FlowObservation from = p.from();
-        if (overloaded(from) || overloaded(o)) {
+        if (from.overloaded() || o.overloaded()) {
             return; // its t~ is its queue's bound and timeout, which no open model describes: nothing to judge
         }
         double alone = model.predictSeconds(from.withForecast(o.arrivalRate()), o.weight());
@@ -225,7 +218,7 @@ public final class ModelCorrection {
      * window), and its shape there is its own pole, not the flow's.
      */
     private static boolean pastEdgeWhereServed(FlowObservation o, double level, double modelAtMeasured) {
-        return !overloaded(o) && !(modelAtMeasured < Math.min(ResponseTimeModel.UNSTABLE_SECONDS,
+        return !o.overloaded() && !(modelAtMeasured < Math.min(ResponseTimeModel.UNSTABLE_SECONDS,
                 ClosedPopulationModel.POPULATION_CAP * level));
     }
 
@@ -273,7 +266,7 @@ public final class ModelCorrection {
             return raw;
         }
         double bounded = saturated(level, o, w);
-        if (overloaded(o)) {
+        if (o.overloaded()) {
             // its level is its queue's bound and timeout, which no open model describes: the model alone, and where it
             // answers more than that (past its edge) the level moved by the busy slots' work on w slots
             return Math.min(raw, bounded);

@@ -1,0 +1,110 @@
+package io.slagate.rm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.slagate.bus.message.BusMessage;
+import io.slagate.bus.message.FlowStatsMessage;
+import io.slagate.bus.message.ServerStatusMessage;
+import io.slagate.bus.message.StatsMessage;
+import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decision at the report that shows a change, for a closed population that grew: premium's clients went from 5 to
+ * 20 and basic's from 20 to 5 (experiment B's last phase). In the interval that shows it premium's new clients each
+ * sent at once (arrivals fourfold) while its answers are still the few clients' of before, fast; basic's backlog of the
+ * phase before is still being answered, slow. Premium's arriving work, λ~·S~ = 140/s × 63 ms, asks 8.8 of the 10
+ * slots and basic's 1.3: a decision at the change that gives premium fewer slots than it had answers the phase before.
+ * The experiments' scale and the shipped controller: 0.25 s intervals, a 1.5 s window, a 0.25 s cycle, goals of 100 and
+ * 150 ms, min combining, whole slots.
+ */
+class GrownPopulationTest {
+    private static final long START = 1_000_000_000_000L;
+
+    private static SlagateConfig config() {
+        return ConfigLoader.parse("""
+                gateway: { stats: { reportingInterval: 250ms, window: 1500ms } }
+                servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 } ]
+                classes:
+                  - { name: premium, target: 100ms, utility: { type: pacifici, phi: 1, alpha: 1, beta: 1 } }
+                  - { name: basic, target: 150ms, utility: { type: pacifici, phi: 1, alpha: 1, beta: 1 } }
+                allocation: { weights: { premium: 7, basic: 3 } }
+                controller: { cycle: 250ms, combining: min, resolution: 1 }
+                """, "grown-population");
+    }
+
+    /** One class's report: the window's figures and the last interval's, at the gateway's weight {@code w}. */
+    private static FlowStatsMessage flow(String name, double w, Figures window, Figures last) {
+        FlowStatsMessage.Interval interval = new FlowStatsMessage.Interval(0.25, last.arrivals, last.completions, 0,
+                last.response, last.response - last.service, last.service);
+        return new FlowStatsMessage(name, window.arrivals / 0.25, window.completions / 0.25, 0, window.response,
+                window.response - window.service, window.service, 0, 0, w, Double.NaN, Double.NaN, 0, interval);
+    }
+
+    /** Per 0.25 s: requests arrived and answered, their mean response and service seconds. */
+    private record Figures(long arrivals, long completions, double response, double service) {
+    }
+
+    private static StatsMessage report(long seq, double wPremium, Figures premiumWindow, Figures premium, Figures basicWindow,
+                                       Figures basic) {
+        return new StatsMessage(BusMessage.SCHEMA, "gw1", seq, 0, 1.5, 1,
+                List.of(flow("premium", wPremium, premiumWindow, premium), flow("basic", 10 - wPremium, basicWindow, basic)),
+                List.of(new ServerStatusMessage("s1", 10, 0, true)));
+    }
+
+    private static double weight(ResourceManager.Decision d, String cls) {
+        return d.decision().flows().stream().filter(f -> f.className().equals(cls)).findFirst().orElseThrow().weight();
+    }
+
+    @Test
+    void aPopulationThatGrew_isNotGivenFewerSlotsAtTheChange() {
+        ResourceManager rm = new ResourceManager("rm", config(), new Overrides(), 0);
+        long now = START;
+        rm.onJoin("gw1", now);
+        // five premium clients at 40/s answered in 70 ms; twenty basic clients at 144/s in 90 ms, at the weights 7 : 3
+        Figures premiumSteady = new Figures(10, 10, 0.070, 0.065);
+        Figures basicSteady = new Figures(36, 36, 0.090, 0.045);
+        double before = 0;
+        for (int i = 0; i < 24; i++) {
+            now += 250_000_000L;
+            assertTrue(rm.onStats(report(i, 7, premiumSteady, premiumSteady, basicSteady, basicSteady), now).isEmpty(),
+                    "a steady load is no change");
+            before = weight(rm.step(now), "premium");
+        }
+        now += 250_000_000L;
+        Set<String> changed = rm.onStats(report(100, 7, premiumSteady, new Figures(35, 10, 0.067, 0.063), basicSteady,
+                new Figures(6, 32, 0.126, 0.056)), now);
+        assertEquals(Set.of("premium", "basic"), changed);
+        double after = weight(rm.step(now), "premium");
+        assertTrue(after >= before, "premium's grown population keeps its slots at the change: " + before + " -> " + after);
+    }
+
+    /**
+     * A flood is not such a population: basic's arrivals twentyfold in one interval, 720/s × 45 ms asking 32 slots of 10,
+     * no share serves it, and at the change it takes none of premium's slots (the figure it then reads is its overload's,
+     * flat in the share).
+     */
+    @Test
+    void aFloodAtTheChange_winsNoSlots() {
+        ResourceManager rm = new ResourceManager("rm", config(), new Overrides(), 0);
+        long now = START;
+        rm.onJoin("gw1", now);
+        Figures premiumSteady = new Figures(10, 10, 0.070, 0.065);
+        Figures basicSteady = new Figures(36, 36, 0.090, 0.045);
+        double before = 0;
+        for (int i = 0; i < 24; i++) {
+            now += 250_000_000L;
+            rm.onStats(report(i, 7, premiumSteady, premiumSteady, basicSteady, basicSteady), now);
+            before = weight(rm.step(now), "basic");
+        }
+        now += 250_000_000L;
+        Set<String> changed = rm.onStats(report(100, 7, premiumSteady, premiumSteady, basicSteady,
+                new Figures(180, 36, 0.095, 0.045)), now);
+        assertEquals(Set.of("basic"), changed);
+        double after = weight(rm.step(now), "basic");
+        assertTrue(after <= before, "the flood keeps at most its slots: " + before + " -> " + after);
+    }
+}
