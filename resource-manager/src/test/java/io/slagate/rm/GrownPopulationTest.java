@@ -59,52 +59,50 @@ class GrownPopulationTest {
         return d.decision().flows().stream().filter(f -> f.className().equals(cls)).findFirst().orElseThrow().weight();
     }
 
-    @Test
-    void aPopulationThatGrew_isNotGivenFewerSlotsAtTheChange() {
-        ResourceManager rm = new ResourceManager("rm", config(), new Overrides(), 0);
-        long now = START;
+    /** Five premium clients at 40/s answered in 70 ms; twenty basic clients at 144/s in 90 ms, at the weights 7 : 3. */
+    private static final Figures PREMIUM_STEADY = new Figures(10, 10, 0.070, 0.065);
+    private static final Figures BASIC_STEADY = new Figures(36, 36, 0.090, 0.045);
+
+    private final ResourceManager rm = new ResourceManager("rm", config(), new Overrides(), 0);
+    private long now = START;
+
+    /** Six windows of the steady load, decided every cycle; the weight of {@code cls} last decided. */
+    private double steady(String cls) {
         rm.onJoin("gw1", now);
-        // five premium clients at 40/s answered in 70 ms; twenty basic clients at 144/s in 90 ms, at the weights 7 : 3
-        Figures premiumSteady = new Figures(10, 10, 0.070, 0.065);
-        Figures basicSteady = new Figures(36, 36, 0.090, 0.045);
-        double before = 0;
+        double w = 0;
         for (int i = 0; i < 24; i++) {
             now += 250_000_000L;
-            assertTrue(rm.onStats(report(i, 7, premiumSteady, premiumSteady, basicSteady, basicSteady), now).isEmpty(),
+            assertTrue(rm.onStats(report(i, 7, PREMIUM_STEADY, PREMIUM_STEADY, BASIC_STEADY, BASIC_STEADY), now).isEmpty(),
                     "a steady load is no change");
-            before = weight(rm.step(now), "premium");
+            w = weight(rm.step(now), cls);
         }
+        return w;
+    }
+
+    /** The report after the steady load with these last intervals; the weight of {@code cls} decided at it. */
+    private double changed(Figures premium, Figures basic, Set<String> expectChanged, String cls) {
         now += 250_000_000L;
-        Set<String> changed = rm.onStats(report(100, 7, premiumSteady, new Figures(35, 10, 0.067, 0.063), basicSteady,
-                new Figures(6, 32, 0.126, 0.056)), now);
-        assertEquals(Set.of("premium", "basic"), changed);
-        double after = weight(rm.step(now), "premium");
+        assertEquals(expectChanged, rm.onStats(report(100, 7, PREMIUM_STEADY, premium, BASIC_STEADY, basic), now));
+        return weight(rm.step(now), cls);
+    }
+
+    @Test
+    void aPopulationThatGrew_isNotGivenFewerSlotsAtTheChange() {
+        double before = steady("premium");
+        double after = changed(new Figures(35, 10, 0.067, 0.063), new Figures(6, 32, 0.126, 0.056), Set.of("premium", "basic"),
+                "premium");
         assertTrue(after >= before, "premium's grown population keeps its slots at the change: " + before + " -> " + after);
     }
 
     /**
-     * A flood is not such a population: basic's arrivals twentyfold in one interval, 720/s × 45 ms asking 32 slots of 10,
+     * A flood is not such a population: basic's arrivals fivefold in one interval, 720/s × 45 ms asking 32 slots of 10,
      * no share serves it, and at the change it takes none of premium's slots (the figure it then reads is its overload's,
      * flat in the share).
      */
     @Test
     void aFloodAtTheChange_winsNoSlots() {
-        ResourceManager rm = new ResourceManager("rm", config(), new Overrides(), 0);
-        long now = START;
-        rm.onJoin("gw1", now);
-        Figures premiumSteady = new Figures(10, 10, 0.070, 0.065);
-        Figures basicSteady = new Figures(36, 36, 0.090, 0.045);
-        double before = 0;
-        for (int i = 0; i < 24; i++) {
-            now += 250_000_000L;
-            rm.onStats(report(i, 7, premiumSteady, premiumSteady, basicSteady, basicSteady), now);
-            before = weight(rm.step(now), "basic");
-        }
-        now += 250_000_000L;
-        Set<String> changed = rm.onStats(report(100, 7, premiumSteady, premiumSteady, basicSteady,
-                new Figures(180, 36, 0.095, 0.045)), now);
-        assertEquals(Set.of("basic"), changed);
-        double after = weight(rm.step(now), "basic");
+        double before = steady("basic");
+        double after = changed(PREMIUM_STEADY, new Figures(180, 36, 0.095, 0.045), Set.of("basic"), "basic");
         assertTrue(after <= before, "the flood keeps at most its slots: " + before + " -> " + after);
     }
 }
