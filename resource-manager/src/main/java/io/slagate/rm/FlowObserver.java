@@ -75,13 +75,13 @@ final class FlowObserver {
                 String name = setup.cls(c).name();
                 Double pinned = overrides.weight(g, name, in.nowNanos());
                 Double prior = null;
-                FlowObservation o = seen[x] == null ? FlowObservation.NONE : seen[x].obs();
+                FlowObservation o = seen[x] == null ? FlowObservation.NONE : seen[x].decideOn();
                 if (seen[x] == null) { // a broken measurement says nothing: the flow keeps the weight in force, the others share the rest
                     prior = pinned == null ? in.weightInForce(g, name) : null;
                 } else if (seen[x].moveUnmeasured() && !newLoad && pinned == null) {
                     prior = in.weightInForce(g, name);
                 }
-                correction.observe(key, o, setup.model);
+                correction.observe(key, seen[x] == null ? FlowObservation.NONE : seen[x].measured(), setup.model);
                 o = forecasts.ahead(key, o, in.windowSeconds(g));
                 anyTraffic |= !o.isEmpty();
                 if (pinned == null && prior == null && stats == null) {
@@ -94,15 +94,16 @@ final class FlowObserver {
     }
 
     /**
-     * A flow as its report shows it; whether its last move is not yet measured: its weight at the gateway moved within
+     * A flow as its report measured it (what the model correction is judged on), as it is decided on ({@link #arriving}
+     * after a change, else the same); whether its last move is not yet measured: its weight at the gateway moved within
      * the window its figures span, so the window ran partly under the weight before, and a decision from it would answer
      * the move before the last (a swing around the optimum, each step decided on a window that had not seen the step
      * before it), and such a flow keeps its weight until its window has run wholly under it; and whether it shows a new
      * load (its figures are the intervals since a change, {@link ChangePoints}, or it was idle within the window), which
      * is acted on as it is seen, at every flow of its gateway's pool.
      */
-    private record Observed(FlowObservation obs, boolean moveUnmeasured, boolean newLoad) {
-        static final Observed NONE = new Observed(FlowObservation.NONE, false, false);
+    private record Observed(FlowObservation measured, FlowObservation decideOn, boolean moveUnmeasured, boolean newLoad) {
+        static final Observed NONE = new Observed(FlowObservation.NONE, FlowObservation.NONE, false, false);
     }
 
     /**
@@ -135,10 +136,8 @@ final class FlowObserver {
         FlowObservation o = new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(),
                 mine.meanServiceSeconds(), mine.percentileSeconds());
         boolean sinceChange = r.spans().containsKey(name);
-        if (sinceChange) {
-            o = arriving(o, view.slots);
-        }
-        return new Observed(o, window.weightMoved() && !o.isEmpty(), window.woke() || sinceChange);
+        return new Observed(o, sinceChange ? arriving(o, view.slots) : o, window.weightMoved() && !o.isEmpty(),
+                window.woke() || sinceChange);
     }
 
     /**

@@ -95,6 +95,24 @@ class GrownPopulationTest {
     }
 
     /**
+     * The arriving-work reading is what the decision is made on, not a measurement: the model correction is judged on
+     * what was measured, and a window in which the population still outran its answers (overload) teaches it nothing.
+     */
+    @Test
+    void theArrivingWorkReading_teachesTheCorrectionNothing() {
+        steady("premium");
+        changed(new Figures(35, 10, 0.067, 0.063), new Figures(6, 32, 0.126, 0.056), Set.of("premium", "basic"), "premium");
+        assertEquals(1.0, rm.correction().gain("gw1/premium"), 1e-12, "restarted by the change");
+        double error = rm.correction().error("gw1/premium"); // the steady load's
+        now += 250_000_000L;
+        rm.onStats(report(101, 8, PREMIUM_STEADY, new Figures(36, 24, 0.090, 0.063), BASIC_STEADY, new Figures(6, 20, 0.110, 0.056)),
+                now);
+        rm.step(now);
+        assertEquals(error, rm.correction().error("gw1/premium"), 1e-12, "premium measured in overload: no error judged");
+        assertEquals(1.0, rm.correction().gain("gw1/premium"), 1e-12, "and no gain learned");
+    }
+
+    /**
      * A flood is not such a population: basic's arrivals fivefold in one interval, 720/s × 45 ms asking 32 slots of 10,
      * no share serves it, and at the change it takes none of premium's slots (the figure it then reads is its overload's,
      * flat in the share).
