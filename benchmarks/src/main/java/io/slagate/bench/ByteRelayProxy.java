@@ -12,8 +12,8 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Iterator;
-import io.slagate.bench.RelayHeads.RequestHead;
 import io.slagate.bench.RelayHeads.ResponseHead;
+import io.slagate.gateway.relay.RequestHead;
 
 /**
  * A floor of bench/gateway-vs-haproxy.sh below the Netty spike: the gateway's job (two classes by SOAPAction, weighted
@@ -166,6 +166,8 @@ public final class ByteRelayProxy {
         final SocketChannel ch;
         SelectionKey key;
         final ByteBuffer in = ByteBuffer.allocateDirect(BUFFER);
+        /** The gateway's strict reading of a request head, in place, reused for each request. */
+        final RequestHead head = new RequestHead(BUFFER, 100);
         /** The request's length (head + body) once framed, else 0. */
         int requestLength;
         boolean keepAlive;
@@ -209,32 +211,34 @@ public final class ByteRelayProxy {
         /** Frames the request in {@link #in} once its head and body are all there; answers 400 to one it cannot frame. */
         private void parse() {
             int n = in.position();
-            int headEnd = headEnd(in, n);
-            if (headEnd < 0) {
+            RequestHead.Verdict v = head.read(in, 0, n);
+            if (v == RequestHead.Verdict.INCOMPLETE) {
                 if (n == in.capacity()) {
                     reject("head larger than the buffer");
                 }
                 return;
             }
-            RequestHead h = RequestHead.parse(in, headEnd);
-            if (h == null) {
-                reject("head outside the grammar");
+            if (v == RequestHead.Verdict.REFUSED || head.chunked()) {
+                reject(v == RequestHead.Verdict.REFUSED ? head.refusal() : "chunked (the spike frames by length only)");
                 return;
             }
-            if (headEnd + h.contentLength > in.capacity()) {
+            long length = head.length() + Math.max(0, head.contentLength());
+            if (length > in.capacity()) {
                 reject("body larger than the buffer");
                 return;
             }
-            if (n < headEnd + h.contentLength) {
+            if (n < length) {
                 return; // the body is still coming: read before queueing
             }
-            if (n > headEnd + h.contentLength) {
+            if (n > length) {
                 reject("bytes after the request"); // pipelined requests are not relayed by the spike
                 return;
             }
-            requestLength = headEnd + h.contentLength;
-            keepAlive = h.keepAlive;
-            loop.offer(h.premium ? 0 : 1, this); // reading stays on: a read now is a close or a pipelined request
+            requestLength = (int) length;
+            keepAlive = head.keepAlive();
+            String action = head.value("soapaction");
+            boolean premium = action != null && action.contains("urn:premium");
+            loop.offer(premium ? 0 : 1, this); // reading stays on: a read now is a close or a pipelined request
         }
 
         private void reject(String why) {

@@ -3,49 +3,14 @@ package io.slagate.bench;
 import java.nio.ByteBuffer;
 
 /**
- * The byte relay's strict reading of a message head in place (no strings, no copies): the start line, then each header
- * field checked by RFC 9112's grammar, keeping only what framing and the relay's job need. Anything outside the grammar,
+ * The byte relay's strict reading of a server's response head in place (no strings, no copies): the status line, then
+ * each header field checked by RFC 9112's grammar, keeping only what framing needs (request heads are read by the
+ * gateway's {@code io.slagate.gateway.relay.RequestHead}). Anything outside the grammar,
  * obsolete line folding, a bare CR or LF, a duplicated or non-numeric Content-Length, or a Transfer-Encoding (the relay
  * frames by length only) makes the head unreadable: null.
  */
 final class RelayHeads {
     private RelayHeads() {
-    }
-
-    /** What the relay needs of a request head. */
-    static final class RequestHead {
-        int contentLength;
-        boolean keepAlive;
-        boolean premium;
-
-        /** The head in {@code b}'s bytes 0..headEnd (ending CRLFCRLF), or null when it is not strictly HTTP/1.x. */
-        static RequestHead parse(ByteBuffer b, int headEnd) {
-            int i = token(b, 0, headEnd);
-            if (i <= 0 || b.get(i) != ' ') {
-                return null;
-            }
-            int target = i + 1;
-            i = target;
-            while (i < headEnd && b.get(i) > ' ' && b.get(i) < 0x7f) {
-                i++;
-            }
-            if (i == target || b.get(i) != ' ') {
-                return null;
-            }
-            int minor = version(b, i + 1);
-            if (minor < 0 || b.get(i + 9) != '\r' || b.get(i + 10) != '\n') {
-                return null;
-            }
-            RequestHead h = new RequestHead();
-            Fields f = new Fields();
-            if (!f.read(b, i + 11, headEnd) || f.transferEncoding || (minor == 1 && f.hosts != 1)) {
-                return null;
-            }
-            h.contentLength = f.contentLength < 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, f.contentLength);
-            h.keepAlive = f.close ? false : f.keepAlive || minor == 1;
-            h.premium = f.premium;
-            return h;
-        }
     }
 
     /** What the relay needs of a response head. */
@@ -99,8 +64,6 @@ final class RelayHeads {
         boolean transferEncoding;
         boolean close;
         boolean keepAlive;
-        boolean premium;
-        int hosts;
 
         boolean read(ByteBuffer b, int from, int headEnd) {
             int i = from;
@@ -155,10 +118,6 @@ final class RelayHeads {
             } else if (named(b, name, colon, "connection")) {
                 close |= contains(b, v, end, "close");
                 keepAlive |= contains(b, v, end, "keep-alive");
-            } else if (named(b, name, colon, "host")) {
-                hosts++;
-            } else if (named(b, name, colon, "soapaction")) {
-                premium = contains(b, v, end, "urn:premium");
             }
             return true;
         }
