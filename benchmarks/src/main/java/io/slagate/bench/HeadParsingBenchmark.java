@@ -1,0 +1,99 @@
+package io.slagate.bench;
+
+import io.slagate.gateway.relay.RequestHead;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.HttpCompliance;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpParser;
+import org.eclipse.jetty.http.HttpVersion;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The client leg's head, read the two ways: the relay's {@link RequestHead} (in place, then the three fields
+ * classification reads as strings) against Jetty's {@link HttpParser} as its server uses it (a parser reused per
+ * connection, the fields collected into {@link HttpFields}, then the same three looked up). The head is the one
+ * {@code bench/post.lua} sends in the gateway benchmark.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class HeadParsingBenchmark {
+    static final byte[] HEAD = ("POST /services/StockUtility HTTP/1.1\r\n"
+            + "Host: 127.0.0.1:9103\r\n"
+            + "Content-Type: text/xml; charset=utf-8\r\n"
+            + "SOAPAction: \"urn:premium\"\r\n"
+            + "Authorization: Basic YzA6cHc=\r\n"
+            + "Content-Length: 223\r\n"
+            + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+
+    private final ByteBuffer relayBuffer = ByteBuffer.wrap(HEAD);
+    private final RequestHead relay = new RequestHead(8192, 100);
+    private final ByteBuffer jettyBuffer = ByteBuffer.wrap(HEAD);
+    private final Fields fields = new Fields();
+    private final HttpParser jetty = new HttpParser(fields, 8192, HttpCompliance.RFC9110);
+
+    @Benchmark
+    public int relay() {
+        relay.read(relayBuffer, 0);
+        return relay.value("soapaction").length() + relay.value("content-type").length() + relay.value("authorization").length()
+                + (int) relay.contentLength();
+    }
+
+    @Benchmark
+    public int jetty() {
+        jettyBuffer.clear();
+        jetty.reset();
+        fields.headers = HttpFields.build();
+        jetty.parseNext(jettyBuffer);
+        HttpFields h = fields.headers;
+        return h.get("SOAPAction").length() + h.get(HttpHeader.CONTENT_TYPE).length() + h.get(HttpHeader.AUTHORIZATION).length()
+                + (int) jetty.getContentLength();
+    }
+
+    /** What Jetty's server keeps of a head: its fields, in a mutable HttpFields as its request does. */
+    static final class Fields implements HttpParser.RequestHandler {
+        HttpFields.Mutable headers;
+
+        @Override
+        public void startRequest(String method, String uri, HttpVersion version) {
+        }
+
+        @Override
+        public void parsedHeader(HttpField field) {
+            headers.add(field);
+        }
+
+        @Override
+        public boolean headerComplete() {
+            return true;
+        }
+
+        @Override
+        public boolean content(ByteBuffer item) {
+            return true;
+        }
+
+        @Override
+        public boolean contentComplete() {
+            return true;
+        }
+
+        @Override
+        public boolean messageComplete() {
+            return true;
+        }
+
+        @Override
+        public void earlyEOF() {
+        }
+    }
+}
