@@ -11,10 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.eclipse.jetty.http.HttpCompliance;
-import org.eclipse.jetty.http.HttpException;
-import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpParser;
-import org.eclipse.jetty.http.HttpVersion;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -129,10 +126,9 @@ class ChunkedBodyTest {
     }
 
     /** Jetty's reading of a chunked request: its data and where its message ended (relative to the body), or its refusal. */
-    private static final class Jetty implements HttpParser.RequestHandler {
+    private static final class Jetty extends JettyReading {
         final ByteArrayOutputStream data = new ByteArrayOutputStream();
         boolean complete;
-        String failure;
 
         static String read(String request, int headLength) {
             Jetty j = new Jetty();
@@ -152,19 +148,6 @@ class ChunkedBodyTest {
         }
 
         @Override
-        public void startRequest(String method, String uri, HttpVersion version) {
-        }
-
-        @Override
-        public void parsedHeader(HttpField field) {
-        }
-
-        @Override
-        public boolean headerComplete() {
-            return false;
-        }
-
-        @Override
         public boolean content(ByteBuffer item) {
             while (item.hasRemaining()) {
                 data.write(item.get());
@@ -173,23 +156,9 @@ class ChunkedBodyTest {
         }
 
         @Override
-        public boolean contentComplete() {
-            return false;
-        }
-
-        @Override
         public boolean messageComplete() {
             complete = true;
             return true;
-        }
-
-        @Override
-        public void earlyEOF() {
-        }
-
-        @Override
-        public void badMessage(HttpException failure) {
-            this.failure = String.valueOf(failure);
         }
     }
 }

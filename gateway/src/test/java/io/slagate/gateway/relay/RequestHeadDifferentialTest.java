@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.eclipse.jetty.http.HttpCompliance;
-import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.http.HttpVersion;
@@ -107,12 +106,11 @@ class RequestHeadDifferentialTest {
     }
 
     /** Jetty's reading of the same bytes, stopped at the end of the head. */
-    private static final class Jetty implements HttpParser.RequestHandler {
+    private static final class Jetty extends JettyReading {
         String method;
         String uri;
         HttpVersion version;
         final Map<String, List<String>> fields = new TreeMap<>();
-        String failure;
         boolean complete;
         int headLength;
         HttpParser parser;
@@ -151,30 +149,6 @@ class RequestHeadDifferentialTest {
         public boolean headerComplete() {
             complete = true;
             return true; // stop at the end of the head
-        }
-
-        @Override
-        public boolean content(ByteBuffer item) {
-            return true;
-        }
-
-        @Override
-        public boolean contentComplete() {
-            return false;
-        }
-
-        @Override
-        public boolean messageComplete() {
-            return true;
-        }
-
-        @Override
-        public void earlyEOF() {
-        }
-
-        @Override
-        public void badMessage(HttpException failure) {
-            this.failure = String.valueOf(failure);
         }
     }
 }
