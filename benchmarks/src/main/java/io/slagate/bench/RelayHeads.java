@@ -1,5 +1,6 @@
 package io.slagate.bench;
 
+import io.slagate.gateway.relay.Ascii;
 import java.nio.ByteBuffer;
 
 /**
@@ -68,7 +69,7 @@ final class RelayHeads {
         boolean read(ByteBuffer b, int from, int headEnd) {
             int i = from;
             while (i < headEnd - 2) {
-                int colon = token(b, i, headEnd);
+                int colon = Ascii.token(b, i, headEnd);
                 if (colon <= i || b.get(colon) != ':') {
                     return false; // an empty name, a space before the colon, or folding
                 }
@@ -100,7 +101,7 @@ final class RelayHeads {
         }
 
         private boolean field(ByteBuffer b, int name, int colon, int v, int end) {
-            if (named(b, name, colon, "content-length")) {
+            if (Ascii.named(b, name, colon, "content-length")) {
                 if (contentLength >= 0 || v == end || end - v > 12) {
                     return false; // repeated, empty or beyond any body the relay holds
                 }
@@ -113,27 +114,14 @@ final class RelayHeads {
                     n = n * 10 + d - '0';
                 }
                 contentLength = n;
-            } else if (named(b, name, colon, "transfer-encoding")) {
+            } else if (Ascii.named(b, name, colon, "transfer-encoding")) {
                 transferEncoding = true;
-            } else if (named(b, name, colon, "connection")) {
-                close |= contains(b, v, end, "close");
-                keepAlive |= contains(b, v, end, "keep-alive");
+            } else if (Ascii.named(b, name, colon, "connection")) {
+                close |= Ascii.listContains(b, v, end, "close");
+                keepAlive |= Ascii.listContains(b, v, end, "keep-alive");
             }
             return true;
         }
-    }
-
-    /** The index after a token (RFC 9110 tchar) starting at {@code from}, or {@code from} when none. */
-    static int token(ByteBuffer b, int from, int limit) {
-        int i = from;
-        while (i < limit && tchar(b.get(i))) {
-            i++;
-        }
-        return i;
-    }
-
-    private static boolean tchar(byte c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
     }
 
     /** "HTTP/1.x" at {@code at}: x (0 or 1), else −1. */
@@ -149,32 +137,5 @@ final class RelayHeads {
         }
         byte m = b.get(at + 7);
         return m == '0' || m == '1' ? m - '0' : -1;
-    }
-
-    /** Whether bytes from..to are {@code lower}, ignoring ASCII case. */
-    static boolean named(ByteBuffer b, int from, int to, String lower) {
-        if (to - from != lower.length()) {
-            return false;
-        }
-        for (int k = 0; k < lower.length(); k++) {
-            if ((b.get(from + k) | 0x20) != lower.charAt(k)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Whether bytes from..to contain {@code lower}, ignoring ASCII case. */
-    static boolean contains(ByteBuffer b, int from, int to, String lower) {
-        for (int s = from; s + lower.length() <= to; s++) {
-            int k = 0;
-            while (k < lower.length() && (b.get(s + k) | 0x20) == (lower.charAt(k) | 0x20)) {
-                k++;
-            }
-            if (k == lower.length()) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -4,19 +4,28 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /** The byte-level tests a head is read with: tokens, names compared without case, list members. */
-final class Ascii {
+public final class Ascii {
     private Ascii() {
     }
 
     /** RFC 9110's tchar: the characters of a method or a field name. */
-    static boolean tchar(byte c) {
+    public static boolean tchar(byte c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
                 || c == '!' || c == '#' || c == '$' || c == '%' || c == '&' || c == '\'' || c == '*' || c == '+'
                 || c == '-' || c == '.' || c == '^' || c == '_' || c == '`' || c == '|' || c == '~';
     }
 
+    /** The index after a run of tchar from {@code from}, at most {@code limit}: {@code from} when there is none. */
+    public static int token(ByteBuffer b, int from, int limit) {
+        int i = from;
+        while (i < limit && tchar(b.get(i))) {
+            i++;
+        }
+        return i;
+    }
+
     /** Whether bytes from..to are {@code lower} (lower-case ASCII), ignoring the bytes' case. */
-    static boolean named(ByteBuffer b, int from, int to, String lower) {
+    public static boolean named(ByteBuffer b, int from, int to, String lower) {
         if (to - from != lower.length()) {
             return false;
         }
@@ -30,7 +39,7 @@ final class Ascii {
     }
 
     /** Whether the comma-separated list in bytes from..to has the member {@code lower}, whitespace around members ignored. */
-    static boolean listContains(ByteBuffer b, int from, int to, String lower) {
+    public static boolean listContains(ByteBuffer b, int from, int to, String lower) {
         int i = from;
         while (i < to) {
             int end = i;

@@ -112,7 +112,7 @@ public final class RequestHead {
 
     /** The index after the request line's CRLF; {@link #INCOMPLETE_AT} or {@link #REFUSED_AT}. */
     private int requestLine(ByteBuffer b, int start, int limit) {
-        int i = token(b, start, limit);
+        int i = Ascii.token(b, start, limit);
         if (i == limit) {
             return INCOMPLETE_AT;
         }
@@ -151,7 +151,7 @@ public final class RequestHead {
         if (first == ' ' || first == '\t') {
             return refused(400, "obsolete line folding");
         }
-        int colon = token(b, start, limit);
+        int colon = Ascii.token(b, start, limit);
         if (colon == limit) {
             return INCOMPLETE_AT;
         }
@@ -201,28 +201,28 @@ public final class RequestHead {
     private boolean meaning(ByteBuffer b, int name, int colon, int v, int end) {
         if (Ascii.named(b, name, colon, "content-length")) {
             if (contentLength >= 0) {
-                return refuse(400, "Content-Length more than once") == null;
+                return fieldRefused(400, "Content-Length more than once");
             }
             if (v == end || end - v > MAX_CONTENT_LENGTH_DIGITS) {
-                return refuse(400, "Content-Length empty or longer than " + MAX_CONTENT_LENGTH_DIGITS + " digits") == null;
+                return fieldRefused(400, "Content-Length empty or longer than " + MAX_CONTENT_LENGTH_DIGITS + " digits");
             }
             long n = 0;
             for (int k = v; k < end; k++) {
                 byte d = b.get(k);
                 if (d < '0' || d > '9') {
-                    return refuse(400, "Content-Length not a decimal number") == null;
+                    return fieldRefused(400, "Content-Length not a decimal number");
                 }
                 n = n * 10 + d - '0';
             }
             contentLength = n;
         } else if (Ascii.named(b, name, colon, "transfer-encoding")) {
             if (chunked || !Ascii.named(b, v, end, "chunked")) {
-                return refuse(400, "Transfer-Encoding other than a single chunked") == null;
+                return fieldRefused(400, "Transfer-Encoding other than a single chunked");
             }
             chunked = true;
         } else if (Ascii.named(b, name, colon, "host")) {
             if (!validHost(b, v, end)) {
-                return refuse(400, "a Host that is not an authority") == null;
+                return fieldRefused(400, "a Host that is not an authority");
             }
             hosts++;
         } else if (Ascii.named(b, name, colon, "connection")) {
@@ -252,19 +252,16 @@ public final class RequestHead {
         return REFUSED_AT;
     }
 
+    /** Refuses the head for a field: false, for {@link #meaning}'s callers. */
+    private boolean fieldRefused(int code, String why) {
+        refuse(code, why);
+        return false;
+    }
+
     private Verdict refuse(int code, String why) {
         status = code;
         refusal = why;
         return Verdict.REFUSED;
-    }
-
-    /** The index after a run of tchar (RFC 9110) from {@code from}, at most {@code limit}. */
-    private static int token(ByteBuffer b, int from, int limit) {
-        int i = from;
-        while (i < limit && Ascii.tchar(b.get(i))) {
-            i++;
-        }
-        return i;
     }
 
     /** Whether an HTTP version (HTTP/d.d) starts at {@code from}: one not spoken is a 505, anything else a 400. */
