@@ -19,6 +19,8 @@
 #                                                           same rounds (a change's before and after in one run)
 #   BEFORE_JAVA_OPTS='-XX:+UseParallelGC' ...               the "before" gateway's JVM options (default: the gateway's), so that
 #                                                           BEFORE_JAR=launcher/target/slagate.jar compares JVM settings in one run
+#   BEFORE_KEYS='listener: relay' ...                       gateway settings of the "before" gateway only (a listener or other
+#                                                           choice compared in one run; BEFORE_JAR may be this build's jar)
 #   GATEWAY_JAVA_OPTS='-XX:+UseSerialGC' ...                 JVM options of the gateway and the Jetty baselines (JAVA_OPTS: all JVMs);
 #                                                           by default bin/slagate's collector, G1
 #
@@ -82,7 +84,7 @@ curl -sf "http://127.0.0.1:$ADMIN/ready" >/dev/null || { echo "gateway did not s
 
 # BEFORE_JAR: an earlier build doing the same job, measured as target "before"
 if [ -n "${BEFORE_JAR:-}" ]; then
-  gateway_yaml before "$BEFORE" "$BEFORE_ADMIN" "$BACKEND" > "$work/before.yaml"
+  gateway_yaml before "$BEFORE" "$BEFORE_ADMIN" "$BACKEND" "${BEFORE_KEYS:-}" > "$work/before.yaml"
   $SERVE java ${JAVA_OPTS:-} ${BEFORE_JAVA_OPTS:-$GW_JAVA} -jar "$BEFORE_JAR" gateway --config "$work/before.yaml" > "$work/before.log" 2>&1 &
   PID[before]=$!
   for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$BEFORE_ADMIN/ready" >/dev/null && break; sleep 0.1; done
@@ -191,7 +193,7 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
 {
   echo "# Gateway vs HAProxy vs direct — $(date -u +%Y-%m-%dT%H:%MZ), $([ "$pin" = 1 ] && echo pinned || echo unpinned)"
   echo
-  echo "Command: \`$([ "$pin" = 1 ] || echo "PIN=0 ")${BASELINE:+BASELINE=$BASELINE }${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }${BEFORE_JAVA_OPTS:+BEFORE_JAVA_OPTS='$BEFORE_JAVA_OPTS' }${GATEWAY_JAVA_OPTS:+GATEWAY_JAVA_OPTS='$GATEWAY_JAVA_OPTS' }bench/gateway-vs-haproxy.sh $secs $rounds\`"
+  echo "Command: \`$([ "$pin" = 1 ] || echo "PIN=0 ")${BASELINE:+BASELINE=$BASELINE }${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }${BEFORE_JAVA_OPTS:+BEFORE_JAVA_OPTS='$BEFORE_JAVA_OPTS' }${BEFORE_KEYS:+BEFORE_KEYS='$BEFORE_KEYS' }${GATEWAY_JAVA_OPTS:+GATEWAY_JAVA_OPTS='$GATEWAY_JAVA_OPTS' }bench/gateway-vs-haproxy.sh $secs $rounds\`"
   echo
   echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), Linux $(uname -r);"
   echo "$(java -version 2>&1 | head -1); HAProxy $(haproxy -v | head -1 | awk '{print $3}'); nginx $(nginx -v 2>&1 | awk -F/ '{print $2}'); $(wrk -v 2>&1 | head -1 | awk '{print $1, $2}')."
@@ -236,7 +238,7 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
   done
   if [ -n "${BEFORE_JAR:-}" ]; then
     echo
-    echo "The build \`$(basename "$BEFORE_JAR")\` with JVM options \`${BEFORE_JAVA_OPTS:-$GW_JAVA}\` doing the same job in the same rounds (target \`before\`):"
+    echo "The build \`$(basename "$BEFORE_JAR")\` with JVM options \`${BEFORE_JAVA_OPTS:-$GW_JAVA}\`${BEFORE_KEYS:+ and gateway settings \`$BEFORE_KEYS\`} doing the same job in the same rounds (target \`before\`):"
     echo
     echo "| conns | before req/s | before/HAProxy | slagate/before req/s | CPU µs/req before | slagate/before CPU | before p99 ms | before cs/req (voluntary) | before syscalls/req |"
     echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"

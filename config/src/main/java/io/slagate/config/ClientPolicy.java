@@ -26,14 +26,24 @@ import java.util.List;
  *                              connection's request is unanswered, so every waiting request holds one
  * @param releaseRequestBuffer  give that buffer back once the request was read whole (through a package-private
  *                              method of Jetty's; off: every waiting request holds its buffer)
+ * @param relayListener         the client listener reads requests and writes answers with the gateway's own strict
+ *                              HTTP/1.1 reading ({@code listener: relay}, plain HTTP only) instead of Jetty's
+ *                              ({@code listener: jetty}, the default)
  */
 public record ClientPolicy(long bufferedRequestBytes, Duration requestBodyTimeout, long minRequestDataRate,
                            long bufferedResponseBytes, Duration responseWriteTimeout, List<String> trustedProxies,
-                           boolean refuseUnderscoreHeaders, int requestBufferBytes, boolean releaseRequestBuffer) {
+                           boolean refuseUnderscoreHeaders, int requestBufferBytes, boolean releaseRequestBuffer,
+                           boolean relayListener) {
     public static final ClientPolicy DEFAULTS = new ClientPolicy(64 * 1024, Duration.ofSeconds(10), 1024,
-            256 * 1024, Duration.ofSeconds(10), List.of(), false, 8 * 1024, true);
+            256 * 1024, Duration.ofSeconds(10), List.of(), false, 8 * 1024, true, false);
 
     public ClientPolicy {
         trustedProxies = List.copyOf(trustedProxies);
+    }
+
+    /** This policy with the client listener chosen: the relay's reading, or Jetty's. */
+    public ClientPolicy withRelayListener(boolean relay) {
+        return new ClientPolicy(bufferedRequestBytes, requestBodyTimeout, minRequestDataRate, bufferedResponseBytes,
+                responseWriteTimeout, trustedProxies, refuseUnderscoreHeaders, requestBufferBytes, releaseRequestBuffer, relay);
     }
 }

@@ -21,7 +21,7 @@ final class GatewaySection {
         g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
                 "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
                 "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
-                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "releaseRequestBuffer", "adminDump", "localLimit", "locality", "flashCrowd",
+                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "releaseRequestBuffer", "listener", "adminDump", "localLimit", "locality", "flashCrowd",
                 "loops", "upstreamReuse", "maxUpstreamConnections", "startupCaps", "managerTimeout", "accessLog", "authentication", "tracing");
         String id = g.string("id", "gw1");
         if (id != null && !ConfigLoader.NAME.matcher(id).matches()) {
@@ -281,7 +281,24 @@ final class GatewaySection {
         }
         long requestBuffer = g.bytes("requestBufferBytes", d.requestBufferBytes(), 1024, 64 * 1024);
         return new ClientPolicy(bufferedRequest, bodyTimeout, minRate, bufferedResponse, writeTimeout, trusted,
-                "refuse".equals(underscore), (int) requestBuffer, g.bool("releaseRequestBuffer", d.releaseRequestBuffer()));
+                "refuse".equals(underscore), (int) requestBuffer, g.bool("releaseRequestBuffer", d.releaseRequestBuffer()),
+                relayListener(g));
+    }
+
+    /** {@code listener: jetty | relay}: the relay's reading serves plain HTTP only (TLS stays on Jetty's). */
+    private static boolean relayListener(ConfigNode g) {
+        String listener = g.string("listener", "jetty");
+        if (listener == null || listener.equals("jetty")) {
+            return false;
+        }
+        if (!listener.equals("relay")) {
+            g.problem("listener", listener, "is not allowed; use one of: jetty, relay");
+            return false;
+        }
+        if (!g.child("tls").isMissing()) {
+            g.problem("listener", listener, "serves plain HTTP only; with gateway.tls use listener: jetty");
+        }
+        return true;
     }
 
     static HostPort hostPort(ConfigNode n, String key, HostPort def) {

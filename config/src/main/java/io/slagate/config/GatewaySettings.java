@@ -45,6 +45,13 @@ public record GatewaySettings(String id, HostPort listen, HostPort admin, Schedu
                 localLimit, b.locality(), flashCrowd, loops, upstream, startup, accessLog, authentication, tracing);
     }
 
+    /** These settings with the client policy {@code c}. */
+    public GatewaySettings withClients(ClientPolicy c) {
+        return new GatewaySettings(id, listen, admin, scheduler, loadBalancing, faultStatus, maxRequestBytes,
+                connectTimeout, serverTimeout, health, stats, headerTimeout, maxConnections, tls, c, adminDump,
+                localLimit, locality, flashCrowd, loops, upstream, startup, accessLog, authentication, tracing);
+    }
+
     /** The load-balancing policy of {@code pool}. */
     public LoadBalancing loadBalancing(String pool) {
         return locality.policy(pool, loadBalancing);

@@ -25,6 +25,10 @@ public record SlagateConfig(String source, GatewaySettings gateway, List<ServerC
     }
 
     /** This configuration with other controller settings (the tuner's controller knobs). */
+    public SlagateConfig withGateway(GatewaySettings next) {
+        return new SlagateConfig(source, next, servers, classes, classification, allocation, bus, controller, console);
+    }
+
     public SlagateConfig withBus(BusSettings next) {
         return new SlagateConfig(source, gateway, servers, classes, classification, allocation, next, controller, console);
     }

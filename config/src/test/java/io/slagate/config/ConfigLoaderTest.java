@@ -496,6 +496,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void listener_jettyByDefault_relayWhenAsked_refusedWithTls_orUnknown() {
+        assertFalse(ConfigLoader.parse(MINIMAL, "t.yaml").gateway().clients().relayListener(), "Jetty's listener by default");
+        assertTrue(ConfigLoader.parse(MINIMAL + "gateway: { listener: relay }\n", "t.yaml").gateway().clients().relayListener());
+        ConfigException unknown = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse(MINIMAL + "gateway: { listener: netty }\n", "t.yaml"));
+        assertTrue(unknown.getMessage().contains("gateway.listener") && unknown.getMessage().contains("jetty, relay"), unknown.getMessage());
+        ConfigException tls = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MINIMAL
+                + "gateway: { listener: relay, tls: { keyStore: /nonexistent/k.p12, passwordEnv: SLAGATE_SURELY_UNSET_VARIABLE } }\n", "t.yaml"));
+        assertTrue(tls.getMessage().contains("gateway.listener") && tls.getMessage().contains("plain HTTP only"), tls.getMessage());
+    }
+
+    @Test
     void cidr_containsExactlyItsBlock() {
         Cidr c = Cidr.parse("10.1.0.0/16");
         assertTrue(c.contains(InetAddress.getLoopbackAddress()) == false);

@@ -31,6 +31,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
+import org.eclipse.jetty.server.AbstractConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
@@ -159,7 +160,7 @@ public final class Gateway implements AutoCloseable {
 
     /** The read buffer of a client connection, and of an admin one (bytes), as Jetty will size them. */
     int[] inputBufferSizes() {
-        return new int[] {gatewayConnector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize(),
+        return new int[] {gatewayConnector.getConnectionFactory(AbstractConnectionFactory.class).getInputBufferSize(),
                 adminConnector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize()};
     }
 

@@ -4,6 +4,7 @@ import io.slagate.config.ClientPolicy;
 import io.slagate.config.GatewaySettings;
 import io.slagate.config.TlsSettings;
 import io.slagate.gateway.proxy.LoopConnector;
+import io.slagate.gateway.relay.RelayConnectionFactory;
 import java.time.Duration;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -15,7 +16,8 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * The gateway's two listeners on one Jetty server: the client listener ({@code gateway.listen},
- * HTTP/1.1 or HTTPS, on {@code gateway.loops} event loops) and the admin listener. Neither says
+ * HTTP/1.1 or HTTPS, on {@code gateway.loops} event loops; Jetty's HTTP/1.1 or, with
+ * {@code gateway.listener: relay}, the gateway's own) and the admin listener. Neither says
  * what it is (no Server, X-Powered-By or Date of its own: the server's Date is relayed).
  */
 final class Listeners {
@@ -33,6 +35,11 @@ final class Listeners {
 
     LoopConnector client(GatewaySettings g) {
         int loops = g.loops() > 0 ? g.loops() : LoopConnector.defaultLoops();
+        if (g.clients().relayListener()) {
+            RelayConnectionFactory relay = new RelayConnectionFactory(new HttpConfiguration(http), g.clients().requestBufferBytes(),
+                    g.maxRequestBytes());
+            return listening(new LoopConnector(server, loops, relay), g.listen().host(), g.listen().port(), "gateway");
+        }
         return g.tls() == null ? loopConnector(http, g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops)
                 : tlsConnector(http, g.tls(), g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops);
     }

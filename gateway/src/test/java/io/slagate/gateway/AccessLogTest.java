@@ -1,5 +1,6 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -9,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.slagate.config.ConfigException;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.ScriptedBackend;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +43,7 @@ class AccessLogTest {
                 + "servers:\n  - { id: s1, url: \"" + server + "\", concurrency: 4 }\n"
                 + "classes:\n  - { name: premium, target: 1s }\n  - { name: basic, target: 2s }\n"
                 + "classification: { subscriptions: { acme: { \"*\": gold } }, rules: [ { grade: gold, class: premium } ], defaultClass: basic }\n";
-        Gateway g = new Gateway(ConfigLoader.parse(yaml, "test.yaml")).start();
+        Gateway g = new Gateway(TestConfigs.parse(yaml, "test.yaml")).start();
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
         return g;
     }
@@ -156,7 +156,7 @@ class AccessLogTest {
     @Test
     void aFileThatCannotBeWritten_isAConfigurationError(@TempDir Path dir) {
         Path file = dir.resolve("no-such-dir").resolve("access.log");
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(
+        ConfigException e = assertThrows(ConfigException.class, () -> TestConfigs.parse(
                 "gateway: { accessLog: { to: \"" + file + "\", format: \"%{nope}\" } }\nservers: [ { id: s1, url: \"http://127.0.0.1:1\", concurrency: 1 } ]\n"
                         + "classes: [ { name: basic, target: 1s } ]\n", "t.yaml"));
         assertTrue(e.getMessage().contains("gateway.accessLog.to") && e.getMessage().contains("cannot be written"), e.getMessage());

@@ -1,10 +1,10 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import at.favre.lib.crypto.bcrypt.BCrypt;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.auth.Authenticator.Outcome;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.testing.Soap;
@@ -70,7 +70,7 @@ class AuthenticationTest {
 
     /** Gold-customer gets the premium class and a quota of {@code burst} at once, then 1 a second (1,000 by default). */
     private Gateway gateway(String authentication, int burst) throws Exception {
-        gw = new Gateway(ConfigLoader.parse("""
+        gw = new Gateway(TestConfigs.parse("""
                 gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", authentication: %s }
                 servers: [ { id: s1, url: "%s", concurrency: 4 } ]
                 classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
@@ -196,7 +196,7 @@ class AuthenticationTest {
 
     @Test
     void withoutAuthentication_aMalformedRequestWithAnInventedName_makesNoQuotaBucket() throws Exception {
-        gw = new Gateway(ConfigLoader.parse("""
+        gw = new Gateway(TestConfigs.parse("""
                 gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0" }
                 servers: [ { id: s1, url: "%s", concurrency: 4 } ]
                 classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]

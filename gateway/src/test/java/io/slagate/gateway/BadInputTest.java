@@ -1,9 +1,9 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
 import java.io.ByteArrayOutputStream;
@@ -36,7 +36,7 @@ class BadInputTest {
     void start() throws Exception {
         backend = new TestBackend();
         backend.behave(TestBackend.echo());
-        gateway = new Gateway(ConfigLoader.parse("""
+        gateway = new Gateway(TestConfigs.parse("""
                 gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0", headerTimeout: 1s, maxConnections: 20 }
                 servers: [ { id: s1, url: "%s", concurrency: 8 } ]
                 classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]

@@ -1,7 +1,7 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
 import java.io.InputStream;
@@ -70,7 +70,7 @@ class ClientCertificateTest {
         keytool("-importcert", "-noprompt", "-alias", "gold", "-file", cert.toString(), "-storetype", "PKCS12",
                 "-keystore", trust.toString(), "-storepass", password);
         try (TestBackend backend = new TestBackend()) {
-            Gateway gw = new Gateway(ConfigLoader.parse("""
+            Gateway gw = new Gateway(TestConfigs.parse("""
                     gateway:
                       id: gw1
                       listen: "127.0.0.1:0"

@@ -1,10 +1,10 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
 import java.nio.ByteBuffer;
@@ -54,7 +54,7 @@ class EventLoopTest {
     }
 
     private Gateway start(String yaml) throws Exception {
-        Gateway g = new Gateway(ConfigLoader.parse(yaml, "test.yaml")).start();
+        Gateway g = new Gateway(TestConfigs.parse(yaml, "test.yaml")).start();
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
         return g;
     }

@@ -1,12 +1,12 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.awaitility.Awaitility.await;
-import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.testing.Soap;
@@ -72,7 +72,7 @@ class GatewayProxyTest {
     }
 
     private Gateway gateway(String yaml) throws Exception {
-        SlagateConfig cfg = ConfigLoader.parse(yaml, "test.yaml");
+        SlagateConfig cfg = TestConfigs.parse(yaml, "test.yaml");
         Gateway g = new Gateway(cfg).start();
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
         return g;

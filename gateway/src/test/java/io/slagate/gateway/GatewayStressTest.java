@@ -1,9 +1,9 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
 import java.nio.ByteBuffer;
@@ -81,7 +81,7 @@ class GatewayStressTest {
                 + "  - { name: b, target: 1s, queueBound: 40, queueTimeout: 2s }\n"
                 + "classification: { rules: [ { operation: \"urn:a\", class: a } ], defaultClass: b }\n"
                 + "allocation: { weights: { a: 6, b: 3 } }\n";
-        Gateway g = new Gateway(ConfigLoader.parse(yaml, "stress")).start();
+        Gateway g = new Gateway(TestConfigs.parse(yaml, "stress")).start();
         HttpClient client = new HttpClient();
         client.setMaxConnectionsPerDestination(64);
         client.start();

@@ -1,5 +1,6 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
@@ -11,7 +12,6 @@ import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
 import java.net.InetSocketAddress;
@@ -59,7 +59,7 @@ class JwtAuthenticationTest {
             ex.close();
         });
         jwksServer.start();
-        gw = new Gateway(ConfigLoader.parse("""
+        gw = new Gateway(TestConfigs.parse("""
                 gateway:
                   id: gw1
                   listen: "127.0.0.1:0"

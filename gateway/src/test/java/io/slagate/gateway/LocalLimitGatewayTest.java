@@ -1,5 +1,6 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +8,6 @@ import io.slagate.bus.ControlBus;
 import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.GatewayAllocation;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.agent.GatewayAgent;
 import io.slagate.gateway.control.LocalLimits;
 import io.slagate.gateway.testing.RawHttp;
@@ -50,7 +50,7 @@ class LocalLimitGatewayTest {
     private static void slowsDown(boolean overloaded) throws Exception {
         try (TestBackend backend = new TestBackend()) {
             backend.behave(backend.delayed(20));
-            Gateway g = new Gateway(ConfigLoader.parse("""
+            Gateway g = new Gateway(TestConfigs.parse("""
                     gateway: { listen: "127.0.0.1:0", admin: "127.0.0.1:0", localLimit: true,
                                stats: { reportingInterval: 250ms, window: 3s } }
                     servers: [ { id: s1, url: "%s", concurrency: 10 } ]

@@ -1,11 +1,11 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class ReconfigureTest {
     private static SlagateConfig config(String gateway, String servers, String classes, String rules) {
-        return ConfigLoader.parse("""
+        return TestConfigs.parse("""
                 gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0"%s }
                 servers: [ %s ]
                 classes: [ %s ]

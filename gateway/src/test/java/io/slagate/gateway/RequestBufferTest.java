@@ -1,8 +1,8 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
@@ -19,7 +19,7 @@ class RequestBufferTest {
     void aOneKibBuffer_carriesAHeadAndABodyManyTimesItsSize_andTheAdminListenerKeepsItsOwn() throws Exception {
         try (TestBackend backend = new TestBackend()) {
             backend.behave(TestBackend.echo());
-            Gateway g = new Gateway(ConfigLoader.parse("""
+            Gateway g = new Gateway(TestConfigs.parse("""
                     gateway: { listen: "127.0.0.1:0", admin: "127.0.0.1:0", requestBufferBytes: 1KiB }
                     servers: [ { id: s1, url: "%s", concurrency: 4 } ]
                     classes: [ { name: basic, target: 1s } ]

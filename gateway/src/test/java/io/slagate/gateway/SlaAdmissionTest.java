@@ -1,9 +1,9 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.proxy.GatewayExchangeAccess;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.testing.RawHttp;
@@ -35,7 +35,7 @@ class SlaAdmissionTest {
     }
 
     private Gateway gateway(String backendUrl, String classExtra) throws Exception {
-        Gateway g = new Gateway(ConfigLoader.parse("""
+        Gateway g = new Gateway(TestConfigs.parse("""
                 gateway: { listen: "127.0.0.1:0", admin: "127.0.0.1:0" }
                 servers: [ { id: s1, url: "%s", concurrency: 1 } ]
                 classes: [ { name: basic, target: 1s, queueTimeout: 20s%s } ]

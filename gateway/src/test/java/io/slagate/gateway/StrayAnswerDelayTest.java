@@ -1,9 +1,9 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.LateTail;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.ScriptedBackend;
@@ -52,7 +52,7 @@ class StrayAnswerDelayTest {
                 + " upstreamReuse: " + reuse + " }\n"
                 + "servers:\n  - { id: s1, url: \"" + server(delayMillis) + "\", concurrency: 16 }\n"
                 + "classes:\n  - { name: basic, target: 1s, queueBound: 10000, queueTimeout: 60s }\n";
-        Gateway g = new Gateway(ConfigLoader.parse(yaml, "test.yaml")).start();
+        Gateway g = new Gateway(TestConfigs.parse(yaml, "test.yaml")).start();
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
         await("both servers earn connection reuse").atMost(Duration.ofSeconds(30)).until(() -> {
             RawHttp.exchange(g.port(), RawHttp.post("/services/S", "X-Req: 99.warm.0\r\n", BODY));

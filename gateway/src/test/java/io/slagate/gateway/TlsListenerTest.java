@@ -1,10 +1,10 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.slagate.config.ConfigException;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
 import java.io.IOException;
@@ -41,7 +41,7 @@ class TlsListenerTest {
 
         try (TestBackend backend = new TestBackend()) {
             backend.behave(TestBackend.echo());
-            Gateway gw = new Gateway(ConfigLoader.parse("""
+            Gateway gw = new Gateway(TestConfigs.parse("""
                     gateway: { id: gw1, listen: "127.0.0.1:0", admin: "127.0.0.1:0",
                                tls: { keyStore: "%s", passwordEnv: PATH } }
                     servers: [ { id: s1, url: "%s", concurrency: 4 } ]
@@ -74,7 +74,7 @@ class TlsListenerTest {
 
     @Test
     void badTlsSettings_nameTheKey() {
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+        ConfigException e = assertThrows(ConfigException.class, () -> TestConfigs.parse("""
                 gateway: { tls: { keyStore: /nonexistent.p12, passwordEnv: SLAGATE_SURELY_UNSET_VARIABLE } }
                 servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 4 } ]
                 classes: [ { name: premium, target: 1s } ]

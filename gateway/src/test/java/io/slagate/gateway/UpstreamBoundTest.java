@@ -1,10 +1,10 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.slagate.config.ConfigLoader;
 import io.slagate.config.UpstreamSettings;
 import io.slagate.gateway.stats.GatewayMetrics;
 import io.slagate.gateway.testing.LateTail;
@@ -55,7 +55,7 @@ class UpstreamBoundTest {
         String yaml = "gateway: { listen: \"127.0.0.1:0\", admin: \"127.0.0.1:0\", loops: " + LOOPS + " }\n"
                 + "servers:\n  - { id: s1, url: \"" + b.url() + "\", concurrency: " + CAP + " }\n"
                 + "classes:\n  - { name: basic, target: 1s, queueBound: 10000, queueTimeout: 60s }\n";
-        Gateway g = new Gateway(ConfigLoader.parse(yaml, "test.yaml")).start();
+        Gateway g = new Gateway(TestConfigs.parse(yaml, "test.yaml")).start();
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
         await("the server earns connection reuse").atMost(Duration.ofSeconds(30)).until(() -> {
             RawHttp.exchange(g.port(), RawHttp.post("/services/S", "X-Req: 99.warm.0\r\n", BODY));

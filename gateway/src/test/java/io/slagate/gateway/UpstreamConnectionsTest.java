@@ -1,10 +1,10 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.testing.ScriptedBackend;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
@@ -58,7 +58,7 @@ class UpstreamConnectionsTest {
         String yaml = "gateway: { listen: \"127.0.0.1:0\", admin: \"127.0.0.1:0\", serverTimeout: 5s, loops: " + loops + " }\n"
                 + "servers:\n  - { id: s1, url: \"" + serverUrl + "\", concurrency: " + concurrency + " }\n"
                 + "classes:\n  - { name: basic, target: 1s, queueBound: 1000, queueTimeout: 10s }\n";
-        Gateway g = new Gateway(ConfigLoader.parse(yaml, "test.yaml")).start();
+        Gateway g = new Gateway(TestConfigs.parse(yaml, "test.yaml")).start();
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
         return g;
     }

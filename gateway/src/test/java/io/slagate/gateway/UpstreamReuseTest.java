@@ -1,9 +1,9 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.stats.GatewayMetrics;
 import io.slagate.gateway.testing.LateTail;
 import io.slagate.gateway.testing.RawHttp;
@@ -40,7 +40,7 @@ class UpstreamReuseTest {
                 + (maxUpstream > 0 ? ", maxUpstreamConnections: " + maxUpstream : "") + " }\n"
                 + "servers:\n  - { id: s1, url: \"" + s1 + "\", concurrency: 10 }\n  - { id: s2, url: \"" + s2 + "\", concurrency: 10 }\n"
                 + "classes:\n  - { name: basic, target: 1s, queueBound: 10000, queueTimeout: 60s }\n";
-        Gateway g = new Gateway(ConfigLoader.parse(yaml, "test.yaml")).start();
+        Gateway g = new Gateway(TestConfigs.parse(yaml, "test.yaml")).start();
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
         return g;
     }
@@ -145,7 +145,7 @@ class UpstreamReuseTest {
                 + "servers:\n  - { id: s1, url: \"" + urls.get(0) + "\", concurrency: 2 }\n  - { id: s2, url: \"" + urls.get(1)
                 + "\", concurrency: 2 }\n"
                 + "classes:\n  - { name: basic, target: 1s, queueBound: 10000, queueTimeout: 60s }\n";
-        Gateway g = new Gateway(ConfigLoader.parse(yaml, "test.yaml")).start();
+        Gateway g = new Gateway(TestConfigs.parse(yaml, "test.yaml")).start();
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
         earnReuse(g); // until then every connection is single-use, and none is ever idle
         int own = LateTail.ownAnswersOnKeepAlive(g.port(), "/services/S", CLIENTS, 20, BODY);

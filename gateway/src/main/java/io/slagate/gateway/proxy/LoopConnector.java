@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
+import io.slagate.gateway.relay.EventLoops;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ManagedSelector;
@@ -34,7 +35,7 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * by the connection limit nor tracked as the listener's endpoints (graceful shutdown waits on
  * requests, not on pooled server connections).
  */
-public final class LoopConnector extends ServerConnector {
+public final class LoopConnector extends ServerConnector implements EventLoops {
     /** The loop a {@link SelectorManager#connect} call on this thread must use; set only around that call. */
     private static final ThreadLocal<ManagedSelector> TARGET = new ThreadLocal<>();
 
@@ -104,12 +105,24 @@ public final class LoopConnector extends ServerConnector {
      * own queue: from the loop itself no wake-up is needed). Dropped if the loop has stopped: by then
      * every connection it owned is closed.
      */
+    @Override
     public void execute(int loop, Runnable task) {
         LoopManager m = manager();
         if (Thread.currentThread() != m.threads[loop]) {
             crossLoopTasks.incrementAndGet();
         }
         m.loops[loop].submit(selector -> task.run());
+    }
+
+    @Override
+    public int loopIndex(EndPoint endPoint) {
+        return loopOf(endPoint);
+    }
+
+    /** Whether this thread is loop {@code loop}'s. */
+    @Override
+    public boolean onLoop(int loop) {
+        return Thread.currentThread() == manager().threads[loop];
     }
 
     /** Tasks that {@link #execute} handed from one thread to another loop's (admissions by another loop, the controller, a timer). */

@@ -9,6 +9,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import io.slagate.gateway.relay.RelayConnection;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.io.Content;
@@ -138,7 +139,12 @@ final class RequestBody implements Runnable, Invocable {
                 }
                 // the connection's read buffer is empty now: not held while the request waits in a queue
                 if (releaseBuffer) {
-                    ConsumedRequestBuffer.release(c2p.getConnectionMetaData().getConnection());
+                    org.eclipse.jetty.io.Connection connection = c2p.getConnectionMetaData().getConnection();
+                    if (connection instanceof RelayConnection relay) {
+                        relay.releaseBuffer();
+                    } else {
+                        ConsumedRequestBuffer.release(connection);
+                    }
                 }
                 ready();
                 return;

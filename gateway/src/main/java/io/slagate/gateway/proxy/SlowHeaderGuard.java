@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpParser;
+import io.slagate.gateway.relay.RelayConnection;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.internal.HttpConnection;
@@ -33,7 +35,7 @@ public final class SlowHeaderGuard extends AbstractLifeCycle {
     private final AbstractConnector connector;
     private final long halfNanos;
     /** Connections mid-headers at the last sweep, with their request count then; touched by the sweep only. */
-    private Map<HttpConnection, Long> seenInHeaders = new IdentityHashMap<>();
+    private Map<Connection, Long> seenInHeaders = new IdentityHashMap<>();
     private volatile Scheduler.Task next;
 
     public SlowHeaderGuard(AbstractConnector connector, Duration headerTimeout) {
@@ -54,15 +56,20 @@ public final class SlowHeaderGuard extends AbstractLifeCycle {
         }
     }
 
+    private static boolean readingHead(Connection c) {
+        return c instanceof HttpConnection http ? HEADER_PHASE.contains(http.getParser().getState())
+                : c instanceof RelayConnection relay && relay.readingHead();
+    }
+
     private void sweep() {
         if (!isRunning()) {
             return;
         }
         try {
-            Map<HttpConnection, Long> now = new IdentityHashMap<>();
+            Map<Connection, Long> now = new IdentityHashMap<>();
             for (EndPoint endPoint : connector.getConnectedEndPoints()) {
-                if (!(endPoint.getConnection() instanceof HttpConnection http) || !endPoint.isOpen()
-                        || !HEADER_PHASE.contains(http.getParser().getState())) {
+                Connection http = endPoint.getConnection();
+                if (!endPoint.isOpen() || !readingHead(http)) {
                     continue;
                 }
                 long messages = http.getMessagesIn();

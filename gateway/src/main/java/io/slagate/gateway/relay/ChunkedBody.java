@@ -125,19 +125,26 @@ public final class ChunkedBody {
     private Step size(byte c) {
         int d = hex(c);
         if (d >= 0) {
-            size = size * 16 + d;
-            if (++digits > MAX_SIZE_DIGITS || size > maxBodyBytes - bodyBytes) {
-                // checked at every digit: the size only grows, so it never overflows before it is refused
-                return digits > MAX_SIZE_DIGITS ? refuse(400, "a chunk size of more than " + MAX_SIZE_DIGITS + " digits")
-                        : refuse(413, "a body of more than " + maxBodyBytes + " bytes");
+            if (++digits > MAX_SIZE_DIGITS) {
+                return refuse(400, "a chunk size of more than " + MAX_SIZE_DIGITS + " digits");
             }
+            // held at the room left plus one: it never overflows, and a size past the limit is refused once it ends
+            // (so a malformed size is malformed, 400, however large its first digits make it)
+            long room = maxBodyBytes - bodyBytes;
+            long cap = room == Long.MAX_VALUE ? room : room + 1;
+            size = size > (cap - d) / 16 ? cap : Math.min(size * 16 + d, cap);
             return Step.SIZE;
         }
         if (digits == 0) {
             return refuse(400, "a chunk size that is not hexadecimal");
         }
-        return c == '\r' ? Step.SIZE_LF : c == ';' ? counted(Step.EXT_NAME_START)
-                : refuse(400, "a chunk size followed by neither CRLF nor ';'");
+        if (c != '\r' && c != ';') {
+            return refuse(400, "a chunk size followed by neither CRLF nor ';'");
+        }
+        if (size > maxBodyBytes - bodyBytes) {
+            return refuse(413, "a body of more than " + maxBodyBytes + " bytes");
+        }
+        return c == '\r' ? Step.SIZE_LF : counted(Step.EXT_NAME_START);
     }
 
     /** A byte of the chunk extensions, by where in them it falls. */

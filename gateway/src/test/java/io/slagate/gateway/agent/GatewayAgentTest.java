@@ -1,5 +1,6 @@
 package io.slagate.gateway.agent;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -9,7 +10,6 @@ import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.BusMessage;
 import io.slagate.bus.message.GatewayAllocation;
 import io.slagate.bus.message.StatsMessage;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.stats.GatewayMetrics;
@@ -30,7 +30,7 @@ class GatewayAgentTest {
               - { name: premium, target: 1s }
               - { name: basic, target: 2s }
             """;
-    private final Gateway gateway = new Gateway(ConfigLoader.parse(CONFIG + "allocation: { weights: { premium: 3, basic: 2 } }\n",
+    private final Gateway gateway = new Gateway(TestConfigs.parse(CONFIG + "allocation: { weights: { premium: 3, basic: 2 } }\n",
             "agent-test"));
     private final ControlBus bus = new ControlBus("vm://nowhere", null, null, "gw1");
     private final GatewayAgent agent = new GatewayAgent(gateway, bus);
@@ -135,15 +135,15 @@ class GatewayAgentTest {
     void reconfigure_classesAndServersLive_gatewaySettingsAtRestart() {
         String same = CONFIG + "classification: { rules: [ { operation: \"urn:buy*\", class: premium } ], defaultClass: basic }\n";
         var queuesBefore = gateway.queues();
-        assertTrue(gateway.reconfigure(ConfigLoader.parse(same, "t")), "same classes and servers: applied live");
+        assertTrue(gateway.reconfigure(TestConfigs.parse(same, "t")), "same classes and servers: applied live");
         assertSame(queuesBefore, gateway.queues(), "a classification change keeps the queues");
-        assertTrue(gateway.reconfigure(ConfigLoader.parse(same.replace("name: basic", "name: bronze")
+        assertTrue(gateway.reconfigure(TestConfigs.parse(same.replace("name: basic", "name: bronze")
                 .replace("defaultClass: basic", "defaultClass: bronze"), "t")), "a renamed class is applied live");
         assertEquals(3.0, gateway.queues().allocation().weight(0), "premium keeps its weight across the change");
         assertEquals("bronze", gateway.config().classes().get(1).name());
-        assertTrue(gateway.reconfigure(ConfigLoader.parse(same.replace("127.0.0.1:2", "127.0.0.1:3"), "t")), "a moved server too");
+        assertTrue(gateway.reconfigure(TestConfigs.parse(same.replace("127.0.0.1:2", "127.0.0.1:3"), "t")), "a moved server too");
         assertEquals("127.0.0.1:3", gateway.config().servers().get(1).url().getAuthority());
-        assertFalse(gateway.reconfigure(ConfigLoader.parse(same.replace("admin: \"127.0.0.1:0\"", "admin: \"127.0.0.1:9\""), "t")),
+        assertFalse(gateway.reconfigure(TestConfigs.parse(same.replace("admin: \"127.0.0.1:0\"", "admin: \"127.0.0.1:9\""), "t")),
                 "a listener change waits for a restart");
         assertEquals("basic", gateway.config().classes().get(1).name(), "the rest of that file is applied");
     }

@@ -1,10 +1,10 @@
 package io.slagate.gateway.agent;
 
+import io.slagate.gateway.testing.TestConfigs;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.sched.Allocation;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,7 +17,7 @@ class StartupAdmissionTest {
     private volatile boolean busAnswered = true;
 
     private static Gateway gateway(String startup) throws Exception {
-        return new Gateway(ConfigLoader.parse("""
+        return new Gateway(TestConfigs.parse("""
                 gateway: { listen: "127.0.0.1:0", admin: "127.0.0.1:0"%s }
                 servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 }, { id: s2, url: "http://127.0.0.1:2", concurrency: 6 } ]
                 classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]

@@ -1,0 +1,72 @@
+package io.slagate.gateway.relay;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * A response head rendered into one connection's reusable array: the connection's answers go out one
+ * after the other, so the bytes of one are sent before the next is rendered over them. A field that
+ * could split the head (a CR, LF or NUL in it, a name that is not a token) is refused, never written.
+ */
+final class HeadBytes {
+    private byte[] bytes = new byte[512];
+    private int size;
+
+    HeadBytes ascii(String s) {
+        int n = s.length();
+        room(n);
+        for (int i = 0; i < n; i++) {
+            bytes[size++] = (byte) s.charAt(i);
+        }
+        return this;
+    }
+
+    HeadBytes number(long v) {
+        return ascii(Long.toString(v));
+    }
+
+    HeadBytes crlf() {
+        room(2);
+        bytes[size++] = '\r';
+        bytes[size++] = '\n';
+        return this;
+    }
+
+    /** {@code name: value} and its line end; ISO-8859-1, as HTTP fields are. */
+    HeadBytes field(String name, String value) {
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("an empty field name in the answer");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (!Ascii.tchar((byte) name.charAt(i)) || name.charAt(i) > 0x7e) {
+                throw new IllegalArgumentException("field name " + name + " is not a token");
+            }
+        }
+        String v = value == null ? "" : value;
+        room(name.length() + v.length() + 4);
+        ascii(name);
+        bytes[size++] = ':';
+        bytes[size++] = ' ';
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c == '\r' || c == '\n' || c == 0 || c > 0xff) {
+                throw new IllegalArgumentException("the value of " + name + " cannot be sent in a head");
+            }
+            bytes[size++] = (byte) c;
+        }
+        return crlf();
+    }
+
+    /** The head so far, as a buffer over this array, and a fresh start for the next one. */
+    ByteBuffer take() {
+        ByteBuffer b = ByteBuffer.wrap(bytes, 0, size);
+        size = 0;
+        return b;
+    }
+
+    private void room(int n) {
+        if (size + n > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + n));
+        }
+    }
+}

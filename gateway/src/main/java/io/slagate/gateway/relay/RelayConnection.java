@@ -1,0 +1,462 @@
+package io.slagate.gateway.relay;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.AbstractConnection;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.EofException;
+import org.eclipse.jetty.io.RetainableByteBuffer;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A client connection of the relay listener: reads each request's head in place with
+ * {@link RequestHead}, hands the gateway's handler a {@link RelayRequest} and {@link RelayResponse},
+ * serves the body from its own buffer as the handler reads it, and renders the answer's head itself.
+ * No HTTP channel, parser or generator of Jetty's; the endpoint, selector and loop are Jetty's.
+ *
+ * <p>One request at a time: bytes of a pipelined next request stay in the buffer until the answer to
+ * this one is out. A head outside the grammar is answered with its status and the connection closed,
+ * never resynchronised; so is a body whose framing breaks, once the gateway has answered it. Runs on
+ * its loop's thread (a non-blocking connection: the selector runs its reads itself); an answer
+ * completed on another thread (a timer) finishes on the loop.
+ */
+public final class RelayConnection extends AbstractConnection.NonBlocking {
+    private static final Logger LOG = LoggerFactory.getLogger(RelayConnection.class);
+    private static final int MAX_FIELDS = 1000;
+    private static final int MAX_CHUNK_EXTENSION_BYTES = 256;
+
+    private final Connector connector;
+    private final Server server;
+    private final HttpConfiguration config;
+    private final EventLoops loops;
+    private final int loop;
+    private final RequestHead head;
+    private final ChunkedBody chunks;
+    private final RelayBody body;
+    private final RelayMetaData metaData;
+    private final HeadBytes headBytes = new HeadBytes();
+    private final int bufferSize;
+    /** Bytes held and not yet taken, between position and limit; the next request's after this one's. */
+    private ByteBuffer in = BufferUtil.EMPTY_BUFFER;
+    /** The pooled (direct) buffer behind {@link #in} while one is held; null when given back. */
+    private RetainableByteBuffer held;
+    private long messagesIn;
+    private long beginNanos;
+    /** The exchange under way, or null between requests. */
+    private Exchange exchange;
+    /** Inside the handler's call: an exchange that ends there lets the read loop go on, rather than starting it again. */
+    private boolean handling;
+    private boolean endedWhileHandling;
+    /** The answer is out and the output shut: what the client still sends is read and dropped until it closes. */
+    private boolean closing;
+
+    RelayConnection(Connector connector, EndPoint endPoint, HttpConfiguration config, int bufferSize, long maxBodyBytes) {
+        super(endPoint, connector.getExecutor());
+        this.connector = connector;
+        this.server = connector.getServer();
+        this.config = config;
+        this.loops = connector instanceof EventLoops l ? l : null;
+        this.loop = loops == null ? 0 : loops.loopIndex(endPoint);
+        this.head = new RequestHead(config.getRequestHeaderSize(), MAX_FIELDS);
+        this.chunks = new ChunkedBody(maxBodyBytes, MAX_CHUNK_EXTENSION_BYTES, config.getRequestHeaderSize());
+        this.bufferSize = Math.max(bufferSize, config.getRequestHeaderSize());
+        this.body = new RelayBody(this, chunks);
+        this.metaData = new RelayMetaData(this, config);
+    }
+
+    @Override
+    public void onOpen() {
+        super.onOpen();
+        interested();
+    }
+
+    @Override
+    public void onFillable() {
+        if (closing) {
+            discard();
+        } else if (exchange != null) {
+            if (!body.filled()) {
+                holdNext();
+            }
+        } else {
+            readHeads();
+        }
+    }
+
+    /**
+     * Bytes while an answer is under way and nobody reads the body: a pipelined next request, or the client's
+     * close. Appended after what is held (the body's ranges handed out stay where they are); once the buffer is
+     * full the rest waits in the socket.
+     */
+    private void holdNext() {
+        if (held == null) {
+            acquire();
+        } else if (in.limit() == in.capacity()) {
+            return; // read again once this answer is out and the buffer is compacted
+        }
+        int n;
+        try {
+            n = getEndPoint().fill(in);
+        } catch (IOException e) {
+            n = -1;
+        }
+        if (n < 0) {
+            body.inputEnded(); // the client closed: its answer, if any still goes, ends the connection
+        } else {
+            interested();
+        }
+    }
+
+    /** Reads and handles requests until the bytes run out or one is under way. */
+    private void readHeads() {
+        if (exchange != null || closing) {
+            return; // a read scheduled for pipelined bytes, overtaken by the selector's: that one started the exchange
+        }
+        while (getEndPoint().isOpen()) {
+            if (in.hasRemaining()) {
+                if (beginNanos == 0) {
+                    beginNanos = System.nanoTime();
+                }
+                switch (head.read(in, in.position(), in.limit())) {
+                    case ACCEPTED -> {
+                        if (!handle()) {
+                            return;
+                        }
+                        continue;
+                    }
+                    case REFUSED -> {
+                        refuse(head.status(), head.refusal());
+                        return;
+                    }
+                    case INCOMPLETE -> {
+                    }
+                }
+            }
+            int n = fill();
+            if (n == 0) {
+                interested();
+                return;
+            }
+            if (n < 0) {
+                getEndPoint().close();
+                return;
+            }
+        }
+    }
+
+    /** Hands the request just read to the handler; true when its exchange already ended and the next may be read. */
+    private boolean handle() {
+        messagesIn++;
+        RelayRequest request = new RelayRequest(this, head, beginNanos, System.nanoTime());
+        beginNanos = 0;
+        in.position(in.position() + head.length());
+        body.start(head, request.getLength());
+        RelayResponse response = new RelayResponse(this, request, head.minorVersion(), head.keepAlive());
+        Exchange ex = new Exchange(response);
+        exchange = ex;
+        handling = true;
+        endedWhileHandling = false;
+        try {
+            if (!server.handle(request, response, ex)) {
+                response.setStatus(404);
+                ex.succeeded();
+            }
+        } catch (Throwable x) {
+            ex.failed(x);
+        } finally {
+            handling = false;
+        }
+        if (exchange == ex) {
+            interested(); // read interest stays on while the answer is under way: no change of the selector's interest per request
+        }
+        return endedWhileHandling && getEndPoint().isOpen() && !closing;
+    }
+
+    /** Compacts what is held and reads more from the socket: bytes read, 0 for none yet, −1 at its end. */
+    int fill() {
+        if (held == null) {
+            acquire();
+        } else if (!in.hasRemaining()) {
+            BufferUtil.clear(in);
+        } else if (in.limit() == in.capacity()) {
+            BufferUtil.compact(in);
+        }
+        try {
+            return getEndPoint().fill(in);
+        } catch (IOException e) {
+            LOG.debug("reading {} failed", this, e);
+            return -1;
+        }
+    }
+
+    private void acquire() {
+        held = connector.getByteBufferPool().acquire(bufferSize, true);
+        in = held.getByteBuffer();
+        BufferUtil.clear(in);
+    }
+
+    ByteBuffer input() {
+        return in;
+    }
+
+    /** Gives the read buffer up while a request waits with its body taken (refilled on the next read). */
+    public void releaseBuffer() {
+        if (held != null && !in.hasRemaining()) {
+            held.release();
+            held = null;
+            in = BufferUtil.EMPTY_BUFFER;
+        }
+    }
+
+    /** Whether this connection holds a read buffer now. */
+    public boolean holdsBuffer() {
+        return held != null;
+    }
+
+    /** Whether a request's head is partly here and not yet whole (for the slow-header guard). */
+    public boolean readingHead() {
+        return exchange == null && !closing && in.hasRemaining();
+    }
+
+    @Override
+    public long getMessagesIn() {
+        return messagesIn;
+    }
+
+    /** Sends the buffers given (a null one skipped) in one gathering write. */
+    void send(Callback callback, ByteBuffer... buffers) {
+        int n = 0;
+        for (ByteBuffer b : buffers) {
+            if (b != null) {
+                buffers[n++] = b;
+            }
+        }
+        getEndPoint().write(callback, n == buffers.length ? buffers : java.util.Arrays.copyOf(buffers, n));
+    }
+
+    HeadBytes headBytes() {
+        return headBytes;
+    }
+
+    /** A head outside the grammar: its status as the gateway's fault, the connection closed after it. */
+    private void refuse(int status, String why) {
+        LOG.debug("refused a request head on {}: {} {}", this, status, why);
+        HttpFields.Mutable fields = HttpFields.build();
+        ByteBuffer faultBody = server.getErrorHandler() instanceof ErrorHandler e ? e.badMessageError(status, why, fields) : null;
+        ByteBuffer content = faultBody == null ? BufferUtil.EMPTY_BUFFER : faultBody;
+        HeadBytes out = headBytes.ascii("HTTP/1.1 ").number(status).ascii(" ");
+        String reason = org.eclipse.jetty.http.HttpStatus.getMessage(status);
+        out.ascii(reason == null ? "" : reason).crlf();
+        fields.forEach(f -> out.field(f.getName(), f.getValue()));
+        out.ascii("Content-Length: ").number(content.remaining()).crlf().ascii("Connection: close").crlf().crlf();
+        BufferUtil.clear(in);
+        send(Callback.from(this::shutOutput, x -> getEndPoint().close(x)), out.take(), content);
+    }
+
+    /** Output shut after the last answer; the client's further bytes are dropped until it closes (no reset that could lose the answer). */
+    private void shutOutput() {
+        closing = true;
+        getEndPoint().shutdownOutput();
+        discard();
+    }
+
+    private void discard() {
+        while (true) {
+            BufferUtil.clear(in);
+            int n = fill();
+            if (n == 0) {
+                interested();
+                return;
+            }
+            if (n < 0) {
+                getEndPoint().close();
+                return;
+            }
+        }
+    }
+
+    /** The end of {@code ex}: the next request is read, or the connection closed; on the connection's loop. */
+    private void ended(Exchange ex, boolean keep) {
+        if (loops != null && !loops.onLoop(loop)) {
+            loops.execute(loop, () -> ended(ex, keep));
+            return;
+        }
+        if (exchange != ex) {
+            return;
+        }
+        exchange = null;
+        boolean next = keep && body.finish() && !body.endedInput() && !closing;
+        if (!next) {
+            if (keep) {
+                shutOutput(); // a body not read to its end: the next request's start is not known
+            } else if (getEndPoint().isOpen()) {
+                getEndPoint().close();
+            }
+            return;
+        }
+        if (handling) {
+            endedWhileHandling = true;
+        } else if (in.hasRemaining() && loops != null) {
+            loops.execute(loop, this::readHeads); // a pipelined request: read after the stack that ended this one unwinds
+        } else if (in.hasRemaining()) {
+            readHeads();
+        } else {
+            interested();
+        }
+    }
+
+    /** Asks the selector for the next bytes, unless already asked (a body's demand and an ending may both ask). */
+    void interested() {
+        if (!isFillInterested()) {
+            fillInterested();
+        }
+    }
+
+    @Override
+    public boolean onIdleExpired(java.util.concurrent.TimeoutException timeout) {
+        return exchange == null; // a request under way is bounded by the gateway's own timers
+    }
+
+    @Override
+    protected boolean onReadTimeout(java.util.concurrent.TimeoutException timeout) {
+        return exchange == null; // idle while its answer is under way: read interest comes back when the exchange ends
+    }
+
+    @Override
+    public void onClose(Throwable cause) {
+        super.onClose(cause);
+        body.closed();
+        if (held != null && loops != null && !loops.onLoop(loop)) {
+            loops.execute(loop, this::releaseHeld); // the buffer is the loop's to give back: it may be reading into it now
+        } else {
+            releaseHeld();
+        }
+    }
+
+    private void releaseHeld() {
+        if (held != null) {
+            held.release();
+            held = null;
+            in = BufferUtil.EMPTY_BUFFER;
+        }
+    }
+
+    /** The handler's callback for one exchange: the answer's end, then the connection's next request. */
+    private final class Exchange implements Callback {
+        private final RelayResponse response;
+        private boolean over;
+
+        Exchange(RelayResponse response) {
+            this.response = response;
+        }
+
+        @Override
+        public void succeeded() {
+            if (response.hasLastWrite()) {
+                end(true);
+            } else {
+                response.write(true, BufferUtil.EMPTY_BUFFER, Callback.from(() -> end(true), this::abort));
+            }
+        }
+
+        @Override
+        public void failed(Throwable x) {
+            if (response.isCommitted()) {
+                abort(x);
+                return;
+            }
+            LOG.debug("answering 500 on {}", RelayConnection.this, x);
+            response.reset();
+            response.setStatus(500);
+            response.closeAfter();
+            ByteBuffer fault = server.getErrorHandler() instanceof ErrorHandler e
+                    ? e.badMessageError(500, x.toString(), response.getHeaders()) : BufferUtil.EMPTY_BUFFER;
+            response.write(true, fault, Callback.from(() -> end(false), this::abort));
+        }
+
+        private void abort(Throwable x) {
+            LOG.debug("aborting {}", RelayConnection.this, x);
+            if (!over) {
+                over = true;
+                getEndPoint().close(x);
+                ended(this, false);
+            }
+        }
+
+        private void end(boolean ok) {
+            if (!over) {
+                over = true;
+                response.completed();
+                ended(this, ok && response.persistent());
+            }
+        }
+
+        @Override
+        public InvocationType getInvocationType() {
+            return InvocationType.NON_BLOCKING;
+        }
+    }
+
+    /** This connection as the handler sees it: addresses, version, attributes. */
+    RelayMetaData metaData() {
+        return metaData;
+    }
+
+    Connector connector() {
+        return connector;
+    }
+
+    HttpVersion httpVersion() {
+        return head.minorVersion() == 0 ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1;
+    }
+
+    /** Whether the connection is to carry another request after the one under way. */
+    boolean persistent() {
+        Exchange ex = exchange;
+        return ex == null || ex.response.persistent();
+    }
+
+    // the body, for RelayRequest
+
+    Content.Chunk readBody() {
+        return body.read();
+    }
+
+    void demandBody(Runnable demand) {
+        body.demand(demand);
+    }
+
+    void failBody(Throwable failure) {
+        body.fail(failure);
+    }
+
+    boolean consumeAvailable() {
+        return body.consumeAvailable();
+    }
+
+    /** Sends {@code 100 Continue} once the handler asks for a body the client is holding back. */
+    void sendContinue(Runnable then) {
+        send(Callback.from(then, x -> getEndPoint().close(x)), ByteBuffer.wrap(CONTINUE.clone()));
+    }
+
+    private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    @Override
+    public String toConnectionString() {
+        return "relay@" + metaData.getId() + " " + getEndPoint().getRemoteSocketAddress();
+    }
+
+    static EofException earlyEof() {
+        return new EofException("early EOF");
+    }
+}
