@@ -86,6 +86,18 @@ class BadInputTest {
     }
 
     @Test
+    void ambiguousPaths_get400_neverForwarded() throws Exception {
+        String body = Soap.envelope11("getQuote");
+        for (String target : new String[] {"/services/%2e%2e/admin", "/services/a%2Fb/..;/admin", "/services/%2e/x"}) {
+            String[] r = raw(("POST " + target + " HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nSOAPAction: \"urn:a\"\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.ISO_8859_1));
+            assertTrue(r[0].contains(" 400 "), target + ": " + r[0]);
+            assertEquals("malformed-request", Soap.parseFault(r[2].getBytes(StandardCharsets.ISO_8859_1)).reason(), target);
+        }
+        assertEquals(0, backend.received(), "a path the server could read two ways never reaches it");
+    }
+
+    @Test
     void invalidUtf8AndAbsurdValues_answeredOnce() throws Exception {
         byte[] head = ("POST /svc HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nSOAPAction: \"urn:").getBytes(StandardCharsets.ISO_8859_1);
         byte[] bad = {(byte) 0xC3, (byte) 0x28, (byte) 0xFF, (byte) 0xFE};

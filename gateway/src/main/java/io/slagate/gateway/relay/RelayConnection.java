@@ -159,6 +159,11 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
         messagesIn++;
         RelayRequest request = new RelayRequest(this, head, beginNanos, System.nanoTime());
         beginNanos = 0;
+        String badTarget = request.uriProblem(config.getUriCompliance());
+        if (badTarget != null) {
+            refuse(400, badTarget);
+            return false;
+        }
         in.position(in.position() + head.length());
         body.start(head, request.getLength());
         RelayResponse response = new RelayResponse(this, request, head.minorVersion(), head.keepAlive());

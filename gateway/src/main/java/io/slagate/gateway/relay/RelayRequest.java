@@ -6,6 +6,7 @@ import java.util.function.Predicate;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Components;
 import org.eclipse.jetty.server.ConnectionMetaData;
@@ -85,6 +86,18 @@ final class RelayRequest extends Attributes.Lazy implements Request {
             uri = u;
         }
         return u;
+    }
+
+    /**
+     * Why the target must be refused under {@code compliance} (a path a server could read two ways: encoded dots or
+     * separators, dot segments with parameters), as Jetty's listener refuses it; null when it may be forwarded.
+     */
+    String uriProblem(UriCompliance compliance) {
+        try {
+            return UriCompliance.checkUriCompliance(compliance, getHttpURI(), null);
+        } catch (IllegalArgumentException notAUri) {
+            return "a target that is not a URI: " + notAUri.getMessage();
+        }
     }
 
     @Override
