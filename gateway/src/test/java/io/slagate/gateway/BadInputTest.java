@@ -98,6 +98,15 @@ class BadInputTest {
     }
 
     @Test
+    void unknownExpectation_get417_neverForwarded() throws Exception {
+        String body = Soap.envelope11("getQuote");
+        String[] r = raw(("POST /svc HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nSOAPAction: \"urn:a\"\r\nExpect: 200-ok\r\n"
+                + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.ISO_8859_1));
+        assertTrue(r[0].contains(" 417 "), r[0]);
+        assertEquals(0, backend.received(), "an expectation the gateway cannot meet is not passed on");
+    }
+
+    @Test
     void invalidUtf8AndAbsurdValues_answeredOnce() throws Exception {
         byte[] head = ("POST /svc HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nSOAPAction: \"urn:").getBytes(StandardCharsets.ISO_8859_1);
         byte[] bad = {(byte) 0xC3, (byte) 0x28, (byte) 0xFF, (byte) 0xFE};

@@ -142,13 +142,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
                     }
                 }
             }
-            int n = fill();
-            if (n == 0) {
-                interested();
-                return;
-            }
-            if (n < 0) {
-                getEndPoint().close();
+            if (!readMore()) {
                 return;
             }
         }
@@ -160,8 +154,8 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
         RelayRequest request = new RelayRequest(this, head, beginNanos, System.nanoTime());
         beginNanos = 0;
         String badTarget = request.uriProblem(config.getUriCompliance());
-        if (badTarget != null) {
-            refuse(400, badTarget);
+        if (badTarget != null || head.unknownExpectation()) {
+            refuse(badTarget != null ? 400 : 417, badTarget != null ? badTarget : "an expectation other than 100-continue");
             return false;
         }
         in.position(in.position() + head.length());
@@ -276,18 +270,20 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
     }
 
     private void discard() {
-        while (true) {
+        do {
             BufferUtil.clear(in);
-            int n = fill();
-            if (n == 0) {
-                interested();
-                return;
-            }
-            if (n < 0) {
-                getEndPoint().close();
-                return;
-            }
+        } while (readMore());
+    }
+
+    /** Reads more: true when bytes came; else read interest is asked for (none yet) or the connection closed (its end). */
+    private boolean readMore() {
+        int n = fill();
+        if (n == 0) {
+            interested();
+        } else if (n < 0) {
+            getEndPoint().close();
         }
+        return n > 0;
     }
 
     /** The end of {@code ex}: the next request is read, or the connection closed; on the connection's loop. */

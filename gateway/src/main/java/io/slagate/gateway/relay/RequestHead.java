@@ -51,6 +51,7 @@ public final class RequestHead {
     private boolean close;
     private boolean keepAlive;
     private boolean expectContinue;
+    private boolean unknownExpectation;
     private int hosts;
     private int status;
     private String refusal;
@@ -105,6 +106,7 @@ public final class RequestHead {
         close = false;
         keepAlive = false;
         expectContinue = false;
+        unknownExpectation = false;
         hosts = 0;
         status = 0;
         refusal = null;
@@ -230,6 +232,7 @@ public final class RequestHead {
             keepAlive |= Ascii.listContains(b, v, end, "keep-alive");
         } else if (Ascii.named(b, name, colon, "expect")) {
             expectContinue = Ascii.named(b, v, end, "100-continue");
+            unknownExpectation |= !expectContinue;
         }
         return true;
     }
@@ -396,5 +399,10 @@ public final class RequestHead {
 
     public boolean expectContinue() {
         return expectContinue;
+    }
+
+    /** An {@code Expect} other than {@code 100-continue}: an expectation the listener cannot meet (417). */
+    public boolean unknownExpectation() {
+        return unknownExpectation;
     }
 }
