@@ -172,6 +172,26 @@ class ClientBoundaryTest {
     }
 
     @Test
+    void clientHalfClosesAfterItsRequest_stillGetsItsAnswer_thenTheConnectionEnds() throws Exception {
+        TestBackend a = backend();
+        a.behave(a.hold());
+        Gateway g = gateway("", server("a", a.url(), 1));
+        try (Socket s = RawHttp.open(g.port(), 10_000)) {
+            s.getOutputStream().write(RawHttp.post("/services/S", "", BODY).getBytes(StandardCharsets.UTF_8));
+            s.shutdownOutput(); // nothing more to send: HTTP allows it, the answer is still wanted
+            TestBackend.Held held = a.takeHeld(10_000);
+            assertNotNull(held, "the request reached the server");
+            held.reply(BODY);
+            RawHttp.Response r = RawHttp.read(s.getInputStream());
+            assertEquals(200, r.status(), r.body());
+            assertEquals(BODY, r.body());
+            assertEquals(-1, s.getInputStream().read(), "the connection ends after the answer: the client can send no more");
+        }
+        assertNoServerBlamed(g);
+        assertBalanced(g);
+    }
+
+    @Test
     void connectAndTrace_405_neverForwarded() throws Exception {
         TestBackend a = backend();
         Gateway g = gateway(", faultStatus: wsi", server("a", a.url(), 1));
