@@ -24,15 +24,17 @@ public record SlagateConfig(String source, GatewaySettings gateway, List<ServerC
         return pools;
     }
 
-    /** This configuration with other controller settings (the tuner's controller knobs). */
+    /** This configuration with other gateway settings. */
     public SlagateConfig withGateway(GatewaySettings next) {
         return new SlagateConfig(source, next, servers, classes, classification, allocation, bus, controller, console);
     }
 
+    /** This configuration with other bus settings. */
     public SlagateConfig withBus(BusSettings next) {
         return new SlagateConfig(source, gateway, servers, classes, classification, allocation, next, controller, console);
     }
 
+    /** This configuration with other controller settings (the tuner's controller knobs). */
     public SlagateConfig withController(ControllerSettings next) {
         return new SlagateConfig(source, gateway, servers, classes, classification, allocation, bus, next, console);
     }

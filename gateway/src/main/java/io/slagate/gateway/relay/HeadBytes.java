@@ -2,6 +2,7 @@ package io.slagate.gateway.relay;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import org.eclipse.jetty.http.HttpStatus;
 
 /**
  * A response head rendered into one connection's reusable array: the connection's answers go out one
@@ -11,6 +12,12 @@ import java.util.Arrays;
 final class HeadBytes {
     private byte[] bytes = new byte[512];
     private int size;
+
+    /** {@code HTTP/1.x status reason} and its line end. */
+    HeadBytes statusLine(int minorVersion, int status) {
+        String reason = HttpStatus.getMessage(status);
+        return ascii(minorVersion == 0 ? "HTTP/1.0 " : "HTTP/1.1 ").number(status).ascii(" ").ascii(reason == null ? "" : reason).crlf();
+    }
 
     HeadBytes ascii(String s) {
         int n = s.length();

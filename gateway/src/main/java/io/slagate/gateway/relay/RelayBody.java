@@ -4,15 +4,16 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.EofException;
 
 /**
  * A request's body as the relay listener hands it to the gateway: ranges of the connection's buffer
  * for a body framed by Content-Length (valid until the handler asks for more), decoded data for a
  * chunked one. A body whose framing breaks fails with its status (400, 413, 431) and leaves the
- * connection closing; one cut short by the client fails with an early end of input.
+ * connection closing; one cut short by the client fails with an early end of input. The body's state
+ * and decoding only: the connection reads the socket and passes the bytes it holds.
  */
 final class RelayBody {
-    private final RelayConnection connection;
     private final ChunkedBody chunks;
     private boolean chunked;
     private long remaining;
@@ -23,8 +24,7 @@ final class RelayBody {
     private byte[] decoded = new byte[1024];
     private int decodedSize;
 
-    RelayBody(RelayConnection connection, ChunkedBody chunks) {
-        this.connection = connection;
+    RelayBody(ChunkedBody chunks) {
         this.chunks = chunks;
     }
 
@@ -44,14 +44,14 @@ final class RelayBody {
         return chunked ? chunks.done() : remaining == 0;
     }
 
-    Content.Chunk read() {
+    /** The next piece of the body from {@code in}, the bytes the connection holds; null when more must be read. */
+    Content.Chunk read(ByteBuffer in) {
         if (failure != null) {
             return Content.Chunk.from(failure, true);
         }
         if (done()) {
             return Content.Chunk.EOF;
         }
-        ByteBuffer in = connection.input();
         while (in.hasRemaining()) {
             expectContinue = false; // the client sends without waiting: no 100 needed
             if (!chunked) {
@@ -72,7 +72,7 @@ final class RelayBody {
             }
         }
         if (inputEnded) {
-            failure = RelayConnection.earlyEof();
+            failure = new EofException("early EOF");
             return Content.Chunk.from(failure, true);
         }
         return null;
@@ -87,38 +87,24 @@ final class RelayBody {
         decodedSize += n;
     }
 
-    /** Runs {@code d} once there is something to read (bytes, the end, a failure); asks the client to go on if it waits for a 100. */
-    void demand(Runnable d) {
-        if (failure != null || done() || inputEnded || connection.input().hasRemaining()) {
-            d.run();
-            return;
-        }
-        demand = d;
-        if (expectContinue) {
-            expectContinue = false;
-            connection.sendContinue(connection::interested);
-        } else {
-            connection.interested();
-        }
+    /** Whether a reader asking now has something to take (bytes in {@code in}, the end, a failure) without reading more. */
+    boolean readable(ByteBuffer in) {
+        return failure != null || done() || inputEnded || in.hasRemaining();
     }
 
-    /** The socket has bytes: read them for the demand that asked and run it; false when nobody asked. */
-    boolean filled() {
+    /** {@code d} waits for the next bytes; true when the client holds its body back for a {@code 100 Continue}, sent once. */
+    boolean await(Runnable d) {
+        demand = d;
+        boolean sendContinue = expectContinue;
+        expectContinue = false;
+        return sendContinue;
+    }
+
+    /** The reader waiting for bytes, taken (it is to run once they are read), or null: nobody is reading the body. */
+    Runnable takeDemand() {
         Runnable d = demand;
-        if (d == null) {
-            return false;
-        }
         demand = null;
-        int n = connection.fill();
-        if (n < 0) {
-            inputEnded = true;
-        } else if (n == 0) {
-            demand = d;
-            connection.interested();
-            return true;
-        }
-        d.run();
-        return true;
+        return d;
     }
 
     /** The client shut its side: a body not yet whole never will be. */
@@ -150,10 +136,10 @@ final class RelayBody {
         }
     }
 
-    /** Takes the body's bytes that are here; whether the body is then whole. */
-    boolean consumeAvailable() {
+    /** Takes the body's bytes that are in {@code in}; whether the body is then whole. */
+    boolean consumeAvailable(ByteBuffer in) {
         while (true) {
-            Content.Chunk c = read();
+            Content.Chunk c = read(in);
             if (c == null || Content.Chunk.isFailure(c)) {
                 return false;
             }
@@ -165,7 +151,7 @@ final class RelayBody {
     }
 
     /** At the exchange's end: whether the connection may read a next request (the body read to its end, nothing failed). */
-    boolean finish() {
-        return failure == null && (done() || consumeAvailable());
+    boolean finish(ByteBuffer in) {
+        return failure == null && (done() || consumeAvailable(in));
     }
 }

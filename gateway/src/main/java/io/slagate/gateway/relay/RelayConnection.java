@@ -7,7 +7,6 @@ import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
-import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -70,7 +69,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
         this.head = new RequestHead(config.getRequestHeaderSize(), MAX_FIELDS);
         this.chunks = new ChunkedBody(maxBodyBytes, MAX_CHUNK_EXTENSION_BYTES, config.getRequestHeaderSize());
         this.bufferSize = Math.max(bufferSize, config.getRequestHeaderSize());
-        this.body = new RelayBody(this, chunks);
+        this.body = new RelayBody(chunks);
         this.metaData = new RelayMetaData(this, config);
     }
 
@@ -85,12 +84,29 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
         if (closing) {
             discard();
         } else if (exchange != null) {
-            if (!body.filled()) {
+            Runnable reader = body.takeDemand();
+            if (reader != null) {
+                readBodyFor(reader);
+            } else {
                 holdNext();
             }
         } else {
             readHeads();
         }
+    }
+
+    /** Reads bytes for the body's reader and runs it; waits again if none came yet. */
+    private void readBodyFor(Runnable reader) {
+        int n = fill();
+        if (n == 0) {
+            body.await(reader);
+            interested();
+            return;
+        }
+        if (n < 0) {
+            body.inputEnded();
+        }
+        reader.run();
     }
 
     /**
@@ -204,10 +220,6 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
         BufferUtil.clear(in);
     }
 
-    ByteBuffer input() {
-        return in;
-    }
-
     /** Gives the read buffer up while a request waits with its body taken (refilled on the next read). */
     public void releaseBuffer() {
         if (held != null && !in.hasRemaining()) {
@@ -253,9 +265,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
         HttpFields.Mutable fields = HttpFields.build();
         ByteBuffer faultBody = server.getErrorHandler() instanceof ErrorHandler e ? e.badMessageError(status, why, fields) : null;
         ByteBuffer content = faultBody == null ? BufferUtil.EMPTY_BUFFER : faultBody;
-        HeadBytes out = headBytes.ascii("HTTP/1.1 ").number(status).ascii(" ");
-        String reason = org.eclipse.jetty.http.HttpStatus.getMessage(status);
-        out.ascii(reason == null ? "" : reason).crlf();
+        HeadBytes out = headBytes.statusLine(1, status);
         fields.forEach(f -> out.field(f.getName(), f.getValue()));
         out.ascii("Content-Length: ").number(content.remaining()).crlf().ascii("Connection: close").crlf().crlf();
         BufferUtil.clear(in);
@@ -296,7 +306,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
             return;
         }
         exchange = null;
-        boolean next = keep && body.finish() && !body.endedInput() && !closing;
+        boolean next = keep && body.finish(in) && !body.endedInput() && !closing;
         if (!next) {
             if (keep) {
                 shutOutput(); // a body not read to its end: the next request's start is not known
@@ -430,11 +440,18 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
     // the body, for RelayRequest
 
     Content.Chunk readBody() {
-        return body.read();
+        return body.read(in);
     }
 
-    void demandBody(Runnable demand) {
-        body.demand(demand);
+    /** Runs {@code reader} once the body has something for it; asks the client to go on if it waits for a 100. */
+    void demandBody(Runnable reader) {
+        if (body.readable(in)) {
+            reader.run();
+        } else if (body.await(reader)) {
+            send(Callback.from(this::interested, x -> getEndPoint().close(x)), ByteBuffer.wrap(CONTINUE));
+        } else {
+            interested();
+        }
     }
 
     void failBody(Throwable failure) {
@@ -442,12 +459,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
     }
 
     boolean consumeAvailable() {
-        return body.consumeAvailable();
-    }
-
-    /** Sends {@code 100 Continue} once the handler asks for a body the client is holding back. */
-    void sendContinue(Runnable then) {
-        send(Callback.from(then, x -> getEndPoint().close(x)), ByteBuffer.wrap(CONTINUE.clone()));
+        return body.consumeAvailable(in);
     }
 
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -455,9 +467,5 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
     @Override
     public String toConnectionString() {
         return "relay@" + metaData.getId() + " " + getEndPoint().getRemoteSocketAddress();
-    }
-
-    static EofException earlyEof() {
-        return new EofException("early EOF");
     }
 }

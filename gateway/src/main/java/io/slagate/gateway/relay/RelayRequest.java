@@ -4,6 +4,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.http.UriCompliance;
@@ -38,11 +39,11 @@ final class RelayRequest extends Attributes.Lazy implements Request {
         this.method = head.method();
         this.target = head.target();
         int n = head.fieldCount();
-        HttpFields.Mutable fields = HttpFields.build(n);
+        HttpField[] fields = new HttpField[n];
         for (int f = 0; f < n; f++) {
-            fields.add(head.name(f), head.value(f));
+            fields[f] = new HttpField(head.name(f), head.value(f));
         }
-        this.headers = fields.asImmutable();
+        this.headers = HttpFields.from(fields); // immutable over this array: no copy
         this.length = head.chunked() ? -1 : Math.max(0, head.contentLength());
         this.beginNanos = beginNanos;
         this.headersNanos = headersNanos;

@@ -22,6 +22,8 @@ import org.eclipse.jetty.util.Callback;
 final class RelayResponse implements Response {
     private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    /** A chunk's end and the last chunk, for a last write with data. */
+    private static final byte[] CRLF_LAST_CHUNK = "\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final RelayConnection connection;
     private final RelayRequest request;
@@ -138,7 +140,7 @@ final class RelayResponse implements Response {
             connection.send(callback, headBytes, data);
         } else if (data.hasRemaining()) {
             byte[] size = (Integer.toHexString(data.remaining()) + "\r\n").getBytes(StandardCharsets.US_ASCII);
-            ByteBuffer end = ByteBuffer.wrap(last ? concat(CRLF, LAST_CHUNK) : CRLF);
+            ByteBuffer end = ByteBuffer.wrap(last ? CRLF_LAST_CHUNK : CRLF);
             connection.send(callback, headBytes, ByteBuffer.wrap(size), data, end);
         } else {
             connection.send(callback, headBytes, last ? ByteBuffer.wrap(LAST_CHUNK) : BufferUtil.EMPTY_BUFFER);
@@ -157,9 +159,7 @@ final class RelayResponse implements Response {
             persistent = false;
         }
         HeadBytes out = connection.headBytes();
-        out.ascii(minorVersion == 0 ? "HTTP/1.0 " : "HTTP/1.1 ").number(status).ascii(" ");
-        String reason = HttpStatus.getMessage(status);
-        out.ascii(reason == null ? "" : reason).crlf();
+        out.statusLine(minorVersion, status);
         for (HttpField f : fields) {
             if (f.getHeader() != HttpHeader.TRANSFER_ENCODING && f.getHeader() != HttpHeader.CONNECTION) {
                 out.field(f.getName(), f.getValue());
@@ -183,12 +183,5 @@ final class RelayResponse implements Response {
             out.ascii("Connection: keep-alive").crlf();
         }
         return out.crlf().take();
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] c = new byte[a.length + b.length];
-        System.arraycopy(a, 0, c, 0, a.length);
-        System.arraycopy(b, 0, c, a.length, b.length);
-        return c;
     }
 }
