@@ -12,8 +12,8 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Iterator;
-import io.slagate.bench.RelayHeads.ResponseHead;
 import io.slagate.gateway.relay.RequestHead;
+import io.slagate.gateway.relay.ResponseHead;
 
 /**
  * A floor of bench/gateway-vs-haproxy.sh below the Netty spike: the gateway's job (two classes by SOAPAction, weighted
@@ -326,6 +326,8 @@ public final class ByteRelayProxy {
         final SocketChannel ch;
         SelectionKey key;
         final ByteBuffer in = ByteBuffer.allocateDirect(BUFFER);
+        /** The answer's head, read in place by the gateway's strict reading; one per connection, reused. */
+        final ResponseHead head = new ResponseHead(BUFFER, 100);
         Client client;
         ByteBuffer out;
         /** Bytes of the answer's body still to relay; −1 until its head is framed, Long.MAX_VALUE: until close. */
@@ -396,8 +398,8 @@ public final class ByteRelayProxy {
         private void relay() {
             in.flip();
             if (bodyLeft < 0) {
-                int headEnd = headEnd(in, in.limit());
-                if (headEnd < 0) {
+                ResponseHead.Verdict v = head.read(in, 0, in.limit());
+                if (v == ResponseHead.Verdict.INCOMPLETE) {
                     in.position(in.limit());
                     in.limit(in.capacity());
                     if (!in.hasRemaining()) {
@@ -405,13 +407,13 @@ public final class ByteRelayProxy {
                     }
                     return;
                 }
-                ResponseHead h = ResponseHead.parse(in, headEnd);
-                if (h == null) {
-                    fail();
+                if (v == ResponseHead.Verdict.REFUSED || head.chunked()) {
+                    fail(); // outside the grammar, or chunked (the spike frames by length only)
                     return;
                 }
-                keepAlive = h.keepAlive && h.contentLength >= 0;
-                bodyLeft = h.contentLength >= 0 ? h.contentLength + headEnd : Long.MAX_VALUE;
+                long length = head.bodiless(false) ? 0 : head.contentLength();
+                keepAlive = head.keepAlive() && length >= 0;
+                bodyLeft = length >= 0 ? length + head.length() : Long.MAX_VALUE;
             }
             int n = in.remaining();
             if (bodyLeft != Long.MAX_VALUE && n > bodyLeft) {
@@ -459,15 +461,5 @@ public final class ByteRelayProxy {
                 // closing
             }
         }
-    }
-
-    /** The end of the head (index after CRLFCRLF) in {@code b}'s bytes 0..n, or −1. */
-    static int headEnd(ByteBuffer b, int n) {
-        for (int i = 3; i < n; i++) {
-            if (b.get(i) == '\n' && b.get(i - 1) == '\r' && b.get(i - 2) == '\n' && b.get(i - 3) == '\r') {
-                return i + 1;
-            }
-        }
-        return -1;
     }
 }

@@ -1,6 +1,7 @@
 package io.slagate.bench;
 
 import io.slagate.gateway.relay.RequestHead;
+import io.slagate.gateway.relay.ResponseHead;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +22,9 @@ import org.openjdk.jmh.annotations.State;
  * The client leg's head, read the two ways: the relay's {@link RequestHead} (in place, then the three fields
  * classification reads as strings) against Jetty's {@link HttpParser} as its server uses it (a parser reused per
  * connection, the fields collected into {@link HttpFields}, then the same three looked up). The head is the one
- * {@code bench/post.lua} sends in the gateway benchmark.
+ * {@code bench/post.lua} sends in the gateway benchmark. And the server's answer head (the benchmark's nginx answer),
+ * the two ways: {@link ResponseHead} in place (its framing and reuse, what relaying its bytes needs) against Jetty's
+ * parser as the gateway's upstream leg uses it today (fields collected for the client's answer).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -35,11 +38,27 @@ public class HeadParsingBenchmark {
             + "Content-Length: 223\r\n"
             + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
 
+    static final byte[] ANSWER = ("HTTP/1.1 200 OK\r\n"
+            + "Server: nginx/1.22.1\r\n"
+            + "Date: Sun, 29 Nov 2026 14:00:00 GMT\r\n"
+            + "Content-Type: text/xml; charset=utf-8\r\n"
+            + "Content-Length: 226\r\n"
+            + "Connection: keep-alive\r\n"
+            + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+    /** The upstream leg's compliance: RFC 9110 without the bare-LF leniencies. */
+    private static final HttpCompliance UPSTREAM = HttpCompliance.RFC9110.without("slagate-upstream",
+            HttpCompliance.Violation.LF_HEADER_TERMINATION, HttpCompliance.Violation.LF_CHUNK_TERMINATION,
+            HttpCompliance.Violation.MULTILINE_FIELD_VALUE);
+
     private final ByteBuffer relayBuffer = ByteBuffer.wrap(HEAD);
     private final RequestHead relay = new RequestHead(8192, 100);
     private final ByteBuffer jettyBuffer = ByteBuffer.wrap(HEAD);
     private final Fields fields = new Fields();
     private final HttpParser jetty = new HttpParser(fields, 8192, HttpCompliance.RFC9110);
+    private final ByteBuffer answerBuffer = ByteBuffer.wrap(ANSWER);
+    private final ResponseHead answerHead = new ResponseHead(32 * 1024, 200);
+    private final AnswerFields answerFields = new AnswerFields();
+    private final HttpParser answerParser = new HttpParser(answerFields, 32 * 1024, UPSTREAM);
 
     @Benchmark
     public int relay() {
@@ -57,6 +76,61 @@ public class HeadParsingBenchmark {
         HttpFields h = fields.headers;
         return h.get("SOAPAction").length() + h.get(HttpHeader.CONTENT_TYPE).length() + h.get(HttpHeader.AUTHORIZATION).length()
                 + (int) jetty.getContentLength();
+    }
+
+    @Benchmark
+    public int answerRelay() {
+        answerHead.read(answerBuffer, 0, answerBuffer.limit());
+        return answerHead.status() + answerHead.length() + (int) answerHead.contentLength() + (answerHead.keepAlive() ? 1 : 0);
+    }
+
+    @Benchmark
+    public int answerJetty() {
+        answerBuffer.clear();
+        answerParser.reset();
+        answerFields.headers = HttpFields.build();
+        answerParser.parseNext(answerBuffer);
+        return answerFields.status + answerBuffer.position() + (int) answerParser.getContentLength() + answerFields.headers.size();
+    }
+
+    /** What the upstream leg keeps of an answer's head: its status, and its fields for the client's answer. */
+    static final class AnswerFields implements HttpParser.ResponseHandler {
+        HttpFields.Mutable headers;
+        int status;
+
+        @Override
+        public void startResponse(HttpVersion version, int status, String reason) {
+            this.status = status;
+        }
+
+        @Override
+        public void parsedHeader(HttpField field) {
+            headers.add(field);
+        }
+
+        @Override
+        public boolean headerComplete() {
+            return true;
+        }
+
+        @Override
+        public boolean content(ByteBuffer item) {
+            return true;
+        }
+
+        @Override
+        public boolean contentComplete() {
+            return true;
+        }
+
+        @Override
+        public boolean messageComplete() {
+            return true;
+        }
+
+        @Override
+        public void earlyEOF() {
+        }
     }
 
     /** What Jetty's server keeps of a head: its fields, in a mutable HttpFields as its request does. */

@@ -1,7 +1,6 @@
 package io.slagate.gateway.relay;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * A request head read strictly and in place: the request line and the header fields as offsets into the bytes that
@@ -35,7 +34,6 @@ public final class RequestHead {
     private static final long MAX_CONTENT_LENGTH_DIGITS = 18;
 
     private final int maxHeadBytes;
-    private final int maxFields;
     private ByteBuffer buffer;
     private int from;
     private int length;
@@ -43,9 +41,7 @@ public final class RequestHead {
     private int targetStart;
     private int targetEnd;
     private int minorVersion;
-    /** Per field: name start, name end, value start, value end (whitespace around the value left out). */
-    private int[] fields = new int[4 * 16];
-    private int fieldCount;
+    private final FieldLines lines;
     private long contentLength;
     private boolean chunked;
     private boolean close;
@@ -61,7 +57,7 @@ public final class RequestHead {
             throw new IllegalArgumentException("a head of at least 16 bytes and one field");
         }
         this.maxHeadBytes = maxHeadBytes;
-        this.maxFields = maxFields;
+        this.lines = new FieldLines(maxFields, false);
     }
 
     /** Reads the head that starts at {@code from} in {@code b}, up to its limit (the bytes held so far). */
@@ -95,12 +91,12 @@ public final class RequestHead {
         return i == INCOMPLETE_AT ? Verdict.INCOMPLETE : Verdict.REFUSED;
     }
 
-    private static final int INCOMPLETE_AT = -1;
-    private static final int REFUSED_AT = -2;
+    private static final int INCOMPLETE_AT = FieldLines.INCOMPLETE_AT;
+    private static final int REFUSED_AT = FieldLines.REFUSED_AT;
 
     private void reset() {
         length = 0;
-        fieldCount = 0;
+        lines.reset();
         contentLength = -1;
         chunked = false;
         close = false;
@@ -147,56 +143,18 @@ public final class RequestHead {
         return i + 10;
     }
 
-    /** One field from {@code start}: the index after its CRLF; {@link #INCOMPLETE_AT} or {@link #REFUSED_AT}. */
+    /** One field from {@code start} (its rules are {@link FieldLines}'): the index after its CRLF; or where it stops. */
     private int field(ByteBuffer b, int start, int limit) {
-        byte first = b.get(start);
-        if (first == ' ' || first == '\t') {
-            return refused(400, "obsolete line folding");
+        int next = lines.read(b, start, limit);
+        if (next == REFUSED_AT) {
+            refuse(lines.status, lines.refusal);
+            return REFUSED_AT;
         }
-        int colon = Ascii.token(b, start, limit);
-        if (colon == limit) {
+        if (next == INCOMPLETE_AT) {
             return INCOMPLETE_AT;
         }
-        if (colon == start || b.get(colon) != ':') {
-            return refused(400, colon == start ? "a field without a name, or a bare CR or LF" : "a field name outside tchar, or whitespace before its colon");
-        }
-        int v = colon + 1;
-        while (v < limit && (b.get(v) == ' ' || b.get(v) == '\t')) {
-            v++;
-        }
-        int end = v;
-        while (end < limit) {
-            byte c = b.get(end);
-            if (c == '\r') {
-                break;
-            }
-            if ((c < ' ' && c != '\t') || c == 0x7f) {
-                return refused(400, "a control character, NUL or bare LF in a field value");
-            }
-            end++;
-        }
-        if (end + 1 >= limit) {
-            return INCOMPLETE_AT;
-        }
-        if (b.get(end + 1) != '\n') {
-            return refused(400, "a bare CR in a field value");
-        }
-        int valueEnd = end;
-        while (valueEnd > v && (b.get(valueEnd - 1) == ' ' || b.get(valueEnd - 1) == '\t')) {
-            valueEnd--;
-        }
-        if (fieldCount == maxFields) {
-            return refused(431, "more than " + maxFields + " header fields");
-        }
-        if (fields.length < 4 * (fieldCount + 1)) {
-            fields = Arrays.copyOf(fields, fields.length * 2);
-        }
-        int k = 4 * fieldCount++;
-        fields[k] = start;
-        fields[k + 1] = colon;
-        fields[k + 2] = v;
-        fields[k + 3] = valueEnd;
-        return meaning(b, start, colon, v, valueEnd) ? end + 2 : REFUSED_AT;
+        int f = lines.count() - 1;
+        return meaning(b, start, lines.nameEnd(f), lines.valueStart(f), lines.valueEnd(f)) ? next : REFUSED_AT;
     }
 
     /** What framing and keep-alive take from a field; false when it breaks their rules. */
@@ -362,25 +320,20 @@ public final class RequestHead {
     }
 
     public int fieldCount() {
-        return fieldCount;
+        return lines.count();
     }
 
     public String name(int field) {
-        return Ascii.string(buffer, fields[4 * field], fields[4 * field + 1]);
+        return lines.name(buffer, field);
     }
 
     public String value(int field) {
-        return Ascii.string(buffer, fields[4 * field + 2], fields[4 * field + 3]);
+        return lines.value(buffer, field);
     }
 
     /** The value of the first field named {@code lowerName} (ASCII case ignored), or null. */
     public String value(String lowerName) {
-        for (int f = 0; f < fieldCount; f++) {
-            if (Ascii.named(buffer, fields[4 * f], fields[4 * f + 1], lowerName)) {
-                return value(f);
-            }
-        }
-        return null;
+        return lines.value(buffer, lowerName);
     }
 
     /** The body's length from Content-Length; −1 when there is none (chunked, or no body). */

@@ -1,0 +1,281 @@
+package io.slagate.gateway.relay;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A server's answer head read strictly and in place: the status line and the header fields as offsets into the bytes
+ * that hold them, and the framing its body follows. What a server sends reaches clients, so an answer outside RFC
+ * 9112's grammar is refused (the server failed), never repaired: no head this reading accepts can be framed differently
+ * by the client's parser (response splitting, an answer that swallows or leaves bytes on a reused connection):
+ * <ul>
+ *   <li>the status line: {@code HTTP/1.0} or {@code HTTP/1.1}, one space, three digits from 100 to 599, then CRLF or one
+ *       space and a reason phrase of visible ASCII and spaces (no tab, no obs-text: nobody reads it, and Jetty's
+ *       parser refuses both where a reason starts), CRLF;</li>
+ *   <li>each field as {@link FieldLines} reads it (no folding, no bare CR or LF, a token name with its colon at once),
+ *       obs-text allowed in values: a legacy server's Latin-1 is relayed as it came;</li>
+ *   <li>framing: {@code Content-Length} at most once, 1–18 decimal digits; {@code Transfer-Encoding} only as exactly
+ *       {@code chunked}, at most once, never beside a {@code Content-Length} and never in HTTP/1.0;</li>
+ *   <li>limits: the head within {@code maxHeadBytes} and at most {@code maxFields} fields.</li>
+ * </ul>
+ * Whether the answer has a body at all (an answer to HEAD, a 1xx, 204 or 304) is the exchange's to say: it knows the
+ * request. One instance per server connection, reused for each answer.
+ */
+public final class ResponseHead {
+    /** What {@link #read} found. */
+    public enum Verdict {
+        /** The head is not complete in the bytes held, and nothing in it so far is wrong: read more. */
+        INCOMPLETE,
+        /** A complete head within the grammar; {@link #length()} bytes long. */
+        ACCEPTED,
+        /** Outside the grammar or the limits: the server failed; {@link #refusal()} says how. */
+        REFUSED
+    }
+
+    private static final int MAX_CONTENT_LENGTH_DIGITS = 18;
+    /** "HTTP/1.x NNN" and a line end: the shortest status line. */
+    private static final int STATUS_LINE_MIN = 14;
+
+    private final int maxHeadBytes;
+    private final FieldLines lines;
+    private ByteBuffer buffer;
+    private int length;
+    private int statusLineEnd;
+    private int minorVersion;
+    private int status;
+    private long contentLength;
+    private boolean chunked;
+    private boolean close;
+    private boolean keepAlive;
+    private String refusal;
+
+    public ResponseHead(int maxHeadBytes, int maxFields) {
+        if (maxHeadBytes < STATUS_LINE_MIN + 2 || maxFields < 1) {
+            throw new IllegalArgumentException("a head of at least 16 bytes and one field");
+        }
+        this.maxHeadBytes = maxHeadBytes;
+        this.lines = new FieldLines(maxFields, true);
+    }
+
+    /** Reads the head that starts at {@code from} in {@code b}'s bytes held up to {@code held}. */
+    public Verdict read(ByteBuffer b, int from, int held) {
+        buffer = b;
+        reset();
+        int limit = Math.min(held, from + maxHeadBytes);
+        int i = statusLine(b, from, limit);
+        while (i >= 0) {
+            if (i + 1 >= limit) {
+                i = FieldLines.INCOMPLETE_AT;
+            } else if (b.get(i) == '\r') {
+                if (b.get(i + 1) != '\n') {
+                    return refuse("a bare CR");
+                }
+                length = i + 2 - from;
+                return framing();
+            } else {
+                i = field(b, i, limit);
+            }
+        }
+        if (i == FieldLines.INCOMPLETE_AT && held - from >= maxHeadBytes) {
+            return refuse("the head is longer than " + maxHeadBytes + " bytes");
+        }
+        return i == FieldLines.INCOMPLETE_AT ? Verdict.INCOMPLETE : Verdict.REFUSED;
+    }
+
+    private void reset() {
+        length = 0;
+        lines.reset();
+        status = 0;
+        contentLength = -1;
+        chunked = false;
+        close = false;
+        keepAlive = false;
+        refusal = null;
+    }
+
+    /** The index after the status line's CRLF; {@link FieldLines#INCOMPLETE_AT} or {@link FieldLines#REFUSED_AT}. */
+    private int statusLine(ByteBuffer b, int start, int limit) {
+        String version = "HTTP/1.";
+        for (int k = 0; k < version.length() + 1 && start + k < limit; k++) {
+            byte c = b.get(start + k);
+            if (k < version.length() ? c != version.charAt(k) : c != '0' && c != '1') {
+                return refusedAt("the status line does not start with HTTP/1.0 or HTTP/1.1");
+            }
+        }
+        if (start + STATUS_LINE_MIN > limit) {
+            return FieldLines.INCOMPLETE_AT;
+        }
+        minorVersion = b.get(start + 7) - '0';
+        if (b.get(start + 8) != ' ') {
+            return refusedAt("no single space after the version");
+        }
+        int code = 0;
+        for (int k = start + 9; k < start + 12; k++) {
+            byte d = b.get(k);
+            if (d < '0' || d > '9') {
+                return refusedAt("the status is not three digits");
+            }
+            code = code * 10 + d - '0';
+        }
+        if (code < 100 || code > 599) {
+            return refusedAt("status " + code + " is not HTTP");
+        }
+        status = code;
+        int i = start + 12;
+        if (b.get(i) == ' ') {
+            i++;
+            while (i < limit && b.get(i) != '\r') {
+                byte c = b.get(i);
+                if (c < ' ' || c == 0x7f) {
+                    return refusedAt("a reason phrase with other than visible ASCII and spaces");
+                }
+                i++;
+            }
+        } else if (b.get(i) != '\r') {
+            return refusedAt("the status is not followed by a space or the line's end");
+        }
+        if (i + 1 >= limit) {
+            return FieldLines.INCOMPLETE_AT;
+        }
+        if (b.get(i + 1) != '\n') {
+            return refusedAt("a bare CR in the status line");
+        }
+        statusLineEnd = i + 2;
+        return statusLineEnd;
+    }
+
+    private int field(ByteBuffer b, int start, int limit) {
+        int next = lines.read(b, start, limit);
+        if (next == FieldLines.REFUSED_AT) {
+            refuse(lines.refusal);
+            return FieldLines.REFUSED_AT;
+        }
+        if (next == FieldLines.INCOMPLETE_AT) {
+            return FieldLines.INCOMPLETE_AT;
+        }
+        int f = lines.count() - 1;
+        return meaning(b, start, lines.nameEnd(f), lines.valueStart(f), lines.valueEnd(f)) ? next : FieldLines.REFUSED_AT;
+    }
+
+    /** What framing and the connection's reuse take from a field; false when it breaks their rules. */
+    private boolean meaning(ByteBuffer b, int name, int colon, int v, int end) {
+        if (Ascii.named(b, name, colon, "content-length")) {
+            if (contentLength >= 0) {
+                return fieldRefused("Content-Length more than once");
+            }
+            if (v == end || end - v > MAX_CONTENT_LENGTH_DIGITS) {
+                return fieldRefused("Content-Length empty or longer than " + MAX_CONTENT_LENGTH_DIGITS + " digits");
+            }
+            long n = 0;
+            for (int k = v; k < end; k++) {
+                byte d = b.get(k);
+                if (d < '0' || d > '9') {
+                    return fieldRefused("Content-Length not a decimal number");
+                }
+                n = n * 10 + d - '0';
+            }
+            contentLength = n;
+        } else if (Ascii.named(b, name, colon, "transfer-encoding")) {
+            if (chunked || !Ascii.named(b, v, end, "chunked")) {
+                return fieldRefused("Transfer-Encoding other than a single chunked");
+            }
+            chunked = true;
+        } else if (Ascii.named(b, name, colon, "connection")) {
+            close |= Ascii.listContains(b, v, end, "close");
+            keepAlive |= Ascii.listContains(b, v, end, "keep-alive");
+        }
+        return true;
+    }
+
+    private Verdict framing() {
+        if (chunked && contentLength >= 0) {
+            return refuse("both Content-Length and Transfer-Encoding");
+        }
+        if (chunked && minorVersion == 0) {
+            return refuse("Transfer-Encoding in HTTP/1.0");
+        }
+        return Verdict.ACCEPTED;
+    }
+
+    private int refusedAt(String why) {
+        refuse(why);
+        return FieldLines.REFUSED_AT;
+    }
+
+    private boolean fieldRefused(String why) {
+        refuse(why);
+        return false;
+    }
+
+    private Verdict refuse(String why) {
+        refusal = why;
+        return Verdict.REFUSED;
+    }
+
+    /** The head's length in bytes, its final CRLF included (after {@link Verdict#ACCEPTED}). */
+    public int length() {
+        return length;
+    }
+
+    /** Why the head was refused, for the log and the server's error; null unless refused. */
+    public String refusal() {
+        return refusal;
+    }
+
+    /** 100–599, once the status line was read. */
+    public int status() {
+        return status;
+    }
+
+    /** 0 or 1: HTTP/1.0 or HTTP/1.1. */
+    public int minorVersion() {
+        return minorVersion;
+    }
+
+    public int fieldCount() {
+        return lines.count();
+    }
+
+    public String name(int field) {
+        return lines.name(buffer, field);
+    }
+
+    public String value(int field) {
+        return lines.value(buffer, field);
+    }
+
+    /** The value of the first field named {@code lowerName} (ASCII case ignored), or null. */
+    public String value(String lowerName) {
+        return lines.value(buffer, lowerName);
+    }
+
+    /** Where field {@code field}'s line starts in the buffer read, and where it ends (after its CRLF): to relay it as it came. */
+    public int lineStart(int field) {
+        return lines.nameStart(field);
+    }
+
+    public int lineEnd(int field) {
+        return lines.lineEnd(field);
+    }
+
+    /** The body's length from Content-Length; −1 when there is none (chunked, or until the server closes). */
+    public long contentLength() {
+        return contentLength;
+    }
+
+    public boolean chunked() {
+        return chunked;
+    }
+
+    /**
+     * Whether the server keeps the connection open after this answer: HTTP/1.1 unless {@code close}, HTTP/1.0 only if
+     * asked. A body delimited by the connection's end (no length, not chunked) ends it whatever this says.
+     */
+    public boolean keepAlive() {
+        return !close && (minorVersion == 1 || keepAlive);
+    }
+
+    /** Whether the answer has no body whatever its fields say (RFC 9112 6.3): an answer to HEAD, a 1xx, 204 or 304. */
+    public boolean bodiless(boolean toHead) {
+        return toHead || status < 200 || status == 204 || status == 304;
+    }
+}
