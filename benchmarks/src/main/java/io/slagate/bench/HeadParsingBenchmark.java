@@ -22,9 +22,10 @@ import org.openjdk.jmh.annotations.State;
  * The client leg's head, read the two ways: the relay's {@link RequestHead} (in place, then the three fields
  * classification reads as strings) against Jetty's {@link HttpParser} as its server uses it (a parser reused per
  * connection, the fields collected into {@link HttpFields}, then the same three looked up). The head is the one
- * {@code bench/post.lua} sends in the gateway benchmark. And the server's answer head (the benchmark's nginx answer),
- * the two ways: {@link ResponseHead} in place (its framing and reuse, what relaying its bytes needs) against Jetty's
- * parser as the gateway's upstream leg uses it today (fields collected for the client's answer).
+ * {@code bench/post.lua} sends in the gateway benchmark. And the server's answer head (the benchmark's nginx answer, in
+ * a direct buffer as the upstream leg reads it): {@link ResponseHead} in place (its framing and reuse, what relaying
+ * its bytes needs), the same with its fields collected for Jetty's listener as the upstream leg does, and Jetty's
+ * parser collecting them (the upstream leg's reading before {@code ResponseHead}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -55,7 +56,8 @@ public class HeadParsingBenchmark {
     private final ByteBuffer jettyBuffer = ByteBuffer.wrap(HEAD);
     private final Fields fields = new Fields();
     private final HttpParser jetty = new HttpParser(fields, 8192, HttpCompliance.RFC9110);
-    private final ByteBuffer answerBuffer = ByteBuffer.wrap(ANSWER);
+    /** Direct, as the upstream leg's input is. */
+    private final ByteBuffer answerBuffer = ByteBuffer.allocateDirect(ANSWER.length).put(ANSWER).flip();
     private final ResponseHead answerHead = new ResponseHead(32 * 1024, 200);
     private final AnswerFields answerFields = new AnswerFields();
     private final HttpParser answerParser = new HttpParser(answerFields, 32 * 1024, UPSTREAM);
@@ -82,6 +84,17 @@ public class HeadParsingBenchmark {
     public int answerRelay() {
         answerHead.read(answerBuffer, 0, answerBuffer.limit());
         return answerHead.status() + answerHead.length() + (int) answerHead.contentLength() + (answerHead.keepAlive() ? 1 : 0);
+    }
+
+    /** As the upstream leg reads an answer for Jetty's listener: the head in place, then its fields for the client's answer. */
+    @Benchmark
+    public int answerRelayFields() {
+        answerHead.read(answerBuffer, 0, answerBuffer.limit());
+        HttpFields.Mutable out = HttpFields.build();
+        for (int f = 0; f < answerHead.fieldCount(); f++) {
+            out.add(answerHead.httpField(f));
+        }
+        return answerHead.status() + answerHead.length() + (int) answerHead.contentLength() + out.size();
     }
 
     @Benchmark

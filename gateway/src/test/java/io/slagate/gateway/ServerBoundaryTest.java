@@ -121,6 +121,26 @@ class ServerBoundaryTest {
         assertServerFailed("HTTP/1.1 200 OK\r\n" + "X-L: 1\r\n".repeat(5000) + "Content-Length: 4\r\n\r\n<ok>", null);
     }
 
+    /**
+     * Answers a client's parser could frame otherwise than the gateway (a length twice, listed or signed, a length
+     * beside chunked, a coding other than chunked, chunked in HTTP/1.0, a chunk size that is not hexadecimal) or that
+     * fold: the server is charged, the client gets a fault, never the answer's bytes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "HTTP/1.1 200 OK\r\nContent-Length: 4\r\nContent-Length: 4\r\n\r\n<ok>",
+        "HTTP/1.1 200 OK\r\nContent-Length: 4, 4\r\n\r\n<ok>",
+        "HTTP/1.1 200 OK\r\nContent-Length: +4\r\n\r\n<ok>",
+        "HTTP/1.1 200 OK\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n<ok>\r\n0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n4\r\n<ok>\r\n0\r\n\r\n",
+        "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n<ok>\r\n0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0x4\r\n<ok>\r\n0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nX-Note: a\r\n folded: evil\r\nContent-Length: 4\r\n\r\n<ok>",
+    })
+    void answersFramedTwoWays_serverFailed(String answer) throws Exception {
+        assertServerFailed(answer, "<ok>");
+    }
+
     @Test
     void resetMidBody_serverFailedFault_notATruncatedSuccess() throws Exception {
         ScriptedBackend b = backend();

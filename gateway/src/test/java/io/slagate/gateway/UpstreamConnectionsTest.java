@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.ScriptedBackend;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;
@@ -209,6 +210,36 @@ class UpstreamConnectionsTest {
             await().atMost(Duration.ofSeconds(5)).until(() -> g.reusesConnections(0));
         }
         assertEquals(1, b.connectionsAccepted());
+    }
+
+    /**
+     * The server's hop-by-hop fields stay on its hop, between and around end-to-end ones (the relay listener splices
+     * runs of lines as they came, the rest as fields); the length is stated once; a field Connection names is dropped.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"keep-alive", "keep-alive, X-Secret"})
+    void answerHead_hopByHopDropped_endToEndKept_lengthOnce(String connection) throws Exception {
+        ScriptedBackend b = new ScriptedBackend();
+        closeables.add(b);
+        b.answer(new ScriptedBackend.Answer("HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nKeep-Alive: timeout=5\r\nX-Before: 1\r\n"
+                + "Proxy-Authenticate: Basic\r\nUpgrade: h2c\r\nTrailer: X-T\r\nX-After: 2\r\ncontent-length: 7\r\n"
+                + "Connection: " + connection + "\r\nX-Secret: s\r\nTE: trailers\r\nX-Last: 3\r\n\r\n<done/>", false));
+        Gateway g = gateway(b.url(), 2);
+        for (int i = 0; i < 2; i++) {
+            RawHttp.Response r = RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", Soap.envelope11("getQuote")));
+            assertEquals(200, r.status());
+            assertEquals("<done/>", r.body());
+            assertEquals("7", r.header("Content-Length"), "stated once: " + r.headers());
+            assertEquals("text/xml", r.header("Content-Type"));
+            assertEquals("1", r.header("X-Before"));
+            assertEquals("2", r.header("X-After"));
+            assertEquals("3", r.header("X-Last"));
+            assertEquals("basic", r.header("X-Slagate-Class"));
+            for (String hop : List.of("Keep-Alive", "Proxy-Authenticate", "Upgrade", "Trailer", "TE")) {
+                assertEquals(null, r.header(hop), hop + " stays on the server's hop: " + r.headers());
+            }
+            assertEquals(connection.contains("X-Secret") ? null : "s", r.header("X-Secret"), r.headers().toString());
+        }
     }
 
     @Test

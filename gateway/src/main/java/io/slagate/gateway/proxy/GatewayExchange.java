@@ -287,13 +287,18 @@ final class GatewayExchange extends QueuedRequest {
 
     /** The response's headers, as the server sent them: the working set it may declare teaches locality dispatch. */
     void workingSetDeclared(HttpFields serverHeaders) {
-        if (requestType() < 0 || context.workingSetHeader == null) {
+        if (!readsWorkingSet()) {
             return;
         }
         LocalityLearner learner = context.queues.learner(classIndex());
         if (learner != null) {
             learner.workingSet(requestType(), serverHeaders.get(context.workingSetHeader));
         }
+    }
+
+    /** Whether the server's answer declares a working set this gateway learns from (locality on, a typed request). */
+    boolean readsWorkingSet() {
+        return requestType() >= 0 && context.workingSetHeader != null;
     }
 
     /** When a server slot was given to this request (clock nanos), or 0 while it has none. */

@@ -7,11 +7,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.jetty.http.HttpCompliance;
-import org.eclipse.jetty.http.HttpException;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpParser;
-import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.CyclicTimeout;
 import org.eclipse.jetty.io.EndPoint;
@@ -32,7 +27,7 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * <p>Non-blocking: reading an answer is run by the selector thread of the connection's event loop
  * itself, with no hand-off to a pool thread.
  */
-final class ServerConnection extends AbstractConnection.NonBlocking implements HttpParser.ResponseHandler {
+final class ServerConnection extends AbstractConnection.NonBlocking {
     private static final int INPUT_BYTES = 16 * 1024;
     /**
      * Largest response head accepted from a server, and most header fields: a server beyond either is
@@ -40,14 +35,6 @@ final class ServerConnection extends AbstractConnection.NonBlocking implements H
      */
     static final int MAX_RESPONSE_HEADER_BYTES = 32 * 1024;
     static final int MAX_RESPONSE_FIELDS = 200;
-    /**
-     * RFC 9110 parsing without its leniencies for bare LF: a lone LF inside a server's header would
-     * otherwise end the line here and start a header the server never meant (header injection).
-     */
-    private static final HttpCompliance UPSTREAM = HttpCompliance.RFC9110.without(
-            "slagate-upstream", HttpCompliance.Violation.LF_HEADER_TERMINATION,
-            HttpCompliance.Violation.LF_CHUNK_TERMINATION,
-            HttpCompliance.Violation.MULTILINE_FIELD_VALUE);
     private static final int IDLE = 0;
     private static final int ACTIVE = 1;
     private static final int CLOSED = 2;
@@ -68,9 +55,12 @@ final class ServerConnection extends AbstractConnection.NonBlocking implements H
     static final long QUIET_CHECK_MILLIS = 250;
 
     private final ServerConnectionPool pool;
-    /** Server bytes in Jetty's flush mode (position..limit unread); only the exchange's relay touches it. */
-    final ByteBuffer input = BufferUtil.allocateDirect(INPUT_BYTES);
-    final HttpParser parser = new HttpParser(this, MAX_RESPONSE_HEADER_BYTES, UPSTREAM);
+    /**
+     * Server bytes in Jetty's flush mode (position..limit unread); only the exchange's relay touches it. Grown (up to a
+     * head's limit) when a head does not fit: a head is read once it is whole.
+     */
+    ByteBuffer input = BufferUtil.allocateDirect(INPUT_BYTES);
+    final AnswerReader answer = new AnswerReader();
     /** The request head is encoded here (grown when a request's headers do not fit); a heap buffer, encoded by array. */
     ByteBuffer head = ByteBuffer.allocate(4096);
     /** The answer of the exchange in progress, held until complete (one exchange at a time: no allocation per exchange). */
@@ -135,8 +125,7 @@ final class ServerConnection extends AbstractConnection.NonBlocking implements H
     /** Binds the exchange that now owns this connection and arms its server timeout. */
     void attach(ServerExchange x, long timeoutMillis, boolean head) {
         held.clear(); // what an exchange broken off mid-answer left
-        parser.reset();
-        parser.setHeadResponse(head);
+        answer.reset(head);
         exchangeDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         exchange = x;
         timeout.schedule(timeoutMillis, TimeUnit.MILLISECONDS);
@@ -161,6 +150,20 @@ final class ServerConnection extends AbstractConnection.NonBlocking implements H
         } else {
             close();
         }
+    }
+
+    /**
+     * Reads more of the answer after the bytes held; a head that fills the input grows it, up to what a head may hold
+     * (past that the head is refused by its reading). As {@link org.eclipse.jetty.io.EndPoint#fill}: bytes read, 0, or −1.
+     */
+    int fill() throws IOException {
+        ByteBuffer in = input;
+        if (in.position() == 0 && in.limit() == in.capacity() && in.capacity() < MAX_RESPONSE_HEADER_BYTES) {
+            ByteBuffer bigger = BufferUtil.allocateDirect(in.capacity() * 2);
+            BufferUtil.append(bigger, in);
+            input = bigger;
+        }
+        return getEndPoint().fill(input);
     }
 
     /** Registers read interest unless it is registered already (the relay may ask twice). */
@@ -267,47 +270,5 @@ final class ServerConnection extends AbstractConnection.NonBlocking implements H
         if (x != null) {
             x.relay.iterate();
         }
-    }
-
-    // HttpParser.ResponseHandler: the parser runs on the relay, which owns the exchange's state.
-
-    @Override
-    public void startResponse(HttpVersion version, int status, String reason) {
-        exchange.relay.startResponse(version, status);
-    }
-
-    @Override
-    public void parsedHeader(HttpField field) {
-        exchange.relay.parsedHeader(field);
-    }
-
-    @Override
-    public boolean headerComplete() {
-        return exchange.relay.headerComplete();
-    }
-
-    @Override
-    public boolean content(ByteBuffer content) {
-        return exchange.relay.content(content);
-    }
-
-    @Override
-    public boolean contentComplete() {
-        return false;
-    }
-
-    @Override
-    public boolean messageComplete() {
-        return exchange.relay.messageComplete();
-    }
-
-    @Override
-    public void earlyEOF() {
-        // reported by the relay from the parser's state at end of input
-    }
-
-    @Override
-    public void badMessage(HttpException failure) {
-        exchange.relay.badMessage(failure);
     }
 }

@@ -2,24 +2,20 @@ package io.slagate.gateway.proxy;
 
 import io.slagate.config.ClientPolicy;
 import io.slagate.gateway.sched.ServerSlots;
+import io.slagate.gateway.relay.ResponseHead;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.stats.GatewayMetrics;
 import java.nio.ByteBuffer;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.BadMessageException;
-import org.eclipse.jetty.http.HttpException;
-import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
-import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.IteratingCallback;
 import org.eclipse.jetty.util.Promise;
@@ -170,17 +166,19 @@ final class ServerExchange implements Promise<ServerConnection> {
     }
 
     /**
-     * S2P and P2C: parses the server's answer from the connection's input and relays it to the client.
+     * S2P and P2C: reads the server's answer from the connection's input ({@link AnswerReader}) and relays it
+     * to the client.
      * An answer up to {@code bufferedResponseBytes} (most SOAP answers) is held until it is complete,
      * so the server's slot is free before the client has to take a byte: a slow reader holds no server.
      * A larger one streams, one piece at a time (the next piece is read only once the previous one was
      * written, so memory stays bounded), under {@code responseWriteTimeout} per write. Holding the
      * answer also means that a server breaking off mid-body still gets its client a proper fault.
      *
-     * <p>What a server sends is checked before anything of it reaches a client: a status outside
-     * 100–599, a 101 (the gateway never forwards an upgrade), a head over {@link
-     * ServerConnection#MAX_RESPONSE_HEADER_BYTES} or {@link ServerConnection#MAX_RESPONSE_FIELDS}
-     * fields, or a bare LF in it are {@code server-failed}. Bytes left after a complete answer (a
+     * <p>What a server sends is checked before anything of it reaches a client: a head outside {@link
+     * ResponseHead}'s grammar (a status outside 100–599, folding, a bare CR or LF, framing two ways), a 101
+     * (the gateway never forwards an upgrade), a head over {@link ServerConnection#MAX_RESPONSE_HEADER_BYTES}
+     * or {@link ServerConnection#MAX_RESPONSE_FIELDS} fields, or a chunked body outside its grammar are
+     * {@code server-failed}. Bytes left after a complete answer (a
      * 204 with a body, a second answer nobody asked for) never reach anyone: the connection is closed.
      */
     final class Relay extends IteratingCallback {
@@ -189,7 +187,6 @@ final class ServerExchange implements Promise<ServerConnection> {
         /** A piece of the answer is being written to the client (who, not the server, is awaited). */
         volatile boolean writing;
         private boolean streaming;
-        private int fields;
         /** The answer was complete and the connection may serve another request once the request leg ends. */
         volatile boolean reusable;
         /** The answer is complete (its settling may still be under way); unlike {@link #over}, never set by a failure. */
@@ -199,12 +196,6 @@ final class ServerExchange implements Promise<ServerConnection> {
         private int status;
         private boolean closeAfter;
         private boolean responseStarted;
-        private boolean complete;
-        private boolean interim;
-        private ByteBuffer content;
-        private Throwable bad;
-        private boolean finalAnswer;
-        private Set<String> connectionListed;
         /** The server's bytes outside its answer were counted (once per exchange). */
         private boolean leftoverCounted;
 
@@ -215,51 +206,43 @@ final class ServerExchange implements Promise<ServerConnection> {
             }
             ServerConnection c = connection;
             try {
-                ByteBuffer in = c.input;
                 while (true) {
-                    // Parse even with nothing new: after a paused piece the parser may owe the end of the message.
-                    int before = in.remaining();
-                    c.parser.parseNext(in);
-                    if (bad != null) {
-                        fail(bad);
-                        return Action.IDLE;
-                    }
-                    if (content != null) {
-                        if (relayPiece(c)) {
-                            return Action.SCHEDULED;
+                    // Step even with nothing new: after a paused piece the reader may owe the end of the answer.
+                    ByteBuffer in = c.input;
+                    switch (c.answer.next(in)) {
+                        case HEAD -> {
+                            if (!head(c.answer.head)) {
+                                return Action.IDLE;
+                            }
                         }
-                        continue; // held (copied out of the input): parse on
-                    }
-                    if (interim) {
-                        interim = false; // a 1xx answer: the real one follows on the same connection
-                        c.parser.reset();
-                        continue;
-                    }
-                    if (complete) {
-                        if (in.hasRemaining()) {
-                            leftover(); // bytes after a complete answer: nobody's; the connection goes
+                        case DATA -> {
+                            if (relayPiece(c, c.answer.piece())) {
+                                return Action.SCHEDULED;
+                            }
                         }
-                        succeed(c.held.take());
-                        return Action.IDLE;
-                    }
-                    if (in.hasRemaining()) {
-                        if (in.remaining() == before) {
-                            fail(new BadMessageException("unparsable bytes in the server's answer"));
+                        case COMPLETE -> {
+                            if (in.hasRemaining()) {
+                                leftover(); // bytes after a complete answer: nobody's; the connection goes
+                            }
+                            succeed(c.held.take());
                             return Action.IDLE;
                         }
-                        continue;
+                        case REFUSED -> {
+                            fail(new BadMessageException(c.answer.refusal()));
+                            return Action.IDLE;
+                        }
+                        case MORE -> {
+                            int n = c.fill();
+                            if (n == 0) {
+                                c.needInput();
+                                return Action.IDLE;
+                            }
+                            if (n < 0) {
+                                endOfInput(c);
+                                return Action.IDLE;
+                            }
+                        }
                     }
-                    BufferUtil.clear(in);
-                    int n = c.getEndPoint().fill(in);
-                    if (n > 0) {
-                        continue;
-                    }
-                    if (n == 0) {
-                        c.needInput();
-                        return Action.IDLE;
-                    }
-                    endOfInput(c, in);
-                    return Action.IDLE;
                 }
             } catch (Throwable x) {
                 fail(timedOut || requestFailure != null || !c.getEndPoint().isOpen() ? closedCause() : x);
@@ -268,14 +251,15 @@ final class ServerExchange implements Promise<ServerConnection> {
         }
 
         /**
-         * The piece the parser handed over: held, or (past {@code bufferedResponseBytes}) written to the client with
-         * what was held before it.
+         * A piece of the answer's body: held, or (past {@code bufferedResponseBytes}) written to the client with what
+         * was held before it.
          *
          * @return whether a write to the client is under way (the relay goes on when it completes)
          */
-        private boolean relayPiece(ServerConnection c) {
-            ByteBuffer piece = content;
-            content = null;
+        private boolean relayPiece(ServerConnection c, ByteBuffer piece) {
+            if (!piece.hasRemaining()) {
+                return false;
+            }
             if (!streaming) {
                 if (hold(c, piece)) {
                     return false;
@@ -290,13 +274,8 @@ final class ServerExchange implements Promise<ServerConnection> {
         }
 
         /** The server closed its side: a body delimited by the end of the connection ends here; anything else is cut short. */
-        private void endOfInput(ServerConnection c, ByteBuffer in) {
-            c.parser.atEOF();
-            c.parser.parseNext(in);
-            if (content != null && !streaming && hold(c, content)) {
-                content = null;
-            }
-            if (complete && content == null) {
+        private void endOfInput(ServerConnection c) {
+            if (responseStarted && c.answer.endedByClose()) {
                 succeed(c.held.take());
             } else {
                 fail(closedCause());
@@ -305,7 +284,7 @@ final class ServerExchange implements Promise<ServerConnection> {
 
         /** Holds a piece of the answer; false when the answer then exceeds {@code bufferedResponseBytes}. */
         private boolean hold(ServerConnection c, ByteBuffer piece) {
-            return c.held.hold(piece, c.parser.getContentLength(), clients.bufferedResponseBytes());
+            return c.held.hold(piece, c.answer.contentLength(), clients.bufferedResponseBytes());
         }
 
         /** The server sent more than its answer: relayed as it is, the connection never reused, the server's error counted. */
@@ -406,92 +385,41 @@ final class ServerExchange implements Promise<ServerConnection> {
             return InvocationType.NON_BLOCKING;
         }
 
-        void startResponse(HttpVersion version, int status) {
-            this.status = status;
-            interim = false;
-            closeAfter |= version != HttpVersion.HTTP_1_1;
-            finalAnswer = status >= 200;
-            if (status < 100 || status > 599) {
-                bad = new BadMessageException("status " + status + " from the server is not HTTP");
-            } else if (status == HttpStatus.SWITCHING_PROTOCOLS_101) {
-                bad = new BadMessageException("101 from the server, but no upgrade was asked for");
-            }
-        }
-
-        /** Straight into the client's response headers, hop-by-hop ones left out. */
-        void parsedHeader(HttpField field) {
-            if (++fields > ServerConnection.MAX_RESPONSE_FIELDS && bad == null) {
-                bad = new BadMessageException("more than " + ServerConnection.MAX_RESPONSE_FIELDS
-                        + " header fields from the server");
-            }
-            if (!finalAnswer || bad != null) {
-                return; // a 1xx answer's headers concern no one; a refused answer's neither
-            }
-            if (field.getHeader() == HttpHeader.CONNECTION) {
-                closeAfter |= field.contains("close");
-                connectionListed = HopByHop.listed(field.getValue(), connectionListed);
-            }
-            if (bodiless() && (field.getHeader() == HttpHeader.CONTENT_LENGTH || field.getHeader() == HttpHeader.TRANSFER_ENCODING)) {
-                // a 204 or 304 has no body whatever its framing says (RFC 9112 6.3): what the server sent after
-                // the head is left over, dropped with the connection, and the server's protocol error; the
-                // client gets the answer without it
-                leftover();
-                return;
-            }
-            if (!HopByHop.isHopByHop(field, null)) {
-                ex.response.getHeaders().add(field);
-            }
-        }
-
-        private boolean bodiless() {
-            return status == HttpStatus.NO_CONTENT_204 || status == HttpStatus.NOT_MODIFIED_304;
-        }
-
-        boolean headerComplete() {
-            fields = 0;
-            if (bad != null) {
-                return true; // stop here: nothing of this answer goes to the client
-            }
-            if (!finalAnswer) {
+        /**
+         * A head the reader accepted: a 1xx is passed over (its fields concern no one), a 101 refused (the gateway
+         * never asks for an upgrade); the answer's own head starts the client's answer.
+         *
+         * @return false when the exchange failed on it
+         */
+        private boolean head(ResponseHead h) {
+            if (h.status() == HttpStatus.SWITCHING_PROTOCOLS_101) {
+                fail(new BadMessageException("101 from the server, but no upgrade was asked for"));
                 return false;
             }
+            if (h.status() < 200) {
+                return true;
+            }
+            status = h.status();
+            closeAfter |= h.minorVersion() == 0 || !h.keepAlive() || connection.answer.untilClose();
             responseStarted = true;
             dispatcher.answered(ex, server, status);
             var p2c = ex.response;
             p2c.setStatus(status);
-            HttpFields.Mutable out = p2c.getHeaders();
-            if (connectionListed != null) {
-                // the server named more hop-by-hop headers in Connection (rare): they stay on this hop
-                for (String name : connectionListed) {
-                    out.remove(name);
-                }
+            if (AnswerFields.carry(h, p2c, bodiless(), ex.readsWorkingSet())) {
+                // a 204 or 304 has no body whatever its framing says (RFC 9112 6.3): what the server sent after the
+                // head is left over, dropped with the connection, and the server's protocol error; the client gets the
+                // answer without it
+                leftover();
             }
+            HttpFields.Mutable out = p2c.getHeaders();
             out.add(ex.context.classFields[ex.classIndex()]);
             out.add(GatewayContext.queueMillisField(TimeUnit.NANOSECONDS.toMillis(ex.queueingNanos())));
             ex.workingSetDeclared(out);
-            return false;
-        }
-
-        boolean content(ByteBuffer piece) {
-            if (!piece.hasRemaining()) {
-                return false;
-            }
-            content = piece;
-            return true; // pause parsing until this piece reached the client
-        }
-
-        boolean messageComplete() {
-            if (!responseStarted) {
-                interim = true;
-            } else {
-                complete = true;
-            }
             return true;
         }
 
-        void badMessage(HttpException failure) {
-            bad = failure instanceof Throwable t ? t
-                    : new BadMessageException(failure.getCode(), failure.getReason());
+        private boolean bodiless() {
+            return status == HttpStatus.NO_CONTENT_204 || status == HttpStatus.NOT_MODIFIED_304;
         }
     }
 }

@@ -65,9 +65,7 @@ public final class Ascii {
     /** Bytes from..to as Latin-1 text (what HTTP/1.1 field values are). */
     static String string(ByteBuffer b, int from, int to) {
         byte[] a = new byte[to - from];
-        for (int k = 0; k < a.length; k++) {
-            a[k] = b.get(from + k);
-        }
+        b.get(from, a);
         return new String(a, StandardCharsets.ISO_8859_1);
     }
 }

@@ -64,6 +64,28 @@ final class HeadBytes {
         return crlf();
     }
 
+    /** Bytes {@code from..to} of {@code b} as they are: lines read strictly before, nothing checked again. */
+    HeadBytes bytes(ByteBuffer b, int from, int to) {
+        room(to - from);
+        b.get(from, bytes, size, to - from);
+        size += to - from;
+        return this;
+    }
+
+    /** What {@code other} holds, appended; {@code other} starts afresh. */
+    HeadBytes append(HeadBytes other) {
+        room(other.size);
+        System.arraycopy(other.bytes, 0, bytes, size, other.size);
+        size += other.size;
+        other.size = 0;
+        return this;
+    }
+
+    /** Forgets what was rendered. */
+    void clear() {
+        size = 0;
+    }
+
     /** The head so far, as a buffer over this array, and a fresh start for the next one. */
     ByteBuffer take() {
         ByteBuffer b = ByteBuffer.wrap(bytes, 0, size);

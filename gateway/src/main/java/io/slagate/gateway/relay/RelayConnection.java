@@ -44,6 +44,8 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
     private final RelayBody body;
     private final RelayMetaData metaData;
     private final HeadBytes headBytes = new HeadBytes();
+    /** A server's field lines carried to the answer in progress ({@link SplicedFields}), until its head is rendered. */
+    private final HeadBytes splicedBytes = new HeadBytes();
     private final int bufferSize;
     /** Bytes held and not yet taken, between position and limit; the next request's after this one's. */
     private ByteBuffer in = BufferUtil.EMPTY_BUFFER;
@@ -257,6 +259,10 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
 
     HeadBytes headBytes() {
         return headBytes;
+    }
+
+    HeadBytes splicedBytes() {
+        return splicedBytes;
     }
 
     /** A head outside the grammar: its status as the gateway's fault, the connection closed after it. */

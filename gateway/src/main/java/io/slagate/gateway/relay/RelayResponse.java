@@ -15,11 +15,12 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * The answer to a {@link RelayRequest}: status and fields held until the first write, which renders
- * the head once into bytes and sends it with the first piece of the body (one gathering write). The
+ * the head once into bytes (a server's field lines spliced as they came, {@link SplicedFields}) and sends
+ * it with the first piece of the body (one gathering write). The
  * body is framed by the fields the gateway set (a Content-Length), else by its length when the first
  * write is the last, else chunked (HTTP/1.1) or by closing the connection (HTTP/1.0).
  */
-final class RelayResponse implements Response {
+final class RelayResponse implements Response, SplicedFields {
     private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     /** A chunk's end and the last chunk, for a last write with data. */
@@ -44,6 +45,7 @@ final class RelayResponse implements Response {
         this.head = "HEAD".equals(request.getMethod());
         this.minorVersion = minorVersion;
         this.persistent = keepAlive;
+        connection.splicedBytes().clear();
     }
 
     @Override
@@ -114,6 +116,14 @@ final class RelayResponse implements Response {
         }
         status = HttpStatus.OK_200;
         fields.clear();
+        connection.splicedBytes().clear();
+    }
+
+    @Override
+    public void splice(ByteBuffer b, int from, int to) {
+        if (!committed) {
+            connection.splicedBytes().bytes(b, from, to);
+        }
     }
 
     @Override
@@ -165,6 +175,7 @@ final class RelayResponse implements Response {
                 out.field(f.getName(), f.getValue());
             }
         }
+        out.append(connection.splicedBytes());
         if (hasBody() && !framed) {
             if (last) {
                 out.ascii("Content-Length: ").number(head ? 0 : firstPiece).crlf();

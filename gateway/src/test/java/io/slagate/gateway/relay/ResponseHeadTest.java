@@ -4,10 +4,12 @@ import static io.slagate.gateway.relay.RequestHeadTest.bytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.slagate.gateway.relay.ResponseHead.Verdict;
 import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpHeader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -37,6 +39,13 @@ class ResponseHeadTest {
         assertTrue(h.keepAlive());
         assertFalse(h.bodiless(false));
         assertTrue(h.bodiless(true), "an answer to HEAD has no body whatever its length says");
+        b.position(40); // Jetty's index reads from the buffer's position: the fields come out the same wherever it is
+        assertEquals("Connection: keep-alive", h.httpField(4).toString());
+        assertEquals(HttpHeader.CONNECTION, h.httpField(4).getHeader());
+        assertEquals(HttpHeader.CONTENT_LENGTH, h.httpField(3).getHeader());
+        assertEquals("226", h.httpField(3).getValue(), "a known name with a value of its own");
+        assertEquals("Server", h.httpField(0).getName());
+        assertEquals("nginx/1.22.1", h.httpField(0).getValue());
         String line = SOAP_ANSWER.substring(h.lineStart(3), h.lineEnd(3));
         assertEquals("Content-Length: 226\r\n", line, "a field's line, as it came, to relay");
     }
@@ -68,6 +77,18 @@ class ResponseHeadTest {
         assertEquals(-1, h.contentLength());
         assertFalse(h.keepAlive());
         assertEquals("caf\u00e9", h.value("x-note"), "a legacy server's Latin-1 value is relayed as it came");
+        assertEquals("X-Note: caf\u00e9", h.httpField(1).toString());
+        assertNull(h.httpField(1).getHeader(), "an unknown name stays unknown");
+        String near = "HTTP/1.1 200 OK\r\nConnection: keep-alive, Upgrade\r\nContent-Typed: x\r\n\r\n";
+        assertEquals(Verdict.ACCEPTED, h.read(bytes(near), 0, near.length()));
+        assertEquals("keep-alive, Upgrade", h.httpField(0).getValue());
+        assertEquals("Content-Typed", h.httpField(1).getName(), "a known name's prefix is not the name");
+        assertNull(h.httpField(1).getHeader());
+        String cased = "HTTP/1.1 200 OK\r\nContent-Length: 7\r\nconnection: Keep-Alive\r\n\r\n";
+        assertEquals(Verdict.ACCEPTED, h.read(bytes(cased), 0, cased.length()));
+        assertEquals("7", h.httpField(0).getValue());
+        assertEquals("Keep-Alive", h.httpField(1).getValue(), "a value is relayed as sent, whatever case the index has");
+        assertEquals(HttpHeader.CONNECTION, h.httpField(1).getHeader());
     }
 
     /** Answers a client's parser could frame otherwise, or that split or fold: each refused, the server failed. */
