@@ -242,6 +242,41 @@ class UpstreamConnectionsTest {
         }
     }
 
+    /** An answer whose head and chunked body arrive a few bytes at a time: read across reads, relayed whole, reused. */
+    @Test
+    void answerInPieces_readAcrossReads_relayedWhole() throws Exception {
+        ScriptedBackend b = new ScriptedBackend();
+        closeables.add(b);
+        b.answer(new ScriptedBackend.Answer("HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nX-Note: pieces\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n5\r\n<a>12\r\n5\r\n3<b/>\r\n0\r\n\r\n", false));
+        b.dribble(7, 2);
+        Gateway g = gateway(b.url(), 2);
+        for (int i = 0; i < 2; i++) {
+            ContentResponse r = post(g).send();
+            assertEquals(200, r.getStatus());
+            assertEquals("<a>123<b/>", r.getContentAsString());
+            assertEquals("pieces", r.getHeaders().get("X-Note"));
+            await().atMost(Duration.ofSeconds(5)).until(() -> g.reusesConnections(0));
+        }
+        assertEquals(1, b.connectionsAccepted());
+    }
+
+    /** A head larger than the connection's first input buffer (16 KiB) but within the limit (32 KiB): relayed. */
+    @Test
+    void largeHeadWithinTheLimit_relayed() throws Exception {
+        ScriptedBackend b = new ScriptedBackend();
+        closeables.add(b);
+        String big = "x".repeat(20_000);
+        b.answer(new ScriptedBackend.Answer("HTTP/1.1 200 OK\r\nX-Big: " + big + "\r\nContent-Length: 4\r\n\r\n<ok>", false));
+        Gateway g = gateway(b.url(), 2);
+        for (int i = 0; i < 2; i++) {
+            ContentResponse r = post(g).send();
+            assertEquals(200, r.getStatus());
+            assertEquals("<ok>", r.getContentAsString());
+            assertEquals(big, r.getHeaders().get("X-Big"));
+        }
+    }
+
     @Test
     void garbageAnswer_serverFailedFault_connectionDropped() throws Exception {
         ScriptedBackend b = new ScriptedBackend();

@@ -38,6 +38,9 @@ public final class ScriptedBackend implements AutoCloseable {
     private volatile String stray;
     private volatile Function<String, String> strayOf;
     private volatile long strayDelayMillis;
+    /** When above 0, answers go out in pieces of this many bytes, {@link #pieceGapMillis} apart (a server that dribbles). */
+    private volatile int pieceBytes;
+    private volatile long pieceGapMillis;
 
     public ScriptedBackend() throws IOException {
         socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -71,6 +74,12 @@ public final class ScriptedBackend implements AutoCloseable {
         strayDelayMillis = delayMillis;
     }
 
+    /** Writes each answer in pieces of {@code bytes}, {@code gapMillis} apart: its head arrives in several reads. */
+    public void dribble(int bytes, long gapMillis) {
+        pieceGapMillis = gapMillis;
+        pieceBytes = bytes;
+    }
+
     /** Request heads received, in order, exactly as sent (request line and headers). */
     public List<String> heads() {
         return heads;
@@ -100,6 +109,21 @@ public final class ScriptedBackend implements AutoCloseable {
         }
     }
 
+    private void write(OutputStream out, byte[] answer) throws IOException {
+        int piece = pieceBytes;
+        for (int at = 0; at < answer.length; at += piece > 0 ? piece : answer.length) {
+            if (at > 0) {
+                try {
+                    Thread.sleep(pieceGapMillis); // the misbehaviour itself: an answer in pieces
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+            }
+            out.write(answer, at, Math.min(piece > 0 ? piece : answer.length, answer.length - at));
+            out.flush();
+        }
+    }
+
     private void serve(Socket s) {
         connected.incrementAndGet();
         try (s) {
@@ -114,8 +138,7 @@ public final class ScriptedBackend implements AutoCloseable {
                 skipBody(in, head);
                 Answer a = answer;
                 Function<String, String> f = answerOf;
-                out.write((f != null ? f.apply(head) : a.raw()).getBytes(StandardCharsets.ISO_8859_1));
-                out.flush();
+                write(out, (f != null ? f.apply(head) : a.raw()).getBytes(StandardCharsets.ISO_8859_1));
                 Function<String, String> sf = strayOf;
                 String extra = sf != null ? sf.apply(head) : stray;
                 if (extra != null) {
