@@ -13,7 +13,7 @@ import org.eclipse.jetty.server.Response;
  * hop-by-hop set, not what {@code Connection} names), the framing left to the client's listener. An answer that takes
  * field lines as they came ({@link SplicedFields}, the relay listener's) gets them as bytes, runs of lines at a time,
  * with only {@code Content-Length} made a field (the listener frames by it, the access log reads it); otherwise each
- * field becomes a Jetty field. Lines are spliced only when nothing needs them as fields: no {@code Connection} naming
+ * end-to-end field becomes a Jetty field. Names are compared on the bytes: no field is made for a line that stays. Lines are spliced only when nothing needs them as fields: no {@code Connection} naming
  * more fields, no working-set header to read.
  */
 final class AnswerFields {
@@ -35,14 +35,12 @@ final class AnswerFields {
         Set<String> connectionListed = null;
         boolean announced = false;
         for (int f = 0; f < h.fieldCount(); f++) {
-            HttpField field = h.httpField(f);
-            if (field.getHeader() == HttpHeader.CONNECTION) {
-                connectionListed = HopByHop.listed(field.getValue(), connectionListed);
-            } else if (bodiless && (field.getHeader() == HttpHeader.CONTENT_LENGTH
-                    || field.getHeader() == HttpHeader.TRANSFER_ENCODING)) {
+            if (h.named(f, "connection")) {
+                connectionListed = HopByHop.listed(h.value(f), connectionListed);
+            } else if (bodiless && (h.named(f, "content-length") || h.named(f, "transfer-encoding"))) {
                 announced = true;
-            } else if (!HopByHop.isHopByHop(field, null)) {
-                out.add(field);
+            } else if (!fixed(h, f)) {
+                out.add(h.httpField(f));
             }
         }
         if (connectionListed != null) {
