@@ -28,7 +28,7 @@ final class AnswerFields {
      * @return whether a bodiless answer announced a body (the server's protocol error: its bytes are left over)
      */
     static boolean carry(ResponseHead h, Response p2c, boolean bodiless, boolean readsFields) {
-        if (p2c instanceof SplicedFields spliced && !readsFields && !namesMore(h)) {
+        if (p2c instanceof SplicedFields spliced && !readsFields && !h.connectionNamesFields()) {
             return splice(h, spliced, p2c.getHeaders(), bodiless);
         }
         HttpFields.Mutable out = p2c.getHeaders();
@@ -83,16 +83,6 @@ final class AnswerFields {
     private static boolean fixed(ResponseHead h, int f) {
         for (String name : HopByHop.FIXED_NAMES) {
             if (h.named(f, name)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether a Connection field names fields beyond keep-alive and close (they must be found by name: as fields). */
-    private static boolean namesMore(ResponseHead h) {
-        for (int f = 0; f < h.fieldCount(); f++) {
-            if (h.named(f, "connection") && HopByHop.listed(h.value(f), null) != null) {
                 return true;
             }
         }

@@ -5,14 +5,21 @@ import java.nio.charset.StandardCharsets;
 
 /** The byte-level tests a head is read with: tokens, names compared without case, list members. */
 public final class Ascii {
+    /** RFC 9110's tchar, by byte value: one lookup per byte of every name and method read. */
+    private static final boolean[] TCHAR = new boolean[128];
+
+    static {
+        for (int c = 0; c < 128; c++) {
+            TCHAR[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+        }
+    }
+
     private Ascii() {
     }
 
     /** RFC 9110's tchar: the characters of a method or a field name. */
     public static boolean tchar(byte c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                || c == '!' || c == '#' || c == '$' || c == '%' || c == '&' || c == '\'' || c == '*' || c == '+'
-                || c == '-' || c == '.' || c == '^' || c == '_' || c == '`' || c == '|' || c == '~';
+        return c >= 0 && TCHAR[c];
     }
 
     /** The index after a run of tchar from {@code from}, at most {@code limit}: {@code from} when there is none. */
@@ -40,6 +47,19 @@ public final class Ascii {
 
     /** Whether the comma-separated list in bytes from..to has the member {@code lower}, whitespace around members ignored. */
     public static boolean listContains(ByteBuffer b, int from, int to, String lower) {
+        return anyMember(b, from, to, lower, null);
+    }
+
+    /** Whether the comma-separated list in bytes from..to has a member other than {@code a} and {@code b} (lower case). */
+    public static boolean listHasOther(ByteBuffer buf, int from, int to, String a, String b) {
+        return anyMember(buf, from, to, a, b);
+    }
+
+    /**
+     * With {@code other} null: whether a member is {@code lower}; otherwise whether a (non-empty) member is neither
+     * {@code lower} nor {@code other}.
+     */
+    private static boolean anyMember(ByteBuffer b, int from, int to, String lower, String other) {
         int i = from;
         while (i < to) {
             int end = i;
@@ -54,7 +74,7 @@ public final class Ascii {
             while (e > s && (b.get(e - 1) == ' ' || b.get(e - 1) == '\t')) {
                 e--;
             }
-            if (named(b, s, e, lower)) {
+            if (other == null ? named(b, s, e, lower) : s < e && !named(b, s, e, lower) && !named(b, s, e, other)) {
                 return true;
             }
             i = end + 1;

@@ -48,6 +48,8 @@ public final class ResponseHead {
     private boolean chunked;
     private boolean close;
     private boolean keepAlive;
+    /** A Connection field names fields beyond keep-alive and close (they stay on the server's hop). */
+    private boolean connectionNamesFields;
     private String refusal;
 
     public ResponseHead(int maxHeadBytes, int maxFields) {
@@ -91,6 +93,7 @@ public final class ResponseHead {
         chunked = false;
         close = false;
         keepAlive = false;
+        connectionNamesFields = false;
         refusal = null;
     }
 
@@ -184,6 +187,7 @@ public final class ResponseHead {
         } else if (Ascii.named(b, name, colon, "connection")) {
             close |= Ascii.listContains(b, v, end, "close");
             keepAlive |= Ascii.listContains(b, v, end, "keep-alive");
+            connectionNamesFields |= Ascii.listHasOther(b, v, end, "keep-alive", "close");
         }
         return true;
     }
@@ -304,6 +308,11 @@ public final class ResponseHead {
      */
     public boolean keepAlive() {
         return !close && (minorVersion == 1 || keepAlive);
+    }
+
+    /** Whether a Connection field names fields beyond {@code keep-alive} and {@code close}: they stay on the server's hop. */
+    public boolean connectionNamesFields() {
+        return connectionNamesFields;
     }
 
     /** Whether the answer has no body whatever its fields say (RFC 9112 6.3): an answer to HEAD, a 1xx, 204 or 304. */

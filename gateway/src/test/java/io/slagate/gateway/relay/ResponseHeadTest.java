@@ -37,6 +37,7 @@ class ResponseHeadTest {
         assertEquals(226, h.contentLength());
         assertFalse(h.chunked());
         assertTrue(h.keepAlive());
+        assertFalse(h.connectionNamesFields());
         assertFalse(h.bodiless(false));
         assertTrue(h.bodiless(true), "an answer to HEAD has no body whatever its length says");
         b.position(40); // Jetty's index reads from the buffer's position: the fields come out the same wherever it is
@@ -82,6 +83,7 @@ class ResponseHeadTest {
         String near = "HTTP/1.1 200 OK\r\nConnection: keep-alive, Upgrade\r\nContent-Typed: x\r\n\r\n";
         assertEquals(Verdict.ACCEPTED, h.read(bytes(near), 0, near.length()));
         assertEquals("keep-alive, Upgrade", h.httpField(0).getValue());
+        assertTrue(h.connectionNamesFields(), "Upgrade is named: it stays on the server's hop");
         assertEquals("Content-Typed", h.httpField(1).getName(), "a known name's prefix is not the name");
         assertNull(h.httpField(1).getHeader());
         String cased = "HTTP/1.1 200 OK\r\nContent-Length: 7\r\nconnection: Keep-Alive\r\n\r\n";
