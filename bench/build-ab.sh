@@ -64,8 +64,8 @@ for r in $(seq 1 "$rounds"); do
   done
 done
 # per round, after / before on each listener (the pair ran back to back)
-pairs() { awk -v a="$1" -v b="$2" -F'|' '{gsub(/ /, "", $3); if ($3 == a) x[$2] = $5; if ($3 == b) y[$2] = $5}
-  END {for (r in x) printf "%.2f ", y[r] / x[r]}' <<<"$rows"; }
+pairs() { awk -v a="$1" -v b="$2" -v n="$rounds" -F'|' '{gsub(/ /, "", $2); gsub(/ /, "", $3); if ($3 == a) x[$2] = $5; if ($3 == b) y[$2] = $5}
+  END {for (r = 1; r <= n; r++) printf "%.2f ", y[r] / x[r]}' <<<"$rows"; }
 {
   echo "# One build against another, same rounds — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
@@ -81,7 +81,7 @@ pairs() { awk -v a="$1" -v b="$2" -F'|' '{gsub(/ /, "", $3); if ($3 == a) x[$2] 
   echo
   for l in jetty relay; do
     p=$(pairs "before-$l" "after-$l")
-    echo "- $l listener, after / before CPU per request, per round: $p(mean $(mean "$p"))"
+    echo "- $l listener, after / before CPU per request, per round: $p(mean $(meanf "$p"))"
   done
   echo
   echo "## Every run"

@@ -57,9 +57,11 @@ final class ServerConnection extends AbstractConnection.NonBlocking {
     private final ServerConnectionPool pool;
     /**
      * Server bytes in Jetty's flush mode (position..limit unread); only the exchange's relay touches it. Grown (up to a
-     * head's limit) when a head does not fit: a head is read once it is whole.
+     * head's limit) when a head does not fit: a head is read once it is whole. On the heap: the answer's head is read
+     * byte by byte, which costs two to three times as much from direct memory (head-parsing.md), more than the copy the
+     * socket read then makes.
      */
-    ByteBuffer input = BufferUtil.allocateDirect(INPUT_BYTES);
+    ByteBuffer input = BufferUtil.allocate(INPUT_BYTES);
     final AnswerReader answer = new AnswerReader();
     /** The request head is encoded here (grown when a request's headers do not fit); a heap buffer, encoded by array. */
     ByteBuffer head = ByteBuffer.allocate(4096);
@@ -159,7 +161,7 @@ final class ServerConnection extends AbstractConnection.NonBlocking {
     int fill() throws IOException {
         ByteBuffer in = input;
         if (in.position() == 0 && in.limit() == in.capacity() && in.capacity() < MAX_RESPONSE_HEADER_BYTES) {
-            ByteBuffer bigger = BufferUtil.allocateDirect(in.capacity() * 2);
+            ByteBuffer bigger = BufferUtil.allocate(in.capacity() * 2);
             BufferUtil.append(bigger, in);
             input = bigger;
         }
