@@ -55,13 +55,13 @@ public class HeadParsingBenchmark {
     private final RequestHead relay = new RequestHead(8192, 100);
     private final ByteBuffer jettyBuffer = ByteBuffer.wrap(HEAD);
     private final Fields fields = new Fields();
-    private final HttpParser jetty = new HttpParser(fields, 8192, HttpCompliance.RFC9110);
+    private final HttpParser jetty = new HttpParser((HttpParser.RequestHandler) fields, 8192, HttpCompliance.RFC9110);
     /** On the heap, as the upstream leg's input is; the same bytes in direct memory for the comparison. */
     private final ByteBuffer answerBuffer = ByteBuffer.wrap(ANSWER);
     private final ByteBuffer answerDirect = ByteBuffer.allocateDirect(ANSWER.length).put(ANSWER).flip();
     private final ResponseHead answerHead = new ResponseHead(32 * 1024, 200);
-    private final AnswerFields answerFields = new AnswerFields();
-    private final HttpParser answerParser = new HttpParser(answerFields, 32 * 1024, UPSTREAM);
+    private final Fields answerFields = new Fields();
+    private final HttpParser answerParser = new HttpParser((HttpParser.ResponseHandler) answerFields, 32 * 1024, UPSTREAM);
 
     @Benchmark
     public int relay() {
@@ -113,52 +113,21 @@ public class HeadParsingBenchmark {
         return answerFields.status + answerBuffer.position() + (int) answerParser.getContentLength() + answerFields.headers.size();
     }
 
-    /** What the upstream leg keeps of an answer's head: its status, and its fields for the client's answer. */
-    static final class AnswerFields implements HttpParser.ResponseHandler {
+    /**
+     * What Jetty's server keeps of a request head (its fields, in a mutable HttpFields as its request does), and what the
+     * upstream leg kept of an answer's (its status, and its fields for the client's answer).
+     */
+    static final class Fields implements HttpParser.RequestHandler, HttpParser.ResponseHandler {
         HttpFields.Mutable headers;
         int status;
 
         @Override
+        public void startRequest(String method, String uri, HttpVersion version) {
+        }
+
+        @Override
         public void startResponse(HttpVersion version, int status, String reason) {
             this.status = status;
-        }
-
-        @Override
-        public void parsedHeader(HttpField field) {
-            headers.add(field);
-        }
-
-        @Override
-        public boolean headerComplete() {
-            return true;
-        }
-
-        @Override
-        public boolean content(ByteBuffer item) {
-            return true;
-        }
-
-        @Override
-        public boolean contentComplete() {
-            return true;
-        }
-
-        @Override
-        public boolean messageComplete() {
-            return true;
-        }
-
-        @Override
-        public void earlyEOF() {
-        }
-    }
-
-    /** What Jetty's server keeps of a head: its fields, in a mutable HttpFields as its request does. */
-    static final class Fields implements HttpParser.RequestHandler {
-        HttpFields.Mutable headers;
-
-        @Override
-        public void startRequest(String method, String uri, HttpVersion version) {
         }
 
         @Override

@@ -16,6 +16,13 @@ final class FieldLines {
     /** {@link #read}: the line is outside the grammar or the limit; {@link #status} and {@link #refusal} say why. */
     static final int REFUSED_AT = -2;
 
+    private static final int MAX_LENGTH_DIGITS = 18;
+
+    /** What a head takes from each field it reads (framing, reuse); false when the field breaks its rules. */
+    interface Meaning {
+        boolean take(ByteBuffer b, int name, int colon, int v, int end);
+    }
+
     private final int maxFields;
     /** Whether a value may hold obs-text (bytes 0x80–0xFF, RFC 9110's field-vchar): a server's Latin-1 values are relayed. */
     private final boolean obsText;
@@ -39,6 +46,31 @@ final class FieldLines {
 
     int count() {
         return count;
+    }
+
+    /**
+     * The fields from {@code i} up to the empty line that ends the head, each given to {@code meaning}: the index after
+     * that line; {@link #INCOMPLETE_AT}, or {@link #REFUSED_AT} (here {@link #refusal} says why, unless the meaning
+     * refused a field).
+     */
+    int readAll(ByteBuffer b, int i, int limit, Meaning meaning) {
+        while (true) {
+            if (i + 1 >= limit) {
+                return INCOMPLETE_AT; // the empty line that ends the head, or the next field, is still to come
+            }
+            if (b.get(i) == '\r') {
+                return b.get(i + 1) == '\n' ? i + 2 : refused(400, "a bare CR");
+            }
+            int next = read(b, i, limit);
+            if (next < 0) {
+                return next;
+            }
+            int f = count - 1;
+            if (!meaning.take(b, nameStart(f), nameEnd(f), valueStart(f), valueEnd(f))) {
+                return REFUSED_AT;
+            }
+            i = next;
+        }
     }
 
     /** One field from {@code start}: the index after its CRLF; {@link #INCOMPLETE_AT} or {@link #REFUSED_AT}. */
@@ -92,6 +124,28 @@ final class FieldLines {
         table[k + 3] = valueEnd;
         table[k + 4] = end + 2;
         return end + 2;
+    }
+
+    /** Why bytes v..end are not a Content-Length (1–18 decimal digits: no sign, no list, no overflow), or null. */
+    static String lengthProblem(ByteBuffer b, int v, int end) {
+        if (v == end || end - v > MAX_LENGTH_DIGITS) {
+            return "Content-Length empty or longer than " + MAX_LENGTH_DIGITS + " digits";
+        }
+        for (int k = v; k < end; k++) {
+            if (b.get(k) < '0' || b.get(k) > '9') {
+                return "Content-Length not a decimal number";
+            }
+        }
+        return null;
+    }
+
+    /** The value of bytes v..end, once {@link #lengthProblem} found none. */
+    static long decimal(ByteBuffer b, int v, int end) {
+        long n = 0;
+        for (int k = v; k < end; k++) {
+            n = n * 10 + b.get(k) - '0';
+        }
+        return n;
     }
 
     /** A byte of a field value or reason phrase: visible ASCII, space or tab, and obs-text when allowed. */

@@ -20,7 +20,7 @@ import java.nio.ByteBuffer;
  * One instance per connection, reused for each request: {@link #read} allocates nothing once its field table has grown
  * to a connection's widest head.
  */
-public final class RequestHead {
+public final class RequestHead extends HttpHead {
     /** What {@link #read} found. */
     public enum Verdict {
         /** The head is not complete in the bytes held, and nothing in it so far is wrong: read more. */
@@ -31,21 +31,13 @@ public final class RequestHead {
         REFUSED
     }
 
-    private static final long MAX_CONTENT_LENGTH_DIGITS = 18;
 
     private final int maxHeadBytes;
-    private ByteBuffer buffer;
     private int from;
     private int length;
     private int methodEnd;
     private int targetStart;
     private int targetEnd;
-    private int minorVersion;
-    private final FieldLines lines;
-    private long contentLength;
-    private boolean chunked;
-    private boolean close;
-    private boolean keepAlive;
     private boolean expectContinue;
     private boolean unknownExpectation;
     private int hosts;
@@ -53,11 +45,8 @@ public final class RequestHead {
     private String refusal;
 
     public RequestHead(int maxHeadBytes, int maxFields) {
-        if (maxHeadBytes < 16 || maxFields < 1) {
-            throw new IllegalArgumentException("a head of at least 16 bytes and one field");
-        }
+        super(checked(maxHeadBytes, maxFields), false);
         this.maxHeadBytes = maxHeadBytes;
-        this.lines = new FieldLines(maxFields, false);
     }
 
     /** Reads the head that starts at {@code from} in {@code b}, up to its limit (the bytes held so far). */
@@ -72,18 +61,15 @@ public final class RequestHead {
         reset();
         int limit = Math.min(held, from + maxHeadBytes);
         int i = requestLine(b, from, limit);
-        while (i >= 0) {
-            if (i + 1 >= limit) {
-                i = INCOMPLETE_AT; // the empty line that ends the head, or the next field, is still to come
-            } else if (b.get(i) == '\r') {
-                if (b.get(i + 1) != '\n') {
-                    return refuse(400, "a bare CR");
-                }
-                length = i + 2 - from;
-                return framing();
-            } else {
-                i = field(b, i, limit);
-            }
+        if (i >= 0) {
+            i = lines.readAll(b, i, limit, meaning);
+        }
+        if (i >= 0) {
+            length = i - from;
+            return framing();
+        }
+        if (i == REFUSED_AT && status == 0) {
+            refuse(lines.status, lines.refusal);
         }
         if (i == INCOMPLETE_AT && held - from >= maxHeadBytes) {
             return refuse(431, "the head is longer than " + maxHeadBytes + " bytes");
@@ -96,11 +82,7 @@ public final class RequestHead {
 
     private void reset() {
         length = 0;
-        lines.reset();
-        contentLength = -1;
-        chunked = false;
-        close = false;
-        keepAlive = false;
+        resetFields();
         expectContinue = false;
         unknownExpectation = false;
         hosts = 0;
@@ -143,51 +125,14 @@ public final class RequestHead {
         return i + 10;
     }
 
-    /** One field from {@code start} (its rules are {@link FieldLines}'): the index after its CRLF; or where it stops. */
-    private int field(ByteBuffer b, int start, int limit) {
-        int next = lines.read(b, start, limit);
-        if (next == REFUSED_AT) {
-            refuse(lines.status, lines.refusal);
-            return REFUSED_AT;
-        }
-        if (next == INCOMPLETE_AT) {
-            return INCOMPLETE_AT;
-        }
-        int f = lines.count() - 1;
-        return meaning(b, start, lines.nameEnd(f), lines.valueStart(f), lines.valueEnd(f)) ? next : REFUSED_AT;
-    }
-
-    /** What framing and keep-alive take from a field; false when it breaks their rules. */
-    private boolean meaning(ByteBuffer b, int name, int colon, int v, int end) {
-        if (Ascii.named(b, name, colon, "content-length")) {
-            if (contentLength >= 0) {
-                return fieldRefused(400, "Content-Length more than once");
-            }
-            if (v == end || end - v > MAX_CONTENT_LENGTH_DIGITS) {
-                return fieldRefused(400, "Content-Length empty or longer than " + MAX_CONTENT_LENGTH_DIGITS + " digits");
-            }
-            long n = 0;
-            for (int k = v; k < end; k++) {
-                byte d = b.get(k);
-                if (d < '0' || d > '9') {
-                    return fieldRefused(400, "Content-Length not a decimal number");
-                }
-                n = n * 10 + d - '0';
-            }
-            contentLength = n;
-        } else if (Ascii.named(b, name, colon, "transfer-encoding")) {
-            if (chunked || !Ascii.named(b, v, end, "chunked")) {
-                return fieldRefused(400, "Transfer-Encoding other than a single chunked");
-            }
-            chunked = true;
-        } else if (Ascii.named(b, name, colon, "host")) {
+    /** Host and Expect: what a request's head takes beyond framing. */
+    @Override
+    boolean other(ByteBuffer b, int name, int colon, int v, int end) {
+        if (Ascii.named(b, name, colon, "host")) {
             if (!validHost(b, v, end)) {
-                return fieldRefused(400, "a Host that is not an authority");
+                return fieldRefused("a Host that is not an authority");
             }
             hosts++;
-        } else if (Ascii.named(b, name, colon, "connection")) {
-            close |= Ascii.listContains(b, v, end, "close");
-            keepAlive |= Ascii.listContains(b, v, end, "keep-alive");
         } else if (Ascii.named(b, name, colon, "expect")) {
             expectContinue = Ascii.named(b, v, end, "100-continue");
             unknownExpectation |= !expectContinue;
@@ -213,10 +158,17 @@ public final class RequestHead {
         return REFUSED_AT;
     }
 
-    /** Refuses the head for a field: false, for {@link #meaning}'s callers. */
-    private boolean fieldRefused(int code, String why) {
-        refuse(code, why);
+    @Override
+    boolean fieldRefused(String why) {
+        refuse(400, why);
         return false;
+    }
+
+    private static int checked(int maxHeadBytes, int maxFields) {
+        if (maxHeadBytes < 16 || maxFields < 1) {
+            throw new IllegalArgumentException("a head of at least 16 bytes and one field");
+        }
+        return maxFields;
     }
 
     private Verdict refuse(int code, String why) {
@@ -312,42 +264,6 @@ public final class RequestHead {
 
     public String target() {
         return Ascii.string(buffer, targetStart, targetEnd);
-    }
-
-    /** 0 or 1: HTTP/1.0 or HTTP/1.1. */
-    public int minorVersion() {
-        return minorVersion;
-    }
-
-    public int fieldCount() {
-        return lines.count();
-    }
-
-    public String name(int field) {
-        return lines.name(buffer, field);
-    }
-
-    public String value(int field) {
-        return lines.value(buffer, field);
-    }
-
-    /** The value of the first field named {@code lowerName} (ASCII case ignored), or null. */
-    public String value(String lowerName) {
-        return lines.value(buffer, lowerName);
-    }
-
-    /** The body's length from Content-Length; −1 when there is none (chunked, or no body). */
-    public long contentLength() {
-        return contentLength;
-    }
-
-    public boolean chunked() {
-        return chunked;
-    }
-
-    /** Whether the connection stays open after this exchange: HTTP/1.1 unless {@code close}, HTTP/1.0 only if asked. */
-    public boolean keepAlive() {
-        return !close && (minorVersion == 1 || keepAlive);
     }
 
     public boolean expectContinue() {

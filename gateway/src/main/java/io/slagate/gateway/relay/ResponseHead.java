@@ -22,7 +22,7 @@ import org.eclipse.jetty.http.HttpHeader;
  * Whether the answer has a body at all (an answer to HEAD, a 1xx, 204 or 304) is the exchange's to say: it knows the
  * request. One instance per server connection, reused for each answer.
  */
-public final class ResponseHead {
+public final class ResponseHead extends HttpHead {
     /** What {@link #read} found. */
     public enum Verdict {
         /** The head is not complete in the bytes held, and nothing in it so far is wrong: read more. */
@@ -33,31 +33,18 @@ public final class ResponseHead {
         REFUSED
     }
 
-    private static final int MAX_CONTENT_LENGTH_DIGITS = 18;
     /** "HTTP/1.x NNN" and a line end: the shortest status line. */
     private static final int STATUS_LINE_MIN = 14;
 
     private final int maxHeadBytes;
-    private final FieldLines lines;
-    private ByteBuffer buffer;
     private int length;
     private int statusLineEnd;
-    private int minorVersion;
     private int status;
-    private long contentLength;
-    private boolean chunked;
-    private boolean close;
-    private boolean keepAlive;
-    /** A Connection field names fields beyond keep-alive and close (they stay on the server's hop). */
-    private boolean connectionNamesFields;
     private String refusal;
 
     public ResponseHead(int maxHeadBytes, int maxFields) {
-        if (maxHeadBytes < STATUS_LINE_MIN + 2 || maxFields < 1) {
-            throw new IllegalArgumentException("a head of at least 16 bytes and one field");
-        }
+        super(checked(maxHeadBytes, maxFields), true);
         this.maxHeadBytes = maxHeadBytes;
-        this.lines = new FieldLines(maxFields, true);
     }
 
     /** Reads the head that starts at {@code from} in {@code b}'s bytes held up to {@code held}. */
@@ -66,18 +53,15 @@ public final class ResponseHead {
         reset();
         int limit = Math.min(held, from + maxHeadBytes);
         int i = statusLine(b, from, limit);
-        while (i >= 0) {
-            if (i + 1 >= limit) {
-                i = FieldLines.INCOMPLETE_AT;
-            } else if (b.get(i) == '\r') {
-                if (b.get(i + 1) != '\n') {
-                    return refuse("a bare CR");
-                }
-                length = i + 2 - from;
-                return framing();
-            } else {
-                i = field(b, i, limit);
-            }
+        if (i >= 0) {
+            i = lines.readAll(b, i, limit, meaning);
+        }
+        if (i >= 0) {
+            length = i - from;
+            return framing();
+        }
+        if (i == FieldLines.REFUSED_AT && refusal == null) {
+            refuse(lines.refusal);
         }
         if (i == FieldLines.INCOMPLETE_AT && held - from >= maxHeadBytes) {
             return refuse("the head is longer than " + maxHeadBytes + " bytes");
@@ -87,13 +71,8 @@ public final class ResponseHead {
 
     private void reset() {
         length = 0;
-        lines.reset();
+        resetFields();
         status = 0;
-        contentLength = -1;
-        chunked = false;
-        close = false;
-        keepAlive = false;
-        connectionNamesFields = false;
         refusal = null;
     }
 
@@ -148,47 +127,9 @@ public final class ResponseHead {
         return statusLineEnd;
     }
 
-    private int field(ByteBuffer b, int start, int limit) {
-        int next = lines.read(b, start, limit);
-        if (next == FieldLines.REFUSED_AT) {
-            refuse(lines.refusal);
-            return FieldLines.REFUSED_AT;
-        }
-        if (next == FieldLines.INCOMPLETE_AT) {
-            return FieldLines.INCOMPLETE_AT;
-        }
-        int f = lines.count() - 1;
-        return meaning(b, start, lines.nameEnd(f), lines.valueStart(f), lines.valueEnd(f)) ? next : FieldLines.REFUSED_AT;
-    }
-
-    /** What framing and the connection's reuse take from a field; false when it breaks their rules. */
-    private boolean meaning(ByteBuffer b, int name, int colon, int v, int end) {
-        if (Ascii.named(b, name, colon, "content-length")) {
-            if (contentLength >= 0) {
-                return fieldRefused("Content-Length more than once");
-            }
-            if (v == end || end - v > MAX_CONTENT_LENGTH_DIGITS) {
-                return fieldRefused("Content-Length empty or longer than " + MAX_CONTENT_LENGTH_DIGITS + " digits");
-            }
-            long n = 0;
-            for (int k = v; k < end; k++) {
-                byte d = b.get(k);
-                if (d < '0' || d > '9') {
-                    return fieldRefused("Content-Length not a decimal number");
-                }
-                n = n * 10 + d - '0';
-            }
-            contentLength = n;
-        } else if (Ascii.named(b, name, colon, "transfer-encoding")) {
-            if (chunked || !Ascii.named(b, v, end, "chunked")) {
-                return fieldRefused("Transfer-Encoding other than a single chunked");
-            }
-            chunked = true;
-        } else if (Ascii.named(b, name, colon, "connection")) {
-            close |= Ascii.listContains(b, v, end, "close");
-            keepAlive |= Ascii.listContains(b, v, end, "keep-alive");
-            connectionNamesFields |= Ascii.listHasOther(b, v, end, "keep-alive", "close");
-        }
+    /** An answer takes nothing beyond its framing and connection fields. */
+    @Override
+    boolean other(ByteBuffer b, int name, int colon, int v, int end) {
         return true;
     }
 
@@ -207,9 +148,17 @@ public final class ResponseHead {
         return FieldLines.REFUSED_AT;
     }
 
-    private boolean fieldRefused(String why) {
+    @Override
+    boolean fieldRefused(String why) {
         refuse(why);
         return false;
+    }
+
+    private static int checked(int maxHeadBytes, int maxFields) {
+        if (maxHeadBytes < STATUS_LINE_MIN + 2 || maxFields < 1) {
+            throw new IllegalArgumentException("a head of at least 16 bytes and one field");
+        }
+        return maxFields;
     }
 
     private Verdict refuse(String why) {
@@ -230,28 +179,6 @@ public final class ResponseHead {
     /** 100–599, once the status line was read. */
     public int status() {
         return status;
-    }
-
-    /** 0 or 1: HTTP/1.0 or HTTP/1.1. */
-    public int minorVersion() {
-        return minorVersion;
-    }
-
-    public int fieldCount() {
-        return lines.count();
-    }
-
-    public String name(int field) {
-        return lines.name(buffer, field);
-    }
-
-    public String value(int field) {
-        return lines.value(buffer, field);
-    }
-
-    /** The value of the first field named {@code lowerName} (ASCII case ignored), or null. */
-    public String value(String lowerName) {
-        return lines.value(buffer, lowerName);
     }
 
     /**
@@ -291,28 +218,6 @@ public final class ResponseHead {
 
     public int lineEnd(int field) {
         return lines.lineEnd(field);
-    }
-
-    /** The body's length from Content-Length; −1 when there is none (chunked, or until the server closes). */
-    public long contentLength() {
-        return contentLength;
-    }
-
-    public boolean chunked() {
-        return chunked;
-    }
-
-    /**
-     * Whether the server keeps the connection open after this answer: HTTP/1.1 unless {@code close}, HTTP/1.0 only if
-     * asked. A body delimited by the connection's end (no length, not chunked) ends it whatever this says.
-     */
-    public boolean keepAlive() {
-        return !close && (minorVersion == 1 || keepAlive);
-    }
-
-    /** Whether a Connection field names fields beyond {@code keep-alive} and {@code close}: they stay on the server's hop. */
-    public boolean connectionNamesFields() {
-        return connectionNamesFields;
     }
 
     /** Whether the answer has no body whatever its fields say (RFC 9112 6.3): an answer to HEAD, a 1xx, 204 or 304. */

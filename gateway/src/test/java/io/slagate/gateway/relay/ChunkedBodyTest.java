@@ -132,7 +132,7 @@ class ChunkedBodyTest {
 
         static String read(String request, int headLength) {
             Jetty j = new Jetty();
-            HttpParser parser = new HttpParser(j, 8192, HttpCompliance.RFC9110);
+            HttpParser parser = new HttpParser((HttpParser.RequestHandler) j, 8192, HttpCompliance.RFC9110);
             ByteBuffer b = bytes(request);
             try {
                 while (!j.complete && j.failure == null && b.hasRemaining()) {
