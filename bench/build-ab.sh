@@ -21,16 +21,13 @@ declare -A PORT=([before-jetty]=9402 [after-jetty]=9404 [before-relay]=9406 [aft
 require_free_ports $BACKEND 9402 9403 9404 9405 9406 9407 9408 9409
 trap stop_bench_processes EXIT
 NGINX_PIN="taskset -c 1" start_nginx "$work" "$BACKEND"
+declare -A KEYS JARS
 for t in "${targets[@]}"; do
-  keys=""; [ "${t#*-}" = relay ] && keys="listener: relay"
-  gateway_yaml "$t" "${PORT[$t]}" "$((PORT[$t] + 1))" "$BACKEND" "$keys" > "$work/$t.yaml"
-  taskset -c 1 java -XX:+UseG1GC -jar "${JAR[${t%%-*}]}" gateway --config "$work/$t.yaml" > "$work/$t.log" 2>&1 &
-  PID[$t]=$!
+  KEYS[$t]=""; [ "${t#*-}" = relay ] && KEYS[$t]="listener: relay"
+  JARS[$t]="${JAR[${t%%-*}]}"
 done
-for t in "${targets[@]}"; do
-  for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$((PORT[$t] + 1))/ready" >/dev/null && break; sleep 0.1; done
-  curl -sf "http://127.0.0.1:$((PORT[$t] + 1))/ready" >/dev/null || { echo "gateway $t did not start:" >&2; cat "$work/$t.log" >&2; exit 1; }
-done
+modes=("${targets[@]}")
+SERVE="taskset -c 1" start_gateways
 hz=$(getconf CLK_TCK)
 load() { taskset -c 0 wrk -t1 -c64 -d"$2"s -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$1]}" 2>&1; }
 echo "warming up each gateway for 20 s ..." >&2

@@ -58,13 +58,15 @@ YAML
 }
 
 # One gateway per mode in $modes on core $SERVE, configured by gateway_yaml with PORT[mode] (its admin port next) and
-# KEYS[mode]; its pid in PID[mode] (declare -A PID first). Returns once each answers /ready; exits with a gateway's
-# log when one does not within 15 s.
+# KEYS[mode], run from JARS[mode] when that is declared (else the launcher's jar); its pid in PID[mode] (declare -A PID
+# first). Returns once each answers /ready; exits with a gateway's log when one does not within 15 s.
 start_gateways() {
   local m
   for m in "${modes[@]}"; do
+    local jar="$home/launcher/target/slagate.jar"
+    if declare -p JARS >/dev/null 2>&1; then jar="${JARS[$m]:-$jar}"; fi
     gateway_yaml "gw-${m/+/-}" "${PORT[$m]}" "$((PORT[$m] + 1))" "$BACKEND" "${KEYS[$m]}" > "$work/$m.yaml"
-    $SERVE java ${JAVA_OPTS:-} -XX:+UseG1GC -jar "$home/launcher/target/slagate.jar" gateway --config "$work/$m.yaml" \
+    $SERVE java ${JAVA_OPTS:-} -XX:+UseG1GC -jar "$jar" gateway --config "$work/$m.yaml" \
       > "$work/$m.out" 2>&1 &
     PID[$m]=$!
   done

@@ -25,8 +25,7 @@ final class HopByHop {
             HttpHeader.TRAILER, HttpHeader.TRANSFER_ENCODING, HttpHeader.UPGRADE, HttpHeader.HTTP2_SETTINGS);
 
     /** The fixed set's names in lower case, for reading a server's field lines without field objects. */
-    static final String[] FIXED_NAMES = {"connection", "keep-alive", "proxy-connection", "proxy-authenticate",
-        "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "http2-settings"};
+    static final String[] FIXED_NAMES = FIXED.stream().map(HttpHeader::lowerCaseName).toArray(String[]::new);
 
     private HopByHop() {
     }

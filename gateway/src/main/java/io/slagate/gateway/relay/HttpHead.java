@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
  * only as exactly {@code chunked} and at most once. Other fields are the head's own to judge ({@link #other}).
  */
 public abstract class HttpHead {
+    final int maxHeadBytes;
     final FieldLines lines;
     final FieldLines.Meaning meaning = this::meaning;
     ByteBuffer buffer;
@@ -19,7 +20,11 @@ public abstract class HttpHead {
     boolean keepAliveAsked;
     boolean connectionNamesFields;
 
-    HttpHead(int maxFields, boolean obsText) {
+    HttpHead(int maxHeadBytes, int maxFields, boolean obsText) {
+        if (maxHeadBytes < 16 || maxFields < 1) {
+            throw new IllegalArgumentException("a head of at least 16 bytes and one field");
+        }
+        this.maxHeadBytes = maxHeadBytes;
         this.lines = new FieldLines(maxFields, obsText);
     }
 

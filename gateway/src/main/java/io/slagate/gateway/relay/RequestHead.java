@@ -32,7 +32,6 @@ public final class RequestHead extends HttpHead {
     }
 
 
-    private final int maxHeadBytes;
     private int from;
     private int length;
     private int methodEnd;
@@ -45,8 +44,7 @@ public final class RequestHead extends HttpHead {
     private String refusal;
 
     public RequestHead(int maxHeadBytes, int maxFields) {
-        super(checked(maxHeadBytes, maxFields), false);
-        this.maxHeadBytes = maxHeadBytes;
+        super(maxHeadBytes, maxFields, false);
     }
 
     /** Reads the head that starts at {@code from} in {@code b}, up to its limit (the bytes held so far). */
@@ -164,12 +162,6 @@ public final class RequestHead extends HttpHead {
         return false;
     }
 
-    private static int checked(int maxHeadBytes, int maxFields) {
-        if (maxHeadBytes < 16 || maxFields < 1) {
-            throw new IllegalArgumentException("a head of at least 16 bytes and one field");
-        }
-        return maxFields;
-    }
 
     private Verdict refuse(int code, String why) {
         status = code;

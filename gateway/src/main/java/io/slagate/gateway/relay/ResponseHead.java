@@ -36,15 +36,13 @@ public final class ResponseHead extends HttpHead {
     /** "HTTP/1.x NNN" and a line end: the shortest status line. */
     private static final int STATUS_LINE_MIN = 14;
 
-    private final int maxHeadBytes;
     private int length;
     private int statusLineEnd;
     private int status;
     private String refusal;
 
     public ResponseHead(int maxHeadBytes, int maxFields) {
-        super(checked(maxHeadBytes, maxFields), true);
-        this.maxHeadBytes = maxHeadBytes;
+        super(maxHeadBytes, maxFields, true);
     }
 
     /** Reads the head that starts at {@code from} in {@code b}'s bytes held up to {@code held}. */
@@ -154,12 +152,6 @@ public final class ResponseHead extends HttpHead {
         return false;
     }
 
-    private static int checked(int maxHeadBytes, int maxFields) {
-        if (maxHeadBytes < STATUS_LINE_MIN + 2 || maxFields < 1) {
-            throw new IllegalArgumentException("a head of at least 16 bytes and one field");
-        }
-        return maxFields;
-    }
 
     private Verdict refuse(String why) {
         refusal = why;
