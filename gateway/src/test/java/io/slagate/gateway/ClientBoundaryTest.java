@@ -381,6 +381,25 @@ class ClientBoundaryTest {
     }
 
     @Test
+    void endToEndLines_reachTheServerOnceInOrder_hopByHopLinesBetweenThemDropped() throws Exception {
+        ScriptedBackend b = new ScriptedBackend();
+        closeables.add(b);
+        Gateway g = gateway("", server("a", b.url(), 1));
+        String fields = "X-A: 1\r\nConnection: X-B\r\nX-B: hop\r\nx-lower: Mixed  Case  Value\r\nKeep-Alive: timeout=5\r\n"
+                + "X-Last: z\r\n";
+        assertEquals(200, RawHttp.exchange(g.port(), RawHttp.post("/services/S", fields, BODY)).status());
+        String head = b.heads().get(0);
+        String kept = "\r\nContent-Type: text/xml; charset=utf-8\r\nSOAPAction: \"urn:getQuote\"\r\nX-A: 1\r\n"
+                + "x-lower: Mixed  Case  Value\r\nX-Last: z\r\n";
+        assertTrue(head.contains(kept), "the end-to-end lines as sent, in their order, each once: " + head);
+        assertEquals(head.indexOf("X-A: "), head.lastIndexOf("X-A: "), head);
+        for (String hop : List.of("X-B:", "Keep-Alive", "Upgrade", "Connection")) {
+            assertFalse(head.contains(hop), hop + " must not reach the server: " + head);
+        }
+        assertTrue(head.contains("\r\nContent-Length: " + BODY.length() + "\r\n"), "the framing stated once, by the gateway: " + head);
+    }
+
+    @Test
     void http10WithoutHost_getsTheGatewaysAddress_notTheServers() throws Exception {
         ScriptedBackend b = new ScriptedBackend();
         closeables.add(b);

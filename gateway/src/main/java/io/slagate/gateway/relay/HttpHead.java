@@ -1,6 +1,8 @@
 package io.slagate.gateway.relay;
 
 import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
 
 /**
  * What a request head and an answer head read in place share ({@link RequestHead}, {@link ResponseHead}): the fields as
@@ -110,5 +112,44 @@ public abstract class HttpHead {
     /** Whether the connection stays open after this exchange: HTTP/1.1 unless {@code close}, HTTP/1.0 only if asked. */
     public boolean keepAlive() {
         return !close && (minorVersion == 1 || keepAliveAsked);
+    }
+
+    /**
+     * Field {@code field} as Jetty's {@link HttpField}: a known name (Jetty's index of them, matched without case) as its
+     * header and canonical string, with no string made for it, so that code reading Jetty's fields treats framing,
+     * connection and forwarding fields as its own; the value as sent. The buffer must be the one this head was
+     * read from, its position anywhere (Jetty's index takes offsets from it).
+     */
+    public HttpField httpField(int field) {
+        int name = lines.nameStart(field);
+        int colon = lines.nameEnd(field);
+        int v = lines.valueStart(field);
+        int end = lines.valueEnd(field);
+        int at = buffer.position();
+        String value = Ascii.string(buffer, v, end);
+        HttpHeader header = HttpHeader.CACHE.getBest(buffer, name - at, colon - name);
+        if (header != null && header.asString().length() == colon - name) {
+            return new HttpField(header, header.asString(), value);
+        }
+        return new HttpField(Ascii.string(buffer, name, colon), value);
+    }
+
+    /** Whether field {@code field}'s name is {@code lower} (lower-case ASCII), whatever its case. */
+    public boolean named(int field, String lower) {
+        return Ascii.named(buffer, lines.nameStart(field), lines.nameEnd(field), lower);
+    }
+
+    /** Where field {@code field}'s line starts in the buffer read, and where it ends (after its CRLF): to relay it as it came. */
+    public int lineStart(int field) {
+        return lines.nameStart(field);
+    }
+
+    /** The buffer the head was read from (its lines are ranges of it). */
+    public ByteBuffer buffer() {
+        return buffer;
+    }
+
+    public int lineEnd(int field) {
+        return lines.lineEnd(field);
     }
 }

@@ -1,8 +1,6 @@
 package io.slagate.gateway.relay;
 
 import java.nio.ByteBuffer;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpHeader;
 
 /**
  * A server's answer head read strictly and in place: the status line and the header fields as offsets into the bytes
@@ -171,45 +169,6 @@ public final class ResponseHead extends HttpHead {
     /** 100–599, once the status line was read. */
     public int status() {
         return status;
-    }
-
-    /**
-     * Field {@code field} as Jetty's {@link HttpField}, for a listener that renders its answers from fields: a known
-     * name (Jetty's index of them, matched without case) as its header and canonical string, so that the listener
-     * treats framing and connection fields as its own; the value as sent. The buffer must be the one this head was
-     * read from, its position anywhere (Jetty's index takes offsets from it).
-     */
-    public HttpField httpField(int field) {
-        int name = lines.nameStart(field);
-        int colon = lines.nameEnd(field);
-        int v = lines.valueStart(field);
-        int end = lines.valueEnd(field);
-        int at = buffer.position();
-        String value = Ascii.string(buffer, v, end);
-        HttpHeader header = HttpHeader.CACHE.getBest(buffer, name - at, colon - name);
-        if (header != null && header.asString().length() == colon - name) {
-            return new HttpField(header, header.asString(), value);
-        }
-        return new HttpField(Ascii.string(buffer, name, colon), value);
-    }
-
-    /** Whether field {@code field}'s name is {@code lower} (lower-case ASCII), whatever its case. */
-    public boolean named(int field, String lower) {
-        return Ascii.named(buffer, lines.nameStart(field), lines.nameEnd(field), lower);
-    }
-
-    /** Where field {@code field}'s line starts in the buffer read, and where it ends (after its CRLF): to relay it as it came. */
-    public int lineStart(int field) {
-        return lines.nameStart(field);
-    }
-
-    /** The buffer the head was read from (its lines are ranges of it). */
-    public ByteBuffer buffer() {
-        return buffer;
-    }
-
-    public int lineEnd(int field) {
-        return lines.lineEnd(field);
     }
 
     /** Whether the answer has no body whatever its fields say (RFC 9112 6.3): an answer to HEAD, a 1xx, 204 or 304. */
