@@ -1,6 +1,7 @@
 package io.slagate.gateway.relay;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.eclipse.jetty.http.HttpStatus;
 
@@ -10,13 +11,33 @@ import org.eclipse.jetty.http.HttpStatus;
  * could split the head (a CR, LF or NUL in it, a name that is not a token) is refused, never written.
  */
 final class HeadBytes {
+    /** Every status line, by version and status: rendered once, copied into each answer. */
+    private static final byte[][][] STATUS_LINES = new byte[2][600][];
+
+    static {
+        for (int minor = 0; minor <= 1; minor++) {
+            for (int status = 100; status < 600; status++) {
+                String reason = HttpStatus.getMessage(status);
+                STATUS_LINES[minor][status] = ("HTTP/1." + minor + " " + status + " " + (reason == null ? "" : reason) + "\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1);
+            }
+        }
+    }
+
     private byte[] bytes = new byte[512];
     private int size;
 
     /** {@code HTTP/1.x status reason} and its line end. */
     HeadBytes statusLine(int minorVersion, int status) {
-        String reason = HttpStatus.getMessage(status);
-        return ascii(minorVersion == 0 ? "HTTP/1.0 " : "HTTP/1.1 ").number(status).ascii(" ").ascii(reason == null ? "" : reason).crlf();
+        if (status < 100 || status > 599) {
+            String reason = HttpStatus.getMessage(status);
+            return ascii(minorVersion == 0 ? "HTTP/1.0 " : "HTTP/1.1 ").number(status).ascii(" ").ascii(reason == null ? "" : reason).crlf();
+        }
+        byte[] line = STATUS_LINES[minorVersion][status];
+        room(line.length);
+        System.arraycopy(line, 0, bytes, size, line.length);
+        size += line.length;
+        return this;
     }
 
     HeadBytes ascii(String s) {

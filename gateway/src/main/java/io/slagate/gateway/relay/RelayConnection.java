@@ -216,8 +216,12 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
         }
     }
 
+    /**
+     * A heap buffer: heads are read from it a byte at a time, which costs more than twice as much from direct memory as
+     * the socket read's copy into the heap does (bench/results/head-parsing.md).
+     */
     private void acquire() {
-        held = connector.getByteBufferPool().acquire(bufferSize, true);
+        held = connector.getByteBufferPool().acquire(bufferSize, false);
         in = held.getByteBuffer();
         BufferUtil.clear(in);
     }
