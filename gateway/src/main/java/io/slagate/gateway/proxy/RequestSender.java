@@ -1,7 +1,6 @@
 package io.slagate.gateway.proxy;
 
 import io.slagate.config.ClientPolicy;
-import io.slagate.gateway.relay.SentFieldLines;
 import io.slagate.gateway.soap.FaultReason;
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
@@ -180,10 +179,7 @@ final class RequestSender extends IteratingCallback {
         return InvocationType.NON_BLOCKING;
     }
 
-    /**
-     * Request line and headers: end-to-end headers as the client sent them, Host kept, forwarding added. A request that
-     * keeps its field lines ({@link SentFieldLines}, the relay listener's) has the ones that go on copied as bytes.
-     */
+    /** Request line and headers: end-to-end headers as the client sent them, Host kept, forwarding added. */
     private ByteBuffer encodeHead() {
         Request c2p = ex.request;
         HttpFields headers = c2p.getHeaders();
@@ -222,27 +218,12 @@ final class RequestSender extends IteratingCallback {
         String host = Forwarded.host(c2p, headers);
         header(b, "Host", host); // the address the client used: the server publishes it, not its own
         long deadlineMillis = ex.remainingDeadlineMillis(ex.context.clock.getAsLong());
-        SentFieldLines sent = c2p instanceof SentFieldLines l ? l : null;
-        int run = -1; // the first field of a run of kept lines not yet copied, or −1
-        int n = headers.size();
-        for (int i = 0; i < n; i++) {
-            HttpField f = headers.getField(i);
-            boolean copied = HopByHop.copiedUpstream(f, listed, trusted)
+        for (HttpField f : headers) {
+            if (HopByHop.copiedUpstream(f, listed, trusted)
                     && !(deadlineMillis >= 0 && f.getName().equalsIgnoreCase(GatewayExchange.DEADLINE_HEADER))
-                    && !(ex.startedTrace != null && f.getName().equalsIgnoreCase("traceparent"));
-            if (sent == null) {
-                if (copied) {
-                    header(b, f.getName(), f.getValue());
-                }
-            } else if (copied && run < 0) {
-                run = i;
-            } else if (!copied && run >= 0) {
-                lines(b, sent, run, i);
-                run = -1;
+                    && !(ex.startedTrace != null && f.getName().equalsIgnoreCase("traceparent"))) {
+                header(b, f.getName(), f.getValue());
             }
-        }
-        if (run >= 0) {
-            lines(b, sent, run, n);
         }
         Forwarded.put(c2p, headers, trusted, host, (name, value) -> header(b, name, value));
         if (ex.startedTrace != null) {
@@ -259,12 +240,6 @@ final class RequestSender extends IteratingCallback {
             header(b, "Content-Length", Long.toString(length));
         }
         b.put(CRLF);
-    }
-
-    /** Fields {@code from..to}'s lines as the client sent them (read strictly on arrival: nothing to check again). */
-    private static void lines(ByteBuffer b, SentFieldLines sent, int from, int to) {
-        int start = sent.lineStart(from);
-        b.put(sent.lineBytes(), start, sent.lineStart(to) - start);
     }
 
     private static void header(ByteBuffer b, String name, String value) {

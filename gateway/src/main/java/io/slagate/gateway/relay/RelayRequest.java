@@ -24,13 +24,11 @@ import org.eclipse.jetty.util.HostPort;
  * method, target and fields taken out of the bytes once, the body from the connection's buffer as it
  * arrives. Plain HTTP/1.1 or 1.0 only (no tunnel, no session, no HTTP/2 stream wrappers).
  */
-final class RelayRequest extends Attributes.Lazy implements Request, SentFieldLines {
+final class RelayRequest extends Attributes.Lazy implements Request {
     private final RelayConnection connection;
     private final String method;
     private final String target;
     private final HttpFields headers;
-    private final byte[] lineBytes;
-    private final int[] lineStarts;
     private final long length;
     private final long beginNanos;
     private final long headersNanos;
@@ -42,32 +40,13 @@ final class RelayRequest extends Attributes.Lazy implements Request, SentFieldLi
         this.target = head.target();
         int n = head.fieldCount();
         HttpField[] fields = new HttpField[n];
-        int[] starts = new int[n + 1];
-        int first = n == 0 ? 0 : head.lineStart(0);
         for (int f = 0; f < n; f++) {
             fields[f] = head.httpField(f);
-            starts[f] = head.lineStart(f) - first;
         }
-        int end = n == 0 ? 0 : head.lineEnd(n - 1);
-        starts[n] = end - first;
         this.headers = HttpFields.from(fields); // immutable over this array: no copy
-        // the lines as sent, copied once: the connection's input is reused before the request goes upstream
-        this.lineBytes = new byte[end - first];
-        head.buffer().get(first, lineBytes);
-        this.lineStarts = starts;
         this.length = head.chunked() ? -1 : Math.max(0, head.contentLength());
         this.beginNanos = beginNanos;
         this.headersNanos = headersNanos;
-    }
-
-    @Override
-    public byte[] lineBytes() {
-        return lineBytes;
-    }
-
-    @Override
-    public int lineStart(int f) {
-        return lineStarts[f];
     }
 
     @Override
