@@ -71,7 +71,7 @@ final class AnswerFields {
             if (bodiless && (length || h.named(f, "transfer-encoding"))) {
                 announced = true;
             } else if (length) {
-                out.add(new HttpField(HttpHeader.CONTENT_LENGTH, h.value(f)));
+                out.add(new HttpField.LongValueHttpField(HttpHeader.CONTENT_LENGTH, h.contentLength()));
             }
         }
         if (run >= 0) {

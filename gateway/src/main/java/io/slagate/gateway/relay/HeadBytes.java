@@ -49,8 +49,22 @@ final class HeadBytes {
         return this;
     }
 
+    /** {@code v} in decimal, written in place: no string per answer for a length. */
     HeadBytes number(long v) {
-        return ascii(Long.toString(v));
+        if (v < 0) {
+            return ascii(Long.toString(v));
+        }
+        int digits = 1;
+        for (long rest = v / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        room(digits);
+        for (int i = size + digits - 1; i >= size; i--) {
+            bytes[i] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        size += digits;
+        return this;
     }
 
     HeadBytes crlf() {

@@ -171,7 +171,10 @@ final class RelayResponse implements Response, SplicedFields {
         HeadBytes out = connection.headBytes();
         out.statusLine(minorVersion, status);
         for (HttpField f : fields) {
-            if (f.getHeader() != HttpHeader.TRANSFER_ENCODING && f.getHeader() != HttpHeader.CONNECTION) {
+            HttpHeader h = f.getHeader();
+            if (h == HttpHeader.CONTENT_LENGTH) {
+                out.ascii(h.asString()).ascii(": ").number(f.getLongValue()).crlf();
+            } else if (h != HttpHeader.TRANSFER_ENCODING && h != HttpHeader.CONNECTION) {
                 out.field(f.getName(), f.getValue());
             }
         }

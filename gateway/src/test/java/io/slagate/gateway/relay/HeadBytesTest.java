@@ -30,4 +30,12 @@ class HeadBytesTest {
         assertThrows(IllegalArgumentException.class, () -> h.field("X-Split", "a\r\nSet-Cookie: x"));
         assertThrows(IllegalArgumentException.class, () -> h.field("Bad Name", "a"));
     }
+
+    @Test
+    void numbers_inDecimal() {
+        HeadBytes h = new HeadBytes();
+        assertEquals("0 7 10 226 999999999999999999 -3",
+                text(h.number(0).ascii(" ").number(7).ascii(" ").number(10).ascii(" ").number(226).ascii(" ")
+                        .number(999_999_999_999_999_999L).ascii(" ").number(-3).take()));
+    }
 }
