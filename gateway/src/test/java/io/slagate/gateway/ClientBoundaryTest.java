@@ -400,6 +400,27 @@ class ClientBoundaryTest {
     }
 
     @Test
+    void forwardingLines_sameForEveryRequestOnAConnection_hostPerRequest() throws Exception {
+        ScriptedBackend b = new ScriptedBackend();
+        closeables.add(b);
+        Gateway g = gateway("", server("a", b.url(), 1));
+        try (Socket s = new Socket("127.0.0.1", g.port())) {
+            s.setSoTimeout(10_000);
+            for (String host : List.of("one.example", "two.example:8080")) {
+                String request = RawHttp.post("/services/S", "", BODY).replace("Host: gw.example", "Host: " + host);
+                s.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+                assertEquals(200, RawHttp.read(s.getInputStream()).status());
+            }
+        }
+        for (int i = 0; i < 2; i++) {
+            String head = b.heads().get(i);
+            assertTrue(head.contains("\r\nX-Forwarded-For: 127.0.0.1\r\nX-Forwarded-Proto: http\r\nX-Forwarded-Port: " + g.port()
+                    + "\r\n"), head);
+            assertTrue(head.contains("\r\nX-Forwarded-Host: " + List.of("one.example", "two.example:8080").get(i) + "\r\n"), head);
+        }
+    }
+
+    @Test
     void http10WithoutHost_getsTheGatewaysAddress_notTheServers() throws Exception {
         ScriptedBackend b = new ScriptedBackend();
         closeables.add(b);

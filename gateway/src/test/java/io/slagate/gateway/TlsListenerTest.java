@@ -62,6 +62,8 @@ class TlsListenerTest {
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, r.statusCode());
                 assertTrue(r.body().contains("getQuote"), "the backend's answer came back over TLS");
+                assertEquals("https", backend.lastHeaders().get("X-Forwarded-Proto"), "the server learns the client's scheme");
+                assertEquals(String.valueOf(gw.port()), backend.lastHeaders().get("X-Forwarded-Port"));
                 assertThrows(IOException.class, () -> HttpClient.newHttpClient().send(
                         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gw.port() + "/svc")).timeout(Duration.ofSeconds(5))
                                 .header("Content-Type", "text/xml").POST(HttpRequest.BodyPublishers.ofString("x")).build(),

@@ -4,11 +4,13 @@ import io.slagate.config.Cidr;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.BiConsumer;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Request;
 
 /**
@@ -54,6 +56,29 @@ final class Forwarded {
         return h == null && f.getName().regionMatches(true, 0, "X-Forwarded-", 0, 12);
     }
 
+    /** Where a connection keeps its {@link #untrustedLines}. */
+    private static final String LINES_ATTRIBUTE = Forwarded.class.getName() + ".lines";
+
+    /**
+     * The {@code X-Forwarded-For}, {@code -Proto} and {@code -Port} lines {@link #put} writes for a client that is not a
+     * trusted proxy, as bytes: the same for every request on a connection, so rendered once per connection and kept in
+     * its attributes. {@code X-Forwarded-Host} is the request's own (its Host).
+     */
+    static byte[] untrustedLines(Request c2p) {
+        ConnectionMetaData connection = c2p.getConnectionMetaData();
+        if (connection.getAttribute(LINES_ATTRIBUTE) instanceof byte[] lines) {
+            return lines;
+        }
+        byte[] lines = ("X-Forwarded-For: " + Request.getRemoteAddr(c2p) + "\r\nX-Forwarded-Proto: " + scheme(c2p)
+                + "\r\nX-Forwarded-Port: " + Request.getLocalPort(c2p) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        connection.setAttribute(LINES_ATTRIBUTE, lines);
+        return lines;
+    }
+
+    private static String scheme(Request c2p) {
+        return c2p.isSecure() ? "https" : "http";
+    }
+
     /**
      * Writes the forwarding headers. {@code trusted}: the client is a proxy whose headers were copied
      * (all but X-Forwarded-For, which is extended here); otherwise none of its headers were copied.
@@ -67,7 +92,7 @@ final class Forwarded {
             out.accept("X-Forwarded-Host", host);
         }
         if (!trusted || !c2pHeaders.contains(HttpHeader.X_FORWARDED_PROTO)) {
-            out.accept("X-Forwarded-Proto", c2p.isSecure() ? "https" : "http");
+            out.accept("X-Forwarded-Proto", scheme(c2p));
         }
         if (!trusted || !c2pHeaders.contains(HttpHeader.X_FORWARDED_PORT)) {
             out.accept("X-Forwarded-Port", String.valueOf(Request.getLocalPort(c2p)));

@@ -225,7 +225,12 @@ final class RequestSender extends IteratingCallback {
                 header(b, f.getName(), f.getValue());
             }
         }
-        Forwarded.put(c2p, headers, trusted, host, (name, value) -> header(b, name, value));
+        if (trusted) {
+            Forwarded.put(c2p, headers, true, host, (name, value) -> header(b, name, value));
+        } else {
+            header(b, "X-Forwarded-Host", host);
+            b.put(Forwarded.untrustedLines(c2p)); // the connection's: rendered once for all its requests
+        }
         if (ex.startedTrace != null) {
             header(b, "traceparent", ex.startedTrace);
         }
