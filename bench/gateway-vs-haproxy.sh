@@ -240,11 +240,11 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
     echo
     echo "The build \`$(basename "$BEFORE_JAR")\` with JVM options \`${BEFORE_JAVA_OPTS:-$GW_JAVA}\`${BEFORE_KEYS:+ and gateway settings \`$BEFORE_KEYS\`} doing the same job in the same rounds (target \`before\`):"
     echo
-    echo "| conns | before req/s | before/HAProxy | slagate/before req/s | CPU µs/req before | slagate/before CPU | before p99 ms | before cs/req (voluntary) | before syscalls/req |"
-    echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    echo "| conns | before req/s | before/HAProxy | slagate/before req/s | CPU µs/req before | slagate/before CPU | before p99 ms | p99 before/HAProxy (medians of the rounds) | before cs/req (voluntary) | before syscalls/req |"
+    echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     for c in 16 64 256; do
       b=$(mean "${RPS[before,$c]}")
-      echo "| $c | $(spread "${RPS[before,$c]}") | $(ratio "$b" "$(mean "${RPS[haproxy,$c]}")") | $(ratio "$(mean "${RPS[gateway,$c]}")" "$b") | $(spread "${CPU[before,$c]}") | $(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[before,$c]}")") | $(spreadf "${P99[before,$c]}") | $(meanf "${CS[before,$c]}") ($(meanf "${VCS[before,$c]}")) | $(mean "${SC[before,$c]}") |"
+      echo "| $c | $(spread "${RPS[before,$c]}") | $(ratio "$b" "$(mean "${RPS[haproxy,$c]}")") | $(ratio "$(mean "${RPS[gateway,$c]}")" "$b") | $(spread "${CPU[before,$c]}") | $(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[before,$c]}")") | $(spreadf "${P99[before,$c]}") | $(ratio "$(medianf "${P99[before,$c]}")" "$(medianf "${P99[haproxy,$c]}")") | $(meanf "${CS[before,$c]}") ($(meanf "${VCS[before,$c]}")) | $(mean "${SC[before,$c]}") |"
     done
   fi
   if [ "${BASELINE:-0}" = 1 ]; then
@@ -300,6 +300,31 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
     cs=$(meanf "${CS[gateway,$c]}"); sc=$(mean "${SC[gateway,$c]}")
     echo "| $c | $tr: $(verdict "$tr" 0.75 ge) | $cr: $(verdict "$cr" 1.5 le) | $pr: $(verdict "$pr" "$pbar" le) | $cs: $(verdict "$cs" 0.3 le) | $sc: $(verdict "$sc" 6 le) |"
   done
+  if [ "${BASELINE:-0}" = 1 ]; then
+    echo
+    echo "## At the same-loop floor"
+    echo
+    echo "CPU per request against the Netty spike's (≤ 1.05×) and p99 against HAProxy's (≤ 1.5× at 256 connections;"
+    echo "medians of the rounds), for slagate${BEFORE_JAR:+ and the \`before\` target}:"
+    echo
+    if [ -n "${BEFORE_JAR:-}" ]; then
+      echo "| conns | slagate/Netty spike CPU | p99 slagate/HAProxy | before/Netty spike CPU | p99 before/HAProxy |"
+      echo "| ---: | --- | --- | --- | --- |"
+    else
+      echo "| conns | slagate/Netty spike CPU | p99 slagate/HAProxy |"
+      echo "| ---: | --- | --- |"
+    fi
+    for c in 16 64 256; do
+      line="| $c"
+      for t in gateway ${BEFORE_JAR:+before}; do
+        nr=$(ratio "$(mean "${CPU[$t,$c]}")" "$(mean "${CPU[netty,$c]}")")
+        pr=$(ratio "$(medianf "${P99[$t,$c]}")" "$(medianf "${P99[haproxy,$c]}")")
+        pv="$pr"; [ "$c" = 256 ] && pv="$pr: $(verdict "$pr" 1.5 le)"
+        line="$line | $nr: $(verdict "$nr" 1.05 le) | $pv"
+      done
+      echo "$line |"
+    done
+  fi
   echo
   echo "## Every run"
   echo
