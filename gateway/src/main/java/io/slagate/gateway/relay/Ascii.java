@@ -82,8 +82,11 @@ public final class Ascii {
         return false;
     }
 
-    /** Bytes from..to as Latin-1 text (what HTTP/1.1 field values are). */
+    /** Bytes from..to as Latin-1 text (what HTTP/1.1 field values are); from a heap buffer's array in one copy. */
     static String string(ByteBuffer b, int from, int to) {
+        if (b.hasArray()) {
+            return new String(b.array(), b.arrayOffset() + from, to - from, StandardCharsets.ISO_8859_1);
+        }
         byte[] a = new byte[to - from];
         b.get(from, a);
         return new String(a, StandardCharsets.ISO_8859_1);
