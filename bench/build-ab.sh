@@ -34,13 +34,12 @@ echo "warming up each gateway for 20 s ..." >&2
 for t in "${targets[@]}"; do load "$t" 20 >/dev/null; done
 
 # bytes allocated per request: async-profiler's allocation samples (total bytes) over one run per target
-(cd "$home" && mvn -B -q dependency:copy -Dartifact=tools.profiler:async-profiler:4.1 -DoutputDirectory="$work" >&2)
-(cd "$work" && unzip -q -o async-profiler-4.1.jar 'linux-x64/*')
+agent=$(async_profiler)
 declare -A ALLOC
 for t in "${targets[@]}"; do
-  jcmd "${PID[$t]}" JVMTI.agent_load "$work/linux-x64/libasyncProfiler.so" '"start,event=alloc,interval=64k"' >/dev/null
+  jcmd "${PID[$t]}" JVMTI.agent_load "$agent" '"start,event=alloc,interval=64k"' >/dev/null
   o=$(load "$t" 8)
-  jcmd "${PID[$t]}" JVMTI.agent_load "$work/linux-x64/libasyncProfiler.so" "\"stop,file=$work/$t.alloc,collapsed,total\"" >/dev/null
+  jcmd "${PID[$t]}" JVMTI.agent_load "$agent" "\"stop,file=$work/$t.alloc,collapsed,total\"" >/dev/null
   ALLOC[$t]=$(awk -v r="$(awk '/requests in/ {print $1}' <<<"$o")" '{b += $NF} END {printf "%.0f", b / r}' "$work/$t.alloc")
 done
 

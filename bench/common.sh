@@ -76,6 +76,13 @@ start_gateways() {
   done
 }
 
+# async-profiler 4.1 (Maven Central) unpacked into $work; prints the agent library's path.
+async_profiler() {
+  (cd "$home" && mvn -B -q dependency:copy -Dartifact=tools.profiler:async-profiler:4.1 -DoutputDirectory="$work" >&2)
+  (cd "$work" && unzip -q -o async-profiler-4.1.jar 'linux-x64/*')
+  echo "$work/linux-x64/libasyncProfiler.so"
+}
+
 # Means of whitespace-separated numbers: mean (one decimal), meanf (three).
 mean() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.1f", s/NF }' <<<"$1"; }
 meanf() { awk '{ s=0; for (i=1;i<=NF;i++) s+=$i; printf "%.3f", s/NF }' <<<"$1"; }

@@ -173,9 +173,7 @@ done
 
 if [ "${PROFILE:-0}" = 1 ]; then
   # async-profiler from Maven Central (its jar ships the native library), attached to the running gateway
-  (cd "$home" && mvn -B -q dependency:copy -Dartifact=tools.profiler:async-profiler:4.1 -DoutputDirectory="$work" >&2)
-  (cd "$work" && unzip -q -o async-profiler-4.1.jar 'linux-x64/*')
-  lib="$work/linux-x64/libasyncProfiler.so"
+  lib=$(async_profiler)
   profiler() { # one async-profiler command to the gateway; jcmd would split an unquoted option list at its '='
     local o; o=$(jcmd "${PID[gateway]}" JVMTI.agent_load "$lib" "\"$1\"")
     grep -q "return code: 0" <<<"$o" || { echo "async-profiler: $1: $o" >&2; exit 1; }

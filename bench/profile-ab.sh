@@ -25,9 +25,7 @@ declare -A PORT=([before]=9412 [after]=9414) PID JARS=([before]="$before" [after
 for m in "${modes[@]}"; do KEYS[$m]=""; [ "$listener" = relay ] && KEYS[$m]="listener: relay"; done
 require_free_ports $BACKEND 9412 9413 9414 9415
 trap stop_bench_processes EXIT
-(cd "$home" && mvn -B -q dependency:copy -Dartifact=tools.profiler:async-profiler:4.1 -DoutputDirectory="$work" >&2)
-(cd "$work" && unzip -q -o async-profiler-4.1.jar 'linux-x64/*')
-agent="$work/linux-x64/libasyncProfiler.so"
+agent=$(async_profiler)
 NGINX_PIN="taskset -c 1" start_nginx "$work" "$BACKEND"
 SERVE="taskset -c 1" start_gateways
 load() { taskset -c 0 wrk -t1 -c64 -d"$2"s -s "$home/bench/post.lua" "http://127.0.0.1:${PORT[$1]}" 2>&1; }

@@ -22,6 +22,9 @@ import org.eclipse.jetty.server.Request;
  * publish another host in its WSDL.
  */
 final class Forwarded {
+    /** Where a connection keeps its {@link #untrustedLines}. */
+    private static final String LINES_ATTRIBUTE = Forwarded.class.getName() + ".lines";
+
     private final Cidr[] trusted;
 
     Forwarded(List<String> trustedProxies) {
@@ -55,9 +58,6 @@ final class Forwarded {
         }
         return h == null && f.getName().regionMatches(true, 0, "X-Forwarded-", 0, 12);
     }
-
-    /** Where a connection keeps its {@link #untrustedLines}. */
-    private static final String LINES_ATTRIBUTE = Forwarded.class.getName() + ".lines";
 
     /**
      * The {@code X-Forwarded-For}, {@code -Proto} and {@code -Port} lines {@link #put} writes for a client that is not a

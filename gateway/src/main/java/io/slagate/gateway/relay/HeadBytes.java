@@ -17,11 +17,15 @@ final class HeadBytes {
     static {
         for (int minor = 0; minor <= 1; minor++) {
             for (int status = 100; status < 600; status++) {
-                String reason = HttpStatus.getMessage(status);
-                STATUS_LINES[minor][status] = ("HTTP/1." + minor + " " + status + " " + (reason == null ? "" : reason) + "\r\n")
-                        .getBytes(StandardCharsets.ISO_8859_1);
+                STATUS_LINES[minor][status] = renderStatusLine(minor, status);
             }
         }
+    }
+
+    private static byte[] renderStatusLine(int minorVersion, int status) {
+        String reason = HttpStatus.getMessage(status);
+        return ("HTTP/1." + minorVersion + " " + status + " " + (reason == null ? "" : reason) + "\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
     }
 
     private byte[] bytes = new byte[512];
@@ -29,11 +33,7 @@ final class HeadBytes {
 
     /** {@code HTTP/1.x status reason} and its line end. */
     HeadBytes statusLine(int minorVersion, int status) {
-        if (status < 100 || status > 599) {
-            String reason = HttpStatus.getMessage(status);
-            return ascii(minorVersion == 0 ? "HTTP/1.0 " : "HTTP/1.1 ").number(status).ascii(" ").ascii(reason == null ? "" : reason).crlf();
-        }
-        byte[] line = STATUS_LINES[minorVersion][status];
+        byte[] line = status >= 100 && status <= 599 ? STATUS_LINES[minorVersion][status] : renderStatusLine(minorVersion, status);
         room(line.length);
         System.arraycopy(line, 0, bytes, size, line.length);
         size += line.length;

@@ -31,7 +31,6 @@ public final class RequestHead extends HttpHead {
         REFUSED
     }
 
-
     private int from;
     private int length;
     private int methodEnd;
@@ -161,7 +160,6 @@ public final class RequestHead extends HttpHead {
         refuse(400, why);
         return false;
     }
-
 
     private Verdict refuse(int code, String why) {
         status = code;
