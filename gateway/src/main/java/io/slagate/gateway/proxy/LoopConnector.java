@@ -3,6 +3,7 @@ package io.slagate.gateway.proxy;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.slagate.gateway.relay.EventLoops;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.io.ManagedSelector;
 import org.eclipse.jetty.io.SelectorManager;
 import org.eclipse.jetty.io.SocketChannelEndPoint;
@@ -181,7 +183,7 @@ public final class LoopConnector extends ServerConnector implements EventLoops {
     protected SocketChannelEndPoint newEndPoint(SocketChannel channel, ManagedSelector selector, SelectionKey key) {
         LoopManager m = manager();
         LoopEndPoint endPoint = new LoopEndPoint(channel, selector, key, getScheduler(), m.indexOf(selector),
-                key.attachment() instanceof Upstream, m.threads);
+                key.attachment() instanceof Upstream, m.threads, m.stages[m.indexOf(selector)]);
         endPoint.setIdleTimeout(getIdleTimeout());
         return endPoint;
     }
@@ -190,18 +192,24 @@ public final class LoopConnector extends ServerConnector implements EventLoops {
     private record Upstream(ServerConnectionPool pool, Promise<ServerConnection> promise) {
     }
 
-    /** An endpoint and the loop whose selector it is registered with, for life. */
+    /**
+     * An endpoint and the loop whose selector it is registered with, for life. On the loop's thread its heap buffers
+     * are read into and written from through the loop's {@link LoopStage}; elsewhere, and for direct buffers, as
+     * Jetty's endpoint does.
+     */
     static final class LoopEndPoint extends SocketChannelEndPoint {
         final int loop;
         final boolean upstream;
         private final Thread[] loopThreads;
+        private final LoopStage stage;
 
         LoopEndPoint(SocketChannel channel, ManagedSelector selector, SelectionKey key, Scheduler scheduler, int loop,
-                     boolean upstream, Thread[] loopThreads) {
+                     boolean upstream, Thread[] loopThreads, LoopStage stage) {
             super(channel, selector, key, scheduler);
             this.loop = loop;
             this.upstream = upstream;
             this.loopThreads = loopThreads;
+            this.stage = stage;
         }
 
         /** Called by the loop's selector thread, which is the loop's thread for as long as it runs (read, not written, mostly). */
@@ -210,8 +218,63 @@ public final class LoopConnector extends ServerConnector implements EventLoops {
             Thread t = Thread.currentThread();
             if (loopThreads[loop] != t) {
                 loopThreads[loop] = t;
+                stage.claim(t);
             }
             return super.onSelected();
+        }
+
+        @Override
+        public int fill(ByteBuffer buffer) throws IOException {
+            if (buffer.isDirect() || !buffer.hasArray() || !stage.mine()) {
+                return super.fill(buffer);
+            }
+            if (isInputShutdown()) {
+                return -1;
+            }
+            int n;
+            try {
+                n = stage.read(getChannel(), buffer);
+            } catch (IOException e) {
+                shutdownInput(); // as Jetty's endpoint: a failed read is the input's end
+                return -1;
+            }
+            if (n > 0) {
+                notIdle();
+            } else if (n < 0) {
+                shutdownInput();
+            }
+            return n;
+        }
+
+        @Override
+        public boolean flush(ByteBuffer... buffers) throws IOException {
+            if (!stage.mine() || allDirect(buffers)) {
+                return super.flush(buffers);
+            }
+            long n;
+            try {
+                n = stage.write(getChannel(), buffers);
+            } catch (IOException e) {
+                throw new EofException(e);
+            }
+            if (n > 0) {
+                notIdle();
+            }
+            for (ByteBuffer b : buffers) {
+                if (b.hasRemaining()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static boolean allDirect(ByteBuffer[] buffers) {
+            for (ByteBuffer b : buffers) {
+                if (!b.isDirect()) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 
@@ -219,11 +282,17 @@ public final class LoopConnector extends ServerConnector implements EventLoops {
         final ManagedSelector[] loops;
         /** Each loop's selector thread, as last seen selecting (for counting hand-offs between loops only). */
         final Thread[] threads;
+        /** Each loop's direct buffer for its sockets' heap buffers. */
+        final LoopStage[] stages;
 
         LoopManager(Executor executor, Scheduler scheduler, int selectors) {
             super(executor, scheduler, selectors);
             loops = new ManagedSelector[selectors];
             threads = new Thread[selectors];
+            stages = new LoopStage[selectors];
+            for (int i = 0; i < selectors; i++) {
+                stages[i] = new LoopStage();
+            }
         }
 
         int indexOf(ManagedSelector selector) {
