@@ -3,7 +3,6 @@ package io.slagate.gateway.proxy;
 import io.slagate.gateway.relay.ResponseHead;
 import io.slagate.gateway.relay.SplicedFields;
 import java.util.Set;
-import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Response;
@@ -71,7 +70,7 @@ final class AnswerFields {
             if (bodiless && (length || h.named(f, "transfer-encoding"))) {
                 announced = true;
             } else if (length) {
-                out.add(new HttpField.LongValueHttpField(HttpHeader.CONTENT_LENGTH, h.contentLength()));
+                out.add(new LengthField(h.contentLength()));
             }
         }
         if (run >= 0) {
