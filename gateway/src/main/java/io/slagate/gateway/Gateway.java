@@ -4,7 +4,6 @@ import io.slagate.config.GatewaySettings;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
 import io.slagate.gateway.auth.Authenticator;
-import io.slagate.gateway.control.DirectMemoryBudget;
 import io.slagate.gateway.control.FlashCrowdWatch;
 import io.slagate.gateway.control.LocalLimits;
 import io.slagate.gateway.quota.Quotas;
@@ -225,16 +224,16 @@ public final class Gateway implements AutoCloseable {
             authenticator.start(timer);
         }
         started = true;
-        String budget = DirectMemoryBudget.problem(config.gateway().maxConnections(),
-                config.gateway().clients().requestBufferBytes(), DirectMemoryBudget.limit());
+        String budget = Listeners.directMemoryProblem(config.gateway());
         if (budget != null) {
             LOG.warn(budget);
         }
         if (server.getInvocationType() != Invocable.InvocationType.NON_BLOCKING) {
             LOG.warn("the request path is not non-blocking ({}): every request is handed to a pool thread", server.getInvocationType());
         }
-        LOG.info("gateway {} listening on {} ({} event loops, admin {}), scheduler {}, {} classes, {} servers, N_g = {}",
-                config.gateway().id(), address(gatewayConnector), gatewayConnector.loops(), address(adminConnector),
+        LOG.info("gateway {} listening on {} ({} listener, {} event loops, admin {}), scheduler {}, {} classes, {} servers, N_g = {}",
+                config.gateway().id(), address(gatewayConnector), Listeners.relay(config.gateway()) ? "relay" : "jetty", gatewayConnector.loops(),
+                address(adminConnector),
                 config.gateway().scheduler().name().toLowerCase(), config.classes().size(), config.servers().size(),
                 current.queues().allocation().totalCap());
         return this;

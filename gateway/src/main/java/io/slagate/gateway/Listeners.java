@@ -3,6 +3,7 @@ package io.slagate.gateway;
 import io.slagate.config.ClientPolicy;
 import io.slagate.config.GatewaySettings;
 import io.slagate.config.TlsSettings;
+import io.slagate.gateway.control.DirectMemoryBudget;
 import io.slagate.gateway.proxy.LoopConnector;
 import io.slagate.gateway.relay.RelayConnectionFactory;
 import java.time.Duration;
@@ -35,13 +36,26 @@ final class Listeners {
 
     LoopConnector client(GatewaySettings g) {
         int loops = g.loops() > 0 ? g.loops() : LoopConnector.defaultLoops();
-        if (g.clients().relayListener()) {
+        if (relay(g)) {
             RelayConnectionFactory relay = new RelayConnectionFactory(new HttpConfiguration(http), g.clients().requestBufferBytes(),
                     g.maxRequestBytes());
             return listening(new LoopConnector(server, loops, relay), g.listen().host(), g.listen().port(), "gateway");
         }
         return g.tls() == null ? loopConnector(http, g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops)
                 : tlsConnector(http, g.tls(), g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops);
+    }
+
+    /** Whether {@code g}'s clients are read by the relay listener (configured, and plain HTTP: it serves no TLS). */
+    static boolean relay(GatewaySettings g) {
+        return g.clients().relayListener() && g.tls() == null;
+    }
+
+    /**
+     * Why {@code g}'s client connections' read buffers may not fit the JVM's direct memory, or null. Jetty's listener
+     * reads into direct memory; the relay listener into the heap.
+     */
+    static String directMemoryProblem(GatewaySettings g) {
+        return relay(g) ? null : DirectMemoryBudget.problem(g.maxConnections(), g.clients().requestBufferBytes(), DirectMemoryBudget.limit());
     }
 
     ServerConnector admin(GatewaySettings g) {
