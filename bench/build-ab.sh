@@ -23,7 +23,7 @@ trap stop_bench_processes EXIT
 NGINX_PIN="taskset -c 1" start_nginx "$work" "$BACKEND"
 declare -A KEYS JARS
 for t in "${targets[@]}"; do
-  KEYS[$t]=""; [ "${t#*-}" = relay ] && KEYS[$t]="listener: relay"
+  KEYS[$t]="listener: ${t#*-}" # named either way: the two builds may default differently
   JARS[$t]="${JAR[${t%%-*}]}"
 done
 modes=("${targets[@]}")

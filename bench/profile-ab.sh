@@ -22,7 +22,7 @@ source "$home/bench/common.sh"
 export GW_CAP=256 GW_WEIGHTS="premium: 8, basic: 2"
 modes=(before after)
 declare -A PORT=([before]=9412 [after]=9414) PID JARS=([before]="$before" [after]="$after") KEYS
-for m in "${modes[@]}"; do KEYS[$m]=""; [ "$listener" = relay ] && KEYS[$m]="listener: relay"; done
+for m in "${modes[@]}"; do KEYS[$m]="listener: $listener"; done # named either way: the two builds may default differently
 require_free_ports $BACKEND 9412 9413 9414 9415
 trap stop_bench_processes EXIT
 agent=$(async_profiler)
