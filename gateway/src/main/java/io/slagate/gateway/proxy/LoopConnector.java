@@ -182,8 +182,9 @@ public final class LoopConnector extends ServerConnector implements EventLoops {
     @Override
     protected SocketChannelEndPoint newEndPoint(SocketChannel channel, ManagedSelector selector, SelectionKey key) {
         LoopManager m = manager();
-        LoopEndPoint endPoint = new LoopEndPoint(channel, selector, key, getScheduler(), m.indexOf(selector),
-                key.attachment() instanceof Upstream, m.threads, m.stages[m.indexOf(selector)]);
+        int loop = m.indexOf(selector);
+        LoopEndPoint endPoint = new LoopEndPoint(channel, selector, key, getScheduler(), loop,
+                key.attachment() instanceof Upstream, m.threads, m.stages[loop]);
         endPoint.setIdleTimeout(getIdleTimeout());
         return endPoint;
     }

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -130,12 +131,17 @@ class LoopStageTest {
     void onlyTheFirstThreadToClaimIt_mayUseIt() throws Exception {
         LoopStage stage = new LoopStage(16);
         assertFalse(stage.mine(), "nobody owns it before a claim");
-        Thread other = new Thread(() -> stage.claim(Thread.currentThread()));
+        AtomicBoolean claimantMayUseIt = new AtomicBoolean();
+        Thread other = new Thread(() -> {
+            stage.claim(Thread.currentThread());
+            claimantMayUseIt.set(stage.mine());
+        });
         other.start();
         other.join();
+        assertTrue(claimantMayUseIt.get(), "the claimant uses it");
         stage.claim(Thread.currentThread());
         assertFalse(stage.mine(), "the first claim stands");
-        assertTrue(CompletableFuture.supplyAsync(stage::mine).get() == Boolean.FALSE);
+        assertFalse(CompletableFuture.supplyAsync(stage::mine).get(), "nor may any other thread");
     }
 
     private int readSome(LoopStage stage, ByteBuffer heap) throws Exception {
