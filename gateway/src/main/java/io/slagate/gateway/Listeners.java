@@ -41,6 +41,10 @@ final class Listeners {
                     g.maxRequestBytes());
             return listening(new LoopConnector(server, loops, relay), g.listen().host(), g.listen().port(), "gateway");
         }
+        // Jetty's per-connection cache of field lines costs more than it saves: a trie walk per line, hit or miss, against
+        // the strings of a few fields (bench/results/profile-ab-header-cache.md)
+        HttpConfiguration http = new HttpConfiguration(this.http);
+        http.setHeaderCacheSize(0);
         return g.tls() == null ? loopConnector(http, g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops)
                 : tlsConnector(http, g.tls(), g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops);
     }

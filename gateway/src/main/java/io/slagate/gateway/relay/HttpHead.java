@@ -125,10 +125,9 @@ public abstract class HttpHead {
         int colon = lines.nameEnd(field);
         int v = lines.valueStart(field);
         int end = lines.valueEnd(field);
-        int at = buffer.position();
         String value = Ascii.string(buffer, v, end);
-        HttpHeader header = HttpHeader.CACHE.getBest(buffer, name - at, colon - name);
-        if (header != null && header.asString().length() == colon - name) {
+        HttpHeader header = HeaderNames.find(buffer, name, colon);
+        if (header != null) {
             return new HttpField(header, header.asString(), value);
         }
         return new HttpField(Ascii.string(buffer, name, colon), value);
