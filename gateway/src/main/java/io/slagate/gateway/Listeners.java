@@ -43,10 +43,10 @@ final class Listeners {
         }
         // Jetty's per-connection cache of field lines costs more than it saves: a trie walk per line, hit or miss, against
         // the strings of a few fields (bench/results/profile-ab-header-cache.md)
-        HttpConfiguration http = new HttpConfiguration(this.http);
-        http.setHeaderCacheSize(0);
-        return g.tls() == null ? loopConnector(http, g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops)
-                : tlsConnector(http, g.tls(), g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops);
+        HttpConfiguration clients = new HttpConfiguration(http);
+        clients.setHeaderCacheSize(0);
+        return g.tls() == null ? loopConnector(clients, g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops)
+                : tlsConnector(clients, g.tls(), g.listen().host(), g.listen().port(), g.clients().requestBufferBytes(), loops);
     }
 
     /** Whether {@code g}'s clients are read by the relay listener (configured, and plain HTTP: it serves no TLS). */

@@ -1,8 +1,7 @@
 package io.slagate.gateway.relay;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 import org.eclipse.jetty.http.HttpHeader;
 
 /**
@@ -16,25 +15,15 @@ final class HeaderNames {
     private static final HttpHeader[][] CANDIDATES = new HttpHeader[MAX_LENGTH * 32][];
 
     static {
-        List<List<HttpHeader>> slots = new ArrayList<>();
-        for (int s = 0; s < CANDIDATES.length; s++) {
-            slots.add(null);
-        }
         for (HttpHeader h : HttpHeader.values()) {
             String name = h.asString();
             if (HttpHeader.CACHE.get(name) != h || name.isEmpty() || name.length() >= MAX_LENGTH) {
                 continue; // the same headers as Jetty's lookup: pseudo-headers and the like are not field names
             }
             int s = slot(name.length(), (byte) name.charAt(0));
-            if (slots.get(s) == null) {
-                slots.set(s, new ArrayList<>(2));
-            }
-            slots.get(s).add(h);
-        }
-        for (int s = 0; s < CANDIDATES.length; s++) {
-            if (slots.get(s) != null) {
-                CANDIDATES[s] = slots.get(s).toArray(new HttpHeader[0]);
-            }
+            HttpHeader[] held = CANDIDATES[s] == null ? new HttpHeader[0] : CANDIDATES[s];
+            CANDIDATES[s] = Arrays.copyOf(held, held.length + 1);
+            CANDIDATES[s][held.length] = h;
         }
     }
 

@@ -1,8 +1,8 @@
 package io.slagate.gateway.relay;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +33,7 @@ class HeaderNamesTest {
             assertSame(h, find(name.toUpperCase(Locale.ROOT)), name);
             found++;
         }
-        assertEquals(true, found > 50, "headers compared: " + found);
+        assertTrue(found > 50, "headers compared: " + found);
     }
 
     @Test
