@@ -400,6 +400,21 @@ class ClientBoundaryTest {
     }
 
     @Test
+    void upgradeWithoutConnectionUpgrade_answeredAsHttp11_upgradeNeverReachesTheServer() throws Exception {
+        ScriptedBackend b = new ScriptedBackend();
+        closeables.add(b);
+        Gateway g = gateway("", server("a", b.url(), 1));
+        for (String fields : List.of("Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n", "Upgrade: websocket\r\n")) {
+            RawHttp.Response r = RawHttp.exchange(g.port(), RawHttp.post("/services/S", fields, BODY));
+            assertEquals(200, r.status(), "an upgrade the client did not mark hop-by-hop is not an upgrade: " + fields + r);
+            String head = b.heads().get(b.heads().size() - 1);
+            for (String hop : List.of("Upgrade", "HTTP2-Settings", "h2c", "websocket")) {
+                assertFalse(head.contains(hop), hop + " must not reach the server: " + head);
+            }
+        }
+    }
+
+    @Test
     void forwardingLines_sameForEveryRequestOnAConnection_hostPerRequest() throws Exception {
         ScriptedBackend b = new ScriptedBackend();
         closeables.add(b);
