@@ -97,9 +97,10 @@ spreadf() { awk '{ s=0; lo=$1; hi=$1; for (i=1;i<=NF;i++) { s+=$i; if ($i<lo) lo
 #   wrk_cpu_run PID PORT CLOSE(0|1) SECS → "rps p99ms cpu_us_per_request cpu_us_per_request_without_jit errors"
 # CPU per request is the process's own utime + stime (/proc/PID/stat, all threads) over the requests wrk completed;
 # the second figure leaves out the JIT compiler threads (C1, C2): compiling is a cost of the JVM's first minutes,
-# not of a request, and on one pinned core it moved a run by up to a fifth.
+# not of a request, and on one pinned core it moved a run by up to a fifth. HotSpot names those threads
+# "C1 CompilerThre…" and "C2 CompilerThre…" (/proc/PID/task/*/comm).
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-jit_ticks() { local t s=0; for t in /proc/"$1"/task/*; do case "$(cat "$t/comm" 2>/dev/null)" in C1_Compiler*|C2_Compiler*) s=$((s + $(awk '{print $14 + $15}' "$t/stat")));; esac; done; echo "$s"; }
+jit_ticks() { local t s=0; for t in /proc/"$1"/task/*; do case "$(cat "$t/comm" 2>/dev/null)" in "C1 Compiler"*|"C2 Compiler"*) s=$((s + $(awk '{print $14 + $15}' "$t/stat")));; esac; done; echo "$s"; }
 ms() { awk -v v="$1" 'BEGIN { n=v+0; if (v ~ /us$/) n/=1000; else if (v ~ /ms$/) n=n; else if (v ~ /s$/) n*=1000; printf "%.3f", n }'; }
 wrk_cpu_run() {
   local o c1 c2 j1 j2 rps p99 errs hz

@@ -119,15 +119,16 @@ cpu_ticks() { # a process and its children's threads (nginx's worker does nginx'
   echo "$total"
 }
 ticks_per_s=$(getconf CLK_TCK)
-run() { # name port conns secs → "rps p50ms p99ms cpu_us_per_request cs_per_request syscalls_per_request voluntary_cs_per_request errors"
-  local o pid="${PID[$1]}" c1 c2 rps p50 p99 errs perfpid cs sc v1 v2
+run() { # name port conns secs → "rps p50ms p99ms cpu_us_per_request cs_per_request syscalls_per_request voluntary_cs_per_request
+       #   jit_percent_of_cpu errors" (the JVM's C1/C2 compiler threads' share of its CPU over the run; - for HAProxy and nginx)
+  local o pid="${PID[$1]}" c1 c2 rps p50 p99 errs perfpid cs sc v1 v2 j1 j2 jit
   perf stat -e context-switches,raw_syscalls:sys_enter -x, -o "$work/perf.txt" \
     -p "$(echo "$pid" $(pgrep -P "$pid" || true) | tr ' ' ',')" >/dev/null 2>&1 &
   perfpid=$!
   sleep 0.2 # perf attaches to the threads before the load starts
-  c1=$(cpu_ticks "$pid"); v1=$(voluntary_switches "$pid")
+  c1=$(cpu_ticks "$pid"); v1=$(voluntary_switches "$pid"); j1=$(jit_ticks "$pid")
   o=$($LOAD wrk -t"$WRK_THREADS" -c"$3" -d"$4"s --latency -s "$home/bench/post.lua" "http://127.0.0.1:$2" 2>&1)
-  c2=$(cpu_ticks "$pid"); v2=$(voluntary_switches "$pid")
+  c2=$(cpu_ticks "$pid"); v2=$(voluntary_switches "$pid"); j2=$(jit_ticks "$pid")
   kill -INT "$perfpid" 2>/dev/null || true; wait "$perfpid" 2>/dev/null || true
   cs=$(awk -F, '$3=="context-switches" {print $1}' "$work/perf.txt"); sc=$(awk -F, '$3=="raw_syscalls:sys_enter" {print $1}' "$work/perf.txt")
   echo "== $1 c=$3" >> "$raw"; echo "$o" >> "$raw"
@@ -135,10 +136,15 @@ run() { # name port conns secs → "rps p50ms p99ms cpu_us_per_request cs_per_re
   p50=$(awk '$1=="50%" {print $2}' <<<"$o")
   p99=$(awk '$1=="99%" {print $2}' <<<"$o")
   errs=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$o" | tr ' \n' '_ ')
+  jit=-
+  if [ "$1" != direct ] && [ "$1" != haproxy ]; then
+    jit=$(awk -v j=$((j2 - j1)) -v t=$((c2 - c1)) 'BEGIN { printf "%.1f", (t > 0) ? 100 * j / t : 0 }')
+  fi
   echo "$rps $(ms "$p50") $(ms "$p99") $(awk -v t=$((c2 - c1)) -v hz="$ticks_per_s" -v r="$rps" -v s="$4" \
     'BEGIN { printf "%.1f", t / hz * 1e6 / (r * s) }') $(awk -v n="${cs:-0}" -v r="$rps" -v s="$4" 'BEGIN { printf "%.3f", n / (r * s) }') \
     $(awk -v n="${sc:-0}" -v r="$rps" -v s="$4" 'BEGIN { printf "%.2f", n / (r * s) }') \
-    $(awk -v n=$((v2 - v1)) -v r="$rps" -v s="$4" 'BEGIN { printf "%.3f", n / (r * s) }') ${errs:-none}"
+    $(awk -v n=$((v2 - v1)) -v r="$rps" -v s="$4" 'BEGIN { printf "%.3f", n / (r * s) }') \
+    $jit ${errs:-none}"
 }
 ms() { # wrk latency (e.g. 812.00us, 1.20ms, 1.01s) → milliseconds
   awk -v v="$1" 'BEGIN { n=v+0; if (v ~ /us$/) n/=1000; else if (v ~ /ms$/) n=n; else if (v ~ /s$/) n*=1000; printf "%.3f", n }'
@@ -162,9 +168,10 @@ for r in $(seq 1 "$rounds"); do
   for c in 16 64 256; do
     order=("${targets[@]}"); [ $((r % 2)) -eq 0 ] && order=($(printf '%s\n' "${targets[@]}" | tac))
     for t in "${order[@]}"; do
-      read -r rps p50 p99 cpu cs sc vcs errs <<<"$(run "$t" "${PORT[$t]}" "$c" "$secs")"
-      echo "round $r c=$c $t: $rps req/s p50 ${p50}ms p99 ${p99}ms CPU ${cpu}us/req cs/req $cs (voluntary $vcs) syscalls/req $sc errors: $errs" >&2
-      rows="$rows| $r | $c | $t | $rps | $cpu | $p50 | $p99 | $cs | $vcs | $sc | ${errs//_/ } |"$'\n'
+      read -r rps p50 p99 cpu cs sc vcs jit errs <<<"$(run "$t" "${PORT[$t]}" "$c" "$secs")"
+      echo "round $r c=$c $t: $rps req/s p50 ${p50}ms p99 ${p99}ms CPU ${cpu}us/req cs/req $cs (voluntary $vcs) syscalls/req $sc JIT ${jit}% errors: $errs" >&2
+      rows="$rows| $r | $c | $t | $rps | $cpu | $p50 | $p99 | $cs | $vcs | $sc | $jit | ${errs//_/ } |"$'\n'
+      [ "$jit" = - ] || JIT_RUNS="${JIT_RUNS:-}$jit $t $r $c"$'\n'
       RPS[$t,$c]="${RPS[$t,$c]:-} $rps"; P50[$t,$c]="${P50[$t,$c]:-} $p50"; P99[$t,$c]="${P99[$t,$c]:-} $p99"
       CPU[$t,$c]="${CPU[$t,$c]:-} $cpu"; CS[$t,$c]="${CS[$t,$c]:-} $cs"; SC[$t,$c]="${SC[$t,$c]:-} $sc"; VCS[$t,$c]="${VCS[$t,$c]:-} $vcs"
     done
@@ -354,8 +361,12 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
   echo
   echo "## Every run"
   echo
-  echo "| round | conns | target | req/s | CPU µs/req | p50 ms | p99 ms | cs/req | voluntary cs/req | syscalls/req | wrk errors |"
-  echo "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+  echo "JIT: the JVM's compiler threads (C1, C2) as a share of the target's CPU over the run; the warm-up runs before the"
+  echo "rounds are there to leave them idle. $(awk 'NF { n++; s += $1; if ($1 >= m) { m = $1; w = $2 " round " $3 " at " $4 " connections" } }
+    END { if (n) printf "Over the JVM targets'"'"' %d runs: mean %.1f%%, at most %.1f%% (%s).", n, s / n, m, w }' <<<"${JIT_RUNS:-}")"
+  echo
+  echo "| round | conns | target | req/s | CPU µs/req | p50 ms | p99 ms | cs/req | voluntary cs/req | syscalls/req | JIT % of CPU | wrk errors |"
+  echo "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
   printf "%s" "$rows"
   if [ "${PROFILE:-0}" = 1 ]; then
     for ev in cpu alloc; do
