@@ -178,12 +178,7 @@ for r in $(seq 1 "$rounds"); do
   done
 done
 
-# A round in which HAProxy, the steadiest target (no JIT, no collector), answered under 0.7x its median rate at that
-# connection count was disturbed by the host for whatever ran near it: it stays in "Every run" and is left out of the
-# means and medians of every target (never leaving fewer than two rounds). Fixed before the runs it applies to.
-keep_rounds() { # the HAProxy rates of the rounds → one 1 (kept) or 0 (left out) per round
-  awk -v m="$(medianf "$1")" '{ for (i = 1; i <= NF; i++) printf "%d ", ($i >= 0.7 * m) }' <<<"$1"
-}
+# Disturbed rounds (keep_rounds, common.sh) stay in "Every run" and are left out of every target's means and medians.
 only_kept() { # values, keep flags → the values whose flag is 1
   awk -v k="$2" 'BEGIN { split(k, f, " ") } { for (i = 1; i <= NF; i++) if (f[i]) printf " %s", $i }' <<<"$1"
 }
