@@ -2,8 +2,10 @@
 # Pools the rounds of several bench/gateway-vs-haproxy.sh results files: in each file, at each connection count, the
 # harness's rule for disturbed rounds (keep_rounds, common.sh), then every kept round of every file counted once.
 # Prints each target's CPU per request and p99 over the pooled rounds and the ratios the same-loop floor goals are
-# judged on (slagate and `before` against the Netty spike and HAProxy). The files must have measured the same builds
-# as slagate and as `before`: the script pools rounds, it does not check builds.
+# judged on (slagate and `before` against the Netty spike and HAProxy), then the same CPU ratios taken round by round
+# (both targets of a ratio measured in the same round, minutes apart at most) with their mean and a 95% interval
+# (Student's t over the rounds): how far the host's drift between rounds leaves a ratio from a threshold. The files
+# must have measured the same builds as slagate and as `before`: the script pools rounds, it does not check builds.
 #
 #   bench/pool-runs.sh bench/results/gateway-vs-haproxy-switch-run1.md bench/results/gateway-vs-haproxy-switch-run2.md
 set -euo pipefail
@@ -17,7 +19,7 @@ every_run() { # results file → "round conns target req/s cpu p99" per row of i
 }
 ratio() { [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }' || echo -; }
 
-declare -A CPU P99
+declare -A CPU P99 PAIRS
 conns=() targets=() left=""
 for f in "$@"; do
   rows=$(every_run "$f"); [ -n "$rows" ] || { echo "$f: no \"Every run\" table" >&2; exit 2; }
@@ -31,10 +33,15 @@ for f in "$@"; do
     for r in $rounds; do
       i=$((i + 1))
       if [ "$(awk -v i="$i" '{ print $i }' <<<"$keep")" = 0 ]; then left="$left $f round $r at $c;"; continue; fi
+      declare -A ROUND=()
       while read -r _ _ t _ cpu p99; do
         [[ " ${targets[*]} " == *" $t "* ]] || targets+=("$t")
-        CPU[$t,$c]="${CPU[$t,$c]:-} $cpu"; P99[$t,$c]="${P99[$t,$c]:-} $p99"
+        CPU[$t,$c]="${CPU[$t,$c]:-} $cpu"; P99[$t,$c]="${P99[$t,$c]:-} $p99"; ROUND[$t]=$cpu
       done < <(awk -v r="$r" -v c="$c" '$1 == r && $2 == c' <<<"$rows")
+      for pair in gateway/netty before/netty gateway/before; do
+        a=${ROUND[${pair%/*}]:-} b=${ROUND[${pair#*/}]:-}
+        [ -n "$a" ] && [ -n "$b" ] && PAIRS[$pair,$c]="${PAIRS[$pair,$c]:-} $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", a / b }')"
+      done
     done
   done
 done
@@ -60,4 +67,22 @@ for c in $(printf '%s\n' "${conns[@]}" | sort -n); do
   echo "| $c | $(ratio "$(m gateway "$c")" "$(m netty "$c")") | $(ratio "$(p gateway "$c")" "$(p haproxy "$c")") |" \
     "$(ratio "$(m before "$c")" "$(m netty "$c")") | $(ratio "$(p before "$c")" "$(p haproxy "$c")") |" \
     "$(ratio "$(m gateway "$c")" "$(m before "$c")") |"
+done
+
+# paired RATIOS → "mean [lo..hi] (n)": the mean of the rounds' ratios and its 95% interval (Student's t, n - 1 degrees of freedom)
+paired() {
+  [ -n "$1" ] || { echo -; return; }
+  awk '{ n = NF; for (i = 1; i <= n; i++) s += $i; m = s / n; for (i = 1; i <= n; i++) v += ($i - m) ^ 2
+    split("12.71 4.30 3.18 2.78 2.57 2.45 2.36 2.31 2.26 2.23 2.20 2.18 2.16 2.14 2.13 2.12 2.11 2.10 2.09 2.09 2.08 2.07 2.07 2.06 2.06 2.06 2.05 2.05 2.05 2.04", t, " ")
+    if (n < 2) { printf "%.2f (1 round)", m; exit }
+    h = (n - 1 <= 30 ? t[n - 1] : 2.0) * sqrt(v / (n - 1) / n)
+    printf "%.2f [%.2f..%.2f] (%d rounds)", m, m - h, m + h, n }' <<<"$1"
+}
+echo
+echo "The same CPU ratios round by round: the mean of the kept rounds' ratios and its 95% interval."
+echo
+echo "| conns | slagate/Netty spike CPU | before/Netty spike CPU | slagate/before CPU |"
+echo "| ---: | ---: | ---: | ---: |"
+for c in $(printf '%s\n' "${conns[@]}" | sort -n); do
+  echo "| $c | $(paired "${PAIRS[gateway/netty,$c]:-}") | $(paired "${PAIRS[before/netty,$c]:-}") | $(paired "${PAIRS[gateway/before,$c]:-}") |"
 done
