@@ -5,7 +5,8 @@
 # judged on (slagate and `before` against the Netty spike and HAProxy), then the same CPU ratios taken round by round
 # (both targets of a ratio measured in the same round, minutes apart at most) with their mean and a 95% interval
 # (Student's t over the rounds): how far the host's drift between rounds leaves a ratio from a threshold. The files
-# must have measured the same builds as slagate and as `before`: the script pools rounds, it does not check builds.
+# must have measured the same builds as slagate and as `before`: the script lists each file's command and pools rounds;
+# it does not check builds.
 #
 #   bench/pool-runs.sh bench/results/gateway-vs-haproxy-switch-run1.md bench/results/gateway-vs-haproxy-switch-run2.md
 set -euo pipefail
@@ -46,7 +47,9 @@ for f in "$@"; do
   done
 done
 
-echo "Pooled over $# runs: $*"
+echo "Pooled over $# runs (each file's command: the builds measured as slagate and as \`before\`):"
+echo
+for f in "$@"; do echo "- $f: $(grep -m1 '^Command: ' "$f" | sed 's/^Command: //')"; done
 echo
 echo "| conns | rounds kept | target | CPU µs/req mean [min..max] | p99 ms (median) |"
 echo "| ---: | ---: | --- | ---: | ---: |"
