@@ -49,7 +49,6 @@ echo "$floodrows" >&2
 col() { awk -v p="$1" -v c="$2" '$1 == p { printf "%s ", $c }' <<<"$floodrows"; }
 fchecks=$(curl -s "http://127.0.0.1:$((PORT[basic] + 1))/metrics" | awk '/^slagate_authentication_checks_total/ {print $2}')
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 {
   echo "# What proving the customer costs — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
@@ -94,7 +93,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
     echo "| $p | $(spread "$reqs") | $(spreadf "$(col "$p" 5)") | $(spreadf "$(col "$p" 6)") | $(spread "$(col "$p" 7)") | $(spread "$(col "$p" 12)") |"
   done
   echo
-  echo "p99 with the flood / without: $(ratio "$(meanf "$(col flood 6)")" "$(meanf "$(col quiet 6)")")."
+  echo "p99 with the flood / without: $(ratio "$(meanf "$(col flood 6)")" "$(meanf "$(col quiet 6)")" 3)."
   echo
   echo "### Every phase"
   echo

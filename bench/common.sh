@@ -95,6 +95,8 @@ medianf() { tr ' ' '\n' <<<"$1" | awk 'NF' | sort -g | awk '{ v[NR]=$1 } END { i
 keep_rounds() { # the HAProxy rates of the rounds → one 1 (kept) or 0 (left out) per round
   awk -v m="$(medianf "$1")" '{ for (i = 1; i <= NF; i++) printf "%d ", ($i >= 0.7 * m) }' <<<"$1"
 }
+# a / b to two decimals (or the third argument's), or - when either is missing
+ratio() { [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { printf "%.*f", d, a / b }' || echo -; }
 # The mean with the smallest and largest: "12.3 [11.0..13.5]" (spread: one decimal, spreadf: three).
 spread() { awk '{ s=0; lo=$1; hi=$1; for (i=1;i<=NF;i++) { s+=$i; if ($i<lo) lo=$i; if ($i>hi) hi=$i }; printf "%.1f [%.1f..%.1f]", s/NF, lo, hi }' <<<"$1"; }
 spreadf() { awk '{ s=0; lo=$1; hi=$1; for (i=1;i<=NF;i++) { s+=$i; if ($i<lo) lo=$i; if ($i>hi) hi=$i }; printf "%.3f [%.3f..%.3f]", s/NF, lo, hi }' <<<"$1"; }
@@ -108,6 +110,7 @@ spreadf() { awk '{ s=0; lo=$1; hi=$1; for (i=1;i<=NF;i++) { s+=$i; if ($i<lo) lo
 # "C1 CompilerThre…" and "C2 CompilerThre…" (/proc/PID/task/*/comm).
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 jit_ticks() { local t s=0; for t in /proc/"$1"/task/*; do case "$(cat "$t/comm" 2>/dev/null)" in "C1 Compiler"*|"C2 Compiler"*) s=$((s + $(awk '{print $14 + $15}' "$t/stat")));; esac; done; echo "$s"; }
+# wrk latency (e.g. 812.00us, 1.20ms, 1.01s) → milliseconds
 ms() { awk -v v="$1" 'BEGIN { n=v+0; if (v ~ /us$/) n/=1000; else if (v ~ /ms$/) n=n; else if (v ~ /s$/) n*=1000; printf "%.3f", n }'; }
 wrk_cpu_run() {
   local o c1 c2 j1 j2 rps p99 errs hz

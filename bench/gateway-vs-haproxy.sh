@@ -146,10 +146,6 @@ run() { # name port conns secs → "rps p50ms p99ms cpu_us_per_request cs_per_re
     $(awk -v n=$((v2 - v1)) -v r="$rps" -v s="$4" 'BEGIN { printf "%.3f", n / (r * s) }') \
     $jit ${errs:-none}"
 }
-ms() { # wrk latency (e.g. 812.00us, 1.20ms, 1.01s) → milliseconds
-  awk -v v="$1" 'BEGIN { n=v+0; if (v ~ /us$/) n/=1000; else if (v ~ /ms$/) n=n; else if (v ~ /s$/) n*=1000; printf "%.3f", n }'
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 : > "$raw"
 targets=(direct haproxy gateway); [ -n "${BEFORE_JAR:-}" ] && targets+=(before)

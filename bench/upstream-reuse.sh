@@ -63,7 +63,6 @@ done
 
 opened() { curl -s "http://127.0.0.1:$(( PORT[$1] + 1 ))/metrics" | awk '/^slagate_upstream_connections_opened_total/ {print $2}'; }
 reused() { curl -s "http://127.0.0.1:$(( PORT[$1] + 1 ))/metrics" | awk '/^slagate_upstream_connections_reused_total/ {print $2}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 {
   echo "# gateway.upstreamReuse: the cost of each mode beside shared — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
