@@ -16,7 +16,8 @@ final class AuthenticationSection {
             return AuthenticationSettings.OFF;
         }
         ConfigNode a = g.object("authentication");
-        a.allowOnly("mode", "realm", "basic", "apiKey", "jwt", "clientCertificate", "cache", "workers", "failures");
+        a.allowOnly("mode", "realm", "basic", "apiKey", "jwt", "clientCertificate", "revocation", "cache", "workers", "failures",
+                "successes", "forwardCredentials", "identityHeader", "wsSecurity");
         AuthenticationSettings d = AuthenticationSettings.OFF;
         AuthenticationSettings.Mode mode = a.choice("mode", AuthenticationSettings.Mode.REQUIRED,
                 s -> switch (s) {
@@ -53,17 +54,49 @@ final class AuthenticationSection {
         }
         ConfigNode c = a.object("cache");
         c.allowOnly("entries", "ttl");
-        ConfigNode f = a.object("failures");
-        f.allowOnly("rate", "burst");
-        AuthenticationSettings s = new AuthenticationSettings(mode, realm, htpasswd, keyHeader, keys, jwt, cert,
+        String identity = a.string("identityHeader", null);
+        if (identity != null && !ConfigLoader.HEADER.matcher(identity).matches()) {
+            a.problem("identityHeader", identity, "must be an HTTP header name, e.g. X-Authenticated-Customer");
+        }
+        AuthenticationSettings s = new AuthenticationSettings(mode, realm, htpasswd, keyHeader, keys, jwt, cert, revocation(a),
                 c.integer("entries", d.cacheEntries(), 1, 10_000_000),
                 c.duration("ttl", d.cacheTtl(), Duration.ofSeconds(1), Duration.ofDays(1)),
-                a.integer("workers", d.workers(), 1, 64),
-                f.number("rate", d.failureRate(), 0.001, 1e6), f.integer("burst", d.failureBurst(), 1, 1_000_000));
+                a.integer("workers", d.workers(), 1, 64), limit(a, "failures", d.failures()), limit(a, "successes", d.successes()),
+                a.bool("forwardCredentials", false), identity, wsSecurity(a, htpasswd));
         if (!s.on()) {
-            a.problemHere("names no mechanism; set one or more of basic.htpasswd, apiKey.file, jwt.jwks, clientCertificate");
+            a.problemHere("names no mechanism; set one or more of basic.htpasswd, apiKey.file, jwt.jwks, clientCertificate,"
+                    + " wsSecurity.usernameToken");
         }
         return s;
+    }
+
+    /** {@code name: {rate, burst}}: a generic cell rate. */
+    private static AuthenticationSettings.Limit limit(ConfigNode a, String name, AuthenticationSettings.Limit d) {
+        ConfigNode f = a.object(name);
+        f.allowOnly("rate", "burst");
+        return new AuthenticationSettings.Limit(f.number("rate", d.rate(), 0.001, 1e6), f.integer("burst", d.burst(), 1, 1_000_000));
+    }
+
+    private static AuthenticationSettings.Revocation revocation(ConfigNode a) {
+        if (a.child("revocation").isMissing()) {
+            return AuthenticationSettings.Revocation.NONE;
+        }
+        ConfigNode r = a.object("revocation");
+        r.allowOnly("crl", "denyList");
+        return new AuthenticationSettings.Revocation(ConfigLoader.existingFile(r, "crl"), ConfigLoader.existingFile(r, "denyList"));
+    }
+
+    private static AuthenticationSettings.WsSecurity wsSecurity(ConfigNode a, String htpasswd) {
+        AuthenticationSettings.WsSecurity d = AuthenticationSettings.WsSecurity.OFF;
+        ConfigNode w = a.object("wsSecurity");
+        w.allowOnly("usernameToken", "maxHeaderBytes", "clockSkew");
+        boolean token = w.bool("usernameToken", false);
+        if (token && htpasswd == null) {
+            w.problem("usernameToken", true, "needs basic.htpasswd: a UsernameToken's password is checked against it");
+        }
+        return new AuthenticationSettings.WsSecurity(token,
+                (int) w.bytes("maxHeaderBytes", d.maxHeaderBytes(), 1024, 1024 * 1024),
+                w.duration("clockSkew", d.clockSkew(), Duration.ZERO, Duration.ofHours(1)));
     }
 
     private static AuthenticationSettings.JwtSettings jwt(ConfigNode j) {
@@ -92,7 +125,12 @@ final class AuthenticationSection {
                 j.duration("refresh", Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofDays(1)));
     }
 
+    /** Whether {@code host} is the loopback: the name {@code localhost}, or a literal loopback address (never a name like 127.x.example). */
     static boolean loopback(String host) {
-        return host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]") || host.equals("::1");
+        if (host.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        java.net.InetAddress a = Cidr.literal(host);
+        return a != null && a.isLoopbackAddress();
     }
 }

@@ -58,6 +58,33 @@ public final class Cidr {
         return new Cidr(bytes, prefix);
     }
 
+    /**
+     * The address {@code text} writes literally ({@code 192.0.2.7}, {@code 2001:db8::1}, {@code [2001:db8::1]}), or null
+     * when it is no literal address: never a DNS lookup.
+     */
+    public static InetAddress literal(String text) {
+        String t = text.length() > 2 && text.charAt(0) == '[' && text.charAt(text.length() - 1) == ']'
+                ? text.substring(1, text.length() - 1) : text;
+        if (t.length() > 45 || !(IPV4.matcher(t).matches() && octets(t)) && !IPV6.matcher(t).matches()) {
+            return null;
+        }
+        try {
+            return InetAddress.getByName(t); // a literal: no lookup
+        } catch (UnknownHostException e) {
+            return null;
+        }
+    }
+
+    /** Whether each part of a dotted quad is at most 255 (a larger one would be taken for a host name and looked up). */
+    private static boolean octets(String dotted) {
+        for (String part : dotted.split("\\.")) {
+            if (Integer.parseInt(part) > 255) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public boolean contains(InetAddress address) {
         byte[] a = address.getAddress();
         if (a.length != network.length) {

@@ -4,19 +4,15 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.slagate.config.AtomicFiles;
 import io.slagate.config.AuthenticationSettings;
 import io.slagate.config.ConfigCheck;
 import io.slagate.config.SlagateConfig;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -26,33 +22,33 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Request;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Proves the customer of a request before anything keys on it: a TLS client certificate, HTTP Basic against
- * an htpasswd file, a JWT bearer token or an API key, whichever of the configured mechanisms the request
- * carries. A credential verified lately is found in the cache by its digest (a warm request costs a hash and
- * a lookup); a bcrypt or signature check runs on a small bounded pool, never an event loop, and its answer
- * comes back through the caller's callback. Failed attempts are limited per client address and per claimed
- * name, so a flood of wrong passwords is refused unchecked.
+ * an htpasswd file, a JWT bearer token, an API key or a WS-Security UsernameToken, whichever of the configured
+ * mechanisms the request carries. A credential verified lately is found in the cache by its canonical form (a
+ * warm request costs a hash and a lookup); a bcrypt or signature check runs on a small bounded pool, never an
+ * event loop, and its answer comes back through the caller's callback. Failed attempts are limited per client and
+ * per claimed name, reserved before any work; successful password checks per customer.
  */
 public final class Authenticator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Authenticator.class);
     /** Credentials longer than this are refused unread. */
     static final int MAX_CREDENTIAL = 8192;
-    private static final String CERT_CUSTOMER = Authenticator.class.getName() + ".certificate";
+    /** Checks that may wait for a worker; beyond, {@link Outcome#BUSY}. */
+    static final int QUEUE = 256;
 
     public enum Outcome {
         /** The customer is proven. */
         VERIFIED,
         /** No credentials, and they are optional. */
         ANONYMOUS,
-        /** Credentials missing (and required) or wrong: 401. */
+        /** Credentials missing (and required), malformed or wrong: 401. */
         REFUSED,
-        /** Too many failures from this address (or for this name from it): refused unchecked. */
+        /** Too many failures from this client (or for this name), or too many checks for this customer: refused unchecked. */
         THROTTLED,
         /** The checking pool is full: the gateway's own overload, not the client's fault. */
         BUSY
@@ -60,37 +56,62 @@ public final class Authenticator implements AutoCloseable {
 
     /**
      * What a request proved: its outcome, and its customer when {@link Outcome#VERIFIED}; or, with no outcome yet, the
-     * slow check that will decide it ({@link #pending}), to be run by {@link #await}.
+     * slow check that will decide it ({@link #pending}), to be run by {@link #await}; or {@link #IN_BODY}: the only
+     * credential it may carry is in its SOAP header.
      */
     public record Result(Outcome outcome, String customer, SlowCheck slow) {
         static final Result ANONYMOUS = new Result(Outcome.ANONYMOUS, null, null);
         static final Result REFUSED = new Result(Outcome.REFUSED, null, null);
         static final Result THROTTLED = new Result(Outcome.THROTTLED, null, null);
         static final Result BUSY = new Result(Outcome.BUSY, null, null);
+        /** Read the body's SOAP header, then ask {@link Authenticator#checkToken}. */
+        public static final Result IN_BODY = new Result(null, null, null);
 
         static Result verified(String customer) {
             return new Result(Outcome.VERIFIED, customer, null);
+        }
+
+        static Result pending(SlowCheck slow) {
+            return new Result(null, null, slow);
         }
 
         /** Whether a slow check must run first: hand it to {@link #await}. */
         public boolean pending() {
             return slow != null;
         }
+
+        /** Whether the credential is to be looked for in the body. */
+        public boolean inBody() {
+            return this == IN_BODY;
+        }
     }
 
-    /** A check run on the checking pool: its result, or null when it hands one to {@code done} later itself. */
+    /** A check run on the checking pool. */
     interface SlowCheck {
-        Result run(Consumer<Result> done);
+        /** The cache entry its verdict fills: concurrent checks of one credential share one run. */
+        CredentialKey key();
+
+        /** The cache's generation when its credentials were read. */
+        long generation();
+
+        /** Its verdict, or null when it hands one to {@code later} itself. */
+        CredentialCache.Verdict run(Consumer<CredentialCache.Verdict> later);
+
+        /** It will not run (the pool is full, or the same check is running): what it reserved is given back. */
+        default void abandoned() {
+        }
     }
 
     private final AuthenticationSettings settings;
     private final LongSupplier clock;
     private final CredentialCache cache;
     private final FailureLimiter failures;
+    private final ClientAddress clients;
     private final ThreadPoolExecutor checks;
     private final Credentials credentials;
-    private final JwksKeys jwks;
-    private final JwtCheck jwt;
+    private final PasswordCheck passwords;
+    private final BearerCheck bearer;
+    private final CertificateCheck certificates;
     private final Counter[] outcomes = new Counter[Outcome.values().length];
     private final Counter slowChecks;
 
@@ -101,7 +122,8 @@ public final class Authenticator implements AutoCloseable {
     public static Authenticator of(SlagateConfig config, MeterRegistry registry, LongSupplier nanoClock) {
         AuthenticationSettings a = config.gateway().authentication();
         if (a.on()) {
-            return new Authenticator(a, registry, config.gateway().id(), nanoClock);
+            return new Authenticator(a, new ClientAddress(config.gateway().clients().trustedProxies()),
+                    CertificateCheck.trustStore(config.gateway().tls()), registry, config.gateway().id(), nanoClock);
         }
         if (ConfigCheck.namesCustomers(config)) {
             LOG.warn("customer names are claimed, not proven: the classification or quotas name customers, and without "
@@ -110,22 +132,27 @@ public final class Authenticator implements AutoCloseable {
         return null;
     }
 
-    public Authenticator(AuthenticationSettings settings, MeterRegistry registry, String gatewayId, LongSupplier nanoClock) {
+    Authenticator(AuthenticationSettings settings, ClientAddress clients, List<java.security.cert.X509Certificate> trusted,
+                  MeterRegistry registry, String gatewayId, LongSupplier nanoClock) {
         this.settings = settings;
         this.clock = nanoClock;
-        this.cache = new CredentialCache(settings.cacheEntries(), settings.cacheTtl().toNanos());
-        this.failures = new FailureLimiter(settings.failureRate(), settings.failureBurst());
+        this.clients = clients;
+        this.cache = new CredentialCache(settings.cacheEntries(), settings.cacheTtl().toNanos(), nanoClock);
+        this.failures = new FailureLimiter(settings.failures().rate(), settings.failures().burst());
         AtomicInteger n = new AtomicInteger();
         this.checks = new ThreadPoolExecutor(settings.workers(), settings.workers(), 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(256), r -> {
+                new ArrayBlockingQueue<>(QUEUE), r -> {
                     Thread t = new Thread(r, "slagate-" + gatewayId + "-auth-" + n.incrementAndGet());
                     t.setDaemon(true);
                     return t;
                 });
         this.credentials = new Credentials(settings.htpasswd() == null ? null : Path.of(settings.htpasswd()),
                 settings.apiKeys() == null ? null : Path.of(settings.apiKeys()));
-        this.jwks = settings.jwt() == null ? null : new JwksKeys(settings.jwt().jwks(), nanoClock, settings.jwt().refresh());
-        this.jwt = settings.jwt() == null ? null : new JwtCheck(settings.jwt(), System::currentTimeMillis);
+        this.passwords = new PasswordCheck(credentials, failures,
+                new CellRates(settings.successes().rate(), settings.successes().burst(), FailureLimiter.MAX_KEYS), cache, nanoClock);
+        this.bearer = settings.jwt() == null ? null : new BearerCheck(settings.jwt(), failures, cache, nanoClock);
+        this.certificates = settings.clientCertificate() == null ? null
+                : new CertificateCheck(settings.clientCertificate(), settings.revocation(), trusted);
         for (Outcome o : Outcome.values()) {
             outcomes[o.ordinal()] = Counter.builder("slagate.authentication").tag("gateway", gatewayId)
                     .tag("outcome", o.name().toLowerCase()).description("Requests by what their credentials proved")
@@ -135,13 +162,13 @@ public final class Authenticator implements AutoCloseable {
                 .description("bcrypt and signature checks run (a cached credential needs none)").register(registry);
         Gauge.builder("slagate.authentication.cached", cache, CredentialCache::size).tag("gateway", gatewayId)
                 .description("Verified credentials cached").register(registry);
-        if (jwks != null) {
-            FunctionCounter.builder("slagate.authentication.jwks.fetches", jwks, JwksKeys::fetches).tag("gateway", gatewayId)
+        if (bearer != null) {
+            FunctionCounter.builder("slagate.authentication.jwks.fetches", bearer, BearerCheck::fetches).tag("gateway", gatewayId)
                     .description("Fetches of the JWKS").register(registry);
         }
         credentials.reload(true);
-        if (jwks != null) {
-            jwks.refresh().join(); // a failure is logged; tokens are refused until a fetch succeeds
+        if (bearer != null) {
+            bearer.start(); // a failure is logged; tokens are refused until a fetch succeeds
         }
     }
 
@@ -151,11 +178,13 @@ public final class Authenticator implements AutoCloseable {
             if (credentials.reload(false)) {
                 cache.clear();
             }
+            if (certificates != null) {
+                certificates.reload();
+            }
             failures.sweep(clock.getAsLong());
         }, 1, 1, TimeUnit.SECONDS);
-        if (jwks != null) {
-            long refresh = settings.jwt().refresh().toMillis();
-            timer.scheduleWithFixedDelay(jwks::refresh, refresh, refresh, TimeUnit.MILLISECONDS);
+        if (bearer != null) {
+            bearer.schedule(timer);
         }
     }
 
@@ -177,71 +206,104 @@ public final class Authenticator implements AutoCloseable {
      * @return whether a file changed
      */
     public boolean replaceFiles(String htpasswd, String apiKeys) throws IOException {
-        boolean changed = replace(settings.htpasswd(), htpasswd) | replace(settings.apiKeys(), apiKeys);
+        boolean changed = CredentialFiles.replace(settings.htpasswd(), htpasswd) | CredentialFiles.replace(settings.apiKeys(), apiKeys);
         if (changed) {
             reload();
         }
         return changed;
     }
 
-    private static boolean replace(String file, String text) throws IOException {
-        if (file == null || text == null) {
-            return false;
-        }
-        Path path = Path.of(file);
-        if (Files.isReadable(path) && Files.readString(path, StandardCharsets.UTF_8).equals(text)) {
-            return false;
-        }
-        AtomicFiles.write(path, text, true);
-        return true;
-    }
-
     /**
      * What {@code request} proves, on the request path: a cached credential, an API key or a certificate at once,
      * without allocating for a cached one; a credential that needs bcrypt or a signature check comes back
-     * {@link Result#pending}, for {@link #await}.
+     * {@link Result#pending}, for {@link #await}; {@link Result#IN_BODY} when only the body may hold one.
      */
     public Result check(Request request) {
         Result r = decide(request);
-        if (!r.pending()) {
+        if (!r.pending() && !r.inBody()) {
             counted(r);
         }
         return r;
     }
 
     /**
-     * Runs a pending result's check on the checking pool; {@code later} gets the outcome (on a checking thread).
-     * Null when the check was taken, or {@link Outcome#BUSY} at once when the pool is full.
+     * What a request's UsernameToken proves ({@code null}: it carries none), once its SOAP header is read: like
+     * {@link #check}, a result at once or pending.
+     */
+    public Result checkToken(Request request, String user, String password) {
+        Result r;
+        if (user == null) {
+            r = settings.mode() == AuthenticationSettings.Mode.REQUIRED ? Result.REFUSED : Result.ANONYMOUS;
+        } else {
+            CredentialKey key = CredentialKey.of("U" + user + '\0' + password);
+            Result cached = cache.get(key);
+            r = cached != null ? cached : passwords.check(clients.of(request), user, password, key, clock.getAsLong());
+        }
+        if (!r.pending()) {
+            counted(r);
+        }
+        return r;
+    }
+
+    /** A request's security header could not be read: a malformed credential, charged to its client. */
+    public Result malformedToken(Request request) {
+        Result r = malformed(request);
+        counted(r);
+        return r;
+    }
+
+    /**
+     * Runs a pending result's check on the checking pool, or joins the same check under way; {@code later} gets the
+     * outcome (on a checking thread). Null when the check was taken, or {@link Outcome#BUSY} at once when the pool is full.
      */
     public Result await(Result pending, Consumer<Result> later) {
-        Consumer<Result> done = r -> {
-            counted(r);
-            later.accept(r);
-        };
-        try {
-            checks.execute(() -> {
-                slowChecks.increment();
-                Result r;
-                try {
-                    r = pending.slow().run(done);
-                } catch (RuntimeException e) {
-                    LOG.warn("a credential check failed: {}", e.toString());
-                    r = Result.REFUSED;
-                }
-                if (r != null) {
-                    done.accept(r);
-                }
-            });
+        SlowCheck slow = pending.slow();
+        CompletableFuture<CredentialCache.Verdict> mine = new CompletableFuture<>();
+        CompletableFuture<CredentialCache.Verdict> running = cache.claim(slow.key(), mine);
+        if (running != null) {
+            slow.abandoned(); // the same credential is being checked: its verdict is this request's too, at no charge
+            running.whenComplete((v, e) -> deliver(v, later));
             return null;
+        }
+        try {
+            checks.execute(() -> run(slow, mine));
         } catch (RejectedExecutionException full) {
+            slow.abandoned();
+            mine.complete(CredentialCache.Verdict.of(Result.BUSY));
+            cache.settle(slow.key(), mine, slow.generation());
             counted(Result.BUSY);
             return Result.BUSY;
         }
+        mine.whenComplete((v, e) -> {
+            cache.settle(slow.key(), mine, slow.generation());
+            deliver(v, later);
+        });
+        return null;
+    }
+
+    private void run(SlowCheck slow, CompletableFuture<CredentialCache.Verdict> mine) {
+        slowChecks.increment();
+        CredentialCache.Verdict v;
+        try {
+            v = slow.run(mine::complete);
+        } catch (RuntimeException e) {
+            LOG.warn("a credential check failed: {}", e.toString());
+            v = CredentialCache.Verdict.of(Result.REFUSED);
+        }
+        if (v != null) {
+            mine.complete(v);
+        }
+    }
+
+    private void deliver(CredentialCache.Verdict v, Consumer<Result> later) {
+        Result r = v == null ? Result.BUSY : v.result();
+        counted(r);
+        later.accept(r);
     }
 
     private Result decide(Request request) {
-        if (settings.clientCertificate() != null) {
-            Result r = certificate(request);
+        if (certificates != null) {
+            Result r = certificates.check(request);
             if (r != null) {
                 return r;
             }
@@ -249,9 +311,12 @@ public final class Authenticator implements AutoCloseable {
         HttpFields headers = request.getHeaders();
         String authorization = headers.get(HttpHeader.AUTHORIZATION);
         if (authorization != null) {
-            boolean basic = credentials.basic() != null && authorization.regionMatches(true, 0, "Basic ", 0, 6);
-            if (basic || jwt != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-                return authorization(authorization, basic, request);
+            if (settings.passwords() && scheme(authorization, "Basic")) {
+                return basic(authorization, request);
+            }
+            if (bearer != null && scheme(authorization, "Bearer")) {
+                return authorization.length() > MAX_CREDENTIAL || !BearerCheck.wellFormed(authorization) ? malformed(request)
+                        : bearer.check(authorization, () -> clients.of(request), clock.getAsLong());
             }
         }
         if (credentials.apiKeys() != null) {
@@ -260,113 +325,44 @@ public final class Authenticator implements AutoCloseable {
                 return apiKey(key, request);
             }
         }
+        if (settings.wsSecurity().usernameToken() && request.getLength() != 0 && "POST".equals(request.getMethod())) {
+            return Result.IN_BODY;
+        }
         return settings.mode() == AuthenticationSettings.Mode.REQUIRED ? Result.REFUSED : Result.ANONYMOUS;
     }
 
-    /** The customer of the connection's client certificate (read once per connection), or null: none was presented. */
-    private Result certificate(Request request) {
-        Object known = request.getConnectionMetaData().getAttribute(CERT_CUSTOMER);
-        if (known instanceof String customer) {
-            return customer.isEmpty() ? Result.REFUSED : Result.verified(customer);
-        }
-        if (!(request.getAttribute(EndPoint.SslSessionData.ATTRIBUTE) instanceof EndPoint.SslSessionData ssl)) {
-            return null;
-        }
-        X509Certificate[] chain = ssl.peerCertificates();
-        if (chain == null || chain.length == 0) {
-            return null;
-        }
-        String customer = ClientCertificates.customer(chain[0], settings.clientCertificate());
-        request.getConnectionMetaData().setAttribute(CERT_CUSTOMER, customer == null ? "" : customer);
-        return customer == null ? Result.REFUSED : Result.verified(customer);
+    /** Whether {@code authorization} names {@code scheme} (in any case), followed by whatever: a malformed one is refused, not ignored. */
+    private static boolean scheme(String authorization, String scheme) {
+        int n = scheme.length();
+        return authorization.regionMatches(true, 0, scheme, 0, n)
+                && (authorization.length() == n || authorization.charAt(n) == ' ' || authorization.charAt(n) == '\t');
     }
 
-    /** An Authorization header (Basic or Bearer): from the cache when verified lately, else checked. */
-    private Result authorization(String authorization, boolean basic, Request request) {
-        if (authorization.length() > MAX_CREDENTIAL) {
-            return refused(Request.getRemoteAddr(request), null);
+    /** HTTP Basic, canonical only: from the cache when verified lately, else checked. */
+    private Result basic(String authorization, Request request) {
+        if (authorization.length() > MAX_CREDENTIAL || !BasicCredential.isBasic(authorization) || !BasicCredential.canonical(authorization)) {
+            return malformed(request);
         }
-        long now = clock.getAsLong();
-        CredentialKey key = CredentialKey.of(authorization);
-        Result cached = cache.get(key, now);
+        CredentialKey key = CredentialKey.of('B', authorization, BasicCredential.TOKEN);
+        Result cached = cache.get(key);
         if (cached != null) {
             return cached;
         }
-        String address = Request.getRemoteAddr(request); // only on a miss: a string made per call
-        return basic ? basic(authorization, key, now, address) : bearer(authorization, key, now, address);
-    }
-
-    private Result basic(String authorization, CredentialKey key, long now, String address) {
-        String decoded;
-        try {
-            decoded = new String(Base64.getDecoder().decode(authorization.substring(6).trim()), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException notBase64) {
-            return refused(address, null);
+        BasicCredential.UserPass up = BasicCredential.decode(authorization);
+        if (up == null) {
+            return malformed(request);
         }
-        int colon = decoded.indexOf(':');
-        if (colon <= 0) {
-            return refused(address, null);
-        }
-        String user = decoded.substring(0, colon);
-        String password = decoded.substring(colon + 1);
-        if (!failures.allows(address, user, now)) {
-            return Result.THROTTLED;
-        }
-        long generation = cache.generation();
-        Credentials.Basic basic = credentials.basic();
-        return new Result(null, null, done -> {
-            if (Bcrypt.verify(password, basic.hashes().get(user), basic.dummy())) {
-                Result verified = Result.verified(user);
-                cache.put(key, verified, clock.getAsLong(), Long.MAX_VALUE, generation);
-                return verified;
-            }
-            failures.failed(address, user, clock.getAsLong());
-            return Result.REFUSED;
-        });
-    }
-
-    private Result bearer(String authorization, CredentialKey key, long now, String address) {
-        if (!failures.allows(address, null, now)) {
-            return Result.THROTTLED;
-        }
-        String token = authorization.substring(7).trim();
-        long generation = cache.generation();
-        return new Result(null, null, done -> {
-            JwtCheck.Verdict v = jwt.check(token, jwks);
-            if (!v.unknownKey()) {
-                return bearerVerdict(v, key, address, generation);
-            }
-            // a key rotated in since the last fetch: one fetch (at most one a refresh period), then checked again
-            jwks.refreshForUnknown().whenComplete((fetched, e) -> done.accept(
-                    bearerVerdict(Boolean.TRUE.equals(fetched) ? jwt.check(token, jwks) : v, key, address, generation)));
-            return null;
-        });
-    }
-
-    private Result bearerVerdict(JwtCheck.Verdict v, CredentialKey key, String address, long generation) {
-        long now = clock.getAsLong();
-        if (v.customer() == null) {
-            failures.failed(address, null, now);
-            return Result.REFUSED;
-        }
-        long left = v.notAfterMillis() - System.currentTimeMillis();
-        Result verified = Result.verified(v.customer());
-        cache.put(key, verified, now, now + Math.max(0, left) * 1_000_000L, generation);
-        return verified;
+        return passwords.check(clients.of(request), up.user(), up.password(), key, clock.getAsLong());
     }
 
     private Result apiKey(String key, Request request) {
         String customer = key.length() > MAX_CREDENTIAL ? null : credentials.apiKeys().get(CredentialKey.hex(key));
-        if (customer != null) {
-            return Result.verified(customer);
-        }
-        String address = Request.getRemoteAddr(request);
-        return failures.allows(address, null, clock.getAsLong()) ? refused(address, null) : Result.THROTTLED;
+        return customer != null ? Result.verified(customer) : malformed(request);
     }
 
-    private Result refused(String address, String name) {
-        failures.failed(address, name, clock.getAsLong());
-        return Result.REFUSED;
+    /** A credential refused without a check (malformed, or an unknown API key): charged to its client, unless its burst is spent. */
+    private Result malformed(Request request) {
+        return failures.failedAtOnce(clients.of(request), clock.getAsLong()) ? Result.REFUSED : Result.THROTTLED;
     }
 
     private void counted(Result r) {
@@ -393,6 +389,11 @@ public final class Authenticator implements AutoCloseable {
         return c;
     }
 
+    /** The authentication settings in force. */
+    public AuthenticationSettings settings() {
+        return settings;
+    }
+
     int cachedCredentials() {
         return cache.size();
     }
@@ -402,7 +403,7 @@ public final class Authenticator implements AutoCloseable {
     }
 
     long jwksFetches() {
-        return jwks == null ? 0 : jwks.fetches();
+        return bearer == null ? 0 : bearer.fetches();
     }
 
     @Override

@@ -1,70 +1,121 @@
 package io.slagate.gateway.auth;
 
-import java.util.concurrent.ConcurrentHashMap;
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
- * Credentials verified lately, by digest: a warm request is one hash and one lookup, no bcrypt and no
- * signature check. Bounded (a full cache is emptied rather than grown: what it held is checked again), each
- * entry believed until its expiry (the TTL, or a token's own expiry if sooner), and emptied whenever the
- * credentials change, so that a revoked credential fails on the next request. Lock-free.
+ * Credentials verified lately, by {@link CredentialKey}: a warm request is one hash and one lookup, no bcrypt and
+ * no signature check. Concurrent requests with one credential that is not cached share one check: the first
+ * claims the credential's entry with its check's future, the others wait on it. Only verified credentials stay;
+ * a refused one leaves as its check ends.
+ *
+ * <p>Bounded by Caffeine's W-TinyLFU: past the bound, the entries used least often go, and a new entry seen once
+ * does not push out one used often, so a run of one-time credentials (valid ones of many customers, or one
+ * customer's) cannot flush the warm customers. Each entry is believed until the TTL, or its token's expiry if
+ * sooner, and every entry is forgotten when the credentials change, so that a revoked credential fails on the next
+ * request.
  */
 final class CredentialCache {
-    private record Entry(Authenticator.Result result, long expiresNanos) {
+    /**
+     * A check's verdict, until when it holds (a token's own expiry, or never: the TTL decides), and the key that signed
+     * its token (null for a password).
+     */
+    record Verdict(Authenticator.Result result, long notAfterNanos, Object signer) {
+        static Verdict of(Authenticator.Result result) {
+            return new Verdict(result, Long.MAX_VALUE, null);
+        }
     }
 
-    private final ConcurrentHashMap<CredentialKey, Entry> entries = new ConcurrentHashMap<>();
-    private final int max;
-    private final long ttlNanos;
-    /** Moves on at every {@link #clear}: a check that began before a revocation cannot cache its verdict after it. */
+    private final AsyncCache<CredentialKey, Verdict> entries;
+    /** Moves on at every {@link #clear}: a check that began before a revocation cannot keep its verdict after it. */
     private final AtomicLong generation = new AtomicLong();
 
-    CredentialCache(int max, long ttlNanos) {
-        this.max = max;
-        this.ttlNanos = ttlNanos;
+    CredentialCache(int max, long ttlNanos, LongSupplier clock) {
+        this.entries = Caffeine.newBuilder().maximumSize(max).ticker(clock::getAsLong).executor(Runnable::run)
+                .expireAfter(new Expiry<CredentialKey, Verdict>() {
+                    @Override
+                    public long expireAfterCreate(CredentialKey key, Verdict v, long now) {
+                        if (v.result().outcome() != Authenticator.Outcome.VERIFIED) {
+                            return 0; // a refusal is never kept
+                        }
+                        long untilExpiry = v.notAfterNanos() - now; // a difference of clock readings: no overflow
+                        return v.notAfterNanos() == Long.MAX_VALUE ? ttlNanos : Math.max(0, Math.min(ttlNanos, untilExpiry));
+                    }
+
+                    @Override
+                    public long expireAfterUpdate(CredentialKey key, Verdict v, long now, long left) {
+                        return expireAfterCreate(key, v, now);
+                    }
+
+                    @Override
+                    public long expireAfterRead(CredentialKey key, Verdict v, long now, long left) {
+                        return left;
+                    }
+                }).buildAsync();
     }
 
-    /** What {@code key} proved (kept whole, so that a hit allocates nothing), or null when not cached or its time is up. */
-    Authenticator.Result get(CredentialKey key, long now) {
-        Entry e = entries.get(key);
-        if (e == null) {
+    /** What {@code key} proved, or null when it is not cached (or its check is still running: see {@link #claim}). */
+    Authenticator.Result get(CredentialKey key) {
+        CompletableFuture<Verdict> f = entries.getIfPresent(key);
+        if (f == null || !f.isDone() || f.isCompletedExceptionally()) {
             return null;
         }
-        if (now - e.expiresNanos >= 0) {
-            entries.remove(key, e);
-            return null;
-        }
-        return e.result;
+        Verdict v = f.join();
+        return v == null ? null : v.result();
     }
 
-    /** Read before the credentials a check uses, and given back to {@link #put}. */
+    /** Read before the credentials a check uses, and given back to {@link #settle}. */
     long generation() {
         return generation.get();
     }
 
     /**
-     * {@code key} proves {@code result} until the TTL, or until {@code notAfterNanos} when that is sooner; not kept
-     * when the cache was cleared since {@code checkedAt} (the check read credentials that are no longer in force).
+     * Claims {@code key}'s entry for a check that will complete {@code mine}: null when claimed, or the future of the
+     * check already running for the same credential, to wait on instead.
      */
-    void put(CredentialKey key, Authenticator.Result result, long now, long notAfterNanos, long checkedAt) {
-        if (entries.size() >= max) {
-            entries.clear();
+    CompletableFuture<Verdict> claim(CredentialKey key, CompletableFuture<Verdict> mine) {
+        CompletableFuture<Verdict> running = entries.asMap().putIfAbsent(key, mine);
+        if (running == null) {
+            return null;
         }
-        long expires = now + ttlNanos;
-        Entry e = new Entry(result, notAfterNanos - expires < 0 ? notAfterNanos : expires);
-        entries.put(key, e);
-        if (generation.get() != checkedAt) {
-            entries.remove(key, e);
+        if (running.isDone()) { // finished since the lookup: a refusal on its way out, or an entry that just expired
+            return entries.asMap().replace(key, running, mine) ? null : running;
+        }
+        return running;
+    }
+
+    /**
+     * A claimed check ended: its entry stays when it verified and the credentials have not changed since
+     * {@code checkedAt}; otherwise it goes.
+     */
+    void settle(CredentialKey key, CompletableFuture<Verdict> mine, long checkedAt) {
+        Verdict v = mine.getNow(null);
+        if (v == null || v.result().outcome() != Authenticator.Outcome.VERIFIED || generation.get() != checkedAt) {
+            entries.asMap().remove(key, mine);
         }
     }
 
     /** Forgets every credential: the next request of each is checked against the credentials in force. */
     void clear() {
         generation.incrementAndGet();
-        entries.clear();
+        entries.synchronous().invalidateAll();
+    }
+
+    /** Forgets the tokens signed by any of {@code signers} (keys withdrawn from the JWKS). */
+    void forgetSignedBy(Set<?> signers) {
+        entries.asMap().values().removeIf(f -> {
+            Verdict v = f.getNow(null);
+            return v != null && v.signer() != null && signers.contains(v.signer());
+        });
     }
 
     int size() {
-        return entries.size();
+        entries.synchronous().cleanUp();
+        return (int) entries.synchronous().estimatedSize();
     }
 }

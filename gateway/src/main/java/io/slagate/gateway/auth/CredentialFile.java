@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +13,7 @@ import java.util.function.BiFunction;
 
 /**
  * A file of {@code name:secret-digest} lines (an htpasswd file, an API key file): read whole, each line
- * checked, and read again when it changes. A line that is not an entry is named in {@link #problems} and
+ * checked, and read again when its text changes. A line that is not an entry is named in {@link #problems} and
  * left out; the others hold. Blank lines and {@code #} comments are skipped.
  */
 final class CredentialFile {
@@ -21,11 +21,13 @@ final class CredentialFile {
     record Contents(Map<String, String> entries, List<String> problems) {
     }
 
+    static final long MAX_BYTES = 64L << 20;
+
     private final Path path;
     private final BiFunction<String, String, String> check;
     private final boolean byDigest;
-    private volatile FileTime modified;
-    private volatile long size = -1;
+    /** The SHA-256 of the text last read, or null: never read. */
+    private volatile byte[] digest;
 
     /**
      * @param check    (name, digest) → why the line is no entry, or null
@@ -41,19 +43,32 @@ final class CredentialFile {
         return path;
     }
 
-    /** Whether the file changed since it was last read (its time or size). */
-    boolean changed() {
-        try {
-            return !Files.getLastModifiedTime(path).equals(modified) || Files.size(path) != size;
-        } catch (IOException e) {
-            return modified != null; // gone: read it (and fail) again
+    /**
+     * The file's contents when its text differs from what was read last (by digest: a rotation that keeps the length
+     * and the modification time is seen too), else null.
+     */
+    Contents readIfChanged() throws IOException {
+        byte[] bytes = bytes();
+        if (Arrays.equals(CredentialKey.digest(bytes), digest)) {
+            return null;
         }
+        return parse(bytes);
     }
 
     Contents read() throws IOException {
-        modified = Files.getLastModifiedTime(path);
-        size = Files.size(path);
-        List<String> lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+        return parse(bytes());
+    }
+
+    private byte[] bytes() throws IOException {
+        if (Files.size(path) > MAX_BYTES) {
+            throw new IOException("over " + MAX_BYTES + " bytes: not a credential file");
+        }
+        return Files.readAllBytes(path);
+    }
+
+    private Contents parse(byte[] bytes) {
+        digest = CredentialKey.digest(bytes);
+        List<String> lines = new String(bytes, StandardCharsets.UTF_8).lines().toList();
         Map<String, String> entries = new HashMap<>();
         List<String> problems = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {

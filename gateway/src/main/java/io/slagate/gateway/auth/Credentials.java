@@ -4,19 +4,20 @@ import io.slagate.gateway.auth.CredentialFile.Contents;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The credential files in force: the htpasswd file (name → bcrypt hash) and the API key file (digest →
- * customer). Each is swapped whole when it is read again; a file that cannot be read keeps what was held
+ * customer). Each is swapped whole when its text changes; a file that cannot be read keeps what was held
  * and says why, so a half-written file never locks every customer out.
  */
 final class Credentials {
     private static final Logger LOG = LoggerFactory.getLogger(Credentials.class);
 
-    /** The htpasswd file's entries, and the dummy hash an unknown name is checked against. */
-    record Basic(Map<String, String> hashes, String dummy) {
+    /** The htpasswd file's entries, and the cost every check of it is made to take ({@link Bcrypt#verify}). */
+    record Basic(Map<String, String> hashes, int fileCost) {
     }
 
     private final CredentialFile htpasswd;
@@ -27,43 +28,56 @@ final class Credentials {
     Credentials(Path htpasswd, Path apiKeys) {
         this.htpasswd = htpasswd == null ? null : new CredentialFile(htpasswd, Bcrypt::problem, false);
         this.apiKeyFile = apiKeys == null ? null : new CredentialFile(apiKeys, Credentials::apiKeyProblem, true);
+        if (htpasswd != null) {
+            basic = new Basic(Map.of(), Bcrypt.DEFAULT_COST);
+        }
+        if (apiKeys != null) {
+            this.apiKeys = Map.of();
+        }
     }
 
     static String apiKeyProblem(String name, String digest) {
         return digest.matches("[0-9a-f]{64}") ? null : "holds no SHA-256 digest (64 lower-case hex digits) of a key";
     }
 
-    /** Reads the files again (every one when {@code always}, else those changed); true when anything was read. */
+    /** Reads the files again (every one when {@code always}, else those whose text changed); true when anything changed. */
     boolean reload(boolean always) {
         boolean read = false;
-        if (htpasswd != null && (always || htpasswd.changed())) {
-            Contents c = read(htpasswd);
+        if (htpasswd != null) {
+            Contents c = read(htpasswd, always);
             if (c != null) {
-                basic = new Basic(c.entries(), Bcrypt.dummy(c.entries().values()));
+                basic = basic(htpasswd.path(), c.entries());
+                read = true;
             }
-            read = true;
         }
-        if (apiKeyFile != null && (always || apiKeyFile.changed())) {
-            Contents c = read(apiKeyFile);
+        if (apiKeyFile != null) {
+            Contents c = read(apiKeyFile, always);
             if (c != null) {
                 apiKeys = c.entries();
+                read = true;
             }
-            read = true;
-        }
-        if (basic == null && htpasswd != null) {
-            basic = new Basic(Map.of(), Bcrypt.dummy(java.util.List.of()));
-        }
-        if (apiKeys == null && apiKeyFile != null) {
-            apiKeys = Map.of();
         }
         return read;
     }
 
-    private static Contents read(CredentialFile f) {
+    private static Basic basic(Path path, Map<String, String> hashes) {
+        TreeMap<Integer, Integer> costs = Bcrypt.costs(hashes.values());
+        int cost = Bcrypt.fileCost(hashes.values());
+        if (costs.size() > 1) {
+            LOG.warn("{}: entries of different bcrypt costs ({} entries by cost); every check is made to take cost {}, so a"
+                    + " cheaper entry costs as much as the dearest and no name can be told by its time. Write entries at one"
+                    + " cost (htpasswd -B -C {}; the console writes the file's cost)", path, costs, cost, cost);
+        }
+        return new Basic(hashes, cost);
+    }
+
+    private static Contents read(CredentialFile f, boolean always) {
         try {
-            Contents c = f.read();
-            c.problems().forEach(p -> LOG.warn("{}", p));
-            LOG.info("{}: {} credential(s) in force", f.path(), c.entries().size());
+            Contents c = always ? f.read() : f.readIfChanged();
+            if (c != null) {
+                c.problems().forEach(p -> LOG.warn("{}", p));
+                LOG.info("{}: {} credential(s) in force", f.path(), c.entries().size());
+            }
             return c;
         } catch (IOException e) {
             LOG.warn("{} cannot be read ({}); the credentials held stay in force", f.path(), e.toString());

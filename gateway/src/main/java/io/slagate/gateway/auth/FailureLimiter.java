@@ -1,76 +1,117 @@
 package io.slagate.gateway.auth;
 
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Failed authentication attempts, limited per client address and per claimed name (generic cell rate:
- * {@code burst} failures at once, then {@code rate} a second). Past the limit an attempt is refused without
- * being checked, so a wrong-password flood costs no bcrypt. A name is limited only for addresses that have
- * failed themselves: a client that has not failed is never refused for another's failures, so a flood
- * against a customer's name does not lock that customer out. Both maps are bounded; keys past the bound
- * share one overflow cell, so many addresses together are limited as one.
+ * Failed authentication attempts, limited per client and per claimed name ({@link CellRates}: {@code burst} at
+ * once, then {@code rate} a second). An attempt reserves its failure before any work is done for it, malformed
+ * ones included, and gives it back only once it has proven itself; so checks in flight count against the burst
+ * and no concurrency gets past it, and an attempt refused here has cost no bcrypt.
+ *
+ * <p>Who is limited: the client is the address the trusted proxy chain names ({@link ClientAddress}), so clients
+ * behind one balancer are told apart and none pays for another's failures. A name is limited across clients, so
+ * rotating addresses buys no extra guesses at one customer; the clients that proved a name lately are not held to
+ * its limit, so a flood of guesses at a customer's name does not lock out that customer where it came from before.
  */
 final class FailureLimiter {
     static final int MAX_KEYS = 100_000;
+    /** Clients remembered per name as having proven it. */
+    static final int PROVEN_CLIENTS = 4;
 
-    private final long intervalNanos;
-    private final long toleranceNanos;
-    private final ConcurrentHashMap<String, AtomicLong> addresses = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, AtomicLong> names = new ConcurrentHashMap<>();
-    private final AtomicLong overflow = new AtomicLong(Long.MIN_VALUE);
+    /** What {@link #reserve} took, to be given back by {@link #succeeded} or {@link #cancelled}. */
+    static final int REFUSED = 0;
+    static final int CLIENT = 1;
+    static final int CLIENT_AND_NAME = 2;
+
+    private final CellRates clients;
+    private final CellRates names;
+    /** Name → the last clients that proved it (bounded, as the cells are). */
+    private final ConcurrentHashMap<String, AtomicReferenceArray<String>> proven = new ConcurrentHashMap<>();
 
     FailureLimiter(double ratePerSecond, int burst) {
-        this.intervalNanos = Math.max(1, (long) (1e9 / ratePerSecond));
-        this.toleranceNanos = intervalNanos * (burst - 1L);
+        this.clients = new CellRates(ratePerSecond, burst, MAX_KEYS);
+        this.names = new CellRates(ratePerSecond, burst, MAX_KEYS);
     }
 
-    /** Whether an attempt from {@code address} claiming {@code name} (null: none) may be checked now. */
-    boolean allows(String address, String name, long now) {
-        AtomicLong a = addresses.get(address);
-        if (a == null) {
-            return addresses.size() < MAX_KEYS || within(overflow, now);
+    /**
+     * Reserves a failure for an attempt from {@code client} claiming {@code name} (null: none), before it is checked.
+     *
+     * @return {@link #REFUSED} (nothing reserved: refuse the attempt unchecked), {@link #CLIENT} or {@link #CLIENT_AND_NAME}
+     */
+    int reserve(String client, String name, long now) {
+        if (!clients.take(client, now)) {
+            return REFUSED;
         }
-        if (!within(a, now)) {
+        if (name == null || provedBy(name, client)) {
+            return CLIENT;
+        }
+        if (!names.take(name, now)) {
+            clients.giveBack(client);
+            return REFUSED;
+        }
+        return CLIENT_AND_NAME;
+    }
+
+    /** The attempt proved itself: its reservation is given back, and {@code client} is remembered as one that proves {@code name}. */
+    void succeeded(String client, String name, int reserved) {
+        cancelled(client, name, reserved);
+        if (name != null) {
+            remember(name, client);
+        }
+    }
+
+    /** The attempt was never checked (the pool was full, or it joined the same check under way): nothing is owed. */
+    void cancelled(String client, String name, int reserved) {
+        if (reserved >= CLIENT) {
+            clients.giveBack(client);
+        }
+        if (reserved == CLIENT_AND_NAME) {
+            names.giveBack(name);
+        }
+    }
+
+    /** An attempt that did no work and reserved nothing was refused: charged now, unless the client's burst is spent. */
+    boolean failedAtOnce(String client, long now) {
+        return clients.take(client, now);
+    }
+
+    private boolean provedBy(String name, String client) {
+        AtomicReferenceArray<String> p = proven.get(name);
+        if (p == null) {
             return false;
         }
-        AtomicLong n = name == null ? null : names.get(name);
-        return n == null || within(n, now);
-    }
-
-    /** An attempt from {@code address} claiming {@code name} failed. */
-    void failed(String address, String name, long now) {
-        charge(cell(addresses, address), now);
-        if (name != null) {
-            charge(cell(names, name), now);
+        for (int i = 0; i < PROVEN_CLIENTS; i++) {
+            if (client.equals(p.get(i))) {
+                return true;
+            }
         }
+        return false;
     }
 
-    private AtomicLong cell(ConcurrentHashMap<String, AtomicLong> map, String key) {
-        AtomicLong c = map.get(key);
-        if (c != null) {
-            return c;
+    private void remember(String name, String client) {
+        if (provedBy(name, client)) {
+            return;
         }
-        return map.size() < MAX_KEYS ? map.computeIfAbsent(key, k -> new AtomicLong(Long.MIN_VALUE)) : overflow;
+        if (proven.size() >= MAX_KEYS) {
+            proven.keySet().stream().findAny().ifPresent(proven::remove);
+        }
+        AtomicReferenceArray<String> p = proven.computeIfAbsent(name, n -> new AtomicReferenceArray<>(PROVEN_CLIENTS));
+        // the oldest goes: slots shift by one, the newest in front (a race may lose one remembrance, never mix names)
+        for (int i = PROVEN_CLIENTS - 1; i > 0; i--) {
+            p.set(i, p.get(i - 1));
+        }
+        p.set(0, client);
     }
 
-    private boolean within(AtomicLong tat, long now) {
-        long t = tat.get();
-        return t == Long.MIN_VALUE || t - now <= toleranceNanos;
-    }
-
-    private void charge(AtomicLong tat, long now) {
-        tat.updateAndGet(t -> (t == Long.MIN_VALUE || t - now < 0 ? now : t) + intervalNanos);
-    }
-
-    /** Drops the cells that have fully recovered (nothing to remember of them); run now and then off the request path. */
+    /** Forgets what is owed no more; run now and then off the request path. Proven clients are kept while bounded. */
     void sweep(long now) {
-        addresses.values().removeIf(t -> t.get() - now < 0);
-        names.values().removeIf(t -> t.get() - now < 0);
+        clients.sweep(now);
+        names.sweep(now);
     }
 
-    int trackedAddresses() {
-        return addresses.size();
+    int trackedClients() {
+        return clients.size();
     }
 
     int trackedNames() {

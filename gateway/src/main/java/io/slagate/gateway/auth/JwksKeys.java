@@ -11,11 +11,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +49,13 @@ final class JwksKeys {
     private long lastUnknownFetchNanos;
     private boolean unknownFetched;
     private CompletableFuture<Void> inFlight;
+
+    /** Told the keys a fetch no longer holds: tokens they signed must stop now, not at their cache entry's end. */
+    private volatile Consumer<Set<JWK>> onRemoved = removed -> { };
+
+    void onRemoved(Consumer<Set<JWK>> listener) {
+        this.onRemoved = listener;
+    }
 
     JwksKeys(String source, LongSupplier clock, Duration minInterval) {
         this.source = source;
@@ -135,8 +145,14 @@ final class JwksKeys {
                     ids.put(k.getKeyID(), k);
                 }
             });
+            Set<JWK> removed = new HashSet<>(all);
+            keys.forEach(removed::remove);
             all = keys;
             byId = Map.copyOf(ids);
+            if (!removed.isEmpty()) {
+                LOG.info("JWKS {}: {} key(s) withdrawn; tokens they signed are refused from now on", source, removed.size());
+                onRemoved.accept(removed);
+            }
         } catch (java.text.ParseException e) {
             throw new IllegalStateException("not a JWK set: " + e.getMessage(), e);
         }

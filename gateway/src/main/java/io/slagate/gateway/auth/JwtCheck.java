@@ -23,10 +23,13 @@ import java.util.function.LongSupplier;
  * audience, within its validity (give or take the clock skew); its customer is the configured claim.
  */
 final class JwtCheck {
-    /** What a token is: its customer and when it stops being valid (wall-clock milliseconds), or why it is refused. */
-    record Verdict(String customer, long notAfterMillis, boolean unknownKey) {
-        static final Verdict REFUSED = new Verdict(null, 0, false);
-        static final Verdict UNKNOWN_KEY = new Verdict(null, 0, true);
+    /**
+     * What a token is: its customer, when it stops being valid (wall-clock milliseconds) and the key that signed it, or
+     * why it is refused.
+     */
+    record Verdict(String customer, long notAfterMillis, boolean unknownKey, JWK key) {
+        static final Verdict REFUSED = new Verdict(null, 0, false, null);
+        static final Verdict UNKNOWN_KEY = new Verdict(null, 0, true, null);
     }
 
     private static final DefaultJWSVerifierFactory VERIFIERS = new DefaultJWSVerifierFactory();
@@ -58,13 +61,13 @@ final class JwtCheck {
             if (!jwt.verify(verifier)) {
                 return Verdict.REFUSED;
             }
-            return claims(jwt.getJWTClaimsSet());
+            return claims(jwt.getJWTClaimsSet(), jwk);
         } catch (ParseException | JOSEException | IllegalStateException | ClassCastException e) {
             return Verdict.REFUSED;
         }
     }
 
-    private Verdict claims(JWTClaimsSet c) {
+    private Verdict claims(JWTClaimsSet c, JWK key) {
         long now = wallMillis.getAsLong();
         long skew = settings.clockSkew().toMillis();
         Date exp = c.getExpirationTime();
@@ -78,6 +81,6 @@ final class JwtCheck {
         if (!(customer instanceof String s) || s.isEmpty() || s.length() > 256) {
             return Verdict.REFUSED;
         }
-        return new Verdict(s, exp.getTime() + skew, false);
+        return new Verdict(s, exp.getTime() + skew, false, key);
     }
 }

@@ -1,5 +1,6 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.gateway.auth.CredentialFields;
 import io.slagate.config.ServerConfig;
 import io.slagate.gateway.sched.ServerSlots;
 import io.slagate.gateway.soap.FaultReason;
@@ -108,14 +109,18 @@ final class Dispatcher {
         String host = Forwarded.host(c2p, c2pHeaders);
         p2s.headers(h -> {
             h.put(HttpHeader.HOST, host); // the address the client used: the server publishes it, not its own
+            CredentialFields credentials = context.credentialFields;
             for (HttpField f : c2pHeaders) {
-                if (HopByHop.copiedUpstream(f, listed, trusted)) {
+                if (HopByHop.copiedUpstream(f, listed, trusted) && (credentials == null || !credentials.withheld(f))) {
                     h.add(f);
                 }
             }
             Forwarded.put(c2p, c2pHeaders, trusted, host, h::put);
             if (ex.startedTrace != null) {
                 h.put("traceparent", ex.startedTrace);
+            }
+            if (credentials != null && credentials.identityHeader() != null && ex.customer() != null) {
+                h.put(credentials.identityHeader(), ex.customer());
             }
         });
         if (ex.body != null) {

@@ -1,11 +1,7 @@
 package io.slagate.gateway.proxy;
 
-import io.slagate.config.Cidr;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
+import io.slagate.gateway.auth.ClientAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.function.BiConsumer;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
@@ -25,28 +21,15 @@ final class Forwarded {
     /** Where a connection keeps its {@link #untrustedLines}. */
     private static final String LINES_ATTRIBUTE = Forwarded.class.getName() + ".lines";
 
-    private final Cidr[] trusted;
+    private final ClientAddress clients;
 
-    Forwarded(List<String> trustedProxies) {
-        trusted = trustedProxies.stream().map(Cidr::parse).toArray(Cidr[]::new);
+    Forwarded(ClientAddress clients) {
+        this.clients = clients;
     }
 
     /** Whether the client's forwarding headers are to be believed: it is one of the trusted proxies. */
     boolean trusts(Request c2p) {
-        if (trusted.length == 0) {
-            return false;
-        }
-        SocketAddress remote = c2p.getConnectionMetaData().getRemoteSocketAddress();
-        if (!(remote instanceof InetSocketAddress inet) || inet.getAddress() == null) {
-            return false;
-        }
-        InetAddress a = inet.getAddress();
-        for (Cidr c : trusted) {
-            if (c.contains(a)) {
-                return true;
-            }
-        }
-        return false;
+        return clients.trusts(c2p);
     }
 
     /** {@code Forwarded} or an {@code X-Forwarded-*} header: the client's claim of where the request came from. */

@@ -3,6 +3,8 @@ package io.slagate.gateway.proxy;
 import io.slagate.config.ClientPolicy;
 import io.slagate.config.FaultStatus;
 import io.slagate.gateway.auth.Authenticator;
+import io.slagate.gateway.auth.ClientAddress;
+import io.slagate.gateway.auth.CredentialFields;
 import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
@@ -52,6 +54,8 @@ final class GatewayContext {
     Quotas quotas;
     /** Proves customers, or null: the customer is the name a request claims. */
     Authenticator authenticator;
+    /** What of a client's credentials is kept from the server, and the verified-identity header; null: authentication off. */
+    CredentialFields credentialFields;
     /** The WWW-Authenticate fields of a 401, encoded once. */
     HttpField[] challenges = new HttpField[0];
     private static final HttpField[] QUEUE_MILLIS = new HttpField[100];
@@ -73,7 +77,7 @@ final class GatewayContext {
                    ScheduledExecutorService timer, LoopConnector loops) {
         this.loops = loops;
         this.clients = clients;
-        this.forwarded = new Forwarded(clients.trustedProxies());
+        this.forwarded = new Forwarded(new ClientAddress(clients.trustedProxies()));
         this.timer = timer;
         this.gatewayId = gatewayId;
         this.classNames = classNames;

@@ -408,6 +408,25 @@ final class GatewayExchange extends QueuedRequest {
         }
     }
 
+    /**
+     * Answers a request refused before it was classified (its credentials, or its body before they could be read): never
+     * a class's arrival; the authentication counters and the access log say it.
+     */
+    static void refuseUnclassified(GatewayContext context, Request request, Response response, Callback callback,
+                                   FaultReason reason) {
+        HttpFields headers = request.getHeaders();
+        String contentType = headers.get(HttpHeader.CONTENT_TYPE);
+        if (reason == FaultReason.CLIENT_ABORTED) {
+            callback.failed(new EofException("the client closed its connection"));
+        } else {
+            writeFault(context, response, callback, SoapVersion.fromContentType(contentType), reason, null);
+        }
+        if (context.accessLog != null) {
+            context.accessLog.refused(request, response, null, null, SoapVersion.operation(headers.get("SOAPAction"), contentType),
+                    reason);
+        }
+    }
+
     static void writeFault(GatewayContext context, Response response, Callback callback, SoapVersion version,
                            FaultReason reason, String className) {
         writeFault(context, response, callback, version, reason, className, context.retryAfterSeconds);

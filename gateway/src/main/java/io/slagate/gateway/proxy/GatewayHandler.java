@@ -36,6 +36,8 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
 
     private volatile Classification classification;
     private final long maxRequestBytes;
+    /** WS-Security UsernameTokens read and taken out, or null. */
+    private final UsernameTokens tokens;
     private volatile boolean accepting = true;
 
     GatewayHandler(GatewayContext context, Classifier classifier, String customerHeader, long maxRequestBytes,
@@ -43,6 +45,8 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         this.context = context;
         this.classification = new Classification(classifier, customerHeader, split);
         this.maxRequestBytes = maxRequestBytes;
+        this.tokens = context.authenticator == null ? null
+                : UsernameTokens.of(context, context.authenticator.settings(), maxRequestBytes);
     }
 
     /** Replaces the rules, subscriptions and customer source; requests already classified keep their class. */
@@ -61,19 +65,31 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         Authenticator auth = context.authenticator;
         if (auth == null) {
             Classification cl = classification;
-            return admitted(request, response, callback, now, cl, claimedCustomer(request.getHeaders(), cl.customerHeader()));
+            return admitted(request, response, callback, now, cl, claimedCustomer(request.getHeaders(), cl.customerHeader()), null);
         }
         Authenticator.Result proven = auth.check(request);
+        if (proven.inBody() && tokens != null) {
+            tokens.authenticate(request, response, callback, (token, body) -> proven(request, response, callback, now, token, body));
+            return true;
+        }
+        return proven(request, response, callback, now, proven, null);
+    }
+
+    /** Goes on once the customer is proven: at once, or after its slow check ({@code body}: read already, or null). */
+    private boolean proven(Request request, Response response, Callback callback, long now, Authenticator.Result proven,
+                           RequestBody body) {
         if (proven.pending()) {
             // a bcrypt or signature check answers on a checking thread: the request goes on on its own loop
             int loop = LoopConnector.loopOf(request.getConnectionMetaData().getConnection().getEndPoint());
-            proven = auth.await(proven, later -> context.loops.execute(loop, () -> authenticated(request, response, callback, now, later)));
+            proven = context.authenticator.await(proven,
+                    later -> context.loops.execute(loop, () -> authenticated(request, response, callback, now, later, body)));
         }
-        return proven == null || authenticated(request, response, callback, now, proven);
+        return proven == null || authenticated(request, response, callback, now, proven, body);
     }
 
     /** Goes on with the customer {@code proven}, or answers the fault its credentials earned. */
-    private boolean authenticated(Request request, Response response, Callback callback, long now, Authenticator.Result proven) {
+    private boolean authenticated(Request request, Response response, Callback callback, long now, Authenticator.Result proven,
+                                  RequestBody body) {
         FaultReason refused = switch (proven.outcome()) {
             case VERIFIED, ANONYMOUS -> null;
             case REFUSED -> FaultReason.UNAUTHENTICATED;
@@ -81,21 +97,16 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
             case BUSY -> FaultReason.AUTHENTICATION_BUSY;
         };
         if (refused == null) {
-            return admitted(request, response, callback, now, classification, proven.customer());
+            return admitted(request, response, callback, now, classification, proven.customer(), body);
         }
         // never classified, queued or counted as a class's arrival: the gateway's authentication counters say it
-        HttpFields headers = request.getHeaders();
-        String contentType = headers.get(HttpHeader.CONTENT_TYPE);
-        GatewayExchange.writeFault(context, response, callback, SoapVersion.fromContentType(contentType), refused, null);
-        if (context.accessLog != null) {
-            context.accessLog.refused(request, response, null, null, SoapVersion.operation(headers.get("SOAPAction"), contentType),
-                    refused);
-        }
+        GatewayExchange.refuseUnclassified(context, request, response, callback, refused);
         return true;
     }
 
     /** Classifies, refuses or queues a request whose customer is known: proven, or (without authentication) claimed. */
-    private boolean admitted(Request request, Response response, Callback callback, long now, Classification cl, String customer) {
+    private boolean admitted(Request request, Response response, Callback callback, long now, Classification cl, String customer,
+                             RequestBody read) {
         HttpFields headers = request.getHeaders();
         String contentType = headers.get(HttpHeader.CONTENT_TYPE);
         SoapVersion version = SoapVersion.fromContentType(contentType);
@@ -140,14 +151,28 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
             ex.fault(FaultReason.SERVER_UNREACHABLE); // every server of its pool is out: fail fast
             return true;
         }
-        if (RequestBody.announced(request)) {
+        if (read != null) {
+            ex.body = read; // read before the customer was known: its credential was in it
+            bodyRead(ex);
+        } else if (RequestBody.announced(request)) {
             // The body first, then the queue: no server slot is ever held waiting for a client.
-            RequestBody.read(ex, context.clients.bufferedRequestBytes(), maxRequestBytes, context.timer,
-                    context.clients.requestBodyTimeout().toMillis(), context.clients.releaseRequestBuffer(), () -> admit(ex));
+            RequestBody.read(ex, tokens == null ? context.clients.bufferedRequestBytes() : tokens.bufferLimit(), maxRequestBytes,
+                    context.timer, context.clients.requestBodyTimeout().toMillis(), context.clients.releaseRequestBuffer(),
+                    () -> bodyRead(ex));
         } else {
             admit(ex);
         }
         return true;
+    }
+
+    /** The body is read: a UsernameToken taken out of it (or its unreadable header refused), then the queue. */
+    private void bodyRead(GatewayExchange ex) {
+        FaultReason refused = tokens == null ? null : tokens.strip(ex.body);
+        if (refused != null) {
+            ex.fault(refused); // never forwarded: the server would read what the gateway could not
+        } else {
+            admit(ex);
+        }
     }
 
     /**

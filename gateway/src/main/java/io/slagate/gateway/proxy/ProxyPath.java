@@ -6,6 +6,7 @@ import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
 import io.slagate.config.UpstreamSettings;
 import io.slagate.gateway.auth.Authenticator;
+import io.slagate.gateway.auth.CredentialFields;
 import io.slagate.gateway.classify.Classifier;
 import io.slagate.gateway.classify.TwinSplit;
 import io.slagate.gateway.quota.Quotas;
@@ -57,6 +58,7 @@ public final class ProxyPath extends ContainerLifeCycle {
         context.tracer = records.spans == null ? null : new Tracer(g.tracing().sampling(), records.spans);
         context.quotas = quotas;
         context.authenticator = authenticator;
+        context.credentialFields = CredentialFields.of(g.authentication());
         if (authenticator != null) {
             context.challenges = authenticator.challenges().stream()
                     .map(c -> new PreEncodedHttpField(HttpHeader.WWW_AUTHENTICATE, c)).toArray(HttpField[]::new);

@@ -9,6 +9,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import io.slagate.gateway.auth.SecurityHeader;
 import io.slagate.gateway.relay.RelayConnection;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -35,7 +37,8 @@ import org.eclipse.jetty.util.thread.Invocable;
  * {@code Content-Length} whatever framing the client used.
  */
 final class RequestBody implements Runnable, Invocable {
-    private final GatewayExchange ex;
+    /** Answers the client with its fault: through its exchange, or, before it has one, unclassified. */
+    private final Consumer<FaultReason> onFault;
     private final Request c2p;
     private final long bufferLimit;
     private final long maxBytes;
@@ -53,6 +56,10 @@ final class RequestBody implements Runnable, Invocable {
     }
     private byte[] bytes;
     private int size;
+    /** Bytes cut from the buffered part ({@link #cut}): the announced length is that much shorter upstream. */
+    private int removed;
+    /** What the body's SOAP header holds for the gateway, once read (null: not read). */
+    SecurityHeader.Read security;
 
     /** The bytes of the body read so far. */
     int size() {
@@ -64,10 +71,11 @@ final class RequestBody implements Runnable, Invocable {
     private final boolean releaseBuffer;
     private ScheduledFuture<?> deadline;
 
-    private RequestBody(GatewayExchange ex, long bufferLimit, long maxBytes, Runnable admit, boolean releaseBuffer) {
-        this.ex = ex;
+    private RequestBody(Request c2p, Consumer<FaultReason> onFault, long bufferLimit, long maxBytes, Runnable admit,
+                        boolean releaseBuffer) {
+        this.onFault = onFault;
         this.releaseBuffer = releaseBuffer;
-        this.c2p = ex.request;
+        this.c2p = c2p;
         this.bufferLimit = bufferLimit;
         this.maxBytes = maxBytes;
         this.admit = admit;
@@ -86,20 +94,50 @@ final class RequestBody implements Runnable, Invocable {
      */
     static void read(GatewayExchange ex, long bufferLimit, long maxBytes, ScheduledExecutorService timer,
                      long timeoutMillis, boolean releaseBuffer, Runnable admit) {
-        RequestBody b = new RequestBody(ex, bufferLimit, maxBytes, admit, releaseBuffer);
-        ex.body = b;
-        b.run();
-        if (!b.decided) {
+        RequestBody b = new RequestBody(ex.request, ex::clientFault, bufferLimit, maxBytes, admit, releaseBuffer);
+        ex.body = b; // before it is read: admission may follow at once, and reads it
+        b.start(timer, timeoutMillis);
+    }
+
+    /**
+     * Reads {@code c2p}'s body before it has an exchange (its credential may be in it), then runs {@code ready}; or gives
+     * {@code onFault} the client's fault and never runs it.
+     */
+    static void read(Request c2p, Consumer<FaultReason> onFault, long bufferLimit, long maxBytes,
+                     ScheduledExecutorService timer, long timeoutMillis, boolean releaseBuffer, Consumer<RequestBody> ready) {
+        RequestBody b = new RequestBody(c2p, onFault, bufferLimit, maxBytes, null, releaseBuffer);
+        b.admit = () -> ready.accept(b);
+        b.start(timer, timeoutMillis);
+    }
+
+    private void start(ScheduledExecutorService timer, long timeoutMillis) {
+        run();
+        if (!decided) {
             try {
-                b.deadline = timer.schedule(b::timedOut, timeoutMillis, TimeUnit.MILLISECONDS);
+                deadline = timer.schedule(this::timedOut, timeoutMillis, TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException stopping) {
-                b.end(FaultReason.SHUTTING_DOWN);
+                end(FaultReason.SHUTTING_DOWN);
                 return;
             }
-            if (b.decided) {
-                b.deadline.cancel(false); // decided while the timer was being set
+            if (decided) {
+                deadline.cancel(false); // decided while the timer was being set
             }
         }
+    }
+
+    /** The buffered bytes (the first {@link #size} of them), for a reader of the SOAP header. */
+    byte[] buffered() {
+        return bytes;
+    }
+
+    /**
+     * Takes the bytes {@code [from, to)} out of the buffered part (a credential the server is not to see): the body goes
+     * upstream that much shorter.
+     */
+    void cut(int from, int to) {
+        System.arraycopy(bytes, to, bytes, from, size - to);
+        size -= to - from;
+        removed += to - from;
     }
 
     /** Reads what has arrived; demands more, or decides. Serialized by Jetty's demand. */
@@ -178,7 +216,7 @@ final class RequestBody implements Runnable, Invocable {
     private void end(FaultReason reason) {
         if (DECIDED.compareAndSet(this, false, true)) {
             cancelDeadline();
-            ex.clientFault(reason);
+            onFault.accept(reason);
         }
     }
 
@@ -197,7 +235,8 @@ final class RequestBody implements Runnable, Invocable {
 
     /** The body's length when known (whole, or announced by the client), else -1: it goes upstream chunked. */
     long length() {
-        return complete ? size : c2p.getLength();
+        long announced = c2p.getLength();
+        return complete ? size : announced < 0 ? -1 : announced - removed;
     }
 
     /** The buffered bytes first, then the rest from the client. */

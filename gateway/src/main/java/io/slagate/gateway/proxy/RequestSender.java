@@ -1,5 +1,6 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.gateway.auth.CredentialFields;
 import io.slagate.config.ClientPolicy;
 import io.slagate.gateway.soap.FaultReason;
 import java.nio.BufferOverflowException;
@@ -218,8 +219,9 @@ final class RequestSender extends IteratingCallback {
         String host = Forwarded.host(c2p, headers);
         header(b, "Host", host); // the address the client used: the server publishes it, not its own
         long deadlineMillis = ex.remainingDeadlineMillis(ex.context.clock.getAsLong());
+        CredentialFields credentials = ex.context.credentialFields;
         for (HttpField f : headers) {
-            if (HopByHop.copiedUpstream(f, listed, trusted)
+            if (HopByHop.copiedUpstream(f, listed, trusted) && (credentials == null || !credentials.withheld(f))
                     && !(deadlineMillis >= 0 && f.getName().equalsIgnoreCase(GatewayExchange.DEADLINE_HEADER))
                     && !(ex.startedTrace != null && f.getName().equalsIgnoreCase("traceparent"))) {
                 header(b, f.getName(), f.getValue());
@@ -233,6 +235,9 @@ final class RequestSender extends IteratingCallback {
         }
         if (ex.startedTrace != null) {
             header(b, "traceparent", ex.startedTrace);
+        }
+        if (credentials != null && credentials.identityHeader() != null && ex.customer() != null) {
+            header(b, credentials.identityHeader(), ex.customer());
         }
         if (deadlineMillis >= 0) {
             // what is left of the deadline after queueing here, and the class: a service (or a next gateway) can use both

@@ -29,6 +29,14 @@ public enum FaultReason {
     UNAUTHENTICATED("unauthenticated", true, 401, false, "The request's credentials are missing or wrong"),
     /** Too many failed attempts from the client's address (or for the name it claims): refused without a check. */
     AUTHENTICATION_THROTTLED("authentication-throttled", true, 429, true, "Too many failed authentication attempts; retry later"),
+    /** The SOAP header's WS-Security cannot be read or stood behind (malformed, a DTD or entity, two Security blocks...). */
+    SECURITY_HEADER_INVALID("security-header-invalid", true, 400, false,
+            "The request's WS-Security header is malformed or holds what the gateway does not accept"),
+    /** A PasswordDigest UsernameToken: checking one needs the cleartext password, and the gateway keeps only bcrypt hashes. */
+    PASSWORD_DIGEST_UNSUPPORTED("password-digest-unsupported", true, 400, false,
+            "A PasswordDigest UsernameToken cannot be checked: the gateway keeps only bcrypt hashes; send PasswordText over TLS"),
+    /** A header block for the gateway (actor or role next) with mustUnderstand, which the gateway does not understand. */
+    MUST_UNDERSTAND("must-understand", true, 400, false, "A header block the gateway must understand is not understood"),
     /** The gateway's credential checks are all busy: its own overload, not the client's fault. */
     AUTHENTICATION_BUSY("authentication-busy", false, 503, true, "The gateway cannot check credentials now; retry later");
 

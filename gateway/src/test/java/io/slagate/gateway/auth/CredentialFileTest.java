@@ -33,11 +33,12 @@ class CredentialFileTest {
         assertTrue(c.problems().get(0).contains("line 3") && c.problems().get(0).contains("htpasswd -B"), c.problems().get(0));
         assertTrue(c.problems().get(3).contains("repeats the name gold-customer"), c.problems().get(3));
 
-        String dummy = Bcrypt.dummy(c.entries().values());
-        assertTrue(Bcrypt.verify("s3cret", c.entries().get("gold-customer"), dummy));
-        assertFalse(Bcrypt.verify("S3cret", c.entries().get("gold-customer"), dummy));
-        assertFalse(Bcrypt.verify("s3cret", null, dummy), "an unknown name never passes");
-        assertFalse(Bcrypt.verify("s3cret" + "x".repeat(80), c.entries().get("gold-customer"), dummy),
+        int cost = Bcrypt.fileCost(c.entries().values());
+        assertEquals(4, cost, "the file's one cost");
+        assertTrue(Bcrypt.verify("s3cret", c.entries().get("gold-customer"), cost));
+        assertFalse(Bcrypt.verify("S3cret", c.entries().get("gold-customer"), cost));
+        assertFalse(Bcrypt.verify("s3cret", null, cost), "an unknown name never passes");
+        assertFalse(Bcrypt.verify("s3cret" + "x".repeat(80), c.entries().get("gold-customer"), cost),
                 "a password past bcrypt's 72 bytes is refused, not matched on its prefix");
     }
 
@@ -47,9 +48,8 @@ class CredentialFileTest {
         Path f = Files.writeString(dir.resolve("h"), "gold-customer:$2y$05$edxy/4DwNB1m26ZpahsFVeI72XzUstFegTMoa8/KHlcg7cUI4LnrG\n\n");
         CredentialFile.Contents c = new CredentialFile(f, Bcrypt::problem, false).read();
         assertEquals(List.of(), c.problems());
-        String dummy = Bcrypt.dummy(c.entries().values());
-        assertTrue(Bcrypt.verify("s3cret", c.entries().get("gold-customer"), dummy));
-        assertFalse(Bcrypt.verify("s3cret ", c.entries().get("gold-customer"), dummy));
+        assertTrue(Bcrypt.verify("s3cret", c.entries().get("gold-customer"), 5));
+        assertFalse(Bcrypt.verify("s3cret ", c.entries().get("gold-customer"), 5));
     }
 
     @Test
@@ -62,33 +62,30 @@ class CredentialFileTest {
     }
 
     @Test
-    void theCache_forgetsAtItsTtl_atATokensExpiry_andWhenFull() {
-        CredentialCache cache = new CredentialCache(2, 100);
-        CredentialKey a = CredentialKey.of("Basic a");
-        Authenticator.Result acme = Authenticator.Result.verified("acme");
-        cache.put(a, acme, 0, Long.MAX_VALUE, 0);
-        assertEquals(acme, cache.get(a, 99));
-        assertEquals(null, cache.get(a, 100), "the TTL");
-        cache.put(a, acme, 0, 50, 0);
-        assertEquals(null, cache.get(a, 50), "a token's own expiry when sooner");
-        cache.put(CredentialKey.of("1"), acme, 0, Long.MAX_VALUE, 0);
-        cache.put(CredentialKey.of("2"), acme, 0, Long.MAX_VALUE, 0);
-        cache.put(CredentialKey.of("3"), acme, 0, Long.MAX_VALUE, 0);
-        assertTrue(cache.size() <= 2, "bounded");
-        assertFalse(CredentialKey.of("Basic YTpi").equals(CredentialKey.of("Basic YTpj")), "one character apart: two keys");
+    void aFileOfMixedCosts_isCheckedAtItsDearest_andTheDummiesAreWellFormed() {
+        String cheap = new String(BCrypt.with(BCrypt.Version.VERSION_2Y).hashToChar(4, "a".toCharArray()));
+        String dear = new String(BCrypt.with(BCrypt.Version.VERSION_2Y).hashToChar(6, "b".toCharArray()));
+        assertEquals(6, Bcrypt.fileCost(List.of(cheap, dear)));
+        assertEquals(java.util.Map.of(4, 1, 6, 1), Bcrypt.costs(List.of(cheap, dear)));
+        assertEquals(Bcrypt.DEFAULT_COST, Bcrypt.fileCost(List.of()), "an empty file: the console's cost");
+        for (int cost = 4; cost <= 8; cost++) {
+            assertEquals(null, Bcrypt.problem("x", Bcrypt.dummy(cost)), "the dummy of cost " + cost + " is an entry");
+            assertFalse(Bcrypt.verify("no password", null, cost));
+        }
+        assertTrue(Bcrypt.verify("a", cheap, 6), "a cheaper entry still verifies when made up to the file's cost");
+        assertTrue(Bcrypt.problem("x", "$2y$15$" + "a".repeat(53)).contains("at most 14"), "a cost that would take seconds is refused");
     }
 
-    /** A check that read the credentials before a revocation and ends after it: its verdict is not cached. */
     @Test
-    void theCache_keepsNoVerdictOfACheckThatSpannedAClear() {
-        CredentialCache cache = new CredentialCache(10, 1_000);
-        CredentialKey a = CredentialKey.of("Basic a");
-        Authenticator.Result acme = Authenticator.Result.verified("acme");
-        long before = cache.generation();
-        cache.clear(); // the revocation, while the check ran
-        cache.put(a, acme, 0, Long.MAX_VALUE, before);
-        assertEquals(null, cache.get(a, 1), "checked against revoked credentials: not believed later");
-        cache.put(a, acme, 0, Long.MAX_VALUE, cache.generation());
-        assertEquals(acme, cache.get(a, 1), "a check within one generation is cached");
+    void aRotationOfTheSameLength_isSeenByItsDigest() throws Exception {
+        Path f = Files.writeString(dir.resolve("k"), "acme:" + CredentialKey.hex("key-1") + "\n");
+        CredentialFile file = new CredentialFile(f, Credentials::apiKeyProblem, true);
+        assertTrue(file.readIfChanged() != null, "never read: read");
+        assertEquals(null, file.readIfChanged(), "the same text: nothing to do");
+        java.nio.file.attribute.FileTime mtime = Files.getLastModifiedTime(f);
+        Files.writeString(f, "acme:" + CredentialKey.hex("key-2") + "\n"); // same length
+        Files.setLastModifiedTime(f, mtime);
+        CredentialFile.Contents c = file.readIfChanged();
+        assertTrue(c != null && c.entries().containsKey(CredentialKey.hex("key-2")), "same size and time, new text: read");
     }
 }
