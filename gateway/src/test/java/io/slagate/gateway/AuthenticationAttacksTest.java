@@ -69,7 +69,7 @@ class AuthenticationAttacksTest {
                   listen: "127.0.0.1:0"
                   admin: "127.0.0.1:0"
                   trustedProxies: ["127.0.0.1"]
-                  authentication: { mode: required, basic: { htpasswd: "%s" }%s }
+                  authentication: { mode: required, basic: { htpasswd: "%s" }, wsSecurity: { usernameToken: true }%s }
                 servers: [ { id: s1, url: "%s", concurrency: 8 } ]
                 classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
                 classification:
@@ -80,7 +80,21 @@ class AuthenticationAttacksTest {
     }
 
     private RawHttp.Response post(String headers) throws Exception {
-        return RawHttp.exchange(gw.port(), RawHttp.post("/svc", headers, Soap.envelope11("getQuote")));
+        return post(headers, Soap.envelope11("getQuote"));
+    }
+
+    private RawHttp.Response post(String headers, String envelope) throws Exception {
+        return RawHttp.exchange(gw.port(), RawHttp.post("/svc", headers, envelope));
+    }
+
+    /** Every request the gateway counted as a class's arrival has ended: completed or faulted, none left in flight. */
+    private void assertCountersBalance() throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (gw.metrics().inFlight() > 0 && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+        }
+        assertEquals(0, gw.metrics().inFlight());
+        assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal(), "counters balance");
     }
 
     private long checks() {
@@ -188,5 +202,69 @@ class AuthenticationAttacksTest {
         String credential = basic("gold-customer", "s3cret");
         assertEquals(200, post("Authorization: " + credential + "\r\n").status());
         assertEquals(credential, backend.lastHeaders().get("Authorization"));
+    }
+
+    @Test
+    void aRightUsernameToken_isTheCustomersClass_aWrongOneIsRefused_andTheTokenNeverReachesTheServer() throws Exception {
+        gateway("");
+        RawHttp.Response right = post("", Soap.withHeader(Soap.usernameToken("gold-customer", "s3cret")));
+        assertEquals(200, right.status(), right.body());
+        assertEquals("premium", right.header("X-Slagate-Class"));
+        assertTrue(!right.body().contains("UsernameToken") && !right.body().contains("s3cret") && right.body().contains("getQuote"),
+                "the server got the envelope without the Security block: " + right.body());
+        assertEquals(String.valueOf(right.body().getBytes(StandardCharsets.UTF_8).length), backend.lastHeaders().get("Content-Length"),
+                "and a length that fits what it got");
+
+        RawHttp.Response wrong = post("", Soap.withHeader(Soap.usernameToken("gold-customer", "guess")));
+        assertEquals(401, wrong.status());
+        assertEquals("unauthenticated", wrong.header("X-Slagate-Fault"));
+        RawHttp.Response none = post("", Soap.withHeader(""));
+        assertEquals(401, none.status(), "no credential anywhere, and they are required");
+        assertEquals(1, backend.received(), "only the proven request reached the server");
+
+        RawHttp.Response soap12 = RawHttp.exchange(gw.port(), RawHttp.post("/svc", "", Soap.withHeader(Soap.usernameToken("acme", "acme-pass"))
+                .replace(Soap.NS11, Soap.NS12)).replace("text/xml; charset=utf-8", "application/soap+xml; charset=utf-8"));
+        assertEquals(200, soap12.status(), soap12.body());
+        assertEquals("basic", soap12.header("X-Slagate-Class"));
+        RawHttp.Response both = post("Authorization: " + basic("acme", "acme-pass") + "\r\n",
+                Soap.withHeader(Soap.usernameToken("gold-customer", "s3cret")));
+        assertEquals("basic", both.header("X-Slagate-Class"), "the HTTP credential decides");
+        assertTrue(!both.body().contains("s3cret"), "and the token it did not use is removed all the same");
+        assertCountersBalance();
+    }
+
+    @Test
+    void everyHostileSecurityHeader_isAFault_neverForwarded_andTheCountersBalance() throws Exception {
+        gateway("");
+        String token = Soap.usernameToken("gold-customer", "s3cret");
+        String[] hostile = {
+            Soap.withHeader(token + token),
+            Soap.withHeader(token).replace("<soapenv:Envelope", "<!DOCTYPE soapenv:Envelope [<!ENTITY x \"gold-customer\">]><soapenv:Envelope"),
+            Soap.withHeader(Soap.usernameToken("&x;", "s3cret")),
+            Soap.withHeader("<x:Big xmlns:x=\"urn:x\">" + "y".repeat(1 << 20) + "</x:Big>" + token),
+            Soap.withHeader("<x:a xmlns:x=\"urn:x\">".repeat(200) + "</x:a>".repeat(200) + token),
+            Soap.withHeader(token.replaceAll("<wsse:Password.*</wsse:Password>", "")),
+            Soap.withHeader("<x:Tx xmlns:x=\"urn:x\" soapenv:mustUnderstand=\"1\" soapenv:actor=\"http://schemas.xmlsoap.org/soap/actor/next\">1"
+                    + "</x:Tx>" + token),
+            Soap.withHeader(token.replace("#PasswordText", "#PasswordDigest")),
+        };
+        String[] faults = {"security-header-invalid", "security-header-invalid", "security-header-invalid", "security-header-invalid",
+            "security-header-invalid", "security-header-invalid", "must-understand", "password-digest-unsupported"};
+        for (int i = 0; i < hostile.length; i++) {
+            RawHttp.Response r = post("X-Forwarded-For: 198.51.100." + (10 + i) + "\r\n", hostile[i]);
+            assertEquals(faults[i], r.header("X-Slagate-Fault"), "hostile header " + i + ": " + r.body());
+            assertTrue(r.body().contains("Fault"), "a SOAP fault");
+        }
+        RawHttp.Response digest = post("", hostile[7]);
+        assertTrue(digest.body().contains("PasswordText over TLS"), "the digest fault says what to send instead: " + digest.body());
+        // the same hostile headers behind a right HTTP credential: classified, then refused before any server
+        for (int i = 0; i < hostile.length; i++) {
+            RawHttp.Response r = post("X-Forwarded-For: 203.0.113.20\r\nAuthorization: " + basic("acme", "acme-pass") + "\r\n", hostile[i]);
+            assertEquals(faults[i], r.header("X-Slagate-Fault"), "behind Basic, hostile header " + i);
+        }
+        assertEquals(0, backend.received(), "none of them reached the server");
+        assertEquals(hostile.length, gw.metrics().arrivedTotal(), "the Basic ones were arrivals of their class");
+        assertEquals(hostile.length, gw.metrics().faultedTotal());
+        assertCountersBalance();
     }
 }

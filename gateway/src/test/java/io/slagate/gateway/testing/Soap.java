@@ -23,6 +23,25 @@ public final class Soap {
         return envelope11(op).replace(NS11, NS12);
     }
 
+    public static final String WSSE = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
+    public static final String WSU = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
+    public static final String PASSWORD_TEXT =
+            "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0#PasswordText";
+
+    /** A SOAP 1.1 envelope whose header holds {@code headerBlocks} (written as they are). */
+    public static String withHeader(String headerBlocks) {
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?><soapenv:Envelope xmlns:soapenv=\"" + NS11 + "\" xmlns:wsse=\"" + WSSE
+                + "\" xmlns:wsu=\"" + WSU + "\"><soapenv:Header>" + headerBlocks + "</soapenv:Header><soapenv:Body><ns:getQuote"
+                + " xmlns:ns=\"urn:test\"><ns:symbol>IBM</ns:symbol></ns:getQuote></soapenv:Body></soapenv:Envelope>";
+    }
+
+    /** A WS-Security block with a PasswordText UsernameToken, as WSS4J or Rampart write it. */
+    public static String usernameToken(String user, String password) {
+        return "<wsse:Security soapenv:mustUnderstand=\"1\"><wsse:UsernameToken wsu:Id=\"UsernameToken-1\"><wsse:Username>" + user
+                + "</wsse:Username><wsse:Password Type=\"" + PASSWORD_TEXT + "\">" + password + "</wsse:Password>"
+                + "</wsse:UsernameToken></wsse:Security>";
+    }
+
     /** What a parsed fault says. */
     public record Fault(String envelopeNs, String code, String reason, String className) {
     }
