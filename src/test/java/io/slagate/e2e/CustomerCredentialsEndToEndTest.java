@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.slagate.node.EmbeddedSystem;
 import io.slagate.bus.ControlBus;
 import io.slagate.config.ConfigLoader;
+import io.slagate.config.SlagateConfig;
+import io.slagate.gateway.Gateway;
+import io.slagate.gateway.agent.GatewayAgent;
 import io.slagate.console.ConsoleServer;
 import io.slagate.console.Role;
 import io.slagate.gateway.testing.Soap;
@@ -83,8 +86,67 @@ class CustomerCredentialsEndToEndTest {
         return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
-    private void eventually(int port, String header, String value, String expected) {
-        await(header + " → " + expected).atMost(DEADLINE).until(() -> call(port, header, value).equals(expected));
+    /** The gateways the console hears, with the credentials version each applies. */
+    private static String heard(Console console) throws Exception {
+        return JSON.readTree(console.raw("GET", "/api/customers", null).body()).path("rollout").path("gateways").toString();
+    }
+
+    /**
+     * A gateway stopped while a customer was revoked applies the revocation when it rejoins: the console sends the
+     * current files again to a gateway whose heartbeat reports an older version.
+     */
+    @Test
+    void aGatewayAwayDuringARevocation_appliesItWhenItRejoins() throws Exception {
+        Path gw1Files = files(dir.resolve("gw1-host"));
+        Path gw2Files = files(dir.resolve("gw2-host"));
+        Path consoleFiles = files(dir.resolve("console-host"));
+        try (TestBackend backend = new TestBackend();
+             EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.parse(config(gw1Files, backend.url()), "gw1.yaml"),
+                     EmbeddedSystem.Parts.CORE);
+             ControlBus consoleBus = new ControlBus(system.broker().vmUrl(), null, null, "console");
+             ConsoleServer console = ConsoleServer.start(ConfigLoader.load(Files.writeString(dir.resolve("console.yaml"),
+                     config(consoleFiles, backend.url()))), consoleBus, new PrintStream(new ByteArrayOutputStream(), true,
+                     StandardCharsets.UTF_8))) {
+            backend.behave(TestBackend.echo());
+            consoleBus.start();
+            console.putUser("operator", Role.ADMIN, "operator-password-for-test".toCharArray());
+            Console admin = new Console(console.port(), "operator", "operator-password-for-test");
+            SlagateConfig gw2Config = ConfigLoader.parse(config(gw2Files, backend.url()).replace("id: gw1", "id: gw2"), "gw2.yaml");
+            Gateway gw2 = new Gateway(gw2Config).start();
+            ControlBus gw2Bus = new ControlBus(system.broker().vmUrl(), null, null, "gw2");
+            GatewayAgent agent = new GatewayAgent(gw2, gw2Bus);
+            gw2Bus.start();
+            await("the console hears both gateways").atMost(DEADLINE).until(() -> heard(admin).contains("gw1") && heard(admin).contains("gw2"));
+            JsonNode added = admin.send("POST", "/api/customers/basic", "{\"customer\":\"acme\",\"password\":\"first-password-1\"}");
+            assertEquals("[\"gw1\",\"gw2\"]", added.path("applied").toString(), added.toString());
+            assertEquals("200 premium", call(gw2.port(), "Authorization", basic("acme", "first-password-1")));
+
+            agent.close(); // leaves: the console waits for it no more
+            gw2Bus.close();
+            gw2.stop(Duration.ofSeconds(1));
+            JsonNode revoked = admin.send("DELETE", "/api/customers/basic/acme", null);
+            assertEquals("[\"gw1\"]", revoked.path("applied").toString(), "only gw1 is live: " + revoked);
+            assertTrue(Files.readString(gw2Files.resolve("customers.htpasswd")).contains("acme:"), "gw2's file still holds acme");
+
+            Gateway back = new Gateway(gw2Config).start(); // restarted on its old files: acme would be served
+            ControlBus backBus = new ControlBus(system.broker().vmUrl(), null, null, "gw2-back");
+            try (GatewayAgent backAgent = new GatewayAgent(back, backBus)) {
+                backBus.start();
+                await("the rejoined gateway applies the revocation it missed").atMost(DEADLINE)
+                        .until(() -> !Files.readString(gw2Files.resolve("customers.htpasswd")).contains("acme:"));
+                assertEquals("401 -", call(back.port(), "Authorization", basic("acme", "first-password-1")));
+                await("and says so").atMost(DEADLINE).until(() -> heard(admin).contains("\"gw2\":" + revoked.path("version").asLong()));
+            } finally {
+                backBus.close();
+                back.stop(Duration.ofSeconds(1));
+            }
+        }
+    }
+
+    /** The console answered the change once the one live gateway applied it. */
+    private static void assertRolledOut(JsonNode answer) {
+        assertEquals("[\"gw1\"]", answer.path("applied").toString(), answer.toString());
+        assertEquals(0, answer.path("pending").size(), answer.toString());
     }
 
     @Test
@@ -106,26 +168,32 @@ class CustomerCredentialsEndToEndTest {
             Console admin = new Console(console.port(), "operator", "operator-password-for-test");
             int gw = system.gateway().port();
 
+            await("the console hears the gateway").atMost(DEADLINE).until(() -> heard(admin).contains("gw1"));
             assertEquals("401 -", call(gw, "Authorization", basic("acme", "first-password-1")), "no customer yet");
             JsonNode added = admin.send("POST", "/api/customers/basic", "{\"customer\":\"acme\",\"password\":\"first-password-1\"}");
-            assertTrue(added.path("published").asBoolean(), added.toString());
-            eventually(gw, "Authorization", basic("acme", "first-password-1"), "200 premium");
+            assertRolledOut(added);
+            assertEquals("200 premium", call(gw, "Authorization", basic("acme", "first-password-1")),
+                    "answered once the gateway applied it: the very next request is served");
             assertTrue(Files.readString(gatewayFiles.resolve("customers.htpasswd")).contains("acme:$2y$10$"),
                     "the gateway's own file took the bcrypt line from the bus");
             assertTrue(Files.readString(gatewayFiles.resolve("customers.htpasswd")).startsWith("# customers"), "comments kept");
             assertEquals("401 -", call(gw, "Authorization", basic("acme", "wrong-password-1")));
 
-            admin.send("PUT", "/api/customers/basic/acme", "{\"password\":\"second-password-2\"}");
-            eventually(gw, "Authorization", basic("acme", "first-password-1"), "401 -");
+            assertRolledOut(admin.send("PUT", "/api/customers/basic/acme", "{\"password\":\"second-password-2\"}"));
+            assertEquals("401 -", call(gw, "Authorization", basic("acme", "first-password-1")), "the old password, cached before");
             assertEquals("200 premium", call(gw, "Authorization", basic("acme", "second-password-2")), "rotated");
 
-            String key = admin.send("POST", "/api/customers/keys", "{\"customer\":\"acme\"}").path("key").asText();
+            JsonNode made = admin.send("POST", "/api/customers/keys", "{\"customer\":\"acme\"}");
+            assertRolledOut(made);
+            String key = made.path("key").asText();
             assertTrue(key.startsWith("sk_") && key.length() > 40, key);
-            eventually(gw, "X-Api-Key", key, "200 premium");
+            assertEquals("200 premium", call(gw, "X-Api-Key", key));
             String keys = Files.readString(gatewayFiles.resolve("customers.keys"));
             assertFalse(keys.contains(key), "the key itself is never stored");
-            String rotated = admin.send("PUT", "/api/customers/keys/acme", null).path("key").asText();
-            eventually(gw, "X-Api-Key", key, "401 -");
+            JsonNode rotation = admin.send("PUT", "/api/customers/keys/acme", null);
+            assertRolledOut(rotation);
+            String rotated = rotation.path("key").asText();
+            assertEquals("401 -", call(gw, "X-Api-Key", key));
             assertEquals("200 premium", call(gw, "X-Api-Key", rotated));
 
             String listed = admin.raw("GET", "/api/customers", null).body();
@@ -142,10 +210,10 @@ class CustomerCredentialsEndToEndTest {
             assertEquals(400, admin.raw("POST", "/api/customers/basic", "{\"customer\":\"longpw\",\"password\":\"" + "p".repeat(80)
                     + "\"}").statusCode(), "a password bcrypt would cut at 72 bytes is refused, not stored");
 
-            admin.send("DELETE", "/api/customers/basic/acme", null);
-            admin.send("DELETE", "/api/customers/keys/acme", null);
-            eventually(gw, "Authorization", basic("acme", "second-password-2"), "401 -");
-            eventually(gw, "X-Api-Key", rotated, "401 -");
+            assertRolledOut(admin.send("DELETE", "/api/customers/basic/acme", null));
+            assertRolledOut(admin.send("DELETE", "/api/customers/keys/acme", null));
+            assertEquals("401 -", call(gw, "Authorization", basic("acme", "second-password-2")), "revoked: the next request");
+            assertEquals("401 -", call(gw, "X-Api-Key", rotated));
             assertEquals(404, admin.raw("DELETE", "/api/customers/keys/acme", null).statusCode(), "revoked already");
 
             String audit = Files.readString(dir.resolve("console-audit.log"));

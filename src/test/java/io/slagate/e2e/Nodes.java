@@ -20,7 +20,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * Slagate nodes as separate JVM processes for the several-node tests: started through the
  * launcher's main class (optionally behind a prefix such as {@code ip netns exec NS}), each with its
- * own log file, all killed at the end; their gateways' allocations read from {@code /stats}.
+ * own log file, all killed at the end; their gateways' allocations read from {@code /stats}. The bus is plain TCP
+ * ({@code bus.plaintext}): the hosts are this machine's own loopback or network namespaces, a network nobody else is on.
  */
 final class Nodes implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -91,7 +92,7 @@ final class Nodes implements AutoCloseable {
                   - { name: premium, target: 100ms }
                   - { name: basic, target: 300ms }
                 classification: { rules: [ { operation: "urn:premium", class: premium } ], defaultClass: basic }
-                bus: { url: "tcp://%s", embedded: false, listen: "tcp://%s", user: %s, passwordEnv: %s,
+                bus: { url: "tcp://%s", embedded: false, listen: "tcp://%s", user: %s, passwordEnv: %s, plaintext: true,
                        gatewayAccounts: { gw1: [gw1], gw2: [gw2], gw3: [gw3], gw4: [gw4] } }
                 controller: { cycle: 200ms, gatewayExpiry: 3 }
                 """.formatted(gatewayId, host, listen, host, admin, servers.get(0), nS, servers.get(1), nS, broker, broker, busUser,
@@ -105,7 +106,7 @@ final class Nodes implements AutoCloseable {
         roles.forEach((user, role) -> accounts.append(accounts.length() == 0 ? "" : ", ")
                 .append("{ user: ").append(user).append(", role: ").append(role).append(", passwordEnv: ").append(PASSWORD_ENV).append(" }"));
         Path f = dir.resolve(name + ".yaml");
-        Files.writeString(f, "bus: { url: \"tcp://%s\", embedded: false, listen: \"tcp://%s\", accounts: [ %s ] }\n"
+        Files.writeString(f, "bus: { url: \"tcp://%s\", embedded: false, listen: \"tcp://%s\", plaintext: true, accounts: [ %s ] }\n"
                 .formatted(broker, broker, accounts));
         return f;
     }
@@ -130,7 +131,7 @@ final class Nodes implements AutoCloseable {
     /** A broker-only file: nothing but {@code bus:} (`slagate broker` needs no servers or classes). */
     Path brokerConfig(String name, String broker) throws Exception {
         Path f = dir.resolve(name + ".yaml");
-        Files.writeString(f, "bus: { url: \"tcp://%s\", embedded: false, listen: \"tcp://%s\", user: slagate, passwordEnv: %s }\n"
+        Files.writeString(f, "bus: { url: \"tcp://%s\", embedded: false, listen: \"tcp://%s\", plaintext: true, user: slagate, passwordEnv: %s }\n"
                 .formatted(broker, broker, PASSWORD_ENV));
         return f;
     }

@@ -3,6 +3,7 @@ package io.slagate.bus;
 import io.slagate.bus.message.Topics;
 import io.slagate.config.BusAccount;
 import io.slagate.config.BusTls;
+import io.slagate.config.ConfigCheck;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -134,6 +135,9 @@ public final class EmbeddedBroker implements AutoCloseable {
         if (!b.waitUntilStarted(30_000)) {
             throw new IllegalStateException("broker " + name + " did not start within 30 s");
         }
+        if (tcp != null && accounts.isEmpty()) {
+            LOG.warn(ConfigCheck.SINGLE_BUS_ACCOUNT);
+        }
         EmbeddedBroker eb = new EmbeddedBroker(b, name, tcp);
         LOG.info("embedded broker {} started (in-VM {}{})", name, eb.vmUrl(),
                 tcp == null ? "" : ", TCP " + eb.tcpUrl());
@@ -152,13 +156,19 @@ public final class EmbeddedBroker implements AutoCloseable {
             Topics.CONFIG, "console,admin",
             Topics.CREDENTIALS, "console,admin");
 
+    /**
+     * Topic → the roles that may read it, where not every role may: the customers' credential files (bcrypt hashes and
+     * key digests) are for the gateways that apply them and the consoles that keep them, not for a resource manager.
+     */
+    static final Map<String, String> READERS = Map.of(Topics.CREDENTIALS, "gateway,console,admin");
+
     private static DefaultAuthorizationMap authorization() throws Exception {
         String all = String.join(",", BusAccount.ROLES);
         List<DestinationMapEntry> entries = new ArrayList<>();
         for (Map.Entry<String, String> w : WRITERS.entrySet()) {
             AuthorizationEntry e = new AuthorizationEntry();
             e.setTopic(w.getKey());
-            e.setRead(all);
+            e.setRead(READERS.getOrDefault(w.getKey(), all));
             e.setWrite(w.getValue());
             e.setAdmin(all);
             entries.add(e);
@@ -167,7 +177,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         // a topic without its own entry is the admin's alone
         AuthorizationEntry everything = new AuthorizationEntry();
         everything.setTopic("slagate.>");
-        everything.setRead(all);
+        everything.setRead("admin"); // read is granted topic by topic above: a wildcard's would add to each topic's
         everything.setWrite("admin");
         everything.setAdmin(all);
         entries.add(everything);

@@ -95,4 +95,34 @@ class AuthorizationTest {
     private static CredentialsMessage credentials(String user) {
         return new CredentialsMessage(BusMessage.SCHEMA, 1, "mallory:$2y$04$xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", null, user, 0);
     }
+
+    /** The credential files (every bcrypt hash and key digest) are read by the gateway and console roles only. */
+    @Test
+    void onlyTheGatewayAndConsoleRoles_readCredentials() throws Exception {
+        try (EmbeddedBroker broker = EmbeddedBroker.start("authz-read", "", null, null, List.of(
+                new BusAccount("gw", "gateway", "gw-secret-for-test"),
+                new BusAccount("rm", "resource-manager", "rm-secret-for-test"),
+                new BusAccount("console", "console", "console-secret-for-test")))) {
+            assertTrue(canRead(broker, "gw", "gw-secret-for-test", Topics.CREDENTIALS), "a gateway applies them");
+            assertTrue(canRead(broker, "console", "console-secret-for-test", Topics.CREDENTIALS), "a console keeps them");
+            assertFalse(canRead(broker, "rm", "rm-secret-for-test", Topics.CREDENTIALS), "a resource manager has no use for them");
+            assertFalse(canRead(broker, "rm", "rm-secret-for-test", "slagate.>"), "nor through the wildcard");
+            assertTrue(canRead(broker, "rm", "rm-secret-for-test", Topics.STATS), "every role reads the rest");
+            assertTrue(canRead(broker, "gw", "gw-secret-for-test", Topics.allocationFor("gw1")));
+        }
+    }
+
+    private static boolean canRead(EmbeddedBroker broker, String user, String password, String topic) throws Exception {
+        jakarta.jms.Connection c = new org.apache.activemq.ActiveMQConnectionFactory(user, password, broker.vmUrl()).createConnection();
+        try {
+            c.start();
+            jakarta.jms.Session s = c.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE);
+            s.createConsumer(s.createTopic(topic)).close();
+            return true;
+        } catch (jakarta.jms.JMSSecurityException refused) {
+            return false;
+        } finally {
+            c.close();
+        }
+    }
 }

@@ -113,4 +113,67 @@ class BusTlsTest {
             }
         }
     }
+
+    /**
+     * A network of two brokers over TLS, with per-role accounts: the bridges speak TLS to each other (each broker
+     * trusts the other's certificate), a gateway's heartbeat on one reaches a manager on the other with its account,
+     * and neither listener speaks plain TCP.
+     */
+    @Test
+    void aNetworkOfBrokersOverTls_carriesMessagesWithTheirSenders() throws Exception {
+        String password = Long.toHexString(System.nanoTime()) + "pw";
+        Path trust = dir.resolve("trust.p12");
+        for (String name : new String[] {"broker-a", "broker-b"}) {
+            Path ks = dir.resolve(name + ".p12");
+            keytool("-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+                    "-dname", "CN=" + name, "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
+                    "-keystore", ks.toString(), "-storepass", password, "-keypass", password);
+            keytool("-exportcert", "-alias", name, "-keystore", ks.toString(), "-storepass", password,
+                    "-file", dir.resolve(name + ".cer").toString());
+            keytool("-importcert", "-noprompt", "-alias", name, "-file", dir.resolve(name + ".cer").toString(),
+                    "-storetype", "PKCS12", "-keystore", trust.toString(), "-storepass", password);
+        }
+        BusTls clients = new BusTls(null, null, null, trust.toString(), "PKCS12", password);
+        List<io.slagate.config.BusAccount> accounts = List.of(new io.slagate.config.BusAccount("gw", "gateway", "gw-pw-for-test"),
+                new io.slagate.config.BusAccount("rm", "resource-manager", "rm-pw-for-test"));
+        int portA = freePort();
+        int portB = freePort();
+        EmbeddedBroker a = EmbeddedBroker.start("tls-net-a", "ssl://127.0.0.1:" + portA, "admin", "admin-pw-for-test", accounts,
+                brokerTls("broker-a", password, trust), List.of("ssl://127.0.0.1:" + portB));
+        try (EmbeddedBroker b = EmbeddedBroker.start("tls-net-b", "ssl://127.0.0.1:" + portB, "admin", "admin-pw-for-test", accounts,
+                brokerTls("broker-b", password, trust), List.of("ssl://127.0.0.1:" + portA))) {
+            List<String> managerSaw = new CopyOnWriteArrayList<>();
+            ControlBus manager = new ControlBus("ssl://127.0.0.1:" + portA, "rm", "rm-pw-for-test", clients, "rm-on-a")
+                    .subscribeWithSender(Topics.HEARTBEAT_GATEWAY, (m, who) -> managerSaw.add(who + " " + ((HeartbeatMessage) m).componentId()))
+                    .start();
+            ControlBus gateway = new ControlBus("ssl://127.0.0.1:" + portB, "gw", "gw-pw-for-test", clients, "gw-on-b").start();
+            ControlBus plain = new ControlBus("tcp://127.0.0.1:" + portB, "gw", "gw-pw-for-test", null, "plain").start();
+            try {
+                await().atMost(Duration.ofSeconds(30)).until(() -> manager.isConnected() && gateway.isConnected());
+                long[] n = {0};
+                await("a heartbeat on B crosses the TLS bridge to the manager on A, with the gateway's account")
+                        .atMost(Duration.ofSeconds(30)).until(() -> {
+                            gateway.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
+                                    HeartbeatMessage.ALIVE, n[0]++, 0));
+                            return managerSaw.contains("gw gw1");
+                        });
+                assertFalse(plain.isConnected(), "plain TCP is not spoken on the TLS listener");
+            } finally {
+                manager.close();
+                gateway.close();
+                plain.close();
+                a.close();
+            }
+        }
+    }
+
+    private BusTls brokerTls(String name, String password, Path trust) {
+        return new BusTls(dir.resolve(name + ".p12").toString(), "PKCS12", password, trust.toString(), "PKCS12", password);
+    }
+
+    private static int freePort() throws Exception {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
 }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The {@code bus:} section: the broker URL, its listener, accounts, TLS and gateway bindings. */
 final class BusSection {
@@ -11,7 +13,7 @@ final class BusSection {
     }
 
     static BusSettings bus(ConfigNode b) {
-        b.allowOnly("url", "embedded", "listen", "user", "passwordEnv", "accounts", "tls", "gatewayAccounts", "network");
+        b.allowOnly("url", "embedded", "listen", "user", "passwordEnv", "accounts", "tls", "gatewayAccounts", "network", "plaintext");
         boolean embedded = b.bool("embedded", true);
         String url = b.string("url", "vm://slagate");
         if (url != null && !url.matches("(vm|tcp|ssl|nio|nio\\+ssl|failover|auto|auto\\+ssl):.*")) {
@@ -48,8 +50,38 @@ final class BusSection {
             b.problem("network", network, "needs bus.user with bus.passwordEnv: the admin account the bridges to the peers"
                     + " connect with (the same on every broker of the network)");
         }
+        if (!b.bool("plaintext", false)) {
+            clearOverNetwork(b, "url", url);
+            clearOverNetwork(b, "listen", listen);
+            network.forEach(peer -> clearOverNetwork(b, "network", peer));
+        }
         return new BusSettings(url, embedded, listen == null ? "" : listen, user, password, accounts, tls, gatewayAccounts,
                 network);
+    }
+
+    private static final Pattern ENDPOINT = Pattern.compile("([a-z][a-z0-9+]*)://(\\[[^\\]]*\\]|[^:/?,)\\s]*)");
+
+    /**
+     * A problem for each endpoint of {@code value} that would carry the bus (its password, every message) in clear to or
+     * from another host: a plain TCP scheme on an address that is not the loopback.
+     */
+    private static void clearOverNetwork(ConfigNode b, String key, String value) {
+        if (value == null) {
+            return;
+        }
+        Matcher m = ENDPOINT.matcher(value);
+        while (m.find()) {
+            String scheme = m.group(1);
+            String host = m.group(2);
+            boolean clear = !scheme.contains("ssl") && !scheme.equals("vm") && !scheme.equals("static")
+                    && !scheme.equals("failover") && !scheme.equals("discovery");
+            if (clear && !host.isEmpty() && !AuthenticationSection.loopback(host)) {
+                b.problem(key, value, "carries the bus password and every message in clear to or from " + host + ", which is not"
+                        + " the loopback; use ssl:// with bus.tls (docs/OPERATIONS.md, the bus over TLS), or set"
+                        + " bus.plaintext: true where that network is the operator's alone");
+                return;
+            }
+        }
     }
 
     /** {@code bus.gatewayAccounts}: per bus account, the gateway ids it may speak for (each list non-empty). */

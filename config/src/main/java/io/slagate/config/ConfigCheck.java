@@ -57,6 +57,11 @@ public final class ConfigCheck {
     }
 
     /** What a start of this configuration warns about (names claimed, not proven; the bus's gateway bindings), one line each. */
+    /** Said by check-config and by a broker that others reach with one account allowed everything. */
+    public static final String SINGLE_BUS_ACCOUNT = "the bus has one account for every component: any process holding it (a"
+            + " gateway, a resource manager) may publish the customers' credentials to every gateway and read every hash;"
+            + " bus.accounts gives each role its own (docs/OPERATIONS.md, Securing the bus)";
+
     public static List<String> notes(SlagateConfig config) {
         return IdentityChecks.notes(config);
     }

@@ -53,6 +53,14 @@ final class IdentityChecks {
                 || cl.rules().stream().anyMatch(r -> !r.customer().equals("*"));
     }
 
+    /**
+     * The warning for a broker others reach with one account allowed everything (null when there is none): whoever holds
+     * it may publish the customers' credentials to every gateway, and read every hash.
+     */
+    static String singleAccount(BusSettings bus) {
+        return bus.listen().isEmpty() || !bus.accounts().isEmpty() ? null : ConfigCheck.SINGLE_BUS_ACCOUNT;
+    }
+
     /** What a start warns about, as check-config shows it: names claimed and not proven, and who may speak for which gateway. */
     static List<String> notes(SlagateConfig c) {
         List<String> notes = new ArrayList<>();
@@ -61,6 +69,10 @@ final class IdentityChecks {
                     + "gateway.authentication any client can send any name (see docs/GATEWAY.md, Authentication)");
         }
         BusSettings bus = c.bus();
+        String single = singleAccount(bus);
+        if (single != null) {
+            notes.add(single);
+        }
         if (!bus.accounts().isEmpty()) {
             if (bus.gatewayAccounts().isEmpty()) {
                 notes.add("bus.gatewayAccounts is empty: no gateway account may join (each account must be bound to the gateway ids it speaks for)");

@@ -342,6 +342,34 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aBusInClearToAnotherHost_isRefused_unlessPlaintextSaysTheOperatorMeansIt() {
+        for (String bus : new String[] {"url: \"failover:(tcp://10.0.0.5:61616)\"", "listen: tcp://0.0.0.0:61616, user: a, passwordEnv: PATH",
+            "url: \"failover:(ssl://10.0.0.5:61617,tcp://broker-2:61616)\"", "url: \"nio://[2001:db8::1]:61616\""}) {
+            ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MINIMAL + "bus: { " + bus + " }\n", "p.yaml"),
+                    bus);
+            assertTrue(e.getMessage().contains("in clear") && e.getMessage().contains("bus.plaintext"), e.getMessage());
+            ConfigLoader.parse(MINIMAL + "bus: { " + bus + ", plaintext: true }\n", "p.yaml");
+        }
+        for (String bus : new String[] {"url: \"failover:(tcp://127.0.0.1:61616,tcp://localhost:61617)\"", "url: \"ssl://10.0.0.5:61617\"",
+            "url: vm://slagate", "url: \"tcp://[::1]:61616\""}) {
+            ConfigLoader.parse(MINIMAL + "bus: { " + bus + " }\n", "p.yaml"); // loopback, TLS or in-VM: nothing in clear on a network
+        }
+    }
+
+    @Test
+    void aJwksOverPlainHttp_isAllowedOnlyToALiteralLoopbackAddress() {
+        String auth = "gateway: { authentication: { jwt: { jwks: \"%s\", issuer: i, audience: a } } }\n";
+        for (String host : new String[] {"127.evil.example", "127.0.0.1.nip.io", "10.0.0.5"}) {
+            ConfigException e = assertThrows(ConfigException.class,
+                    () -> ConfigLoader.parse(MINIMAL + auth.formatted("http://" + host + "/jwks.json"), "j.yaml"), host);
+            assertTrue(e.getMessage().contains("plain http to another host"), e.getMessage());
+        }
+        for (String host : new String[] {"127.0.0.1", "127.1.2.3", "[::1]", "localhost"}) {
+            ConfigLoader.parse(MINIMAL + auth.formatted("http://" + host + ":8999/jwks.json"), "j.yaml");
+        }
+    }
+
+    @Test
     void parse_capAboveCapacity_isRejected() {
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MINIMAL + """
                 allocation:

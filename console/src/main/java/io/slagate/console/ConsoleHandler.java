@@ -47,7 +47,10 @@ public final class ConsoleHandler extends Handler.Abstract {
         this.users = new UsersApi(users, sessions, throttle, audit);
         this.config = new ConfigApi(editor, bus, audit);
         this.control = new ControlApi(bus, audit, config);
-        this.customers = new CustomersApi(new CustomerCredentials(editor.config().gateway().authentication()), bus, audit);
+        CustomerCredentials credentialFiles = new CustomerCredentials(editor.config().gateway().authentication());
+        CredentialsRollout rollout = new CredentialsRollout(credentialFiles, bus, state, System::nanoTime);
+        rollout.attach();
+        this.customers = new CustomersApi(credentialFiles, rollout, audit);
     }
 
     @Override

@@ -22,15 +22,18 @@ import java.util.TreeSet;
  * The key itself is made here, shown once, and never stored.
  */
 final class CustomerCredentials {
-    /** bcrypt's cost for new entries (its library's default); a gateway pays it once per credential, then caches. */
-    static final int COST = 10;
+    /**
+     * Where the last version published or adopted came from: its number and the SHA-256 of the files' text. A snapshot
+     * of the same text keeps the version; other text gets a newer one.
+     */
+    private long version;
+    private String digest;
     /** bcrypt reads this many bytes of a password; the gateways refuse a longer one rather than match its prefix. */
     static final int MAX_PASSWORD_BYTES = 72;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Path htpasswd;
     private final Path apiKeys;
-    private long version;
 
     CustomerCredentials(AuthenticationSettings settings) {
         this.htpasswd = settings.htpasswd() == null ? null : Path.of(settings.htpasswd());
@@ -65,9 +68,19 @@ final class CustomerCredentials {
         return names(apiKeys).contains(customer);
     }
 
-    /** Adds or replaces {@code customer}'s password. */
+    /**
+     * Adds or replaces {@code customer}'s password, at the cost of the file's dearest entry (at least bcrypt's default),
+     * so that the file keeps one cost and no check is quicker than another.
+     */
     synchronized void putBasic(String customer, char[] password) throws IOException {
-        String hash = BCrypt.with(BCrypt.Version.VERSION_2Y).hashToString(COST, password);
+        List<String> hashes = new ArrayList<>();
+        for (String line : lines(htpasswd)) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && !line.startsWith("#")) {
+                hashes.add(line.substring(colon + 1).trim());
+            }
+        }
+        String hash = BCrypt.with(BCrypt.Version.VERSION_2Y).hashToString(Authenticator.bcryptCost(hashes), password);
         replace(htpasswd, customer, customer + ":" + hash);
     }
 
@@ -90,25 +103,66 @@ final class CustomerCredentials {
         replace(apiKeys, customer, null);
     }
 
-    /** The files' text now, for the gateways, and a version newer than any before. */
+    /**
+     * The files' text now, for the gateways: with the version last published when the text is the same, else a newer
+     * one. A configured file that cannot be read is an error, never an empty file: published, it would revoke every
+     * customer of every gateway.
+     */
     synchronized Snapshot snapshot() throws IOException {
-        version = Math.max(version + 1, System.currentTimeMillis());
-        return new Snapshot(version, read(htpasswd), read(apiKeys));
+        String h = read(htpasswd);
+        String k = read(apiKeys);
+        String d = Authenticator.apiKeyDigest(h + "\u0000" + k);
+        if (!d.equals(digest)) {
+            version = Math.max(version + 1, System.currentTimeMillis());
+            digest = d;
+        }
+        return new Snapshot(version, h, k);
+    }
+
+    /** The version of what was published or adopted last (0: nothing yet). */
+    synchronized long version() {
+        return version;
+    }
+
+    /**
+     * Another console's change, newer than this one's: written over this console's files, so that its next change
+     * starts from it rather than undo it. False when {@code version} is not newer (nothing done).
+     */
+    synchronized boolean adopt(long version, String htpasswdText, String apiKeysText) throws IOException {
+        if (version <= this.version) {
+            return false;
+        }
+        if (htpasswd != null && htpasswdText != null) {
+            AtomicFiles.write(htpasswd, htpasswdText, true);
+        }
+        if (apiKeys != null && apiKeysText != null) {
+            AtomicFiles.write(apiKeys, apiKeysText, true);
+        }
+        this.version = version;
+        this.digest = Authenticator.apiKeyDigest(read(htpasswd) + "\u0000" + read(apiKeys));
+        return true;
     }
 
     record Snapshot(long version, String htpasswd, String apiKeys) {
     }
 
     private static String read(Path file) throws IOException {
-        return file == null ? null : Files.isReadable(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        if (file == null) {
+            return null;
+        }
+        if (!Files.exists(file)) {
+            return ""; // not made yet: no customer of that mechanism
+        }
+        return Files.readString(file, StandardCharsets.UTF_8); // an unreadable file throws: nothing is published
+    }
+
+    private static List<String> lines(Path file) throws IOException {
+        return file == null || !Files.exists(file) ? List.of() : Files.readAllLines(file, StandardCharsets.UTF_8);
     }
 
     private static List<String> names(Path file) throws IOException {
         List<String> names = new ArrayList<>();
-        if (file == null || !Files.isReadable(file)) {
-            return names;
-        }
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        for (String line : lines(file)) {
             int colon = line.indexOf(':');
             if (colon > 0 && !line.startsWith("#")) {
                 names.add(line.substring(0, colon).trim());
@@ -120,7 +174,7 @@ final class CustomerCredentials {
     /** Drops {@code customer}'s lines and appends {@code line} (unless null); the file is replaced all at once. */
     private static void replace(Path file, String customer, String line) throws IOException {
         StringBuilder out = new StringBuilder();
-        for (String l : Files.isReadable(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.<String>of()) {
+        for (String l : lines(file)) {
             int colon = l.indexOf(':');
             if (l.startsWith("#") || colon <= 0 || !l.substring(0, colon).trim().equals(customer)) {
                 out.append(l).append('\n');

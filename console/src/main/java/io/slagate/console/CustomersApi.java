@@ -1,10 +1,6 @@
 package io.slagate.console;
 
 import static io.slagate.console.Api.text;
-import io.slagate.bus.ControlBus;
-import io.slagate.bus.message.BusMessage;
-import io.slagate.bus.message.CredentialsMessage;
-import io.slagate.bus.message.Topics;
 import io.slagate.console.Api.ApiError;
 import io.slagate.console.Api.Call;
 import java.io.IOException;
@@ -29,12 +25,12 @@ final class CustomersApi {
     private static final String KEYS = "/api/customers/keys";
 
     private final CustomerCredentials files;
-    private final ControlBus bus;
+    private final CredentialsRollout rollout;
     private final AuditLog audit;
 
-    CustomersApi(CustomerCredentials files, ControlBus bus, AuditLog audit) {
+    CustomersApi(CustomerCredentials files, CredentialsRollout rollout, AuditLog audit) {
         this.files = files;
-        this.bus = bus;
+        this.rollout = rollout;
         this.audit = audit;
     }
 
@@ -53,6 +49,7 @@ final class CustomersApi {
             out.put("basic", files.basicConfigured());
             out.put("apiKeys", files.apiKeysConfigured());
             out.put("customers", customers);
+            out.put("rollout", rollout.view());
             call.ok(out);
         } catch (IOException e) {
             throw new ApiError(500, "the credential files could not be read: " + e.getMessage(), null);
@@ -98,12 +95,17 @@ final class CustomersApi {
                 default -> throw new ApiError(405, call.method() + " is not allowed on " + call.path(), null);
             };
             out.put("customer", name);
-            out.put("published", publish(call.session().user()));
             audit.record(call.session().user(), action, name, call.address());
+            // answered once every live gateway applies the change, or at the deadline naming those that do not
+            rollout.publish(call.session().user()).whenComplete((reach, e) -> {
+                out.put("version", reach.version());
+                out.put("applied", reach.applied());
+                out.put("pending", reach.pending());
+                call.ok(out);
+            });
         } catch (IOException e) {
-            throw new ApiError(500, "the credential file could not be written: " + e.getMessage(), null);
+            throw new ApiError(500, "the credential files could not be read or written (nothing was published): " + e.getMessage(), null);
         }
-        call.ok(out);
     }
 
     private String put(Call call, boolean basic, String name, Map<String, Object> out) throws IOException {
@@ -137,10 +139,4 @@ final class CustomersApi {
         return name;
     }
 
-    /** Tells every gateway; false when the bus did not take the message (a gateway on this host still reads the file). */
-    private boolean publish(String user) throws IOException {
-        CustomerCredentials.Snapshot s = files.snapshot();
-        return bus.publish(Topics.CREDENTIALS, new CredentialsMessage(BusMessage.SCHEMA, s.version(), s.htpasswd(), s.apiKeys(),
-                user, System.currentTimeMillis()));
-    }
 }

@@ -47,6 +47,9 @@ public final class LiveState {
     private final LongSupplier nanoClock;
     private final Map<String, StatsMessage> gateways = new TreeMap<>();
     private final Map<String, Long> heardNanos = new HashMap<>();
+    /** Each live gateway's customers' credentials version (its last heartbeat's; -1: it authenticates nobody). */
+    private final Map<String, Long> credentials = new TreeMap<>();
+    private final List<Consumer<HeartbeatMessage>> beats = new CopyOnWriteArrayList<>();
     private final Deque<Point> history = new ArrayDeque<>();
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
     private final GatewayRoster roster; // under this object's lock
@@ -98,6 +101,9 @@ public final class LiveState {
             default -> false;
         };
         announceGone(left, "left");
+        if (taken && m instanceof HeartbeatMessage h) {
+            beats.forEach(b -> b.accept(h));
+        }
         if (!taken) {
             if (!(m instanceof HeartbeatMessage)) {
                 refused.incrementAndGet();
@@ -144,6 +150,7 @@ public final class LiveState {
             return false;
         }
         heardNanos.putIfAbsent(h.componentId(), nanoClock.getAsLong()); // expires like a silent one if no report follows
+        credentials.put(h.componentId(), h.credentialsVersion());
         return true;
     }
 
@@ -177,6 +184,7 @@ public final class LiveState {
         heardNanos.entrySet().removeIf(e -> {
             if (now - e.getValue() > expiryNanos) {
                 roster.leave(e.getKey()); // must join again, as with the manager
+                credentials.remove(e.getKey());
                 if (gateways.remove(e.getKey()) != null) {
                     gone.add(e.getKey());
                 }
@@ -189,6 +197,7 @@ public final class LiveState {
 
     private synchronized boolean forget(String gatewayId) {
         heardNanos.remove(gatewayId);
+        credentials.remove(gatewayId);
         return gateways.remove(gatewayId) != null;
     }
 
@@ -216,6 +225,21 @@ public final class LiveState {
             }
         }
         return out;
+    }
+
+    /** The live gateways that authenticate customers, each with the credentials version it applies. */
+    public Map<String, Long> credentialsVersions() {
+        announceGone(expire(), "silent");
+        synchronized (this) {
+            Map<String, Long> out = new TreeMap<>(credentials);
+            out.values().removeIf(v -> v < 0);
+            return out;
+        }
+    }
+
+    /** Told every heartbeat of a gateway the console believes (after its own bookkeeping). */
+    public void addHeartbeatListener(Consumer<HeartbeatMessage> l) {
+        beats.add(l);
     }
 
     public AllocationMessage allocation() {

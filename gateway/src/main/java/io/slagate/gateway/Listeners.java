@@ -107,6 +107,7 @@ final class Listeners {
             }
             ssl.setWantClientAuth(true);
         }
+        server.addBean(new TlsStoreWatch(ssl, tls.keyStore(), tls.trustStore()));
         HttpConfiguration https = new HttpConfiguration(http);
         https.addCustomizer(new SecureRequestCustomizer());
         return listening(new LoopConnector(server, loops,

@@ -106,4 +106,94 @@ class ClientCertificateTest {
             }
         }
     }
+
+    /**
+     * Certificates withdrawn while the gateway runs: one listed by a new CRL of its CA, one named by fingerprint in the
+     * deny list, each refused from its next request, on the connection it proved itself on; and a CA added to the trust
+     * store holds for new handshakes without a restart.
+     */
+    @Test
+    void aRevokedCertificate_failsOnItsNextRequest_andATrustStoreChangeHoldsWithoutARestart() throws Exception {
+        Path gwStore = keyPair("gw", "CN=localhost");
+        io.slagate.gateway.testing.TestCa ca = new io.slagate.gateway.testing.TestCa(dir.resolve("ca"), "customers-ca", password);
+        io.slagate.gateway.testing.TestCa other = new io.slagate.gateway.testing.TestCa(dir.resolve("other-ca"), "partners-ca", password);
+        Path gold = ca.client("gold-customer");
+        Path silver = ca.client("silver-customer");
+        Path partner = other.client("partner");
+        Path trust = dir.resolve("trust.p12");
+        keytool("-importcert", "-noprompt", "-alias", "ca", "-file", ca.certificate().toString(), "-storetype", "PKCS12",
+                "-keystore", trust.toString(), "-storepass", password);
+        Path crl = dir.resolve("customers.crl");
+        ca.emptyCrl(crl);
+        Path deny = Files.writeString(dir.resolve("deny.txt"), "# serials or SHA-256 fingerprints\n");
+        try (TestBackend backend = new TestBackend()) {
+            Gateway gw = new Gateway(TestConfigs.parse("""
+                    gateway:
+                      id: gw1
+                      listen: "127.0.0.1:0"
+                      admin: "127.0.0.1:0"
+                      tls: { keyStore: "%s", passwordEnv: PATH, trustStore: "%s", trustStorePasswordEnv: PATH }
+                      authentication: { mode: required, clientCertificate: cn, revocation: { crl: "%s", denyList: "%s" } }
+                    servers: [ { id: s1, url: "%s", concurrency: 4 } ]
+                    classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
+                    classification:
+                      subscriptions: { gold-customer: { "*": gold } }
+                      rules: [ { grade: gold, class: premium } ]
+                      defaultClass: basic
+                    """.formatted(gwStore, trust, crl, deny, backend.url()), "revocation")).start();
+            try {
+                HttpRequest req = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + gw.port() + "/svc"))
+                        .timeout(Duration.ofSeconds(10)).header("Content-Type", "text/xml")
+                        .POST(HttpRequest.BodyPublishers.ofString(Soap.envelope11("getQuote"))).build();
+                HttpClient goldClient = client(gwStore, gold);
+                HttpClient silverClient = client(gwStore, silver);
+                assertEquals(200, goldClient.send(req, HttpResponse.BodyHandlers.ofString()).statusCode());
+                assertEquals(200, silverClient.send(req, HttpResponse.BodyHandlers.ofString()).statusCode());
+                int untrusted = status(client(gwStore, partner), req);
+                assertEquals(true, untrusted == 401 || untrusted == -1,
+                        "a CA the trust store does not hold: the certificate is not offered, or the handshake fails: " + untrusted);
+
+                ca.revoke("gold-customer", crl);
+                awaitStatus(goldClient, req, 401, "gold's certificate in the new CRL, on its kept-alive connection");
+                String fingerprint = java.util.HexFormat.ofDelimiter(":").formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(
+                                Files.newInputStream(ca.clientCertificate("silver-customer"))).getEncoded()));
+                Files.writeString(deny, fingerprint.toUpperCase() + "\n");
+                awaitStatus(silverClient, req, 401, "silver's fingerprint in the deny list");
+                assertEquals(401, client(gwStore, silver).send(req, HttpResponse.BodyHandlers.ofString()).statusCode(), "and on a new one");
+
+                keytool("-importcert", "-noprompt", "-alias", "partners", "-file", other.certificate().toString(), "-storetype",
+                        "PKCS12", "-keystore", trust.toString(), "-storepass", password);
+                awaitStatus(null, req, 200, "the partners' CA added to the trust store", () -> client(gwStore, partner));
+            } finally {
+                gw.stop(Duration.ofSeconds(1));
+            }
+        }
+    }
+
+    private static int status(HttpClient c, HttpRequest req) throws Exception {
+        try {
+            return c.send(req, HttpResponse.BodyHandlers.ofString()).statusCode();
+        } catch (java.io.IOException handshakeRefused) {
+            return -1;
+        }
+    }
+
+    private interface Clients {
+        HttpClient get() throws Exception;
+    }
+
+    private static void awaitStatus(HttpClient c, HttpRequest req, int expected, String what) throws Exception {
+        awaitStatus(c, req, expected, what, () -> c);
+    }
+
+    /** Polls with a deadline: the files are read again every second. */
+    private static void awaitStatus(HttpClient c, HttpRequest req, int expected, String what, Clients clients) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        int last;
+        do {
+            last = status(clients.get(), req);
+        } while (last != expected && System.nanoTime() - deadline < 0);
+        assertEquals(expected, last, what);
+    }
 }

@@ -139,4 +139,19 @@ class JwtAuthenticationTest {
         assertEquals(401, post(token(stranger, "acme", "https://idp.test", "slagate", 300)).statusCode());
         assertEquals(atStart + 1, jwksHits.get(), "unknown key ids within the refresh period fetch nothing more");
     }
+
+    @Test
+    void aKeyWithdrawnFromTheJwks_stopsItsTokensAtTheNextFetch_cachedOrNot() throws Exception {
+        String good = token(k1, "gold-customer", "https://idp.test", "slagate", 300);
+        assertEquals(200, post(good).statusCode());
+        assertEquals(200, post(good).statusCode(), "cached now");
+        RSAKey k2 = new RSAKeyGenerator(2048).keyID("k2").generate();
+        jwks.set(new JWKSet(k2.toPublicJWK()).toString()); // the issuer withdraws k1 (compromised)
+        int atStart = jwksHits.get();
+        RSAKey stranger = new RSAKeyGenerator(2048).keyID("k-stranger").generate();
+        assertEquals(401, post(token(stranger, "acme", "https://idp.test", "slagate", 300)).statusCode(), "an unknown key id: a fetch");
+        assertEquals(atStart + 1, jwksHits.get());
+        assertEquals(401, post(good).statusCode(), "the cached token of the withdrawn key is refused from that fetch on");
+        assertEquals(200, post(token(k2, "gold-customer", "https://idp.test", "slagate", 300)).statusCode());
+    }
 }

@@ -166,27 +166,47 @@ public final class GatewayAgent implements AutoCloseable {
         }
     }
 
-    /** A console changed the customers' credentials: this gateway's files take the change, and it holds from the next request. */
+    /**
+     * A console changed the customers' credentials (or repeats the current ones for a gateway that is behind): this
+     * gateway's files take a newer version, it holds from the next request, and the next heartbeat (sent at once)
+     * says so. An older version is logged and dropped; the same one again needs nothing.
+     */
     private void onCredentials(CredentialsMessage c, String account) {
         Authenticator auth = gateway.authenticator();
-        // a version from far ahead of the clock would make every later real change look old
-        if (auth == null || c.version() <= credentialsVersion.get() || !AllocationVersions.plausible(c.version(),
-                System.currentTimeMillis())) {
+        if (auth == null) {
             return;
         }
-        credentialsVersion.set(c.version());
         String who = Senders.describe(c.user(), account);
-        try {
-            if (auth.replaceFiles(c.htpasswd(), c.apiKeys())) {
-                LOG.info("customer credentials v{} by {} in force", c.version(), who);
+        long held = credentialsVersion.get();
+        if (c.version() <= held) {
+            if (c.version() < held) {
+                LOG.info("customer credentials v{} by {} not applied: v{} is in force", c.version(), who, held);
             }
+            return;
+        }
+        // a version from far ahead of the clock would make every later real change look old
+        if (!AllocationVersions.plausible(c.version(), System.currentTimeMillis())) {
+            LOG.warn("customer credentials v{} by {} refused: the version runs ahead of this clock", c.version(), who);
+            return;
+        }
+        try {
+            boolean changed = auth.replaceFiles(c.htpasswd(), c.apiKeys());
+            credentialsVersion.set(c.version());
+            LOG.info("customer credentials v{} by {} {}", c.version(), who, changed ? "in force" : "in force already (the same files)");
+            heartbeat(HeartbeatMessage.ALIVE); // the console waits on it
         } catch (IOException | RuntimeException e) {
-            LOG.warn("customer credentials v{} by {} could not be written ({}); the credentials held stay in force", c.version(),
-                    who, e.toString());
+            LOG.warn("customer credentials v{} by {} could not be written ({}); the credentials held (v{}) stay in force",
+                    c.version(), who, e.toString(), held);
         }
     }
 
+    /** The credentials version this gateway applies: 0 until it applies one from the bus (-1 when it authenticates nobody). */
     private final AtomicLong credentialsVersion = new AtomicLong();
+
+    /** The credentials version in force, as the heartbeat reports it. */
+    public long credentialsVersion() {
+        return gateway.authenticator() == null ? -1 : credentialsVersion.get();
+    }
 
     /** The manager's capacity line per pool, as {@code /stats} shows it. */
     private static List<Map<String, Object>> capacityView(AllocationMessage a) {
@@ -370,7 +390,7 @@ public final class GatewayAgent implements AutoCloseable {
 
     private void heartbeat(String event) {
         bus.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, id, "gateway", event,
-                System.currentTimeMillis(), gateway.queues().allocation().version()));
+                System.currentTimeMillis(), gateway.queues().allocation().version(), credentialsVersion()));
     }
 
     public long allocationsApplied() {

@@ -10,6 +10,7 @@ import io.slagate.config.SlagateConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -191,6 +192,14 @@ public final class Authenticator implements AutoCloseable {
     /** The digest of an API key as the API key file holds it (lower-case hex SHA-256), for tools that write the file. */
     public static String apiKeyDigest(String key) {
         return CredentialKey.hex(key);
+    }
+
+    /**
+     * The bcrypt cost a tool should write a new entry of an htpasswd file holding {@code hashes} at: the file's dearest
+     * entry's, and never below the library's default; one cost for a whole file keeps every check as long as any other.
+     */
+    public static int bcryptCost(Collection<String> hashes) {
+        return Math.max(Bcrypt.DEFAULT_COST, Bcrypt.fileCost(hashes.stream().filter(h -> Bcrypt.problem("", h) == null).toList()));
     }
 
     /** Reads the credential files again and forgets every cached credential: a revocation holds from the next request. */
