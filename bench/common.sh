@@ -158,3 +158,13 @@ modes_means_table() {
     echo "| $m | $(spread "${RPS[$m]}") | $(spread "${CPU[$m]}") | $(spread "${CPUNJ[$m]}") | $(awk -v a="$(mean "${CPUNJ[$m]}")" -v b="$base" 'BEGIN { printf "%.3f", a / b }') | $(spreadf "${P99[$m]}") |"
   done
 }
+
+# paired RATIOS → "mean [lo..hi] (n)": the mean of the rounds' ratios and its 95% interval (Student's t, n - 1 degrees of freedom)
+paired() {
+  [ -n "$1" ] || { echo -; return; }
+  awk '{ n = NF; for (i = 1; i <= n; i++) s += $i; m = s / n; for (i = 1; i <= n; i++) v += ($i - m) ^ 2
+    split("12.71 4.30 3.18 2.78 2.57 2.45 2.36 2.31 2.26 2.23 2.20 2.18 2.16 2.14 2.13 2.12 2.11 2.10 2.09 2.09 2.08 2.07 2.07 2.06 2.06 2.06 2.05 2.05 2.05 2.04", t, " ")
+    if (n < 2) { printf "%.2f (1 round)", m; exit }
+    h = (n - 1 <= 30 ? t[n - 1] : 2.0) * sqrt(v / (n - 1) / n)
+    printf "%.2f [%.2f..%.2f] (%d rounds)", m, m - h, m + h, n }' <<<"$1"
+}

@@ -18,16 +18,6 @@ every_run() { # results file → "round conns target req/s cpu p99" per row of i
   awk '/^## Every run/ { on = 1; next } /^## / { on = 0 }
     on && /^\| [0-9]+ \| [0-9]+ \| / { split($0, c, "|"); t = c[4]; gsub(/ /, "", t); print c[2] + 0, c[3] + 0, t, c[5] + 0, c[6] + 0, c[8] + 0 }' "$1"
 }
-# paired RATIOS → "mean [lo..hi] (n)": the mean of the rounds' ratios and its 95% interval (Student's t, n - 1 degrees of freedom)
-paired() {
-  [ -n "$1" ] || { echo -; return; }
-  awk '{ n = NF; for (i = 1; i <= n; i++) s += $i; m = s / n; for (i = 1; i <= n; i++) v += ($i - m) ^ 2
-    split("12.71 4.30 3.18 2.78 2.57 2.45 2.36 2.31 2.26 2.23 2.20 2.18 2.16 2.14 2.13 2.12 2.11 2.10 2.09 2.09 2.08 2.07 2.07 2.06 2.06 2.06 2.05 2.05 2.05 2.04", t, " ")
-    if (n < 2) { printf "%.2f (1 round)", m; exit }
-    h = (n - 1 <= 30 ? t[n - 1] : 2.0) * sqrt(v / (n - 1) / n)
-    printf "%.2f [%.2f..%.2f] (%d rounds)", m, m - h, m + h, n }' <<<"$1"
-}
-
 declare -A CPU P99 PAIRS
 conns=() targets=() left=""
 for f in "$@"; do

@@ -20,25 +20,39 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A wrong-password flood beside a real customer's closed loop, against a running gateway: phases without and
- * with the flood in ABBA order, each reporting the real customer's requests, p50 and p99, the flood's answers by
- * status, and the gateway's CPU over the phase (from /proc). The customer's clients keep their connections;
- * every flood request comes on a new one (the gateway closes a connection after a client fault).
+ * Floods beside a real customer's closed loop, against a running gateway behind a trusted proxy (every connection
+ * comes from 127.0.0.1, which the gateway trusts, and says who it is in X-Forwarded-For: the customer one address,
+ * the attacker another). Each round has a quiet phase and one phase per kind of flood, the order reversed every other
+ * round; each reports the real customer's requests, p50 and p99, the flood's answers by status, and the gateway's CPU
+ * over the phase (from /proc). The customer's clients keep their connections; every flood request comes on a new one.
+ * The kinds:
+ * <ul>
+ *   <li>{@code wrong-seq}: wrong passwords for the customer's name, one after another as fast as answered;</li>
+ *   <li>{@code wrong-conc}: wrong passwords for the customer's name, FLOOD a second, each on its own thread;</li>
+ *   <li>{@code malformed}: {@code Basic !!!!}, FLOOD a second;</li>
+ *   <li>{@code variants}: case and whitespace variants of the attacker's own valid credential, FLOOD a second.</li>
+ * </ul>
  *
- * <pre>AuthFlood PORT GATEWAY_PID SECONDS ROUNDS FLOOD_PER_SECOND CLIENTS USER PASSWORD</pre>
+ * <pre>AuthFlood PORT GATEWAY_PID SECONDS ROUNDS FLOOD_PER_SECOND CLIENTS USER PASSWORD ATTACKER ATTACKER_PASSWORD KINDS</pre>
  */
 public final class AuthFlood {
     private static final String BODY = "<?xml version=\"1.0\"?><soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\">"
             + "<soapenv:Body><ns:getQuote xmlns:ns=\"urn:stock\"><ns:symbol>IBM</ns:symbol></ns:getQuote></soapenv:Body></soapenv:Envelope>";
+    static final String CUSTOMER_ADDRESS = "198.51.100.1";
+    static final String ATTACKER_ADDRESS = "203.0.113.7";
 
     private AuthFlood() {
     }
 
-    static byte[] request(String user, String password, boolean close) {
-        String auth = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static byte[] request(String authorization, String forwardedFor, boolean close) {
         return ("POST /services/StockUtility HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/xml; charset=utf-8\r\n"
-                + "SOAPAction: \"urn:getQuote\"\r\nAuthorization: Basic " + auth + "\r\n" + (close ? "Connection: close\r\n" : "")
-                + "Content-Length: " + BODY.length() + "\r\n\r\n" + BODY).getBytes(StandardCharsets.UTF_8);
+                + "SOAPAction: \"urn:getQuote\"\r\nAuthorization: " + authorization + "\r\nX-Forwarded-For: " + forwardedFor + "\r\n"
+                + (close ? "Connection: close\r\n" : "") + "Content-Length: " + BODY.length() + "\r\n\r\n" + BODY)
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     /** Reads one response (headers and a Content-Length body); its status. */
@@ -68,6 +82,32 @@ public final class AuthFlood {
         return Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime + stime (fields 14 and 15)
     }
 
+    /** The flood's credential for its {@code n}th request of {@code kind}. */
+    static String credential(String kind, long n, String user, String attacker, String attackerPassword) {
+        return switch (kind) {
+            case "malformed" -> "Basic !!!!";
+            case "variants" -> variant(n, basic(attacker, attackerPassword));
+            default -> basic(user, "wrong-" + n);
+        };
+    }
+
+    /** One of 32 spellings of a valid credential: 24 of its scheme's case (one credential), 8 with blanks or bad base64. */
+    static String variant(long n, String valid) {
+        int k = (int) (n % 32);
+        String token = valid.substring(6);
+        if (k < 24) {
+            StringBuilder scheme = new StringBuilder();
+            for (int i = 0; i < 5; i++) {
+                char c = "basic".charAt(i);
+                scheme.append((k & 1 << i) != 0 ? Character.toUpperCase(c) : c);
+            }
+            return scheme + " " + token;
+        }
+        String[] odd = {"Basic  " + token, "Basic\t" + token, "Basic " + token + " x", "Basic " + token.replace("=", ""),
+            "Basic " + token + "==", "Basic =" + token, "Basic " + token + "\t", "BASIC  " + token};
+        return odd[k - 24];
+    }
+
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         long pid = Long.parseLong(args[1]);
@@ -75,53 +115,87 @@ public final class AuthFlood {
         int rounds = Integer.parseInt(args[3]);
         int floodRate = Integer.parseInt(args[4]);
         int clients = Integer.parseInt(args[5]);
-        String user = args[6];
-        String password = args[7];
-        byte[] good = request(user, password, false);
-        System.out.println("phase round flood ok p50_ms p99_ms customer_errors flood_sent flood_401 flood_429 flood_other gateway_cpu_ms_per_s");
-        phase(port, pid, 5, false, 0, clients, good, user, "warm-up", 0); // discarded
+        Flood f = new Flood(port, args[6], args[8], args[9], floodRate);
+        List<String> phases = new ArrayList<>(List.of("quiet"));
+        phases.addAll(List.of(args[10].split(",")));
+        byte[] good = request(basic(args[6], args[7]), CUSTOMER_ADDRESS, false);
+        System.out.println("phase round ok p50_ms p99_ms customer_errors flood_sent flood_401 flood_throttled flood_200 flood_other"
+                + " gateway_cpu_ms_per_s");
+        phase(port, pid, 5, "quiet", f, clients, good, 0); // warm-up, discarded
         for (int r = 1; r <= rounds; r++) {
-            boolean[] order = r % 2 == 1 ? new boolean[] {false, true} : new boolean[] {true, false};
-            for (boolean flood : order) {
-                phase(port, pid, seconds, flood, floodRate, clients, good, user, flood ? "flood" : "quiet", r);
+            List<String> order = new ArrayList<>(phases);
+            if (r % 2 == 0) {
+                java.util.Collections.reverse(order);
+            }
+            for (String kind : order) {
+                phase(port, pid, seconds, kind, f, clients, good, r);
             }
         }
     }
 
-    private static void phase(int port, long pid, int seconds, boolean flood, int floodRate, int clients, byte[] good,
-                              String user, String name, int round) throws Exception {
+    /** The attacker: who it claims, its own valid credential, how fast it sends; what it got back. */
+    private static final class Flood {
+        final int port;
+        final String user;
+        final String attacker;
+        final String attackerPassword;
+        final int rate;
+        final AtomicLong sent = new AtomicLong();
+        final AtomicLong s401 = new AtomicLong();
+        final AtomicLong throttled = new AtomicLong();
+        final AtomicLong s200 = new AtomicLong();
+        final AtomicLong other = new AtomicLong();
+
+        Flood(int port, String user, String attacker, String attackerPassword, int rate) {
+            this.port = port;
+            this.user = user;
+            this.attacker = attacker;
+            this.attackerPassword = attackerPassword;
+            this.rate = rate;
+        }
+
+        void reset() {
+            for (AtomicLong a : new AtomicLong[] {sent, s401, throttled, s200, other}) {
+                a.set(0);
+            }
+        }
+
+        /** One flood request on a new connection, its answer counted. */
+        void send(String kind) {
+            byte[] req = request(credential(kind, sent.incrementAndGet(), user, attacker, attackerPassword), ATTACKER_ADDRESS, true);
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+                s.setSoTimeout(5000);
+                s.getOutputStream().write(req);
+                int st = readResponse(s.getInputStream());
+                (st == 401 ? s401 : st == 200 ? s200 : st == 429 || st == 500 ? throttled : other).incrementAndGet();
+            } catch (IOException e) {
+                other.incrementAndGet();
+            }
+        }
+    }
+
+    private static void phase(int port, long pid, int seconds, String kind, Flood f, int clients, byte[] good, int round)
+            throws Exception {
         AtomicBoolean running = new AtomicBoolean(true);
         List<long[]> lat = new ArrayList<>();
         AtomicLong errors = new AtomicLong();
-        ExecutorService pool = Executors.newFixedThreadPool(clients + 8);
+        ExecutorService pool = Executors.newFixedThreadPool(clients + 64);
         for (int c = 0; c < clients; c++) {
             long[] mine = new long[2_000_000];
             lat.add(mine);
             pool.execute(() -> closedLoop(port, good, running, mine, errors));
         }
-        AtomicLong sent = new AtomicLong();
-        AtomicLong s401 = new AtomicLong();
-        AtomicLong s429 = new AtomicLong();
-        AtomicLong other = new AtomicLong();
+        f.reset();
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
-        if (flood) {
-            long periodMicros = 1_000_000L / floodRate;
-            AtomicLong n = new AtomicLong();
-            ticker.scheduleAtFixedRate(() -> {
-                byte[] wrong = request(user, "wrong-" + n.incrementAndGet(), true);
-                sent.incrementAndGet();
-                pool.execute(() -> {
-                    try (Socket s = new Socket()) {
-                        s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
-                        s.setSoTimeout(5000);
-                        s.getOutputStream().write(wrong);
-                        int st = readResponse(s.getInputStream());
-                        (st == 401 ? s401 : st == 429 || st == 500 ? s429 : other).incrementAndGet();
-                    } catch (IOException e) {
-                        other.incrementAndGet();
-                    }
-                });
-            }, 0, periodMicros, TimeUnit.MICROSECONDS);
+        if (kind.equals("wrong-seq")) {
+            pool.execute(() -> {
+                while (running.get()) {
+                    f.send(kind);
+                }
+            });
+        } else if (!kind.equals("quiet")) {
+            ticker.scheduleAtFixedRate(() -> pool.execute(() -> f.send(kind)), 0, 1_000_000L / f.rate, TimeUnit.MICROSECONDS);
         }
         long t0 = cpuTicks(pid);
         Thread.sleep(seconds * 1000L);
@@ -144,8 +218,8 @@ public final class AuthFlood {
         double p50 = all.length == 0 ? Double.NaN : all[all.length / 2] / 1e6;
         double p99 = all.length == 0 ? Double.NaN : all[(int) Math.min(all.length - 1, Math.ceil(all.length * 0.99) - 1)] / 1e6;
         double hz = 100.0; // CLK_TCK on Linux
-        System.out.printf("%s %d %s %d %.3f %.3f %d %d %d %d %d %.1f%n", name, round, flood ? floodRate : 0, all.length, p50, p99,
-                errors.get(), sent.get(), s401.get(), s429.get(), other.get(), (t1 - t0) / hz * 1000 / seconds);
+        System.out.printf("%s %d %d %.3f %.3f %d %d %d %d %d %d %.1f%n", round == 0 ? "warm-up" : kind, round, all.length, p50, p99,
+                errors.get(), f.sent.get(), f.s401.get(), f.throttled.get(), f.s200.get(), f.other.get(), (t1 - t0) / hz * 1000 / seconds);
     }
 
     /** One client of the real customer: a kept connection, one request at a time; latencies from index 1, the count at 0. */
