@@ -1,6 +1,15 @@
 'use strict';
 // The Customers tab: the customers the gateways authenticate (names and mechanisms only), Basic passwords and
-// API keys added, rotated and revoked. A new key is shown once, in the line under the table. Uses api() of app.js.
+// API keys added, rotated and revoked. A new key is shown once, in the line under the table. Every change is answered
+// once the live gateways apply it (or names those that did not); the line above the table shows each gateway's
+// version of the credentials. Uses api() of app.js.
+
+// "applied by gw1, gw2" and, if any, "not applied within the deadline by gw3": what a change's answer says.
+function reach(r) {
+  if (r.applied === undefined) return '';
+  const applied = r.applied.length ? 'applied by ' + r.applied.join(', ') : 'no live gateway to apply it';
+  return ' (' + applied + (r.pending.length ? '; not applied within the deadline by ' + r.pending.join(', ') : '') + ')';
+}
 
 async function loadCustomers() {
   renderCustomers(await api('/api/customers'));
@@ -10,6 +19,10 @@ function renderCustomers(list) {
   document.getElementById('customer-mechanisms').textContent =
     'Basic passwords ' + (list.basic ? 'on' : 'off (gateway.authentication.basic.htpasswd not set)') +
     '; API keys ' + (list.apiKeys ? 'on' : 'off (gateway.authentication.apiKey.file not set)');
+  const gateways = Object.entries(list.rollout.gateways);
+  document.getElementById('customer-rollout').textContent = gateways.length === 0 ? 'No live gateway authenticates customers.'
+    : 'Credentials version ' + list.rollout.version + '; ' + gateways.map(([g, v]) =>
+      g + (v >= list.rollout.version ? ' has it' : ' has ' + (v === 0 ? 'none from the console' : 'version ' + v))).join(', ') + '.';
   const body = document.querySelector('#customer-table tbody');
   const out = document.getElementById('customer-result');
   body.replaceChildren();
@@ -25,7 +38,7 @@ function renderCustomers(list) {
         try {
           const r = await api('/api/customers/' + kind + '/' + encodeURIComponent(c.customer),
             {method, body: body ? JSON.stringify(body()) : undefined});
-          out.textContent = done(r); await loadCustomers();
+          out.textContent = done(r) + reach(r); await loadCustomers();
         } catch (e) { out.textContent = e.message; }
       });
       actions.append(b, ' ');
@@ -50,8 +63,8 @@ function customerForms() {
   basic.addEventListener('submit', async (ev) => {
     ev.preventDefault(); clearErrors(basic);
     const body = {customer: basic.elements.customer.value.trim(), password: basic.elements.password.value};
-    try { await api('/api/customers/basic', {method: 'POST', body: JSON.stringify(body)});
-      basic.querySelector('.result').textContent = body.customer + ' added'; basic.reset(); await loadCustomers(); }
+    try { const r = await api('/api/customers/basic', {method: 'POST', body: JSON.stringify(body)});
+      basic.querySelector('.result').textContent = body.customer + ' added' + reach(r); basic.reset(); await loadCustomers(); }
     catch (e) { showError(basic, e); }
   });
   const key = document.getElementById('customer-key-form');
@@ -59,7 +72,8 @@ function customerForms() {
     ev.preventDefault(); clearErrors(key);
     const customer = key.elements.customer.value.trim();
     try { const r = await api('/api/customers/keys', {method: 'POST', body: JSON.stringify({customer})});
-      key.querySelector('.result').textContent = customer + "'s key (shown once): " + r.key; key.reset(); await loadCustomers(); }
+      key.querySelector('.result').textContent = customer + "'s key (shown once): " + r.key + reach(r); key.reset();
+      await loadCustomers(); }
     catch (e) { showError(key, e); }
   });
 }

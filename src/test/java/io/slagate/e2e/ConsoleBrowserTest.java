@@ -375,11 +375,17 @@ class ConsoleBrowserTest {
                     browser.get("http://127.0.0.1:" + system.console().port() + "/#customers");
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("customer-mechanisms")).getText()
                             .contains("Basic passwords on"));
+                    await("the console hears the gateway").atMost(DEADLINE).ignoreExceptions().until(() -> {
+                        browser.navigate().refresh();
+                        return browser.findElement(By.id("customer-rollout")).getText().contains("gw1 has it");
+                    });
                     WebElement basic = browser.findElement(By.id("customer-basic-form"));
                     basic.findElement(By.name("customer")).sendKeys("acme");
                     basic.findElement(By.name("password")).sendKeys("acme-password-for-test");
                     basic.findElement(By.cssSelector("button[type=submit]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElement(By.id("customer-table")).getText().contains("acme"));
+                    WebElement added = browser.findElement(By.cssSelector("#customer-basic-form .result"));
+                    assertTrue(added.getText().contains("acme added (applied by gw1)"), added.getText());
                     WebElement key = browser.findElement(By.id("customer-key-form"));
                     key.findElement(By.name("customer")).sendKeys("acme");
                     key.findElement(By.cssSelector("button[type=submit]")).click();

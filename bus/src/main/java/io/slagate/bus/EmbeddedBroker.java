@@ -115,6 +115,22 @@ public final class EmbeddedBroker implements AutoCloseable {
         if (listen != null && !listen.isEmpty()) {
             tcp = b.addConnector(new URI(withFrameCap(listen)));
         }
+        bridges(b, name, user, password, network);
+        b.start();
+        if (!b.waitUntilStarted(30_000)) {
+            throw new IllegalStateException("broker " + name + " did not start within 30 s");
+        }
+        if (tcp != null && accounts.isEmpty()) {
+            LOG.warn(ConfigCheck.SINGLE_BUS_ACCOUNT);
+        }
+        EmbeddedBroker eb = new EmbeddedBroker(b, name, tcp);
+        LOG.info("embedded broker {} started (in-VM {}{})", name, eb.vmUrl(),
+                tcp == null ? "" : ", TCP " + eb.tcpUrl());
+        return eb;
+    }
+
+    /** A static, one-way bridge to each peer of {@code network}, connecting as the admin account {@code user}. */
+    private static void bridges(BrokerService b, String name, String user, String password, List<String> network) throws Exception {
         for (int i = 0; i < network.size(); i++) {
             if (user == null) {
                 throw new IllegalArgumentException("a network of brokers needs the admin user the bridges connect with");
@@ -131,17 +147,6 @@ public final class EmbeddedBroker implements AutoCloseable {
             nc.setDuplex(false);
             nc.setUseBrokerNameAsIdSees(false); // (sic) brokers of one network may share a name: each process calls its own "slagate"
         }
-        b.start();
-        if (!b.waitUntilStarted(30_000)) {
-            throw new IllegalStateException("broker " + name + " did not start within 30 s");
-        }
-        if (tcp != null && accounts.isEmpty()) {
-            LOG.warn(ConfigCheck.SINGLE_BUS_ACCOUNT);
-        }
-        EmbeddedBroker eb = new EmbeddedBroker(b, name, tcp);
-        LOG.info("embedded broker {} started (in-VM {}{})", name, eb.vmUrl(),
-                tcp == null ? "" : ", TCP " + eb.tcpUrl());
-        return eb;
     }
 
     /** Topic → the roles that may publish on it (every role may read every topic). */

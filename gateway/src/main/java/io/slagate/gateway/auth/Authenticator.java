@@ -107,6 +107,8 @@ public final class Authenticator implements AutoCloseable {
     private final LongSupplier clock;
     private final CredentialCache cache;
     private final FailureLimiter failures;
+    /** Successful password checks per customer. */
+    private final CellRates successes;
     private final ClientAddress clients;
     private final ThreadPoolExecutor checks;
     private final Credentials credentials;
@@ -149,8 +151,8 @@ public final class Authenticator implements AutoCloseable {
                 });
         this.credentials = new Credentials(settings.htpasswd() == null ? null : Path.of(settings.htpasswd()),
                 settings.apiKeys() == null ? null : Path.of(settings.apiKeys()));
-        this.passwords = new PasswordCheck(credentials, failures,
-                new CellRates(settings.successes().rate(), settings.successes().burst(), FailureLimiter.MAX_KEYS), cache, nanoClock);
+        this.successes = new CellRates(settings.successes().rate(), settings.successes().burst(), FailureLimiter.MAX_KEYS);
+        this.passwords = new PasswordCheck(credentials, failures, successes, cache, nanoClock);
         this.bearer = settings.jwt() == null ? null : new BearerCheck(settings.jwt(), failures, cache, nanoClock);
         this.certificates = settings.clientCertificate() == null ? null
                 : new CertificateCheck(settings.clientCertificate(), settings.revocation(), trusted);
@@ -176,13 +178,18 @@ public final class Authenticator implements AutoCloseable {
     /** Watches the credential files, sweeps the failure counts and refreshes the JWKS, on {@code timer}. */
     public void start(ScheduledExecutorService timer) {
         timer.scheduleWithFixedDelay(() -> {
-            if (credentials.reload(false)) {
-                cache.clear();
+            try {
+                if (credentials.reload(false)) {
+                    cache.clear();
+                }
+                if (certificates != null) {
+                    certificates.reload();
+                }
+                failures.sweep(clock.getAsLong());
+                successes.sweep(clock.getAsLong());
+            } catch (RuntimeException e) { // the watch must outlive one bad reading: a thrown task is never run again
+                LOG.warn("the credential watch failed once ({}); it goes on", e.toString());
             }
-            if (certificates != null) {
-                certificates.reload();
-            }
-            failures.sweep(clock.getAsLong());
         }, 1, 1, TimeUnit.SECONDS);
         if (bearer != null) {
             bearer.schedule(timer);

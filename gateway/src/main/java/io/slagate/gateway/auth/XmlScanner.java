@@ -139,7 +139,7 @@ final class XmlScanner {
         if (end - pos >= 3 && b[pos] == (byte) 0xef && b[pos + 1] == (byte) 0xbb && b[pos + 2] == (byte) 0xbf) {
             pos += 3;
         }
-        if (starts("<?xml") && pos + 5 < end && space(b[pos + 5])) {
+        if (starts("<?xml") && pos + 5 < end && XmlChars.space(b[pos + 5])) {
             int close = indexOf("?>", pos);
             if (close < 0) {
                 return false;
@@ -193,7 +193,7 @@ final class XmlScanner {
                 if (starts("]]>")) {
                     throw new Malformed("']]>' in text");
                 }
-                control(b[pos]);
+                XmlChars.control(b[pos]);
                 pos++;
             }
         }
@@ -336,7 +336,7 @@ final class XmlScanner {
 
     private String name() throws Malformed {
         int start = pos;
-        while (pos < end && nameByte(b[pos])) {
+        while (pos < end && XmlChars.nameByte(b[pos])) {
             pos++;
         }
         if (pos == start || pos - start > 256) {
@@ -371,7 +371,7 @@ final class XmlScanner {
                 }
                 runStart = pos;
             } else {
-                control(b[pos]);
+                XmlChars.control(b[pos]);
                 pos++;
             }
         }
@@ -405,27 +405,10 @@ final class XmlScanner {
             case "amp" -> out.append('&');
             case "quot" -> out.append('"');
             case "apos" -> out.append('\'');
-            default -> out.appendCodePoint(character(name));
+            default -> out.appendCodePoint(XmlChars.character(name));
         }
         pos = semi + 1;
         return true;
-    }
-
-    private static int character(String name) throws Malformed {
-        if (!name.startsWith("#")) {
-            throw new Malformed("the entity &" + name + "; (only the five predefined ones exist without a DTD)");
-        }
-        int cp;
-        try {
-            cp = name.startsWith("#x") ? Integer.parseInt(name.substring(2), 16) : Integer.parseInt(name.substring(1));
-        } catch (NumberFormatException e) {
-            throw new Malformed("a malformed character reference &" + name + ";");
-        }
-        if (cp == 0x9 || cp == 0xa || cp == 0xd || cp >= 0x20 && cp <= 0xd7ff || cp >= 0xe000 && cp <= 0xfffd
-                || cp >= 0x10000 && cp <= 0x10ffff) {
-            return cp;
-        }
-        throw new Malformed("a reference to a character XML does not allow");
     }
 
     private void flush(StringBuilder out, int from, int to) throws Malformed {
@@ -443,27 +426,12 @@ final class XmlScanner {
         }
     }
 
-    private static void control(byte c) throws Malformed {
-        if (c >= 0 && c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-            throw new Malformed("a control character");
-        }
-    }
-
     private boolean skipSpace() {
         int start = pos;
-        while (pos < end && space(b[pos])) {
+        while (pos < end && XmlChars.space(b[pos])) {
             pos++;
         }
         return pos > start;
-    }
-
-    private static boolean space(byte c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-    }
-
-    private static boolean nameByte(byte c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
-                || c == ':' || c < 0; // a byte of a multi-byte UTF-8 character
     }
 
     private boolean starts(String s) {
