@@ -73,6 +73,15 @@ class CustomerCredentialsEndToEndTest {
         return dir;
     }
 
+    /** A console on {@code bus} (started here) editing the files in {@code files}; the backend echoes. */
+    private ConsoleServer console(Path files, TestBackend backend, ControlBus bus) throws Exception {
+        backend.behave(TestBackend.echo());
+        ConsoleServer console = ConsoleServer.start(ConfigLoader.load(Files.writeString(dir.resolve("console.yaml"),
+                config(files, backend.url()))), bus, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        bus.start();
+        return console;
+    }
+
     /** The status of a request to the gateway with {@code header: value}, and the class it was served in. */
     private String call(int port, String header, String value) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/svc"))
@@ -104,11 +113,7 @@ class CustomerCredentialsEndToEndTest {
              EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.parse(config(gw1Files, backend.url()), "gw1.yaml"),
                      EmbeddedSystem.Parts.CORE);
              ControlBus consoleBus = new ControlBus(system.broker().vmUrl(), null, null, "console");
-             ConsoleServer console = ConsoleServer.start(ConfigLoader.load(Files.writeString(dir.resolve("console.yaml"),
-                     config(consoleFiles, backend.url()))), consoleBus, new PrintStream(new ByteArrayOutputStream(), true,
-                     StandardCharsets.UTF_8))) {
-            backend.behave(TestBackend.echo());
-            consoleBus.start();
+             ConsoleServer console = console(consoleFiles, backend, consoleBus)) {
             console.putUser("operator", Role.ADMIN, "operator-password-for-test".toCharArray());
             Console admin = new Console(console.port(), "operator", "operator-password-for-test");
             SlagateConfig gw2Config = ConfigLoader.parse(config(gw2Files, backend.url()).replace("id: gw1", "id: gw2"), "gw2.yaml");
@@ -157,11 +162,7 @@ class CustomerCredentialsEndToEndTest {
              EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.parse(config(gatewayFiles, backend.url()), "gateway.yaml"),
                      EmbeddedSystem.Parts.CORE);
              ControlBus consoleBus = new ControlBus(system.broker().vmUrl(), null, null, "console");
-             ConsoleServer console = ConsoleServer.start(ConfigLoader.load(Files.writeString(dir.resolve("console.yaml"),
-                     config(consoleFiles, backend.url()))), consoleBus, new PrintStream(new ByteArrayOutputStream(), true,
-                     StandardCharsets.UTF_8))) {
-            backend.behave(TestBackend.echo());
-            consoleBus.start();
+             ConsoleServer console = console(consoleFiles, backend, consoleBus)) {
             await().atMost(DEADLINE).until(consoleBus::isConnected);
             console.putUser("operator", Role.ADMIN, "operator-password-for-test".toCharArray());
             console.putUser("viewer", Role.READ_ONLY, "viewer-password-for-test".toCharArray());

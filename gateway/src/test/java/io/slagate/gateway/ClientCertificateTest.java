@@ -59,6 +59,24 @@ class ClientCertificateTest {
         return HttpClient.newBuilder().sslContext(ctx).connectTimeout(Duration.ofSeconds(5)).build();
     }
 
+    /** A TLS gateway whose customers are proven by certificate ({@code more}: further authentication keys). */
+    private static Gateway gateway(Path keyStore, Path trust, String more, TestBackend backend) throws Exception {
+        return new Gateway(TestConfigs.parse("""
+                gateway:
+                  id: gw1
+                  listen: "127.0.0.1:0"
+                  admin: "127.0.0.1:0"
+                  tls: { keyStore: "%s", passwordEnv: PATH, trustStore: "%s", trustStorePasswordEnv: PATH }
+                  authentication: { mode: required, clientCertificate: cn%s }
+                servers: [ { id: s1, url: "%s", concurrency: 4 } ]
+                classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
+                classification:
+                  subscriptions: { gold-customer: { "*": gold } }
+                  rules: [ { grade: gold, class: premium } ]
+                  defaultClass: basic
+                """.formatted(keyStore, trust, more, backend.url()), "cert")).start();
+    }
+
     @Test
     void aClientCertificate_namesItsCustomer_andNoCertificateIs401WhenRequired() throws Exception {
         Path gwStore = keyPair("gw", "CN=localhost");
@@ -70,20 +88,7 @@ class ClientCertificateTest {
         keytool("-importcert", "-noprompt", "-alias", "gold", "-file", cert.toString(), "-storetype", "PKCS12",
                 "-keystore", trust.toString(), "-storepass", password);
         try (TestBackend backend = new TestBackend()) {
-            Gateway gw = new Gateway(TestConfigs.parse("""
-                    gateway:
-                      id: gw1
-                      listen: "127.0.0.1:0"
-                      admin: "127.0.0.1:0"
-                      tls: { keyStore: "%s", passwordEnv: PATH, trustStore: "%s", trustStorePasswordEnv: PATH }
-                      authentication: { mode: required, clientCertificate: cn }
-                    servers: [ { id: s1, url: "%s", concurrency: 4 } ]
-                    classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
-                    classification:
-                      subscriptions: { gold-customer: { "*": gold } }
-                      rules: [ { grade: gold, class: premium } ]
-                      defaultClass: basic
-                    """.formatted(gwStore, trust, backend.url()), "cert")).start();
+            Gateway gw = gateway(gwStore, trust, "", backend);
             try {
                 HttpRequest req = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + gw.port() + "/svc"))
                         .timeout(Duration.ofSeconds(10)).header("Content-Type", "text/xml")
@@ -127,20 +132,7 @@ class ClientCertificateTest {
         ca.emptyCrl(crl);
         Path deny = Files.writeString(dir.resolve("deny.txt"), "# serials or SHA-256 fingerprints\n");
         try (TestBackend backend = new TestBackend()) {
-            Gateway gw = new Gateway(TestConfigs.parse("""
-                    gateway:
-                      id: gw1
-                      listen: "127.0.0.1:0"
-                      admin: "127.0.0.1:0"
-                      tls: { keyStore: "%s", passwordEnv: PATH, trustStore: "%s", trustStorePasswordEnv: PATH }
-                      authentication: { mode: required, clientCertificate: cn, revocation: { crl: "%s", denyList: "%s" } }
-                    servers: [ { id: s1, url: "%s", concurrency: 4 } ]
-                    classes: [ { name: premium, target: 1s }, { name: basic, target: 2s } ]
-                    classification:
-                      subscriptions: { gold-customer: { "*": gold } }
-                      rules: [ { grade: gold, class: premium } ]
-                      defaultClass: basic
-                    """.formatted(gwStore, trust, crl, deny, backend.url()), "revocation")).start();
+            Gateway gw = gateway(gwStore, trust, ", revocation: { crl: \"" + crl + "\", denyList: \"" + deny + "\" }", backend);
             try {
                 HttpRequest req = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + gw.port() + "/svc"))
                         .timeout(Duration.ofSeconds(10)).header("Content-Type", "text/xml")

@@ -20,6 +20,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -100,6 +101,32 @@ public final class Authenticator implements AutoCloseable {
 
         /** It will not run (the pool is full, or the same check is running): what it reserved is given back. */
         default void abandoned() {
+        }
+
+        /** The check of {@code key} read at {@code generation}: {@code run} on the pool, {@code abandoned} when it is not run. */
+        static SlowCheck of(CredentialKey key, long generation, Function<Consumer<CredentialCache.Verdict>, CredentialCache.Verdict> run,
+                            Runnable abandoned) {
+            return new SlowCheck() {
+                @Override
+                public CredentialKey key() {
+                    return key;
+                }
+
+                @Override
+                public long generation() {
+                    return generation;
+                }
+
+                @Override
+                public CredentialCache.Verdict run(Consumer<CredentialCache.Verdict> later) {
+                    return run.apply(later);
+                }
+
+                @Override
+                public void abandoned() {
+                    abandoned.run();
+                }
+            };
         }
     }
 

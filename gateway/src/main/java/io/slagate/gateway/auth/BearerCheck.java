@@ -4,7 +4,6 @@ import io.slagate.config.AuthenticationSettings;
 import io.slagate.gateway.auth.Authenticator.Result;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -74,34 +73,16 @@ final class BearerCheck {
         }
         String token = authorization.substring(TOKEN);
         long generation = cache.generation();
-        return Result.pending(new Authenticator.SlowCheck() {
-            @Override
-            public CredentialKey key() {
-                return key;
+        return Result.pending(Authenticator.SlowCheck.of(key, generation, later -> {
+            JwtCheck.Verdict v = jwt.check(token, jwks);
+            if (!v.unknownKey()) {
+                return verdict(v, address, reserved);
             }
-
-            @Override
-            public long generation() {
-                return generation;
-            }
-
-            @Override
-            public CredentialCache.Verdict run(Consumer<CredentialCache.Verdict> later) {
-                JwtCheck.Verdict v = jwt.check(token, jwks);
-                if (!v.unknownKey()) {
-                    return verdict(v, address, reserved);
-                }
-                // a key rotated in since the last fetch: one fetch (at most one a refresh period), then checked again
-                jwks.refreshForUnknown().whenComplete((fetched, e) -> later.accept(
-                        verdict(Boolean.TRUE.equals(fetched) ? jwt.check(token, jwks) : v, address, reserved)));
-                return null;
-            }
-
-            @Override
-            public void abandoned() {
-                failures.cancelled(address, null, reserved);
-            }
-        });
+            // a key rotated in since the last fetch: one fetch (at most one a refresh period), then checked again
+            jwks.refreshForUnknown().whenComplete((fetched, e) -> later.accept(
+                    verdict(Boolean.TRUE.equals(fetched) ? jwt.check(token, jwks) : v, address, reserved)));
+            return null;
+        }, () -> failures.cancelled(address, null, reserved)));
     }
 
     private CredentialCache.Verdict verdict(JwtCheck.Verdict v, String address, int reserved) {

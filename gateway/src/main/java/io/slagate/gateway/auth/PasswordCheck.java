@@ -1,7 +1,6 @@
 package io.slagate.gateway.auth;
 
 import io.slagate.gateway.auth.Authenticator.Result;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -39,31 +38,13 @@ final class PasswordCheck {
         }
         long generation = cache.generation();
         Credentials.Basic basic = credentials.basic();
-        return Result.pending(new Authenticator.SlowCheck() {
-            @Override
-            public CredentialKey key() {
-                return key;
+        return Result.pending(Authenticator.SlowCheck.of(key, generation, later -> {
+            if (Bcrypt.verify(password, basic.hashes().get(user), basic.fileCost())) {
+                failures.succeeded(client, user, reserved);
+                successes.take(user, clock.getAsLong());
+                return CredentialCache.Verdict.of(Result.verified(user));
             }
-
-            @Override
-            public long generation() {
-                return generation;
-            }
-
-            @Override
-            public CredentialCache.Verdict run(Consumer<CredentialCache.Verdict> later) {
-                if (Bcrypt.verify(password, basic.hashes().get(user), basic.fileCost())) {
-                    failures.succeeded(client, user, reserved);
-                    successes.take(user, clock.getAsLong());
-                    return CredentialCache.Verdict.of(Result.verified(user));
-                }
-                return CredentialCache.Verdict.of(Result.REFUSED); // the reserved failure stays charged
-            }
-
-            @Override
-            public void abandoned() {
-                failures.cancelled(client, user, reserved);
-            }
-        });
+            return CredentialCache.Verdict.of(Result.REFUSED); // the reserved failure stays charged
+        }, () -> failures.cancelled(client, user, reserved)));
     }
 }
