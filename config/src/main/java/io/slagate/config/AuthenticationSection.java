@@ -17,7 +17,7 @@ final class AuthenticationSection {
         }
         ConfigNode a = g.object("authentication");
         a.allowOnly("mode", "realm", "basic", "apiKey", "jwt", "clientCertificate", "revocation", "cache", "workers", "failures",
-                "successes", "forwardCredentials", "identityHeader", "wsSecurity");
+                "failuresPerName", "successes", "forwardCredentials", "identityHeader", "wsSecurity");
         AuthenticationSettings d = AuthenticationSettings.OFF;
         AuthenticationSettings.Mode mode = a.choice("mode", AuthenticationSettings.Mode.REQUIRED,
                 s -> switch (s) {
@@ -61,7 +61,8 @@ final class AuthenticationSection {
         AuthenticationSettings s = new AuthenticationSettings(mode, realm, htpasswd, keyHeader, keys, jwt, cert, revocation(a),
                 c.integer("entries", d.cacheEntries(), 1, 10_000_000),
                 c.duration("ttl", d.cacheTtl(), Duration.ofSeconds(1), Duration.ofDays(1)),
-                a.integer("workers", d.workers(), 1, 64), limit(a, "failures", d.failures()), limit(a, "successes", d.successes()),
+                a.integer("workers", d.workers(), 1, 64), limit(a, "failures", d.failures()),
+                limit(a, "failuresPerName", d.nameFailures()), limit(a, "successes", d.successes()),
                 a.bool("forwardCredentials", false), identity, wsSecurity(a, htpasswd));
         if (!s.on()) {
             a.problemHere("names no mechanism; set one or more of basic.htpasswd, apiKey.file, jwt.jwks, clientCertificate,"

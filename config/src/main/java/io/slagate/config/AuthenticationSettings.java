@@ -20,8 +20,9 @@ import java.time.Duration;
  * @param cacheEntries       verified credentials kept (by mechanism, identity and a digest of the secret)
  * @param cacheTtl           how long a verified credential is believed without being checked again
  * @param workers            threads for bcrypt and signature checks (never an event loop)
- * @param failures           failed attempts allowed per client (as the trusted proxies tell it) and per claimed name;
- *                           past it, attempts are refused unchecked
+ * @param failures           failed attempts allowed per client (as the trusted proxies tell it); past it, attempts are
+ *                           refused unchecked
+ * @param nameFailures       failed attempts allowed per claimed name, across clients (but those that proved it lately)
  * @param successes          successful password checks allowed per customer: a valid credential cannot buy bcrypt
  *                           without bound
  * @param forwardCredentials whether the credential a request carries goes on to the server (Authorization, the API
@@ -31,13 +32,13 @@ import java.time.Duration;
  */
 public record AuthenticationSettings(Mode mode, String realm, String htpasswd, String apiKeyHeader, String apiKeys,
                                      JwtSettings jwt, String clientCertificate, Revocation revocation, int cacheEntries,
-                                     Duration cacheTtl, int workers, Limit failures, Limit successes,
+                                     Duration cacheTtl, int workers, Limit failures, Limit nameFailures, Limit successes,
                                      boolean forwardCredentials, String identityHeader, WsSecurity wsSecurity) {
     public enum Mode { REQUIRED, OPTIONAL }
 
     /** No mechanism: customer names are claimed, not proven. */
     public static final AuthenticationSettings OFF = new AuthenticationSettings(Mode.OPTIONAL, "slagate", null, null, null,
-            null, null, Revocation.NONE, 10_000, Duration.ofMinutes(5), 2, new Limit(1, 10), new Limit(1, 10), false, null,
+            null, null, Revocation.NONE, 10_000, Duration.ofMinutes(5), 2, new Limit(1, 10), new Limit(10, 100), new Limit(1, 10), false, null,
             WsSecurity.OFF);
 
     /** Whether any mechanism is configured. */

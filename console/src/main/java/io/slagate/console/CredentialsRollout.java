@@ -48,6 +48,8 @@ final class CredentialsRollout {
     private final Duration deadline;
     private final List<Waiting> waiting = new CopyOnWriteArrayList<>();
     private long lastRepeatNanos;
+    /** The newest version heard from a gateway. */
+    private long newer;
     private boolean repeated;
 
     CredentialsRollout(CustomerCredentials files, ControlBus bus, LiveState state, LongSupplier nanoClock) {
@@ -98,15 +100,34 @@ final class CredentialsRollout {
         Map<String, Object> out = new TreeMap<>();
         out.put("version", files.version());
         out.put("gateways", state.credentialsVersions());
+        out.put("behind", behind());
         return out;
     }
 
     private void heard(HeartbeatMessage h) {
         waiting.forEach(this::settle);
         long current = files.version();
-        if (h.credentialsVersion() >= 0 && h.credentialsVersion() < current && current > 0) {
+        if (h.credentialsVersion() > current) {
+            // another console made a change this one missed: its files are older than what gateways apply
+            synchronized (this) {
+                if (h.credentialsVersion() > newer) {
+                    newer = h.credentialsVersion();
+                    LOG.warn("gateway {} applies customers' credentials v{}, newer than this console's v{}: this console repeats"
+                            + " nothing and takes no change until it has them (another console's next change, or a copy of its"
+                            + " files)", h.componentId(), newer, current);
+                }
+            }
+        } else if (h.credentialsVersion() >= 0 && h.credentialsVersion() < current && current > 0 && behind() == 0) {
             repeat(h.componentId());
         }
+    }
+
+    /**
+     * The newest version a gateway applies that this console's files are older than, or 0: then a change made here would
+     * undo one made elsewhere, and is refused.
+     */
+    synchronized long behind() {
+        return newer > files.version() ? newer : 0;
     }
 
     /** The current files again, for a gateway behind; at most every {@link #REPEAT} whatever the number of gateways. */

@@ -4,6 +4,7 @@ import at.favre.lib.crypto.bcrypt.BCrypt;
 import io.slagate.config.AtomicFiles;
 import io.slagate.config.AuthenticationSettings;
 import io.slagate.gateway.auth.Authenticator;
+import io.slagate.gateway.auth.CredentialsVersion;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,10 +35,15 @@ final class CustomerCredentials {
 
     private final Path htpasswd;
     private final Path apiKeys;
+    private final AuthenticationSettings settings;
 
     CustomerCredentials(AuthenticationSettings settings) {
         this.htpasswd = settings.htpasswd() == null ? null : Path.of(settings.htpasswd());
         this.apiKeys = settings.apiKeys() == null ? null : Path.of(settings.apiKeys());
+        this.settings = settings;
+        CredentialsVersion kept = CredentialsVersion.read(settings); // the version its files were at when last published
+        this.version = kept.version();
+        this.digest = kept.digest();
     }
 
     boolean basicConfigured() {
@@ -111,10 +117,11 @@ final class CustomerCredentials {
     synchronized Snapshot snapshot() throws IOException {
         String h = read(htpasswd);
         String k = read(apiKeys);
-        String d = Authenticator.apiKeyDigest(h + "\u0000" + k);
+        String d = CredentialsVersion.digestOf(h, k);
         if (!d.equals(digest)) {
             version = Math.max(version + 1, System.currentTimeMillis());
             digest = d;
+            new CredentialsVersion(version, digest).write(settings);
         }
         return new Snapshot(version, h, k);
     }
@@ -139,7 +146,8 @@ final class CustomerCredentials {
             AtomicFiles.write(apiKeys, apiKeysText, true);
         }
         this.version = version;
-        this.digest = Authenticator.apiKeyDigest(read(htpasswd) + "\u0000" + read(apiKeys));
+        this.digest = CredentialsVersion.digestOf(read(htpasswd), read(apiKeys));
+        new CredentialsVersion(version, digest).write(settings);
         return true;
     }
 

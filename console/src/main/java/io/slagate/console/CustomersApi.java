@@ -64,6 +64,12 @@ final class CustomersApi {
             throw new ApiError(409, (basic ? "gateway.authentication.basic.htpasswd" : "gateway.authentication.apiKey.file")
                     + " is not set: the gateways do not use " + (basic ? "Basic passwords" : "API keys"), null);
         }
+        long behind = rollout.behind();
+        if (behind > 0) {
+            throw new ApiError(409, "the gateways apply customers' credentials v" + behind + ", newer than this console's files:"
+                    + " a change here would undo it; this console takes it from the console that made it (its next change), or"
+                    + " copy that console's files here", null);
+        }
         String name = call.path().equals(base) ? null
                 : URLDecoder.decode(call.path().substring(base.length() + 1), StandardCharsets.UTF_8);
         Map<String, Object> out = new LinkedHashMap<>();

@@ -45,10 +45,7 @@ class CredentialsRolloutTest {
     void start() throws Exception {
         broker = EmbeddedBroker.start("rollout-test", "", null, null);
         Files.writeString(dir.resolve("customers.htpasswd"), "# customers\n");
-        files = new CustomerCredentials(new AuthenticationSettings(AuthenticationSettings.Mode.REQUIRED, "slagate",
-                dir.resolve("customers.htpasswd").toString(), null, null, null, null, AuthenticationSettings.Revocation.NONE, 10,
-                Duration.ofMinutes(5), 1, new AuthenticationSettings.Limit(1, 10), new AuthenticationSettings.Limit(1, 10), false, null,
-                AuthenticationSettings.WsSecurity.OFF));
+        files = new CustomerCredentials(settings());
         state = new LiveState(100, Duration.ofSeconds(60), new GatewayRoster(64, Map.of(), null), System::nanoTime);
         consoleBus = new ControlBus(broker.vmUrl(), null, null, "console");
         state.attach(consoleBus);
@@ -58,6 +55,13 @@ class CredentialsRolloutTest {
         consoleBus.start();
         gatewayBus.start();
         await().atMost(DEADLINE).until(() -> consoleBus.isConnected() && gatewayBus.isConnected());
+    }
+
+    private AuthenticationSettings settings() {
+        return new AuthenticationSettings(AuthenticationSettings.Mode.REQUIRED, "slagate",
+                dir.resolve("customers.htpasswd").toString(), null, null, null, null, AuthenticationSettings.Revocation.NONE, 10,
+                Duration.ofMinutes(5), 1, new AuthenticationSettings.Limit(1, 10), new AuthenticationSettings.Limit(10, 100),
+                new AuthenticationSettings.Limit(1, 10), false, null, AuthenticationSettings.WsSecurity.OFF);
     }
 
     @AfterEach
@@ -123,5 +127,23 @@ class CredentialsRolloutTest {
         Files.createDirectory(f); // there, and no file to read: as a file no permission lets this user read (root reads any)
         assertThrows(IOException.class, () -> rollout.publish("operator"));
         await().during(Duration.ofMillis(300)).atMost(DEADLINE).until(sent::isEmpty);
+    }
+
+    /**
+     * A console restarted knows the version its files hold (kept beside them); a console whose files are older than what
+     * a gateway applies (it missed another console's change) repeats nothing and takes no change, so it cannot undo it.
+     */
+    @Test
+    void aConsoleKnowsItsVersionAfterARestart_andOneBehindTheGatewaysRepeatsNothing() throws Exception {
+        files.putBasic("acme", "acme-password-1".toCharArray());
+        long version = rollout.publish("operator").get().version();
+        assertEquals(version, new CustomerCredentials(settings()).version(), "read back from beside the files");
+        beat("gw-ahead", version + 5); // a change made by a console this one did not hear
+        await().atMost(DEADLINE).until(() -> rollout.behind() == version + 5);
+        int before = sent.size();
+        beat("restarted-gw", 0);
+        await("nothing repeated").during(Duration.ofMillis(500)).atMost(DEADLINE).until(() -> sent.size() == before);
+        gatewayBus.publish(Topics.CREDENTIALS, new CredentialsMessage(BusMessage.SCHEMA, version + 5, "# theirs\n", null, "other", 0));
+        await("caught up by the other console's files").atMost(DEADLINE).until(() -> rollout.behind() == 0);
     }
 }

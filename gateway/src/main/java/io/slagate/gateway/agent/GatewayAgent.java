@@ -20,6 +20,7 @@ import io.slagate.config.ConfigLoader;
 import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.auth.Authenticator;
+import io.slagate.gateway.auth.CredentialsVersion;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.FlowStats;
@@ -64,6 +65,9 @@ public final class GatewayAgent implements AutoCloseable {
         this.gateway = gateway;
         this.bus = bus;
         this.id = gateway.config().gateway().id();
+        if (gateway.authenticator() != null) {
+            credentialsVersion.set(CredentialsVersion.read(gateway.authenticator().settings()).version());
+        }
         // the static allocation only once the bus answered: connected (the credentials accepted), or unreachable;
         // never while a refusal of the credentials may still be on its way
         this.startup = new StartupAdmission(gateway, System::nanoTime,
@@ -191,6 +195,8 @@ public final class GatewayAgent implements AutoCloseable {
         }
         try {
             boolean changed = auth.replaceFiles(c.htpasswd(), c.apiKeys());
+            // kept beside the files: after a restart an older version is still refused
+            new CredentialsVersion(c.version(), CredentialsVersion.digestOf(c.htpasswd(), c.apiKeys())).write(auth.settings());
             credentialsVersion.set(c.version());
             LOG.info("customer credentials v{} by {} {}", c.version(), who, changed ? "in force" : "in force already (the same files)");
             heartbeat(HeartbeatMessage.ALIVE); // the console waits on it
@@ -200,7 +206,10 @@ public final class GatewayAgent implements AutoCloseable {
         }
     }
 
-    /** The credentials version this gateway applies: 0 until it applies one from the bus (-1 when it authenticates nobody). */
+    /**
+     * The credentials version this gateway applies: the one kept beside its files, 0 until one comes from the bus (-1 when
+     * it authenticates nobody).
+     */
     private final AtomicLong credentialsVersion = new AtomicLong();
 
     /** The credentials version in force, as the heartbeat reports it. */

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
@@ -96,6 +97,9 @@ public final class Authenticator implements AutoCloseable {
         /** The cache's generation when its credentials were read. */
         long generation();
 
+        /** The client whose check it is (its checks in flight are bounded), or null. */
+        String client();
+
         /** Its verdict, or null when it hands one to {@code later} itself. */
         CredentialCache.Verdict run(Consumer<CredentialCache.Verdict> later);
 
@@ -103,10 +107,18 @@ public final class Authenticator implements AutoCloseable {
         default void abandoned() {
         }
 
-        /** The check of {@code key} read at {@code generation}: {@code run} on the pool, {@code abandoned} when it is not run. */
-        static SlowCheck of(CredentialKey key, long generation, Function<Consumer<CredentialCache.Verdict>, CredentialCache.Verdict> run,
-                            Runnable abandoned) {
+        /**
+         * {@code client}'s check of {@code key} read at {@code generation}: {@code run} on the pool, {@code abandoned} when it
+         * is not run.
+         */
+        static SlowCheck of(CredentialKey key, long generation, String client,
+                            Function<Consumer<CredentialCache.Verdict>, CredentialCache.Verdict> run, Runnable abandoned) {
             return new SlowCheck() {
+                @Override
+                public String client() {
+                    return client;
+                }
+
                 @Override
                 public CredentialKey key() {
                     return key;
@@ -168,7 +180,8 @@ public final class Authenticator implements AutoCloseable {
         this.clock = nanoClock;
         this.clients = clients;
         this.cache = new CredentialCache(settings.cacheEntries(), settings.cacheTtl().toNanos(), nanoClock);
-        this.failures = new FailureLimiter(settings.failures().rate(), settings.failures().burst());
+        this.failures = new FailureLimiter(settings.failures().rate(), settings.failures().burst(), settings.nameFailures().rate(),
+                settings.nameFailures().burst());
         AtomicInteger n = new AtomicInteger();
         this.checks = new ThreadPoolExecutor(settings.workers(), settings.workers(), 60, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(QUEUE), r -> {
@@ -206,8 +219,9 @@ public final class Authenticator implements AutoCloseable {
     public void start(ScheduledExecutorService timer) {
         timer.scheduleWithFixedDelay(() -> {
             try {
-                if (credentials.reload(false)) {
-                    cache.clear();
+                Credentials.Change c = credentials.reload(false);
+                if (c.any()) {
+                    cache.forget(c.names());
                 }
                 if (certificates != null) {
                     certificates.reload();
@@ -236,10 +250,12 @@ public final class Authenticator implements AutoCloseable {
         return Math.max(Bcrypt.DEFAULT_COST, Bcrypt.fileCost(hashes.stream().filter(h -> Bcrypt.problem("", h) == null).toList()));
     }
 
-    /** Reads the credential files again and forgets every cached credential: a revocation holds from the next request. */
+    /**
+     * Reads the credential files again and forgets the cached credentials of every customer whose entry changed or went:
+     * a revocation holds from the next request.
+     */
     public void reload() {
-        credentials.reload(true);
-        cache.clear();
+        cache.forget(credentials.reload(true).names());
     }
 
     /**
@@ -276,7 +292,8 @@ public final class Authenticator implements AutoCloseable {
     public Result checkToken(Request request, String user, String password) {
         Result r;
         if (user == null) {
-            r = settings.mode() == AuthenticationSettings.Mode.REQUIRED ? Result.REFUSED : Result.ANONYMOUS;
+            // required, and none anywhere: a body was read for nothing, which its client pays for as for a wrong credential
+            r = settings.mode() == AuthenticationSettings.Mode.REQUIRED ? malformed(request) : Result.ANONYMOUS;
         } else {
             CredentialKey key = CredentialKey.of("U" + user + '\0' + password);
             Result cached = cache.get(key);
@@ -308,20 +325,35 @@ public final class Authenticator implements AutoCloseable {
             running.whenComplete((v, e) -> deliver(v, later));
             return null;
         }
+        if (!failures.startCheck(slow.client())) {
+            return refusedAtOnce(slow, mine, Result.THROTTLED); // its own checks fill its share of the queue
+        }
         try {
-            checks.execute(() -> run(slow, mine));
+            checks.execute(() -> {
+                try {
+                    run(slow, mine);
+                } finally {
+                    failures.endCheck(slow.client());
+                }
+            });
         } catch (RejectedExecutionException full) {
-            slow.abandoned();
-            mine.complete(CredentialCache.Verdict.of(Result.BUSY));
-            cache.settle(slow.key(), mine, slow.generation());
-            counted(Result.BUSY);
-            return Result.BUSY;
+            failures.endCheck(slow.client());
+            return refusedAtOnce(slow, mine, Result.BUSY);
         }
         mine.whenComplete((v, e) -> {
             cache.settle(slow.key(), mine, slow.generation());
             deliver(v, later);
         });
         return null;
+    }
+
+    /** A claimed check that will not run: what it reserved given back, its entry left, {@code r} for it and any that joined. */
+    private Result refusedAtOnce(SlowCheck slow, CompletableFuture<CredentialCache.Verdict> mine, Result r) {
+        slow.abandoned();
+        mine.complete(CredentialCache.Verdict.of(r));
+        cache.settle(slow.key(), mine, slow.generation());
+        counted(r);
+        return r;
     }
 
     private void run(SlowCheck slow, CompletableFuture<CredentialCache.Verdict> mine) {
@@ -353,6 +385,9 @@ public final class Authenticator implements AutoCloseable {
         }
         HttpFields headers = request.getHeaders();
         String authorization = headers.get(HttpHeader.AUTHORIZATION);
+        if (authorization != null && twice(headers, HttpHeader.AUTHORIZATION.asString())) {
+            return malformed(request); // which one a server would read is anybody's guess
+        }
         if (authorization != null) {
             if (settings.passwords() && scheme(authorization, "Basic")) {
                 return basic(authorization, request);
@@ -365,13 +400,24 @@ public final class Authenticator implements AutoCloseable {
         if (credentials.apiKeys() != null) {
             String key = headers.get(settings.apiKeyHeader());
             if (key != null) {
-                return apiKey(key, request);
+                return twice(headers, settings.apiKeyHeader()) ? malformed(request) : apiKey(key, request);
             }
         }
         if (settings.wsSecurity().usernameToken() && request.getLength() != 0 && "POST".equals(request.getMethod())) {
             return Result.IN_BODY;
         }
         return settings.mode() == AuthenticationSettings.Mode.REQUIRED ? Result.REFUSED : Result.ANONYMOUS;
+    }
+
+    /** Whether {@code name} stands more than once among {@code headers}: only asked of a request that has it once. */
+    private static boolean twice(HttpFields headers, String name) {
+        int n = 0;
+        for (HttpField f : headers) {
+            if (f.is(name) && ++n > 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether {@code authorization} names {@code scheme} (in any case), followed by whatever: a malformed one is refused, not ignored. */

@@ -15,6 +15,8 @@ import java.util.Base64;
 final class BasicCredential {
     /** Where the base64 starts: after {@code Basic} and its one space. */
     static final int TOKEN = 6;
+    /** The longest name an htpasswd file's line may have. */
+    static final int MAX_USER = 256;
 
     /** A user-pass as decoded. */
     record UserPass(String user, String password) {
@@ -63,7 +65,8 @@ final class BasicCredential {
             }
         }
         int colon = text.indexOf(':');
-        return colon <= 0 ? null : new UserPass(text.substring(0, colon), text.substring(colon + 1));
+        // a name longer than any an htpasswd file holds is no customer's: refused before it could key a limiter's cell
+        return colon <= 0 || colon > MAX_USER ? null : new UserPass(text.substring(0, colon), text.substring(colon + 1));
     }
 
     private static int value(char c) {

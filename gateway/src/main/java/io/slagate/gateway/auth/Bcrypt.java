@@ -27,7 +27,7 @@ final class Bcrypt {
         if (!hash.startsWith("$2")) {
             return "holds no bcrypt hash (write entries with htpasswd -B; MD5, SHA-1, crypt and plain entries are refused)";
         }
-        if (!hash.matches("\\$2[aby]?\\$(0[4-9]|[12][0-9]|3[01])\\$[./A-Za-z0-9]{53}")) {
+        if (!hash.matches("\\$2[aby]\\$(0[4-9]|[12][0-9]|3[01])\\$[./A-Za-z0-9]{53}")) {
             return "holds a malformed bcrypt hash";
         }
         if (cost(hash) > MAX_COST) {

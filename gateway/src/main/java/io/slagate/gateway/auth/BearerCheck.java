@@ -73,7 +73,7 @@ final class BearerCheck {
         }
         String token = authorization.substring(TOKEN);
         long generation = cache.generation();
-        return Result.pending(Authenticator.SlowCheck.of(key, generation, later -> {
+        return Result.pending(Authenticator.SlowCheck.of(key, generation, address, later -> {
             JwtCheck.Verdict v = jwt.check(token, jwks);
             if (!v.unknownKey()) {
                 return verdict(v, address, reserved);
@@ -88,6 +88,9 @@ final class BearerCheck {
     private CredentialCache.Verdict verdict(JwtCheck.Verdict v, String address, int reserved) {
         if (v.customer() == null) {
             return CredentialCache.Verdict.of(Result.REFUSED); // the reserved failure stays charged
+        }
+        if (!jwks.holds(v.key())) {
+            return CredentialCache.Verdict.of(Result.REFUSED); // its key was withdrawn while the check ran
         }
         failures.cancelled(address, null, reserved);
         long left = v.notAfterMillis() - System.currentTimeMillis();

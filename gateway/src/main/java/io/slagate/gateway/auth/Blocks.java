@@ -40,7 +40,15 @@ final class Blocks {
                 return user == null ? SecurityHeader.Read.NONE : new SecurityHeader.Read(user, password, from, to, null, null);
             }
             String target = soap.equals(SecurityHeader.SOAP11) ? x.attribute(soap, "actor") : x.attribute(soap, "role");
+            target = target == null || target.isBlank() ? null : target.strip(); // an empty actor is the default one to WSS libraries
             boolean forUs = target == null || target.equals(NEXT11) || target.equals(NEXT12) || target.equals(ULTIMATE12);
+            if (SecurityHeader.WSSE.equals(x.namespace()) && !"Security".equals(x.local())) {
+                throw new XmlScanner.Malformed("a WS-Security " + x.local() + " standing as a header block of its own");
+            }
+            if (SecurityHeader.WSSE.equals(x.namespace()) && !forUs) {
+                // a Security block for another actor would go on with whatever it holds: the gateway stands behind none
+                throw new XmlScanner.Malformed("a WS-Security block for the actor " + target + ", which the gateway does not pass on");
+            }
             if (forUs && "Security".equals(x.local()) && SecurityHeader.WSSE.equals(x.namespace())) {
                 if (seenSecurity) {
                     throw new XmlScanner.Malformed("two Security header blocks for the gateway");
@@ -166,6 +174,9 @@ final class Blocks {
             if (e == XmlScanner.TEXT) {
                 text.append(x.text());
             } else if (e == XmlScanner.END) {
+                if (x.markedUp()) {
+                    throw new XmlScanner.Malformed("a comment or CDATA inside " + x.local() + " (parsers read such a text differently)");
+                }
                 return text.toString();
             } else if (e == XmlScanner.MORE) {
                 throw new XmlScanner.Malformed("a SOAP header cut short, or longer than wsSecurity.maxHeaderBytes");

@@ -49,6 +49,11 @@ final class CertificateRevocation {
         this.denyFile = settings.denyList() == null ? null : Path.of(settings.denyList());
         this.issuers = List.copyOf(issuers);
         reload();
+        if (crlFile != null && crlDigest == null || denyFile != null && denyDigest == null) {
+            // no revocation in force at all is not a state to start in: the operator said some certificates are withdrawn
+            throw new IllegalStateException("gateway.authentication.revocation: " + (crlFile != null && crlDigest == null
+                    ? crlFile + " is no usable CRL" : denyFile + " cannot be read") + " (the log says why)");
+        }
     }
 
     /** Moves on whenever what is revoked changes. */
@@ -127,6 +132,10 @@ final class CertificateRevocation {
         try {
             for (CRL c : CertificateFactory.getInstance("X.509").generateCRLs(new ByteArrayInputStream(bytes))) {
                 X509CRL crl = (X509CRL) c;
+                if (crl.getNextUpdate() != null && crl.getNextUpdate().getTime() < System.currentTimeMillis()) {
+                    LOG.warn("{}: the CRL of {} was due for renewal at {}; it is used until a newer one is put in its place",
+                            crlFile, crl.getIssuerX500Principal(), crl.getNextUpdate().toInstant());
+                }
                 if (!signedByIssuer(crl)) {
                     LOG.warn("{}: a CRL from {} is signed by no CA of the trust store; the revocations held stay in force",
                             crlFile, crl.getIssuerX500Principal());

@@ -17,8 +17,8 @@ import java.util.function.LongSupplier;
  * <p>Bounded by Caffeine's W-TinyLFU: past the bound, the entries used least often go, and a new entry seen once
  * does not push out one used often, so a run of one-time credentials (valid ones of many customers, or one
  * customer's) cannot flush the warm customers. Each entry is believed until the TTL, or its token's expiry if
- * sooner, and every entry is forgotten when the credentials change, so that a revoked credential fails on the next
- * request.
+ * sooner, and a customer's entries are forgotten when its credentials change, so that a revoked credential fails on the
+ * next request, while the other customers stay cached (a change does not send every customer to bcrypt at once).
  */
 final class CredentialCache {
     /**
@@ -100,14 +100,24 @@ final class CredentialCache {
         }
     }
 
-    /** Forgets every credential: the next request of each is checked against the credentials in force. */
-    void clear() {
+    /**
+     * Forgets the passwords of {@code customers} (changed or revoked): their next request is checked against the
+     * credentials in force; every other customer stays cached. A check under way is not kept, whoever's it is.
+     */
+    void forget(Set<String> customers) {
         generation.incrementAndGet();
-        entries.synchronous().invalidateAll();
+        if (!customers.isEmpty()) {
+            entries.asMap().values().removeIf(f -> {
+                Verdict v = f.getNow(null);
+                return v != null && v.signer() == null && customers.contains(v.result().customer());
+            });
+        }
     }
 
-    /** Forgets the tokens signed by any of {@code signers} (keys withdrawn from the JWKS). */
+
+    /** Forgets the tokens signed by any of {@code signers} (keys withdrawn from the JWKS); a check under way is not kept. */
     void forgetSignedBy(Set<?> signers) {
+        generation.incrementAndGet();
         entries.asMap().values().removeIf(f -> {
             Verdict v = f.getNow(null);
             return v != null && v.signer() != null && signers.contains(v.signer());

@@ -1,6 +1,7 @@
 package io.slagate.gateway.auth;
 
 import io.slagate.config.AuthenticationSettings;
+import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 
@@ -31,17 +32,50 @@ public final class CredentialFields {
         return a.on() ? new CredentialFields(a) : null;
     }
 
-    /** Whether the client's field {@code f} is kept from the server. */
+    /**
+     * Whether the client's field {@code f} is kept from the server: also under a name that differs by '_' for '-', which
+     * servers behind CGI-style adapters read as the same header.
+     */
     public boolean withheld(HttpField f) {
         if (authorization && f.getHeader() == HttpHeader.AUTHORIZATION) {
             return true;
         }
-        return apiKeyHeader != null && f.is(apiKeyHeader) || identityHeader != null && f.is(identityHeader);
+        return apiKeyHeader != null && same(f, apiKeyHeader) || identityHeader != null && same(f, identityHeader);
+    }
+
+    private static boolean same(HttpField f, String name) {
+        String n = f.getName();
+        return n.length() == name.length() && (f.is(name) || n.indexOf('_') >= 0 && n.replace('_', '-').equalsIgnoreCase(name));
     }
 
     /** The header the gateway sets to the verified customer, or null. */
     public String identityHeader() {
         return identityHeader;
+    }
+
+    /**
+     * The verified customer as the identity header carries it: printable ASCII as it is, every other byte of its UTF-8
+     * (and '%') percent-encoded, so two names never arrive as one and no name can break the header.
+     */
+    public static String identityValue(String customer) {
+        boolean plain = true;
+        for (int i = 0; i < customer.length() && plain; i++) {
+            char c = customer.charAt(i);
+            plain = c > 0x20 && c < 0x7f && c != '%';
+        }
+        if (plain) {
+            return customer;
+        }
+        StringBuilder out = new StringBuilder();
+        for (byte b : customer.getBytes(StandardCharsets.UTF_8)) {
+            if (b > 0x20 && b < 0x7f && b != '%') {
+                out.append((char) b);
+            } else {
+                out.append('%').append(Character.toUpperCase(Character.forDigit(b >> 4 & 0xf, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(b & 0xf, 16)));
+            }
+        }
+        return out.toString();
     }
 
     /** Whether a UsernameToken is taken out of the SOAP header before the request goes on. */

@@ -3,7 +3,9 @@ package io.slagate.gateway.auth;
 import io.slagate.gateway.auth.CredentialFile.Contents;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +20,11 @@ final class Credentials {
 
     /** The htpasswd file's entries, and the cost every check of it is made to take ({@link Bcrypt#verify}). */
     record Basic(Map<String, String> hashes, int fileCost) {
+    }
+
+    /** What a reading changed: whether anything did, and the names whose password entry changed or went. */
+    record Change(boolean any, Set<String> names) {
+        static final Change NONE = new Change(false, Set.of());
     }
 
     private final CredentialFile htpasswd;
@@ -40,12 +47,19 @@ final class Credentials {
         return digest.matches("[0-9a-f]{64}") ? null : "holds no SHA-256 digest (64 lower-case hex digits) of a key";
     }
 
-    /** Reads the files again (every one when {@code always}, else those whose text changed); true when anything changed. */
-    boolean reload(boolean always) {
+    /** Reads the files again (every one when {@code always}, else those whose text changed): what changed. */
+    Change reload(boolean always) {
         boolean read = false;
+        Set<String> names = new HashSet<>();
         if (htpasswd != null) {
             Contents c = read(htpasswd, always);
             if (c != null) {
+                Map<String, String> before = basic.hashes();
+                before.forEach((name, hash) -> {
+                    if (!hash.equals(c.entries().get(name))) {
+                        names.add(name); // changed or gone: what was verified against it no longer holds
+                    }
+                });
                 basic = basic(htpasswd.path(), c.entries());
                 read = true;
             }
@@ -53,11 +67,11 @@ final class Credentials {
         if (apiKeyFile != null) {
             Contents c = read(apiKeyFile, always);
             if (c != null) {
-                apiKeys = c.entries();
+                apiKeys = c.entries(); // looked up on every request: nothing of them is cached
                 read = true;
             }
         }
-        return read;
+        return read ? new Change(true, Set.copyOf(names)) : Change.NONE;
     }
 
     private static Basic basic(Path path, Map<String, String> hashes) {

@@ -11,13 +11,21 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Who is limited: the client is the address the trusted proxy chain names ({@link ClientAddress}), so clients
  * behind one balancer are told apart and none pays for another's failures. A name is limited across clients, so
- * rotating addresses buys no extra guesses at one customer; the clients that proved a name lately are not held to
- * its limit, so a flood of guesses at a customer's name does not lock out that customer where it came from before.
+ * rotating addresses buys no more guesses at one customer than the name's own budget; that budget is larger than a
+ * client's (by default ten times), so one client cannot hold a name's cell spent by itself: locking a customer out
+ * takes a flood from many clients at once. Even then the clients that proved a name lately are not held to its limit,
+ * and a cached credential is never checked here at all.
+ *
+ * <p>Checks in flight are counted per client as well ({@link #startCheck}): a client has at most
+ * {@link #CHECKS_IN_FLIGHT} bcrypt or signature checks queued or running, so a few clients cannot fill the checking
+ * pool's queue for everyone (concurrent requests with one credential share one check and count once).
  */
 final class FailureLimiter {
     static final int MAX_KEYS = 100_000;
     /** Clients remembered per name as having proven it. */
-    static final int PROVEN_CLIENTS = 4;
+    static final int PROVEN_CLIENTS = 16;
+    /** Checks a client may have queued or running at once. */
+    static final int CHECKS_IN_FLIGHT = 2;
 
     /** What {@link #reserve} took, to be given back by {@link #succeeded} or {@link #cancelled}. */
     static final int REFUSED = 0;
@@ -28,10 +36,36 @@ final class FailureLimiter {
     private final CellRates names;
     /** Name → the last clients that proved it (bounded, as the cells are). */
     private final ConcurrentHashMap<String, AtomicReferenceArray<String>> proven = new ConcurrentHashMap<>();
+    /** Client → its checks queued or running (an entry only while there are some). */
+    private final ConcurrentHashMap<String, Integer> inFlight = new ConcurrentHashMap<>();
 
+    /** The same budget for a client and for a name: tests of one limit at a time. */
     FailureLimiter(double ratePerSecond, int burst) {
-        this.clients = new CellRates(ratePerSecond, burst, MAX_KEYS);
-        this.names = new CellRates(ratePerSecond, burst, MAX_KEYS);
+        this(ratePerSecond, burst, ratePerSecond, burst);
+    }
+
+    FailureLimiter(double clientRate, int clientBurst, double nameRate, int nameBurst) {
+        this.clients = new CellRates(clientRate, clientBurst, MAX_KEYS);
+        this.names = new CellRates(nameRate, nameBurst, MAX_KEYS);
+    }
+
+    /** A check of {@code client}'s is to be queued: false (nothing taken) when it has {@link #CHECKS_IN_FLIGHT} already. */
+    boolean startCheck(String client) {
+        boolean[] taken = {false};
+        inFlight.compute(client, (c, n) -> {
+            int now = n == null ? 0 : n;
+            if (now >= CHECKS_IN_FLIGHT) {
+                return n;
+            }
+            taken[0] = true;
+            return now + 1;
+        });
+        return taken[0];
+    }
+
+    /** A check {@link #startCheck} let in has ended (or was never run). */
+    void endCheck(String client) {
+        inFlight.computeIfPresent(client, (c, n) -> n <= 1 ? null : n - 1);
     }
 
     /**

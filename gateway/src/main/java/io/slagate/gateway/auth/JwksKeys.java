@@ -74,6 +74,11 @@ final class JwksKeys {
         return byId.get(kid);
     }
 
+    /** Whether {@code key} is in the set now. */
+    boolean holds(JWK key) {
+        return all.contains(key);
+    }
+
     /** Fetches now, or joins the fetch under way. */
     synchronized CompletableFuture<Void> refresh() {
         if (inFlight != null) {

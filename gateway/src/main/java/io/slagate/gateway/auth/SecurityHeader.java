@@ -66,14 +66,62 @@ public final class SecurityHeader {
             if (e == XmlScanner.MORE) {
                 return tooLong(limit, size, complete);
             }
-            if (e != XmlScanner.START || !"Header".equals(x.local()) || !soap.equals(x.namespace())) {
-                return Read.NONE;
+            if (e != XmlScanner.START || !soap.equals(x.namespace())) {
+                throw new XmlScanner.Malformed("a SOAP envelope whose first element is neither Header nor Body");
             }
-            return new Blocks(x, soap, nowMillis, settings.clockSkew().toMillis()).read(limit, size, complete);
+            if (!"Header".equals(x.local())) {
+                return "Body".equals(x.local()) ? afterBody(x, soap, limit, size, complete, Read.NONE) : Read.NONE;
+            }
+            Read read = new Blocks(x, soap, nowMillis, settings.clockSkew().toMillis()).read(limit, size, complete);
+            if (read.fault() != null) {
+                return read;
+            }
+            e = significant(x);
+            if (e == XmlScanner.MORE) {
+                return tooLong(limit, size, complete);
+            }
+            if (e != XmlScanner.START || !"Body".equals(x.local()) || !soap.equals(x.namespace())) {
+                throw new XmlScanner.Malformed("a SOAP header not followed by the Body (a second Header?)");
+            }
+            return afterBody(x, soap, limit, size, complete, read);
         } catch (Blocks.Digest d) {
             return Read.fault(FaultReason.PASSWORD_DIGEST_UNSUPPORTED, d.getMessage());
         } catch (XmlScanner.Malformed m) {
             return Read.fault(FaultReason.SECURITY_HEADER_INVALID, m.getMessage());
+        }
+    }
+
+    /**
+     * {@code read}, once what follows the Body start is known not to be a second SOAP header: where the whole envelope
+     * lies within what was read, the Body is skipped and the envelope must end after it (SOAP 1.1 allows other
+     * elements there, never a Header). A longer body is not read: the gateway never parses a body past its bound.
+     */
+    private static Read afterBody(XmlScanner x, String soap, int limit, int size, boolean complete, Read read)
+            throws XmlScanner.Malformed {
+        if (!complete || size > limit) {
+            return read;
+        }
+        int depth = x.depth();
+        while (x.depth() >= depth) {
+            if (x.next() == XmlScanner.MORE) {
+                return tooLong(limit, size, complete);
+            }
+        }
+        while (true) {
+            int e = significant(x);
+            if (e == XmlScanner.END || e == XmlScanner.MORE) {
+                return read; // the envelope ends (or the body does, which a server refuses as it will)
+            }
+            if (SOAP12.equals(soap) || "Header".equals(x.local()) && soap.equals(x.namespace())
+                    || WSSE.equals(x.namespace())) {
+                throw new XmlScanner.Malformed("an element after the SOAP Body that a server could read as a header");
+            }
+            int d = x.depth();
+            while (x.depth() >= d) {
+                if (x.next() == XmlScanner.MORE) {
+                    return read;
+                }
+            }
         }
     }
 

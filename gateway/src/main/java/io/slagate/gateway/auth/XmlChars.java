@@ -32,8 +32,11 @@ final class XmlChars {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r';
     }
 
+    /**
+     * An ASCII name character. Names beyond ASCII are refused: XML 1.0 and 1.1 and parsers differ on which of them are
+     * name characters (U+0085 and U+2028 end a name in one and not another), and a SOAP header has no need of them.
+     */
     static boolean nameByte(byte c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
-                || c == ':' || c < 0; // a byte of a multi-byte UTF-8 character
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == ':';
     }
 }

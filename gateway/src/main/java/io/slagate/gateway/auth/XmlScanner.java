@@ -25,6 +25,8 @@ final class XmlScanner {
     /** The bytes given ran out before the next event was whole. */
     static final int MORE = 4;
     static final int MAX_ATTRIBUTES = 64;
+    /** Namespace declarations in a whole document: each name is resolved against those in scope, so they are few. */
+    static final int MAX_DECLARATIONS = 64;
 
     /** Why the document is refused. */
     static class Malformed extends Exception {
@@ -52,6 +54,9 @@ final class XmlScanner {
     /** Open elements' qualified names, and the namespace bindings in scope: {depth, prefix, uri}. */
     private final List<String> open = new ArrayList<>();
     private final List<Object[]> bindings = new ArrayList<>();
+    private int declarations;
+    /** A comment or a CDATA section met since the last start tag. */
+    private boolean markedUp;
 
     XmlScanner(byte[] b, int from, int to, int maxDepth) {
         this.b = b;
@@ -77,6 +82,7 @@ final class XmlScanner {
                 if (!comment()) {
                     return MORE;
                 }
+                markedUp = true;
                 continue;
             }
             if (starts("<![CDATA[")) {
@@ -126,6 +132,14 @@ final class XmlScanner {
         return null;
     }
 
+    /**
+     * Whether a comment or a CDATA section stood in the content read since the last start tag: parsers differ on
+     * whether such a text is one (a WS-Security library may read only its first text node).
+     */
+    boolean markedUp() {
+        return markedUp;
+    }
+
     /** The text just read, entities and character references resolved. */
     String text() {
         return text;
@@ -145,6 +159,9 @@ final class XmlScanner {
                 return false;
             }
             String decl = new String(b, pos, close - pos, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+            if (!decl.matches("<\\?xml\\s+version\\s*=\\s*[\"']1\\.0[\"'](?s).*")) {
+                throw new Malformed("an XML version other than 1.0 (1.1 reads names and line ends otherwise)");
+            }
             int enc = decl.indexOf("encoding");
             if (enc >= 0 && !decl.matches("(?s).*encoding\\s*=\\s*[\"'](utf-8|us-ascii)[\"'].*")) {
                 throw new Malformed("an encoding other than UTF-8");
@@ -181,6 +198,7 @@ final class XmlScanner {
                     return MORE;
                 }
                 flush(out, pos + 9, close);
+                markedUp = true;
                 pos = close + 3;
                 runStart = pos;
             } else if (b[pos] == '&') {
@@ -207,6 +225,7 @@ final class XmlScanner {
 
     private int startTag() throws Malformed {
         tagStart = pos;
+        markedUp = false;
         pos++;
         String qname = name();
         attributes.clear();
@@ -251,6 +270,9 @@ final class XmlScanner {
         }
         open.add(qname);
         for (Object[] d : declared) {
+            if (++declarations > MAX_DECLARATIONS) {
+                throw new Malformed("over " + MAX_DECLARATIONS + " namespace declarations");
+            }
             bindings.add(new Object[] {open.size(), d[0], d[1]});
         }
         split(qname);
@@ -411,9 +433,11 @@ final class XmlScanner {
         return true;
     }
 
+    /** Appends the text of {@code [from, to)}, its line ends as a parser reports them (XML 1.0 2.11: CR LF and CR are LF). */
     private void flush(StringBuilder out, int from, int to) throws Malformed {
         if (to > from) {
-            out.append(decode(from, to));
+            String t = decode(from, to);
+            out.append(t.indexOf('\r') < 0 ? t : t.replace("\r\n", "\n").replace('\r', '\n'));
         }
     }
 

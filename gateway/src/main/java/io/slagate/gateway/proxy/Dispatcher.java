@@ -120,7 +120,7 @@ final class Dispatcher {
                 h.put("traceparent", ex.startedTrace);
             }
             if (credentials != null && credentials.identityHeader() != null && ex.customer() != null) {
-                h.put(credentials.identityHeader(), ex.customer());
+                h.put(credentials.identityHeader(), CredentialFields.identityValue(ex.customer()));
             }
         });
         if (ex.body != null) {

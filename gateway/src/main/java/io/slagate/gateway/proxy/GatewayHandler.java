@@ -167,7 +167,7 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
 
     /** The body is read: a UsernameToken taken out of it (or its unreadable header refused), then the queue. */
     private void bodyRead(GatewayExchange ex) {
-        FaultReason refused = tokens == null ? null : tokens.strip(ex.body);
+        FaultReason refused = tokens == null ? null : tokens.strip(ex.request, ex.body);
         if (refused != null) {
             ex.fault(refused); // never forwarded: the server would read what the gateway could not
         } else {

@@ -83,6 +83,12 @@ final class RequestBody implements Runnable, Invocable {
         this.bytes = new byte[(int) Math.max(0, Math.min(announced > 0 ? announced : 4096, bufferLimit))];
     }
 
+    /** Starts with room for what has come rather than what is announced: a body read before its client is proven. */
+    private RequestBody growing() {
+        bytes = new byte[Math.min(bytes.length, 4096)];
+        return this;
+    }
+
     /** Whether the request announces a body (a length or a transfer coding); one that does not has none. */
     static boolean announced(Request c2p) {
         return c2p.getLength() > 0 || c2p.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
@@ -105,7 +111,7 @@ final class RequestBody implements Runnable, Invocable {
      */
     static void read(Request c2p, Consumer<FaultReason> onFault, long bufferLimit, long maxBytes,
                      ScheduledExecutorService timer, long timeoutMillis, boolean releaseBuffer, Consumer<RequestBody> ready) {
-        RequestBody b = new RequestBody(c2p, onFault, bufferLimit, maxBytes, null, releaseBuffer);
+        RequestBody b = new RequestBody(c2p, onFault, bufferLimit, maxBytes, null, releaseBuffer).growing();
         b.admit = () -> ready.accept(b);
         b.start(timer, timeoutMillis);
     }

@@ -237,7 +237,7 @@ final class RequestSender extends IteratingCallback {
             header(b, "traceparent", ex.startedTrace);
         }
         if (credentials != null && credentials.identityHeader() != null && ex.customer() != null) {
-            header(b, credentials.identityHeader(), ex.customer());
+            header(b, credentials.identityHeader(), CredentialFields.identityValue(ex.customer()));
         }
         if (deadlineMillis >= 0) {
             // what is left of the deadline after queueing here, and the class: a service (or a next gateway) can use both

@@ -52,7 +52,7 @@ final class UsernameTokens {
      */
     void authenticate(Request request, Response response, Callback callback, BiConsumer<Authenticator.Result, RequestBody> then) {
         Authenticator auth = context.authenticator;
-        if (SoapVersion.fromContentType(request.getHeaders().get(HttpHeader.CONTENT_TYPE)) == null) {
+        if (SoapVersion.fromContentType(request.getHeaders().get(HttpHeader.CONTENT_TYPE)) == null || !xml(request)) {
             then.accept(auth.checkToken(request, null, null), null);
             return;
         }
@@ -74,8 +74,8 @@ final class UsernameTokens {
      * Before a request with a body goes on: its token (if any) taken out, unless credentials are forwarded; a fault when
      * its header cannot be read (null: go on).
      */
-    FaultReason strip(RequestBody body) {
-        if (!removes || body == null) {
+    FaultReason strip(Request request, RequestBody body) {
+        if (!removes || body == null || !xml(request)) {
             return null;
         }
         SecurityHeader.Read read = body.security != null ? body.security : read(body);
@@ -86,6 +86,15 @@ final class UsernameTokens {
             body.cut(read.from(), read.to());
         }
         return null;
+    }
+
+    /**
+     * Whether the body is a SOAP envelope in XML (text/xml, application/soap+xml): a multipart one (MTOM, SwA) is not
+     * read, and a UsernameToken in it is neither checked nor removed.
+     */
+    private static boolean xml(Request request) {
+        String type = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+        return type != null && (type.regionMatches(true, 0, "text/xml", 0, 8) || type.regionMatches(true, 0, "application/soap+xml", 0, 20));
     }
 
     private SecurityHeader.Read read(RequestBody body) {

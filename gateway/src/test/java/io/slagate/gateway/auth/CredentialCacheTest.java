@@ -63,7 +63,7 @@ class CredentialCacheTest {
         CompletableFuture<CredentialCache.Verdict> mine = new CompletableFuture<>();
         long before = c.generation();
         assertNull(c.claim(a, mine));
-        c.clear(); // the revocation, while the check ran
+        c.forget(java.util.Set.of("someone-else")); // a revocation while the check ran (of whichever customer)
         mine.complete(CredentialCache.Verdict.of(ACME));
         c.settle(a, mine, before);
         assertNull(c.get(a));
@@ -91,5 +91,19 @@ class CredentialCacheTest {
         assertEquals(100, kept, "each warm customer, used all along, is still cached");
         assertTrue(warmHits > 99_000, warmHits + " of 100,000 warm lookups hit");
         assertNotNull(c.get(warm[0]));
+    }
+
+    @Test
+    void aChangeOfOneCustomer_forgetsItsEntries_andKeepsTheOthersCached() {
+        CredentialCache c = cache(10, 100 * S);
+        verify(c, CredentialKey.of("acme-1"), CredentialCache.Verdict.of(ACME));
+        verify(c, CredentialKey.of("beta-1"), CredentialCache.Verdict.of(Authenticator.Result.verified("beta")));
+        verify(c, CredentialKey.of("token"), new CredentialCache.Verdict(ACME, Long.MAX_VALUE, "a signing key"));
+        c.forget(java.util.Set.of("acme"));
+        assertNull(c.get(CredentialKey.of("acme-1")), "acme's password changed: checked again");
+        assertEquals("beta", c.get(CredentialKey.of("beta-1")).customer(), "the others stay: no rush to bcrypt after a change");
+        assertEquals(ACME, c.get(CredentialKey.of("token")), "a token is not a password: its key decides");
+        c.forgetSignedBy(java.util.Set.of("a signing key"));
+        assertNull(c.get(CredentialKey.of("token")));
     }
 }

@@ -101,4 +101,24 @@ class FailureLimiterTest {
         f.sweep(T0 + 3600 * S);
         assertEquals(0, f.trackedNames() + f.trackedClients(), "recovered cells are forgotten");
     }
+
+    @Test
+    void oneClientAlone_cannotSpendAName_whoseBudgetIsLarger() {
+        FailureLimiter f = new FailureLimiter(1, 10, 10, 100); // the defaults
+        for (int i = 0; i < 1000; i++) {
+            f.reserve("attacker", "gold-customer", T0 + i * S / 100); // ten seconds of knocking, a hundred a second
+        }
+        assertEquals(FailureLimiter.CLIENT_AND_NAME, f.reserve("customer-new-laptop", "gold-customer", T0 + 10 * S),
+                "the attacker's own limit kept it to 20 of the name's 200");
+    }
+
+    @Test
+    void aClient_hasAtMostTwoChecksInFlight() {
+        FailureLimiter f = new FailureLimiter(1, 10);
+        assertTrue(f.startCheck("c") && f.startCheck("c"));
+        assertTrue(!f.startCheck("c"), "a third waits for one of them");
+        assertTrue(f.startCheck("other"), "another client's share is its own");
+        f.endCheck("c");
+        assertTrue(f.startCheck("c"));
+    }
 }

@@ -32,10 +32,10 @@ class SecurityHeaderTest {
 
     @Test
     void aPasswordTextToken_isRead_andItsSecurityBlockCutsOutCleanly() throws Exception {
-        String env = Soap.withHeader("<other:Trace xmlns:other=\"urn:x\">t</other:Trace>" + Soap.usernameToken("gold-customer", "s3&amp;cr<![CDATA[e]]>t"));
+        String env = Soap.withHeader("<other:Trace xmlns:other=\"urn:x\">t</other:Trace>" + Soap.usernameToken("gold-customer", "s3&amp;c&#x72;et\r\n"));
         SecurityHeader.Read r = read(env);
         assertEquals("gold-customer", r.user());
-        assertEquals("s3&cret", r.password(), "entities and CDATA as a parser reads them");
+        assertEquals("s3&cret\n", r.password(), "entities, character references and line ends as a parser reads them");
         byte[] b = env.getBytes(StandardCharsets.UTF_8);
         String rest = new String(b, 0, r.from(), StandardCharsets.UTF_8) + new String(b, r.to(), b.length - r.to(), StandardCharsets.UTF_8);
         Document d = parse(rest);
@@ -55,8 +55,8 @@ class SecurityHeaderTest {
         assertEquals(null, read("<order xmlns=\"urn:x\"><wsse:Security xmlns:wsse=\"" + Soap.WSSE + "\"/></order>").fault(),
                 "XML that is no SOAP envelope: nothing of the gateway's");
         assertEquals(FaultReason.SECURITY_HEADER_INVALID, read("{\"not\": \"xml\"}").fault(), "a SOAP body that is no XML");
-        assertEquals(null, read(Soap.withHeader("<wsse:Security soapenv:actor=\"urn:downstream\">" + "<x/></wsse:Security>")).fault(),
-                "a Security block for another actor is not the gateway's");
+        assertEquals("acme", read(Soap.withHeader(Soap.usernameToken("acme", "pw").replace("<wsse:Security",
+                "<wsse:Security soapenv:actor=\" \""))).user(), "an empty actor is the default one, as WSS libraries read it");
     }
 
     @Test
@@ -88,6 +88,33 @@ class SecurityHeaderTest {
         assertFault(FaultReason.SECURITY_HEADER_INVALID, Soap.withHeader(token).substring(0, 300), "a body that ends in its header");
         assertFault(FaultReason.SECURITY_HEADER_INVALID, Soap.withHeader(token.replace("</wsse:Username>", "</wsse:Password>")),
                 "tags that do not match");
+    }
+
+    /** What parsers on the server read differently from a strict reader is refused, never passed on unread. */
+    @Test
+    void whatAServerCouldReadAsAToken_butTheGatewayWouldNot_isAFault() {
+        String token = Soap.usernameToken("acme", "pw");
+        assertFault(FaultReason.SECURITY_HEADER_INVALID, Soap.withHeader(token).replace("version=\"1.0\"", "version=\"1.1\""), "XML 1.1");
+        assertFault(FaultReason.SECURITY_HEADER_INVALID, Soap.withHeader(token.replace("wsse:Security", "wsse:Security\u0085")),
+                "a name that ends in NEL (a name character to one parser, a line end to another)");
+        assertFault(FaultReason.SECURITY_HEADER_INVALID, Soap.withHeader(token.replace("<wsse:Security", "<wsse:Security soapenv:actor=\"urn:next-hop\"")),
+                "a Security block for another actor: it would go on unread");
+        assertFault(FaultReason.SECURITY_HEADER_INVALID, Soap.withHeader("<wsse:UsernameToken><wsse:Username>a</wsse:Username>"
+                + "</wsse:UsernameToken>"), "a WS-Security element standing as a header block of its own");
+        assertFault(FaultReason.SECURITY_HEADER_INVALID, Soap.withHeader("").replace("<soapenv:Body>", "<soapenv:Header>" + token
+                + "</soapenv:Header><soapenv:Body>"), "a second Header");
+        assertFault(FaultReason.SECURITY_HEADER_INVALID, Soap.envelope11("getQuote").replace("</soapenv:Envelope>", "<soapenv:Header>"
+                + token.replace("soapenv:mustUnderstand=\"1\"", "xmlns:wsse=\"" + Soap.WSSE + "\"") + "</soapenv:Header></soapenv:Envelope>"),
+                "a Header after the Body");
+        assertFault(FaultReason.SECURITY_HEADER_INVALID, Soap.withHeader(token.replace("<wsse:Password Type", "<wsse:Password x=\"1\" Type")
+                .replace(">pw<", "><!-- c -->pw<")), "a comment inside the password (one text to us, two to a DOM reader)");
+        assertFault(FaultReason.SECURITY_HEADER_INVALID, Soap.withHeader(token.replace(">acme<", "><![CDATA[ac]]>me<")), "CDATA in the name");
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 70; i++) {
+            many.append(" xmlns:p").append(i).append("=\"urn:p").append(i).append('"');
+        }
+        assertFault(FaultReason.SECURITY_HEADER_INVALID, Soap.withHeader("<x:A xmlns:x=\"urn:x\"" + many + "/>" + token),
+                "namespace declarations past the bound (each name is looked up among them)");
     }
 
     private void assertFault(FaultReason expected, String envelope, String what) {
