@@ -65,9 +65,6 @@ public final class GatewayAgent implements AutoCloseable {
         this.gateway = gateway;
         this.bus = bus;
         this.id = gateway.config().gateway().id();
-        if (gateway.authenticator() != null) {
-            credentialsVersion.set(CredentialsVersion.read(gateway.authenticator().settings()).version());
-        }
         // the static allocation only once the bus answered: connected (the credentials accepted), or unreachable;
         // never while a refusal of the credentials may still be on its way
         this.startup = new StartupAdmission(gateway, System::nanoTime,
@@ -97,11 +94,7 @@ public final class GatewayAgent implements AutoCloseable {
                 onConfig(c, account);
             }
         });
-        bus.subscribeWithSender(Topics.CREDENTIALS, (m, account) -> {
-            if (m instanceof CredentialsMessage c) {
-                onCredentials(c, account);
-            }
-        });
+        listenForCredentials();
         bus.onConnected(() -> heartbeat(HeartbeatMessage.JOIN));
         bus.onRefused(gateway::notReady);
         bus.whileLost("the last allocation stays in force; requests keep flowing under it");
@@ -168,6 +161,18 @@ public final class GatewayAgent implements AutoCloseable {
             LOG.warn("configuration v{} by {} changes gateway settings (listeners, TLS, timeouts, statistics); gateway {}"
                     + " applies that on its next restart", c.version(), who, id);
         }
+    }
+
+    /** Customers' credentials from a console, starting from the version kept beside this gateway's files. */
+    private void listenForCredentials() {
+        if (gateway.authenticator() != null) {
+            credentialsVersion.set(CredentialsVersion.read(gateway.authenticator().settings()).version());
+        }
+        bus.subscribeWithSender(Topics.CREDENTIALS, (m, account) -> {
+            if (m instanceof CredentialsMessage c) {
+                onCredentials(c, account);
+            }
+        });
     }
 
     /**

@@ -20,7 +20,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
@@ -86,59 +85,6 @@ public final class Authenticator implements AutoCloseable {
         /** Whether the credential is to be looked for in the body. */
         public boolean inBody() {
             return this == IN_BODY;
-        }
-    }
-
-    /** A check run on the checking pool. */
-    interface SlowCheck {
-        /** The cache entry its verdict fills: concurrent checks of one credential share one run. */
-        CredentialKey key();
-
-        /** The cache's generation when its credentials were read. */
-        long generation();
-
-        /** The client whose check it is (its checks in flight are bounded), or null. */
-        String client();
-
-        /** Its verdict, or null when it hands one to {@code later} itself. */
-        CredentialCache.Verdict run(Consumer<CredentialCache.Verdict> later);
-
-        /** It will not run (the pool is full, or the same check is running): what it reserved is given back. */
-        default void abandoned() {
-        }
-
-        /**
-         * {@code client}'s check of {@code key} read at {@code generation}: {@code run} on the pool, {@code abandoned} when it
-         * is not run.
-         */
-        static SlowCheck of(CredentialKey key, long generation, String client,
-                            Function<Consumer<CredentialCache.Verdict>, CredentialCache.Verdict> run, Runnable abandoned) {
-            return new SlowCheck() {
-                @Override
-                public String client() {
-                    return client;
-                }
-
-                @Override
-                public CredentialKey key() {
-                    return key;
-                }
-
-                @Override
-                public long generation() {
-                    return generation;
-                }
-
-                @Override
-                public CredentialCache.Verdict run(Consumer<CredentialCache.Verdict> later) {
-                    return run.apply(later);
-                }
-
-                @Override
-                public void abandoned() {
-                    abandoned.run();
-                }
-            };
         }
     }
 

@@ -73,7 +73,7 @@ final class BearerCheck {
         }
         String token = authorization.substring(TOKEN);
         long generation = cache.generation();
-        return Result.pending(Authenticator.SlowCheck.of(key, generation, address, later -> {
+        return Result.pending(SlowCheck.of(key, generation, address, later -> {
             JwtCheck.Verdict v = jwt.check(token, jwks);
             if (!v.unknownKey()) {
                 return verdict(v, address, reserved);

@@ -38,7 +38,7 @@ final class PasswordCheck {
         }
         long generation = cache.generation();
         Credentials.Basic basic = credentials.basic();
-        return Result.pending(Authenticator.SlowCheck.of(key, generation, client, later -> {
+        return Result.pending(SlowCheck.of(key, generation, client, later -> {
             if (Bcrypt.verify(password, basic.hashes().get(user), basic.fileCost())) {
                 failures.succeeded(client, user, reserved);
                 successes.take(user, clock.getAsLong());
