@@ -357,6 +357,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aBrokerOthersReachWithOneAccount_isNamedByCheckConfig_andOneWithRoleAccountsIsNot() {
+        SlagateConfig single = ConfigLoader.parse(MINIMAL + "bus: { listen: \"tcp://127.0.0.1:61616\", user: a, passwordEnv: PATH }\n", "s.yaml");
+        assertTrue(ConfigCheck.notes(single).contains(ConfigCheck.SINGLE_BUS_ACCOUNT), ConfigCheck.notes(single).toString());
+        SlagateConfig roles = ConfigLoader.parse(MINIMAL + "bus: { listen: \"tcp://127.0.0.1:61616\", accounts: [ { user: gw, role: gateway,"
+                + " passwordEnv: PATH } ] }\n", "r.yaml");
+        assertFalse(ConfigCheck.notes(roles).contains(ConfigCheck.SINGLE_BUS_ACCOUNT));
+        assertFalse(ConfigCheck.notes(ConfigLoader.parse(MINIMAL, "m.yaml")).contains(ConfigCheck.SINGLE_BUS_ACCOUNT), "in-VM only: nobody else");
+    }
+
+    @Test
     void aJwksOverPlainHttp_isAllowedOnlyToALiteralLoopbackAddress() {
         String auth = "gateway: { authentication: { jwt: { jwks: \"%s\", issuer: i, audience: a } } }\n";
         for (String host : new String[] {"127.evil.example", "127.0.0.1.nip.io", "10.0.0.5"}) {
