@@ -26,7 +26,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
@@ -113,8 +112,7 @@ public final class Gateway implements AutoCloseable {
         quotas = new Quotas(config.classification(), registry, g.id());
         authenticator = Authenticator.of(config, registry, nanoClock);
         records = new RequestRecords(g, registry, nanoClock);
-        FunctionCounter.builder("slagate.loops.handoffs", gatewayConnector, LoopConnector::crossLoopTasks).tag("gateway", g.id())
-                .description("Tasks handed to an event loop from another thread (an admission by another loop's request, a timer)").register(registry);
+        Listeners.meters(registry, g.id(), gatewayConnector);
         current = generation(config, Allocation.fromConfig(config), null);
         current.metrics().registerGauges();
         AdminHandler admin = new AdminHandler(registry, this::notReadyReason, this::statsView, g.adminDump() ? server::dump : null);

@@ -6,6 +6,8 @@ import io.slagate.config.TlsSettings;
 import io.slagate.gateway.control.DirectMemoryBudget;
 import io.slagate.gateway.proxy.LoopConnector;
 import io.slagate.gateway.relay.RelayConnectionFactory;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -60,6 +62,19 @@ final class Listeners {
      */
     static String directMemoryProblem(GatewaySettings g) {
         return relay(g) ? null : DirectMemoryBudget.problem(g.maxConnections(), g.clients().requestBufferBytes(), DirectMemoryBudget.limit());
+    }
+
+    /** The client listener's own counters: hand-offs between loops, and (relay listener) answers out of step with their length. */
+    static void meters(MeterRegistry registry, String gatewayId, LoopConnector clients) {
+        FunctionCounter.builder("slagate.loops.handoffs", clients, LoopConnector::crossLoopTasks).tag("gateway", gatewayId)
+                .description("Tasks handed to an event loop from another thread (an admission by another loop's request, a timer)")
+                .register(registry);
+        RelayConnectionFactory relay = clients.getConnectionFactory(RelayConnectionFactory.class);
+        if (relay != null) {
+            FunctionCounter.builder("slagate.answers.length.mismatches", relay, RelayConnectionFactory::lengthMismatches)
+                    .tag("gateway", gatewayId).description("Answers whose bytes did not match the Content-Length their head"
+                            + " announced: the exchange failed and the client connection was closed").register(registry);
+        }
     }
 
     ServerConnector admin(GatewaySettings g) {

@@ -1,6 +1,7 @@
 package io.slagate.gateway.proxy;
 
 import io.slagate.gateway.locality.LocalityLearner;
+import io.slagate.gateway.relay.RelayConnection;
 import io.slagate.gateway.sched.QueuedRequest;
 import io.slagate.gateway.sched.Rejection;
 import io.slagate.gateway.sched.ServerSlots;
@@ -145,13 +146,18 @@ final class GatewayExchange extends QueuedRequest {
      * connection whose request is being handled and whose body was read, so a client's close goes
      * unnoticed until the gateway writes; one non-blocking read finds it (end of input, or a reset).
      * A client that pipelined its next request has those bytes taken by this read: that connection
-     * is closed after this answer (pipelining is all but unused by SOAP clients).
+     * is closed after this answer (pipelining is all but unused by SOAP clients). The relay listener
+     * reads while an answer is under way and knows without a probe.
      */
     private boolean clientGone() {
         if (body != null && !body.complete()) {
             return false; // still streaming its body: the sender will see whether it is there
         }
-        EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
+        org.eclipse.jetty.io.Connection connection = request.getConnectionMetaData().getConnection();
+        if (connection instanceof RelayConnection relay) {
+            return relay.clientGone(); // it reads while the answer is under way: nothing to probe, no pipelined byte taken
+        }
+        EndPoint endPoint = connection.getEndPoint();
         if (!endPoint.isOpen()) {
             return true;
         }

@@ -2,14 +2,15 @@ package io.slagate.gateway.relay;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.function.Supplier;
 import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EofException;
 
 /**
  * A request's body as the relay listener hands it to the gateway: ranges of the connection's buffer
- * for a body framed by Content-Length (valid until the handler asks for more), decoded data for a
- * chunked one. A body whose framing breaks fails with its status (400, 413, 431) and leaves the
+ * for a body framed by Content-Length (lent: the buffer is not reused under them until they are released),
+ * decoded data for a chunked one. A body whose framing breaks fails with its status (400, 413, 431) and leaves the
  * connection closing; one cut short by the client fails with an early end of input. The body's state
  * and decoding only: the connection reads the socket and passes the bytes it holds.
  */
@@ -44,8 +45,17 @@ final class RelayBody {
         return chunked ? chunks.done() : remaining == 0;
     }
 
-    /** The next piece of the body from {@code in}, the bytes the connection holds; null when more must be read. */
+    /** As {@link #read(ByteBuffer, Supplier)} for a reader that lets go of each piece before asking again. */
     Content.Chunk read(ByteBuffer in) {
+        return read(in, () -> null);
+    }
+
+    /**
+     * The next piece of the body from {@code in}, the bytes the connection holds; null when more must be read. A piece
+     * of a Content-Length body is a range of {@code in} itself, lent: {@code lend} is asked for what gives it back,
+     * which the piece runs when its reader releases it (a chunked body's pieces are copies, lent by nobody).
+     */
+    Content.Chunk read(ByteBuffer in, Supplier<Runnable> lend) {
         if (failure != null) {
             return Content.Chunk.from(failure, true);
         }
@@ -59,7 +69,8 @@ final class RelayBody {
                 ByteBuffer slice = in.slice(in.position(), n);
                 in.position(in.position() + n);
                 remaining -= n;
-                return Content.Chunk.from(slice, remaining == 0);
+                Runnable giveBack = lend.get();
+                return giveBack == null ? Content.Chunk.from(slice, remaining == 0) : Content.Chunk.from(slice, remaining == 0, giveBack);
             }
             decodedSize = 0;
             in.position(chunks.decode(in, in.position(), in.limit(), this::collect));

@@ -2,6 +2,7 @@ package io.slagate.gateway.relay;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.AbstractConnection;
@@ -46,11 +47,9 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
     private final HeadBytes headBytes = new HeadBytes();
     /** A server's field lines carried to the answer in progress ({@link SplicedFields}), until its head is rendered. */
     private final HeadBytes splicedBytes = new HeadBytes();
-    private final int bufferSize;
-    /** Bytes held and not yet taken, between position and limit; the next request's after this one's. */
-    private ByteBuffer in = BufferUtil.EMPTY_BUFFER;
-    /** The pooled (direct) buffer behind {@link #in} while one is held; null when given back. */
-    private RetainableByteBuffer held;
+    /** Bytes held and not yet taken; the next request's after this one's; ranges of it lent to the body's reader. */
+    private final ReadBuffer buffer;
+    private final LongAdder lengthMismatches;
     private long messagesIn;
     private long beginNanos;
     /** The exchange under way, or null between requests. */
@@ -61,8 +60,10 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
     /** The answer is out and the output shut: what the client still sends is read and dropped until it closes. */
     private boolean closing;
 
-    RelayConnection(Connector connector, EndPoint endPoint, HttpConfiguration config, int bufferSize, long maxBodyBytes) {
+    RelayConnection(Connector connector, EndPoint endPoint, HttpConfiguration config, int bufferSize, long maxBodyBytes,
+                    LongAdder lengthMismatches) {
         super(endPoint, connector.getExecutor());
+        this.lengthMismatches = lengthMismatches;
         this.connector = connector;
         this.server = connector.getServer();
         this.config = config;
@@ -70,7 +71,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
         this.loop = loops == null ? 0 : loops.loopIndex(endPoint);
         this.head = new RequestHead(config.getRequestHeaderSize(), MAX_FIELDS);
         this.chunks = new ChunkedBody(maxBodyBytes, MAX_CHUNK_EXTENSION_BYTES, config.getRequestHeaderSize());
-        this.bufferSize = Math.max(bufferSize, config.getRequestHeaderSize());
+        this.buffer = new ReadBuffer(connector.getByteBufferPool(), Math.max(bufferSize, config.getRequestHeaderSize()));
         this.body = new RelayBody(chunks);
         this.metaData = new RelayMetaData(this, config);
     }
@@ -117,14 +118,12 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
      * full the rest waits in the socket.
      */
     private void holdNext() {
-        if (held == null) {
-            acquire();
-        } else if (in.limit() == in.capacity()) {
+        if (buffer.full()) {
             return; // read again once this answer is out and the buffer is compacted
         }
         int n;
         try {
-            n = getEndPoint().fill(in);
+            n = buffer.append(getEndPoint());
         } catch (IOException e) {
             n = -1;
         }
@@ -141,11 +140,11 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
             return; // a read scheduled for pipelined bytes, overtaken by the selector's: that one started the exchange
         }
         while (getEndPoint().isOpen()) {
-            if (in.hasRemaining()) {
+            if (buffer.in().hasRemaining()) {
                 if (beginNanos == 0) {
                     beginNanos = System.nanoTime();
                 }
-                switch (head.read(in, in.position(), in.limit())) {
+                switch (head.read(buffer.in(), buffer.in().position(), buffer.in().limit())) {
                     case ACCEPTED -> {
                         if (!handle()) {
                             return;
@@ -176,7 +175,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
             refuse(badTarget != null ? 400 : 417, badTarget != null ? badTarget : "an expectation other than 100-continue");
             return false;
         }
-        in.position(in.position() + head.length());
+        buffer.in().position(buffer.in().position() + head.length());
         body.start(head, request.getLength());
         RelayResponse response = new RelayResponse(this, request, head.minorVersion(), head.keepAlive());
         Exchange ex = new Exchange(response);
@@ -201,48 +200,45 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
 
     /** Compacts what is held and reads more from the socket: bytes read, 0 for none yet, −1 at its end. */
     int fill() {
-        if (held == null) {
-            acquire();
-        } else if (!in.hasRemaining()) {
-            BufferUtil.clear(in);
-        } else if (in.limit() == in.capacity()) {
-            BufferUtil.compact(in);
-        }
         try {
-            return getEndPoint().fill(in);
+            return buffer.fill(getEndPoint());
         } catch (IOException e) {
             LOG.debug("reading {} failed", this, e);
             return -1;
         }
     }
 
-    /**
-     * A heap buffer: heads are read from it a byte at a time, which costs more than twice as much from direct memory as
-     * the socket read's copy into the heap does (bench/results/head-parsing.md).
-     */
-    private void acquire() {
-        held = connector.getByteBufferPool().acquire(bufferSize, false);
-        in = held.getByteBuffer();
-        BufferUtil.clear(in);
-    }
-
     /** Gives the read buffer up while a request waits with its body taken (refilled on the next read). */
     public void releaseBuffer() {
-        if (held != null && !in.hasRemaining()) {
-            held.release();
-            held = null;
-            in = BufferUtil.EMPTY_BUFFER;
-        }
+        buffer.releaseIfEmpty();
+    }
+
+    /**
+     * Whether the client has gone: its connection closed, or its end of input read. The connection reads while an
+     * answer is under way ({@link #holdNext}), so this is known without a read of the caller's, which would take the
+     * bytes of a request pipelined behind this one.
+     */
+    public boolean clientGone() {
+        return !getEndPoint().isOpen() || body.endedInput();
+    }
+
+    /**
+     * An answer's bytes did not match the Content-Length its head announced: the exchange fails and the connection is
+     * closed (as Jetty's generator does), so the client is never left out of step; counted.
+     */
+    void lengthMismatch(long announced, long written) {
+        LOG.warn("an answer on {} wrote {} bytes after announcing {}: the connection is closed", this, written, announced);
+        lengthMismatches.increment();
     }
 
     /** Whether this connection holds a read buffer now. */
     public boolean holdsBuffer() {
-        return held != null;
+        return buffer.holds();
     }
 
     /** Whether a request's head is partly here and not yet whole (for the slow-header guard). */
     public boolean readingHead() {
-        return exchange == null && !closing && in.hasRemaining();
+        return exchange == null && !closing && buffer.in().hasRemaining();
     }
 
     @Override
@@ -278,7 +274,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
         HeadBytes out = headBytes.statusLine(1, status);
         fields.forEach(f -> out.field(f.getName(), f.getValue()));
         out.ascii("Content-Length: ").number(content.remaining()).crlf().ascii("Connection: close").crlf().crlf();
-        BufferUtil.clear(in);
+        buffer.clear();
         send(Callback.from(this::shutOutput, x -> getEndPoint().close(x)), out.take(), content);
     }
 
@@ -291,7 +287,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
 
     private void discard() {
         do {
-            BufferUtil.clear(in);
+            buffer.clear();
         } while (readMore());
     }
 
@@ -316,7 +312,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
             return;
         }
         exchange = null;
-        boolean next = keep && body.finish(in) && !body.endedInput() && !closing;
+        boolean next = keep && body.finish(buffer.in()) && !body.endedInput() && !closing;
         if (!next) {
             if (keep) {
                 shutOutput(); // a body not read to its end: the next request's start is not known
@@ -327,9 +323,9 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
         }
         if (handling) {
             endedWhileHandling = true;
-        } else if (in.hasRemaining() && loops != null) {
+        } else if (buffer.in().hasRemaining() && loops != null) {
             loops.execute(loop, this::readHeads); // a pipelined request: read after the stack that ended this one unwinds
-        } else if (in.hasRemaining()) {
+        } else if (buffer.in().hasRemaining()) {
             readHeads();
         } else {
             interested();
@@ -357,18 +353,10 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
     public void onClose(Throwable cause) {
         super.onClose(cause);
         body.closed();
-        if (held != null && loops != null && !loops.onLoop(loop)) {
-            loops.execute(loop, this::releaseHeld); // the buffer is the loop's to give back: it may be reading into it now
+        if (buffer.holds() && loops != null && !loops.onLoop(loop)) {
+            loops.execute(loop, buffer::release); // the buffer is the loop's to give back: it may be reading into it now
         } else {
-            releaseHeld();
-        }
-    }
-
-    private void releaseHeld() {
-        if (held != null) {
-            held.release();
-            held = null;
-            in = BufferUtil.EMPTY_BUFFER;
+            buffer.release();
         }
     }
 
@@ -450,12 +438,12 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
     // the body, for RelayRequest
 
     Content.Chunk readBody() {
-        return body.read(in);
+        return body.read(buffer.in(), buffer::lend);
     }
 
     /** Runs {@code reader} once the body has something for it; asks the client to go on if it waits for a 100. */
     void demandBody(Runnable reader) {
-        if (body.readable(in)) {
+        if (body.readable(buffer.in())) {
             reader.run();
         } else if (body.await(reader)) {
             send(Callback.from(this::interested, x -> getEndPoint().close(x)), ByteBuffer.wrap(CONTINUE));
@@ -469,7 +457,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
     }
 
     boolean consumeAvailable() {
-        return body.consumeAvailable(in);
+        return body.consumeAvailable(buffer.in());
     }
 
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

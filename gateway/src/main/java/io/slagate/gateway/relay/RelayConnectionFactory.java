@@ -1,5 +1,6 @@
 package io.slagate.gateway.relay;
 
+import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
@@ -14,6 +15,7 @@ import org.eclipse.jetty.server.HttpConfiguration;
 public final class RelayConnectionFactory extends AbstractConnectionFactory {
     private final HttpConfiguration config;
     private final long maxBodyBytes;
+    private final LongAdder lengthMismatches = new LongAdder();
 
     /** Heads up to {@code config}'s request header size; chunked bodies refused (413) past {@code maxBodyBytes}. */
     public RelayConnectionFactory(HttpConfiguration config, int inputBufferSize, long maxBodyBytes) {
@@ -25,6 +27,12 @@ public final class RelayConnectionFactory extends AbstractConnectionFactory {
 
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
-        return configure(new RelayConnection(connector, endPoint, config, getInputBufferSize(), maxBodyBytes), connector, endPoint);
+        return configure(new RelayConnection(connector, endPoint, config, getInputBufferSize(), maxBodyBytes, lengthMismatches),
+                connector, endPoint);
+    }
+
+    /** Answers whose bytes did not match the Content-Length their head announced (each closed its connection). */
+    public double lengthMismatches() {
+        return lengthMismatches.sum();
     }
 }

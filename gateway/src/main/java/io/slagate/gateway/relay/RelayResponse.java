@@ -37,6 +37,9 @@ final class RelayResponse implements Response, SplicedFields {
     private boolean lastWritten;
     private boolean chunked;
     private boolean completed;
+    /** The body's length the head announced (Content-Length), or −1: chunked, or no body; and what was written of it. */
+    private long announced = -1;
+    private long written;
     private Supplier<HttpFields> trailers;
 
     RelayResponse(RelayConnection connection, RelayRequest request, int minorVersion, boolean keepAlive) {
@@ -146,6 +149,13 @@ final class RelayResponse implements Response, SplicedFields {
             callback.failed(bad);
             return;
         }
+        written += data.remaining();
+        if (announced >= 0 && (written > announced || last && written < announced)) {
+            // the client would read the next answer's start as this one's body, or wait for bytes that never come
+            connection.lengthMismatch(announced, written);
+            callback.failed(new IllegalStateException("an answer of " + written + " bytes after Content-Length: " + announced));
+            return;
+        }
         if (!chunked) {
             connection.send(callback, headBytes, data);
         } else if (data.hasRemaining()) {
@@ -173,6 +183,7 @@ final class RelayResponse implements Response, SplicedFields {
         for (HttpField f : fields) {
             HttpHeader h = f.getHeader();
             if (h == HttpHeader.CONTENT_LENGTH) {
+                announced = hasBody() && !head ? f.getLongValue() : -1;
                 out.ascii(h.asString()).ascii(": ").number(f.getLongValue()).crlf();
             } else if (h != HttpHeader.TRANSFER_ENCODING && h != HttpHeader.CONNECTION) {
                 out.field(f.getName(), f.getValue());
