@@ -312,7 +312,8 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
             return;
         }
         exchange = null;
-        boolean next = keep && body.finish(buffer.in()) && !body.endedInput() && !closing;
+        // a client that shut its side after pipelining is still answered for every request whole in the buffer
+        boolean next = keep && body.finish(buffer.in()) && !closing && !(body.endedInput() && !buffer.in().hasRemaining());
         if (!next) {
             if (keep) {
                 shutOutput(); // a body not read to its end: the next request's start is not known

@@ -95,10 +95,27 @@ final class RelayRequest extends Attributes.Lazy implements Request {
      */
     String uriProblem(UriCompliance compliance) {
         try {
-            return UriCompliance.checkUriCompliance(compliance, getHttpURI(), null);
+            String problem = UriCompliance.checkUriCompliance(compliance, getHttpURI(), null);
+            return problem != null ? problem : authorityProblem();
         } catch (IllegalArgumentException notAUri) {
             return "a target that is not a URI: " + notAUri.getMessage();
         }
+    }
+
+    /**
+     * An absolute-form target names the authority the request is for (RFC 9112 3.2.2): one that differs from the Host
+     * field is refused, as Jetty's listener refuses it, rather than one of the two silently believed.
+     */
+    private String authorityProblem() {
+        HttpURI target = HttpURI.from(method, this.target);
+        String host = headers.get("Host");
+        if (target.getHost() == null || host == null || host.isEmpty()) {
+            return null;
+        }
+        HostPort field = new HostPort(host);
+        boolean ports = field.getPort() <= 0 || target.getPort() <= 0 || field.getPort() == target.getPort();
+        boolean same = field.getHost().equalsIgnoreCase(target.getHost()) && ports;
+        return same ? null : "an absolute target whose authority is not the Host field";
     }
 
     @Override

@@ -15,7 +15,8 @@ import java.nio.ByteBuffer;
  *   <li>framing: {@code Content-Length} at most once, 1–18 decimal digits; {@code Transfer-Encoding} only as exactly
  *       {@code chunked}, at most once, and never beside a {@code Content-Length}; HTTP/1.1 with exactly one
  *       {@code Host}, HTTP/1.0 with at most one;</li>
- *   <li>limits: the head within {@code maxHeadBytes} (else 431) and at most {@code maxFields} fields.</li>
+ *   <li>limits: the head within {@code maxHeadBytes} (else 431; 414 when the request line itself does not end within it)
+ *       and at most {@code maxFields} fields.</li>
  * </ul>
  * One instance per connection, reused for each request: {@link #read} allocates nothing once its field table has grown
  * to a connection's widest head.
@@ -43,7 +44,7 @@ public final class RequestHead extends HttpHead {
     private String refusal;
 
     public RequestHead(int maxHeadBytes, int maxFields) {
-        super(maxHeadBytes, maxFields, false);
+        super(maxHeadBytes, maxFields, true); // obs-text in values, as Jetty's listener takes it (RFC 9110 field-vchar)
     }
 
     /** Reads the head that starts at {@code from} in {@code b}, up to its limit (the bytes held so far). */
@@ -58,6 +59,7 @@ public final class RequestHead extends HttpHead {
         reset();
         int limit = Math.min(held, from + maxHeadBytes);
         int i = requestLine(b, from, limit);
+        boolean lineWhole = i != INCOMPLETE_AT;
         if (i >= 0) {
             i = lines.readAll(b, i, limit, meaning);
         }
@@ -69,7 +71,9 @@ public final class RequestHead extends HttpHead {
             refuse(lines.status, lines.refusal);
         }
         if (i == INCOMPLETE_AT && held - from >= maxHeadBytes) {
-            return refuse(431, "the head is longer than " + maxHeadBytes + " bytes");
+            // as Jetty's listener: a request line that does not end within the bound is a URI too long
+            return lineWhole ? refuse(431, "the head is longer than " + maxHeadBytes + " bytes")
+                    : refuse(414, "the request line is longer than " + maxHeadBytes + " bytes");
         }
         return i == INCOMPLETE_AT ? Verdict.INCOMPLETE : Verdict.REFUSED;
     }
@@ -257,11 +261,11 @@ public final class RequestHead extends HttpHead {
     }
 
     public boolean expectContinue() {
-        return expectContinue;
+        return expectContinue && minorVersion == 1; // RFC 9110 10.1.1: an Expect in an HTTP/1.0 request is ignored
     }
 
     /** An {@code Expect} other than {@code 100-continue}: an expectation the listener cannot meet (417). */
     public boolean unknownExpectation() {
-        return unknownExpectation;
+        return unknownExpectation && minorVersion == 1;
     }
 }
