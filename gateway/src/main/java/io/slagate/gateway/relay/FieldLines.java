@@ -55,6 +55,9 @@ final class FieldLines {
      */
     int readAll(ByteBuffer b, int i, int limit, Meaning meaning) {
         while (true) {
+            if (i < limit && b.get(i) == '\n') {
+                return refused(400, "a bare LF"); // refused now, not waited on: it never starts a field or ends the head
+            }
             if (i + 1 >= limit) {
                 return INCOMPLETE_AT; // the empty line that ends the head, or the next field, is still to come
             }

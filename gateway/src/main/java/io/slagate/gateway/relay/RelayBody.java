@@ -103,6 +103,11 @@ final class RelayBody {
         return failure != null || done() || inputEnded || in.hasRemaining();
     }
 
+    /** Whether the client holds its body back for a {@code 100 Continue} not sent yet. */
+    boolean expectsContinue() {
+        return expectContinue;
+    }
+
     /** {@code d} waits for the next bytes; true when the client holds its body back for a {@code 100 Continue}, sent once. */
     boolean await(Runnable d) {
         demand = d;

@@ -296,6 +296,8 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
         int n = fill();
         if (n == 0) {
             interested();
+        } else if (n < 0 && exchange == null && !closing && buffer.in().hasRemaining()) {
+            refuse(400, "the request ended inside its head"); // as Jetty's listener answers an early end of input
         } else if (n < 0) {
             getEndPoint().close();
         }
@@ -446,11 +448,22 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
     void demandBody(Runnable reader) {
         if (body.readable(buffer.in())) {
             reader.run();
+        } else if (body.expectsContinue() && fillEnded()) {
+            reader.run(); // the body came, or the client's end: no 100 for a client that sends nothing more
         } else if (body.await(reader)) {
             send(Callback.from(this::interested, x -> getEndPoint().close(x)), ByteBuffer.wrap(CONTINUE));
         } else {
             interested();
         }
+    }
+
+    /** Reads once before a 100 goes out: true when bytes or the client's end came (then no 100 is wanted). */
+    private boolean fillEnded() {
+        int n = fill();
+        if (n < 0) {
+            body.inputEnded();
+        }
+        return n != 0;
     }
 
     void failBody(Throwable failure) {
