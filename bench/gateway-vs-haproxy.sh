@@ -19,7 +19,7 @@
 #                                                           same rounds (a change's before and after in one run)
 #   BEFORE_JAVA_OPTS='-XX:+UseParallelGC' ...               the "before" gateway's JVM options (default: the gateway's), so that
 #                                                           BEFORE_JAR=launcher/target/slagate.jar compares JVM settings in one run
-#   BEFORE_KEYS='listener: relay' ...                       gateway settings of the "before" gateway only (a listener or other
+#   BEFORE_KEYS='listener: jetty' ...                       gateway settings of the "before" gateway only (a listener or other
 #                                                           choice compared in one run; BEFORE_JAR may be this build's jar)
 #   GATEWAY_JAVA_OPTS='-XX:+UseSerialGC' ...                 JVM options of the gateway and the Jetty baselines (JAVA_OPTS: all JVMs);
 #                                                           by default bin/slagate's collector, G1

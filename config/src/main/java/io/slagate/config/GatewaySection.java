@@ -287,7 +287,9 @@ final class GatewaySection {
 
     /** {@code listener: jetty | relay}: the relay's reading serves plain HTTP only (TLS stays on Jetty's). */
     private static boolean relayListener(ConfigNode g) {
-        String listener = g.string("listener", "jetty");
+        boolean tls = !g.child("tls").isMissing();
+        // the relay listener for plain HTTP (bench/results/byte-relay-design.md); Jetty's serves TLS
+        String listener = g.string("listener", tls ? "jetty" : "relay");
         if (listener == null || listener.equals("jetty")) {
             return false;
         }
@@ -295,7 +297,7 @@ final class GatewaySection {
             g.problem("listener", listener, "is not allowed; use one of: jetty, relay");
             return false;
         }
-        if (!g.child("tls").isMissing()) {
+        if (tls) {
             g.problem("listener", listener, "serves plain HTTP only; with gateway.tls use listener: jetty");
         }
         return true;

@@ -534,9 +534,9 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void listener_jettyByDefault_relayWhenAsked_refusedWithTls_orUnknown() {
-        assertFalse(ConfigLoader.parse(MINIMAL, "t.yaml").gateway().clients().relayListener(), "Jetty's listener by default");
-        assertTrue(ConfigLoader.parse(MINIMAL + "gateway: { listener: relay }\n", "t.yaml").gateway().clients().relayListener());
+    void listener_relayByDefaultForPlainHttp_jettyWhenAsked_refusedWithTls_orUnknown() {
+        assertTrue(ConfigLoader.parse(MINIMAL, "t.yaml").gateway().clients().relayListener(), "the relay listener by default");
+        assertFalse(ConfigLoader.parse(MINIMAL + "gateway: { listener: jetty }\n", "t.yaml").gateway().clients().relayListener());
         ConfigException unknown = assertThrows(ConfigException.class,
                 () -> ConfigLoader.parse(MINIMAL + "gateway: { listener: netty }\n", "t.yaml"));
         assertTrue(unknown.getMessage().contains("gateway.listener") && unknown.getMessage().contains("jetty, relay"), unknown.getMessage());

@@ -35,6 +35,7 @@ class ConfigurationReferenceTest {
     private static final Map<String, String> CONTEXTUAL = Map.of(
             "classes[].customerQueueBound", "the `queueBound`",
             "classification.defaultClass", "the last class",
+            "gateway.listener", "`relay` for plain HTTP, `jetty` with `gateway.tls`",
             "controller.tuning.knobs[].integer", "whole numbers but for controller knobs and `queueTimeout`");
     private static final Pattern FIRST_LITERAL = Pattern.compile("^`([^`]*)`");
 

@@ -9,7 +9,7 @@ import io.slagate.config.ConfigLoader;
 import io.slagate.config.GatewaySettings;
 import org.junit.jupiter.api.Test;
 
-/** Which client listener a configuration gets, and whose read buffers are counted against direct memory. */
+/** Which client listener a configuration gets (the relay's by default), and whose read buffers count against direct memory. */
 class ListenersTest {
     private static final String MANY_BIG_BUFFERS = """
             gateway: { maxConnections: 1000000, requestBufferBytes: 64KiB%s }
@@ -19,8 +19,8 @@ class ListenersTest {
 
     @Test
     void readBuffersInDirectMemory_warnedOnJettysListener_notOnTheRelaysHeap() {
-        GatewaySettings jetty = ConfigLoader.parse(MANY_BIG_BUFFERS.formatted(""), "t.yaml").gateway();
-        GatewaySettings relay = ConfigLoader.parse(MANY_BIG_BUFFERS.formatted(", listener: relay"), "t.yaml").gateway();
+        GatewaySettings jetty = ConfigLoader.parse(MANY_BIG_BUFFERS.formatted(", listener: jetty"), "t.yaml").gateway();
+        GatewaySettings relay = ConfigLoader.parse(MANY_BIG_BUFFERS.formatted(""), "t.yaml").gateway();
 
         assertFalse(Listeners.relay(jetty));
         assertNotNull(Listeners.directMemoryProblem(jetty), "a million 64 KiB buffers exceed any test JVM's direct memory");
