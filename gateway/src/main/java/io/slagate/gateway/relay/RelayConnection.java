@@ -331,6 +331,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
         } else if (buffer.in().hasRemaining()) {
             readHeads();
         } else {
+            buffer.releaseIfEmpty(); // an idle keep-alive connection holds no read buffer: the next read takes one from the pool
             interested();
         }
     }
