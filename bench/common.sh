@@ -25,7 +25,8 @@ start_nginx() {
 worker_processes 1;
 pid $work/nginx.pid;
 error_log $work/nginx-error.log;
-events { worker_connections 4096; }
+worker_rlimit_nofile 40000;
+events { worker_connections 16384; }
 http {
   access_log off;
   keepalive_requests 1000000;
@@ -159,12 +160,23 @@ modes_means_table() {
   done
 }
 
-# paired RATIOS → "mean [lo..hi] (n)": the mean of the rounds' ratios and its 95% interval (Student's t, n - 1 degrees of freedom)
-paired() {
-  [ -n "$1" ] || { echo -; return; }
+# RATIOS → "mean halfwidth n": their mean and the half-width of its 95% interval (Student's t, n - 1 degrees of freedom)
+t_interval() {
   awk '{ n = NF; for (i = 1; i <= n; i++) s += $i; m = s / n; for (i = 1; i <= n; i++) v += ($i - m) ^ 2
     split("12.71 4.30 3.18 2.78 2.57 2.45 2.36 2.31 2.26 2.23 2.20 2.18 2.16 2.14 2.13 2.12 2.11 2.10 2.09 2.09 2.08 2.07 2.07 2.06 2.06 2.06 2.05 2.05 2.05 2.04", t, " ")
-    if (n < 2) { printf "%.2f (1 round)", m; exit }
-    h = (n - 1 <= 30 ? t[n - 1] : 2.0) * sqrt(v / (n - 1) / n)
-    printf "%.2f [%.2f..%.2f] (%d rounds)", m, m - h, m + h, n }' <<<"$1"
+    h = (n < 2) ? 0 : (n - 1 <= 30 ? t[n - 1] : 2.0) * sqrt(v / (n - 1) / n)
+    printf "%.6f %.6f %d", m, h, n }' <<<"$1"
+}
+# paired RATIOS → "mean [lo..hi] (n)": the mean of the rounds' ratios and its 95% interval
+paired() {
+  [ -n "$1" ] || { echo -; return; }
+  local m h n; read -r m h n <<<"$(t_interval "$1")"
+  if [ "$n" -lt 2 ]; then awk -v m="$m" 'BEGIN { printf "%.2f (1 round)", m }'; return; fi
+  awk -v m="$m" -v h="$h" -v n="$n" 'BEGIN { printf "%.2f [%.2f..%.2f] (%d rounds)", m, m - h, m + h, n }'
+}
+# paired RATIOS BAR → ": met" when the 95% interval of the ratios lies under BAR, ": not met" above it, ": undecided" across it
+decided() {
+  [ -n "$1" ] || return 0
+  local m h n; read -r m h n <<<"$(t_interval "$1")"
+  awk -v m="$m" -v h="$h" -v n="$n" -v bar="$2" 'BEGIN { print (n < 2) ? ": undecided" : (m + h <= bar) ? ": met" : (m - h > bar) ? ": not met" : ": undecided" }'
 }

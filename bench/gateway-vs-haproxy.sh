@@ -13,7 +13,7 @@
 #                                                           the gateway's job (the library decision), and a byte relay on
 #                                                           plain NIO doing the same job, parsing only the heads and framing
 #                                                           (the floor of a JVM proxy) (builds benchmarks.jar)
-#   PROFILE=1 ...                                           then CPU and allocation flame graphs of the gateway at 64
+#   PROFILE=1 ...                                           then CPU and allocation flame graphs of the gateway at 64 (PROFILE_CONNS)
 #                                                           connections with async-profiler → bench/results/flame-*.html
 #   BEFORE_JAR=old/slagate.jar ...                          also an earlier build of the gateway, as target "before", in the
 #                                                           same rounds (a change's before and after in one run)
@@ -31,6 +31,10 @@ set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 secs="${1:-10}"
 rounds="${2:-3}"
+conns_list="${CONNS:-16 64 256 1024 4096}" # client connections per run; every target at each, in each round
+max_conns=$(tr ' ' '\n' <<<"$conns_list" | sort -n | tail -1)
+[ "$(ulimit -n)" -gt $((3 * max_conns + 3000)) ] || ulimit -n $((3 * max_conns + 3000)) 2>/dev/null \
+  || { echo "the open-files limit $(ulimit -n) is too low for $max_conns connections and cannot be raised here" >&2; exit 1; }
 pin="${PIN:-1}"
 work="$(mktemp -d)"
 if [ "$pin" = 1 ]; then
@@ -56,7 +60,7 @@ NGINX_PIN="$SERVE" start_nginx "$work" "$BACKEND"
 # the lower class first, which is stricter than WRR, and costs what classifying costs).
 cat > "$work/haproxy.cfg" <<HAP
 global
-  maxconn 4000
+  maxconn $((max_conns + 1000))
 defaults
   mode http
   timeout connect 2s
@@ -120,7 +124,7 @@ cpu_ticks() { # a process and its children's threads (nginx's worker does nginx'
 }
 ticks_per_s=$(getconf CLK_TCK)
 run() { # name port conns secs → "rps p50ms p99ms cpu_us_per_request cs_per_request syscalls_per_request voluntary_cs_per_request
-       #   jit_percent_of_cpu errors" (the JVM's C1/C2 compiler threads' share of its CPU over the run; - for HAProxy and nginx)
+       #   jit_percent_of_cpu rss_kib errors" (the JVM's C1/C2 compiler threads' share of its CPU over the run; - for HAProxy and nginx)
   local o pid="${PID[$1]}" c1 c2 rps p50 p99 errs perfpid cs sc v1 v2 j1 j2 jit
   perf stat -e context-switches,raw_syscalls:sys_enter -x, -o "$work/perf.txt" \
     -p "$(echo "$pid" $(pgrep -P "$pid" || true) | tr ' ' ',')" >/dev/null 2>&1 &
@@ -144,7 +148,12 @@ run() { # name port conns secs → "rps p50ms p99ms cpu_us_per_request cs_per_re
     'BEGIN { printf "%.1f", t / hz * 1e6 / (r * s) }') $(awk -v n="${cs:-0}" -v r="$rps" -v s="$4" 'BEGIN { printf "%.3f", n / (r * s) }') \
     $(awk -v n="${sc:-0}" -v r="$rps" -v s="$4" 'BEGIN { printf "%.2f", n / (r * s) }') \
     $(awk -v n=$((v2 - v1)) -v r="$rps" -v s="$4" 'BEGIN { printf "%.3f", n / (r * s) }') \
-    $jit ${errs:-none}"
+    $jit $(rss_kib "$pid") ${errs:-none}"
+}
+rss_kib() { # a process and its children's resident memory after a run, KiB (nginx's and HAProxy's workers included)
+  local p s=0
+  for p in $1 $(pgrep -P "$1" || true); do s=$((s + $(awk '/^VmRSS/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0))); done
+  echo "$s"
 }
 
 : > "$raw"
@@ -155,22 +164,29 @@ declare -A PORT=([direct]=$BACKEND [haproxy]=$HAPROXY [gateway]=$GATEWAY [jetty]
 # a warm-up run per target and connection count, discarded: JIT, heap growth and the first connections fall in it
 echo "warming up ..." >&2
 for t in direct haproxy gateway before jetty jetty-server netty relay; do
-  if [ -n "${PID[$t]:-}" ]; then for c in 16 64 256; do run "$t" "${PORT[$t]}" "$c" 12 >/dev/null; done; fi
+  if [ -n "${PID[$t]:-}" ]; then for c in $conns_list; do run "$t" "${PORT[$t]}" "$c" "${WARM_SECS:-10}" >/dev/null; done; fi
 done
 
-declare -A RPS P50 P99 CPU CS SC VCS
+declare -A RPS P50 P99 CPU CS SC VCS RSS TCPU TP99 PAIR_P99 PAIR_CPU
 rows=""
 for r in $(seq 1 "$rounds"); do
-  for c in 16 64 256; do
+  for c in $conns_list; do
     order=("${targets[@]}"); [ $((r % 2)) -eq 0 ] && order=($(printf '%s\n' "${targets[@]}" | tac))
     for t in "${order[@]}"; do
-      read -r rps p50 p99 cpu cs sc vcs jit errs <<<"$(run "$t" "${PORT[$t]}" "$c" "$secs")"
-      echo "round $r c=$c $t: $rps req/s p50 ${p50}ms p99 ${p99}ms CPU ${cpu}us/req cs/req $cs (voluntary $vcs) syscalls/req $sc JIT ${jit}% errors: $errs" >&2
-      rows="$rows| $r | $c | $t | $rps | $cpu | $p50 | $p99 | $cs | $vcs | $sc | $jit | ${errs//_/ } |"$'\n'
+      read -r rps p50 p99 cpu cs sc vcs jit rss errs <<<"$(run "$t" "${PORT[$t]}" "$c" "$secs")"
+      echo "round $r c=$c $t: $rps req/s p50 ${p50}ms p99 ${p99}ms CPU ${cpu}us/req cs/req $cs (voluntary $vcs) syscalls/req $sc JIT ${jit}% RSS ${rss} KiB errors: $errs" >&2
+      rows="$rows| $r | $c | $t | $rps | $cpu | $p50 | $p99 | $cs | $vcs | $sc | $jit | $rss | ${errs//_/ } |"$'\n'
+      RSS[$t,$c]="${RSS[$t,$c]:-} $rss"
       [ "$jit" = - ] || JIT_RUNS="${JIT_RUNS:-}$jit $t $r $c"$'\n'
       RPS[$t,$c]="${RPS[$t,$c]:-} $rps"; P50[$t,$c]="${P50[$t,$c]:-} $p50"; P99[$t,$c]="${P99[$t,$c]:-} $p99"
       CPU[$t,$c]="${CPU[$t,$c]:-} $cpu"; CS[$t,$c]="${CS[$t,$c]:-} $cs"; SC[$t,$c]="${SC[$t,$c]:-} $sc"; VCS[$t,$c]="${VCS[$t,$c]:-} $vcs"
+      TCPU[$t]=$cpu; TP99[$t]=$p99
     done
+    # the round's own ratios, for intervals over rounds that leave the host's drift between rounds out
+    PAIR_P99[gateway,$c]="${PAIR_P99[gateway,$c]:-} $(ratio "${TP99[gateway]}" "${TP99[haproxy]}" 4)"
+    if [ -n "${TCPU[netty]:-}" ]; then
+      for t in gateway relay ${BEFORE_JAR:+before}; do PAIR_CPU[$t,$c]="${PAIR_CPU[$t,$c]:-} $(ratio "${TCPU[$t]}" "${TCPU[netty]}" 4)"; done
+    fi
   done
 done
 
@@ -179,7 +195,7 @@ only_kept() { # values, keep flags → the values whose flag is 1
   awk -v k="$2" 'BEGIN { split(k, f, " ") } { for (i = 1; i <= NF; i++) if (f[i]) printf " %s", $i }' <<<"$1"
 }
 declare -A LEFT_OUT
-for c in 16 64 256; do
+for c in $conns_list; do
   keep=$(keep_rounds "${RPS[haproxy,$c]}")
   kept=$(awk '{ s = 0; for (i = 1; i <= NF; i++) s += $i; print s }' <<<"$keep")
   { [ "$kept" -ge 2 ] && [ "$kept" -lt "$rounds" ]; } || continue
@@ -201,9 +217,9 @@ if [ "${PROFILE:-0}" = 1 ]; then
   }
   for ev in cpu alloc; do
     profiler "start,event=$ev,interval=$([ $ev = cpu ] && echo 1ms || echo 512k)"
-    run gateway "$GATEWAY" 64 20 >/dev/null
+    run gateway "$GATEWAY" "${PROFILE_CONNS:-64}" 20 >/dev/null
     profiler "dump,file=$work/flat-$ev.txt,flat=25,traces=0"
-    profiler "stop,file=$home/bench/results/flame-$ev.html,title=slagate_gateway_${ev}_64_connections"
+    profiler "stop,file=$home/bench/results/flame-$ev.html,title=slagate_gateway_${ev}_${PROFILE_CONNS:-64}_connections"
     echo "flame graph: bench/results/flame-$ev.html" >&2
   done
 fi
@@ -229,13 +245,13 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
   echo "## Means [min..max] over the rounds"
   echo
   left="none"
-  for c in 16 64 256; do [ -n "${LEFT_OUT[$c]:-}" ] && left="$([ "$left" = none ] || echo "$left; ")$c connections: round ${LEFT_OUT[$c]}"; done
+  for c in $conns_list; do [ -n "${LEFT_OUT[$c]:-}" ] && left="$([ "$left" = none ] || echo "$left; ")$c connections: round ${LEFT_OUT[$c]}"; done
   echo "Rounds left out of every target's means and medians, HAProxy having answered under 0.7× its median rate in them"
   echo "(a disturbed host; still listed under Every run): $left."
   echo
   echo "| conns | direct req/s | HAProxy req/s | slagate req/s | slagate/HAProxy | CPU µs/req HAProxy | CPU µs/req slagate | slagate/HAProxy CPU | HAProxy p50 / p99 ms | slagate p50 / p99 ms | p99 slagate/HAProxy (medians of the rounds) |"
   echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-  for c in 16 64 256; do
+  for c in $conns_list; do
     h=$(mean "${RPS[haproxy,$c]}"); g=$(mean "${RPS[gateway,$c]}")
     hp99=$(medianf "${P99[haproxy,$c]}"); gp99=$(medianf "${P99[gateway,$c]}")
     echo "| $c | $(mean "${RPS[direct,$c]}") | $(spread "${RPS[haproxy,$c]}") | $(spread "${RPS[gateway,$c]}") | $(ratio "$g" "$h") | $(spread "${CPU[haproxy,$c]}") | $(spread "${CPU[gateway,$c]}") | $(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[haproxy,$c]}")") | $(meanf "${P50[haproxy,$c]}") / $(spreadf "${P99[haproxy,$c]}") | $(meanf "${P50[gateway,$c]}") / $(spreadf "${P99[gateway,$c]}") | $(ratio "$gp99" "$hp99") |"
@@ -255,7 +271,7 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
   echo
   echo "| conns | HAProxy cs/req | slagate cs/req | HAProxy syscalls/req | slagate syscalls/req |$([ "${BASELINE:-0}" = 1 ] && echo " Netty spike cs/req | Netty spike syscalls/req | Jetty server alone cs/req | Jetty server alone syscalls/req |")"
   echo "| ---: | ---: | ---: | ---: | ---: |$([ "${BASELINE:-0}" = 1 ] && echo " ---: | ---: | ---: | ---: |")"
-  for c in 16 64 256; do
+  for c in $conns_list; do
     extra=""
     [ "${BASELINE:-0}" = 1 ] && extra=" $(meanf "${CS[netty,$c]}") ($(meanf "${VCS[netty,$c]}")) | $(mean "${SC[netty,$c]}") | $(meanf "${CS[jetty-server,$c]}") ($(meanf "${VCS[jetty-server,$c]}")) | $(mean "${SC[jetty-server,$c]}") |"
     echo "| $c | $(meanf "${CS[haproxy,$c]}") ($(meanf "${VCS[haproxy,$c]}")) | $(meanf "${CS[gateway,$c]}") ($(meanf "${VCS[gateway,$c]}")) | $(mean "${SC[haproxy,$c]}") | $(mean "${SC[gateway,$c]}") |$extra"
@@ -266,7 +282,7 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
     echo
     echo "| conns | before req/s | before/HAProxy | slagate/before req/s | CPU µs/req before | slagate/before CPU | before p99 ms | p99 before/HAProxy (medians of the rounds) | before cs/req (voluntary) | before syscalls/req |"
     echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-    for c in 16 64 256; do
+    for c in $conns_list; do
       b=$(mean "${RPS[before,$c]}")
       echo "| $c | $(spread "${RPS[before,$c]}") | $(ratio "$b" "$(mean "${RPS[haproxy,$c]}")") | $(ratio "$(mean "${RPS[gateway,$c]}")" "$b") | $(spread "${CPU[before,$c]}") | $(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[before,$c]}")") | $(spreadf "${P99[before,$c]}") | $(ratio "$(medianf "${P99[before,$c]}")" "$(medianf "${P99[haproxy,$c]}")") | $(meanf "${CS[before,$c]}") ($(meanf "${VCS[before,$c]}")) | $(mean "${SC[before,$c]}") |"
     done
@@ -282,7 +298,7 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
     echo
     echo "| conns | Jetty proxy req/s | CPU µs/req Jetty proxy | Jetty proxy p99 ms | Jetty server alone req/s | CPU µs/req Jetty server alone | its p99 ms | Netty spike req/s | CPU µs/req Netty spike | Netty spike p99 ms | Netty/slagate CPU |"
     echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-    for c in 16 64 256; do
+    for c in $conns_list; do
       echo "| $c | $(spread "${RPS[jetty,$c]}") | $(spread "${CPU[jetty,$c]}") | $(meanf "${P99[jetty,$c]}") | $(spread "${RPS[jetty-server,$c]}") | $(spread "${CPU[jetty-server,$c]}") | $(meanf "${P99[jetty-server,$c]}") | $(spread "${RPS[netty,$c]}") | $(spread "${CPU[netty,$c]}") | $(meanf "${P99[netty,$c]}") | $(ratio "$(mean "${CPU[netty,$c]}")" "$(mean "${CPU[gateway,$c]}")") |"
     done
     echo
@@ -292,12 +308,13 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
     echo
     echo "| conns | byte relay req/s | CPU µs/req byte relay | its p99 ms (median) | relay/HAProxy req/s | relay/HAProxy CPU | relay/Netty spike CPU | slagate/Netty spike CPU |"
     echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-    for c in 16 64 256; do
+    for c in $conns_list; do
       echo "| $c | $(spread "${RPS[relay,$c]}") | $(spread "${CPU[relay,$c]}") | $(medianf "${P99[relay,$c]}") | $(ratio "$(mean "${RPS[relay,$c]}")" "$(mean "${RPS[haproxy,$c]}")") | $(ratio "$(mean "${CPU[relay,$c]}")" "$(mean "${CPU[haproxy,$c]}")") | $(ratio "$(mean "${CPU[relay,$c]}")" "$(mean "${CPU[netty,$c]}")") | $(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[netty,$c]}")") |"
     done
     echo
     echo "Can a JVM proxy get there: the byte relay at ≥ 0.75× HAProxy's throughput and ≤ 1.5× its CPU per request?"
     for c in 64 256; do
+      [[ " $conns_list " == *" $c "* ]] || continue
       tr=$(ratio "$(mean "${RPS[relay,$c]}")" "$(mean "${RPS[haproxy,$c]}")"); cr=$(ratio "$(mean "${CPU[relay,$c]}")" "$(mean "${CPU[haproxy,$c]}")")
       echo "- $c connections: throughput $tr×, CPU $cr×: $(awk -v t="$tr" -v r="$cr" 'BEGIN { print (t >= 0.75 && r <= 1.5) ? "yes" : "no" }')"
     done
@@ -305,6 +322,7 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
     echo "Library rule: move the client listener and upstream leg to Netty only if the spike's CPU per request is below"
     echo "0.75× the gateway's in the same run:"
     for c in 64 256; do
+      [[ " $conns_list " == *" $c "* ]] || continue
       nr=$(ratio "$(mean "${CPU[netty,$c]}")" "$(mean "${CPU[gateway,$c]}")")
       echo "- $c connections: Netty spike / slagate CPU per request $nr: $(awk -v v="$nr" 'BEGIN { print (v < 0.75) ? "below 0.75, Netty wins by the rule" : "not below 0.75, stay on Jetty" }')"
     done
@@ -316,7 +334,7 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
   echo
   echo "| conns | throughput ≥ 0.75× HAProxy | CPU per request ≤ 1.5× HAProxy's | p99 ≤ 1.5× HAProxy's (2× at 256) | cs/req ≤ 0.3 | syscalls/req ≤ 6 |"
   echo "| ---: | --- | --- | --- | --- | --- |"
-  for c in 16 64 256; do
+  for c in $conns_list; do
     tr=$(ratio "$(mean "${RPS[gateway,$c]}")" "$(mean "${RPS[haproxy,$c]}")")
     cr=$(ratio "$(mean "${CPU[gateway,$c]}")" "$(mean "${CPU[haproxy,$c]}")")
     pr=$(ratio "$(medianf "${P99[gateway,$c]}")" "$(medianf "${P99[haproxy,$c]}")")
@@ -328,27 +346,45 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
     echo
     echo "## At the same-loop floor"
     echo
-    echo "CPU per request against the Netty spike's (≤ 1.05×) and p99 against HAProxy's (≤ 1.5× at 256 connections;"
-    echo "medians of the rounds), for slagate${BEFORE_JAR:+ and the \`before\` target}:"
+    echo "CPU per request against the Netty spike's (≤ 1.05×) and p99 against HAProxy's (≤ 1.3× at 256 connections),"
+    echo "for slagate${BEFORE_JAR:+ and the \`before\` target}: first the ratio of the rounds' means (CPU) and medians (p99), then"
+    echo "the ratio taken round by round (both sides of a round measured minutes apart at most), its mean and 95% interval"
+    echo "over every round, disturbed ones included. A goal is met when the round-by-round interval lies under its bar,"
+    echo "not met when it lies above, and undecided when it straddles the bar."
     echo
-    if [ -n "${BEFORE_JAR:-}" ]; then
-      echo "| conns | slagate/Netty spike CPU | p99 slagate/HAProxy | before/Netty spike CPU | p99 before/HAProxy |"
-      echo "| ---: | --- | --- | --- | --- |"
-    else
-      echo "| conns | slagate/Netty spike CPU | p99 slagate/HAProxy |"
-      echo "| ---: | --- | --- |"
-    fi
-    for c in 16 64 256; do
+    hdr="| conns | slagate/Netty spike CPU | round by round | p99 slagate/HAProxy | round by round |"; sep="| ---: | --- | --- | --- | --- |"
+    [ -n "${BEFORE_JAR:-}" ] && { hdr="$hdr before/Netty spike CPU | round by round | p99 before/HAProxy |"; sep="$sep --- | --- | --- |"; }
+    echo "$hdr"; echo "$sep"
+    for c in $conns_list; do
       line="| $c"
       for t in gateway ${BEFORE_JAR:+before}; do
         nr=$(ratio "$(mean "${CPU[$t,$c]}")" "$(mean "${CPU[netty,$c]}")")
         pr=$(ratio "$(medianf "${P99[$t,$c]}")" "$(medianf "${P99[haproxy,$c]}")")
-        pv="$pr"; [ "$c" = 256 ] && pv="$pr: $(verdict "$pr" 1.5 le)"
-        line="$line | $nr: $(verdict "$nr" 1.05 le) | $pv"
+        line="$line | $nr | $(paired "${PAIR_CPU[$t,$c]:-}")$(decided "${PAIR_CPU[$t,$c]:-}" 1.05) | $pr"
+        [ "$t" = gateway ] && line="$line | $(paired "${PAIR_P99[gateway,$c]:-}")$([ "$c" != 256 ] || decided "${PAIR_P99[gateway,$c]:-}" 1.3)"
       done
       echo "$line |"
     done
+    echo
+    echo "The byte relay against the Netty spike, round by round (CPU per request):"
+    echo
+    for c in $conns_list; do echo "- $c connections: $(paired "${PAIR_CPU[relay,$c]:-}")"; done
   fi
+  echo
+  echo "## Memory after each run"
+  echo
+  echo "Resident memory (MiB, mean over the rounds) of each target after its run at each connection count, its workers"
+  echo "included, and the growth per connection from the fewest to the most connections (KiB): what a busy connection costs."
+  echo
+  first=$(awk '{print $1}' <<<"$conns_list")
+  echo "| target |$(for c in $conns_list; do printf ' %s conns |' "$c"; done) KiB per connection, $first → $max_conns |"
+  echo "| --- |$(for c in $conns_list; do printf ' ---: |'; done) ---: |"
+  for t in "${targets[@]}"; do
+    line="| $t |"
+    for c in $conns_list; do line="$line $(awk -v k="$(mean "${RSS[$t,$c]}")" 'BEGIN { printf "%.1f", k / 1024 }') |"; done
+    echo "$line $(awk -v a="$(mean "${RSS[$t,$first]}")" -v b="$(mean "${RSS[$t,$max_conns]}")" -v n=$((max_conns - first)) \
+      'BEGIN { printf "%.1f", (n > 0 ? (b - a) / n : 0) }') |"
+  done
   echo
   echo "## Every run"
   echo
@@ -356,13 +392,13 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
   echo "rounds are there to leave them idle. $(awk 'NF { n++; s += $1; if ($1 >= m) { m = $1; w = $2 " round " $3 " at " $4 " connections" } }
     END { if (n) printf "Over the JVM targets'"'"' %d runs: mean %.1f%%, at most %.1f%% (%s).", n, s / n, m, w }' <<<"${JIT_RUNS:-}")"
   echo
-  echo "| round | conns | target | req/s | CPU µs/req | p50 ms | p99 ms | cs/req | voluntary cs/req | syscalls/req | JIT % of CPU | wrk errors |"
-  echo "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+  echo "| round | conns | target | req/s | CPU µs/req | p50 ms | p99 ms | cs/req | voluntary cs/req | syscalls/req | JIT % of CPU | RSS KiB after | wrk errors |"
+  echo "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
   printf "%s" "$rows"
   if [ "${PROFILE:-0}" = 1 ]; then
     for ev in cpu alloc; do
       echo
-      echo "## async-profiler, $ev, 20 s at 64 connections (\`bench/results/flame-$ev.html\`): the top frames"
+      echo "## async-profiler, $ev, 20 s at ${PROFILE_CONNS:-64} connections (\`bench/results/flame-$ev.html\`): the top frames"
       echo
       echo '```'
       sed -n '/^ *ns \|^ *total\|^ *bytes\|^ *samples/,$p' "$work/flat-$ev.txt" | head -30

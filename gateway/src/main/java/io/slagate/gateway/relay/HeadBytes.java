@@ -28,7 +28,9 @@ final class HeadBytes {
                 .getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    private byte[] bytes = new byte[512];
+    private static final byte[] NONE = {};
+    /** Allocated by the first answer: a connection that never gets one (refused at accept, idle) holds none. */
+    private byte[] bytes = NONE;
     private int size;
 
     /** {@code HTTP/1.x status reason} and its line end. */
@@ -130,7 +132,7 @@ final class HeadBytes {
 
     private void room(int n) {
         if (size + n > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + n));
+            bytes = Arrays.copyOf(bytes, Math.max(Math.max(bytes.length * 2, 512), size + n));
         }
     }
 }

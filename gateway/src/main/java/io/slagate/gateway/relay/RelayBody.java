@@ -22,7 +22,8 @@ final class RelayBody {
     private boolean inputEnded;
     private Throwable failure;
     private Runnable demand;
-    private byte[] decoded = new byte[1024];
+    /** Allocated by the first chunked body: most connections send none. */
+    private byte[] decoded = {};
     private int decodedSize;
 
     RelayBody(ChunkedBody chunks) {
@@ -92,7 +93,7 @@ final class RelayBody {
     private void collect(ByteBuffer b, int from, int to) {
         int n = to - from;
         if (decodedSize + n > decoded.length) {
-            decoded = Arrays.copyOf(decoded, Math.max(decoded.length * 2, decodedSize + n));
+            decoded = Arrays.copyOf(decoded, Math.max(Math.max(decoded.length * 2, 1024), decodedSize + n));
         }
         b.get(from, decoded, decodedSize, n);
         decodedSize += n;
