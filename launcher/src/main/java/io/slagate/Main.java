@@ -92,6 +92,9 @@ public final class Main {
                                 tuner finds from them, under a load where the defaults cost
                                 tuning --controller: the controller's own knobs (resolution, damping, model)
                                 tuned without a safe side, then start and tuned settings alternately
+              simulate          the controller in the twin: the manager's and the gateway's own code against
+                                simulated clients and servers in virtual time, every policy on the same
+                                seeds (slagate simulate --help)
               help              this text
 
             options:
@@ -114,7 +117,7 @@ public final class Main {
         String command = args[0];
         List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
         if (rest.contains("--help") || rest.contains("-h")) {
-            out.print(command.equals("load") ? LoadCommand.USAGE : USAGE);
+            out.print(command.equals("load") ? LoadCommand.USAGE : command.equals("simulate") ? SimulateCommand.USAGE : USAGE);
             return 0;
         }
         Integer tool = runTool(command, rest, out, err);
@@ -128,6 +131,7 @@ public final class Main {
                 case "backend" -> runBackend(rest, out, err);
                 case "load" -> runLoad(rest, out, err);
                 case "experiment" -> ExperimentCommand.run(rest, out, err);
+                case "simulate" -> SimulateCommand.run(rest, out, err);
                 default -> null;
             };
         } catch (IllegalArgumentException e) {

@@ -14,9 +14,9 @@ import java.util.Locale;
  * cycle, min combining (eq. 2b). Premium clients are the customer {@code gold-customer}, subscribed
  * to the gold grade; Basic clients are {@code silver-customer}, on the default grade.
  */
-record ExperimentSetup(double scale, int concurrency, String scheduler, double resolution, String model, double premiumWeight,
+public record ExperimentSetup(double scale, int concurrency, String scheduler, double resolution, String model, double premiumWeight,
                        double percentile) {
-    ExperimentSetup(double scale, int concurrency, String scheduler, double resolution) {
+    public ExperimentSetup(double scale, int concurrency, String scheduler, double resolution) {
         this(scale, concurrency, scheduler, resolution, "auto", concurrency / 2.0);
     }
 
@@ -43,14 +43,14 @@ record ExperimentSetup(double scale, int concurrency, String scheduler, double r
         return new PercentileGoal(percentile, Duration.ZERO).key();
     }
 
-    static final String PREMIUM_USER = "gold-customer";
-    static final String BASIC_USER = "silver-customer";
+    public static final String PREMIUM_USER = "gold-customer";
+    public static final String BASIC_USER = "silver-customer";
 
     Duration paper(double seconds) {
         return Duration.ofNanos((long) (seconds * scale * 1e9));
     }
 
-    SlagateConfig config(String backendUrl) {
+    public SlagateConfig config(String backendUrl) {
         return config(List.of(backendUrl));
     }
 

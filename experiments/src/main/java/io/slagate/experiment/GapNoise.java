@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
  * oracle, and the chance that every phase of every run reads at least −threshold is what the goal "gap ≥ −threshold"
  * asks of luck alone.
  */
-final class GapNoise {
+public final class GapNoise {
     private GapNoise() {
     }
 
@@ -59,7 +59,7 @@ final class GapNoise {
      * The scatter includes the phases' differences as well as the noise, so the interval is the wider of the two.
      * {NaN, NaN} with fewer than two gaps.
      */
-    static double[] meanWithInterval(double[] gaps) {
+    public static double[] meanWithInterval(double[] gaps) {
         int n = gaps.length;
         if (n < 2) {
             return new double[] {Double.NaN, Double.NaN};

@@ -336,7 +336,8 @@ public final class Gateway implements AutoCloseable {
         };
     }
 
-    private static long sweepIntervalMillis(List<TrafficClassConfig> classes) {
+    /** How often waiting requests are checked against their queue timeouts and deadlines. */
+    public static long sweepIntervalMillis(List<TrafficClassConfig> classes) {
         long min = classes.stream().mapToLong(c -> Math.min(c.queueTimeout().toMillis(),
                 c.deadline() == null ? Long.MAX_VALUE : c.deadline().toMillis())).min().orElse(1000);
         return Math.max(5, Math.min(100, min / 20));

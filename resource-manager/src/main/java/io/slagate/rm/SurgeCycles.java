@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * a gateway (broken or hostile) cannot keep the manager solving; the report's statistics count in
  * the next cycle all the same. The control loop's thread only, but for the count.
  */
-final class SurgeCycles {
+public final class SurgeCycles {
     private static final Logger LOG = LoggerFactory.getLogger(SurgeCycles.class);
 
     private long lastCycleNanos = Long.MIN_VALUE;
@@ -20,7 +20,7 @@ final class SurgeCycles {
     private final AtomicLong changes = new AtomicLong();
 
     /** A cycle ran at {@code now} (on the timer or not). */
-    void cycled(long now) {
+    public void cycled(long now) {
         lastCycleNanos = now;
     }
 
@@ -28,7 +28,7 @@ final class SurgeCycles {
      * Whether a report gets a cycle now: a surge it reports ({@code flashCrowd}, the class; null: none), else a change
      * detected in its flows of {@code changed} (empty: none).
      */
-    boolean admit(String flashCrowd, Set<String> changed, String gatewayId, long now, Duration cycle) {
+    public boolean admit(String flashCrowd, Set<String> changed, String gatewayId, long now, Duration cycle) {
         if (flashCrowd != null) {
             return admit(flashCrowd, gatewayId, now, cycle);
         }

@@ -49,8 +49,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class GatewayAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayAgent.class);
-    /** A class the allocation gives no share (or a non-positive one) still gets this: the WRR needs positive weights. */
-    private static final double WEIGHT_FLOOR = 1e-3;
 
     private final Gateway gateway;
     private final ControlBus bus;
@@ -261,27 +259,8 @@ public final class GatewayAgent implements AutoCloseable {
                     current.version());
             return false;
         }
-        double[] w = current.weights();
-        int[] n = new int[config.servers().size()]; // a server the allocation does not name has no slots here
-        for (Map.Entry<String, Double> e : mine.weights().entrySet()) {
-            int c = config.classIndex(e.getKey());
-            if (c < 0) {
-                LOG.warn("allocation v{} names class {} which this gateway does not have; ignored", a.version(), e.getKey());
-                continue;
-            }
-            double v = e.getValue() == null ? 0 : e.getValue();
-            w[c] = Double.isFinite(v) && v > WEIGHT_FLOOR ? v : WEIGHT_FLOOR;
-        }
-        for (Map.Entry<String, Integer> e : mine.caps().entrySet()) {
-            int s = serverIndex(config, e.getKey());
-            if (s < 0) {
-                LOG.warn("allocation v{} names server {} which this gateway does not have; ignored", a.version(), e.getKey());
-                continue;
-            }
-            n[s] = Math.max(0, e.getValue() == null ? 0 : e.getValue());
-        }
-        Allocation next = new Allocation(a.version(), w, n);
-        long[] timeouts = queueTimeouts(a, config);
+        Allocation next = AllocationShare.of(a, mine, config, current);
+        long[] timeouts = AllocationShare.queueTimeouts(a, config);
         long[] before = q.setQueueTimeouts(timeouts);
         for (int c = 0; c < timeouts.length; c++) {
             if (before[c] != q.queueTimeoutNanos(c)) {
@@ -306,59 +285,14 @@ public final class GatewayAgent implements AutoCloseable {
         return true;
     }
 
-    /**
-     * The manager's queue timeouts (the knob) per class index, 0 where the configured one applies: a class this
-     * gateway does not have, or a value outside what a class's queueTimeout may be (1 ms to 1 h), is ignored and logged.
-     */
-    private static long[] queueTimeouts(AllocationMessage a, SlagateConfig config) {
-        long[] nanos = new long[config.classes().size()];
-        for (Map.Entry<String, Long> e : a.queueTimeoutMillis().entrySet()) {
-            int c = config.classIndex(e.getKey());
-            Long ms = e.getValue();
-            if (c < 0) {
-                LOG.warn("allocation v{} sets the queue timeout of class {} which this gateway does not have; ignored", a.version(),
-                        e.getKey());
-            } else if (ms == null || ms < ConfigLoader.MIN_QUEUE_TIMEOUT.toMillis() || ms > ConfigLoader.MAX_TIMEOUT.toMillis()) {
-                LOG.warn("allocation v{} sets the queue timeout of class {} to {} ms, outside what a class's queueTimeout may be"
-                        + " ({} to {}); the configured one stays", a.version(), e.getKey(), ms, ConfigLoader.MIN_QUEUE_TIMEOUT,
-                        ConfigLoader.MAX_TIMEOUT);
-            } else {
-                nanos[c] = ms * 1_000_000L;
-            }
-        }
-        return nanos;
-    }
-
-    /**
-     * The manager's statistics window (the window knob), in whole reporting intervals: 0 (or less) brings back the
-     * configured window; a longer one than configured is cut to it (the gateway holds no more) and logged.
-     */
     private void applyWindow(AllocationMessage a) {
         GatewayMetrics m = gateway.metrics();
-        long ms = a.statsWindowMillis();
-        int intervals = m.configuredWindowIntervals();
-        if (ms > 0) {
-            intervals = (int) Math.max(1, Math.round(ms / 1000.0 / m.intervalSeconds()));
-            if (intervals > m.configuredWindowIntervals()) {
-                LOG.warn("allocation v{} sets the statistics window to {} ms, longer than the configured one; the configured one applies",
-                        a.version(), ms);
-            }
-        }
         int before = m.windowIntervals();
-        int after = m.windowIntervals(intervals);
+        int after = m.windowIntervals(AllocationShare.windowIntervals(a, m));
         if (after != before) {
             LOG.info("statistics window {} s -> {} s ({})", before * m.intervalSeconds(), after * m.intervalSeconds(),
-                    ms > 0 ? "set by resource manager " + a.managerId() + "'s tuner" : "configured");
+                    a.statsWindowMillis() > 0 ? "set by resource manager " + a.managerId() + "'s tuner" : "configured");
         }
-    }
-
-    private static int serverIndex(SlagateConfig config, String serverId) {
-        for (int s = 0; s < config.servers().size(); s++) {
-            if (config.servers().get(s).id().equals(serverId)) {
-                return s;
-            }
-        }
-        return -1;
     }
 
     /** The report of one reporting interval, of one configuration (the lock keeps it from changing meanwhile). */
@@ -369,31 +303,8 @@ public final class GatewayAgent implements AutoCloseable {
     }
 
     private StatsMessage statsMessage(SlagateConfig config) {
-        QueueManager q = gateway.queues();
-        Allocation a = q.allocation();
-        List<FlowStats> stats = gateway.flowStats();
-        List<FlowStatsMessage> flows = new ArrayList<>(stats.size());
-        double window = 0;
-        for (int c = 0; c < stats.size(); c++) {
-            FlowStats f = stats.get(c);
-            window = f.windowSeconds();
-            flows.add(new FlowStatsMessage(f.className(), f.arrivalRate(), f.throughput(), f.rejectionRate(),
-                    f.meanResponseSeconds(), f.meanQueueingSeconds(), f.meanServiceSeconds(), f.queueLength(),
-                    f.outstanding(), a.weight(c), f.attainment(), f.percentileSeconds(), f.failureRate(), interval(f.last())));
-        }
-        List<ServerStatusMessage> servers = new ArrayList<>(q.serverCount());
-        for (int s = 0; s < q.serverCount(); s++) {
-            double[] measured = gateway.metrics().serverWindow(s);
-            // the cap in force here: below the allocation's while a local limit holds the server
-            ServerStatusMessage st = new ServerStatusMessage(config.servers().get(s).id(), q.effectiveCap(s), q.server(s).outstanding(),
-                    q.server(s).inRotation(), measured[0], measured[1], q.effectiveCap(s) < a.cap(s), q.localityGroupOf(s),
-                    config.servers().get(s).movable() ? q.servingPool(s) : null, q.refusedPool(s));
-            if (!st.idle()) {
-                servers.add(st); // an idle server goes without saying (ServerStatusMessage.idle)
-            }
-        }
-        return new StatsMessage(BusMessage.SCHEMA, id, sequence.incrementAndGet(), System.currentTimeMillis(), window,
-                a.version(), flows, servers, null, gateway.quotas().lastDemand());
+        return StatsReport.of(id, sequence.incrementAndGet(), System.currentTimeMillis(), config, gateway.queues(), gateway.metrics(),
+                gateway.flowStats(), gateway.quotas().lastDemand());
     }
 
     private void report() {
@@ -426,10 +337,5 @@ public final class GatewayAgent implements AutoCloseable {
     public void close() {
         heartbeat(HeartbeatMessage.LEAVE);
         LOG.info("gateway {} left the control plane (its share goes to the other gateways at the next cycle)", id);
-    }
-
-    private static FlowStatsMessage.Interval interval(FlowStats.Interval i) {
-        return i == null ? null : new FlowStatsMessage.Interval(i.seconds(), i.arrivals(), i.completions(), i.rejections(),
-                i.meanResponseSeconds(), i.meanQueueingSeconds(), i.meanServiceSeconds());
     }
 }

@@ -1,0 +1,70 @@
+package io.slagate.experiment.twin;
+
+import java.util.Locale;
+
+/** A comparison's figures as text: per phase the static candidates' mean utility, the best, the controller's. */
+public final class TwinReport {
+    private TwinReport() {
+    }
+
+    public static String phases(PolicyComparison.Outcome o) {
+        Scenario sc = o.scenario();
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "%-8s %-10s", "phase", "clients"));
+        for (double[] w : sc.candidates()) {
+            b.append(String.format(Locale.ROOT, " %7s", weights(w)));
+        }
+        b.append(String.format(Locale.ROOT, " %10s%n", "controller"));
+        for (int k = 0; k < sc.load().phases().size(); k++) {
+            Workload.Phase p = sc.load().phases().get(k);
+            b.append(String.format(Locale.ROOT, "%-8s %-10s", p.name(), java.util.Arrays.toString(p.population()).replace(" ", "")));
+            for (int j = 0; j < sc.candidates().size(); j++) {
+                b.append(String.format(Locale.ROOT, " %6.3f%s", o.staticPhase()[j][k], o.phaseBest()[k] == j ? "*" : " "));
+            }
+            b.append(String.format(Locale.ROOT, " %10.3f%n", o.controllerPhase()[k]));
+        }
+        double[] mean = new double[sc.candidates().size()];
+        for (int j = 0; j < mean.length; j++) {
+            mean[j] = java.util.Arrays.stream(o.staticScore()[j]).average().orElse(Double.NaN);
+        }
+        b.append(String.format(Locale.ROOT, "%-19s", "run (mean)"));
+        for (int j = 0; j < mean.length; j++) {
+            b.append(String.format(Locale.ROOT, " %6.3f%s", mean[j], o.best() == j ? "*" : " "));
+        }
+        b.append(String.format(Locale.ROOT, " %10.3f%n", java.util.Arrays.stream(o.controllerScore()).average().orElse(Double.NaN)));
+        b.append(String.format(Locale.ROOT, "utility: min over classes of (target − mean response time), paper-seconds, over the last %.0f%% of"
+                + " each phase, mean over seeds; * the best static weights (per phase: the oracle's schedule; per run: (a))%n",
+                100 * sc.measuredFraction()));
+        return b.toString();
+    }
+
+    /** Per phase and class under the controller: mean and p95 response time and throughput, means over seeds. */
+    public static String controllerClasses(PolicyComparison.Outcome o) {
+        Scenario sc = o.scenario();
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-8s %-10s %8s %8s %12s %12s %22s%n", "phase", "class", "mean s",
+                "p95 s", "throughput/s", "weight share", "settle cycles p50/p90"));
+        int firstChange = sc.load().phases().size() == 1 ? 0 : 1;
+        for (int k = 0; k < sc.load().phases().size(); k++) {
+            String settle = "";
+            if (k >= firstChange) {
+                int[] s = o.settleByChange()[k - firstChange].clone();
+                java.util.Arrays.sort(s);
+                settle = s.length == 0 ? "" : s[(s.length - 1) / 2] + " / " + s[Math.min(s.length - 1, (int) Math.ceil(0.9 * s.length) - 1)];
+            }
+            for (int c = 0; c < sc.load().classes().size(); c++) {
+                double[] f = o.controllerFigures()[k][c];
+                b.append(String.format(Locale.ROOT, "%-8s %-10s %8.2f %8.2f %12.2f %12.3f %22s%n", sc.load().phases().get(k).name(),
+                        sc.load().classes().get(c).className(), f[0], f[1], f[2], o.controllerWeights()[k][c], c == 0 ? settle : ""));
+            }
+        }
+        return b.toString();
+    }
+
+    private static String weights(double[] w) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < w.length; i++) {
+            s.append(i == 0 ? "" : ":").append(String.format(Locale.ROOT, "%.0f", w[i]));
+        }
+        return s.toString();
+    }
+}

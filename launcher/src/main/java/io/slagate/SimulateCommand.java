@@ -1,0 +1,123 @@
+package io.slagate;
+
+import ch.qos.logback.classic.Level;
+import io.slagate.experiment.twin.PolicyComparison;
+import io.slagate.experiment.twin.Scenario;
+import io.slagate.experiment.twin.TwinExperiments;
+import io.slagate.experiment.twin.TwinReport;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code bin/slagate simulate --experiment B|C}: the paper's experiment in the twin, the real manager and scheduler in
+ * virtual time, every policy on the same seeds; prints each phase's figures and the summary line.
+ */
+final class SimulateCommand {
+    static final String USAGE = """
+            usage: slagate simulate --config FILE --load FILE [--seeds N] [--out DIR] [--threads T]
+                   slagate simulate --experiment B [--seeds N] [--phase-seconds S] [--first-seed K] [--threads T]
+                   slagate simulate --experiment C [--point P,B] [--seeds N] [--phase-seconds S] [--first-seed K] [--threads T]
+              The experiment in the twin: the resource manager's and the gateway's own code against simulated clients
+              and servers in virtual time (paper-seconds). Every seed runs the controller, each static weight split
+              from 1:9 to 9:1, and the phase oracle; gaps are paired by seed with their 95% intervals.
+              --config, --load   a what-if: the configuration's classes, servers, weights and controller under
+                                 the load file's clients (docs/examples/load.yaml), in simulated time; per
+                                 class the response times, target attainment and utility under the
+                                 controller, the configured weights and the best static weights a sweep
+                                 finds; the controller's weights and response times over time in
+                                 DIR/slagate-simulate.csv and .svg (DIR: --out, default the current directory)
+              --seeds N          seeds (default 100; a what-if: the load file's seeds:, else 10)
+              --phase-seconds S  each phase's length in paper-seconds (default 500: the real experiment's --short)
+              --point P,B        experiment C's point: premium and basic clients (default 20,20)
+              --first-seed K     the first seed (default 1); seeds K..K+N-1
+              --threads T        runs at once (default: the cores)
+              --experiment calibration  the twin's side of its calibration: B's full phases under the
+                                 controller, C's grid under FCFS (docs/experiments/twin/RESULTS.md)
+            """;
+
+    private SimulateCommand() {
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err) throws java.io.IOException {
+        String experiment = null, configFile = null, loadFile = null, outDir = ".";
+        Integer seedsGiven = null;
+        int seeds = 100, threads = Runtime.getRuntime().availableProcessors();
+        long firstSeed = 1;
+        double phaseSeconds = TwinExperiments.B_PHASE_SECONDS;
+        int[] point = {20, 20};
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (i + 1 >= args.size()) {
+                throw new IllegalArgumentException(a + " needs a value\n" + USAGE);
+            }
+            String v = args.get(++i);
+            switch (a) {
+                case "--experiment" -> experiment = v;
+                case "--seeds" -> seedsGiven = positive(a, Integer.parseInt(v));
+                case "--config" -> configFile = v;
+                case "--load" -> loadFile = v;
+                case "--out" -> outDir = v;
+                case "--threads" -> threads = positive(a, Integer.parseInt(v));
+                case "--first-seed" -> firstSeed = Long.parseLong(v);
+                case "--phase-seconds" -> phaseSeconds = positive(a, Double.parseDouble(v));
+                case "--point" -> point = point(v);
+                default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
+            }
+        }
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.slagate")).setLevel(Level.WARN); // the runs' own chatter
+        if (loadFile != null || configFile != null) {
+            if (loadFile == null || configFile == null || experiment != null) {
+                throw new IllegalArgumentException("a what-if takes --config and --load (and no --experiment)\n" + USAGE);
+            }
+            return WhatIfCommand.run(Path.of(configFile), Path.of(loadFile), seedsGiven, threads, Path.of(outDir), out, err);
+        }
+        if (seedsGiven != null) {
+            seeds = seedsGiven;
+        }
+        if (experiment == null) {
+            throw new IllegalArgumentException("which experiment? --experiment B or C, or a what-if: --config and --load\n" + USAGE);
+        }
+        if (experiment.equals("calibration")) {
+            out.print(io.slagate.experiment.twin.Calibration.report(seedsGiven != null ? seedsGiven : 20, threads));
+            return 0;
+        }
+        Scenario sc = switch (experiment) {
+            case "B" -> TwinExperiments.b(phaseSeconds);
+            case "C" -> TwinExperiments.c(point[0], point[1], phaseSeconds);
+            default -> throw new IllegalArgumentException("no experiment " + experiment + " in the twin: B or C");
+        };
+        long t0 = System.nanoTime();
+        PolicyComparison.Outcome o = PolicyComparison.run(sc, seeds, firstSeed, threads);
+        out.print(TwinReport.phases(o));
+        out.println("under the controller:");
+        out.print(TwinReport.controllerClasses(o));
+        out.println(o.line());
+        out.printf(Locale.ROOT, "(%d seeds × %d runs in %.1f s)%n", seeds, sc.candidates().size() + 2, (System.nanoTime() - t0) / 1e9);
+        return 0;
+    }
+
+    private static int[] point(String v) {
+        String[] p = v.split(",");
+        if (p.length != 2) {
+            throw new IllegalArgumentException("--point wants premium and basic clients, as 20,5: " + v);
+        }
+        return new int[] {positive("--point", Integer.parseInt(p[0].trim())), positive("--point", Integer.parseInt(p[1].trim()))};
+    }
+
+    static int positive(String what, int v) {
+        if (v <= 0) {
+            throw new IllegalArgumentException(what + " must be positive: " + v);
+        }
+        return v;
+    }
+
+    private static double positive(String what, double v) {
+        if (!(v > 0) || Double.isInfinite(v)) {
+            throw new IllegalArgumentException(what + " must be positive: " + v);
+        }
+        return v;
+    }
+}

@@ -1,0 +1,75 @@
+package io.slagate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code bin/slagate simulate}: the twin's experiments and an operator's what-if, and the load files it refuses. */
+class SimulateCommandTest {
+    /** The shipped configuration (the tests run in the launcher module's directory). */
+    private static Path shippedConfig() {
+        return Path.of("..", "config", "slagate.yaml");
+    }
+
+    private static Path write(Path dir, String name, String text) throws Exception {
+        Path p = dir.resolve(name);
+        Files.writeString(p, text);
+        return p;
+    }
+
+    @Test
+    void experimentB_printsTheGapsWithTheirIntervals() {
+        LauncherTest.Outcome o = LauncherTest.run("simulate", "--experiment", "B", "--seeds", "3", "--phase-seconds", "100");
+        assertEquals(0, o.code(), o.err());
+        assertTrue(o.out().matches("(?s).*\\ntwin B seeds 3 gap-to-best-static mean -?\\d+\\.\\d{3} ci95 -?\\d+\\.\\d{3}\\.\\.-?\\d+\\.\\d{3} "
+                + "gap-to-phase-oracle mean .* settle-cycles p50 \\d+ p90 \\d+ predictions-out-of-range \\d+\\n.*"), o.out());
+        assertTrue(o.out().contains("Φ_D"), o.out());
+    }
+
+    @Test
+    void whatIf_printsEachClassUnderThreePoliciesAndWritesThePlot(@TempDir Path dir) throws Exception {
+        Path load = write(dir, "load.yaml", """
+                seeds: 2
+                classes:
+                  premium: { customer: gold-customer, think: { mean: 1s }, work: { mean: 1s } }
+                  basic: { think: { mean: 1s }, work: { type: bimodal, p: 0.9, mean: 500ms, longMean: 5s } }
+                phases:
+                  - { duration: 2m, clients: { premium: 5, basic: 5 } }
+                  - { name: rush, duration: 2m, clients: { premium: 20, basic: 20 }, rates: { basic: 1 } }
+                """);
+        LauncherTest.Outcome o = LauncherTest.run("simulate", "--config", shippedConfig().toString(), "--load", load.toString(),
+                "--out", dir.toString());
+        assertEquals(0, o.code(), o.err() + o.out());
+        for (String policy : new String[] {"controller", "configured 12:8", "best static"}) {
+            for (String cls : new String[] {"premium", "basic"}) {
+                assertTrue(o.out().matches("(?s).*\\n" + policy + "[ 0-9:]* +" + cls + " +\\d+ .*"), policy + " " + cls + ": " + o.out());
+            }
+        }
+        assertTrue(Files.readString(dir.resolve("slagate-simulate.csv")).startsWith("seconds,weight_premium,weight_basic,"));
+        assertTrue(Files.readString(dir.resolve("slagate-simulate.svg")).contains("<polyline"));
+    }
+
+    @Test
+    void badLoadFiles_areRefusedWithTheKeyNamed(@TempDir Path dir) throws Exception {
+        String classes = "classes: { premium: { think: { mean: 1s } }, basic: { think: { mean: 1s } } }\n";
+        String[][] cases = {
+                {classes + "phases: [ { duration: 1m, clinets: { premium: 5 } } ]", "phases[0].clinets: unknown key"},
+                {classes + "phases: [ { duration: 1m, rates: { basic: -2 } } ]", "phases[0].rates.basic"},
+                {"classes: { platinum: { think: { mean: 1s } } }\nphases: [ { duration: 1m, clients: { platinum: 1 } } ]",
+                        "classes.platinum: the configuration has no class platinum"},
+                {classes + "phases: [ { duration: 1m, clients: { premium: 90000, basic: 90000 } } ]", "phases[0].clients"},
+                {classes + "phases: [ { duration: 1m, clients: { gold: 3 } } ]", "class gold is not under classes:"},
+                {classes + "servers: { s9: { discipline: delay } }\nphases: [ { duration: 1m } ]", "the configuration has no server s9"},
+        };
+        for (String[] c : cases) {
+            Path load = write(dir, "bad.yaml", c[0]);
+            LauncherTest.Outcome o = LauncherTest.run("simulate", "--config", shippedConfig().toString(), "--load", load.toString());
+            assertEquals(2, o.code(), c[0] + "\n" + o.out() + o.err());
+            assertTrue(o.err().contains(c[1]), "expected «" + c[1] + "» in: " + o.err());
+        }
+    }
+}
