@@ -28,6 +28,12 @@ class SimulateCommandTest {
         assertTrue(o.out().matches("(?s).*\\ntwin B seeds 3 gap-to-best-static mean -?\\d+\\.\\d{3} ci95 -?\\d+\\.\\d{3}\\.\\.-?\\d+\\.\\d{3} "
                 + "gap-to-phase-oracle mean .* settle-cycles p50 \\d+ p90 \\d+ predictions-out-of-range \\d+\\n.*"), o.out());
         assertTrue(o.out().contains("Φ_D"), o.out());
+        LauncherTest.Outcome undamped = LauncherTest.run("simulate", "--experiment", "B", "--seeds", "3", "--phase-seconds", "100",
+                "--controller", "damping: 1.0");
+        assertEquals(0, undamped.code(), undamped.err());
+        assertTrue(undamped.out().contains("twin B seeds 3 "), undamped.out());
+        LauncherTest.Outcome typo = LauncherTest.run("simulate", "--experiment", "B", "--controller", "dampign: 1.0");
+        assertTrue(typo.code() != 0 && typo.err().contains("dampign"), typo.err());
     }
 
     @Test

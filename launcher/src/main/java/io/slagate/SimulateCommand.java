@@ -33,6 +33,9 @@ final class SimulateCommand {
               --phase-seconds S  each phase's length in paper-seconds (default 500: the real experiment's --short)
               --point P,B        experiment C's point: premium and basic clients (default 20,20)
               --first-seed K     the first seed (default 1); seeds K..K+N-1
+              --controller KEYS  more controller settings for B and C, as in a configuration's controller:
+                                 mapping, e.g. "minGain: 0.1, damping: 0.3" (a change judged before it ships;
+                                 cycle, combining, resolution and model are the experiment's own)
               --threads T        runs at once (default: the cores)
               --experiment calibration  the twin's side of its calibration: B's full phases under the
                                  controller, C's grid under FCFS (docs/experiments/twin/RESULTS.md)
@@ -42,7 +45,7 @@ final class SimulateCommand {
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err) throws java.io.IOException {
-        String experiment = null, configFile = null, loadFile = null, outDir = ".";
+        String experiment = null, configFile = null, loadFile = null, outDir = ".", controllerKeys = "";
         Integer seedsGiven = null;
         int seeds = 100, threads = Runtime.getRuntime().availableProcessors();
         long firstSeed = 1;
@@ -60,6 +63,7 @@ final class SimulateCommand {
                 case "--config" -> configFile = v;
                 case "--load" -> loadFile = v;
                 case "--out" -> outDir = v;
+                case "--controller" -> controllerKeys = v;
                 case "--threads" -> threads = positive(a, Integer.parseInt(v));
                 case "--first-seed" -> firstSeed = Long.parseLong(v);
                 case "--phase-seconds" -> phaseSeconds = positive(a, Double.parseDouble(v));
@@ -85,8 +89,8 @@ final class SimulateCommand {
             return 0;
         }
         Scenario sc = switch (experiment) {
-            case "B" -> TwinExperiments.b(phaseSeconds);
-            case "C" -> TwinExperiments.c(point[0], point[1], phaseSeconds);
+            case "B" -> TwinExperiments.b(phaseSeconds, controllerKeys);
+            case "C" -> TwinExperiments.c(point[0], point[1], phaseSeconds, controllerKeys);
             default -> throw new IllegalArgumentException("no experiment " + experiment + " in the twin: B or C");
         };
         long t0 = System.nanoTime();

@@ -70,7 +70,7 @@ public record ExperimentSetup(double scale, int concurrency, String scheduler, d
     }
 
     /** The same with more controller settings, e.g. {@code ", forecast: auto"}. */
-    SlagateConfig config(List<String> backendUrls, String concurrencyYaml, String gatewayExtra, String controllerExtra) {
+    public SlagateConfig config(List<String> backendUrls, String concurrencyYaml, String gatewayExtra, String controllerExtra) {
         return ConfigLoader.parse(yaml(backendUrls, concurrencyYaml, gatewayExtra, controllerExtra), "experiment");
     }
 

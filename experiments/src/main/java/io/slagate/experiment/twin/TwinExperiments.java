@@ -24,38 +24,48 @@ public final class TwinExperiments {
     }
 
     public static SlagateConfig config() {
-        return config("wrr");
+        return config("wrr", "");
     }
 
-    /** The set-up with the gateway's scheduler {@code scheduler} (wrr, fcfs or priority). */
-    public static SlagateConfig config(String scheduler) {
-        return new ExperimentSetup(1.0, SLOTS, scheduler, 1).config("http://127.0.0.1:9");
+    /**
+     * The set-up with the gateway's scheduler {@code scheduler} (wrr, fcfs or priority) and more controller settings
+     * ({@code controllerKeys}, e.g. {@code "minGain: 0.1, damping: 0.3"}; empty: the defaults).
+     */
+    public static SlagateConfig config(String scheduler, String controllerKeys) {
+        return new ExperimentSetup(1.0, SLOTS, scheduler, 1).config(List.of("http://127.0.0.1:9"), String.valueOf(SLOTS), "",
+                controllerKeys.isBlank() ? "" : ", " + controllerKeys);
     }
 
     /** Experiment B: the four mixes one after the other, {@code phaseSeconds} each. */
     public static Scenario b(double phaseSeconds) {
+        return b(phaseSeconds, "");
+    }
+
+    /** Experiment B with more controller settings (see {@link #config(String, String)}). */
+    public static Scenario b(double phaseSeconds, String controllerKeys) {
         List<Workload.Phase> phases = new ArrayList<>();
         String[] names = {"Φ_A", "Φ_B", "Φ_C", "Φ_D"};
         for (int k = 0; k < B_MIXES.length; k++) {
             phases.add(Workload.Phase.closed(names[k], phaseSeconds, B_MIXES[k]));
         }
-        return scenario("B", phases);
+        return scenario("B", phases, config("wrr", controllerKeys), MEASURED);
     }
 
     /** One point of experiment C's grid: {@code premium} and {@code basic} clients for {@code seconds}. */
     public static Scenario c(int premium, int basic, double seconds) {
-        return scenario("C(" + premium + "," + basic + ")", List.of(Workload.Phase.closed("(" + premium + "," + basic + ")", seconds,
-                premium, basic)));
+        return c(premium, basic, seconds, "");
     }
 
-    private static Scenario scenario(String name, List<Workload.Phase> phases) {
-        return scenario(name, phases, config(), MEASURED);
+    /** The same with more controller settings (see {@link #config(String, String)}). */
+    public static Scenario c(int premium, int basic, double seconds, String controllerKeys) {
+        return scenario("C(" + premium + "," + basic + ")", List.of(Workload.Phase.closed("(" + premium + "," + basic + ")", seconds,
+                premium, basic)), config("wrr", controllerKeys), MEASURED);
     }
 
     /** One point of experiment C as the real run measures it: {@code measured} of each phase, the scheduler given. */
     public static Scenario c(int premium, int basic, double seconds, String scheduler, double measured) {
         return scenario("C(" + premium + "," + basic + ")", List.of(Workload.Phase.closed("(" + premium + "," + basic + ")", seconds,
-                premium, basic)), config(scheduler), measured);
+                premium, basic)), config(scheduler, ""), measured);
     }
 
     private static Scenario scenario(String name, List<Workload.Phase> phases, SlagateConfig config, double measured) {
