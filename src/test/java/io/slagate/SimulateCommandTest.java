@@ -37,6 +37,15 @@ class SimulateCommandTest {
     }
 
     @Test
+    void experimentCGrid_printsEveryPoint() {
+        LauncherTest.Outcome o = LauncherTest.run("simulate", "--experiment", "C", "--grid", "--seeds", "2", "--phase-seconds", "100");
+        assertEquals(0, o.code(), o.err());
+        for (String row : new String[] {"5", "10", "15", "20"}) {
+            assertTrue(o.out().matches("(?s).*\\n" + row + " +( +[+-]\\d+\\.\\d{3} \\[[^\\]]+\\] \\( *\\d+\\)){4}\\n.*"), row + ": " + o.out());
+        }
+    }
+
+    @Test
     void whatIf_printsEachClassUnderThreePoliciesAndWritesThePlot(@TempDir Path dir) throws Exception {
         Path load = write(dir, "load.yaml", """
                 seeds: 2

@@ -1,6 +1,7 @@
 package io.slagate;
 
 import ch.qos.logback.classic.Level;
+import io.slagate.experiment.twin.Calibration;
 import io.slagate.experiment.twin.PolicyComparison;
 import io.slagate.experiment.twin.Scenario;
 import io.slagate.experiment.twin.TwinExperiments;
@@ -32,6 +33,8 @@ final class SimulateCommand {
               --seeds N          seeds (default 100; a what-if: the load file's seeds:, else 10)
               --phase-seconds S  each phase's length in paper-seconds (default 500: the real experiment's --short)
               --point P,B        experiment C's point: premium and basic clients (default 20,20)
+              --grid             experiment C on the paper's grid, 5 to 20 clients of each class: per point
+                                 the gap to the best static split and the settling
               --first-seed K     the first seed (default 1); seeds K..K+N-1
               --controller KEYS  more controller settings for B and C, as in a configuration's controller:
                                  mapping, e.g. "minGain: 0.1, damping: 0.3" (a change judged before it ships;
@@ -41,16 +44,20 @@ final class SimulateCommand {
                                  controller, C's grid under FCFS (docs/experiments/twin/RESULTS.md)
             """;
 
-    private SimulateCommand() {
-    }
+    private String experiment;
+    private String configFile;
+    private String loadFile;
+    private String outDir = ".";
+    private String controllerKeys = "";
+    private Integer seedsGiven;
+    private int threads = Runtime.getRuntime().availableProcessors();
+    private long firstSeed = 1;
+    private double phaseSeconds = TwinExperiments.B_PHASE_SECONDS;
+    private int[] point = {20, 20};
+    private final boolean grid;
 
-    static int run(List<String> args, PrintStream out, PrintStream err) throws java.io.IOException {
-        String experiment = null, configFile = null, loadFile = null, outDir = ".", controllerKeys = "";
-        Integer seedsGiven = null;
-        int seeds = 100, threads = Runtime.getRuntime().availableProcessors();
-        long firstSeed = 1;
-        double phaseSeconds = TwinExperiments.B_PHASE_SECONDS;
-        int[] point = {20, 20};
+    private SimulateCommand(List<String> args) {
+        grid = args.remove("--grid");
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (i + 1 >= args.size()) {
@@ -71,6 +78,13 @@ final class SimulateCommand {
                 default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
             }
         }
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err) throws java.io.IOException {
+        return new SimulateCommand(args).run(out, err);
+    }
+
+    private int run(PrintStream out, PrintStream err) throws java.io.IOException {
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.slagate")).setLevel(Level.WARN); // the runs' own chatter
         if (loadFile != null || configFile != null) {
             if (loadFile == null || configFile == null || experiment != null) {
@@ -78,14 +92,21 @@ final class SimulateCommand {
             }
             return WhatIfCommand.run(Path.of(configFile), Path.of(loadFile), seedsGiven, threads, Path.of(outDir), out, err);
         }
-        if (seedsGiven != null) {
-            seeds = seedsGiven;
-        }
         if (experiment == null) {
             throw new IllegalArgumentException("which experiment? --experiment B or C, or a what-if: --config and --load\n" + USAGE);
         }
+        int seeds = seedsGiven != null ? seedsGiven : 100;
+        long t0 = System.nanoTime();
+        if (grid) {
+            if (!experiment.equals("C")) {
+                throw new IllegalArgumentException("--grid is experiment C's");
+            }
+            out.print(TwinReport.grid(seeds, phaseSeconds, controllerKeys, threads));
+            out.printf(Locale.ROOT, "(%d points × %d seeds in %.1f s)%n", 16, seeds, (System.nanoTime() - t0) / 1e9);
+            return 0;
+        }
         if (experiment.equals("calibration")) {
-            out.print(io.slagate.experiment.twin.Calibration.report(seedsGiven != null ? seedsGiven : 20, threads));
+            out.print(Calibration.report(seedsGiven != null ? seedsGiven : 20, threads));
             return 0;
         }
         Scenario sc = switch (experiment) {
@@ -93,7 +114,6 @@ final class SimulateCommand {
             case "C" -> TwinExperiments.c(point[0], point[1], phaseSeconds, controllerKeys);
             default -> throw new IllegalArgumentException("no experiment " + experiment + " in the twin: B or C");
         };
-        long t0 = System.nanoTime();
         PolicyComparison.Outcome o = PolicyComparison.run(sc, seeds, firstSeed, threads);
         out.print(TwinReport.phases(o));
         out.println("under the controller:");

@@ -60,6 +60,32 @@ public final class TwinReport {
         return b.toString();
     }
 
+    /**
+     * Experiment C's grid (5 to 20 clients of each class): per point the controller's gap to the best static split with
+     * its interval, and its settling p90, each point a one-phase scenario on the same seeds.
+     */
+    public static String grid(int seeds, double seconds, String controllerKeys, int threads) {
+        int[] levels = {5, 10, 15, 20};
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
+                "C: the controller's gap to the best static split [95%% interval] (settle p90 in cycles), %d seeds%n%-9s", seeds,
+                "L_P \\ L_B"));
+        for (int lb : levels) {
+            b.append(String.format(Locale.ROOT, " %28d", lb));
+        }
+        b.append('\n');
+        for (int lp : levels) {
+            b.append(String.format(Locale.ROOT, "%-9d", lp));
+            for (int lb : levels) {
+                PolicyComparison.Outcome o = PolicyComparison.run(TwinExperiments.c(lp, lb, seconds, controllerKeys), seeds, 1, threads);
+                double[] g = o.gapToBestStatic();
+                b.append(String.format(Locale.ROOT, " %+7.3f [%+.3f..%+.3f] (%3.0f)", g[0], g[0] - g[1], g[0] + g[1],
+                        o.settlePercentile(0.9)));
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
     private static String weights(double[] w) {
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < w.length; i++) {
