@@ -79,6 +79,7 @@ class SimulateCommandTest {
                 {classes + "phases: [ { duration: 1m, clients: { premium: 90000, basic: 90000 } } ]", "phases[0].clients"},
                 {classes + "phases: [ { duration: 1m, clients: { gold: 3 } } ]", "class gold is not under classes:"},
                 {classes + "servers: { s9: { discipline: delay } }\nphases: [ { duration: 1m } ]", "the configuration has no server s9"},
+                {classes + "seeds: 3\nseeds: 4\nphases: [ { duration: 1m } ]", "not valid YAML"},
         };
         for (String[] c : cases) {
             Path load = write(dir, "bad.yaml", c[0]);

@@ -8,6 +8,7 @@ import io.slagate.config.SlagateConfig;
 import io.slagate.experiment.twin.PolicyComparison;
 import io.slagate.experiment.twin.Scenario;
 import io.slagate.experiment.twin.Timeline;
+import io.slagate.experiment.twin.TwinReport;
 import io.slagate.experiment.twin.TwinRun;
 import io.slagate.experiment.twin.WhatIf;
 import java.io.IOException;
@@ -41,8 +42,8 @@ final class WhatIfCommand {
         double[] best = sc.candidates().get(o.best());
         List<WhatIf.PolicyFigures> figures = List.of(
                 WhatIf.figures(sc, "controller", new TwinRun.Controlled(), seeds),
-                WhatIf.figures(sc, "configured " + weights(sc.candidates().get(0)), TwinRun.Held.of(sc.candidates().get(0)), seeds),
-                WhatIf.figures(sc, "best static " + weights(best), TwinRun.Held.of(best), seeds));
+                WhatIf.figures(sc, "configured " + TwinReport.weights(sc.candidates().get(0)), TwinRun.Held.of(sc.candidates().get(0)), seeds),
+                WhatIf.figures(sc, "best static " + TwinReport.weights(best), TwinRun.Held.of(best), seeds));
         out.printf(Locale.ROOT, "what-if: %s under %s, %d seeds, %d phases (the last %.0f%% of each measured)%n", configFile, loadFile,
                 seeds, sc.load().phases().size(), 100 * sc.measuredFraction());
         out.printf(Locale.ROOT, "%-22s %-12s %9s %8s %8s %10s %8s%n", "policy", "class", "answered", "mean s", "p95 s", "attainment",
@@ -63,13 +64,5 @@ final class WhatIfCommand {
         Files.writeString(svg, t.svg(), StandardCharsets.UTF_8);
         out.printf(Locale.ROOT, "wrote %s and %s (%.1f s)%n", csv, svg, (System.nanoTime() - t0) / 1e9);
         return 0;
-    }
-
-    private static String weights(double[] w) {
-        StringBuilder s = new StringBuilder();
-        for (int i = 0; i < w.length; i++) {
-            s.append(i == 0 ? "" : ":").append(String.format(Locale.ROOT, "%.0f", w[i]));
-        }
-        return s.toString();
     }
 }

@@ -33,7 +33,7 @@ public final class ConfigLoader {
      * The parser's own limits, whoever wrote the document: size, YAML aliases (an alias bomb expands
      * a few lines into gigabytes) and nesting depth. No configuration comes near them.
      */
-    private static YAMLFactory yamlFactory(int codePoints) {
+    static YAMLFactory yamlFactory(int codePoints) {
         LoaderOptions limits = new LoaderOptions();
         limits.setCodePointLimit(codePoints);
         limits.setMaxAliasesForCollections(20);

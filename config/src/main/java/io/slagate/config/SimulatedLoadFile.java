@@ -3,7 +3,6 @@ package io.slagate.config;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +21,8 @@ public final class SimulatedLoadFile {
     static final double MAX_RATE = 10_000;
     private static final Duration MAX_PHASE = Duration.ofDays(30);
     private static final Duration MAX_TIME = Duration.ofHours(1);
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** A configuration file's parser limits (aliases, depth, duplicate keys, size). */
+    private static final ObjectMapper YAML = new ObjectMapper(ConfigLoader.yamlFactory(8 << 20));
 
     private SimulatedLoadFile() {
     }

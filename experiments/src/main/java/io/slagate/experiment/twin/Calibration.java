@@ -10,7 +10,6 @@ import java.util.Locale;
  */
 public final class Calibration {
     public static final double B_REAL_PHASE_SECONDS = 3000;
-    private static final int[] GRID = {5, 10, 15, 20};
 
     private Calibration() {
     }
@@ -22,23 +21,14 @@ public final class Calibration {
                 B_REAL_PHASE_SECONDS, 100 * TwinExperiments.MEASURED, seeds));
         b.append(TwinReport.controllerClasses(o));
         b.append(String.format(Locale.ROOT, "%nC under fcfs, utility min(2 − t_P, 3 − t_B), %d seeds:%n", seeds));
-        b.append("L_P \\ L_B");
-        for (int lb : GRID) {
-            b.append(String.format(Locale.ROOT, " %7d", lb));
-        }
-        b.append('\n');
-        for (int lp : GRID) {
-            b.append(String.format(Locale.ROOT, "%-9d", lp));
-            for (int lb : GRID) {
-                Scenario sc = TwinExperiments.c(lp, lb, 360, "fcfs", 260.0 / 360);
-                double u = 0;
-                for (int seed = 1; seed <= seeds; seed++) {
-                    u += sc.score(TwinRun.run(sc.config(), sc.load(), sc.plant(), TwinRun.Held.of(5, 5), seed).completions()) / seeds;
-                }
-                b.append(String.format(Locale.ROOT, " %7.2f", u));
+        b.append(TwinReport.gridTable(7, (lp, lb) -> {
+            Scenario sc = TwinExperiments.c(lp, lb, 360, "fcfs", 260.0 / 360);
+            double u = 0;
+            for (int seed = 1; seed <= seeds; seed++) {
+                u += sc.score(TwinRun.run(sc.config(), sc.load(), sc.plant(), TwinRun.Held.of(5, 5), seed).completions()) / seeds;
             }
-            b.append('\n');
-        }
+            return String.format(Locale.ROOT, "%.2f", u);
+        }));
         return b.toString();
     }
 }

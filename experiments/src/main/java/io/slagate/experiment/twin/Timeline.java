@@ -1,5 +1,6 @@
 package io.slagate.experiment.twin;
 
+import io.slagate.gateway.sched.Allocation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,7 +19,7 @@ public final class Timeline {
         int n = scenario.load().classes().size();
         long step = VirtualTime.nanos(intervalSeconds);
         int w = 0;
-        double[] weights = scenario.candidates().get(0).clone();
+        double[] weights = Allocation.fromConfig(scenario.config()).weights(); // in force until the first cycle
         for (long t = step; t <= scenario.load().endNanos(); t += step) {
             while (w < run.weights().size() && run.weights().get(w).atNanos() <= t) {
                 weights = run.weights().get(w++).weights();

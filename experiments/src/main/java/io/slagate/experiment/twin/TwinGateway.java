@@ -17,7 +17,6 @@ import io.slagate.gateway.sched.Rejection;
 import io.slagate.gateway.sched.ServerSlots;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.stats.GatewayMetrics;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -101,11 +100,6 @@ public final class TwinGateway {
     /** Holds the weights and caps {@code a} says, as an operator's static configuration would. */
     public void hold(Allocation a) {
         queues.setAllocation(a);
-    }
-
-    public List<Double> weights() {
-        double[] w = queues.allocation().weights();
-        return java.util.Arrays.stream(w).boxed().toList();
     }
 
     private final class Request extends QueuedRequest {

@@ -65,28 +65,34 @@ public final class TwinReport {
      * its interval, and its settling p90, each point a one-phase scenario on the same seeds.
      */
     public static String grid(int seeds, double seconds, String controllerKeys, int threads) {
+        return String.format(Locale.ROOT, "C: the controller's gap to the best static split [95%% interval] (settle p90 in cycles), %d seeds%n",
+                seeds) + gridTable(28, (lp, lb) -> {
+                    PolicyComparison.Outcome o = PolicyComparison.run(TwinExperiments.c(lp, lb, seconds, controllerKeys), seeds, 1, threads);
+                    double[] g = o.gapToBestStatic();
+                    return String.format(Locale.ROOT, "%+7.3f [%+.3f..%+.3f] (%3.0f)", g[0], g[0] - g[1], g[0] + g[1], o.settlePercentile(0.9));
+                });
+    }
+
+    /** Experiment C's grid, 5 to 20 clients of each class: a row per premium level, a column per basic level. */
+    static String gridTable(int width, java.util.function.BiFunction<Integer, Integer, String> cell) {
         int[] levels = {5, 10, 15, 20};
-        StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
-                "C: the controller's gap to the best static split [95%% interval] (settle p90 in cycles), %d seeds%n%-9s", seeds,
-                "L_P \\ L_B"));
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-9s", "L_P \\ L_B"));
         for (int lb : levels) {
-            b.append(String.format(Locale.ROOT, " %28d", lb));
+            b.append(String.format(Locale.ROOT, " %" + width + "d", lb));
         }
         b.append('\n');
         for (int lp : levels) {
             b.append(String.format(Locale.ROOT, "%-9d", lp));
             for (int lb : levels) {
-                PolicyComparison.Outcome o = PolicyComparison.run(TwinExperiments.c(lp, lb, seconds, controllerKeys), seeds, 1, threads);
-                double[] g = o.gapToBestStatic();
-                b.append(String.format(Locale.ROOT, " %+7.3f [%+.3f..%+.3f] (%3.0f)", g[0], g[0] - g[1], g[0] + g[1],
-                        o.settlePercentile(0.9)));
+                b.append(String.format(Locale.ROOT, " %" + width + "s", cell.apply(lp, lb)));
             }
             b.append('\n');
         }
         return b.toString();
     }
 
-    private static String weights(double[] w) {
+    /** Weights as an operator writes a split: {@code 12:8}. */
+    public static String weights(double[] w) {
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < w.length; i++) {
             s.append(i == 0 ? "" : ":").append(String.format(Locale.ROOT, "%.0f", w[i]));
