@@ -1,6 +1,12 @@
 # Shared by the gateway benchmarks (sourced): the ports they need, the trivial SOAP backend and the gateway's
 # configuration.
 
+# The results file's line naming the commit measured: the working tree's HEAD (the jars are built from it), and whether
+# files other than bench/results differ from it.
+commit_measured() {
+  echo "Commit measured: $(git -C "$home" rev-parse --short HEAD)$(git -C "$home" diff --quiet HEAD -- . ':!bench/results' || echo ', with uncommitted changes')."
+}
+
 # Exits unless every port given is free, waiting up to 5 s for each (a previous run's JVM may still be exiting).
 require_free_ports() {
   local p

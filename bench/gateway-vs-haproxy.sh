@@ -228,9 +228,9 @@ verdict() { awk -v v="$1" -v bar="$2" -v op="$3" 'BEGIN { ok = (op == "le") ? v 
 {
   echo "# Gateway vs HAProxy vs direct — $(date -u +%Y-%m-%dT%H:%MZ), $([ "$pin" = 1 ] && echo pinned || echo unpinned)"
   echo
-  echo "Command: \`$([ "$pin" = 1 ] || echo "PIN=0 ")${BASELINE:+BASELINE=$BASELINE }${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }${BEFORE_JAVA_OPTS:+BEFORE_JAVA_OPTS='$BEFORE_JAVA_OPTS' }${BEFORE_KEYS:+BEFORE_KEYS='$BEFORE_KEYS' }${GATEWAY_JAVA_OPTS:+GATEWAY_JAVA_OPTS='$GATEWAY_JAVA_OPTS' }bench/gateway-vs-haproxy.sh $secs $rounds\`"
+  echo "Command: \`$([ "$pin" = 1 ] || echo "PIN=0 ")${CONNS:+CONNS="$CONNS" }${BASELINE:+BASELINE=$BASELINE }${BEFORE_JAR:+BEFORE_JAR=$BEFORE_JAR }${BEFORE_JAVA_OPTS:+BEFORE_JAVA_OPTS='$BEFORE_JAVA_OPTS' }${BEFORE_KEYS:+BEFORE_KEYS='$BEFORE_KEYS' }${GATEWAY_JAVA_OPTS:+GATEWAY_JAVA_OPTS='$GATEWAY_JAVA_OPTS' }bench/gateway-vs-haproxy.sh $secs $rounds\`"
   echo
-  echo "Commit measured: $(git -C "$home" rev-parse --short HEAD)$(git -C "$home" diff --quiet HEAD -- . ':!bench/results' || echo ', with uncommitted changes')."
+  commit_measured
   echo
   echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), Linux $(uname -r);"
   echo "$(java -version 2>&1 | head -1); HAProxy $(haproxy -v | head -1 | awk '{print $3}'); nginx $(nginx -v 2>&1 | awk -F/ '{print $2}'); $(wrk -v 2>&1 | head -1 | awk '{print $1, $2}')."

@@ -32,11 +32,13 @@ for f in "$@"; do
     for r in $rounds; do
       i=$((i + 1))
       if [ "$(awk -v i="$i" '{ print $i }' <<<"$keep")" = 0 ]; then left="$left $f round $r at $c;"; continue; fi
-      declare -A ROUND=()
+      declare -A ROUND=() ROUNDP=()
       while read -r _ _ t _ cpu p99; do
         [[ " ${targets[*]} " == *" $t "* ]] || targets+=("$t")
-        CPU[$t,$c]="${CPU[$t,$c]:-} $cpu"; P99[$t,$c]="${P99[$t,$c]:-} $p99"; ROUND[$t]=$cpu
+        CPU[$t,$c]="${CPU[$t,$c]:-} $cpu"; P99[$t,$c]="${P99[$t,$c]:-} $p99"; ROUND[$t]=$cpu; ROUNDP[$t]=$p99
       done < <(awk -v r="$r" -v c="$c" '$1 == r && $2 == c' <<<"$rows")
+      a=${ROUNDP[gateway]:-} b=${ROUNDP[haproxy]:-}
+      [ -n "$a" ] && [ -n "$b" ] && PAIRS[p99,$c]="${PAIRS[p99,$c]:-} $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", a / b }')"
       for pair in gateway/netty before/netty gateway/before; do
         a=${ROUND[${pair%/*}]:-} b=${ROUND[${pair#*/}]:-}
         [ -n "$a" ] && [ -n "$b" ] && PAIRS[$pair,$c]="${PAIRS[$pair,$c]:-} $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", a / b }')"
@@ -71,10 +73,14 @@ for c in $(printf '%s\n' "${conns[@]}" | sort -n); do
 done
 
 echo
-echo "The same CPU ratios round by round: the mean of the kept rounds' ratios and its 95% interval."
+echo "The same ratios round by round: the mean of the kept rounds' ratios and its 95% interval, against the same-loop"
+echo "floor's goals (CPU ≤ 1.05× the Netty spike's, p99 ≤ 1.3× HAProxy's): met when the interval lies under the bar, not"
+echo "met above it, undecided across it."
 echo
-echo "| conns | slagate/Netty spike CPU | before/Netty spike CPU | slagate/before CPU |"
-echo "| ---: | ---: | ---: | ---: |"
+echo "| conns | slagate/Netty spike CPU | before/Netty spike CPU | slagate/before CPU | p99 slagate/HAProxy |"
+echo "| ---: | ---: | ---: | ---: | ---: |"
 for c in $(printf '%s\n' "${conns[@]}" | sort -n); do
-  echo "| $c | $(paired "${PAIRS[gateway/netty,$c]:-}") | $(paired "${PAIRS[before/netty,$c]:-}") | $(paired "${PAIRS[gateway/before,$c]:-}") |"
+  echo "| $c | $(paired "${PAIRS[gateway/netty,$c]:-}")$(decided "${PAIRS[gateway/netty,$c]:-}" 1.05) |" \
+    "$(paired "${PAIRS[before/netty,$c]:-}") | $(paired "${PAIRS[gateway/before,$c]:-}") |" \
+    "$(paired "${PAIRS[p99,$c]:-}")$(decided "${PAIRS[p99,$c]:-}" 1.3) |"
 done
