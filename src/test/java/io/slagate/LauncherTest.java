@@ -76,4 +76,17 @@ class LauncherTest {
             assertTrue(o.err().contains("--two-tier is for experiment tuning (alone)"), o.err());
         }
     }
+
+    /** --paired is experiment B's, and a pair count that gives no interval is refused before anything starts. */
+    @Test
+    void paired_isForExperimentB_withAtLeastTwoPairs() {
+        for (String[] args : new String[][] {{"experiment", "C", "--paired", "--short"}, {"experiment", "B", "--paired", "--sweep"}}) {
+            Outcome o = run(args);
+            assertEquals(1, o.code(), String.join(" ", args) + ": " + o.out());
+            assertTrue(o.err().contains("--paired is for experiment B"), o.err());
+        }
+        Outcome one = run("experiment", "B", "--paired", "--pairs", "1", "--short");
+        assertEquals(1, one.code(), one.out());
+        assertTrue(one.err().contains("--pairs needs at least 2"), one.err());
+    }
 }

@@ -10,7 +10,8 @@ import java.util.Set;
 
 /** {@code bin/slagate experiment NAME [options]}: which experiment, with which options, and where its results go. */
 final class ExperimentCommand {
-    private static final Set<String> FLAGS = Set.of("--short", "--sweep", "--auto", "--steady", "--workloads", "--controller", "--two-tier");
+    private static final Set<String> FLAGS = Set.of("--short", "--sweep", "--auto", "--steady", "--workloads", "--controller", "--two-tier",
+            "--paired");
     private static final Set<String> LOWER_CASE_DIRS = Set.of("sla", "slowdown", "ahead", "locality", "tuning", "capacity", "quota", "scale");
 
     private final String name;
@@ -22,6 +23,7 @@ final class ExperimentCommand {
     private Path dir;
     private String point;
     private double percentile;
+    private int pairs = 8;
 
     private ExperimentCommand(List<String> args) {
         if (args.isEmpty() || args.get(0).startsWith("--")) {
@@ -50,6 +52,7 @@ final class ExperimentCommand {
                 case "--out" -> dir = Path.of(v);
                 case "--point" -> point = v;
                 case "--percentile" -> percentile = Double.parseDouble(v);
+                case "--pairs" -> pairs = Integer.parseInt(v);
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
@@ -96,6 +99,10 @@ final class ExperimentCommand {
         if (has("--auto")) {
             require(is("A"), "--auto is for experiment A: the knee with static N_s, then concurrency: auto");
             return report(out, "A", has("--steady") ? experiments.steadyAuto() : experiments.kneeWithAuto());
+        }
+        if (has("--paired")) {
+            require(is("B") && !has("--sweep"), "--paired is for experiment B: the controller against static splits, seed by seed");
+            return report(out, "B", experiments.pairedB(pairs));
         }
         require(percentile == 0 || point != null,
                 "--percentile is for one point: experiment C --point L_P,L_B --sweep --percentile 95");

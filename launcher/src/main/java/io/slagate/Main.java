@@ -85,6 +85,9 @@ public final class Main {
                                 A --auto [--steady]: the knee, then concurrency: auto from 1 and 200 on two
                                 backends; --steady: 11 minutes of constant load, N_s's variation;
                                 B --sweep: each phase beside its best static weights, and settling times;
+                                B --paired [--pairs 8]: the controller against the twin's best static split
+                                and phase oracle, seed by seed in alternating order, ending "B paired pairs N
+                                gap-to-best-static mean M ci95 LO..HI gap-to-phase-oracle ...";
                                 A --auto: then concurrency: auto from N_s = 1 and 200, ending "knee K auto N";
                                 tuning --workloads: each workload's best worker pool by brute force, then the
                                 tuner following a change of workload (Active Harmony's finding);

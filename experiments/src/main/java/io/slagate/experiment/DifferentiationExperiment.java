@@ -83,7 +83,7 @@ final class DifferentiationExperiment {
         double cycleSeconds = setup.paper(5).toMillis() / 1000.0;
         md.append(String.format(Locale.ROOT, "Scale %.3f (1 paper-second = %.0f ms); phases of %d s; N_s = 10; τ_P = 2, τ_B = 3 "
                         + "paper-seconds; min combining; weight resolution %s; service %s CPU; the controller as shipped (damping, "
-                        + "window, model: defaults). Averages over the last 60%% of each phase, in paper units (seconds ÷ scale); a "
+                        + "window, model: defaults). Averages over the last 40%% of each phase, in paper units (seconds ÷ scale); a "
                         + "control cycle is %.2f s.%n%n", scale, scale * 1000, phase().toSeconds(), resolution,
                 Experiments.pct(Experiments.SLEEPY_CPU), cycleSeconds));
         List<PhaseScore> scores = new ArrayList<>();

@@ -113,6 +113,14 @@ public final class Experiments {
         return new TuningWorkloadsExperiment(quick, log).run(out, command);
     }
 
+    /**
+     * Experiment B as paired protocols: the controller against the best single static split and against the phase oracle,
+     * {@code pairs} seeds, each on all three (see {@link PairedDifferentiation}); the closing line.
+     */
+    public List<String> pairedB(int pairs) throws Exception {
+        return new PairedDifferentiation(scale, quick, log, pairs).run(out.resolve("B"), command);
+    }
+
     /** Experiment C at one point against the empirical oracle; the result lines, captures last. */
     public List<String> point(int lp, int lb) throws Exception {
         return point(lp, lb, 0);

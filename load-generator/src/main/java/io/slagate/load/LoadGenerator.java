@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntConsumer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.HdrHistogram.Histogram;
@@ -57,6 +58,7 @@ public final class LoadGenerator {
     private long intervalStartNanos;
     /** When the first measured interval began: the measured time runs from there (0 until then). */
     private volatile long measuredFromNanos;
+    private volatile IntConsumer phaseListener = p -> { };
 
     public LoadGenerator(LoadSpec spec, PrintStream progress) {
         this.spec = spec;
@@ -70,6 +72,14 @@ public final class LoadGenerator {
     }
 
     private final CountDownLatch finished = new CountDownLatch(1);
+
+    /**
+     * Calls {@code listener} with each phase's index (from 0) as the schedule enters it, on the generator's timer and
+     * before the phase's clients change: what a schedule of settings tied to the phases (a static oracle) hooks on.
+     */
+    public void onPhase(IntConsumer listener) {
+        this.phaseListener = listener;
+    }
 
     /** Ends the schedule now (a running {@link #run} then waits for the requests still out and returns). */
     public void stop() {
@@ -139,6 +149,7 @@ public final class LoadGenerator {
     }
 
     private void enterPhase(int p) {
+        phaseListener.accept(p);
         phase = p;
         LoadSpec.Phase ph = spec.phases().get(p);
         for (ClassState c : classes) {

@@ -59,7 +59,10 @@ class LoadGeneratorTest {
                 "--phase", "1500ms:4,2", "--phase", "1500ms:1,6",
                 "--think", "5ms", "--seed", "3", "--out", out.toString()));
         LoadGenerator g = new LoadGenerator(spec, null);
+        List<String> entered = new java.util.concurrent.CopyOnWriteArrayList<>();
+        g.onPhase(p -> entered.add(p + (g.samples().stream().anyMatch(x -> x.phase() == p + 1) ? " late" : "")));
         Summary s = g.run();
+        assertEquals(List.of("0", "1"), entered, "each phase announced once, in order, before any of its samples");
         assertEquals(0, s.lost(), "every request sent was answered");
         assertTrue(s.sent() > 100, "the load ran: " + s.sent());
         assertTrue(g.maxInFlight(0) <= 4, "premium never had more in flight than its most clients: " + g.maxInFlight(0));
