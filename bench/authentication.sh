@@ -60,7 +60,7 @@ fchecks=$(curl -s "http://127.0.0.1:$((PORT[basic] + 1))/metrics" | awk '/^slaga
   echo
   echo "Command: \`bench/authentication.sh $secs $rounds\` (WARM=${WARM:-60}, FLOOD=$flood, KINDS=$kinds)"
   echo
-  echo "Commit measured: $(cd "$home" && git rev-parse --short HEAD)$(cd "$home" && git diff --quiet HEAD -- . ':!bench/results' || echo ' with uncommitted changes')"
+  commit_measured
   echo
   echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), Linux $(uname -r);"
   echo "$(java -version 2>&1 | head -1); nginx $(nginx -v 2>&1 | awk -F/ '{print $2}'); $(wrk -v 2>&1 | head -1 | awk '{print $1, $2}')."

@@ -67,6 +67,8 @@ pairs() { awk -v a="$1" -v b="$2" -v n="$rounds" -F'|' '{gsub(/ /, "", $2); gsub
   echo
   echo "Command: \`bench/build-ab.sh $(basename "$before") $(basename "$after") $rounds $secs\`; before \`$before\`, after \`$after\`."
   echo
+  commit_measured
+  echo
   echo "nginx and the four gateways on core 1, wrk -t1 -c64 on core 0, $secs s per run, $rounds rounds, the order reversed every"
   echo "other round; CPU per request from /proc (utime + stime) over the requests wrk completed; allocation from"
   echo "async-profiler's allocation samples over one 8 s run per target after a 20 s warm-up."

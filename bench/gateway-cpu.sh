@@ -112,6 +112,8 @@ done
   echo "than \`bench/gateway-vs-haproxy.sh\`). Per request: CPU in µs (user and kernel from /proc), system calls, context"
   echo "switches, new upstream connections (\`connect\`)."
   echo
+  commit_measured
+  echo
   echo "| round | leg | req/s | CPU µs | user µs | kernel µs | syscalls | read | writev | epoll_ctl | futex | ctx switches | connect |"
   echo "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   printf "%s" "$rows"

@@ -58,6 +58,8 @@ done
   echo "Pause time from jstat's GCT (stop-the-world time; G1's concurrent work is in the CPU column only), CPU from"
   echo "/proc/PID/stat, both per request completed."
   echo
+  commit_measured
+  echo
   echo "| round | collector | req/s | young GCs | full GCs | mean pause ms | pause µs per request | CPU µs per request | pauses / CPU |"
   echo "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   printf "%s" "$rows"

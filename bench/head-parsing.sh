@@ -5,6 +5,7 @@
 # fork and the readings of a head take turns (A B B A B A; A B C D D C B A A B C D). About 8 minutes.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$home/bench/common.sh"
 cd "$home"
 mvn -B -q -DskipTests -pl benchmarks -am package
 out="$home/bench/results/head-parsing.md"
@@ -29,11 +30,13 @@ ratio() { tr ' ' '\n' <<<"$m" | awk -F= -v a="$1" -v b="$2" '$1==a {r+=$2; nr++}
   echo "memory, and with its fields collected into HttpFields (what the upstream leg does for Jetty's listener); Jetty's"
   echo "parser, in the upstream leg's compliance, collecting its fields (the upstream leg's reading before ResponseHead)."
   echo
+  commit_measured
+  echo
   echo "| head | reading | ns per head, mean [min..max] of 3 runs |"
   echo "| --- | --- | ---: |"
-  echo "| request | relay (\`io.slagate.gateway.relay.RequestHead\`) | $(mean relay) |"
+  echo "| request | relay (\`io.slagate.gateway.http1.RequestHead\`) | $(mean relay) |"
   echo "| request | Jetty (\`HttpParser\`, RFC 9110 compliance, fields into \`HttpFields\`) | $(mean jetty) |"
-  echo "| answer | relay (\`io.slagate.gateway.relay.ResponseHead\`) | $(mean answerRelay) |"
+  echo "| answer | relay (\`io.slagate.gateway.http1.ResponseHead\`) | $(mean answerRelay) |"
   echo "| answer | relay, from direct memory | $(mean answerRelayDirect) |"
   echo "| answer | relay, fields into \`HttpFields\` (the upstream leg for Jetty's listener) | $(mean answerRelayFields) |"
   echo "| answer | Jetty (\`HttpParser\`, the upstream leg's compliance, fields into \`HttpFields\`) | $(mean answerJetty) |"

@@ -74,7 +74,7 @@ done
   echo
   echo "Command: \`bench/idle-connections.sh $secs $rounds\` (WARM=${WARM:-30}, IDLE=$idle)"
   echo
-  echo "Commit measured: $(cd "$home" && git rev-parse --short HEAD)$(cd "$home" && git diff --quiet HEAD -- . ':!bench/results' || echo ' with uncommitted changes')"
+  commit_measured
   echo
   echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), Linux $(uname -r); $(java -version 2>&1 | head -1)."
   echo "The gateway on its default client listener (\`$(grep -o '([a-z]* listener' "$work/gw.out" | head -1 | tr -d '(')\`), one nginx server"

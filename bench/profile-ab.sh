@@ -74,6 +74,8 @@ labels="user"; for s in "${specs[@]}"; do labels="$labels ${s%%=*}"; done
   echo "Command: \`${OUT:+OUT=$OUT }bench/profile-ab.sh $(basename "$before") $(basename "$after") $listener $rounds $secs$(printf " '%s'" "${specs[@]}")\`;"
   echo "before \`$before\`, after \`$after\`, \`gateway.listener: $listener\`."
   echo
+  commit_measured
+  echo
   echo "nginx and both gateways on core 1, wrk -t1 -c64 on core 0, $secs s per profiled run after a 20 s warm-up each,"
   echo "$rounds rounds, the order reversed every other round; async-profiler cpu samples every 200 µs. Each column is the share"
   echo "of all samples (kernel included) whose stack matches the spec; \`user\` is the share whose top frame is not the kernel's."

@@ -8,6 +8,7 @@
 #   bench/stray-answers.sh [ROUNDS]   → bench/results/stray-answers.md
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$home/bench/common.sh"
 rounds="${1:-3}"
 out="$home/bench/results/stray-answers.md"
 cd "$home"
@@ -23,6 +24,8 @@ done
   echo "# Late stray answers: where they land, per upstreamReuse mode — $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
   echo "Command: \`bench/stray-answers.sh $rounds\`"
+  echo
+  commit_measured
   echo
   echo "One server (N_s = 16) that writes a forged, complete answer a fixed delay after each answer to a"
   echo "\`?mode=late_tail\` request, reading nothing on that connection meanwhile. Eight keep-alive clients, customers"

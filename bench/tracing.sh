@@ -46,6 +46,8 @@ spans() { curl -s "http://127.0.0.1:$(( PORT[$1] + 1 ))/metrics" | awk -v o="$2"
   echo
   echo "Command: \`bench/tracing.sh $secs $rounds\`"
   echo
+  commit_measured
+  echo
   echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), Linux $(uname -r);"
   echo "$(java -version 2>&1 | head -1); nginx $(nginx -v 2>&1 | awk -F/ '{print $2}'); $(wrk -v 2>&1 | head -1 | awk '{print $1, $2}')."
   echo "Pinned: wrk -t1 -c64 on core 0; nginx (the server and the collector stand-in) and the three gateways on core 1 (all run,"

@@ -158,6 +158,8 @@ echo "$line"
   echo "requests came and left) and with all of them waiting; per waiting request = the difference / N. Off-heap: the"
   echo "memory Native Memory Tracking counts under \"Other\" (where JDK 17 puts direct ByteBuffers), committed, the same way."
   echo
+  commit_measured
+  echo
   echo "- **slagate**: the embedded system (gateway, resource manager, console, in-VM broker), one server of N_s = 1 that"
   echo "  accepts and never answers, so every request but the first waits in the gateway's queue, its body read."
   echo "- **bare Jetty** (the floor, \`io.slagate.bench.JettyHoldBaseline\`): Jetty 12 with the gateway's thread pool and"

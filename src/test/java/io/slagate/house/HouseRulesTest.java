@@ -9,6 +9,7 @@ import com.github.javaparser.ast.body.CallableDeclaration;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
@@ -102,6 +103,20 @@ class HouseRulesTest {
         assertEquals(List.of(), over, "documentation lines over " + MAX_DOC_LINE + " characters");
     }
 
+    /** Evidence a newcomer can find: every results file is named in bench/results/README.md or kept under archive/. */
+    @Test
+    void everyBenchResult_isIndexedOrArchived() throws IOException {
+        Path results = root.resolve("bench/results");
+        String index = Files.readString(results.resolve("README.md"));
+        List<String> missing = new ArrayList<>();
+        try (Stream<Path> s = Files.list(results)) {
+            s.filter(Files::isRegularFile).map(p -> p.getFileName().toString()).filter(n -> !n.equals("README.md")).sorted()
+                    .filter(n -> !index.contains(n) && !index.contains(n.replaceFirst("\\.raw\\.txt$", ".md")))
+                    .forEach(missing::add);
+        }
+        assertEquals(List.of(), missing, "bench/results files neither in its README.md nor under archive/");
+    }
+
     @Test
     void noMethod_isOverTheLimit() throws IOException {
         StaticJavaParser.getParserConfiguration().setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_17);
@@ -133,15 +148,31 @@ class HouseRulesTest {
         assertEquals(Map.of(), owners, "packages in more than one module");
     }
 
-    @Test
-    void noCycle_betweenPackages() {
+    /** Every module's compiled main classes. */
+    private static JavaClasses mainClasses() {
         List<Path> classes = new ArrayList<>();
         for (String module : modules.keySet()) {
             Path dir = root.resolve(module).resolve("target/classes");
             assertTrue(Files.isDirectory(dir), "module " + module + " is not compiled (" + dir + "): build the reactor first");
             classes.add(dir);
         }
-        JavaClasses all = new ClassFileImporter().importPaths(classes);
+        return new ClassFileImporter().importPaths(classes);
+    }
+
+    /**
+     * The listener seam: what the gateway needs of a client connection is {@code listener.ClientConnection}; only the
+     * listener's own packages name the relay listener's or Jetty's connections.
+     */
+    @Test
+    void listenerImplementations_areNamedOnlyInsideTheListener() {
+        ArchRuleDefinition.noClasses().that().resideOutsideOfPackage("io.slagate.gateway.listener..").should().dependOnClassesThat()
+                .resideInAnyPackage("io.slagate.gateway.listener.relay..", "io.slagate.gateway.listener.jetty..")
+                .because("the rest of the gateway asks a client connection through listener.ClientConnection").check(mainClasses());
+    }
+
+    @Test
+    void noCycle_betweenPackages() {
+        JavaClasses all = mainClasses();
         // each package its own slice, the root package io.slagate included
         SlicesRuleDefinition.slices().assignedFrom(new SliceAssignment() {
             @Override

@@ -12,8 +12,8 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Iterator;
-import io.slagate.gateway.relay.RequestHead;
-import io.slagate.gateway.relay.ResponseHead;
+import io.slagate.gateway.http1.RequestHead;
+import io.slagate.gateway.http1.ResponseHead;
 
 /**
  * A floor of bench/gateway-vs-haproxy.sh below the Netty spike: the gateway's job (two classes by SOAPAction, weighted

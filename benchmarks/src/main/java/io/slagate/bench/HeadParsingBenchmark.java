@@ -1,7 +1,7 @@
 package io.slagate.bench;
 
-import io.slagate.gateway.relay.RequestHead;
-import io.slagate.gateway.relay.ResponseHead;
+import io.slagate.gateway.http1.RequestHead;
+import io.slagate.gateway.http1.ResponseHead;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;

@@ -1,5 +1,6 @@
 package io.slagate.gateway;
 
+import io.slagate.gateway.listener.connector.Listeners;
 import io.slagate.config.GatewaySettings;
 import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
@@ -7,7 +8,7 @@ import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.control.FlashCrowdWatch;
 import io.slagate.gateway.control.LocalLimits;
 import io.slagate.gateway.quota.Quotas;
-import io.slagate.gateway.proxy.LoopConnector;
+import io.slagate.gateway.loop.LoopConnector;
 import io.slagate.gateway.proxy.ProxyPath;
 import io.slagate.gateway.proxy.RequestRecords;
 import io.slagate.gateway.proxy.SlowHeaderGuard;

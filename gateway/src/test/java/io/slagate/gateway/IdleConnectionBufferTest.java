@@ -2,7 +2,7 @@ package io.slagate.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.slagate.gateway.relay.RelayConnection;
+import io.slagate.gateway.listener.relay.RelayConnection;
 import io.slagate.gateway.testing.RawHttp;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.gateway.testing.TestBackend;

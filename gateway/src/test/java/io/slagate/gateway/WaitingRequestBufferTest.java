@@ -14,7 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import io.slagate.gateway.relay.RelayConnection;
+import io.slagate.gateway.listener.relay.RelayConnection;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.server.internal.ConsumedRequestBuffer;
 import org.eclipse.jetty.server.internal.HttpConnection;

@@ -1,4 +1,4 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.http1;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +10,7 @@ import org.eclipse.jetty.http.HttpStatus;
  * after the other, so the bytes of one are sent before the next is rendered over them. A field that
  * could split the head (a CR, LF or NUL in it, a name that is not a token) is refused, never written.
  */
-final class HeadBytes {
+public final class HeadBytes {
     /** Every status line, by version and status: rendered once, copied into each answer. */
     private static final byte[][][] STATUS_LINES = new byte[2][600][];
 
@@ -34,7 +34,7 @@ final class HeadBytes {
     private int size;
 
     /** {@code HTTP/1.x status reason} and its line end. */
-    HeadBytes statusLine(int minorVersion, int status) {
+    public HeadBytes statusLine(int minorVersion, int status) {
         byte[] line = status >= 100 && status <= 599 ? STATUS_LINES[minorVersion][status] : renderStatusLine(minorVersion, status);
         room(line.length);
         System.arraycopy(line, 0, bytes, size, line.length);
@@ -42,7 +42,7 @@ final class HeadBytes {
         return this;
     }
 
-    HeadBytes ascii(String s) {
+    public HeadBytes ascii(String s) {
         int n = s.length();
         room(n);
         for (int i = 0; i < n; i++) {
@@ -52,7 +52,7 @@ final class HeadBytes {
     }
 
     /** {@code v} in decimal, written in place: no string per answer for a length. */
-    HeadBytes number(long v) {
+    public HeadBytes number(long v) {
         if (v < 0) {
             return ascii(Long.toString(v));
         }
@@ -69,7 +69,7 @@ final class HeadBytes {
         return this;
     }
 
-    HeadBytes crlf() {
+    public HeadBytes crlf() {
         room(2);
         bytes[size++] = '\r';
         bytes[size++] = '\n';
@@ -77,7 +77,7 @@ final class HeadBytes {
     }
 
     /** {@code name: value} and its line end; ISO-8859-1, as HTTP fields are. */
-    HeadBytes field(String name, String value) {
+    public HeadBytes field(String name, String value) {
         if (name.isEmpty()) {
             throw new IllegalArgumentException("an empty field name in the answer");
         }
@@ -102,7 +102,7 @@ final class HeadBytes {
     }
 
     /** Bytes {@code from..to} of {@code b} as they are: lines read strictly before, nothing checked again. */
-    HeadBytes bytes(ByteBuffer b, int from, int to) {
+    public HeadBytes bytes(ByteBuffer b, int from, int to) {
         room(to - from);
         b.get(from, bytes, size, to - from);
         size += to - from;
@@ -110,7 +110,7 @@ final class HeadBytes {
     }
 
     /** What {@code other} holds, appended; {@code other} starts afresh. */
-    HeadBytes append(HeadBytes other) {
+    public HeadBytes append(HeadBytes other) {
         room(other.size);
         System.arraycopy(other.bytes, 0, bytes, size, other.size);
         size += other.size;
@@ -119,12 +119,12 @@ final class HeadBytes {
     }
 
     /** Forgets what was rendered. */
-    void clear() {
+    public void clear() {
         size = 0;
     }
 
     /** The head so far, as a buffer over this array, and a fresh start for the next one. */
-    ByteBuffer take() {
+    public ByteBuffer take() {
         ByteBuffer b = ByteBuffer.wrap(bytes, 0, size);
         size = 0;
         return b;

@@ -1,4 +1,4 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.loop;
 
 import org.eclipse.jetty.io.EndPoint;
 

@@ -1,4 +1,4 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.loop;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
-import io.slagate.gateway.relay.EventLoops;
+import io.slagate.gateway.loop.EventLoops;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.EofException;
@@ -133,11 +133,11 @@ public final class LoopConnector extends ServerConnector implements EventLoops {
     }
 
     /**
-     * Opens a connection to {@code address} on loop {@code loop}; {@code pool} makes it, {@code promise}
+     * Opens a connection to {@code address} on loop {@code loop}; {@code factory} makes it, {@code promise}
      * gets it once connected (on that loop's thread), or the failure.
      */
-    void connect(int loop, InetSocketAddress address, ServerConnectionPool pool, Promise<ServerConnection> promise) {
-        Upstream upstream = new Upstream(pool, promise);
+    public <C extends Connection> void connect(int loop, InetSocketAddress address, UpstreamFactory<C> factory, Promise<C> promise) {
+        Upstream<C> upstream = new Upstream<>(factory, promise);
         SocketChannel channel = null;
         try {
             channel = SocketChannel.open();
@@ -166,7 +166,7 @@ public final class LoopConnector extends ServerConnector implements EventLoops {
     }
 
     /** The connect timeout of upstream connections (the gateway's {@code connectTimeout}). */
-    void setConnectTimeout(long millis) {
+    public void setConnectTimeout(long millis) {
         getSelectorManager().setConnectTimeout(millis);
     }
 
@@ -190,7 +190,15 @@ public final class LoopConnector extends ServerConnector implements EventLoops {
     }
 
     /** What an upstream connect carries to its loop: who makes the connection, who hears the outcome. */
-    private record Upstream(ServerConnectionPool pool, Promise<ServerConnection> promise) {
+    private record Upstream<C extends Connection>(UpstreamFactory<C> factory, Promise<C> promise) {
+        Connection open(EndPoint endPoint, int loop) {
+            return factory.newConnection(endPoint, loop, promise);
+        }
+
+        @SuppressWarnings("unchecked") // the connection open() made for this promise
+        void opened(Connection connection) {
+            promise.succeeded((C) connection);
+        }
     }
 
     /**
@@ -320,9 +328,9 @@ public final class LoopConnector extends ServerConnector implements EventLoops {
 
         @Override
         public Connection newConnection(SelectableChannel channel, EndPoint endPoint, Object attachment) throws IOException {
-            if (attachment instanceof Upstream u) {
+            if (attachment instanceof Upstream<?> u) {
                 connectedAtOnce.remove(channel);
-                return u.pool().newConnection(endPoint, ((LoopEndPoint) endPoint).loop, u.promise());
+                return u.open(endPoint, ((LoopEndPoint) endPoint).loop);
             }
             return super.newConnection(channel, endPoint, attachment);
         }
@@ -330,14 +338,14 @@ public final class LoopConnector extends ServerConnector implements EventLoops {
         @Override
         public void connectionOpened(Connection connection, Object attachment) {
             super.connectionOpened(connection, attachment);
-            if (attachment instanceof Upstream u) {
-                u.promise().succeeded((ServerConnection) connection);
+            if (attachment instanceof Upstream<?> u) {
+                u.opened(connection);
             }
         }
 
         @Override
         protected void connectionFailed(SelectableChannel channel, Throwable failure, Object attachment) {
-            if (attachment instanceof Upstream u) {
+            if (attachment instanceof Upstream<?> u) {
                 u.promise().failed(failure);
             } else {
                 super.connectionFailed(channel, failure, attachment);

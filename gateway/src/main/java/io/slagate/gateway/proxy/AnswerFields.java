@@ -1,7 +1,7 @@
 package io.slagate.gateway.proxy;
 
-import io.slagate.gateway.relay.ResponseHead;
-import io.slagate.gateway.relay.SplicedFields;
+import io.slagate.gateway.http1.ResponseHead;
+import io.slagate.gateway.http1.SplicedFields;
 import java.util.Set;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;

@@ -1,7 +1,7 @@
 package io.slagate.gateway.proxy;
 
-import io.slagate.gateway.relay.ChunkedBody;
-import io.slagate.gateway.relay.ResponseHead;
+import io.slagate.gateway.http1.ChunkedBody;
+import io.slagate.gateway.http1.ResponseHead;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 

@@ -1,5 +1,6 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.gateway.loop.LoopConnector;
 import io.slagate.config.ClientPolicy;
 import io.slagate.config.FaultStatus;
 import io.slagate.gateway.auth.Authenticator;

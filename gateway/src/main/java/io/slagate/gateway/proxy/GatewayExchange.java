@@ -1,7 +1,7 @@
 package io.slagate.gateway.proxy;
 
 import io.slagate.gateway.locality.LocalityLearner;
-import io.slagate.gateway.relay.RelayConnection;
+import io.slagate.gateway.listener.ClientConnection;
 import io.slagate.gateway.sched.QueuedRequest;
 import io.slagate.gateway.sched.Rejection;
 import io.slagate.gateway.sched.ServerSlots;
@@ -141,35 +141,14 @@ final class GatewayExchange extends QueuedRequest {
         }
     }
 
-    /**
-     * Whether the client closed its connection while this request waited. Jetty does not read from a
-     * connection whose request is being handled and whose body was read, so a client's close goes
-     * unnoticed until the gateway writes; one non-blocking read finds it (end of input, or a reset).
-     * A client that pipelined its next request has those bytes taken by this read: that connection
-     * is closed after this answer (pipelining is all but unused by SOAP clients). The relay listener
-     * reads while an answer is under way and knows without a probe.
-     */
+    /** Whether the client closed its connection while this request waited (its connection knows how to tell). */
     private boolean clientGone() {
         if (body != null && !body.complete()) {
             return false; // still streaming its body: the sender will see whether it is there
         }
-        org.eclipse.jetty.io.Connection connection = request.getConnectionMetaData().getConnection();
-        if (connection instanceof RelayConnection relay) {
-            return relay.clientGone(); // it reads while the answer is under way: nothing to probe, no pipelined byte taken
-        }
-        EndPoint endPoint = connection.getEndPoint();
-        if (!endPoint.isOpen()) {
-            return true;
-        }
-        try {
-            int n = endPoint.fill(BufferUtil.allocate(1));
-            if (n > 0) {
-                response.getHeaders().put(HttpHeader.CONNECTION, "close");
-            }
-            return n < 0;
-        } catch (IOException | RuntimeException reset) {
-            return true;
-        }
+        ClientConnection connection = ClientConnection.of(request);
+        return connection == null ? !request.getConnectionMetaData().getConnection().getEndPoint().isOpen()
+                : connection.clientGone(response);
     }
 
     @Override

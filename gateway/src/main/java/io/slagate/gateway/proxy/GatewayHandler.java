@@ -1,5 +1,6 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.gateway.loop.LoopConnector;
 import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.classify.Classifier;
 import io.slagate.gateway.classify.TwinSplit;

@@ -1,5 +1,6 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.gateway.loop.LoopConnector;
 import io.slagate.config.GatewaySettings;
 import io.slagate.config.ServerConfig;
 import io.slagate.config.SlagateConfig;

@@ -11,12 +11,11 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import io.slagate.gateway.auth.SecurityHeader;
-import io.slagate.gateway.relay.RelayConnection;
+import io.slagate.gateway.listener.ClientConnection;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.internal.ConsumedRequestBuffer;
 import org.eclipse.jetty.util.thread.Invocable;
 
 /**
@@ -183,11 +182,9 @@ final class RequestBody implements Runnable, Invocable {
                 }
                 // the connection's read buffer is empty now: not held while the request waits in a queue
                 if (releaseBuffer) {
-                    org.eclipse.jetty.io.Connection connection = c2p.getConnectionMetaData().getConnection();
-                    if (connection instanceof RelayConnection relay) {
-                        relay.releaseBuffer();
-                    } else {
-                        ConsumedRequestBuffer.release(connection);
+                    ClientConnection connection = ClientConnection.of(c2p);
+                    if (connection != null) {
+                        connection.releaseBuffer();
                     }
                 }
                 ready();

@@ -1,5 +1,7 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.gateway.loop.LoopConnector;
+import io.slagate.gateway.loop.UpstreamFactory;
 import io.slagate.config.UpstreamReuse;
 import io.slagate.gateway.stats.GatewayMetrics;
 import java.net.InetSocketAddress;
@@ -33,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * cap N_{g,s} in force plus a slack, 2·N_{g,s} + 2 with several loops): a connection released beyond the bound is closed,
  * and at the bound an idle connection of another loop or group is closed to make room: never lent across them.
  */
-final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections {
+final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections, UpstreamFactory<ServerConnection> {
     private final LoopConnector connector;
     private final String host;
     private final int port;
@@ -227,7 +229,8 @@ final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections {
     }
 
     /** The connection of a connect that succeeded: it takes the place {@code attempt} reserved. */
-    ServerConnection newConnection(EndPoint endPoint, int loop, Promise<ServerConnection> attempt) {
+    @Override
+    public ServerConnection newConnection(EndPoint endPoint, int loop, Promise<ServerConnection> attempt) {
         endPoint.setIdleTimeout(idleTimeoutMillis);
         if (!(attempt instanceof Attempt a) || !a.made.compareAndSet(false, true)) {
             open.incrementAndGet(); // no place reserved, or its attempt failed already and gave the place back

@@ -2,7 +2,7 @@ package io.slagate.gateway.proxy;
 
 import io.slagate.config.ClientPolicy;
 import io.slagate.gateway.sched.ServerSlots;
-import io.slagate.gateway.relay.ResponseHead;
+import io.slagate.gateway.http1.ResponseHead;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.stats.GatewayMetrics;
 import java.nio.ByteBuffer;

@@ -1,17 +1,13 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.gateway.listener.ClientConnection;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.IdentityHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.http.HttpParser;
-import io.slagate.gateway.relay.RelayConnection;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.AbstractConnector;
-import org.eclipse.jetty.server.internal.HttpConnection;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
 import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
@@ -29,8 +25,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SlowHeaderGuard extends AbstractLifeCycle {
     private static final Logger LOG = LoggerFactory.getLogger(SlowHeaderGuard.class);
-    private static final Set<HttpParser.State> HEADER_PHASE = EnumSet.of(HttpParser.State.METHOD, HttpParser.State.SPACE1,
-            HttpParser.State.URI, HttpParser.State.SPACE2, HttpParser.State.REQUEST_VERSION, HttpParser.State.HEADER);
 
     private final AbstractConnector connector;
     private final long halfNanos;
@@ -57,8 +51,8 @@ public final class SlowHeaderGuard extends AbstractLifeCycle {
     }
 
     private static boolean readingHead(Connection c) {
-        return c instanceof HttpConnection http ? HEADER_PHASE.contains(http.getParser().getState())
-                : c instanceof RelayConnection relay && relay.readingHead();
+        ClientConnection client = ClientConnection.of(c);
+        return client != null && client.readingHead();
     }
 
     private void sweep() {

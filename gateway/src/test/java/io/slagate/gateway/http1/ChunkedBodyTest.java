@@ -1,4 +1,4 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.http1;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.http1;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +7,7 @@ import java.util.Random;
 import java.util.TreeMap;
 
 /** Heads mutated for the differential tests, and how the two readings of one are put side by side. */
-final class HeadMutations {
+public final class HeadMutations {
     /** What mutations insert or overwrite: the bytes a smuggler plays with. */
     private static final byte[] SPICE = {' ', '\t', '\r', '\n', ':', ',', '0', '9', '-', '+', 'a', 'X', 0, 0x7f, (byte) 0xe9, '/', '"'};
 
@@ -15,7 +15,7 @@ final class HeadMutations {
     }
 
     /** {@code seed} with one to three edits: a byte replaced, inserted or deleted, or one of {@code lines} added first. */
-    static String mutate(String seed, Random r, String[] lines) {
+    public static String mutate(String seed, Random r, String[] lines) {
         StringBuilder s = new StringBuilder(seed);
         int edits = 1 + r.nextInt(3);
         for (int e = 0; e < edits; e++) {
@@ -47,7 +47,7 @@ final class HeadMutations {
         return m.toString();
     }
 
-    static String printable(String head) {
+    public static String printable(String head) {
         return head.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t").replace("\0", "\\0");
     }
 }

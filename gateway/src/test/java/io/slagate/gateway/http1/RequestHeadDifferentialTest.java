@@ -1,8 +1,8 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.http1;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.slagate.gateway.relay.RequestHead.Verdict;
+import io.slagate.gateway.http1.RequestHead.Verdict;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

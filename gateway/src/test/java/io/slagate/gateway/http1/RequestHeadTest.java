@@ -1,11 +1,11 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.http1;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.slagate.gateway.relay.RequestHead.Verdict;
+import io.slagate.gateway.http1.RequestHead.Verdict;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

@@ -1,13 +1,13 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.http1;
 
-import static io.slagate.gateway.relay.RequestHeadTest.bytes;
+import static io.slagate.gateway.http1.RequestHeadTest.bytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.slagate.gateway.relay.ResponseHead.Verdict;
+import io.slagate.gateway.http1.ResponseHead.Verdict;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.junit.jupiter.api.Test;

@@ -1,11 +1,12 @@
-package io.slagate.gateway;
+package io.slagate.gateway.listener.connector;
 
 import io.slagate.config.ClientPolicy;
 import io.slagate.config.GatewaySettings;
 import io.slagate.config.TlsSettings;
 import io.slagate.gateway.control.DirectMemoryBudget;
-import io.slagate.gateway.proxy.LoopConnector;
-import io.slagate.gateway.relay.RelayConnectionFactory;
+import io.slagate.gateway.listener.jetty.JettyConnectionFactory;
+import io.slagate.gateway.loop.LoopConnector;
+import io.slagate.gateway.listener.relay.RelayConnectionFactory;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -23,11 +24,11 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * {@code gateway.listener: relay}, the gateway's own) and the admin listener. Neither says
  * what it is (no Server, X-Powered-By or Date of its own: the server's Date is relayed).
  */
-final class Listeners {
+public final class Listeners {
     private final Server server;
     private final HttpConfiguration http = new HttpConfiguration();
 
-    Listeners(Server server) {
+    public Listeners(Server server) {
         this.server = server;
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
@@ -36,7 +37,7 @@ final class Listeners {
         http.setResponseHeaderSize(64 * 1024);
     }
 
-    LoopConnector client(GatewaySettings g) {
+    public LoopConnector client(GatewaySettings g) {
         int loops = g.loops() > 0 ? g.loops() : LoopConnector.defaultLoops();
         if (relay(g)) {
             RelayConnectionFactory relay = new RelayConnectionFactory(new HttpConfiguration(http), g.clients().requestBufferBytes(),
@@ -52,7 +53,7 @@ final class Listeners {
     }
 
     /** Whether {@code g}'s clients are read by the relay listener (configured, and plain HTTP: it serves no TLS). */
-    static boolean relay(GatewaySettings g) {
+    public static boolean relay(GatewaySettings g) {
         return g.clients().relayListener() && g.tls() == null;
     }
 
@@ -60,12 +61,12 @@ final class Listeners {
      * Why {@code g}'s client connections' read buffers may not fit the JVM's direct memory, or null. Jetty's listener
      * reads into direct memory; the relay listener into the heap.
      */
-    static String directMemoryProblem(GatewaySettings g) {
+    public static String directMemoryProblem(GatewaySettings g) {
         return relay(g) ? null : DirectMemoryBudget.problem(g.maxConnections(), g.clients().requestBufferBytes(), DirectMemoryBudget.limit());
     }
 
     /** The client listener's own counters: hand-offs between loops, and (relay listener) answers out of step with their length. */
-    static void meters(MeterRegistry registry, String gatewayId, LoopConnector clients) {
+    public static void meters(MeterRegistry registry, String gatewayId, LoopConnector clients) {
         FunctionCounter.builder("slagate.loops.handoffs", clients, LoopConnector::crossLoopTasks).tag("gateway", gatewayId)
                 .description("Tasks handed to an event loop from another thread (an admission by another loop's request, a timer)")
                 .register(registry);
@@ -77,7 +78,7 @@ final class Listeners {
         }
     }
 
-    ServerConnector admin(GatewaySettings g) {
+    public ServerConnector admin(GatewaySettings g) {
         return connector(http, g.admin().host(), g.admin().port(), "admin", ClientPolicy.DEFAULTS.requestBufferBytes());
     }
 
@@ -93,7 +94,7 @@ final class Listeners {
 
     /** HTTP/1.1 on a copy of {@code http}: the factory's input buffer size is its own, and the admin listener's would overwrite it. */
     private static HttpConnectionFactory h1(HttpConfiguration http, int inputBuffer) {
-        HttpConnectionFactory h1 = new HttpConnectionFactory(new HttpConfiguration(http));
+        HttpConnectionFactory h1 = new JettyConnectionFactory(new HttpConfiguration(http));
         h1.setInputBufferSize(inputBuffer);
         return h1;
     }

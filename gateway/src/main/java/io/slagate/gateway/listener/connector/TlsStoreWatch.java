@@ -1,4 +1,4 @@
-package io.slagate.gateway;
+package io.slagate.gateway.listener.connector;
 
 import java.io.IOException;
 import java.nio.file.Files;

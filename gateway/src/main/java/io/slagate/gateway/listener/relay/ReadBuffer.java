@@ -1,4 +1,4 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.listener.relay;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,5 +1,7 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.listener.relay;
 
+import io.slagate.gateway.http1.ChunkedBody;
+import io.slagate.gateway.http1.RequestHead;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.function.Supplier;

@@ -1,5 +1,11 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.listener.relay;
 
+import io.slagate.gateway.listener.ClientConnection;
+import org.eclipse.jetty.server.Response;
+import io.slagate.gateway.http1.ChunkedBody;
+import io.slagate.gateway.http1.HeadBytes;
+import io.slagate.gateway.http1.RequestHead;
+import io.slagate.gateway.loop.EventLoops;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.LongAdder;
@@ -30,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * its loop's thread (a non-blocking connection: the selector runs its reads itself); an answer
  * completed on another thread (a timer) finishes on the loop.
  */
-public final class RelayConnection extends AbstractConnection.NonBlocking {
+public final class RelayConnection extends AbstractConnection.NonBlocking implements ClientConnection {
     private static final Logger LOG = LoggerFactory.getLogger(RelayConnection.class);
     private static final int MAX_FIELDS = 1000;
     private static final int MAX_CHUNK_EXTENSION_BYTES = 256;
@@ -209,6 +215,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
     }
 
     /** Gives the read buffer up while a request waits with its body taken (refilled on the next read). */
+    @Override
     public void releaseBuffer() {
         buffer.releaseIfEmpty();
     }
@@ -218,7 +225,8 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
      * answer is under way ({@link #holdNext}), so this is known without a read of the caller's, which would take the
      * bytes of a request pipelined behind this one.
      */
-    public boolean clientGone() {
+    @Override
+    public boolean clientGone(Response response) {
         return !getEndPoint().isOpen() || body.endedInput();
     }
 
@@ -237,6 +245,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking {
     }
 
     /** Whether a request's head is partly here and not yet whole (for the slow-header guard). */
+    @Override
     public boolean readingHead() {
         return exchange == null && !closing && buffer.in().hasRemaining();
     }

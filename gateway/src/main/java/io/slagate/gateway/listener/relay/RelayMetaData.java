@@ -1,4 +1,4 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.listener.relay;
 
 import java.net.SocketAddress;
 import org.eclipse.jetty.http.HttpVersion;

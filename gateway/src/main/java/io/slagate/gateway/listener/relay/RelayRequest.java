@@ -1,5 +1,6 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.listener.relay;
 
+import io.slagate.gateway.http1.RequestHead;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;

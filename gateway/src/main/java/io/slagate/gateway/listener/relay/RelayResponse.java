@@ -1,5 +1,7 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.listener.relay;
 
+import io.slagate.gateway.http1.HeadBytes;
+import io.slagate.gateway.http1.SplicedFields;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;

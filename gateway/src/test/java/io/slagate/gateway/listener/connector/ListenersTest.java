@@ -1,4 +1,4 @@
-package io.slagate.gateway;
+package io.slagate.gateway.listener.connector;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

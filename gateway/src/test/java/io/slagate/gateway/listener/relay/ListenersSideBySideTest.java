@@ -1,5 +1,6 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.listener.relay;
 
+import io.slagate.gateway.http1.HeadMutations;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.slagate.config.ConfigLoader;
 import io.slagate.gateway.Gateway;

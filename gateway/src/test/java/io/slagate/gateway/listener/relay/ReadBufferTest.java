@@ -1,4 +1,4 @@
-package io.slagate.gateway.relay;
+package io.slagate.gateway.listener.relay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.ByteBuffer;
