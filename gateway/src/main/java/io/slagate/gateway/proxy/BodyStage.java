@@ -1,0 +1,50 @@
+package io.slagate.gateway.proxy;
+
+import io.slagate.gateway.soap.FaultReason;
+
+/**
+ * The body first, then the queue: no server slot is ever held waiting for a client. A UsernameToken is taken out of
+ * the body read (its unreadable security header refused: the server would read what the gateway could not).
+ */
+final class BodyStage implements IngressStage {
+    private final GatewayContext context;
+    private final UsernameTokens tokens;
+    private final long maxRequestBytes;
+    private final GatewayHandler handler;
+
+    BodyStage(GatewayContext context, UsernameTokens tokens, long maxRequestBytes, GatewayHandler handler) {
+        this.context = context;
+        this.tokens = tokens;
+        this.maxRequestBytes = maxRequestBytes;
+        this.handler = handler;
+    }
+
+    @Override
+    public Verdict apply(Ingress in) {
+        GatewayExchange ex = in.exchange;
+        if (in.body != null) {
+            ex.body = in.body; // read before the customer was known: its credential was in it
+            return stripped(ex) ? Verdict.NEXT : Verdict.ANSWERED;
+        }
+        if (!RequestBody.announced(in.request)) {
+            return Verdict.NEXT;
+        }
+        RequestBody.read(ex, tokens == null ? context.clients.bufferedRequestBytes() : tokens.bufferLimit(), maxRequestBytes,
+                context.timer, context.clients.requestBodyTimeout().toMillis(), context.clients.releaseRequestBuffer(), () -> {
+                    if (stripped(ex)) {
+                        handler.resume(in);
+                    }
+                });
+        return Verdict.PENDING;
+    }
+
+    /** False when the body's security header was refused (the exchange answered with its fault). */
+    private boolean stripped(GatewayExchange ex) {
+        FaultReason refused = tokens == null ? null : tokens.strip(ex.request, ex.body);
+        if (refused != null) {
+            ex.fault(refused);
+            return false;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,21 @@
+package io.slagate.gateway.proxy;
+
+import io.slagate.gateway.soap.FaultReason;
+
+/** Fails fast when every server of the request's pool is out of rotation: nothing to queue for. */
+final class PoolStage implements IngressStage {
+    private final GatewayContext context;
+
+    PoolStage(GatewayContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Verdict apply(Ingress in) {
+        if (context.queues.poolAvailable(in.cls)) {
+            return Verdict.NEXT;
+        }
+        in.exchange.fault(FaultReason.SERVER_UNREACHABLE);
+        return Verdict.ANSWERED;
+    }
+}
