@@ -1,35 +1,18 @@
 package io.slagate.gateway.proxy;
 
-import io.slagate.gateway.auth.CredentialFields;
 import io.slagate.config.ServerConfig;
 import io.slagate.gateway.sched.ServerSlots;
 import io.slagate.gateway.soap.FaultReason;
 import io.slagate.gateway.stats.GatewayMetrics.ServerError;
-import java.net.URI;
-import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.Response;
-import org.eclipse.jetty.client.Result;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpFields;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpURI;
-import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.util.BufferUtil;
-import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The dispatch handler (section III-A): sends an admitted request to the server holding its slot
- * and streams the answer back. Four legs, named as in Jetty's ProxyHandler: client→proxy (C2P),
- * proxy→server (P2S), server→proxy (S2P), proxy→client (P2C).
+ * The dispatch handler (section III-A): sends an admitted request to the server holding its slot, on that server's
+ * {@link Upstream} (chosen once per server), and turns what the HTTP legs report into the exchange's one outcome.
  *
  * <p>Bodies stream both ways, untouched (MTOM and multipart included); the server's next chunk is
  * demanded only once the previous one was written to the client, so a slow client slows its server
@@ -41,96 +24,42 @@ final class Dispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
 
     private final GatewayContext context;
-    private final HttpClient client;
-    private final String[] baseUrls;
-    private final long serverTimeoutMillis;
-    private final long maxRequestBytes;
     private final HealthMonitor health;
-    /** The SOAP/JMS leg, or null when no server is a JMS queue. */
-    private final JmsDispatcher jms;
+    /** Per server index, the leg that sends to it: chosen once, when the path is built. */
+    private final Upstream[] upstreams;
 
-    /** Per server index: its connection pool on the direct leg, or null (https, JMS) for Jetty's HttpClient / JMS. */
-    private final ServerConnectionPool[] pools;
-
+    /**
+     * @param pools per server index, its connection pool for the pooled HTTP/1.1 leg, or null (https, JMS)
+     * @param jms the SOAP/JMS leg, or null when no server is a JMS queue
+     */
     Dispatcher(GatewayContext context, HttpClient client, ServerConnectionPool[] pools, List<ServerConfig> servers,
                long serverTimeoutMillis, long maxRequestBytes, HealthMonitor health, JmsDispatcher jms) {
         this.context = context;
-        this.pools = pools;
-        this.jms = jms;
-        this.client = client;
-        this.baseUrls = new String[servers.size()];
-        for (int i = 0; i < baseUrls.length; i++) {
-            URI u = servers.get(i).url();
-            String s = u.toString();
-            baseUrls[i] = s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
-        }
-        this.serverTimeoutMillis = serverTimeoutMillis;
-        this.maxRequestBytes = maxRequestBytes;
         this.health = health;
+        this.upstreams = new Upstream[servers.size()];
+        HttpClientUpstream viaClient = null;
+        for (int i = 0; i < upstreams.length; i++) {
+            if (jms != null && jms.serves(i)) {
+                upstreams[i] = new JmsUpstream(context, jms);
+            } else if (pools[i] != null) {
+                upstreams[i] = new PooledUpstream(this, pools[i], serverTimeoutMillis, maxRequestBytes);
+            } else {
+                if (viaClient == null) {
+                    viaClient = new HttpClientUpstream(this, context, client, servers, serverTimeoutMillis, maxRequestBytes);
+                }
+                upstreams[i] = viaClient;
+            }
+        }
     }
 
+    /** Sends {@code ex} to the server holding its slot, on that server's leg; a send that cannot start is a server failure. */
     void forward(GatewayExchange ex) {
         try {
-            if (jms != null && jms.serves(ex.server())) {
-                // a JMS send can block (broker flow control, a reconnect): off the event loop
-                context.executor.execute(() -> {
-                    try {
-                        jms.send(ex);
-                    } catch (RuntimeException e) {
-                        LOG.warn("{} P2S could not be sent", ex, e);
-                        ex.fault(FaultReason.SERVER_FAILED);
-                    }
-                });
-                return;
-            }
-            ServerConnectionPool pool = pools[ex.server().index()];
-            if (pool != null) {
-                new ServerExchange(this, ex, ex.server(), pool, serverTimeoutMillis, maxRequestBytes).start();
-                return;
-            }
-            send(ex);
+            upstreams[ex.server().index()].send(ex);
         } catch (RuntimeException e) {
             LOG.warn("{} P2S could not be sent", ex, e);
             ex.fault(FaultReason.SERVER_FAILED);
         }
-    }
-
-    private void send(GatewayExchange ex) {
-        Request c2p = ex.request;
-        ServerSlots server = ex.server();
-        HttpURI uri = c2p.getHttpURI();
-        String pathQuery = uri.getPathQuery();
-        var p2s = client.newRequest(baseUrls[server.index()] + (pathQuery == null ? "/" : pathQuery))
-                .method(c2p.getMethod())
-                .timeout(serverTimeoutMillis, TimeUnit.MILLISECONDS);
-        HttpFields c2pHeaders = c2p.getHeaders();
-        Set<String> listed = HopByHop.connectionListed(c2pHeaders);
-        boolean trusted = context.forwarded.trusts(c2p);
-        String host = Forwarded.host(c2p, c2pHeaders);
-        p2s.headers(h -> {
-            h.put(HttpHeader.HOST, host); // the address the client used: the server publishes it, not its own
-            CredentialFields credentials = context.credentialFields;
-            for (HttpField f : c2pHeaders) {
-                if (HopByHop.copiedUpstream(f, listed, trusted) && (credentials == null || !credentials.withheld(f))) {
-                    h.add(f);
-                }
-            }
-            Forwarded.put(c2p, c2pHeaders, trusted, host, h::put);
-            if (ex.startedTrace != null) {
-                h.put("traceparent", ex.startedTrace);
-            }
-            if (credentials != null && credentials.identityHeader() != null && ex.customer() != null) {
-                h.put(credentials.identityHeader(), CredentialFields.identityValue(ex.customer()));
-            }
-        });
-        if (ex.body != null) {
-            p2s.body(new LimitedRequestContent(ex, maxRequestBytes));
-        }
-        p2s.onRequestCommit(r -> ex.markCommitted());
-        if (LOG.isDebugEnabled()) {
-            LOG.debug("{} P2S {} {} to {}", ex, c2p.getMethod(), pathQuery, server.id());
-        }
-        p2s.send(new ServerResponseListener(ex, server));
     }
 
     /**
@@ -208,106 +137,4 @@ final class Dispatcher {
         return null;
     }
 
-    /**
-     * S2P and P2C: relays the server's response, or turns its failure into one fault.
-     *
-     * <p>The exchange ends only when both the upstream exchange is complete ({@link #onComplete},
-     * request side included) and the last response byte was written to the client. Ending it at
-     * the last write alone is a race: a server may answer before the proxy finished sending the
-     * request (T1 writes the response's last byte and completes the client callback; Jetty then
-     * fails the unread request body; T2, still sending that body upstream, fails with "channel
-     * already completed" and the upstream connection is never released: one leaked connection
-     * per occurrence, a deadlock once the pool is bounded).
-     */
-    private final class ServerResponseListener implements Response.Listener {
-        private final GatewayExchange ex;
-        private final ServerSlots server;
-        /** Set once the whole response was received; then a late request-side failure is harmless. */
-        private volatile boolean responseSucceeded;
-        /** Two events end a relayed exchange: upstream complete, last client write done. */
-        private final AtomicInteger pendingEnds = new AtomicInteger(2);
-        private volatile Throwable clientWriteFailure;
-
-        ServerResponseListener(GatewayExchange ex, ServerSlots server) {
-            this.ex = ex;
-            this.server = server;
-        }
-
-        @Override
-        public void onHeaders(Response s2p) {
-            answered(ex, server, s2p.getStatus());
-            var p2c = ex.response;
-            p2c.setStatus(s2p.getStatus());
-            HttpFields s2pHeaders = s2p.getHeaders();
-            Set<String> listed = HopByHop.connectionListed(s2pHeaders);
-            HttpFields.Mutable out = p2c.getHeaders();
-            for (HttpField f : s2pHeaders) {
-                if (!HopByHop.isHopByHop(f, listed)) {
-                    out.add(f);
-                }
-            }
-            out.add(context.classFields[ex.classIndex()]);
-            out.add(GatewayContext.queueMillisField(TimeUnit.NANOSECONDS.toMillis(ex.queueingNanos())));
-            ex.workingSetDeclared(s2pHeaders);
-        }
-
-        @Override
-        public void onContent(Response s2p, Content.Chunk chunk, Runnable demander) {
-            ByteBuffer content = chunk.getByteBuffer();
-            if (!content.hasRemaining()) {
-                demander.run();
-                return;
-            }
-            chunk.retain();
-            ex.response.write(false, content, new Callback() {
-                @Override
-                public void succeeded() {
-                    chunk.release();
-                    demander.run(); // demand the next chunk only once this one reached the client
-                }
-
-                @Override
-                public void failed(Throwable x) {
-                    chunk.release();
-                    s2p.abort(x); // the client is gone: stop the server exchange too
-                }
-
-                @Override
-                public InvocationType getInvocationType() {
-                    return InvocationType.NON_BLOCKING;
-                }
-            });
-        }
-
-        @Override
-        public void onSuccess(Response s2p) {
-            responseSucceeded = true;
-            // The server is done: its slot can serve the next request while the last bytes go out.
-            ex.releaseSlot();
-            ex.response.write(true, BufferUtil.EMPTY_BUFFER, Callback.from(this::ended, x -> {
-                clientWriteFailure = x;
-                ended();
-            }));
-        }
-
-        private void ended() {
-            if (pendingEnds.decrementAndGet() == 0) {
-                Throwable x = clientWriteFailure;
-                if (x == null) {
-                    ex.completed();
-                } else {
-                    ex.clientFailed(x);
-                }
-            }
-        }
-
-        @Override
-        public void onComplete(Result result) {
-            if (result.isSucceeded() || responseSucceeded) {
-                ended(); // a request-side failure after the full response (client went away) changes nothing
-                return;
-            }
-            upstreamFailed(ex, server, result.getFailure(), result.getRequestFailure(), result.getResponse().getStatus() != 0);
-        }
-    }
 }

@@ -105,8 +105,9 @@ final class JmsDispatcher extends AbstractLifeCycle {
         return servers.stream().anyMatch(ServerConfig::isJms);
     }
 
-    boolean serves(ServerSlots server) {
-        return queueNames[server.index()] != null;
+    /** Whether server {@code index} is a JMS queue. */
+    boolean serves(int index) {
+        return queueNames[index] != null;
     }
 
     /** Connects on its own thread: an unreachable broker host can take a TCP connect timeout to refuse. */
