@@ -1,5 +1,7 @@
 package io.slagate.experiment;
 
+import io.slagate.experiment.paper.GapNoise;
+import io.slagate.experiment.paper.ExperimentSetup;
 import io.slagate.load.LoadGenerator;
 import io.slagate.load.LoadSpec;
 import io.slagate.load.SecondSample;

@@ -1,5 +1,6 @@
 package io.slagate.experiment;
 
+import io.slagate.experiment.paper.ExperimentSetup;
 import io.slagate.experiment.twin.PolicyComparison;
 import io.slagate.experiment.twin.TwinExperiments;
 import io.slagate.gateway.sched.Allocation;

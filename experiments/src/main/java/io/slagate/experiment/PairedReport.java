@@ -1,5 +1,6 @@
 package io.slagate.experiment;
 
+import io.slagate.experiment.paper.GapNoise;
 import io.slagate.experiment.twin.PolicyComparison;
 import java.time.Duration;
 import java.util.List;

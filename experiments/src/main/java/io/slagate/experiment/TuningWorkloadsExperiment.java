@@ -1,5 +1,6 @@
 package io.slagate.experiment;
 
+import io.slagate.experiment.paper.ExperimentSetup;
 import io.slagate.bus.message.ControlMessage;
 import io.slagate.config.ConfigLoader;
 import io.slagate.load.LoadGenerator;

@@ -1,6 +1,6 @@
 package io.slagate.experiment.twin;
 
-import io.slagate.experiment.GapNoise;
+import io.slagate.experiment.paper.GapNoise;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

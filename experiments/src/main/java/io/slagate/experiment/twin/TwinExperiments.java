@@ -1,7 +1,7 @@
 package io.slagate.experiment.twin;
 
 import io.slagate.config.SlagateConfig;
-import io.slagate.experiment.ExperimentSetup;
+import io.slagate.experiment.paper.ExperimentSetup;
 import java.util.ArrayList;
 import java.util.List;
 

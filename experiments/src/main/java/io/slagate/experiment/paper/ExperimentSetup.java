@@ -1,4 +1,4 @@
-package io.slagate.experiment;
+package io.slagate.experiment.paper;
 
 import io.slagate.config.ConfigLoader;
 import io.slagate.config.PercentileGoal;
@@ -20,7 +20,7 @@ public record ExperimentSetup(double scale, int concurrency, String scheduler, d
         this(scale, concurrency, scheduler, resolution, "auto", concurrency / 2.0);
     }
 
-    ExperimentSetup(double scale, int concurrency, String scheduler, double resolution, String model, double premiumWeight) {
+    public ExperimentSetup(double scale, int concurrency, String scheduler, double resolution, String model, double premiumWeight) {
         this(scale, concurrency, scheduler, resolution, model, premiumWeight, 0);
     }
 
@@ -29,10 +29,10 @@ public record ExperimentSetup(double scale, int concurrency, String scheduler, d
      * times its mean target (premium p95 ≤ 5 paper-seconds, basic p95 ≤ 7.5): an exponential response time's
      * 95th percentile is 3× its mean, so the goals are as contested as the paper's means.
      */
-    static final double PERCENTILE_TARGET_FACTOR = 2.5;
+    public static final double PERCENTILE_TARGET_FACTOR = 2.5;
 
     /** The goal threshold of a class whose mean target is {@code meanTarget} paper-seconds, in paper-seconds. */
-    double goal(double meanTarget) {
+    public double goal(double meanTarget) {
         return percentile > 0 ? meanTarget * PERCENTILE_TARGET_FACTOR : meanTarget;
     }
 
@@ -46,7 +46,7 @@ public record ExperimentSetup(double scale, int concurrency, String scheduler, d
     public static final String PREMIUM_USER = "gold-customer";
     public static final String BASIC_USER = "silver-customer";
 
-    Duration paper(double seconds) {
+    public Duration paper(double seconds) {
         return Duration.ofNanos((long) (seconds * scale * 1e9));
     }
 
@@ -55,17 +55,17 @@ public record ExperimentSetup(double scale, int concurrency, String scheduler, d
     }
 
     /** The set-up with one server of N_s = {@code concurrency} slots per URL, all in one pool. */
-    SlagateConfig config(List<String> backendUrls) {
+    public SlagateConfig config(List<String> backendUrls) {
         return config(backendUrls, String.valueOf(concurrency));
     }
 
     /** The same with each server's {@code concurrency:} written as given, e.g. {@code {auto: true, start: 1, max: 250}}. */
-    SlagateConfig config(List<String> backendUrls, String concurrencyYaml) {
+    public SlagateConfig config(List<String> backendUrls, String concurrencyYaml) {
         return config(backendUrls, concurrencyYaml, "");
     }
 
     /** The same with more gateway settings, e.g. {@code "  localLimit: true\n"}. */
-    SlagateConfig config(List<String> backendUrls, String concurrencyYaml, String gatewayExtra) {
+    public SlagateConfig config(List<String> backendUrls, String concurrencyYaml, String gatewayExtra) {
         return config(backendUrls, concurrencyYaml, gatewayExtra, "");
     }
 
@@ -75,7 +75,7 @@ public record ExperimentSetup(double scale, int concurrency, String scheduler, d
     }
 
     /** The configuration's text (for a file a running system reloads). */
-    String yaml(List<String> backendUrls, String concurrencyYaml, String gatewayExtra, String controllerExtra) {
+    public String yaml(List<String> backendUrls, String concurrencyYaml, String gatewayExtra, String controllerExtra) {
         StringBuilder servers = new StringBuilder();
         for (int i = 0; i < backendUrls.size(); i++) {
             servers.append(String.format(Locale.ROOT, "  - { id: s%d, url: \"%s\", concurrency: %s }%n", i + 1, backendUrls.get(i),

@@ -1,4 +1,4 @@
-package io.slagate.experiment;
+package io.slagate.experiment.paper;
 
 import java.util.List;
 import java.util.SplittableRandom;
@@ -16,7 +16,7 @@ public final class GapNoise {
     }
 
     /** One run's utility spread σ, pooled over the phases' re-measured pairs {U₁, U₂}; NaN with none. */
-    static double oneRunSd(List<double[]> pairs) {
+    public static double oneRunSd(List<double[]> pairs) {
         double sum = 0;
         for (double[] p : pairs) {
             double d = p[0] - p[1];
@@ -30,7 +30,7 @@ public final class GapNoise {
      * one of {@code phases} phases of each of {@code runs} runs, the runs sharing each phase's oracle (mean of two
      * runs), each reading with spread {@code sd}: a seeded Monte Carlo of {@code draws} sweeps.
      */
-    static double chanceEqualMeets(double sd, int phases, int runs, double threshold, int draws, long seed) {
+    public static double chanceEqualMeets(double sd, int phases, int runs, double threshold, int draws, long seed) {
         if (!(sd >= 0) || phases < 1 || runs < 1 || draws < 1) {
             throw new IllegalArgumentException("sd ≥ 0, phases, runs and draws ≥ 1");
         }

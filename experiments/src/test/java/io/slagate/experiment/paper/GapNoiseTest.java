@@ -1,4 +1,4 @@
-package io.slagate.experiment;
+package io.slagate.experiment.paper;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
