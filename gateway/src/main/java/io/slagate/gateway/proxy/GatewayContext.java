@@ -41,24 +41,30 @@ final class GatewayContext {
     final Forwarded forwarded;
     /** Body deadlines (only for bodies that do not come with their headers). */
     final ScheduledExecutorService timer;
+    /** Set once, right after construction: the dispatcher is built over this context (its one late field). */
     Dispatcher dispatcher;
     /** Locality dispatch: the request header that is part of a request type (null: none), and the response header declaring working sets (null: none). */
-    String localityKeyHeader;
-    String workingSetHeader;
+    final String localityKeyHeader;
+    final String workingSetHeader;
     /** Per class, its deadline ({@code deadline:}), or null: the class has none, and no client header gives it one. */
     final Duration[] deadlines;
     /** The access log, or null when it is off. */
-    AccessLog accessLog;
+    final AccessLog accessLog;
     /** Decides which requests are traced and takes their spans when they end; null: tracing off. */
-    Tracer tracer;
+    final Tracer tracer;
     /** The subscription quotas (every configuration's: they outlive a reload). */
-    Quotas quotas;
+    final Quotas quotas;
     /** Proves customers, or null: the customer is the name a request claims. */
-    Authenticator authenticator;
+    final Authenticator authenticator;
     /** What of a client's credentials is kept from the server, and the verified-identity header; null: authentication off. */
-    CredentialFields credentialFields;
+    final CredentialFields credentialFields;
     /** The WWW-Authenticate fields of a 401, encoded once. */
-    HttpField[] challenges = new HttpField[0];
+    final HttpField[] challenges;
+
+    /** What the gateway's settings decide for every request: its records, quotas, authentication and locality headers. */
+    record Policies(AccessLog accessLog, Tracer tracer, Quotas quotas, Authenticator authenticator, CredentialFields credentialFields,
+                    HttpField[] challenges, String localityKeyHeader, String workingSetHeader) {
+    }
     private static final HttpField[] QUEUE_MILLIS = new HttpField[100];
 
     static {
@@ -75,8 +81,16 @@ final class GatewayContext {
 
     GatewayContext(String gatewayId, String[] classNames, QueueManager queues, GatewayMetrics metrics, Executor executor,
                    LongSupplier clock, FaultStatus faultStatus, int retryAfterSeconds, ClientPolicy clients,
-                   ScheduledExecutorService timer, LoopConnector loops) {
+                   ScheduledExecutorService timer, LoopConnector loops, Policies policies) {
         this.loops = loops;
+        this.accessLog = policies.accessLog();
+        this.tracer = policies.tracer();
+        this.quotas = policies.quotas();
+        this.authenticator = policies.authenticator();
+        this.credentialFields = policies.credentialFields();
+        this.challenges = policies.challenges();
+        this.localityKeyHeader = policies.localityKeyHeader();
+        this.workingSetHeader = policies.workingSetHeader();
         this.clients = clients;
         this.forwarded = new Forwarded(new ClientAddress(clients.trustedProxies()));
         this.timer = timer;

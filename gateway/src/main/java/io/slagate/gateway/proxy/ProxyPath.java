@@ -50,22 +50,17 @@ public final class ProxyPath extends ContainerLifeCycle {
         addBean(client);
 
         String[] names = config.classes().stream().map(TrafficClassConfig::name).toArray(String[]::new);
+        HttpField[] challenges = authenticator == null ? new HttpField[0] : authenticator.challenges().stream()
+                .map(c -> new PreEncodedHttpField(HttpHeader.WWW_AUTHENTICATE, c)).toArray(HttpField[]::new);
+        GatewayContext.Policies policies = new GatewayContext.Policies(
+                g.accessLog().on() || g.accessLog().startTrace() ? new AccessLog(g.accessLog(), records.accessLog) : null,
+                records.spans == null ? null : new Tracer(g.tracing().sampling(), records.spans), quotas, authenticator,
+                CredentialFields.of(g.authentication()), challenges, g.locality().key(), g.locality().workingSetHeader());
         GatewayContext context = new GatewayContext(g.id(), names, queues, metrics, threads, clock, g.faultStatus(), 1,
-                g.clients(), timer, loops);
+                g.clients(), timer, loops, policies);
         for (int c = 0; c < names.length; c++) {
             context.deadlines[c] = config.classes().get(c).deadline();
         }
-        context.accessLog = g.accessLog().on() || g.accessLog().startTrace() ? new AccessLog(g.accessLog(), records.accessLog) : null;
-        context.tracer = records.spans == null ? null : new Tracer(g.tracing().sampling(), records.spans);
-        context.quotas = quotas;
-        context.authenticator = authenticator;
-        context.credentialFields = CredentialFields.of(g.authentication());
-        if (authenticator != null) {
-            context.challenges = authenticator.challenges().stream()
-                    .map(c -> new PreEncodedHttpField(HttpHeader.WWW_AUTHENTICATE, c)).toArray(HttpField[]::new);
-        }
-        context.localityKeyHeader = g.locality().key();
-        context.workingSetHeader = g.locality().workingSetHeader();
         HealthMonitor health = new HealthMonitor(queues, client, timer, config.servers(), g.health(), g.connectTimeout().toMillis());
         jms = JmsDispatcher.anyJms(config.servers()) ? new JmsDispatcher(context, config.bus(), config.servers(),
                 g.serverTimeout().toMillis(), g.maxRequestBytes(), timer) : null;
