@@ -340,7 +340,7 @@ class ConsoleBrowserTest {
     }
 
     private static TuningPartition partition(ControlLoop loop, String name) {
-        return loop.tuningPartitions().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
+        return loop.view().tuningPartitions().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
     }
 
     /**
