@@ -184,8 +184,8 @@ class ControlPlaneEndToEndTest {
         }
         for (Gateway g : gws) {
             // a completion is counted once its last write's callback ran, which may be just after the client read it
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
-            assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(),
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().counts().inFlight() == 0);
+            assertEquals(g.metrics().counts().arrivedTotal(), g.metrics().counts().completedTotal() + g.metrics().counts().faultedTotal(),
                     "the gateway's counters balance");
         }
     }

@@ -134,10 +134,10 @@ class GatewayKnobsEndToEndTest {
         second.reply("<r2/>");
         assertEquals(200, waitingSafe.get(10, TimeUnit.SECONDS).getStatus());
 
-        assertEquals(1, gateway.metrics().faulted(FaultReason.QUEUE_TIMEOUT));
+        assertEquals(1, gateway.metrics().counts().faulted(FaultReason.QUEUE_TIMEOUT));
         // a completion is counted once its last write's callback ran, which may be just after the client read it
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gateway.metrics().inFlight() == 0);
-        assertEquals(gateway.metrics().arrivedTotal(), gateway.metrics().completedTotal() + gateway.metrics().faultedTotal(),
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gateway.metrics().counts().inFlight() == 0);
+        assertEquals(gateway.metrics().counts().arrivedTotal(), gateway.metrics().counts().completedTotal() + gateway.metrics().counts().faultedTotal(),
                 "every request ended once");
         await("the report counts the shed request as the trial class's failure").atMost(DEADLINE).until(() -> {
             FlowStatsMessage trial = agent.statsMessage().flows().get(1);

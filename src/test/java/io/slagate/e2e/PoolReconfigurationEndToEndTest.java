@@ -149,10 +149,10 @@ class PoolReconfigurationEndToEndTest {
     /** Once nothing is in flight (a client may hold its answer before the completion is counted): arrived = answered. */
     private static void assertCountersBalance(Gateway gw) {
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (gw.metrics().inFlight() > 0 && System.nanoTime() < deadline) {
+        while (gw.metrics().counts().inFlight() > 0 && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
-        assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
-                + gw.metrics().inFlight(), "the gateway's counters balance");
+        assertEquals(gw.metrics().counts().arrivedTotal(), gw.metrics().counts().completedTotal() + gw.metrics().counts().faultedTotal()
+                + gw.metrics().counts().inFlight(), "the gateway's counters balance");
     }
 }

@@ -80,10 +80,10 @@ class TuningSplitEndToEndTest {
                 assertEquals(0, s.lost(), "every request sent was answered: " + s);
                 assertEquals(s.sent(), s.answered());
                 assertTrue(s.sent() > 1000, "the load ran: " + s.sent());
-                await("the gateway drains").atMost(DEADLINE).until(() -> gateway.metrics().inFlight() == 0);
-                assertEquals(gateway.metrics().arrivedTotal(), gateway.metrics().completedTotal() + gateway.metrics().faultedTotal(),
+                await("the gateway drains").atMost(DEADLINE).until(() -> gateway.metrics().counts().inFlight() == 0);
+                assertEquals(gateway.metrics().counts().arrivedTotal(), gateway.metrics().counts().completedTotal() + gateway.metrics().counts().faultedTotal(),
                         "the gateway's counters balance");
-                assertEquals(s.sent(), gateway.metrics().arrivedTotal(), "each request reached the gateway once");
+                assertEquals(s.sent(), gateway.metrics().counts().arrivedTotal(), "each request reached the gateway once");
             }
         }
     }

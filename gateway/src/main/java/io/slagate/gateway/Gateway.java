@@ -242,7 +242,7 @@ public final class Gateway implements AutoCloseable {
         current.queues().expireOverdue();
         for (Generation old : retiring) {
             old.queues().expireOverdue();
-            if (old.metrics().ownInFlight() == 0) {
+            if (old.metrics().counts().ownInFlight() == 0) {
                 retiring.remove(old);
                 // its last responses may still be on their way to the clients: stop its client a little later
                 timer.schedule(guarded("retire a configuration", () -> stopQuietly(old.proxy())), 5, TimeUnit.SECONDS);
@@ -270,18 +270,18 @@ public final class Gateway implements AutoCloseable {
             accepting = false;
             current.proxy().stopAccepting();
         }
-        long draining = current.metrics().inFlight();
+        long draining = current.metrics().counts().inFlight();
         long stopStarted = System.nanoTime();
         LOG.info("gateway {} stopping: new requests get a shutting-down fault; draining {} in flight (up to {})",
                 current.config().gateway().id(), draining, grace);
         long deadline = System.nanoTime() + grace.toNanos();
-        while (current.metrics().inFlight() > 0 && System.nanoTime() - deadline < 0) {
+        while (current.metrics().counts().inFlight() > 0 && System.nanoTime() - deadline < 0) {
             current.queues().expireOverdue();
             retiring.forEach(g -> g.queues().expireOverdue());
             TimeUnit.MILLISECONDS.sleep(10);
         }
-        if (current.metrics().inFlight() > 0) {
-            LOG.warn("stopping with {} requests still in flight after {}", current.metrics().inFlight(), grace);
+        if (current.metrics().counts().inFlight() > 0) {
+            LOG.warn("stopping with {} requests still in flight after {}", current.metrics().counts().inFlight(), grace);
         } else if (draining > 0) {
             LOG.info("gateway {} drained in {} ms", current.config().gateway().id(), (System.nanoTime() - stopStarted) / 1_000_000);
         }
@@ -439,7 +439,7 @@ public final class Gateway implements AutoCloseable {
         retiring.add(gen);
         LOG.info("gateway {}: now {} classes, {} servers (N_g = {}); the previous configuration finishes its {} requests",
                 live.id(), effective.classes().size(), effective.servers().size(), fresh.queues().allocation().totalCap(),
-                gen.metrics().ownInFlight());
+                gen.metrics().counts().ownInFlight());
         return complete;
     }
 

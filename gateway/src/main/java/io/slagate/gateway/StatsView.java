@@ -23,10 +23,10 @@ final class StatsView {
                                   List<Map<String, Object>> capacity, Quotas quotas) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("gateway", config.gateway().id());
-        m.put("inFlight", metrics.inFlight());
-        m.put("arrived", metrics.arrivedTotal());
-        m.put("completed", metrics.completedTotal());
-        m.put("faulted", metrics.faultedTotal());
+        m.put("inFlight", metrics.counts().inFlight());
+        m.put("arrived", metrics.counts().arrivedTotal());
+        m.put("completed", metrics.counts().completedTotal());
+        m.put("faulted", metrics.counts().faultedTotal());
         Allocation a = queues.allocation();
         Map<String, Object> alloc = new LinkedHashMap<>();
         alloc.put("version", a.version());

@@ -122,9 +122,9 @@ class EventLoopTest {
 
         held.reply(Soap.envelope11("late"));
         assertEquals(200, waiting.get(10, TimeUnit.SECONDS).getStatus());
-        await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().completedTotal() == 101);
-        assertEquals(0, g.metrics().faultedTotal());
-        assertEquals(0, g.metrics().inFlight());
+        await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().counts().completedTotal() == 101);
+        assertEquals(0, g.metrics().counts().faultedTotal());
+        assertEquals(0, g.metrics().counts().inFlight());
     }
 
     @Test
@@ -178,9 +178,9 @@ class EventLoopTest {
         // exchange ran: about half the queued requests are admitted by the other loop's completion
         assertTrue(g.crossLoopTasks() - crossBefore > 10, "cross-loop admissions: " + (g.crossLoopTasks() - crossBefore));
         assertEquals(0, g.crossLoopHandOuts(0), "a server connection served an exchange of another loop");
-        await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().completedTotal() == n);
-        assertEquals(0, g.metrics().faultedTotal());
-        assertEquals(0, g.metrics().inFlight());
+        await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().counts().completedTotal() == n);
+        assertEquals(0, g.metrics().counts().faultedTotal());
+        assertEquals(0, g.metrics().counts().inFlight());
         assertEquals(n, b.received());
     }
 }

@@ -93,12 +93,12 @@ class ReconfigureTest {
                 String metrics = client.GET("http://127.0.0.1:" + gw.adminPort() + "/metrics").getContentAsString();
                 assertTrue(metrics.contains("slagate_queue_length{class=\"gold\""), "the new class has its gauges");
                 assertFalse(metrics.contains("slagate_queue_length{class=\"basic\""), "the deleted class's gauges are gone");
-                assertEquals(5, gw.metrics().arrivedTotal());
+                assertEquals(5, gw.metrics().counts().arrivedTotal());
                 // every request was answered; the last completion may still be counting when its client has the answer
-                await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
-                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal(),
+                await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().counts().inFlight() == 0);
+                assertEquals(gw.metrics().counts().arrivedTotal(), gw.metrics().counts().completedTotal() + gw.metrics().counts().faultedTotal(),
                         "the counters balance across the change");
-                assertEquals(0, gw.metrics().inFlight());
+                assertEquals(0, gw.metrics().counts().inFlight());
 
                 // a change of the gateway's own listener needs a restart: the rest is applied, the answer says so
                 assertFalse(gw.reconfigure(config(", maxConnections: 7", twoServers, after, "")));
@@ -140,8 +140,8 @@ class ReconfigureTest {
                 for (CompletableFuture<ContentResponse> f : first) {
                     assertEquals(200, f.get(20, TimeUnit.SECONDS).getStatus());
                 }
-                await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
-                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal(),
+                await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().counts().inFlight() == 0);
+                assertEquals(gw.metrics().counts().arrivedTotal(), gw.metrics().counts().completedTotal() + gw.metrics().counts().faultedTotal(),
                         "the counters balance across both changes");
             } finally {
                 client.stop();

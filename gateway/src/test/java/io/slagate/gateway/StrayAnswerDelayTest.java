@@ -102,8 +102,8 @@ class StrayAnswerDelayTest {
                 assertEquals(0, after.notOwn(), "once distrusted, a server's strays reach nobody: " + after);
             }
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
-        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().counts().inFlight() == 0);
+        assertEquals(g.metrics().counts().arrivedTotal(), g.metrics().counts().completedTotal() + g.metrics().counts().faultedTotal(), "arrived = completed + faulted");
         assertTrue(o.own() > 0, "the servers answered: " + o);
     }
 }

@@ -82,8 +82,8 @@ class UpstreamBoundTest {
             watch.join();
         }
         assertEquals(CLIENTS * PER_CLIENT, own, "every answer its own");
-        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
-        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().counts().inFlight() == 0);
+        assertEquals(g.metrics().counts().arrivedTotal(), g.metrics().counts().completedTotal() + g.metrics().counts().faultedTotal(), "arrived = completed + faulted");
         int bound = CAP + UpstreamSettings.idleSlack(CAP, LOOPS);
         assertTrue(peakHere.get() <= bound, "the gateway held " + peakHere.get() + " connections at once; bound " + bound);
         // what the server holds once the closes have reached it (without the bound each of the 4 loops keeps up to 4 idle)

@@ -69,8 +69,8 @@ class UpstreamReuseTest {
     }
 
     private static void assertBalanced(Gateway g) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
-        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().counts().inFlight() == 0);
+        assertEquals(g.metrics().counts().arrivedTotal(), g.metrics().counts().completedTotal() + g.metrics().counts().faultedTotal(), "arrived = completed + faulted");
     }
 
     @Test

@@ -41,9 +41,9 @@ public final class GatewayMetrics {
     }
 
     private final String[] classNames;
-    private final Counter[] arrivals;
-    private final Counter[] completions;
-    private final Counter[][] faults;
+    final Counter[] arrivals;
+    final Counter[] completions;
+    final Counter[][] faults;
     private final Timer[] responseTime;
     private final Timer[] queueingTime;
     private final Timer[] serviceTime;
@@ -53,12 +53,12 @@ public final class GatewayMetrics {
     /** Per server: answers and their service time since the last local-limit tick (read and reset by the tick). */
     private final LongAdder[] serverTickAnswers;
     private final LongAdder[] serverTickNanos;
-    private final Counter[][] serverErrors;
-    private final Totals totals;
-    private final AtomicInteger inFlight;
+    final Counter[][] serverErrors;
+    final Totals totals;
+    final AtomicInteger inFlight;
     // this configuration's own arrivals and answers: striped adders, uncontended on the request path
-    private final LongAdder ownArrived = new LongAdder();
-    private final LongAdder ownAnswered = new LongAdder();
+    final LongAdder ownArrived = new LongAdder();
+    final LongAdder ownAnswered = new LongAdder();
     private final List<Meter> gauges = new ArrayList<>();
     private final MeterRegistry registry;
     private final SlagateConfig config;
@@ -89,6 +89,13 @@ public final class GatewayMetrics {
     private final Map<Integer, UpstreamConnections> upstream = new ConcurrentHashMap<>();
 
     /** Server {@code s}'s connection counters, registered with the gauges. */
+    private final GatewayCounts counts = new GatewayCounts(this);
+
+    /** What this gateway has counted so far (arrivals, answers, faults, requests in flight), read as of now. */
+    public GatewayCounts counts() {
+        return counts;
+    }
+
     public void upstreamConnections(int s, UpstreamConnections c) {
         upstream.put(s, c);
     }
@@ -314,22 +321,6 @@ public final class GatewayMetrics {
         serverErrors[serverIndex][kind.ordinal()].increment();
     }
 
-    /** Failed exchanges of one kind charged to a server so far. */
-    public long serverErrors(int serverIndex, ServerError kind) {
-        return (long) serverErrors[serverIndex][kind.ordinal()].count();
-    }
-
-    public int inFlight() {
-        return inFlight.get();
-    }
-
-    /** Requests of this configuration accepted and not yet answered (the gateway's total is {@link #inFlight}). */
-    public long ownInFlight() {
-        // answered first: a request answered between the two reads cannot make it look drained
-        long answered = ownAnswered.sum();
-        return ownArrived.sum() - answered;
-    }
-
     /** Registers the gauges over this configuration's queues and slots (see the constructor). */
     public void registerGauges() {
         String gw = config.gateway().id();
@@ -389,35 +380,6 @@ public final class GatewayMetrics {
     public void retireGauges() {
         gauges.forEach(registry::remove);
         gauges.clear();
-    }
-
-    /** Requests of class {@code c} received so far (by this configuration's metrics). */
-    public long arrivedCount(int c) {
-        return (long) arrivals[c].count();
-    }
-
-    public long arrivedTotal() {
-        return totals.arrived.sum();
-    }
-
-    public long completedTotal() {
-        return totals.completed.sum();
-    }
-
-    public long faultedTotal() {
-        return totals.faulted.sum();
-    }
-
-    public long faulted(FaultReason reason) {
-        long n = 0;
-        for (Counter[] row : faults) {
-            n += (long) row[reason.ordinal()].count();
-        }
-        return n;
-    }
-
-    public long completed(int c) {
-        return (long) completions[c].count();
     }
 
     /** Closes the current reporting interval of every class (called every reporting interval). */
