@@ -106,7 +106,7 @@ class BusIdentitiesEndToEndTest {
                         """.formatted(backend.url(), brokerPort));
                 try (EmbeddedSystem gw3 = EmbeddedSystem.start(ConfigLoader.load(gw3File), EmbeddedSystem.Parts.GATEWAY)) {
                     await("gw3 hears its refusal").atMost(DEADLINE).until(() -> {
-                        String why = gw3.gateway().notReadyReason();
+                        String why = gw3.gateway().readiness().notReadyReason();
                         return why != null && why.contains("refused this gateway's join") && why.contains("not bound");
                     });
                     assertTrue(gw3.gateway().registry().get("slagate.bus.roster.refused").functionCounter().count() >= 1);

@@ -94,7 +94,7 @@ public final class GatewayAgent implements AutoCloseable {
         });
         listenForCredentials();
         bus.onConnected(() -> heartbeat(HeartbeatMessage.JOIN));
-        bus.onRefused(gateway::notReady);
+        bus.onRefused(gateway.readiness()::notReady);
         bus.whileLost("the last allocation stays in force; requests keep flowing under it");
         gateway.addReportListener(this::report);
         // a surge is reported at once, naming the class, so the manager runs a cycle now rather than at its next
@@ -127,7 +127,7 @@ public final class GatewayAgent implements AutoCloseable {
             String why = "resource manager " + r.managerId() + " refused this gateway's join (bus account " + own + "): " + r.reason();
             LOG.warn("{}; it runs on its last or startup allocation until a manager admits it", why);
             refusedJoin = true;
-            gateway.awaitAllocation(why);
+            gateway.readiness().awaitAllocation(why);
         } else {
             impersonations.incrementAndGet();
             LOG.warn("bus account {} tried to join as this gateway ({}); resource manager {} refused it: {}", r.account(), id,
@@ -277,7 +277,7 @@ public final class GatewayAgent implements AutoCloseable {
         startup.allocated();
         if (refusedJoin) {
             refusedJoin = false; // a manager admitted it since: /ready no longer gives the refusal
-            gateway.allocationInForce();
+            gateway.readiness().allocationInForce();
         }
         applied.incrementAndGet();
         lastAppliedMillis.set(System.currentTimeMillis());

@@ -46,7 +46,7 @@ final class StartupAdmission {
                 waiting = true;
                 gateway.setAllocation(startupAllocation(config));
                 int caps = config.gateway().startup().caps();
-                gateway.awaitAllocation("waiting for the first allocation from a resource manager (" + (caps == 0
+                gateway.readiness().awaitAllocation("waiting for the first allocation from a resource manager (" + (caps == 0
                         ? "requests wait in their queues for it)" : "serving at most " + caps + " request(s) per server meanwhile)"));
             }
         }
@@ -70,7 +70,7 @@ final class StartupAdmission {
     void allocated() {
         if (waiting) {
             waiting = false;
-            gateway.allocationInForce();
+            gateway.readiness().allocationInForce();
         }
     }
 
@@ -98,7 +98,7 @@ final class StartupAdmission {
             gateway.setAllocation(fallback);
             waiting = false;
         }
-        gateway.allocationInForce();
+        gateway.readiness().allocationInForce();
         LOG.warn("no resource manager heard for {} ms: gateway {} serves on the static allocation {} (each server's whole"
                 + " configured cap); a manager's allocation replaces it when one is heard", TimeUnit.NANOSECONDS.toMillis(timeoutNanos),
                 gateway.config().gateway().id(), fallback);

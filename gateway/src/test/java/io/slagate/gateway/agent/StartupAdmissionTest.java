@@ -32,11 +32,11 @@ class StartupAdmissionTest {
         StartupAdmission s = new StartupAdmission(g, now::get, () -> busAnswered);
         assertArrayEquals(new int[] {0, 0}, g.queues().allocation().caps(), "not the static 10 and 6: others may hold them");
         assertArrayEquals(new double[] {3, 1}, g.queues().allocation().weights(), 1e-9);
-        assertTrue(g.notReadyReason().startsWith("waiting for the first allocation"), g.notReadyReason());
+        assertTrue(g.readiness().notReadyReason().startsWith("waiting for the first allocation"), g.readiness().notReadyReason());
         g.setAllocation(new Allocation(42, new double[] {1, 1}, new int[] {5, 3}));
         s.allocated();
         assertFalse(s.waiting());
-        assertEquals("not started", g.notReadyReason(), "no longer waiting (only not started, in this test)");
+        assertEquals("not started", g.readiness().notReadyReason(), "no longer waiting (only not started, in this test)");
         now.addAndGet(60 * SECOND);
         s.checkTimeout();
         assertArrayEquals(new int[] {5, 3}, g.queues().allocation().caps(), "a manager's share is never replaced by the static one");
@@ -57,7 +57,7 @@ class StartupAdmissionTest {
         s.checkTimeout();
         assertArrayEquals(new int[] {10, 6}, g.queues().allocation().caps(), "none heard for 3 s: the static caps");
         assertFalse(s.waiting());
-        assertEquals("not started", g.notReadyReason(), "no longer waiting (only not started, in this test)");
+        assertEquals("not started", g.readiness().notReadyReason(), "no longer waiting (only not started, in this test)");
     }
 
     @Test
@@ -68,7 +68,7 @@ class StartupAdmissionTest {
         now.addAndGet(60 * SECOND);
         s.checkTimeout();
         assertArrayEquals(new int[] {0, 0}, g.queues().allocation().caps());
-        assertTrue(s.waiting() && g.notReadyReason().startsWith("waiting"), g.notReadyReason());
+        assertTrue(s.waiting() && g.readiness().notReadyReason().startsWith("waiting"), g.readiness().notReadyReason());
         busAnswered = true; // unreachable (or connected), and still no manager
         s.checkTimeout();
         assertArrayEquals(new int[] {0, 0}, g.queues().allocation().caps(), "no manager could be heard before the bus answered");
