@@ -61,7 +61,7 @@ class BusIdentitiesEndToEndTest {
                     """.formatted(backend.url(), brokerPort));
             try (EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.load(file), EmbeddedSystem.Parts.ALL)) {
                 await("the in-process gateway gets its allocation").atMost(DEADLINE)
-                        .until(() -> system.gateway().queues().allocation().version() > 0);
+                        .until(() -> system.gateway().queues().figures().allocation().version() > 0);
                 assertEquals(200, RawHttp.exchange(system.gateway().port(),
                         RawHttp.post("/services/S", "", Soap.envelope11("getQuote"))).status());
 
@@ -87,8 +87,8 @@ class BusIdentitiesEndToEndTest {
                             .until(() -> system.controlLoop().view().refusedMessages() >= refused + 101);
                     await("so does the console").atMost(DEADLINE)
                             .until(() -> system.console().state().refused() >= consoleRefused + 101);
-                    long v = system.gateway().queues().allocation().version();
-                    await().atMost(DEADLINE).until(() -> system.gateway().queues().allocation().version() > v + 2);
+                    long v = system.gateway().queues().figures().allocation().version();
+                    await().atMost(DEADLINE).until(() -> system.gateway().queues().figures().allocation().version() > v + 2);
                     Set<String> allocated = system.controlLoop().view().lastAllocation().gateways().keySet();
                     assertTrue(allocated.contains("gw1") && allocated.stream().noneMatch(g -> g.startsWith("fake-")), allocated.toString());
                     assertTrue(system.console().state().gateways().keySet().stream().noneMatch(g -> g.startsWith("fake-")),

@@ -206,7 +206,7 @@ public final class Gateway implements AutoCloseable {
                 config.gateway().id(), address(gatewayConnector), Listeners.relay(config.gateway()) ? "relay" : "jetty", gatewayConnector.loops(),
                 address(adminConnector),
                 config.gateway().scheduler().name().toLowerCase(), config.classes().size(), config.servers().size(),
-                current.queues().allocation().totalCap());
+                current.queues().figures().allocation().totalCap());
         return this;
     }
 
@@ -364,7 +364,7 @@ public final class Gateway implements AutoCloseable {
             current = new Generation(effective, gen.queues(), gen.metrics(), gen.proxy());
             return complete;
         }
-        Generation fresh = generation(effective, gen.queues().allocation().carriedOver(gen.config(), effective), gen);
+        Generation fresh = generation(effective, gen.queues().figures().allocation().carriedOver(gen.config(), effective), gen);
         try {
             // a managed bean of the running server: started now, stopped with the server if still there
             server.addBean(fresh.proxy(), true);
@@ -382,7 +382,7 @@ public final class Gateway implements AutoCloseable {
         current = fresh;
         retiring.add(gen);
         LOG.info("gateway {}: now {} classes, {} servers (N_g = {}); the previous configuration finishes its {} requests",
-                live.id(), effective.classes().size(), effective.servers().size(), fresh.queues().allocation().totalCap(),
+                live.id(), effective.classes().size(), effective.servers().size(), fresh.queues().figures().allocation().totalCap(),
                 gen.metrics().counts().ownInFlight());
         return complete;
     }

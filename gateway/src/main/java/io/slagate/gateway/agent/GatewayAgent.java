@@ -248,7 +248,7 @@ public final class GatewayAgent implements AutoCloseable {
     private boolean applyLocked(AllocationMessage a, SlagateConfig config) {
         GatewayAllocation mine = a.gateways().get(id);
         QueueManager q = gateway.queues();
-        Allocation current = q.allocation();
+        Allocation current = q.figures().allocation();
         if (mine == null || a.version() <= current.version()) {
             return false;
         }
@@ -263,9 +263,9 @@ public final class GatewayAgent implements AutoCloseable {
         long[] timeouts = AllocationShare.queueTimeouts(a, config);
         long[] before = q.setQueueTimeouts(timeouts);
         for (int c = 0; c < timeouts.length; c++) {
-            if (before[c] != q.queueTimeoutNanos(c)) {
+            if (before[c] != q.figures().queueTimeoutNanos(c)) {
                 LOG.info("class {}: queue timeout {} ms -> {} ms ({}; requests already waiting keep theirs)", config.classes().get(c).name(),
-                        before[c] / 1_000_000, q.queueTimeoutNanos(c) / 1_000_000,
+                        before[c] / 1_000_000, q.figures().queueTimeoutNanos(c) / 1_000_000,
                         timeouts[c] > 0 ? "set by resource manager " + a.managerId() + "'s tuner" : "configured");
             }
         }
@@ -315,7 +315,7 @@ public final class GatewayAgent implements AutoCloseable {
 
     private void heartbeat(String event) {
         bus.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, id, "gateway", event,
-                System.currentTimeMillis(), gateway.queues().allocation().version(), credentialsVersion()));
+                System.currentTimeMillis(), gateway.queues().figures().allocation().version(), credentialsVersion()));
     }
 
     public long allocationsApplied() {

@@ -42,7 +42,7 @@ final class StartupAdmission {
         this.timeoutNanos = config.gateway().startup().managerTimeout(config.controller().cycle()).toNanos();
         this.lastHeard = nanoClock.getAsLong();
         synchronized (gateway) {
-            if (gateway.queues().allocation().version() == 0) {
+            if (gateway.queues().figures().allocation().version() == 0) {
                 waiting = true;
                 gateway.setAllocation(startupAllocation(config));
                 int caps = config.gateway().startup().caps();
@@ -91,7 +91,7 @@ final class StartupAdmission {
         }
         Allocation fallback;
         synchronized (gateway) {
-            if (!waiting || gateway.queues().allocation().version() != 0) {
+            if (!waiting || gateway.queues().figures().allocation().version() != 0) {
                 return;
             }
             fallback = Allocation.fromConfig(gateway.config());
