@@ -36,6 +36,12 @@ public record ServerConfig(String id, URI url, int concurrency, String pool, Str
         return new ServerConfig(id, url, concurrency, p, healthPath, auto, pools);
     }
 
+    /** The server's URL as a prefix for paths: without a trailing slash. */
+    public String baseUrl() {
+        String s = url.toString();
+        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+    }
+
     /** Whether requests reach this server as SOAP over JMS ({@code jms:queue:NAME}) rather than HTTP. */
     public boolean isJms() {
         return "jms".equals(url.getScheme());

@@ -892,4 +892,12 @@ class ConfigLoaderTest {
                 () -> ConfigLoader.parse(base + "controller: { capacityStabilization: 2h }\n", "stabilization-too-long"));
         assertTrue(e.getMessage().contains("controller.capacityStabilization"), e.getMessage());
     }
+
+    /** A server's URL as a prefix for paths: one trailing slash cut, a path kept, a bare authority as it is. */
+    @Test
+    void baseUrl_hasNoTrailingSlash() {
+        assertEquals("http://s:9001/axis2", new ServerConfig("s", java.net.URI.create("http://s:9001/axis2/"), 1, "default", "/").baseUrl());
+        assertEquals("http://s:9001/axis2", new ServerConfig("s", java.net.URI.create("http://s:9001/axis2"), 1, "default", "/").baseUrl());
+        assertEquals("http://s:9001", new ServerConfig("s", java.net.URI.create("http://s:9001"), 1, "default", "/").baseUrl());
+    }
 }

@@ -48,11 +48,7 @@ final class HealthMonitor {
         ejected = new AtomicBoolean[n];
         backoffMillis = new long[n];
         for (int i = 0; i < n; i++) {
-            String base = servers.get(i).url().toString();
-            if (base.endsWith("/")) {
-                base = base.substring(0, base.length() - 1);
-            }
-            probeUrls[i] = base + servers.get(i).healthPath();
+            probeUrls[i] = servers.get(i).baseUrl() + servers.get(i).healthPath();
             ids[i] = servers.get(i).id();
             consecutiveFailures[i] = new AtomicInteger();
             ejected[i] = new AtomicBoolean();

@@ -3,7 +3,6 @@ package io.slagate.gateway.proxy;
 import io.slagate.config.ServerConfig;
 import io.slagate.gateway.auth.CredentialFields;
 import io.slagate.gateway.sched.ServerSlots;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
@@ -48,9 +47,7 @@ final class HttpClientUpstream implements Upstream {
         this.maxRequestBytes = maxRequestBytes;
         this.baseUrls = new String[servers.size()];
         for (int i = 0; i < baseUrls.length; i++) {
-            URI u = servers.get(i).url();
-            String s = u.toString();
-            baseUrls[i] = s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+            baseUrls[i] = servers.get(i).baseUrl();
         }
     }
 
