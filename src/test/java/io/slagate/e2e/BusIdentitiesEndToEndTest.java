@@ -61,7 +61,7 @@ class BusIdentitiesEndToEndTest {
                     """.formatted(backend.url(), brokerPort));
             try (EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.load(file), EmbeddedSystem.Parts.ALL)) {
                 await("the in-process gateway gets its allocation").atMost(DEADLINE)
-                        .until(() -> system.gateway().queues().figures().allocation().version() > 0);
+                        .until(() -> system.gateway().queues().allocation().version() > 0);
                 assertEquals(200, RawHttp.exchange(system.gateway().port(),
                         RawHttp.post("/services/S", "", Soap.envelope11("getQuote"))).status());
 
@@ -70,9 +70,9 @@ class BusIdentitiesEndToEndTest {
                     await().atMost(DEADLINE).until(gw2::isConnected);
                     gw2.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "gw2", "gateway",
                             HeartbeatMessage.JOIN, System.currentTimeMillis(), 0));
-                    await("gw2 is in the allocation").atMost(DEADLINE).until(() -> system.controlLoop().view().lastAllocation() != null
-                            && system.controlLoop().view().lastAllocation().gateways().keySet().equals(Set.of("gw1", "gw2")));
-                    long refused = system.controlLoop().view().refusedMessages();
+                    await("gw2 is in the allocation").atMost(DEADLINE).until(() -> system.controlLoop().lastAllocation() != null
+                            && system.controlLoop().lastAllocation().gateways().keySet().equals(Set.of("gw1", "gw2")));
+                    long refused = system.controlLoop().refusedMessages();
                     long consoleRefused = system.console().state().refused();
                     // the same account inventing gateways and speaking for gw1
                     for (int i = 0; i < 50; i++) {
@@ -84,12 +84,12 @@ class BusIdentitiesEndToEndTest {
                     gw2.publish(Topics.STATS, new StatsMessage(BusMessage.SCHEMA, "gw1", 1, System.currentTimeMillis(), 1.0, 0,
                             List.of(), List.of()));
                     await("the manager refuses and counts all 101").atMost(DEADLINE)
-                            .until(() -> system.controlLoop().view().refusedMessages() >= refused + 101);
+                            .until(() -> system.controlLoop().refusedMessages() >= refused + 101);
                     await("so does the console").atMost(DEADLINE)
                             .until(() -> system.console().state().refused() >= consoleRefused + 101);
-                    long v = system.gateway().queues().figures().allocation().version();
-                    await().atMost(DEADLINE).until(() -> system.gateway().queues().figures().allocation().version() > v + 2);
-                    Set<String> allocated = system.controlLoop().view().lastAllocation().gateways().keySet();
+                    long v = system.gateway().queues().allocation().version();
+                    await().atMost(DEADLINE).until(() -> system.gateway().queues().allocation().version() > v + 2);
+                    Set<String> allocated = system.controlLoop().lastAllocation().gateways().keySet();
                     assertTrue(allocated.contains("gw1") && allocated.stream().noneMatch(g -> g.startsWith("fake-")), allocated.toString());
                     assertTrue(system.console().state().gateways().keySet().stream().noneMatch(g -> g.startsWith("fake-")),
                             "the console shows real gateways only: " + system.console().state().gateways().keySet());
@@ -106,11 +106,11 @@ class BusIdentitiesEndToEndTest {
                         """.formatted(backend.url(), brokerPort));
                 try (EmbeddedSystem gw3 = EmbeddedSystem.start(ConfigLoader.load(gw3File), EmbeddedSystem.Parts.GATEWAY)) {
                     await("gw3 hears its refusal").atMost(DEADLINE).until(() -> {
-                        String why = gw3.gateway().readiness().notReadyReason();
+                        String why = gw3.gateway().notReadyReason();
                         return why != null && why.contains("refused this gateway's join") && why.contains("not bound");
                     });
                     assertTrue(gw3.gateway().registry().get("slagate.bus.roster.refused").functionCounter().count() >= 1);
-                    assertTrue(system.controlLoop().view().lastAllocation().gateways().keySet().stream().noneMatch("gw3"::equals));
+                    assertTrue(system.controlLoop().lastAllocation().gateways().keySet().stream().noneMatch("gw3"::equals));
                 }
             }
         }

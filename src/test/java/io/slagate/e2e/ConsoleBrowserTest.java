@@ -179,8 +179,8 @@ class ConsoleBrowserTest {
                     form.findElement(By.cssSelector("button[type=submit]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> system.gateway().config().classIndex("gold") >= 0
                             && system.controlLoop().config().classIndex("gold") >= 0);
-                    long answeredBefore = system.gateway().metrics().counts().completedTotal();
-                    await().atMost(DEADLINE).until(() -> system.gateway().metrics().counts().completedTotal() > answeredBefore + 20);
+                    long answeredBefore = system.gateway().metrics().completedTotal();
+                    await().atMost(DEADLINE).until(() -> system.gateway().metrics().completedTotal() > answeredBefore + 20);
                     browser.findElement(By.cssSelector("a[data-tab=overview]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElements(By.cssSelector("#flows tbody tr")).size() == 3);
                     assertEquals(95, ConfigLoader.load(file).classes().get(system.controlLoop().config().classIndex("gold"))
@@ -227,7 +227,7 @@ class ConsoleBrowserTest {
                     pin.findElement(By.cssSelector("button[type=submit]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> Double.valueOf(2.5).equals(
                             system.controlLoop().overrides().weight("gw1", "premium", System.nanoTime())));
-                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.gateway().queues().figures().allocation().weight(0) == 2.5);
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.gateway().queues().allocation().weight(0) == 2.5);
                     pin.findElement(By.cssSelector("button[data-unpin=weight]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> system.controlLoop().overrides().weight("gw1", "premium", System.nanoTime()) == null);
                     browser.findElement(By.cssSelector("a[data-tab=audit]")).click();
@@ -340,7 +340,7 @@ class ConsoleBrowserTest {
     }
 
     private static TuningPartition partition(ControlLoop loop, String name) {
-        return loop.view().tuningPartitions().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
+        return loop.tuningPartitions().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
     }
 
     /**

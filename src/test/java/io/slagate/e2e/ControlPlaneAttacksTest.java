@@ -91,8 +91,8 @@ class ControlPlaneAttacksTest {
         agent = new GatewayAgent(gw, gwBus);
         gwBus.start();
         evil = new ControlBus(broker.tcpUrl(), "evil", PW, "evil").start();
-        await().atMost(Duration.ofSeconds(20)).until(() -> evil.isConnected() && gw.queues().figures().allocation().version() > 0
-                && rm.view().lastAllocation() != null && rm.view().lastAllocation().gateways().containsKey("gw1"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> evil.isConnected() && gw.queues().allocation().version() > 0
+                && rm.lastAllocation() != null && rm.lastAllocation().gateways().containsKey("gw1"));
     }
 
     @AfterEach
@@ -165,7 +165,7 @@ class ControlPlaneAttacksTest {
     /** A gateway's credentials: allocations, configurations, overrides and a manager's heartbeat are refused by the broker. */
     @Test
     void gatewayCredentials_cannotSpeakForOtherRoles() throws Exception {
-        long versionBefore = gw.queues().figures().allocation().version();
+        long versionBefore = gw.queues().allocation().version();
         long dropped = evil.dropped();
         evil.publish(Topics.allocationFor("gw1"), allocation(Long.MAX_VALUE, "gw1"));
         evil.publish(Topics.CONFIG, new ConfigMessage(BusMessage.SCHEMA, 99, yaml("http://203.0.113.9:80"), "admin", 0));
@@ -174,11 +174,11 @@ class ControlPlaneAttacksTest {
                 HeartbeatMessage.ALIVE, System.currentTimeMillis(), 0));
         await("four publishes refused at the broker").atMost(Duration.ofSeconds(20)).until(() -> evil.dropped() >= dropped + 4);
         assertTrue(evil.isConnected(), "a refused publish does not cost the connection");
-        long after = gw.queues().figures().allocation().version();
+        long after = gw.queues().allocation().version();
         await("the real manager keeps deciding and publishing").atMost(Duration.ofSeconds(20))
-                .until(() -> gw.queues().figures().allocation().version() > after);
+                .until(() -> gw.queues().allocation().version() > after);
         assertTrue(rm.isActive(), "the real manager was not made to stand by");
-        assertTrue(gw.queues().figures().allocation().version() > versionBefore && gw.queues().figures().allocation().cap(0) > 0);
+        assertTrue(gw.queues().allocation().version() > versionBefore && gw.queues().allocation().cap(0) > 0);
         assertEquals("http://127.0.0.1:" + backend.port(), gw.config().servers().get(0).url().toString().replaceAll("/$", ""));
         serviceAnswers();
     }
@@ -192,11 +192,11 @@ class ControlPlaneAttacksTest {
             forger.publish(Topics.ALLOCATION, allocation(Long.MAX_VALUE, "gw1").summary()); // what managers take versions from
             await().atMost(Duration.ofSeconds(20)).until(() -> agent.refusedAllocations() >= 1);
         }
-        long now = gw.queues().figures().allocation().version();
-        assertTrue(now < Long.MAX_VALUE / 2 && gw.queues().figures().allocation().cap(0) > 0, "the forged caps 0 were not applied");
+        long now = gw.queues().allocation().version();
+        assertTrue(now < Long.MAX_VALUE / 2 && gw.queues().allocation().cap(0) > 0, "the forged caps 0 were not applied");
         await("the manager's own versions carry on (no overflow)").atMost(Duration.ofSeconds(20))
-                .until(() -> gw.queues().figures().allocation().version() > now);
-        assertTrue(rm.view().refusedMessages() >= 1, "the manager did not take the forged version as seen");
+                .until(() -> gw.queues().allocation().version() > now);
+        assertTrue(rm.refusedMessages() >= 1, "the manager did not take the forged version as seen");
         serviceAnswers();
     }
 
@@ -207,8 +207,8 @@ class ControlPlaneAttacksTest {
      */
     @Test
     void inventedGateways_refused_realGatewayKeepsItsWholeShare() throws Exception {
-        assertEquals(8, gw.queues().figures().allocation().cap(0), "alone, gw1 holds every slot");
-        long refusedBefore = rm.view().refusedMessages();
+        assertEquals(8, gw.queues().allocation().cap(0), "alone, gw1 holds every slot");
+        long refusedBefore = rm.refusedMessages();
         for (int i = 0; i < 200; i++) {
             evil.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "fake-" + i, "gateway",
                     HeartbeatMessage.JOIN, System.currentTimeMillis(), 0));
@@ -220,15 +220,15 @@ class ControlPlaneAttacksTest {
         evil.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
                 HeartbeatMessage.LEAVE, System.currentTimeMillis(), 0));
         await("every forged message refused and counted").atMost(Duration.ofSeconds(20))
-                .until(() -> rm.view().refusedMessages() >= refusedBefore + 402);
-        long v = gw.queues().figures().allocation().version();
+                .until(() -> rm.refusedMessages() >= refusedBefore + 402);
+        long v = gw.queues().allocation().version();
         Set<Integer> caps = new HashSet<>();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
-            caps.add(gw.queues().figures().allocation().cap(0));
-            return gw.queues().figures().allocation().version() > v + 2;
+            caps.add(gw.queues().allocation().cap(0));
+            return gw.queues().allocation().version() > v + 2;
         });
         assertEquals(Set.of(8), caps, "gw1's cap in every allocation since");
-        assertEquals(Set.of("gw1"), rm.view().lastAllocation().gateways().keySet());
+        assertEquals(Set.of("gw1"), rm.lastAllocation().gateways().keySet());
         List<String> invented = rmMetrics.getMeters().stream().flatMap(m -> m.getId().getTags().stream())
                 .map(Tag::getValue).filter(t -> t.startsWith("fake-")).toList();
         assertEquals(List.of(), invented, "no metric series for a gateway that never joined");
@@ -249,8 +249,8 @@ class ControlPlaneAttacksTest {
         await("30 MB, compressed: refused by its inflated size").atMost(Duration.ofSeconds(20))
                 .until(() -> rmBus.oversized() >= before + 2);
         serviceAnswers();
-        long v = gw.queues().figures().allocation().version();
-        await("the control plane goes on").atMost(Duration.ofSeconds(20)).until(() -> gw.queues().figures().allocation().version() > v + 2);
+        long v = gw.queues().allocation().version();
+        await("the control plane goes on").atMost(Duration.ofSeconds(20)).until(() -> gw.queues().allocation().version() > v + 2);
         assertEquals(before + 2, rmBus.oversized(), "each refused once");
     }
 
@@ -268,8 +268,8 @@ class ControlPlaneAttacksTest {
             console.publish(Topics.CONFIG, new ConfigMessage(BusMessage.SCHEMA, 7, bomb.toString(), "mallory", 0));
             console.publish(Topics.CONFIG, new ConfigMessage(BusMessage.SCHEMA, 8, "servers: [" + "[".repeat(500) + "]".repeat(500) + "]", "mallory", 0));
         }
-        long v = gw.queues().figures().allocation().version();
-        await().atMost(Duration.ofSeconds(20)).until(() -> gw.queues().figures().allocation().version() > v + 1);
+        long v = gw.queues().allocation().version();
+        await().atMost(Duration.ofSeconds(20)).until(() -> gw.queues().allocation().version() > v + 1);
         assertEquals(1, gw.config().servers().size());
         serviceAnswers();
     }

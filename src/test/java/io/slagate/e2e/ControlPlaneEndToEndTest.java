@@ -83,14 +83,14 @@ class ControlPlaneEndToEndTest {
 
     /** Both gateways hold the same allocation version, newer than {@code after}, and Σ_g N_{g,s} = N_s on each server. */
     private static boolean consistent(Gateway g1, Gateway g2, long after) {
-        Allocation a1 = g1.queues().figures().allocation();
-        Allocation a2 = g2.queues().figures().allocation();
+        Allocation a1 = g1.queues().allocation();
+        Allocation a2 = g2.queues().allocation();
         return a1.version() > after && a1.version() == a2.version()
                 && a1.cap(0) + a2.cap(0) == N_S && a1.cap(1) + a2.cap(1) == N_S;
     }
 
     private static long version(Gateway g) {
-        return g.queues().figures().allocation().version();
+        return g.queues().allocation().version();
     }
 
     /*
@@ -143,7 +143,7 @@ class ControlPlaneEndToEndTest {
                 .until(() -> consistent(gws[0], gws[1], 0));
         await("premium, far over its target, gains weight at both gateways").atMost(DEADLINE).until(() -> {
             for (Gateway g : gws) {
-                Allocation a = g.queues().figures().allocation();
+                Allocation a = g.queues().allocation();
                 if (!(a.weight(0) > a.weight(1))) {
                     return false;
                 }
@@ -184,8 +184,8 @@ class ControlPlaneEndToEndTest {
         }
         for (Gateway g : gws) {
             // a completion is counted once its last write's callback ran, which may be just after the client read it
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().counts().inFlight() == 0);
-            assertEquals(g.metrics().counts().arrivedTotal(), g.metrics().counts().completedTotal() + g.metrics().counts().faultedTotal(),
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
+            assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(),
                     "the gateway's counters balance");
         }
     }
@@ -208,8 +208,8 @@ class ControlPlaneEndToEndTest {
         startResourceManager(ConfigLoader.parse(hourly, "e2e-rm"));
         await().atMost(DEADLINE).until(rmBus::isConnected);
         await("alone, the manager is active once it has listened, and decides at once").atMost(DEADLINE)
-                .until(() -> rm.isActive() && rm.view().cycles() == 1);
-        long cyclesBefore = rm.view().cycles(); // the one it ran on becoming active
+                .until(() -> rm.isActive() && rm.cycles() == 1);
+        long cyclesBefore = rm.cycles(); // the one it ran on becoming active
         Gateway[] gws = new Gateway[2];
         for (int i = 0; i < 2; i++) {
             SlagateConfig c = ConfigLoader.parse(hourly.replace("id: gw1", "id: gw" + (i + 1)), "e2e-gw" + (i + 1));
@@ -223,10 +223,10 @@ class ControlPlaneEndToEndTest {
             open.add(agent);
             if (i == 0) {
                 await("the first gateway gets an allocation on joining").atMost(DEADLINE).until(() -> version(g) > 0);
-                assertEquals(2 * N_S, g.queues().figures().allocation().totalCap(), "alone, it has every slot");
+                assertEquals(2 * N_S, g.queues().allocation().totalCap(), "alone, it has every slot");
             }
         }
         await("both hold one allocation splitting every N_s").atMost(DEADLINE).until(() -> consistent(gws[0], gws[1], 0));
-        assertEquals(2, rm.view().cycles() - cyclesBefore, "two decisions, both triggered by joins (no timer cycle in an hour, no report in ten minutes)");
+        assertEquals(2, rm.cycles() - cyclesBefore, "two decisions, both triggered by joins (no timer cycle in an hour, no report in ten minutes)");
     }
 }

@@ -99,8 +99,8 @@ class GatewayKnobsEndToEndTest {
 
         overrides.setQueueTimeout("trial", 300); // as QueueTimeoutKnob.apply(0.3) does
         await("the timeout reaches the gateway with an allocation").atMost(DEADLINE)
-                .until(() -> gateway.queues().figures().queueTimeoutNanos(1) == 300_000_000L);
-        assertEquals(30_000_000_000L, gateway.queues().figures().queueTimeoutNanos(0), "the other class keeps its configured timeout");
+                .until(() -> gateway.queues().queueTimeoutNanos(1) == 300_000_000L);
+        assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(0), "the other class keeps its configured timeout");
         String stats = java.net.http.HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + gateway.adminPort() + "/stats")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
@@ -134,10 +134,10 @@ class GatewayKnobsEndToEndTest {
         second.reply("<r2/>");
         assertEquals(200, waitingSafe.get(10, TimeUnit.SECONDS).getStatus());
 
-        assertEquals(1, gateway.metrics().counts().faulted(FaultReason.QUEUE_TIMEOUT));
+        assertEquals(1, gateway.metrics().faulted(FaultReason.QUEUE_TIMEOUT));
         // a completion is counted once its last write's callback ran, which may be just after the client read it
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gateway.metrics().counts().inFlight() == 0);
-        assertEquals(gateway.metrics().counts().arrivedTotal(), gateway.metrics().counts().completedTotal() + gateway.metrics().counts().faultedTotal(),
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gateway.metrics().inFlight() == 0);
+        assertEquals(gateway.metrics().arrivedTotal(), gateway.metrics().completedTotal() + gateway.metrics().faultedTotal(),
                 "every request ended once");
         await("the report counts the shed request as the trial class's failure").atMost(DEADLINE).until(() -> {
             FlowStatsMessage trial = agent.statsMessage().flows().get(1);

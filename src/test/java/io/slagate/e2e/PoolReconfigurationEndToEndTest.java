@@ -45,9 +45,9 @@ class PoolReconfigurationEndToEndTest {
                 // quotes at 600/s on pool a's 500/s; trades at 40/s on pool b's 500/s
                 Summary s = saturatePoolA(gw);
 
-                assertEquals(1, system.controlLoop().view().poolMoves(), "one move, and the dwell keeps it: " + system.controlLoop().view().poolMoveLog());
-                assertEquals("a", system.controlLoop().view().serverPools().get("b2"));
-                assertEquals("a", gw.queues().figures().servingPool(3), "the gateway sends pool a's requests to b2");
+                assertEquals(1, system.controlLoop().poolMoves(), "one move, and the dwell keeps it: " + system.controlLoop().poolMoveLog());
+                assertEquals("a", system.controlLoop().serverPools().get("b2"));
+                assertEquals("a", gw.queues().servingPool(3), "the gateway sends pool a's requests to b2");
                 assertTrue(b[3].received() > trades2Before, "b2 served");
                 assertEquals(0, s.lost(), "every request got exactly one response");
                 assertEquals(0, s.classes().get("trades").errors().size(), "pool b, one server left, still serves trades: "
@@ -93,10 +93,10 @@ class PoolReconfigurationEndToEndTest {
                 Gateway gw = system.gateway();
                 Summary s = saturatePoolA(gw);
 
-                assertEquals(1, system.controlLoop().view().poolMoves(), "the manager moved b2 once: " + system.controlLoop().view().poolMoveLog());
-                assertEquals(1, system.controlLoop().view().refusedMoves(), "and reverted it: " + system.controlLoop().view().poolMoveLog());
-                assertEquals("b", system.controlLoop().view().serverPools().get("b2"), "the manager has b2 back in b");
-                assertEquals("b", gw.queues().figures().servingPool(3), "the gateway sends b2 pool b's requests again");
+                assertEquals(1, system.controlLoop().poolMoves(), "the manager moved b2 once: " + system.controlLoop().poolMoveLog());
+                assertEquals(1, system.controlLoop().refusedMoves(), "and reverted it: " + system.controlLoop().poolMoveLog());
+                assertEquals("b", system.controlLoop().serverPools().get("b2"), "the manager has b2 back in b");
+                assertEquals("b", gw.queues().servingPool(3), "the gateway sends b2 pool b's requests again");
                 long refusals = s.classes().get("quotes").errors().getOrDefault("http-404", 0L);
                 assertEquals(refusedThere.get(), refusals, "each 404 went to its own client, and only those");
                 assertTrue(refusals >= 3 && refusals <= 3 + 5, "three refusals decide; at most b2's 5 slots were in flight then: "
@@ -149,10 +149,10 @@ class PoolReconfigurationEndToEndTest {
     /** Once nothing is in flight (a client may hold its answer before the completion is counted): arrived = answered. */
     private static void assertCountersBalance(Gateway gw) {
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (gw.metrics().counts().inFlight() > 0 && System.nanoTime() < deadline) {
+        while (gw.metrics().inFlight() > 0 && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
-        assertEquals(gw.metrics().counts().arrivedTotal(), gw.metrics().counts().completedTotal() + gw.metrics().counts().faultedTotal()
-                + gw.metrics().counts().inFlight(), "the gateway's counters balance");
+        assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
+                + gw.metrics().inFlight(), "the gateway's counters balance");
     }
 }

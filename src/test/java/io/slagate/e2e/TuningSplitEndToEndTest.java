@@ -64,26 +64,26 @@ class TuningSplitEndToEndTest {
                 });
 
                 await("a trial of N_s 1 is aborted").atMost(DEADLINE).pollInterval(Duration.ofMillis(100)).until(() ->
-                        system.controlLoop().view().tuner() != null
-                                && system.controlLoop().view().tuner().trials().stream().anyMatch(t -> t.outcome().startsWith("aborted")));
-                Tuner.Trial aborted = system.controlLoop().view().tuner().trials().stream()
+                        system.controlLoop().tuner() != null
+                                && system.controlLoop().tuner().trials().stream().anyMatch(t -> t.outcome().startsWith("aborted")));
+                Tuner.Trial aborted = system.controlLoop().tuner().trials().stream()
                         .filter(t -> t.outcome().startsWith("aborted")).findFirst().orElseThrow();
                 assertEquals(1.0, aborted.values()[0], "the only trial there is: " + aborted);
                 // aborted before the period ended: "means so far" is the tuner's word for a period cut short
                 assertTrue(aborted.outcome().contains("means so far"), aborted.outcome());
-                for (Tuner.Trial t : system.controlLoop().view().tuner().trials()) {
+                for (Tuner.Trial t : system.controlLoop().tuner().trials()) {
                     assertTrue(!t.outcome().startsWith("promoted"), "N_s 1 must never reach the safe side: " + t);
                 }
-                assertEquals(List.of(2.0), Arrays.stream(system.controlLoop().view().tuner().bestValues()).boxed().toList());
+                assertEquals(List.of(2.0), Arrays.stream(system.controlLoop().tuner().bestValues()).boxed().toList());
 
                 Summary s = load.get(60, TimeUnit.SECONDS);
                 assertEquals(0, s.lost(), "every request sent was answered: " + s);
                 assertEquals(s.sent(), s.answered());
                 assertTrue(s.sent() > 1000, "the load ran: " + s.sent());
-                await("the gateway drains").atMost(DEADLINE).until(() -> gateway.metrics().counts().inFlight() == 0);
-                assertEquals(gateway.metrics().counts().arrivedTotal(), gateway.metrics().counts().completedTotal() + gateway.metrics().counts().faultedTotal(),
+                await("the gateway drains").atMost(DEADLINE).until(() -> gateway.metrics().inFlight() == 0);
+                assertEquals(gateway.metrics().arrivedTotal(), gateway.metrics().completedTotal() + gateway.metrics().faultedTotal(),
                         "the gateway's counters balance");
-                assertEquals(s.sent(), gateway.metrics().counts().arrivedTotal(), "each request reached the gateway once");
+                assertEquals(s.sent(), gateway.metrics().arrivedTotal(), "each request reached the gateway once");
             }
         }
     }

@@ -61,9 +61,9 @@ final class ControllerTuningExperiment {
                 try {
                     load(sys, List.of(new LoadSpec.Phase(Duration.ofSeconds(phaseSeconds), List.of(45.0, 25.0)),
                             new LoadSpec.Phase(Duration.ofSeconds(phaseSeconds), List.of(25.0, 45.0))), 51);
-                    trials = rm.view().tuner().trials();
-                    best = rm.view().tuner().bestValues();
-                    start = rm.view().tuner().initialValues();
+                    trials = rm.tuner().trials();
+                    best = rm.tuner().bestValues();
+                    start = rm.tuner().initialValues();
                     log.printf(Locale.ROOT, "controller tuning: %d trials, from %s to %s%n", trials.size(), Arrays.toString(start),
                             Arrays.toString(best));
                     rm.command(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "experiment",

@@ -126,9 +126,9 @@ final class TuningExperiment {
                     load(sys, tuningSeconds, seed);
                     double to = (System.nanoTime() - t0) / 1e9;
                     command(rm, ControlMessage.TUNING_STOP);
-                    double u0 = rm.view().tuner().baselineUtility();
-                    List<Tuner.Trial> trials = rm.view().tuner().trials();
-                    int tuned = (int) Math.round(rm.view().tuner().bestValues()[0]);
+                    double u0 = rm.tuner().baselineUtility();
+                    List<Tuner.Trial> trials = rm.tuner().trials();
+                    int tuned = (int) Math.round(rm.tuner().bestValues()[0]);
                     // the tuning period proper: after the baseline's measurement of the start (one period)
                     double tuningFrom = from + PERIOD_SECONDS;
                     double drop = TuningFigures.safeDrop(series, tuningFrom, to, u0);
@@ -232,7 +232,7 @@ final class TuningExperiment {
     static ScheduledExecutorService sampleSides(ControlLoop rm, List<double[]> series, long t0) {
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         sampler.scheduleAtFixedRate(() -> {
-            double[] u = rm.view().sideUtilities();
+            double[] u = rm.sideUtilities();
             series.add(new double[] {(System.nanoTime() - t0) / 1e9, u[0], u[1]});
         }, 1, 1, TimeUnit.SECONDS);
         return sampler;

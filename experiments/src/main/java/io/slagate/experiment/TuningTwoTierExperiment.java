@@ -79,7 +79,7 @@ final class TuningTwoTierExperiment {
                     "tuning-two-tier"), true)) {
                 ControlLoop rm = sys.controlLoop();
                 long deadline = System.nanoTime() + 30_000_000_000L;
-                while (rm.view().tuner() == null && System.nanoTime() < deadline) {
+                while (rm.tuner() == null && System.nanoTime() < deadline) {
                     Thread.sleep(50); // polled with a deadline: the tuner exists after the first control cycle
                 }
                 TuningExperiment.command(rm, ControlMessage.TUNING_STOP); // the defaults are measured first
@@ -92,8 +92,8 @@ final class TuningTwoTierExperiment {
                     TuningExperiment.command(rm, ControlMessage.TUNING_START);
                     load(sys, tune, 72);
                     TuningExperiment.command(rm, ControlMessage.TUNING_STOP); // both sides on the best found
-                    trials = rm.view().tuner().trials();
-                    best = Arrays.toString(rm.view().tuner().bestValues());
+                    trials = rm.tuner().trials();
+                    best = Arrays.toString(rm.tuner().bestValues());
                     tuned = measured(sys, series, t0, measure, 73);
                     log.printf(Locale.ROOT, "tuning --two-tier: tuned %s on %s after %d trials%n", tuned, best, trials.size());
                 } finally {

@@ -83,7 +83,7 @@ final class TuningWorkloadsExperiment {
                     "tuning-workloads"), true)) {
                 ControlLoop rm = sys.controlLoop();
                 long deadline = System.nanoTime() + 30_000_000_000L;
-                while (rm.view().tuner() == null && System.nanoTime() < deadline) {
+                while (rm.tuner() == null && System.nanoTime() < deadline) {
                     Thread.sleep(50); // polled with a deadline: the tuner exists after the first control cycle
                 }
                 TuningExperiment.command(rm, ControlMessage.TUNING_STOP); // the sweep sets the pools by hand
@@ -162,7 +162,7 @@ final class TuningWorkloadsExperiment {
             TuningExperiment.command(rm, ControlMessage.TUNING_START);
             double from = (System.nanoTime() - t0) / 1e9;
             load(sys, w, tuneSeconds, 200 + before);
-            List<Tuner.Trial> all = rm.view().tuner().trials();
+            List<Tuner.Trial> all = rm.tuner().trials();
             trialsByWorkload.put(w.name(), all.subList(before, all.size()));
             before = all.size();
             tunedWorkers.put(w.name(), backend.knobs().get(0).workers());

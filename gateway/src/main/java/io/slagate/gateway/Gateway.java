@@ -57,26 +57,24 @@ public final class Gateway implements AutoCloseable {
      * request path. Replaced whole when classes or servers change at run time; the one replaced
      * finishes what it accepted, then stops.
      */
-    record Generation(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, ProxyPath proxy) {
+    private record Generation(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, ProxyPath proxy) {
     }
 
     private final Server server;
-    final LoopConnector gatewayConnector;
+    private final LoopConnector gatewayConnector;
     private final ServerConnector adminConnector;
     private final PrometheusMeterRegistry registry;
     private final ScheduledExecutorService timer;
     private final QueuedThreadPool threads;
     private final LongSupplier nanoClock;
     private final GatewayMetrics.Totals totals = new GatewayMetrics.Totals();
-    volatile Generation current;
+    private volatile Generation current;
     /** Generations replaced and still finishing their requests. */
     private final List<Generation> retiring = new CopyOnWriteArrayList<>();
     private volatile boolean accepting = true;
     private final List<Runnable> reportListeners = new CopyOnWriteArrayList<>();
-    volatile boolean started;
-    final Readiness readiness = new Readiness();
-    private final GatewayConnections connections = new GatewayConnections(this);
-    private final GatewayReadiness ready = new GatewayReadiness(this);
+    private volatile boolean started;
+    private final Readiness readiness = new Readiness();
     /** Per pool, the resource manager's capacity line from the last allocation (empty without one). */
     private volatile List<Map<String, Object>> capacity = List.of();
 
@@ -118,7 +116,7 @@ public final class Gateway implements AutoCloseable {
         Listeners.meters(registry, g.id(), gatewayConnector);
         current = generation(config, Allocation.fromConfig(config), null);
         current.metrics().registerGauges();
-        AdminHandler admin = new AdminHandler(registry, ready::notReadyReason, this::statsView, g.adminDump() ? server::dump : null);
+        AdminHandler admin = new AdminHandler(registry, this::notReadyReason, this::statsView, g.adminDump() ? server::dump : null);
         // Declared non-blocking: a client's request is classified, queued or forwarded by the event loop
         // that read it, with no hand-off to a pool thread. The admin endpoint's requests (a scrape, a
         // dump: they take a while) are handed to a pool thread instead.
@@ -164,6 +162,36 @@ public final class Gateway implements AutoCloseable {
                 adminConnector.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize()};
     }
 
+    /** Whether this gateway reuses its connections to server {@code i} (it does once the server proved it speaks only when asked). */
+    public boolean reusesConnections(int i) {
+        return current.proxy().reusesConnections(i);
+    }
+
+    /** The client listener's event loops. */
+    public int loops() {
+        return gatewayConnector.loops();
+    }
+
+    /** Requests handed to another event loop than the thread's own (admitted by another loop's completion, or by the controller). */
+    public long crossLoopTasks() {
+        return gatewayConnector.crossLoopTasks();
+    }
+
+    /** Server {@code i}'s connection counters, or null for a server not on the direct leg (https, JMS). */
+    public GatewayMetrics.UpstreamConnections upstreamConnections(int i) {
+        return current.proxy().upstreamConnections(i);
+    }
+
+    /** Connections to server {@code i} given to an exchange of another loop than their own: 0 unless the design is broken. */
+    public long crossLoopHandOuts(int i) {
+        return current.proxy().crossLoopHandOuts(i);
+    }
+
+    /** Quiet checks started on connections to server {@code i}; each took one connection out of its pool for a while. */
+    public long quietChecks(int i) {
+        return current.proxy().quietChecks(i);
+    }
+
     public Gateway start() throws Exception {
         SlagateConfig config = current.config();
         records.start();
@@ -206,7 +234,7 @@ public final class Gateway implements AutoCloseable {
                 config.gateway().id(), address(gatewayConnector), Listeners.relay(config.gateway()) ? "relay" : "jetty", gatewayConnector.loops(),
                 address(adminConnector),
                 config.gateway().scheduler().name().toLowerCase(), config.classes().size(), config.servers().size(),
-                current.queues().figures().allocation().totalCap());
+                current.queues().allocation().totalCap());
         return this;
     }
 
@@ -214,7 +242,7 @@ public final class Gateway implements AutoCloseable {
         current.queues().expireOverdue();
         for (Generation old : retiring) {
             old.queues().expireOverdue();
-            if (old.metrics().counts().ownInFlight() == 0) {
+            if (old.metrics().ownInFlight() == 0) {
                 retiring.remove(old);
                 // its last responses may still be on their way to the clients: stop its client a little later
                 timer.schedule(guarded("retire a configuration", () -> stopQuietly(old.proxy())), 5, TimeUnit.SECONDS);
@@ -242,18 +270,18 @@ public final class Gateway implements AutoCloseable {
             accepting = false;
             current.proxy().stopAccepting();
         }
-        long draining = current.metrics().counts().inFlight();
+        long draining = current.metrics().inFlight();
         long stopStarted = System.nanoTime();
         LOG.info("gateway {} stopping: new requests get a shutting-down fault; draining {} in flight (up to {})",
                 current.config().gateway().id(), draining, grace);
         long deadline = System.nanoTime() + grace.toNanos();
-        while (current.metrics().counts().inFlight() > 0 && System.nanoTime() - deadline < 0) {
+        while (current.metrics().inFlight() > 0 && System.nanoTime() - deadline < 0) {
             current.queues().expireOverdue();
             retiring.forEach(g -> g.queues().expireOverdue());
             TimeUnit.MILLISECONDS.sleep(10);
         }
-        if (current.metrics().counts().inFlight() > 0) {
-            LOG.warn("stopping with {} requests still in flight after {}", current.metrics().counts().inFlight(), grace);
+        if (current.metrics().inFlight() > 0) {
+            LOG.warn("stopping with {} requests still in flight after {}", current.metrics().inFlight(), grace);
         } else if (draining > 0) {
             LOG.info("gateway {} drained in {} ms", current.config().gateway().id(), (System.nanoTime() - stopStarted) / 1_000_000);
         }
@@ -320,6 +348,34 @@ public final class Gateway implements AutoCloseable {
         return (c.getHost() == null ? "0.0.0.0" : c.getHost()) + ":" + c.getLocalPort();
     }
 
+    /**
+     * Takes the gateway out of rotation for good: {@code /ready} answers 503 with the reason from now
+     * on (the control plane refused it; a load balancer must not send it traffic on its static caps).
+     */
+    public void notReady(String reason) {
+        readiness.refused(reason);
+    }
+
+    /** Not ready until {@link #allocationInForce}: a gateway waiting for its share of the servers says so on {@code /ready}. */
+    public void awaitAllocation(String reason) {
+        readiness.awaiting(reason);
+    }
+
+    /** An allocation is in force (given by a manager, or the static one chosen when none was heard): ready as far as that goes. */
+    public void allocationInForce() {
+        readiness.awaiting(null);
+    }
+
+    /** Why the gateway is not ready, or null when it is. */
+    public String notReadyReason() {
+        Generation gen = current;
+        return readiness.reason(started, gen == null ? null : gen.queues());
+    }
+
+    public boolean isReady() {
+        return notReadyReason() == null;
+    }
+
     /** What the resource manager last said of each pool's capacity (its capacity line), for {@code /stats}. */
     public void capacity(List<Map<String, Object>> pools) {
         capacity = List.copyOf(pools);
@@ -364,7 +420,7 @@ public final class Gateway implements AutoCloseable {
             current = new Generation(effective, gen.queues(), gen.metrics(), gen.proxy());
             return complete;
         }
-        Generation fresh = generation(effective, gen.queues().figures().allocation().carriedOver(gen.config(), effective), gen);
+        Generation fresh = generation(effective, gen.queues().allocation().carriedOver(gen.config(), effective), gen);
         try {
             // a managed bean of the running server: started now, stopped with the server if still there
             server.addBean(fresh.proxy(), true);
@@ -382,8 +438,8 @@ public final class Gateway implements AutoCloseable {
         current = fresh;
         retiring.add(gen);
         LOG.info("gateway {}: now {} classes, {} servers (N_g = {}); the previous configuration finishes its {} requests",
-                live.id(), effective.classes().size(), effective.servers().size(), fresh.queues().figures().allocation().totalCap(),
-                gen.metrics().counts().ownInFlight());
+                live.id(), effective.classes().size(), effective.servers().size(), fresh.queues().allocation().totalCap(),
+                gen.metrics().ownInFlight());
         return complete;
     }
 
@@ -428,18 +484,13 @@ public final class Gateway implements AutoCloseable {
         return current.config();
     }
 
-    /** The data plane's connections: the client listener's loops and connections, each server's upstream connections. */
-    public GatewayConnections connections() {
-        return connections;
-    }
-
-    /** Whether the gateway is ready for traffic ({@code /ready}), and the control plane's say in it. */
-    public GatewayReadiness readiness() {
-        return ready;
-    }
-
     public int port() {
         return gatewayConnector.getLocalPort();
+    }
+
+    /** Client connections the gateway listener holds open now. */
+    public int connectedEndPoints() {
+        return gatewayConnector.getConnectedEndPoints().size();
     }
 
     public int adminPort() {

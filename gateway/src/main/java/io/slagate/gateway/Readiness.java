@@ -31,7 +31,7 @@ final class Readiness {
         if (!started || queues == null) {
             return "not started";
         }
-        for (int s = 0; s < queues.figures().serverCount(); s++) {
+        for (int s = 0; s < queues.serverCount(); s++) {
             if (queues.server(s).inRotation()) {
                 return null;
             }

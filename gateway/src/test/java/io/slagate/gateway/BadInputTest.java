@@ -119,8 +119,8 @@ class BadInputTest {
         String[] r = raw(req);
         assertTrue(r[0].startsWith("HTTP/1.1 "), "one HTTP answer: " + r[0]);
         // the client can hold the answer while the gateway is still counting it
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gateway.metrics().counts().inFlight() == 0);
-        assertEquals(gateway.metrics().counts().arrivedTotal(), gateway.metrics().counts().completedTotal() + gateway.metrics().counts().faultedTotal());
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gateway.metrics().inFlight() == 0);
+        assertEquals(gateway.metrics().arrivedTotal(), gateway.metrics().completedTotal() + gateway.metrics().faultedTotal());
     }
 
     @Test
@@ -136,7 +136,7 @@ class BadInputTest {
         String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         assertFalse(metrics.contains("customer-"), "customers never become metric tags (unbounded series)");
-        assertEquals(2000, gateway.metrics().counts().completedTotal());
+        assertEquals(2000, gateway.metrics().completedTotal());
     }
 
     /** Slowloris: a header line trickling in one byte every 200 ms is cut off after the 1 s header timeout. */
@@ -193,6 +193,6 @@ class BadInputTest {
     }
 
     private int gatewayConnections() {
-        return gateway.connections().connectedEndPoints();
+        return gateway.connectedEndPoints();
     }
 }

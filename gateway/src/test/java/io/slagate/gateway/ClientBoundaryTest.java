@@ -74,17 +74,17 @@ class ClientBoundaryTest {
     }
 
     private static void assertNoServerBlamed(Gateway g) {
-        for (int s = 0; s < g.queues().figures().serverCount(); s++) {
+        for (int s = 0; s < g.queues().serverCount(); s++) {
             assertTrue(g.queues().server(s).inRotation(), "server " + s + " must stay in rotation");
             for (ServerError kind : ServerError.values()) {
-                assertEquals(0, g.metrics().counts().serverErrors(s, kind), "server " + s + " charged with " + kind);
+                assertEquals(0, g.metrics().serverErrors(s, kind), "server " + s + " charged with " + kind);
             }
         }
     }
 
     private static void assertBalanced(Gateway g) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().counts().inFlight() == 0);
-        assertEquals(g.metrics().counts().arrivedTotal(), g.metrics().counts().completedTotal() + g.metrics().counts().faultedTotal(), "arrived = completed + faulted");
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
+        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
     }
 
     @Test
@@ -102,10 +102,10 @@ class ClientBoundaryTest {
                 r = RawHttp.exchange(g.port(), head + badChunk);
             } else {
                 // the head first: the gateway has the request and finds the bad chunk reading its body
-                long before = g.metrics().counts().arrivedTotal();
+                long before = g.metrics().arrivedTotal();
                 try (Socket s = RawHttp.open(g.port(), 10_000)) {
                     s.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
-                    await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().counts().arrivedTotal() > before);
+                    await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().arrivedTotal() > before);
                     s.getOutputStream().write(badChunk.getBytes(StandardCharsets.ISO_8859_1));
                     r = RawHttp.read(s.getInputStream());
                 }
@@ -115,12 +115,12 @@ class ClientBoundaryTest {
         assertEquals(200, RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", BODY)).status());
         assertEquals(1, a.received() + b.received(), "no broken request reached a server");
         assertNoServerBlamed(g);
-        long seen = g.metrics().counts().arrivedTotal() - 1;
+        long seen = g.metrics().arrivedTotal() - 1;
         assertTrue(seen >= 3, "the gateway's handler saw at least the three sent in two parts: " + seen);
         // Jetty answers a bad chunk itself (the malformed-request fault above) and tells the body's reader
         // only "early EOF": the gateway books those as client-aborted. Either way: the client's fault.
-        assertEquals(seen, g.metrics().counts().faulted(FaultReason.MALFORMED_REQUEST) + g.metrics().counts().faulted(FaultReason.CLIENT_ABORTED),
-                () -> Arrays.stream(FaultReason.values()).map(r -> r.code() + "=" + g.metrics().counts().faulted(r)).toList().toString());
+        assertEquals(seen, g.metrics().faulted(FaultReason.MALFORMED_REQUEST) + g.metrics().faulted(FaultReason.CLIENT_ABORTED),
+                () -> Arrays.stream(FaultReason.values()).map(r -> r.code() + "=" + g.metrics().faulted(r)).toList().toString());
         assertBalanced(g);
     }
 
@@ -151,7 +151,7 @@ class ClientBoundaryTest {
                     + "Content-Length: 5000\r\n\r\n<soap").getBytes(StandardCharsets.ISO_8859_1));
             s.getOutputStream().flush();
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().counts().faulted(FaultReason.CLIENT_ABORTED) == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().faulted(FaultReason.CLIENT_ABORTED) == 1);
         assertEquals(0, a.received());
         assertNoServerBlamed(g);
         assertBalanced(g);
@@ -217,8 +217,8 @@ class ClientBoundaryTest {
                 s.getOutputStream().write(("POST /services/S HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nSOAPAction: \"urn:a\"\r\n"
                         + "Content-Length: " + BODY.length() + "\r\n\r\n" + BODY.substring(0, 10)).getBytes(StandardCharsets.ISO_8859_1));
             }
-            await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().counts().arrivedTotal() == 20);
-            assertEquals(0, g.queues().figures().executingTotal(), "a trickling body holds no slot");
+            await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().arrivedTotal() == 20);
+            assertEquals(0, g.queues().executingTotal(), "a trickling body holds no slot");
             RawHttp.Response good = RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", BODY));
             assertEquals(200, good.status());
             // had the twenty held the twenty slots, it would have waited for their 2 s timeout; a millisecond or two is
@@ -235,7 +235,7 @@ class ClientBoundaryTest {
                 s.close();
             }
         }
-        assertEquals(20, g.metrics().counts().faulted(FaultReason.REQUEST_TIMEOUT));
+        assertEquals(20, g.metrics().faulted(FaultReason.REQUEST_TIMEOUT));
         assertNoServerBlamed(g);
         assertBalanced(g);
     }
@@ -276,12 +276,12 @@ class ClientBoundaryTest {
                 s.getOutputStream().write(RawHttp.post("/services/S", "", BODY).getBytes(StandardCharsets.UTF_8));
                 s.getOutputStream().flush();
                 int before = i;
-                await().atMost(Duration.ofSeconds(5)).until(() -> g.queues().figures().waiting(0) == before + 1);
+                await().atMost(Duration.ofSeconds(5)).until(() -> g.queues().waiting(0) == before + 1);
             }
         }
         held.reply("<r/>");
         assertEquals(200, first.get(10, TimeUnit.SECONDS).status());
-        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().counts().faulted(FaultReason.CLIENT_ABORTED) == 30);
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().faulted(FaultReason.CLIENT_ABORTED) == 30);
         assertEquals(1, a.received(), "no abandoned request reached the server");
         a.behave(TestBackend.echo());
         assertEquals(200, RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", BODY)).status());
@@ -341,7 +341,7 @@ class ClientBoundaryTest {
             try (Socket large = RawHttp.open(g.port(), 10_000)) {
                 large.setReceiveBufferSize(4096);
                 large.getOutputStream().write(RawHttp.post("/services/big", "", BODY).getBytes(StandardCharsets.UTF_8));
-                await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().counts().faulted(FaultReason.RESPONSE_TIMEOUT) == 1);
+                await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().faulted(FaultReason.RESPONSE_TIMEOUT) == 1);
                 await().atMost(Duration.ofSeconds(5)).until(() -> g.queues().server(0).outstanding() == 0);
                 assertEquals(200, RawHttp.exchange(g.port(), RawHttp.post("/services/small", "", BODY)).status());
             }

@@ -214,7 +214,7 @@ class GatewayProxyTest {
                 TestBackend.Held first = b.takeHeld(10_000);
                 assertNotNull(first);
                 CompletableFuture<ContentResponse> queued = send(g, soap12);
-                await().atMost(Duration.ofSeconds(10)).until(() -> g.queues().figures().waiting(0) == 1);
+                await().atMost(Duration.ofSeconds(10)).until(() -> g.queues().waiting(0) == 1);
                 assertFault(send(g, soap12).get(10, TimeUnit.SECONDS), soap12, status, FaultReason.QUEUE_FULL);
                 // too large (announced length) and malformed (not SOAP)
                 Request big = (soap12 ? post12(g, "/s", "urn:a") : post11(g, "/s", "urn:a"))
@@ -258,7 +258,7 @@ class GatewayProxyTest {
         } catch (ExecutionException aborted) {
             assertNotNull(aborted.getCause(), "a truncated response must not look like a success");
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().counts().faulted(FaultReason.SERVER_FAILED) == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().faulted(FaultReason.SERVER_FAILED) == 1);
         // a server that is down
         b.stop();
         assertFault(send(g, false).get(10, TimeUnit.SECONDS), false, "wsi", FaultReason.SERVER_UNREACHABLE);
@@ -389,8 +389,8 @@ class GatewayProxyTest {
     }
 
     private static void assertBalanced(Gateway g) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().counts().inFlight() == 0);
-        assertEquals(g.metrics().counts().arrivedTotal(), g.metrics().counts().completedTotal() + g.metrics().counts().faultedTotal(),
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
+        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(),
                 "arrived = completed + faulted + in flight");
     }
 

@@ -114,9 +114,9 @@ class GatewayStressTest {
                 assertTrue(max <= caps[i], "N_{g,s" + (i + 1) + "} = " + caps[i] + " exceeded: " + max);
                 assertTrue(max >= 1);
             }
-            await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().counts().inFlight() == 0);
-            assertEquals(total, g.metrics().counts().arrivedTotal());
-            assertEquals(g.metrics().counts().arrivedTotal(), g.metrics().counts().completedTotal() + g.metrics().counts().faultedTotal(), statuses.toString());
+            await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
+            assertEquals(total, g.metrics().arrivedTotal());
+            assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), statuses.toString());
             assertTrue(statuses.getOrDefault(200, 0) > total / 2, statuses.toString());
         } finally {
             client.stop();

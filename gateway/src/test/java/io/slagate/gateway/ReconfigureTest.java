@@ -58,14 +58,14 @@ class ReconfigureTest {
                 for (int i = 0; i < 3; i++) {
                     old.add(send(client, gw, "bob"));
                 }
-                await().atMost(Duration.ofSeconds(10)).until(() -> s1.heldCount() == 2 && gw.queues().figures().waiting(1) == 1);
+                await().atMost(Duration.ofSeconds(10)).until(() -> s1.heldCount() == 2 && gw.queues().waiting(1) == 1);
 
                 // add class gold (first), delete basic, add server s2 with s1 kept
                 String after = "{ name: gold, target: 500ms }, { name: premium, target: 1s }";
                 String twoServers = oneServer + ", { id: s2, url: \"%s\", concurrency: 4 }".formatted(s2.url());
                 assertTrue(gw.reconfigure(config("", twoServers, after, "{ customer: \"g*\", class: gold }, { customer: \"p*\", class: premium }")));
                 assertEquals(List.of("gold", "premium"), gw.config().classes().stream().map(c -> c.name()).toList());
-                assertEquals(2, gw.queues().figures().serverCount());
+                assertEquals(2, gw.queues().serverCount());
 
                 ContentResponse gold = send(client, gw, "gina").get(20, TimeUnit.SECONDS);
                 assertEquals(200, gold.getStatus(), "a request of the new class is served (by the new server: s1 is full)");
@@ -93,12 +93,12 @@ class ReconfigureTest {
                 String metrics = client.GET("http://127.0.0.1:" + gw.adminPort() + "/metrics").getContentAsString();
                 assertTrue(metrics.contains("slagate_queue_length{class=\"gold\""), "the new class has its gauges");
                 assertFalse(metrics.contains("slagate_queue_length{class=\"basic\""), "the deleted class's gauges are gone");
-                assertEquals(5, gw.metrics().counts().arrivedTotal());
+                assertEquals(5, gw.metrics().arrivedTotal());
                 // every request was answered; the last completion may still be counting when its client has the answer
-                await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().counts().inFlight() == 0);
-                assertEquals(gw.metrics().counts().arrivedTotal(), gw.metrics().counts().completedTotal() + gw.metrics().counts().faultedTotal(),
+                await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
+                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal(),
                         "the counters balance across the change");
-                assertEquals(0, gw.metrics().counts().inFlight());
+                assertEquals(0, gw.metrics().inFlight());
 
                 // a change of the gateway's own listener needs a restart: the rest is applied, the answer says so
                 assertFalse(gw.reconfigure(config(", maxConnections: 7", twoServers, after, "")));
@@ -131,7 +131,7 @@ class ReconfigureTest {
                 assertTrue(gw.reconfigure(config("", oneServer, classes + ", { name: gold, target: 1s }", "")));
                 // the third configuration's request waits: s1's two slots are held by the first configuration
                 CompletableFuture<ContentResponse> latest = send(client, gw, "c");
-                await().atMost(Duration.ofSeconds(10)).until(() -> gw.queues().figures().waiting(2) == 1);
+                await().atMost(Duration.ofSeconds(10)).until(() -> gw.queues().waiting(2) == 1);
                 s1.behave(TestBackend.echo());
                 s1.takeHeld(10_000).reply("<one/>");
                 assertEquals(200, latest.get(20, TimeUnit.SECONDS).getStatus(),
@@ -140,8 +140,8 @@ class ReconfigureTest {
                 for (CompletableFuture<ContentResponse> f : first) {
                     assertEquals(200, f.get(20, TimeUnit.SECONDS).getStatus());
                 }
-                await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().counts().inFlight() == 0);
-                assertEquals(gw.metrics().counts().arrivedTotal(), gw.metrics().counts().completedTotal() + gw.metrics().counts().faultedTotal(),
+                await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
+                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal(),
                         "the counters balance across both changes");
             } finally {
                 client.stop();

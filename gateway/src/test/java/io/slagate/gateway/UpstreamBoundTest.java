@@ -59,9 +59,9 @@ class UpstreamBoundTest {
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
         await("the server earns connection reuse").atMost(Duration.ofSeconds(30)).until(() -> {
             RawHttp.exchange(g.port(), RawHttp.post("/services/S", "X-Req: 99.warm.0\r\n", BODY));
-            return g.connections().reusesConnections(0);
+            return g.reusesConnections(0);
         });
-        GatewayMetrics.UpstreamConnections pool = g.connections().upstreamConnections(0);
+        GatewayMetrics.UpstreamConnections pool = g.upstreamConnections(0);
         long openedBefore = pool.opened();
         long reusedBefore = pool.reused();
 
@@ -82,8 +82,8 @@ class UpstreamBoundTest {
             watch.join();
         }
         assertEquals(CLIENTS * PER_CLIENT, own, "every answer its own");
-        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().counts().inFlight() == 0);
-        assertEquals(g.metrics().counts().arrivedTotal(), g.metrics().counts().completedTotal() + g.metrics().counts().faultedTotal(), "arrived = completed + faulted");
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
+        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
         int bound = CAP + UpstreamSettings.idleSlack(CAP, LOOPS);
         assertTrue(peakHere.get() <= bound, "the gateway held " + peakHere.get() + " connections at once; bound " + bound);
         // what the server holds once the closes have reached it (without the bound each of the 4 loops keeps up to 4 idle)

@@ -53,7 +53,7 @@ class WaitingRequestBufferTest {
                     out.write(request.getBytes(StandardCharsets.UTF_8));
                     out.flush();
                 }
-                await(() -> backend.heldCount() == 1 && g.queues().figures().waiting(0) == WAITING);
+                await(() -> backend.heldCount() == 1 && g.queues().waiting(0) == WAITING);
                 Field buffer = HttpConnection.class.getDeclaredField("_requestBuffer");
                 buffer.setAccessible(true);
                 long holding = 0;

@@ -47,9 +47,9 @@ public final class ControlLoop implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControlLoop.class);
 
     private final String id;
-    volatile SlagateConfig config;
+    private volatile SlagateConfig config;
     private final ControlBus bus;
-    ResourceManager rm; // loop thread only
+    private ResourceManager rm; // loop thread only
     private final Overrides overrides;
     private final LongSupplier nanoClock;
     private final ScheduledExecutorService loop;
@@ -57,20 +57,19 @@ public final class ControlLoop implements AutoCloseable {
     private ScheduledFuture<?> timer; // set by start(), then on the loop thread only
     private ScheduledFuture<?> beats; // likewise
 
-    final AtomicLong cycles = new AtomicLong();
+    private final AtomicLong cycles = new AtomicLong();
     private final Standing standing; // loop thread only, but for active()
     private volatile boolean soleManager;
     private long maxVersionSeen; // loop thread only
-    final Membership membership; // loop thread only, but for its count
-    volatile DecisionMessage lastDecision;
-    volatile AllocationMessage lastAllocation;
-    final ManagerMetrics metrics;
+    private final Membership membership; // loop thread only, but for its count
+    private volatile DecisionMessage lastDecision;
+    private volatile AllocationMessage lastAllocation;
+    private final ManagerMetrics metrics;
     private final AllocationFanOut fanOut;
-    private final ManagerView view = new ManagerView(this);
-    final SurgeCycles surges = new SurgeCycles(); // loop thread only, but for its count
-    final PoolMoves poolMoves = new PoolMoves(); // loop thread only, but for its counters and log
-    final Tuning tuning;
-    volatile Map<String, String> forecastErrors = Map.of();
+    private final SurgeCycles surges = new SurgeCycles(); // loop thread only, but for its count
+    private final PoolMoves poolMoves = new PoolMoves(); // loop thread only, but for its counters and log
+    private final Tuning tuning;
+    private volatile Map<String, String> forecastErrors = Map.of();
 
     public ControlLoop(String id, SlagateConfig config, ControlBus bus, Overrides overrides, MeterRegistry registry) {
         this(id, config, bus, overrides, registry, System::nanoTime);
@@ -93,7 +92,7 @@ public final class ControlLoop implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.metrics = new ManagerMetrics(id, registry, view);
+        this.metrics = new ManagerMetrics(id, registry, this);
         this.fanOut = new AllocationFanOut(bus, metrics, loop, this::cycle);
         this.tuning = new Tuning(id, overrides, () -> this.config, this::applyController);
         subscribe();
@@ -211,6 +210,11 @@ public final class ControlLoop implements AutoCloseable {
         }
     }
 
+    /** Bus messages this manager did not believe (unjoined or impersonated gateways, a full roster, implausible versions). */
+    public long refusedMessages() {
+        return membership.refusedMessages();
+    }
+
     /** A gateway's heartbeat: one that joins gets an allocation at once (the last one if it covers it, else a new decision). */
     void onGatewayHeartbeat(HeartbeatMessage h, String account) {
         switch (membership.onHeartbeat(h, account)) {
@@ -293,6 +297,36 @@ public final class ControlLoop implements AutoCloseable {
         cycle();
     }
 
+    /** Per flow, the forecaster in use and each one's recent one-cycle error, as of the last cycle. */
+    public Map<String, String> forecastErrors() {
+        return forecastErrors;
+    }
+
+    /** Corrected response-time predictions so far that were not a positive number (counted, then floored). */
+    public long predictionsOutOfRange() {
+        return rm.predictionsOutOfRange();
+    }
+
+    /** Cycles run at once for a detected change of a flow's load or response time (not on the timer). */
+    public long changeCycles() {
+        return surges.changeCycles();
+    }
+
+    /** Cycles run at once for a flash crowd (not on the timer). */
+    public long flashCrowdCycles() {
+        return surges.granted();
+    }
+
+    /** The servers the operator pinned to their pool. */
+    public Set<String> poolPins() {
+        return poolMoves.pins();
+    }
+
+    /** Moves reverted because the server refused its new pool. */
+    public long refusedMoves() {
+        return poolMoves.refusedMoves();
+    }
+
     /** Pool reconfiguration: refused moves reverted, then at most one server moved, each applied to the decisions at once. */
     private void reconfigurePools(long now) {
         if (!poolMoves.enabled(config)) {
@@ -310,6 +344,11 @@ public final class ControlLoop implements AutoCloseable {
         }
     }
 
+    /** The first partition's safe and experimental side's utilities at the last cycle (NaN without tuning or traffic). */
+    public double[] sideUtilities() {
+        return tuning.sideUtilities();
+    }
+
     /**
      * A tuner's change of the controller's settings, on the loop's thread: the manager decides with them from
      * the next cycle on (what it learned carries over, as for a new configuration), and a new Γ reschedules the cycles.
@@ -323,6 +362,31 @@ public final class ControlLoop implements AutoCloseable {
         if (!after.equals(before) && started) {
             loop.execute(() -> scheduleCycles(after));
         }
+    }
+
+    /** The first (or only) partition's tuner, or null when controller.tuning is not configured or before the first cycle. */
+    public OnlineTuner tuner() {
+        return tuning.first();
+    }
+
+    /** The tuning partitions, in the configuration's order; empty before the first cycle. */
+    public List<TuningPartition> tuningPartitions() {
+        return tuning.partitions();
+    }
+
+    /** Servers moved between pools since start. */
+    public long poolMoves() {
+        return poolMoves.moves();
+    }
+
+    /** The pool each server serves now, by id. */
+    public Map<String, String> serverPools() {
+        return PoolMoves.serverPools(config);
+    }
+
+    /** The last pool moves, oldest first. */
+    public List<String> poolMoveLog() {
+        return poolMoves.log();
     }
 
     /** One control cycle; never throws (a failure is logged and the next cycle runs). */
@@ -361,6 +425,19 @@ public final class ControlLoop implements AutoCloseable {
         }
     }
 
+    /** The automatic N_s of a server as of the last cycle, or -1 for a server without {@code concurrency: auto}. */
+    public int concurrency(String server) {
+        return metrics.concurrency(server);
+    }
+
+    /**
+     * The servers of the pool's mean size to add for every class to meet its goals, as of the last
+     * cycle (−1: more servers would not help; NaN: no cycle has sized this pool yet).
+     */
+    public double capacityDeficitServers(String pool) {
+        return metrics.capacityDeficitServers(pool);
+    }
+
     private void run(Runnable r) {
         try {
             loop.execute(() -> {
@@ -375,9 +452,16 @@ public final class ControlLoop implements AutoCloseable {
         }
     }
 
-    /** What this manager shows of itself, read as of now (the console, experiments and tests ask it). */
-    public ManagerView view() {
-        return view;
+    public DecisionMessage lastDecision() {
+        return lastDecision;
+    }
+
+    public AllocationMessage lastAllocation() {
+        return lastAllocation;
+    }
+
+    public long cycles() {
+        return cycles.get();
     }
 
     public Overrides overrides() {

@@ -28,7 +28,7 @@ final class ManagerMetrics {
     private final Map<String, double[]> limitGauges = new ConcurrentHashMap<>();
     private final AtomicLong refusedFigures = new AtomicLong();
 
-    ManagerMetrics(String id, MeterRegistry registry, ManagerView loop) {
+    ManagerMetrics(String id, MeterRegistry registry, ControlLoop loop) {
         this.id = id;
         this.registry = registry;
         solveTimer = Timer.builder("slagate.rm.solve").tag("manager", id)
@@ -46,7 +46,7 @@ final class ManagerMetrics {
                 .description("Pool moves reverted because the server refused the new pool's requests").register(registry);
         Gauge.builder("slagate.rm.flow.reports.refused", refusedFigures, AtomicLong::get).tag("manager", id)
                 .description("Flow reports refused for a non-finite or negative figure (the flow kept its weight)").register(registry);
-        FunctionCounter.builder("slagate.rm.predictions.out.of.range", loop, ManagerView::predictionsOutOfRange).tag("manager", id)
+        FunctionCounter.builder("slagate.rm.predictions.out.of.range", loop, ControlLoop::predictionsOutOfRange).tag("manager", id)
                 .description("Corrected response-time predictions that were not a positive number (floored to 1 ns)").register(registry);
         Gauge.builder("slagate.rm.gateways", loop, c -> c.lastAllocation() == null ? 0 : c.lastAllocation().gateways().size())
                 .tag("manager", id).description("Gateways in the last allocation").register(registry);

@@ -79,7 +79,7 @@ class ControlLoopTest {
             assertNull(o.weight("gw1", "basic", now), "an invalid pin is refused, not applied");
             loop.onControl(cmd("explode", null, null, null, 0, 0), null); // unknown: logged and ignored
             loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "s1", 0, 0), null);
-            assertTrue(loop.view().poolPins().isEmpty(), "s1 serves one pool only: refused");
+            assertTrue(loop.poolPins().isEmpty(), "s1 serves one pool only: refused");
         } finally {
             bus.close();
         }
@@ -115,9 +115,9 @@ class ControlLoopTest {
             loop.onConfig(new ConfigMessage(BusMessage.SCHEMA, 2,
                     yaml.replace("cycle: 1h, combining: sum", "cycle: 50ms, combining: min"), "bob", 0), null);
             assertEquals(Combining.MIN, loop.config().controller().combining());
-            long after = loop.view().cycles();
+            long after = loop.cycles();
             // with the old period no timer cycle would come for an hour
-            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> loop.view().cycles() >= after + 5);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> loop.cycles() >= after + 5);
         } finally {
             bus.close();
         }
@@ -146,12 +146,12 @@ class ControlLoopTest {
                 loop.onStats(alarm, "gw-account");
                 now += 10_000_000L; // 50 alarms in half a second
             }
-            assertEquals(1, loop.view().flashCrowdCycles(), "one cycle for the burst of alarms");
+            assertEquals(1, loop.flashCrowdCycles(), "one cycle for the burst of alarms");
             now += 1_000_000_000L;
             loop.onStats(alarm, "gw-account");
-            assertEquals(2, loop.view().flashCrowdCycles(), "the next one after the gap");
+            assertEquals(2, loop.flashCrowdCycles(), "the next one after the gap");
             loop.onStats(alarm, "another-account");
-            assertEquals(2, loop.view().flashCrowdCycles(), "an alarm from an account the gateway did not join with counts for nothing");
+            assertEquals(2, loop.flashCrowdCycles(), "an alarm from an account the gateway did not join with counts for nothing");
         } finally {
             bus.close();
         }
@@ -192,22 +192,22 @@ class ControlLoopTest {
                 now += 1_000_000_000L;
                 loop.cycle();
             }
-            Tuner.State during = loop.view().tuner().state();
+            Tuner.State during = loop.tuner().state();
             assertTrue(during == Tuner.State.SETTLING || during == Tuner.State.MEASURING,
                     "a trial is under way after the baseline: " + during);
-            DecisionMessage.TuningStatus status = loop.view().lastDecision().tuning().get(0);
+            DecisionMessage.TuningStatus status = loop.lastDecision().tuning().get(0);
             assertEquals("default", status.partition(), "the unpartitioned form is one partition");
             assertEquals(List.of("concurrency"), status.knobs());
             assertEquals(List.of(8.0), status.best(), "the configured N_s is where tuning starts");
             assertEquals(during.name().toLowerCase(Locale.ROOT), status.state());
 
             loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
-            assertEquals(Tuner.State.STOPPED, loop.view().tuner().state());
-            assertEquals("stopped", loop.view().lastDecision().tuning().get(0).state(), "a decision at once says so");
+            assertEquals(Tuner.State.STOPPED, loop.tuner().state());
+            assertEquals("stopped", loop.lastDecision().tuning().get(0).state(), "a decision at once says so");
             loop.onControl(cmd(ControlMessage.TUNING_REVERT, null, null, null, 0, 0), null);
-            assertEquals(List.of(8.0), loop.view().lastDecision().tuning().get(0).best());
+            assertEquals(List.of(8.0), loop.lastDecision().tuning().get(0).best());
             loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0), null);
-            assertEquals(Tuner.State.SETTLING, loop.view().tuner().state(), "started again: the next trial");
+            assertEquals(Tuner.State.SETTLING, loop.tuner().state(), "started again: the next trial");
         } finally {
             bus.close();
         }
@@ -230,14 +230,14 @@ class ControlLoopTest {
                 now += 1_000_000_000L;
                 loop.cycle();
             }
-            Map<String, Long> t = loop.view().lastAllocation().queueTimeoutMillis();
+            Map<String, Long> t = loop.lastAllocation().queueTimeoutMillis();
             assertTrue(t.containsKey("p-trial") && t.get("p-trial") >= 200 && t.get("p-trial") < 30_000, "the trial's: " + t);
-            assertEquals(List.of(30.0), loop.view().lastDecision().tuning().get(0).best());
+            assertEquals(List.of(30.0), loop.lastDecision().tuning().get(0).best());
             assertNull(t.get("p"), "the safe side keeps its configured timeout, the best known: " + t);
             loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
             now += 1_000_000_000L;
             loop.cycle();
-            t = loop.view().lastAllocation().queueTimeoutMillis();
+            t = loop.lastAllocation().queueTimeoutMillis();
             assertEquals(30_000L, t.get("p-trial"), "stopped: both sides on the best: " + t);
             assertTrue(t.get("p") == null || t.get("p") == 30_000L, "" + t);
         } finally {
@@ -272,13 +272,13 @@ class ControlLoopTest {
                 now += 1_000_000_000L;
                 loop.cycle();
             }
-            assertTrue(loop.view().tuner() instanceof InterleavedTuner);
-            Tuner.State during = loop.view().tuner().state();
+            assertTrue(loop.tuner() instanceof InterleavedTuner);
+            Tuner.State during = loop.tuner().state();
             assertTrue(during == Tuner.State.SETTLING || during == Tuner.State.MEASURING,
                     "a trial is under way: " + during);
             ControllerSettings trial = loop.config().controller();
             assertEquals(List.of(0.5, 1.0, 0.0, 5.0),
-                    Arrays.stream(loop.view().tuner().bestValues()).boxed().toList(), "the best is what was in force");
+                    Arrays.stream(loop.tuner().bestValues()).boxed().toList(), "the best is what was in force");
             assertTrue(trial.damping() != before.damping() || trial.resolution() != before.resolution()
                     || !trial.model().equals(before.model()) || !trial.cycle().equals(before.cycle()),
                     "the trial's values are the settings in force: " + trial);
@@ -318,14 +318,14 @@ class ControlLoopTest {
             for (int i = 0; i < 200 && (window == 0 || window == 20_000); i++) { // settle, reference, settle, then the trial
                 now += 1_000_000_000L;
                 loop.cycle();
-                window = loop.view().lastAllocation().statsWindowMillis();
+                window = loop.lastAllocation().statsWindowMillis();
             }
             assertTrue(window >= 2000 && window < 20_000, "a trial's window: " + window);
-            assertEquals(List.of(20.0), Arrays.stream(loop.view().tuner().bestValues()).boxed().toList());
+            assertEquals(List.of(20.0), Arrays.stream(loop.tuner().bestValues()).boxed().toList());
             loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
             now += 1_000_000_000L;
             loop.cycle();
-            long after = loop.view().lastAllocation().statsWindowMillis();
+            long after = loop.lastAllocation().statsWindowMillis();
             assertTrue(after == 0 || after == 20_000, "the best, the configured window: " + after);
         } finally {
             bus.close();
@@ -373,7 +373,7 @@ class ControlLoopTest {
                 now += 1_000_000_000L;
                 loop.cycle();
             }
-            List<TuningPartition> parts = loop.view().tuningPartitions();
+            List<TuningPartition> parts = loop.tuningPartitions();
             assertEquals(List.of("quotes", "trades"), parts.stream().map(TuningPartition::name).toList());
             double[] quotes = parts.get(0).sides();
             double[] trades = parts.get(1).sides();
@@ -389,13 +389,13 @@ class ControlLoopTest {
                         p.name() + " runs its own trial at the same time: " + st);
             }
             assertEquals(List.of("quotes", "trades"),
-                    loop.view().lastDecision().tuning().stream().map(DecisionMessage.TuningStatus::partition).toList());
-            assertEquals(List.of(6.0), loop.view().lastDecision().tuning("trades").best());
+                    loop.lastDecision().tuning().stream().map(DecisionMessage.TuningStatus::partition).toList());
+            assertEquals(List.of(6.0), loop.lastDecision().tuning("trades").best());
 
             loop.onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "trades"), null);
             assertEquals(Tuner.State.STOPPED, parts.get(1).tuner().state());
             assertTrue(parts.get(0).tuner().state() != Tuner.State.STOPPED, "a command to trades leaves quotes alone");
-            assertEquals("stopped", loop.view().lastDecision().tuning("trades").state());
+            assertEquals("stopped", loop.lastDecision().tuning("trades").state());
             loop.onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "nosuch"), null);
             assertTrue(parts.get(0).tuner().state() != Tuner.State.STOPPED, "an unknown partition is refused");
             loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
@@ -444,9 +444,9 @@ class ControlLoopTest {
         try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "b2", 0, 0), null);
-            assertEquals(Set.of("b2"), loop.view().poolPins());
+            assertEquals(Set.of("b2"), loop.poolPins());
             loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "nosuch", 0, 0), null);
-            assertEquals(Set.of("b2"), loop.view().poolPins(), "an unknown server is refused");
+            assertEquals(Set.of("b2"), loop.poolPins(), "an unknown server is refused");
             // pool a saturated (quotes at 180/s of 20 ms on 5 slots: 0.72 busy... 3.6 slots), b idle: b2 would move
             joinGw1(loop);
             StatsMessage stats = gw1Stats(
@@ -460,15 +460,15 @@ class ControlLoopTest {
                 now += 2_000_000_000L;
                 loop.cycle();
             }
-            assertEquals(0, loop.view().poolMoves(), "pinned: not moved, however saturated a is");
+            assertEquals(0, loop.poolMoves(), "pinned: not moved, however saturated a is");
             loop.onControl(cmd(ControlMessage.UNPIN_POOL, null, null, "b2", 0, 0), null);
             for (int i = 0; i < 3; i++) {
                 loop.onStats(stats, "gw-account");
                 now += 2_000_000_000L;
                 loop.cycle();
             }
-            assertEquals(1, loop.view().poolMoves(), "unpinned, it moves: " + loop.view().poolMoveLog());
-            assertEquals("a", loop.view().serverPools().get("b2"));
+            assertEquals(1, loop.poolMoves(), "unpinned, it moves: " + loop.poolMoveLog());
+            assertEquals("a", loop.serverPools().get("b2"));
         } finally {
             bus.close();
         }
@@ -541,12 +541,12 @@ class ControlLoopTest {
                 now += 250_000_000L;
                 loop.onStats(intervalStats(i, 48, 0.06, true), "gw-account");
             }
-            assertEquals(0, loop.view().changeCycles(), "a steady load runs no extra cycle");
+            assertEquals(0, loop.changeCycles(), "a steady load runs no extra cycle");
             now += 2_000_000_000L;
             loop.onStats(intervalStats(100, 112, 0.09, true), "gw-account");
-            assertEquals(1, loop.view().changeCycles(), "the step: a cycle at once");
+            assertEquals(1, loop.changeCycles(), "the step: a cycle at once");
             loop.onStats(intervalStats(101, 400, 0.09, true), "gw-account");
-            assertEquals(1, loop.view().changeCycles(), "another change within the gap waits for the next cycle");
+            assertEquals(1, loop.changeCycles(), "another change within the gap waits for the next cycle");
         } finally {
             bus.close();
         }

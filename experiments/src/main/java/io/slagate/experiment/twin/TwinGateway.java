@@ -86,7 +86,7 @@ public final class TwinGateway {
     /** Applies this gateway's share of a manager's allocation, if newer than the one in force. */
     public boolean apply(AllocationMessage a) {
         GatewayAllocation mine = a.gateways().get(id);
-        Allocation current = queues.figures().allocation();
+        Allocation current = queues.allocation();
         if (mine == null || a.version() <= current.version()) {
             return false;
         }

@@ -28,7 +28,7 @@ public final class StatsReport {
      */
     public static StatsMessage of(String gatewayId, long sequence, long timestampMillis, SlagateConfig config, QueueManager q,
                                   GatewayMetrics metrics, List<FlowStats> stats, Map<String, Double> quotaDemand) {
-        Allocation a = q.figures().allocation();
+        Allocation a = q.allocation();
         List<FlowStatsMessage> flows = new ArrayList<>(stats.size());
         double window = 0;
         for (int c = 0; c < stats.size(); c++) {
@@ -38,13 +38,13 @@ public final class StatsReport {
                     f.meanResponseSeconds(), f.meanQueueingSeconds(), f.meanServiceSeconds(), f.queueLength(),
                     f.outstanding(), a.weight(c), f.attainment(), f.percentileSeconds(), f.failureRate(), interval(f.last())));
         }
-        List<ServerStatusMessage> servers = new ArrayList<>(q.figures().serverCount());
-        for (int s = 0; s < q.figures().serverCount(); s++) {
+        List<ServerStatusMessage> servers = new ArrayList<>(q.serverCount());
+        for (int s = 0; s < q.serverCount(); s++) {
             double[] measured = metrics.serverWindow(s);
             // the cap in force here: below the allocation's while a local limit holds the server
-            ServerStatusMessage st = new ServerStatusMessage(config.servers().get(s).id(), q.figures().effectiveCap(s), q.server(s).outstanding(),
-                    q.server(s).inRotation(), measured[0], measured[1], q.figures().effectiveCap(s) < a.cap(s), q.figures().localityGroupOf(s),
-                    config.servers().get(s).movable() ? q.figures().servingPool(s) : null, q.figures().refusedPool(s));
+            ServerStatusMessage st = new ServerStatusMessage(config.servers().get(s).id(), q.effectiveCap(s), q.server(s).outstanding(),
+                    q.server(s).inRotation(), measured[0], measured[1], q.effectiveCap(s) < a.cap(s), q.localityGroupOf(s),
+                    config.servers().get(s).movable() ? q.servingPool(s) : null, q.refusedPool(s));
             if (!st.idle()) {
                 servers.add(st); // an idle server goes without saying (ServerStatusMessage.idle)
             }

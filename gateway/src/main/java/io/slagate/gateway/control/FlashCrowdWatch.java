@@ -51,7 +51,7 @@ public final class FlashCrowdWatch {
         }
         long[] arrived = new long[n];
         for (int c = 0; c < n; c++) {
-            arrived[c] = metrics.counts().arrivedCount(c);
+            arrived[c] = metrics.arrivedCount(c);
         }
         for (FlashCrowdDetector.Event e : detector.tick(nowNanos, arrived)) {
             String cls = config.classes().get(e.classIndex()).name();

@@ -352,7 +352,7 @@ final class GatewayExchange extends QueuedRequest {
         }
         if (reason == FaultReason.QUEUE_FULL || reason == FaultReason.QUEUE_TIMEOUT) {
             LOG.debug("{}: class {} waiting {}, executing {}", reason.code(), className(),
-                    context.queues.figures().waiting(classIndex()), context.queues.figures().executing(classIndex()));
+                    context.queues.waiting(classIndex()), context.queues.executing(classIndex()));
         }
         writeFault(context, response, callback, soapVersion, reason, className());
         logged(reason);

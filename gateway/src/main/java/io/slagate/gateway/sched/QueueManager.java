@@ -32,32 +32,31 @@ import org.slf4j.LoggerFactory;
 public final class QueueManager {
     private static final Logger LOG = LoggerFactory.getLogger(QueueManager.class);
 
-    final int classCount;
+    private final int classCount;
     private final int[] classQueue;
     /** Per class, the index of its pool. */
     private final int[] classPool;
     private final int[] queueBound;
-    final QueueTimeouts timeouts;
+    private final QueueTimeouts timeouts;
     private final ClassQueue[] queues;
     private final int[][] poolQueues;
-    final ServerSlots[] servers;
+    private final ServerSlots[] servers;
     private final int[][] poolServers;
     private final ClassSelector selector;
     /** Which pool each server serves now, and the moves on probation ({@link PoolAssignment}). */
-    final PoolAssignment assignment;
+    private final PoolAssignment assignment;
 
     /** The server each admitted request goes to, by its pool's policy. */
-    final ServerPicker picker;
+    private final ServerPicker picker;
     private final LocalCaps localCaps;
     private final SurgeShares surge;
     private final LongSupplier nanoClock;
     private final boolean perClassQueues;
 
-    final AtomicIntegerArray waiting;
-    final AtomicIntegerArray executing;
+    private final AtomicIntegerArray waiting;
+    private final AtomicIntegerArray executing;
     private final AtomicInteger wip = new AtomicInteger();
-    volatile Allocation allocation;
-    private final QueueFigures figures = new QueueFigures(this);
+    private volatile Allocation allocation;
     /** Per server, the last cap above 0 an allocation gave it (guarded by this): its share before an outage. */
     private final int[] lastPositiveCap;
     private volatile Runnable rotationListener = () -> { };
@@ -153,6 +152,16 @@ public final class QueueManager {
         assignment.answered(s, classPool[c], status);
     }
 
+    /** The pool server {@code s} refused to serve, while the manager has not reverted the move (else null). */
+    public String refusedPool(int s) {
+        return assignment.refusedPool(s);
+    }
+
+    /** The pool server {@code s} serves now. */
+    public String servingPool(int s) {
+        return assignment.servingPool(s);
+    }
+
     private void wake() {
         schedule();
         Runnable successor = slotFreed;
@@ -237,6 +246,11 @@ public final class QueueManager {
         return timeouts.set(nanos, nanoClock);
     }
 
+    /** Class {@code c}'s queue timeout in force, nanoseconds. */
+    public long queueTimeoutNanos(int c) {
+        return timeouts.nanos(c);
+    }
+
     /** Swaps in a new allocation; never blocks, never drops a request. */
     public void setAllocation(Allocation next) {
         checkShape(next);
@@ -254,6 +268,10 @@ public final class QueueManager {
     /** Runs after a server leaves or rejoins the rotation (the gateway reports at once, so the controller knows). */
     public void onRotationChange(Runnable listener) {
         rotationListener = listener;
+    }
+
+    public Allocation allocation() {
+        return allocation;
     }
 
     /** Takes a server out of rotation (its slots are not offered) or brings it back. */
@@ -296,6 +314,16 @@ public final class QueueManager {
         picker.remapAll();
     }
 
+    /** Under locality dispatch, the request types mapped to server {@code s} and their share of its pool's requests; else null. */
+    public String localityGroupOf(int s) {
+        return picker.localityGroupOf(s);
+    }
+
+    /** Per pool dispatching by request type: its policy and mapping, for {@code /stats}. */
+    public List<Map<String, Object>> localityStats() {
+        return picker.localityStats();
+    }
+
     /** Whether the class's pool has at least one server in rotation. */
     public boolean poolAvailable(int classIndex) {
         int p = queues[classQueue[classIndex]].pool;
@@ -312,9 +340,9 @@ public final class QueueManager {
         return localCaps.cap(a, s);
     }
 
-    /** The cap in force for server {@code s} now (the dispatch path asks it directly, not through the figures). */
-    int capInForce(int s) {
-        return localCaps.cap(allocation, s);
+    /** The cap in force for server {@code s} here (the allocation's, or a local limit's below it). */
+    public int effectiveCap(int s) {
+        return cap(allocation, s);
     }
 
     /** Holds server {@code s} to {@code cap} slots here (below the allocation's), or lifts that with −1; wakes the queues when raised. */
@@ -329,13 +357,32 @@ public final class QueueManager {
         return queues[classIndex].customers();
     }
 
-    /** What the queues hold and the allocation in force, read as of now (statistics, the agent, the tests). */
-    public QueueFigures figures() {
-        return figures;
+    public int waiting(int classIndex) {
+        return waiting.get(classIndex);
+    }
+
+    public int executing(int classIndex) {
+        return executing.get(classIndex);
+    }
+
+    public int executingTotal() {
+        int n = 0;
+        for (int c = 0; c < classCount; c++) {
+            n += executing.get(c);
+        }
+        return n;
     }
 
     public ServerSlots server(int index) {
         return servers[index];
+    }
+
+    public int serverCount() {
+        return servers.length;
+    }
+
+    public int classCount() {
+        return classCount;
     }
 
     private void schedule() {

@@ -60,7 +60,7 @@ final class ServerPicker {
         serverLoad = new ServerChooser.ServerLoad() {
             @Override
             public boolean available(int s) {
-                return servers[s].inRotation() && servers[s].outstanding() < queues.capInForce(s);
+                return servers[s].inRotation() && servers[s].outstanding() < queues.effectiveCap(s);
             }
 
             @Override
@@ -75,7 +75,7 @@ final class ServerPicker {
 
             @Override
             public int cap(int s) {
-                return queues.capInForce(s);
+                return queues.effectiveCap(s);
             }
         };
     }
@@ -152,7 +152,7 @@ final class ServerPicker {
             return;
         }
         try {
-            learner[pool].remap(s -> servers[s].inRotation(), s -> Math.max(1, queues.capInForce(s)));
+            learner[pool].remap(s -> servers[s].inRotation(), s -> Math.max(1, queues.effectiveCap(s)));
         } catch (RuntimeException e) {
             LOG.error("locality remap failed; the previous mapping stays", e);
         }

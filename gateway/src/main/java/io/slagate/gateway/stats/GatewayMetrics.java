@@ -41,9 +41,9 @@ public final class GatewayMetrics {
     }
 
     private final String[] classNames;
-    final Counter[] arrivals;
-    final Counter[] completions;
-    final Counter[][] faults;
+    private final Counter[] arrivals;
+    private final Counter[] completions;
+    private final Counter[][] faults;
     private final Timer[] responseTime;
     private final Timer[] queueingTime;
     private final Timer[] serviceTime;
@@ -53,12 +53,12 @@ public final class GatewayMetrics {
     /** Per server: answers and their service time since the last local-limit tick (read and reset by the tick). */
     private final LongAdder[] serverTickAnswers;
     private final LongAdder[] serverTickNanos;
-    final Counter[][] serverErrors;
-    final Totals totals;
-    final AtomicInteger inFlight;
+    private final Counter[][] serverErrors;
+    private final Totals totals;
+    private final AtomicInteger inFlight;
     // this configuration's own arrivals and answers: striped adders, uncontended on the request path
-    final LongAdder ownArrived = new LongAdder();
-    final LongAdder ownAnswered = new LongAdder();
+    private final LongAdder ownArrived = new LongAdder();
+    private final LongAdder ownAnswered = new LongAdder();
     private final List<Meter> gauges = new ArrayList<>();
     private final MeterRegistry registry;
     private final SlagateConfig config;
@@ -89,13 +89,6 @@ public final class GatewayMetrics {
     private final Map<Integer, UpstreamConnections> upstream = new ConcurrentHashMap<>();
 
     /** Server {@code s}'s connection counters, registered with the gauges. */
-    private final GatewayCounts counts = new GatewayCounts(this);
-
-    /** What this gateway has counted so far (arrivals, answers, faults, requests in flight), read as of now. */
-    public GatewayCounts counts() {
-        return counts;
-    }
-
     public void upstreamConnections(int s, UpstreamConnections c) {
         upstream.put(s, c);
     }
@@ -321,17 +314,33 @@ public final class GatewayMetrics {
         serverErrors[serverIndex][kind.ordinal()].increment();
     }
 
+    /** Failed exchanges of one kind charged to a server so far. */
+    public long serverErrors(int serverIndex, ServerError kind) {
+        return (long) serverErrors[serverIndex][kind.ordinal()].count();
+    }
+
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /** Requests of this configuration accepted and not yet answered (the gateway's total is {@link #inFlight}). */
+    public long ownInFlight() {
+        // answered first: a request answered between the two reads cannot make it look drained
+        long answered = ownAnswered.sum();
+        return ownArrived.sum() - answered;
+    }
+
     /** Registers the gauges over this configuration's queues and slots (see the constructor). */
     public void registerGauges() {
         String gw = config.gateway().id();
         for (int c = 0; c < classNames.length; c++) {
             String cls = classNames[c];
             int ci = c;
-            gauges.add(Gauge.builder("slagate.queue.length", queues, q -> q.figures().waiting(ci)).tag("gateway", gw).tag("class", cls)
+            gauges.add(Gauge.builder("slagate.queue.length", queues, q -> q.waiting(ci)).tag("gateway", gw).tag("class", cls)
                     .description("Requests waiting in the class queue").register(registry));
-            gauges.add(Gauge.builder("slagate.outstanding", queues, q -> q.figures().executing(ci)).tag("gateway", gw).tag("class", cls)
+            gauges.add(Gauge.builder("slagate.outstanding", queues, q -> q.executing(ci)).tag("gateway", gw).tag("class", cls)
                     .description("Requests of the class executing on servers").register(registry));
-            gauges.add(Gauge.builder("slagate.allocation.weight", queues, q -> q.figures().allocation().weight(ci)).tag("gateway", gw).tag("class", cls)
+            gauges.add(Gauge.builder("slagate.allocation.weight", queues, q -> q.allocation().weight(ci)).tag("gateway", gw).tag("class", cls)
                     .description("w_{g,c} of the allocation in force").register(registry));
             gauges.add(Gauge.builder("slagate.class.attainment", windows[ci],
                             w -> w.summary(cls, intervalSeconds, 0, 0, Double.NaN, goalNanos[ci] >= 0).attainment())
@@ -351,7 +360,7 @@ public final class GatewayMetrics {
                     .description("Requests outstanding on the server from this gateway").register(registry));
             gauges.add(Gauge.builder("slagate.server.in.rotation", queues, q -> q.server(si).inRotation() ? 1 : 0).tag("gateway", gw).tag("server", id)
                     .description("1 while the server is offered requests, 0 while health checking keeps it out").register(registry));
-            gauges.add(Gauge.builder("slagate.allocation.cap", queues, q -> q.figures().allocation().cap(si)).tag("gateway", gw).tag("server", id)
+            gauges.add(Gauge.builder("slagate.allocation.cap", queues, q -> q.allocation().cap(si)).tag("gateway", gw).tag("server", id)
                     .description("N_{g,s} of the allocation in force").register(registry));
         }
         for (Map.Entry<Integer, UpstreamConnections> e : upstream.entrySet()) {
@@ -372,7 +381,7 @@ public final class GatewayMetrics {
         }
         gauges.add(Gauge.builder("slagate.requests.in.flight", inFlight, AtomicInteger::get).tag("gateway", gw)
                 .description("Requests accepted and not yet answered").register(registry));
-        gauges.add(Gauge.builder("slagate.allocation.version", queues, q -> q.figures().allocation().version()).tag("gateway", gw)
+        gauges.add(Gauge.builder("slagate.allocation.version", queues, q -> q.allocation().version()).tag("gateway", gw)
                 .description("Version of the allocation in force (0: the static one)").register(registry));
     }
 
@@ -380,6 +389,35 @@ public final class GatewayMetrics {
     public void retireGauges() {
         gauges.forEach(registry::remove);
         gauges.clear();
+    }
+
+    /** Requests of class {@code c} received so far (by this configuration's metrics). */
+    public long arrivedCount(int c) {
+        return (long) arrivals[c].count();
+    }
+
+    public long arrivedTotal() {
+        return totals.arrived.sum();
+    }
+
+    public long completedTotal() {
+        return totals.completed.sum();
+    }
+
+    public long faultedTotal() {
+        return totals.faulted.sum();
+    }
+
+    public long faulted(FaultReason reason) {
+        long n = 0;
+        for (Counter[] row : faults) {
+            n += (long) row[reason.ordinal()].count();
+        }
+        return n;
+    }
+
+    public long completed(int c) {
+        return (long) completions[c].count();
     }
 
     /** Closes the current reporting interval of every class (called every reporting interval). */
@@ -423,7 +461,7 @@ public final class GatewayMetrics {
         List<FlowStats> out = new ArrayList<>(windows.length);
         double[] percentiles = measuredPercentileSeconds;
         for (int c = 0; c < windows.length; c++) {
-            out.add(windows[c].summary(classNames[c], intervalSeconds, queues.figures().waiting(c), queues.figures().executing(c),
+            out.add(windows[c].summary(classNames[c], intervalSeconds, queues.waiting(c), queues.executing(c),
                     percentiles[c], goalNanos[c] >= 0));
         }
         return out;

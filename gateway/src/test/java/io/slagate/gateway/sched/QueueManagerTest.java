@@ -79,10 +79,10 @@ class QueueManagerTest {
         for (int d = 0; d < decisions; d++) {
             completeRandom(qm, rnd);
             for (int c = 0; c < classes; c++) {
-                if (qm.figures().waiting(c) < 20) {
+                if (qm.waiting(c) < 20) {
                     qm.offer(new TestRequest(c));
                 }
-                sum[c] += qm.figures().executing(c);
+                sum[c] += qm.executing(c);
             }
         }
         double total = 0;
@@ -104,12 +104,12 @@ class QueueManagerTest {
             qm.offer(new TestRequest(0, "customer-" + i));
         }
         assertEquals(customers, qm.customers(0), "a lane per customer");
-        assertEquals(customers - 1, qm.figures().waiting(0));
+        assertEquals(customers - 1, qm.waiting(0));
         for (int i = 0; i < customers; i++) { // one slot: each release admits the next customer's request
             TestRequest r = running.remove(0);
             qm.release(r.server, 0);
         }
-        assertEquals(0, qm.figures().waiting(0));
+        assertEquals(0, qm.waiting(0));
         assertEquals(customers, admittedOrder.size(), "every request admitted exactly once");
         qm.expireOverdue();
         assertEquals(0, qm.customers(0), "idle lanes dropped: an idle customer costs nothing");
@@ -151,14 +151,14 @@ class QueueManagerTest {
         for (int d = 0; d < 20_000; d++) {
             // contention: both queues stay non-empty (an idle class may lose a slot to work conservation)
             for (int c = 0; c < 2; c++) {
-                while (qm.figures().waiting(c) < 1 + rnd.nextInt(3)) {
+                while (qm.waiting(c) < 1 + rnd.nextInt(3)) {
                     qm.offer(new TestRequest(c));
                 }
             }
             completeRandom(qm, rnd);
-            assertTrue(qm.figures().executing(0) >= 6 || qm.figures().waiting(0) == 0, "class p below its 6 guaranteed slots");
-            assertTrue(qm.figures().executing(1) >= 3 || qm.figures().waiting(1) == 0, "class b below its 3 guaranteed slots");
-            assertEquals(10, qm.figures().executingTotal());
+            assertTrue(qm.executing(0) >= 6 || qm.waiting(0) == 0, "class p below its 6 guaranteed slots");
+            assertTrue(qm.executing(1) >= 3 || qm.waiting(1) == 0, "class b below its 3 guaranteed slots");
+            assertEquals(10, qm.executingTotal());
         }
     }
 
@@ -168,12 +168,12 @@ class QueueManagerTest {
         for (int i = 0; i < 15; i++) {
             qm.offer(new TestRequest(1));
         }
-        assertEquals(10, qm.figures().executing(1), "the small-weight class must use idle capacity");
-        assertEquals(5, qm.figures().waiting(1));
+        assertEquals(10, qm.executing(1), "the small-weight class must use idle capacity");
+        assertEquals(5, qm.waiting(1));
         qm.offer(new TestRequest(0));
-        assertEquals(1, qm.figures().waiting(0), "no slot is free: it waits");
+        assertEquals(1, qm.waiting(0), "no slot is free: it waits");
         completeRandom(qm, new Random(5));
-        assertEquals(1, qm.figures().executing(0), "the freed slot goes to the class below its share");
+        assertEquals(1, qm.executing(0), "the freed slot goes to the class below its share");
     }
 
     @Test
@@ -227,7 +227,7 @@ class QueueManagerTest {
         assertEquals(6, qm.server(0).outstanding());
         assertEquals(4, qm.server(1).outstanding());
         qm.setAllocation(new Allocation(2, new double[] {1}, new int[] {2, 1}));
-        assertEquals(10, qm.figures().executingTotal(), "requests already out simply finish");
+        assertEquals(10, qm.executingTotal(), "requests already out simply finish");
         Random rnd = new Random(8);
         int[] newCaps = {2, 1};
         for (int i = 0; i < 20; i++) {
@@ -239,7 +239,7 @@ class QueueManagerTest {
             }
         }
         assertTrue(qm.server(0).outstanding() <= 2 && qm.server(1).outstanding() <= 1);
-        assertEquals(3, qm.figures().executingTotal(), "N_g = 2 + 1 once the old requests drained");
+        assertEquals(3, qm.executingTotal(), "N_g = 2 + 1 once the old requests drained");
     }
 
     @Test
@@ -289,11 +289,11 @@ class QueueManagerTest {
         assertEquals(0, qm.server(0).outstanding());
         qm.setInRotation(0, true);
         assertEquals(2, qm.server(0).outstanding(), "s1 takes its share of the queue at once");
-        assertEquals(2, qm.figures().allocation().caps()[0]);
-        assertEquals(3, qm.figures().allocation().version(), "provisional, under the allocation in force");
+        assertEquals(2, qm.allocation().caps()[0]);
+        assertEquals(3, qm.allocation().version(), "provisional, under the allocation in force");
         assertEquals(2, announced.get(), "out and back, each announced");
         qm.setAllocation(new Allocation(4, new double[] {1}, new int[] {3, 1}));
-        assertEquals(3, qm.figures().allocation().caps()[0], "the next allocation rules");
+        assertEquals(3, qm.allocation().caps()[0], "the next allocation rules");
     }
 
     @Test
@@ -346,7 +346,7 @@ class QueueManagerTest {
         assertNull(qm.offer(new TestRequest(0)));
         assertNull(qm.offer(new TestRequest(0)));
         assertEquals(Rejection.QUEUE_FULL, qm.offer(new TestRequest(0)));
-        assertEquals(2, qm.figures().waiting(0));
+        assertEquals(2, qm.waiting(0));
     }
 
     @Test
@@ -371,7 +371,7 @@ class QueueManagerTest {
         qm.release(running0.server, 0);
         assertEquals(1, young.admissions, "the next slot skips the expired entry");
         assertEquals(0, old.admissions);
-        assertEquals(0, qm.figures().waiting(0));
+        assertEquals(0, qm.waiting(0));
     }
 
     /**
@@ -392,8 +392,8 @@ class QueueManagerTest {
         TestRequest before = new TestRequest(0);
         qm.offer(before);
         qm.setQueueTimeouts(new long[] {1_000_000_000L, 0});
-        assertEquals(1_000_000_000L, qm.figures().queueTimeoutNanos(0));
-        assertEquals(10_000_000_000L, qm.figures().queueTimeoutNanos(1), "a class not named keeps its configured timeout");
+        assertEquals(1_000_000_000L, qm.queueTimeoutNanos(0));
+        assertEquals(10_000_000_000L, qm.queueTimeoutNanos(1), "a class not named keeps its configured timeout");
         TestRequest after = new TestRequest(0);
         qm.offer(after);
         now.addAndGet(1_100_000_000L);
@@ -405,7 +405,7 @@ class QueueManagerTest {
         assertEquals(1, before.expirations);
 
         qm.setQueueTimeouts(new long[] {0, 0});
-        assertEquals(10_000_000_000L, qm.figures().queueTimeoutNanos(0), "back to the configured timeout");
+        assertEquals(10_000_000_000L, qm.queueTimeoutNanos(0), "back to the configured timeout");
         TestRequest later = new TestRequest(0);
         qm.offer(later);
         now.addAndGet(5_000_000_000L);
@@ -413,7 +413,7 @@ class QueueManagerTest {
         qm.release(running0.server, 0);
         assertEquals(1, later.admissions);
         assertEquals(0, before.admissions + after.admissions, "an expired request is never admitted");
-        assertEquals(0, qm.figures().waiting(0));
+        assertEquals(0, qm.waiting(0));
     }
 
     /** FCFS shares one queue among a pool's classes: once their timeouts differ, the sweep scans it whole for good. */
@@ -485,7 +485,7 @@ class QueueManagerTest {
         }
         for (int d = 0; d < 20_000; d++) {
             for (int c = 0; c < 2; c++) {
-                while (qm.figures().waiting(c) < 1 + rnd.nextInt(3)) {
+                while (qm.waiting(c) < 1 + rnd.nextInt(3)) {
                     TestRequest r = new TestRequest(c);
                     r.requestType(types[rnd.nextInt(2)]); // every type in every class
                     qm.offer(r);
@@ -494,10 +494,10 @@ class QueueManagerTest {
             completeRandom(qm, rnd);
             // the first arrivals split the free slots 5:5 (work conservation); completions then restore 6.5:3.5
             if (d >= 100) {
-                assertTrue(qm.figures().executing(0) >= 6 || qm.figures().waiting(0) == 0, "class p below its 6 guaranteed slots");
-                assertTrue(qm.figures().executing(1) >= 3 || qm.figures().waiting(1) == 0, "class b below its 3 guaranteed slots");
+                assertTrue(qm.executing(0) >= 6 || qm.waiting(0) == 0, "class p below its 6 guaranteed slots");
+                assertTrue(qm.executing(1) >= 3 || qm.waiting(1) == 0, "class b below its 3 guaranteed slots");
             }
-            assertEquals(10, qm.figures().executingTotal());
+            assertEquals(10, qm.executingTotal());
             assertTrue(qm.server(0).outstanding() <= 5 && qm.server(1).outstanding() <= 5, "a server over its cap");
         }
     }
@@ -510,8 +510,8 @@ class QueueManagerTest {
         for (int i = 0; i < 30; i++) {
             assertNull(qm.offer(new TestRequest(1)));
         }
-        assertEquals(4, qm.figures().executing(1), "b at its share, 4 of 10, though p is idle");
-        assertEquals(26, qm.figures().waiting(1));
+        assertEquals(4, qm.executing(1), "b at its share, 4 of 10, though p is idle");
+        assertEquals(26, qm.waiting(1));
         TestRequest premium = new TestRequest(0);
         assertNull(qm.offer(premium));
         assertEquals(1, premium.admissions, "p's request is admitted at once, on a slot kept for it");
@@ -519,11 +519,11 @@ class QueueManagerTest {
         TestRequest done = running.stream().filter(r -> r.classIndex() == 1).findFirst().orElseThrow();
         running.remove(done);
         qm.release(done.server, 1);
-        assertEquals(4, qm.figures().executing(1));
+        assertEquals(4, qm.executing(1));
         // the crowd is over: work conservation again, b takes what p leaves
         qm.protectAgainst(1, false);
-        assertEquals(9, qm.figures().executing(1));
-        assertEquals(10, qm.figures().executingTotal());
+        assertEquals(9, qm.executing(1));
+        assertEquals(10, qm.executingTotal());
     }
 
     /** Pool a with s1, pool b with s2, which may serve a; a class for each. */
@@ -544,18 +544,18 @@ class QueueManagerTest {
         for (int i = 0; i < 4; i++) {
             qm.offer(new TestRequest(0));
         }
-        assertEquals(2, qm.figures().executing(0), "pool a has s1's 2 slots only");
+        assertEquals(2, qm.executing(0), "pool a has s1's 2 slots only");
         assertTrue(running.stream().allMatch(r -> r.server.id().equals("s1")));
         qm.offer(new TestRequest(1));
-        assertEquals(1, qm.figures().executing(1));
+        assertEquals(1, qm.executing(1));
         assertEquals("s2", running.get(running.size() - 1).server.id());
         qm.assignPools(Map.of("s2", "a", "s1", "b")); // s1 is not movable: ignored
-        assertEquals("a", qm.figures().servingPool(1));
-        assertEquals("a", qm.figures().servingPool(0));
-        assertEquals(3, qm.figures().executing(0), "s2 takes a's waiting request at once, on its one free slot (cb's still runs there)");
+        assertEquals("a", qm.servingPool(1));
+        assertEquals("a", qm.servingPool(0));
+        assertEquals(3, qm.executing(0), "s2 takes a's waiting request at once, on its one free slot (cb's still runs there)");
         assertEquals(2, qm.server(1).outstanding(), "s2 holds its cap of 2 across both pools");
         assertTrue(!qm.poolAvailable(1), "pool b has no server now: its requests fail fast");
-        assertEquals(1, qm.figures().waiting(0), "of a's four, two on s1, one on s2, one waiting");
+        assertEquals(1, qm.waiting(0), "of a's four, two on s1, one on s2, one waiting");
     }
 
     /** A server moved to a pool whose service it does not have is moved back by its own answers. */
@@ -564,22 +564,22 @@ class QueueManagerTest {
         SlagateConfig cfg = ConfigLoader.parse(TWO_POOLS, "test");
         QueueManager qm = manager(cfg, 1, 1);
         qm.assignPools(Map.of("s2", "a"));
-        assertEquals("a", qm.figures().servingPool(1));
+        assertEquals("a", qm.servingPool(1));
         qm.answered(1, 1, 404); // pool b's answer: not the new pool's, says nothing
         qm.answered(1, 0, 404);
         qm.answered(1, 0, 404);
-        assertEquals("a", qm.figures().servingPool(1), "two refusals are not yet a verdict");
-        assertNull(qm.figures().refusedPool(1));
+        assertEquals("a", qm.servingPool(1), "two refusals are not yet a verdict");
+        assertNull(qm.refusedPool(1));
         qm.answered(1, 0, 405);
-        assertEquals("b", qm.figures().servingPool(1), "the third in a row moves it back");
-        assertEquals("a", qm.figures().refusedPool(1), "and is reported");
+        assertEquals("b", qm.servingPool(1), "the third in a row moves it back");
+        assertEquals("a", qm.refusedPool(1), "and is reported");
         qm.answered(1, 0, 200); // a late answer from before the verdict changes nothing
-        assertEquals("b", qm.figures().servingPool(1));
+        assertEquals("b", qm.servingPool(1));
         qm.assignPools(Map.of("s2", "a")); // the manager has not heard yet
-        assertEquals("b", qm.figures().servingPool(1), "an allocation still naming the refused pool is not followed");
-        assertEquals("a", qm.figures().refusedPool(1));
+        assertEquals("b", qm.servingPool(1), "an allocation still naming the refused pool is not followed");
+        assertEquals("a", qm.refusedPool(1));
         qm.assignPools(Map.of("s2", "b")); // it has reverted the move
-        assertNull(qm.figures().refusedPool(1), "reported until the manager asks for another pool");
+        assertNull(qm.refusedPool(1), "reported until the manager asks for another pool");
 
         QueueManager ok = manager(cfg, 1, 1);
         ok.assignPools(Map.of("s2", "a"));
@@ -588,8 +588,8 @@ class QueueManagerTest {
         for (int i = 0; i < 5; i++) {
             ok.answered(1, 0, 404);
         }
-        assertEquals("a", ok.figures().servingPool(1), "once accepted, later 404s are the service's own answers");
-        assertNull(ok.figures().refusedPool(1));
+        assertEquals("a", ok.servingPool(1), "once accepted, later 404s are the service's own answers");
+        assertNull(ok.refusedPool(1));
     }
 }
 

@@ -38,6 +38,6 @@ class FailureRateTest {
         assertEquals(failures, s.failureRate() * s.windowSeconds(), 1e-9);
         assertEquals(8, failures, "shed, queue full, unreachable, server timeout, server failed, shutting down, deadline, "
                 + "authentication busy");
-        assertEquals(0, m.counts().inFlight(), "every arrival ended once");
+        assertEquals(0, m.inFlight(), "every arrival ended once");
     }
 }
