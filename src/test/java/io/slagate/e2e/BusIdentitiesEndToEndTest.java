@@ -70,9 +70,9 @@ class BusIdentitiesEndToEndTest {
                     await().atMost(DEADLINE).until(gw2::isConnected);
                     gw2.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "gw2", "gateway",
                             HeartbeatMessage.JOIN, System.currentTimeMillis(), 0));
-                    await("gw2 is in the allocation").atMost(DEADLINE).until(() -> system.controlLoop().lastAllocation() != null
-                            && system.controlLoop().lastAllocation().gateways().keySet().equals(Set.of("gw1", "gw2")));
-                    long refused = system.controlLoop().refusedMessages();
+                    await("gw2 is in the allocation").atMost(DEADLINE).until(() -> system.controlLoop().status().lastAllocation() != null
+                            && system.controlLoop().status().lastAllocation().gateways().keySet().equals(Set.of("gw1", "gw2")));
+                    long refused = system.controlLoop().status().counts().refusedMessages();
                     long consoleRefused = system.console().state().refused();
                     // the same account inventing gateways and speaking for gw1
                     for (int i = 0; i < 50; i++) {
@@ -84,12 +84,12 @@ class BusIdentitiesEndToEndTest {
                     gw2.publish(Topics.STATS, new StatsMessage(BusMessage.SCHEMA, "gw1", 1, System.currentTimeMillis(), 1.0, 0,
                             List.of(), List.of()));
                     await("the manager refuses and counts all 101").atMost(DEADLINE)
-                            .until(() -> system.controlLoop().refusedMessages() >= refused + 101);
+                            .until(() -> system.controlLoop().status().counts().refusedMessages() >= refused + 101);
                     await("so does the console").atMost(DEADLINE)
                             .until(() -> system.console().state().refused() >= consoleRefused + 101);
                     long v = system.gateway().queues().allocation().version();
                     await().atMost(DEADLINE).until(() -> system.gateway().queues().allocation().version() > v + 2);
-                    Set<String> allocated = system.controlLoop().lastAllocation().gateways().keySet();
+                    Set<String> allocated = system.controlLoop().status().lastAllocation().gateways().keySet();
                     assertTrue(allocated.contains("gw1") && allocated.stream().noneMatch(g -> g.startsWith("fake-")), allocated.toString());
                     assertTrue(system.console().state().gateways().keySet().stream().noneMatch(g -> g.startsWith("fake-")),
                             "the console shows real gateways only: " + system.console().state().gateways().keySet());
@@ -110,7 +110,7 @@ class BusIdentitiesEndToEndTest {
                         return why != null && why.contains("refused this gateway's join") && why.contains("not bound");
                     });
                     assertTrue(gw3.gateway().registry().get("slagate.bus.roster.refused").functionCounter().count() >= 1);
-                    assertTrue(system.controlLoop().lastAllocation().gateways().keySet().stream().noneMatch("gw3"::equals));
+                    assertTrue(system.controlLoop().status().lastAllocation().gateways().keySet().stream().noneMatch("gw3"::equals));
                 }
             }
         }

@@ -166,7 +166,7 @@ class ConsoleBrowserTest {
                     target.clear();
                     target.sendKeys("0.35");
                     form.findElement(By.cssSelector("button[type=submit]")).click();
-                    await().atMost(DEADLINE).ignoreExceptions().until(() -> Math.abs(system.controlLoop().config().classes().get(1).targetSeconds() - 0.35) < 1e-9);
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> Math.abs(system.controlLoop().status().config().classes().get(1).targetSeconds() - 0.35) < 1e-9);
                     assertEquals(0.35, ConfigLoader.load(file).classes().get(1).targetSeconds(), 1e-9, "persisted");
 
                     // create a class: the gateway builds its queue live (no restart) and reports it; the load keeps running
@@ -178,12 +178,12 @@ class ConsoleBrowserTest {
                     form.findElement(By.name("percentileTargetSeconds")).sendKeys("0.8");
                     form.findElement(By.cssSelector("button[type=submit]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> system.gateway().config().classIndex("gold") >= 0
-                            && system.controlLoop().config().classIndex("gold") >= 0);
+                            && system.controlLoop().status().config().classIndex("gold") >= 0);
                     long answeredBefore = system.gateway().metrics().completedTotal();
                     await().atMost(DEADLINE).until(() -> system.gateway().metrics().completedTotal() > answeredBefore + 20);
                     browser.findElement(By.cssSelector("a[data-tab=overview]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElements(By.cssSelector("#flows tbody tr")).size() == 3);
-                    assertEquals(95, ConfigLoader.load(file).classes().get(system.controlLoop().config().classIndex("gold"))
+                    assertEquals(95, ConfigLoader.load(file).classes().get(system.controlLoop().status().config().classIndex("gold"))
                             .percentileGoal().percentile(), 0, "the percentile goal persisted");
                     // attainment, the headline of a class with traffic: a share in percent
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElements(By.cssSelector("#flows tbody tr")).stream()
@@ -216,8 +216,8 @@ class ConsoleBrowserTest {
                     cycle.clear();
                     cycle.sendKeys("0.3");
                     controllerForm.findElement(By.cssSelector("button[type=submit]")).click();
-                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.controlLoop().config().controller().combining()
-                            == Combining.SUM && system.controlLoop().config().controller().cycle().toMillis() == 300);
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.controlLoop().status().config().controller().combining()
+                            == Combining.SUM && system.controlLoop().status().config().controller().cycle().toMillis() == 300);
 
                     // pin premium's weight at gw1, see the manager hold it, then unpin
                     WebElement pin = browser.findElement(By.id("pin-weight"));

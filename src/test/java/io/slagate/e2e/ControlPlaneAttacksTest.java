@@ -92,7 +92,7 @@ class ControlPlaneAttacksTest {
         gwBus.start();
         evil = new ControlBus(broker.tcpUrl(), "evil", PW, "evil").start();
         await().atMost(Duration.ofSeconds(20)).until(() -> evil.isConnected() && gw.queues().allocation().version() > 0
-                && rm.lastAllocation() != null && rm.lastAllocation().gateways().containsKey("gw1"));
+                && rm.status().lastAllocation() != null && rm.status().lastAllocation().gateways().containsKey("gw1"));
     }
 
     @AfterEach
@@ -177,7 +177,7 @@ class ControlPlaneAttacksTest {
         long after = gw.queues().allocation().version();
         await("the real manager keeps deciding and publishing").atMost(Duration.ofSeconds(20))
                 .until(() -> gw.queues().allocation().version() > after);
-        assertTrue(rm.isActive(), "the real manager was not made to stand by");
+        assertTrue(rm.status().active(), "the real manager was not made to stand by");
         assertTrue(gw.queues().allocation().version() > versionBefore && gw.queues().allocation().cap(0) > 0);
         assertEquals("http://127.0.0.1:" + backend.port(), gw.config().servers().get(0).url().toString().replaceAll("/$", ""));
         serviceAnswers();
@@ -196,7 +196,7 @@ class ControlPlaneAttacksTest {
         assertTrue(now < Long.MAX_VALUE / 2 && gw.queues().allocation().cap(0) > 0, "the forged caps 0 were not applied");
         await("the manager's own versions carry on (no overflow)").atMost(Duration.ofSeconds(20))
                 .until(() -> gw.queues().allocation().version() > now);
-        assertTrue(rm.refusedMessages() >= 1, "the manager did not take the forged version as seen");
+        assertTrue(rm.status().counts().refusedMessages() >= 1, "the manager did not take the forged version as seen");
         serviceAnswers();
     }
 
@@ -208,7 +208,7 @@ class ControlPlaneAttacksTest {
     @Test
     void inventedGateways_refused_realGatewayKeepsItsWholeShare() throws Exception {
         assertEquals(8, gw.queues().allocation().cap(0), "alone, gw1 holds every slot");
-        long refusedBefore = rm.refusedMessages();
+        long refusedBefore = rm.status().counts().refusedMessages();
         for (int i = 0; i < 200; i++) {
             evil.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "fake-" + i, "gateway",
                     HeartbeatMessage.JOIN, System.currentTimeMillis(), 0));
@@ -220,7 +220,7 @@ class ControlPlaneAttacksTest {
         evil.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
                 HeartbeatMessage.LEAVE, System.currentTimeMillis(), 0));
         await("every forged message refused and counted").atMost(Duration.ofSeconds(20))
-                .until(() -> rm.refusedMessages() >= refusedBefore + 402);
+                .until(() -> rm.status().counts().refusedMessages() >= refusedBefore + 402);
         long v = gw.queues().allocation().version();
         Set<Integer> caps = new HashSet<>();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
@@ -228,7 +228,7 @@ class ControlPlaneAttacksTest {
             return gw.queues().allocation().version() > v + 2;
         });
         assertEquals(Set.of(8), caps, "gw1's cap in every allocation since");
-        assertEquals(Set.of("gw1"), rm.lastAllocation().gateways().keySet());
+        assertEquals(Set.of("gw1"), rm.status().lastAllocation().gateways().keySet());
         List<String> invented = rmMetrics.getMeters().stream().flatMap(m -> m.getId().getTags().stream())
                 .map(Tag::getValue).filter(t -> t.startsWith("fake-")).toList();
         assertEquals(List.of(), invented, "no metric series for a gateway that never joined");

@@ -208,8 +208,8 @@ class ControlPlaneEndToEndTest {
         startResourceManager(ConfigLoader.parse(hourly, "e2e-rm"));
         await().atMost(DEADLINE).until(rmBus::isConnected);
         await("alone, the manager is active once it has listened, and decides at once").atMost(DEADLINE)
-                .until(() -> rm.isActive() && rm.cycles() == 1);
-        long cyclesBefore = rm.cycles(); // the one it ran on becoming active
+                .until(() -> rm.status().active() && rm.status().cycles() == 1);
+        long cyclesBefore = rm.status().cycles(); // the one it ran on becoming active
         Gateway[] gws = new Gateway[2];
         for (int i = 0; i < 2; i++) {
             SlagateConfig c = ConfigLoader.parse(hourly.replace("id: gw1", "id: gw" + (i + 1)), "e2e-gw" + (i + 1));
@@ -227,6 +227,6 @@ class ControlPlaneEndToEndTest {
             }
         }
         await("both hold one allocation splitting every N_s").atMost(DEADLINE).until(() -> consistent(gws[0], gws[1], 0));
-        assertEquals(2, rm.cycles() - cyclesBefore, "two decisions, both triggered by joins (no timer cycle in an hour, no report in ten minutes)");
+        assertEquals(2, rm.status().cycles() - cyclesBefore, "two decisions, both triggered by joins (no timer cycle in an hour, no report in ten minutes)");
     }
 }

@@ -74,7 +74,7 @@ class ModelCorrectionEndToEndTest {
                     double lowestGain = 1;
                     DecisionMessage d = null;
                     while (System.nanoTime() < deadline && lowestGain >= 0.9) {
-                        d = system.controlLoop().lastDecision();
+                        d = system.controlLoop().status().lastDecision();
                         if (d != null) {
                             for (DecisionMessage.FlowDecision f : d.flows()) {
                                 assertFinite(f);
@@ -90,7 +90,7 @@ class ModelCorrectionEndToEndTest {
                     int skip = 10;
                     long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
                     while (errors.size() < 30 && System.nanoTime() < until) {
-                        d = system.controlLoop().lastDecision();
+                        d = system.controlLoop().status().lastDecision();
                         if (d.version() != seen) {
                             seen = d.version();
                             if (skip-- > 0) {

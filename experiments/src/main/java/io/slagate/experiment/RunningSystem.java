@@ -44,17 +44,17 @@ final class RunningSystem implements AutoCloseable {
 
     /** The resource manager's last decision, or null without one (no controller, or no cycle yet). */
     DecisionMessage lastDecision() {
-        return embedded == null || embedded.controlLoop() == null ? null : embedded.controlLoop().lastDecision();
+        return embedded == null || embedded.controlLoop() == null ? null : embedded.controlLoop().status().lastDecision();
     }
 
     /** The automatic N_s the resource manager holds for a server (−1 without one, or before its first cycle). */
     int concurrency(String server) {
-        return embedded == null || embedded.controlLoop() == null ? -1 : embedded.controlLoop().concurrency(server);
+        return embedded == null || embedded.controlLoop() == null ? -1 : embedded.controlLoop().status().figures().concurrencyOf(server);
     }
 
     /** The resource manager's capacity deficit for the pool, in servers (NaN without a controller or a cycle yet). */
     double capacityDeficitServers(String pool) {
-        return embedded == null || embedded.controlLoop() == null ? Double.NaN : embedded.controlLoop().capacityDeficitServers(pool);
+        return embedded == null || embedded.controlLoop() == null ? Double.NaN : embedded.controlLoop().status().figures().deficitServersOf(pool);
     }
 
     /**
@@ -77,31 +77,31 @@ final class RunningSystem implements AutoCloseable {
 
     /** Servers the manager moved between pools (0 without a controller). */
     long poolMoves() {
-        return embedded == null || embedded.controlLoop() == null ? 0 : embedded.controlLoop().poolMoves();
+        return embedded == null || embedded.controlLoop() == null ? 0 : embedded.controlLoop().status().pools().moves();
     }
 
     Map<String, String> serverPools() {
-        return embedded == null || embedded.controlLoop() == null ? Map.of() : embedded.controlLoop().serverPools();
+        return embedded == null || embedded.controlLoop() == null ? Map.of() : embedded.controlLoop().status().pools().serverPools();
     }
 
     List<String> poolMoveLog() {
-        return embedded == null || embedded.controlLoop() == null ? List.of() : embedded.controlLoop().poolMoveLog();
+        return embedded == null || embedded.controlLoop() == null ? List.of() : embedded.controlLoop().status().pools().moveLog();
     }
 
     /** Per flow, the forecaster in use and the forecasters' recent one-cycle errors (empty without a controller). */
     Map<String, String> forecastErrors() {
-        return embedded == null || embedded.controlLoop() == null ? Map.of() : embedded.controlLoop().forecastErrors();
+        return embedded == null || embedded.controlLoop() == null ? Map.of() : embedded.controlLoop().status().figures().forecastErrors();
     }
 
     /** Control cycles the manager ran at once for a flash-crowd alarm (0 without a controller). */
     long flashCrowdCycles() {
-        return embedded == null || embedded.controlLoop() == null ? 0 : embedded.controlLoop().flashCrowdCycles();
+        return embedded == null || embedded.controlLoop() == null ? 0 : embedded.controlLoop().status().counts().flashCrowdCycles();
     }
 
     /** Adds a closing manager's out-of-range predictions to the process's count (null: no manager). */
     static void counted(ControlLoop manager) {
         if (manager != null) {
-            OUT_OF_RANGE.addAndGet(manager.predictionsOutOfRange());
+            OUT_OF_RANGE.addAndGet(manager.status().counts().predictionsOutOfRange());
         }
     }
 

@@ -232,7 +232,7 @@ final class TuningExperiment {
     static ScheduledExecutorService sampleSides(ControlLoop rm, List<double[]> series, long t0) {
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         sampler.scheduleAtFixedRate(() -> {
-            double[] u = rm.sideUtilities();
+            double[] u = rm.status().figures().sideUtilities();
             series.add(new double[] {(System.nanoTime() - t0) / 1e9, u[0], u[1]});
         }, 1, 1, TimeUnit.SECONDS);
         return sampler;

@@ -28,7 +28,7 @@ final class ManagerMetrics {
     private final Map<String, double[]> limitGauges = new ConcurrentHashMap<>();
     private final AtomicLong refusedFigures = new AtomicLong();
 
-    ManagerMetrics(String id, MeterRegistry registry, ControlLoop loop) {
+    ManagerMetrics(String id, MeterRegistry registry, ManagerCore loop) {
         this.id = id;
         this.registry = registry;
         solveTimer = Timer.builder("slagate.rm.solve").tag("manager", id)
@@ -36,19 +36,19 @@ final class ManagerMetrics {
         cycleCounter = Counter.builder("slagate.rm.cycles").tag("manager", id).register(registry);
         publishTimer = Timer.builder("slagate.rm.publish").tag("manager", id)
                 .description("Time to hand one allocation to the bus (every gateway's part and the summary)").register(registry);
-        Gauge.builder("slagate.rm.utility", loop, c -> c.lastDecision() == null ? Double.NaN : c.lastDecision().clusterUtility())
+        Gauge.builder("slagate.rm.utility", loop, c -> c.status().lastDecision() == null ? Double.NaN : c.status().lastDecision().clusterUtility())
                 .tag("manager", id).description("Cluster utility of the last decision (eq. 2)").register(registry);
-        Gauge.builder("slagate.rm.version", loop, c -> c.lastAllocation() == null ? 0 : c.lastAllocation().version())
+        Gauge.builder("slagate.rm.version", loop, c -> c.status().lastAllocation() == null ? 0 : c.status().lastAllocation().version())
                 .tag("manager", id).description("Version of the last allocation published").register(registry);
-        Gauge.builder("slagate.rm.pool.moves", loop, c -> c.poolMoves()).tag("manager", id)
+        Gauge.builder("slagate.rm.pool.moves", loop, c -> c.status().pools().moves()).tag("manager", id)
                 .description("Servers moved between pools since start").register(registry);
-        Gauge.builder("slagate.rm.pool.moves.refused", loop, c -> c.refusedMoves()).tag("manager", id)
+        Gauge.builder("slagate.rm.pool.moves.refused", loop, c -> c.status().pools().refusedMoves()).tag("manager", id)
                 .description("Pool moves reverted because the server refused the new pool's requests").register(registry);
         Gauge.builder("slagate.rm.flow.reports.refused", refusedFigures, AtomicLong::get).tag("manager", id)
                 .description("Flow reports refused for a non-finite or negative figure (the flow kept its weight)").register(registry);
-        FunctionCounter.builder("slagate.rm.predictions.out.of.range", loop, ControlLoop::predictionsOutOfRange).tag("manager", id)
+        FunctionCounter.builder("slagate.rm.predictions.out.of.range", loop, c -> c.status().counts().predictionsOutOfRange()).tag("manager", id)
                 .description("Corrected response-time predictions that were not a positive number (floored to 1 ns)").register(registry);
-        Gauge.builder("slagate.rm.gateways", loop, c -> c.lastAllocation() == null ? 0 : c.lastAllocation().gateways().size())
+        Gauge.builder("slagate.rm.gateways", loop, c -> c.status().lastAllocation() == null ? 0 : c.status().lastAllocation().gateways().size())
                 .tag("manager", id).description("Gateways in the last allocation").register(registry);
     }
 
@@ -80,18 +80,25 @@ final class ManagerMetrics {
     }
 
     /** The automatic N_s of a server as of the last cycle, or -1 for a server without {@code concurrency: auto}. */
-    int concurrency(String server) {
-        double[] v = limitGauges.get(server);
-        return v == null ? -1 : (int) v[0];
+    /** Per server with {@code concurrency: auto}, its N_s as of the last cycle. */
+    Map<String, Integer> concurrencies() {
+        Map<String, Integer> out = new java.util.HashMap<>();
+        limitGauges.forEach((server, v) -> out.put(server, (int) v[0]));
+        return out;
     }
 
     /**
-     * The servers of the pool's mean size to add for every class to meet its goals (negative: that could go), as of the
-     * last cycle; NaN when more servers would not help, or before any cycle sized this pool.
+     * Per pool sized so far, the servers of its mean size to add for every class to meet its goals (negative: that
+     * could go) as of the last cycle; NaN when more servers would not help.
      */
-    double capacityDeficitServers(String pool) {
-        double[] v = deficitGauges.get(pool);
-        return v == null ? Double.NaN : v[2];
+    Map<String, Double> deficitServers() {
+        Map<String, Double> out = new java.util.HashMap<>();
+        deficitGauges.forEach((pool, v) -> {
+            if (v.length == 3) { // a pool's own gauges, not one of its classes'
+                out.put(pool, v[2]);
+            }
+        });
+        return out;
     }
 
     /** Per pool (and class): slots needed, lacking, and servers to add, for an autoscaler (docs/OPERATIONS.md, deploy/hpa-capacity-deficit.yaml). */

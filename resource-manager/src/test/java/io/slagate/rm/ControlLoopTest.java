@@ -41,7 +41,7 @@ class ControlLoopTest {
 
     /** Gateway gw1 joins from its bus account, as a real one does before its statistics count. */
     private static void joinGw1(ControlLoop loop) {
-        loop.onGatewayHeartbeat(new HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
+        loop.core().onGatewayHeartbeat(new HeartbeatMessage(BusMessage.SCHEMA, "gw1", "gateway",
                 HeartbeatMessage.JOIN, 0, 0), "gw-account");
     }
 
@@ -63,23 +63,23 @@ class ControlLoopTest {
                 servers: [ { id: s1, url: "http://127.0.0.1:1", concurrency: 10 } ]
                 classes: [ { name: premium, target: 2s }, { name: basic, target: 3s } ]
                 """), bus, o, new SimpleMeterRegistry(), () -> now)) {
-            loop.onControl(cmd(ControlMessage.PIN_WEIGHT, "gw1", "basic", null, 7, 10), null);
+            loop.core().onControl(cmd(ControlMessage.PIN_WEIGHT, "gw1", "basic", null, 7, 10), null);
             assertEquals(7, o.weight("gw1", "basic", now));
             now += 11_000_000_000L;
             assertNull(o.weight("gw1", "basic", now), "expired after 10 s");
-            loop.onControl(cmd(ControlMessage.PIN_CAPACITY, null, null, "s1", 4, 0), null);
+            loop.core().onControl(cmd(ControlMessage.PIN_CAPACITY, null, null, "s1", 4, 0), null);
             assertEquals(4, o.capacity("s1", now + 1_000_000_000_000L), "no expiry: until unpinned");
-            loop.onControl(cmd(ControlMessage.UNPIN_CAPACITY, null, null, "s1", 0, 0), null);
+            loop.core().onControl(cmd(ControlMessage.UNPIN_CAPACITY, null, null, "s1", 0, 0), null);
             assertNull(o.capacity("s1", now));
-            loop.onControl(cmd(ControlMessage.PAUSE, null, null, null, 0, 0), null);
+            loop.core().onControl(cmd(ControlMessage.PAUSE, null, null, null, 0, 0), null);
             assertTrue(o.paused());
-            loop.onControl(cmd(ControlMessage.RESUME, null, null, null, 0, 0), null);
+            loop.core().onControl(cmd(ControlMessage.RESUME, null, null, null, 0, 0), null);
             assertFalse(o.paused());
-            loop.onControl(cmd(ControlMessage.PIN_WEIGHT, "gw1", "basic", null, -3, 0), null);
+            loop.core().onControl(cmd(ControlMessage.PIN_WEIGHT, "gw1", "basic", null, -3, 0), null);
             assertNull(o.weight("gw1", "basic", now), "an invalid pin is refused, not applied");
-            loop.onControl(cmd("explode", null, null, null, 0, 0), null); // unknown: logged and ignored
-            loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "s1", 0, 0), null);
-            assertTrue(loop.poolPins().isEmpty(), "s1 serves one pool only: refused");
+            loop.core().onControl(cmd("explode", null, null, null, 0, 0), null); // unknown: logged and ignored
+            loop.core().onControl(cmd(ControlMessage.PIN_POOL, null, null, "s1", 0, 0), null);
+            assertTrue(loop.status().pools().pins().isEmpty(), "s1 serves one pool only: refused");
         } finally {
             bus.close();
         }
@@ -94,10 +94,10 @@ class ControlLoopTest {
                 """;
         try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
-            loop.onConfig(new ConfigMessage(BusMessage.SCHEMA, 2, yaml.replace("target: 3s", "target: 7s"), "bob", 0), null);
-            assertEquals(7.0, loop.config().classes().get(1).targetSeconds(), 1e-9);
-            loop.onConfig(new ConfigMessage(BusMessage.SCHEMA, 3, "classes: nonsense", "eve", 0), null);
-            assertEquals(7.0, loop.config().classes().get(1).targetSeconds(), 1e-9, "a configuration that does not load changes nothing");
+            loop.core().onConfig(new ConfigMessage(BusMessage.SCHEMA, 2, yaml.replace("target: 3s", "target: 7s"), "bob", 0), null);
+            assertEquals(7.0, loop.status().config().classes().get(1).targetSeconds(), 1e-9);
+            loop.core().onConfig(new ConfigMessage(BusMessage.SCHEMA, 3, "classes: nonsense", "eve", 0), null);
+            assertEquals(7.0, loop.status().config().classes().get(1).targetSeconds(), 1e-9, "a configuration that does not load changes nothing");
         } finally {
             bus.close();
         }
@@ -112,12 +112,12 @@ class ControlLoopTest {
                 """;
         try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now).start()) {
-            loop.onConfig(new ConfigMessage(BusMessage.SCHEMA, 2,
+            loop.core().onConfig(new ConfigMessage(BusMessage.SCHEMA, 2,
                     yaml.replace("cycle: 1h, combining: sum", "cycle: 50ms, combining: min"), "bob", 0), null);
-            assertEquals(Combining.MIN, loop.config().controller().combining());
-            long after = loop.cycles();
+            assertEquals(Combining.MIN, loop.status().config().controller().combining());
+            long after = loop.status().cycles();
             // with the old period no timer cycle would come for an hour
-            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> loop.cycles() >= after + 5);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> loop.status().cycles() >= after + 5);
         } finally {
             bus.close();
         }
@@ -143,15 +143,15 @@ class ControlLoopTest {
                     List.of(new ServerStatusMessage("s1", 10, 10, true))).withFlashCrowd("basic");
             now += 2_000_000_000L; // past the gap after the cycle the join may have run
             for (int i = 0; i < 50; i++) {
-                loop.onStats(alarm, "gw-account");
+                loop.core().onStats(alarm, "gw-account");
                 now += 10_000_000L; // 50 alarms in half a second
             }
-            assertEquals(1, loop.flashCrowdCycles(), "one cycle for the burst of alarms");
+            assertEquals(1, loop.status().counts().flashCrowdCycles(), "one cycle for the burst of alarms");
             now += 1_000_000_000L;
-            loop.onStats(alarm, "gw-account");
-            assertEquals(2, loop.flashCrowdCycles(), "the next one after the gap");
-            loop.onStats(alarm, "another-account");
-            assertEquals(2, loop.flashCrowdCycles(), "an alarm from an account the gateway did not join with counts for nothing");
+            loop.core().onStats(alarm, "gw-account");
+            assertEquals(2, loop.status().counts().flashCrowdCycles(), "the next one after the gap");
+            loop.core().onStats(alarm, "another-account");
+            assertEquals(2, loop.status().counts().flashCrowdCycles(), "an alarm from an account the gateway did not join with counts for nothing");
         } finally {
             bus.close();
         }
@@ -185,28 +185,28 @@ class ControlLoopTest {
         String yaml = sidesYaml("{ name: concurrency, min: 1, max: 20 }");
         try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
-            loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0), null); // before the tuner exists: ignored
+            loop.core().onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0), null); // before the tuner exists: ignored
             joinGw1(loop);
-            loop.onStats(sidesStats(), "gw-account");
+            loop.core().onStats(sidesStats(), "gw-account");
             for (int i = 0; i < 4; i++) { // the baseline period, then a trial
                 now += 1_000_000_000L;
-                loop.cycle();
+                loop.core().cycle();
             }
             Tuner.State during = loop.tuner().state();
             assertTrue(during == Tuner.State.SETTLING || during == Tuner.State.MEASURING,
                     "a trial is under way after the baseline: " + during);
-            DecisionMessage.TuningStatus status = loop.lastDecision().tuning().get(0);
+            DecisionMessage.TuningStatus status = loop.status().lastDecision().tuning().get(0);
             assertEquals("default", status.partition(), "the unpartitioned form is one partition");
             assertEquals(List.of("concurrency"), status.knobs());
             assertEquals(List.of(8.0), status.best(), "the configured N_s is where tuning starts");
             assertEquals(during.name().toLowerCase(Locale.ROOT), status.state());
 
-            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
+            loop.core().onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
             assertEquals(Tuner.State.STOPPED, loop.tuner().state());
-            assertEquals("stopped", loop.lastDecision().tuning().get(0).state(), "a decision at once says so");
-            loop.onControl(cmd(ControlMessage.TUNING_REVERT, null, null, null, 0, 0), null);
-            assertEquals(List.of(8.0), loop.lastDecision().tuning().get(0).best());
-            loop.onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0), null);
+            assertEquals("stopped", loop.status().lastDecision().tuning().get(0).state(), "a decision at once says so");
+            loop.core().onControl(cmd(ControlMessage.TUNING_REVERT, null, null, null, 0, 0), null);
+            assertEquals(List.of(8.0), loop.status().lastDecision().tuning().get(0).best());
+            loop.core().onControl(cmd(ControlMessage.TUNING_START, null, null, null, 0, 0), null);
             assertEquals(Tuner.State.SETTLING, loop.tuner().state(), "started again: the next trial");
         } finally {
             bus.close();
@@ -225,19 +225,19 @@ class ControlLoopTest {
         try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             joinGw1(loop);
-            loop.onStats(sidesStats(), "gw-account");
+            loop.core().onStats(sidesStats(), "gw-account");
             for (int i = 0; i < 5; i++) {
                 now += 1_000_000_000L;
-                loop.cycle();
+                loop.core().cycle();
             }
-            Map<String, Long> t = loop.lastAllocation().queueTimeoutMillis();
+            Map<String, Long> t = loop.status().lastAllocation().queueTimeoutMillis();
             assertTrue(t.containsKey("p-trial") && t.get("p-trial") >= 200 && t.get("p-trial") < 30_000, "the trial's: " + t);
-            assertEquals(List.of(30.0), loop.lastDecision().tuning().get(0).best());
+            assertEquals(List.of(30.0), loop.status().lastDecision().tuning().get(0).best());
             assertNull(t.get("p"), "the safe side keeps its configured timeout, the best known: " + t);
-            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
+            loop.core().onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
             now += 1_000_000_000L;
-            loop.cycle();
-            t = loop.lastAllocation().queueTimeoutMillis();
+            loop.core().cycle();
+            t = loop.status().lastAllocation().queueTimeoutMillis();
             assertEquals(30_000L, t.get("p-trial"), "stopped: both sides on the best: " + t);
             assertTrue(t.get("p") == null || t.get("p") == 30_000L, "" + t);
         } finally {
@@ -265,26 +265,26 @@ class ControlLoopTest {
         try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             joinGw1(loop);
-            loop.onStats(gw1Stats(List.of(new FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
+            loop.core().onStats(gw1Stats(List.of(new FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
                     List.of(new ServerStatusMessage("s1", 8, 4, true))), "gw-account");
-            ControllerSettings before = loop.config().controller();
+            ControllerSettings before = loop.status().config().controller();
             for (int i = 0; i < 4; i++) { // the baseline period, then the first trial
                 now += 1_000_000_000L;
-                loop.cycle();
+                loop.core().cycle();
             }
             assertTrue(loop.tuner() instanceof InterleavedTuner);
             Tuner.State during = loop.tuner().state();
             assertTrue(during == Tuner.State.SETTLING || during == Tuner.State.MEASURING,
                     "a trial is under way: " + during);
-            ControllerSettings trial = loop.config().controller();
+            ControllerSettings trial = loop.status().config().controller();
             assertEquals(List.of(0.5, 1.0, 0.0, 5.0),
                     Arrays.stream(loop.tuner().bestValues()).boxed().toList(), "the best is what was in force");
             assertTrue(trial.damping() != before.damping() || trial.resolution() != before.resolution()
                     || !trial.model().equals(before.model()) || !trial.cycle().equals(before.cycle()),
                     "the trial's values are the settings in force: " + trial);
             assertEquals(before.combining(), trial.combining(), "the rest unchanged");
-            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
-            ControllerSettings after = loop.config().controller();
+            loop.core().onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
+            ControllerSettings after = loop.status().config().controller();
             assertEquals(before.damping(), after.damping(), 1e-9);
             assertEquals(before.resolution(), after.resolution(), 1e-9);
             assertEquals(before.model(), after.model());
@@ -312,20 +312,20 @@ class ControlLoopTest {
         try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
             joinGw1(loop);
-            loop.onStats(gw1Stats(List.of(new FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
+            loop.core().onStats(gw1Stats(List.of(new FlowStatsMessage("p", 10, 10, 0, 0.5, 0.1, 0.4, 1, 4, 5)),
                     List.of(new ServerStatusMessage("s1", 8, 4, true))), "gw-account");
             long window = 0;
             for (int i = 0; i < 200 && (window == 0 || window == 20_000); i++) { // settle, reference, settle, then the trial
                 now += 1_000_000_000L;
-                loop.cycle();
-                window = loop.lastAllocation().statsWindowMillis();
+                loop.core().cycle();
+                window = loop.status().lastAllocation().statsWindowMillis();
             }
             assertTrue(window >= 2000 && window < 20_000, "a trial's window: " + window);
             assertEquals(List.of(20.0), Arrays.stream(loop.tuner().bestValues()).boxed().toList());
-            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
+            loop.core().onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
             now += 1_000_000_000L;
-            loop.cycle();
-            long after = loop.lastAllocation().statsWindowMillis();
+            loop.core().cycle();
+            long after = loop.status().lastAllocation().statsWindowMillis();
             assertTrue(after == 0 || after == 20_000, "the best, the configured window: " + after);
         } finally {
             bus.close();
@@ -368,10 +368,10 @@ class ControlLoopTest {
                             new ServerStatusMessage("a2", 8, 4, true),
                             new ServerStatusMessage("b1", 4, 2, true),
                             new ServerStatusMessage("b2", 4, 2, true)));
-            loop.onStats(stats, "gw-account");
+            loop.core().onStats(stats, "gw-account");
             for (int i = 0; i < 4; i++) { // the baseline period, then a trial in each partition
                 now += 1_000_000_000L;
-                loop.cycle();
+                loop.core().cycle();
             }
             List<TuningPartition> parts = loop.tuningPartitions();
             assertEquals(List.of("quotes", "trades"), parts.stream().map(TuningPartition::name).toList());
@@ -389,16 +389,16 @@ class ControlLoopTest {
                         p.name() + " runs its own trial at the same time: " + st);
             }
             assertEquals(List.of("quotes", "trades"),
-                    loop.lastDecision().tuning().stream().map(DecisionMessage.TuningStatus::partition).toList());
-            assertEquals(List.of(6.0), loop.lastDecision().tuning("trades").best());
+                    loop.status().lastDecision().tuning().stream().map(DecisionMessage.TuningStatus::partition).toList());
+            assertEquals(List.of(6.0), loop.status().lastDecision().tuning("trades").best());
 
-            loop.onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "trades"), null);
+            loop.core().onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "trades"), null);
             assertEquals(Tuner.State.STOPPED, parts.get(1).tuner().state());
             assertTrue(parts.get(0).tuner().state() != Tuner.State.STOPPED, "a command to trades leaves quotes alone");
-            assertEquals("stopped", loop.lastDecision().tuning("trades").state());
-            loop.onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "nosuch"), null);
+            assertEquals("stopped", loop.status().lastDecision().tuning("trades").state());
+            loop.core().onControl(new ControlMessage(BusMessage.SCHEMA, ControlMessage.TUNING_STOP, null, null, null, 0, 0, "alice", 0, "nosuch"), null);
             assertTrue(parts.get(0).tuner().state() != Tuner.State.STOPPED, "an unknown partition is refused");
-            loop.onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
+            loop.core().onControl(cmd(ControlMessage.TUNING_STOP, null, null, null, 0, 0), null);
             assertEquals(Tuner.State.STOPPED, parts.get(0).tuner().state(), "no partition named: every one");
         } finally {
             bus.close();
@@ -420,7 +420,7 @@ class ControlLoopTest {
                   knobs: [ { name: concurrency, min: 1, max: 20 } ], best: { concurrency: 13 } } }
                 """;
         try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, o, new SimpleMeterRegistry(), () -> now)) {
-            loop.cycle();
+            loop.core().cycle();
             assertEquals(13, o.capacity("s1", now), "the safe side's N_s, as written back");
             assertEquals(13, o.capacity("s2", now), "and the experimental side's");
         } finally {
@@ -443,10 +443,10 @@ class ControlLoopTest {
                 """;
         try (ControlLoop loop = new ControlLoop("rm", config(yaml), bus, new Overrides(),
                 new SimpleMeterRegistry(), () -> now)) {
-            loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "b2", 0, 0), null);
-            assertEquals(Set.of("b2"), loop.poolPins());
-            loop.onControl(cmd(ControlMessage.PIN_POOL, null, null, "nosuch", 0, 0), null);
-            assertEquals(Set.of("b2"), loop.poolPins(), "an unknown server is refused");
+            loop.core().onControl(cmd(ControlMessage.PIN_POOL, null, null, "b2", 0, 0), null);
+            assertEquals(Set.of("b2"), loop.status().pools().pins());
+            loop.core().onControl(cmd(ControlMessage.PIN_POOL, null, null, "nosuch", 0, 0), null);
+            assertEquals(Set.of("b2"), loop.status().pools().pins(), "an unknown server is refused");
             // pool a saturated (quotes at 180/s of 20 ms on 5 slots: 0.72 busy... 3.6 slots), b idle: b2 would move
             joinGw1(loop);
             StatsMessage stats = gw1Stats(
@@ -456,19 +456,19 @@ class ControlLoopTest {
                             new ServerStatusMessage("b1", 5, 1, true, 5, 0.02),
                             new ServerStatusMessage("b2", 5, 0, true, 5, 0.02)));
             for (int i = 0; i < 5; i++) {
-                loop.onStats(stats, "gw-account");
+                loop.core().onStats(stats, "gw-account");
                 now += 2_000_000_000L;
-                loop.cycle();
+                loop.core().cycle();
             }
-            assertEquals(0, loop.poolMoves(), "pinned: not moved, however saturated a is");
-            loop.onControl(cmd(ControlMessage.UNPIN_POOL, null, null, "b2", 0, 0), null);
+            assertEquals(0, loop.status().pools().moves(), "pinned: not moved, however saturated a is");
+            loop.core().onControl(cmd(ControlMessage.UNPIN_POOL, null, null, "b2", 0, 0), null);
             for (int i = 0; i < 3; i++) {
-                loop.onStats(stats, "gw-account");
+                loop.core().onStats(stats, "gw-account");
                 now += 2_000_000_000L;
-                loop.cycle();
+                loop.core().cycle();
             }
-            assertEquals(1, loop.poolMoves(), "unpinned, it moves: " + loop.poolMoveLog());
-            assertEquals("a", loop.serverPools().get("b2"));
+            assertEquals(1, loop.status().pools().moves(), "unpinned, it moves: " + loop.status().pools().moveLog());
+            assertEquals("a", loop.status().pools().serverPools().get("b2"));
         } finally {
             bus.close();
         }
@@ -539,14 +539,14 @@ class ControlLoopTest {
             joinGw1(loop);
             for (int i = 0; i < 24; i++) {
                 now += 250_000_000L;
-                loop.onStats(intervalStats(i, 48, 0.06, true), "gw-account");
+                loop.core().onStats(intervalStats(i, 48, 0.06, true), "gw-account");
             }
-            assertEquals(0, loop.changeCycles(), "a steady load runs no extra cycle");
+            assertEquals(0, loop.status().counts().changeCycles(), "a steady load runs no extra cycle");
             now += 2_000_000_000L;
-            loop.onStats(intervalStats(100, 112, 0.09, true), "gw-account");
-            assertEquals(1, loop.changeCycles(), "the step: a cycle at once");
-            loop.onStats(intervalStats(101, 400, 0.09, true), "gw-account");
-            assertEquals(1, loop.changeCycles(), "another change within the gap waits for the next cycle");
+            loop.core().onStats(intervalStats(100, 112, 0.09, true), "gw-account");
+            assertEquals(1, loop.status().counts().changeCycles(), "the step: a cycle at once");
+            loop.core().onStats(intervalStats(101, 400, 0.09, true), "gw-account");
+            assertEquals(1, loop.status().counts().changeCycles(), "another change within the gap waits for the next cycle");
         } finally {
             bus.close();
         }

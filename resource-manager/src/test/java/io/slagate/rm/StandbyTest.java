@@ -47,7 +47,7 @@ class StandbyTest {
             ControlBus busA = new ControlBus(broker.vmUrl(), null, null, "rm-b").start();
             ControlBus busB = new ControlBus(broker.vmUrl(), null, null, "rm-a").start();
             ControlLoop a = new ControlLoop("rm-b", config, busA, new Overrides(), new SimpleMeterRegistry()).start();
-            await("the first manager is active").atMost(DEADLINE).until(a::isActive);
+            await("the first manager is active").atMost(DEADLINE).until(() -> a.status().active());
             // started beside an active manager: it listens, hears it, and never publishes nor preempts it, smaller id or not
             ControlLoop b = new ControlLoop("rm-a", config, busB, new Overrides(), new SimpleMeterRegistry()).start();
             StatsMessage stats = new StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 0.5, 0,
@@ -61,14 +61,14 @@ class StandbyTest {
                 gateway.publish(Topics.STATS, stats);
             }, 0, 100, TimeUnit.MILLISECONDS);
             try {
-                await("the newcomer hears the active one and stands by").atMost(DEADLINE).until(() -> a.isActive() && !b.isActive());
+                await("the newcomer hears the active one and stands by").atMost(DEADLINE).until(() -> a.status().active() && !b.status().active());
                 await().atMost(DEADLINE).until(() -> seen.size() >= 10);
                 assertTrue(seen.stream().allMatch(x -> x.managerId().equals("rm-b")),
                         "only the active one publishes, and the other never did: " + seen.stream().map(AllocationMessage::managerId).distinct().toList());
                 long lastOfA = seen.stream().mapToLong(AllocationMessage::version).max().orElseThrow();
 
                 busA.close(); // the active one dies without a leave: it just falls silent
-                await("the standby takes over").atMost(DEADLINE).until(b::isActive);
+                await("the standby takes over").atMost(DEADLINE).until(() -> b.status().active());
                 await("and its allocations reach the gateway").atMost(DEADLINE).until(() ->
                         seen.stream().anyMatch(x -> x.managerId().equals("rm-a") && x.version() > lastOfA));
             } finally {
