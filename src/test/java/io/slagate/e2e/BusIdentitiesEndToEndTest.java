@@ -61,7 +61,7 @@ class BusIdentitiesEndToEndTest {
                     """.formatted(backend.url(), brokerPort));
             try (EmbeddedSystem system = EmbeddedSystem.start(ConfigLoader.load(file), EmbeddedSystem.Parts.ALL)) {
                 await("the in-process gateway gets its allocation").atMost(DEADLINE)
-                        .until(() -> system.gateway().queues().allocation().version() > 0);
+                        .until(() -> system.gateway().queues().caps().allocation().version() > 0);
                 assertEquals(200, RawHttp.exchange(system.gateway().port(),
                         RawHttp.post("/services/S", "", Soap.envelope11("getQuote"))).status());
 
@@ -87,8 +87,8 @@ class BusIdentitiesEndToEndTest {
                             .until(() -> system.controlLoop().status().counts().refusedMessages() >= refused + 101);
                     await("so does the console").atMost(DEADLINE)
                             .until(() -> system.console().state().refused() >= consoleRefused + 101);
-                    long v = system.gateway().queues().allocation().version();
-                    await().atMost(DEADLINE).until(() -> system.gateway().queues().allocation().version() > v + 2);
+                    long v = system.gateway().queues().caps().allocation().version();
+                    await().atMost(DEADLINE).until(() -> system.gateway().queues().caps().allocation().version() > v + 2);
                     Set<String> allocated = system.controlLoop().status().lastAllocation().gateways().keySet();
                     assertTrue(allocated.contains("gw1") && allocated.stream().noneMatch(g -> g.startsWith("fake-")), allocated.toString());
                     assertTrue(system.console().state().gateways().keySet().stream().noneMatch(g -> g.startsWith("fake-")),
@@ -106,7 +106,7 @@ class BusIdentitiesEndToEndTest {
                         """.formatted(backend.url(), brokerPort));
                 try (EmbeddedSystem gw3 = EmbeddedSystem.start(ConfigLoader.load(gw3File), EmbeddedSystem.Parts.GATEWAY)) {
                     await("gw3 hears its refusal").atMost(DEADLINE).until(() -> {
-                        String why = gw3.gateway().notReadyReason();
+                        String why = gw3.gateway().readiness().reason();
                         return why != null && why.contains("refused this gateway's join") && why.contains("not bound");
                     });
                     assertTrue(gw3.gateway().registry().get("slagate.bus.roster.refused").functionCounter().count() >= 1);

@@ -227,7 +227,7 @@ class ConsoleBrowserTest {
                     pin.findElement(By.cssSelector("button[type=submit]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> Double.valueOf(2.5).equals(
                             system.controlLoop().overrides().weight("gw1", "premium", System.nanoTime())));
-                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.gateway().queues().allocation().weight(0) == 2.5);
+                    await().atMost(DEADLINE).ignoreExceptions().until(() -> system.gateway().queues().caps().allocation().weight(0) == 2.5);
                     pin.findElement(By.cssSelector("button[data-unpin=weight]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> system.controlLoop().overrides().weight("gw1", "premium", System.nanoTime()) == null);
                     browser.findElement(By.cssSelector("a[data-tab=audit]")).click();

@@ -91,7 +91,7 @@ class ControlPlaneAttacksTest {
         agent = new GatewayAgent(gw, gwBus);
         gwBus.start();
         evil = new ControlBus(broker.tcpUrl(), "evil", PW, "evil").start();
-        await().atMost(Duration.ofSeconds(20)).until(() -> evil.isConnected() && gw.queues().allocation().version() > 0
+        await().atMost(Duration.ofSeconds(20)).until(() -> evil.isConnected() && gw.queues().caps().allocation().version() > 0
                 && rm.status().lastAllocation() != null && rm.status().lastAllocation().gateways().containsKey("gw1"));
     }
 
@@ -165,7 +165,7 @@ class ControlPlaneAttacksTest {
     /** A gateway's credentials: allocations, configurations, overrides and a manager's heartbeat are refused by the broker. */
     @Test
     void gatewayCredentials_cannotSpeakForOtherRoles() throws Exception {
-        long versionBefore = gw.queues().allocation().version();
+        long versionBefore = gw.queues().caps().allocation().version();
         long dropped = evil.dropped();
         evil.publish(Topics.allocationFor("gw1"), allocation(Long.MAX_VALUE, "gw1"));
         evil.publish(Topics.CONFIG, new ConfigMessage(BusMessage.SCHEMA, 99, yaml("http://203.0.113.9:80"), "admin", 0));
@@ -174,11 +174,11 @@ class ControlPlaneAttacksTest {
                 HeartbeatMessage.ALIVE, System.currentTimeMillis(), 0));
         await("four publishes refused at the broker").atMost(Duration.ofSeconds(20)).until(() -> evil.dropped() >= dropped + 4);
         assertTrue(evil.isConnected(), "a refused publish does not cost the connection");
-        long after = gw.queues().allocation().version();
+        long after = gw.queues().caps().allocation().version();
         await("the real manager keeps deciding and publishing").atMost(Duration.ofSeconds(20))
-                .until(() -> gw.queues().allocation().version() > after);
+                .until(() -> gw.queues().caps().allocation().version() > after);
         assertTrue(rm.status().active(), "the real manager was not made to stand by");
-        assertTrue(gw.queues().allocation().version() > versionBefore && gw.queues().allocation().cap(0) > 0);
+        assertTrue(gw.queues().caps().allocation().version() > versionBefore && gw.queues().caps().allocation().cap(0) > 0);
         assertEquals("http://127.0.0.1:" + backend.port(), gw.config().servers().get(0).url().toString().replaceAll("/$", ""));
         serviceAnswers();
     }
@@ -192,10 +192,10 @@ class ControlPlaneAttacksTest {
             forger.publish(Topics.ALLOCATION, allocation(Long.MAX_VALUE, "gw1").summary()); // what managers take versions from
             await().atMost(Duration.ofSeconds(20)).until(() -> agent.refusedAllocations() >= 1);
         }
-        long now = gw.queues().allocation().version();
-        assertTrue(now < Long.MAX_VALUE / 2 && gw.queues().allocation().cap(0) > 0, "the forged caps 0 were not applied");
+        long now = gw.queues().caps().allocation().version();
+        assertTrue(now < Long.MAX_VALUE / 2 && gw.queues().caps().allocation().cap(0) > 0, "the forged caps 0 were not applied");
         await("the manager's own versions carry on (no overflow)").atMost(Duration.ofSeconds(20))
-                .until(() -> gw.queues().allocation().version() > now);
+                .until(() -> gw.queues().caps().allocation().version() > now);
         assertTrue(rm.status().counts().refusedMessages() >= 1, "the manager did not take the forged version as seen");
         serviceAnswers();
     }
@@ -207,7 +207,7 @@ class ControlPlaneAttacksTest {
      */
     @Test
     void inventedGateways_refused_realGatewayKeepsItsWholeShare() throws Exception {
-        assertEquals(8, gw.queues().allocation().cap(0), "alone, gw1 holds every slot");
+        assertEquals(8, gw.queues().caps().allocation().cap(0), "alone, gw1 holds every slot");
         long refusedBefore = rm.status().counts().refusedMessages();
         for (int i = 0; i < 200; i++) {
             evil.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, "fake-" + i, "gateway",
@@ -221,11 +221,11 @@ class ControlPlaneAttacksTest {
                 HeartbeatMessage.LEAVE, System.currentTimeMillis(), 0));
         await("every forged message refused and counted").atMost(Duration.ofSeconds(20))
                 .until(() -> rm.status().counts().refusedMessages() >= refusedBefore + 402);
-        long v = gw.queues().allocation().version();
+        long v = gw.queues().caps().allocation().version();
         Set<Integer> caps = new HashSet<>();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
-            caps.add(gw.queues().allocation().cap(0));
-            return gw.queues().allocation().version() > v + 2;
+            caps.add(gw.queues().caps().allocation().cap(0));
+            return gw.queues().caps().allocation().version() > v + 2;
         });
         assertEquals(Set.of(8), caps, "gw1's cap in every allocation since");
         assertEquals(Set.of("gw1"), rm.status().lastAllocation().gateways().keySet());
@@ -249,8 +249,8 @@ class ControlPlaneAttacksTest {
         await("30 MB, compressed: refused by its inflated size").atMost(Duration.ofSeconds(20))
                 .until(() -> rmBus.oversized() >= before + 2);
         serviceAnswers();
-        long v = gw.queues().allocation().version();
-        await("the control plane goes on").atMost(Duration.ofSeconds(20)).until(() -> gw.queues().allocation().version() > v + 2);
+        long v = gw.queues().caps().allocation().version();
+        await("the control plane goes on").atMost(Duration.ofSeconds(20)).until(() -> gw.queues().caps().allocation().version() > v + 2);
         assertEquals(before + 2, rmBus.oversized(), "each refused once");
     }
 
@@ -268,8 +268,8 @@ class ControlPlaneAttacksTest {
             console.publish(Topics.CONFIG, new ConfigMessage(BusMessage.SCHEMA, 7, bomb.toString(), "mallory", 0));
             console.publish(Topics.CONFIG, new ConfigMessage(BusMessage.SCHEMA, 8, "servers: [" + "[".repeat(500) + "]".repeat(500) + "]", "mallory", 0));
         }
-        long v = gw.queues().allocation().version();
-        await().atMost(Duration.ofSeconds(20)).until(() -> gw.queues().allocation().version() > v + 1);
+        long v = gw.queues().caps().allocation().version();
+        await().atMost(Duration.ofSeconds(20)).until(() -> gw.queues().caps().allocation().version() > v + 1);
         assertEquals(1, gw.config().servers().size());
         serviceAnswers();
     }

@@ -83,14 +83,14 @@ class ControlPlaneEndToEndTest {
 
     /** Both gateways hold the same allocation version, newer than {@code after}, and Σ_g N_{g,s} = N_s on each server. */
     private static boolean consistent(Gateway g1, Gateway g2, long after) {
-        Allocation a1 = g1.queues().allocation();
-        Allocation a2 = g2.queues().allocation();
+        Allocation a1 = g1.queues().caps().allocation();
+        Allocation a2 = g2.queues().caps().allocation();
         return a1.version() > after && a1.version() == a2.version()
                 && a1.cap(0) + a2.cap(0) == N_S && a1.cap(1) + a2.cap(1) == N_S;
     }
 
     private static long version(Gateway g) {
-        return g.queues().allocation().version();
+        return g.queues().caps().allocation().version();
     }
 
     /*
@@ -143,7 +143,7 @@ class ControlPlaneEndToEndTest {
                 .until(() -> consistent(gws[0], gws[1], 0));
         await("premium, far over its target, gains weight at both gateways").atMost(DEADLINE).until(() -> {
             for (Gateway g : gws) {
-                Allocation a = g.queues().allocation();
+                Allocation a = g.queues().caps().allocation();
                 if (!(a.weight(0) > a.weight(1))) {
                     return false;
                 }
@@ -223,7 +223,7 @@ class ControlPlaneEndToEndTest {
             open.add(agent);
             if (i == 0) {
                 await("the first gateway gets an allocation on joining").atMost(DEADLINE).until(() -> version(g) > 0);
-                assertEquals(2 * N_S, g.queues().allocation().totalCap(), "alone, it has every slot");
+                assertEquals(2 * N_S, g.queues().caps().allocation().totalCap(), "alone, it has every slot");
             }
         }
         await("both hold one allocation splitting every N_s").atMost(DEADLINE).until(() -> consistent(gws[0], gws[1], 0));

@@ -67,7 +67,7 @@ class DifferentiationEndToEndTest {
                     List.of(new LoadSpec.Phase(Duration.ofSeconds(14), List.of(15.0, 15.0))),
                     false, Duration.ofMillis(20), Duration.ofSeconds(6), 11, Duration.ofMinutes(1), null);
             Summary s = new LoadGenerator(spec, null).run();
-            return new Outcome(s, gateway.queues().allocation());
+            return new Outcome(s, gateway.queues().caps().allocation());
         } finally {
             if (system != null) {
                 system.close();

@@ -99,8 +99,8 @@ class GatewayKnobsEndToEndTest {
 
         overrides.setQueueTimeout("trial", 300); // as QueueTimeoutKnob.apply(0.3) does
         await("the timeout reaches the gateway with an allocation").atMost(DEADLINE)
-                .until(() -> gateway.queues().queueTimeoutNanos(1) == 300_000_000L);
-        assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(0), "the other class keeps its configured timeout");
+                .until(() -> gateway.queues().timeouts().nanos(1) == 300_000_000L);
+        assertEquals(30_000_000_000L, gateway.queues().timeouts().nanos(0), "the other class keeps its configured timeout");
         String stats = java.net.http.HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + gateway.adminPort() + "/stats")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();

@@ -124,7 +124,7 @@ class HouseRulesTest {
      * split by responsibility, never to grow. Lower a count as methods leave; remove the entry once under the limit.
      */
     static final Map<String, Integer> PUBLIC_METHOD_HUBS = Map.of(
-            "Gateway", 29, "QueueManager", 31, "GatewayMetrics", 27);
+            "GatewayMetrics", 27);
 
     /** Small classes with one job: public methods (interface and superclass methods overridden aside) per class. */
     @Test

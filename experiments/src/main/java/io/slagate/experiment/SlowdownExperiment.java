@@ -284,7 +284,7 @@ final class SlowdownExperiment {
             if (slowAt != null) {
                 ServiceTime slow = ServiceTime.of(Duration.ofNanos(Math.round(normal.defaultMean().toNanos() * FACTOR)), 0);
                 timer.schedule(() -> StockUtility.configure(slow), slowAt.toMillis(), TimeUnit.MILLISECONDS);
-                timer.scheduleAtFixedRate(() -> caps.add(sys.gateway().queues().effectiveCap(0)), slowAt.toMillis() + 500, 1000,
+                timer.scheduleAtFixedRate(() -> caps.add(sys.gateway().queues().caps().effectiveCap(0)), slowAt.toMillis() + 500, 1000,
                         TimeUnit.MILLISECONDS);
             }
             LoadGenerator g = new LoadGenerator(spec, null);

@@ -1,38 +1,58 @@
 package io.slagate.gateway;
 
 import io.slagate.gateway.sched.QueueManager;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Whether a gateway should get traffic ({@code /ready}), and why not: refused by the control plane
  * (for good), waiting for its share of the servers, not started, or no server in rotation.
  */
-final class Readiness {
+public final class Readiness {
+    private final BooleanSupplier started;
+    private final Supplier<QueueManager> queues;
     /** Set when the control plane refused the gateway: it stays out of rotation. */
     private volatile String refused;
     /** Why a gateway with a control bus is not ready yet (no allocation in force), or null. */
     private volatile String awaiting;
 
-    void refused(String reason) {
+    Readiness(BooleanSupplier started, Supplier<QueueManager> queues) {
+        this.started = started;
+        this.queues = queues;
+    }
+
+    /**
+     * Takes the gateway out of rotation for good: {@code /ready} answers 503 with the reason from now
+     * on (the control plane refused it; a load balancer must not send it traffic on its static caps).
+     */
+    public void refused(String reason) {
         refused = reason;
     }
 
-    void awaiting(String reason) {
+    /** Not ready until {@link #allocationInForce}: a gateway waiting for its share of the servers says so on {@code /ready}. */
+    public void awaitAllocation(String reason) {
         awaiting = reason;
     }
 
+    /** An allocation is in force (given by a manager, or the static one chosen when none was heard): ready as far as that goes. */
+    public void allocationInForce() {
+        awaiting = null;
+    }
+
     /** Why the gateway is not ready, or null when it is. */
-    String reason(boolean started, QueueManager queues) {
+    public String reason() {
         if (refused != null) {
             return refused;
         }
         if (awaiting != null) {
             return awaiting;
         }
-        if (!started || queues == null) {
+        QueueManager q = queues.get();
+        if (!started.getAsBoolean() || q == null) {
             return "not started";
         }
-        for (int s = 0; s < queues.serverCount(); s++) {
-            if (queues.server(s).inRotation()) {
+        for (int s = 0; s < q.serverCount(); s++) {
+            if (q.server(s).inRotation()) {
                 return null;
             }
         }

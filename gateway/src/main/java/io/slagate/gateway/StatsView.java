@@ -27,7 +27,7 @@ final class StatsView {
         m.put("arrived", metrics.arrivedTotal());
         m.put("completed", metrics.completedTotal());
         m.put("faulted", metrics.faultedTotal());
-        Allocation a = queues.allocation();
+        Allocation a = queues.caps().allocation();
         Map<String, Object> alloc = new LinkedHashMap<>();
         alloc.put("version", a.version());
         Map<String, Double> w = new LinkedHashMap<>();
@@ -46,7 +46,7 @@ final class StatsView {
         alloc.put("servers", n);
         Map<String, Object> timeouts = new LinkedHashMap<>(); // the classes whose queue timeout the manager's tuner set
         for (int c = 0; c < config.classes().size(); c++) {
-            double inForce = queues.queueTimeoutNanos(c) / 1e9;
+            double inForce = queues.timeouts().nanos(c) / 1e9;
             double configured = config.classes().get(c).queueTimeout().toNanos() / 1e9;
             if (inForce != configured) {
                 timeouts.put(config.classes().get(c).name(), Map.of("seconds", inForce, "configured", configured));
@@ -63,7 +63,7 @@ final class StatsView {
         if (!capacity.isEmpty()) {
             m.put("capacity", capacity);
         }
-        List<Map<String, Object>> locality = queues.localityStats();
+        List<Map<String, Object>> locality = queues.pools().localityStats();
         if (!locality.isEmpty()) {
             m.put("locality", locality);
         }

@@ -193,6 +193,6 @@ class BadInputTest {
     }
 
     private int gatewayConnections() {
-        return gateway.connectedEndPoints();
+        return gateway.dataPlane().connectedEndPoints();
     }
 }

@@ -218,7 +218,7 @@ class ClientBoundaryTest {
                         + "Content-Length: " + BODY.length() + "\r\n\r\n" + BODY.substring(0, 10)).getBytes(StandardCharsets.ISO_8859_1));
             }
             await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().arrivedTotal() == 20);
-            assertEquals(0, g.queues().executingTotal(), "a trickling body holds no slot");
+            assertEquals(0, g.queues().counts().executingTotal(), "a trickling body holds no slot");
             RawHttp.Response good = RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", BODY));
             assertEquals(200, good.status());
             // had the twenty held the twenty slots, it would have waited for their 2 s timeout; a millisecond or two is
@@ -276,7 +276,7 @@ class ClientBoundaryTest {
                 s.getOutputStream().write(RawHttp.post("/services/S", "", BODY).getBytes(StandardCharsets.UTF_8));
                 s.getOutputStream().flush();
                 int before = i;
-                await().atMost(Duration.ofSeconds(5)).until(() -> g.queues().waiting(0) == before + 1);
+                await().atMost(Duration.ofSeconds(5)).until(() -> g.queues().counts().waiting(0) == before + 1);
             }
         }
         held.reply("<r/>");

@@ -101,7 +101,7 @@ class EventLoopTest {
                 + "  - { name: slow, target: 1s, pool: slow, queueBound: 100, queueTimeout: 30s }\n"
                 + "  - { name: quick, target: 1s, pool: quick, queueBound: 1000, queueTimeout: 30s }\n"
                 + "classification: { rules: [ { operation: \"urn:stuck\", class: slow } ], defaultClass: quick }\n");
-        assertEquals(1, g.loops());
+        assertEquals(1, g.dataPlane().loops());
 
         CompletableFuture<Answer> waiting = send(post(g, "urn:stuck", Soap.envelope11("stuck")));
         TestBackend.Held held = stuck.takeHeld(10_000);
@@ -159,8 +159,8 @@ class EventLoopTest {
         Gateway g = start("gateway: { listen: \"127.0.0.1:0\", admin: \"127.0.0.1:0\", serverTimeout: 10s, loops: 2 }\n"
                 + "servers:\n  - { id: s1, url: \"" + b.url() + "\", concurrency: 1 }\n"
                 + "classes:\n  - { name: basic, target: 1s, queueBound: 10000, queueTimeout: 30s }\n");
-        assertEquals(2, g.loops());
-        long crossBefore = g.crossLoopTasks();
+        assertEquals(2, g.dataPlane().loops());
+        long crossBefore = g.dataPlane().crossLoopTasks();
 
         int n = 300;
         List<CompletableFuture<Answer>> all = new ArrayList<>();
@@ -176,8 +176,8 @@ class EventLoopTest {
         assertEquals(1, maxExecuting.get(), "the server's one slot held");
         // client connections are spread over both loops, the one slot is freed on whichever loop its
         // exchange ran: about half the queued requests are admitted by the other loop's completion
-        assertTrue(g.crossLoopTasks() - crossBefore > 10, "cross-loop admissions: " + (g.crossLoopTasks() - crossBefore));
-        assertEquals(0, g.crossLoopHandOuts(0), "a server connection served an exchange of another loop");
+        assertTrue(g.dataPlane().crossLoopTasks() - crossBefore > 10, "cross-loop admissions: " + (g.dataPlane().crossLoopTasks() - crossBefore));
+        assertEquals(0, g.dataPlane().crossLoopHandOuts(0), "a server connection served an exchange of another loop");
         await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().completedTotal() == n);
         assertEquals(0, g.metrics().faultedTotal());
         assertEquals(0, g.metrics().inFlight());

@@ -214,7 +214,7 @@ class GatewayProxyTest {
                 TestBackend.Held first = b.takeHeld(10_000);
                 assertNotNull(first);
                 CompletableFuture<ContentResponse> queued = send(g, soap12);
-                await().atMost(Duration.ofSeconds(10)).until(() -> g.queues().waiting(0) == 1);
+                await().atMost(Duration.ofSeconds(10)).until(() -> g.queues().counts().waiting(0) == 1);
                 assertFault(send(g, soap12).get(10, TimeUnit.SECONDS), soap12, status, FaultReason.QUEUE_FULL);
                 // too large (announced length) and malformed (not SOAP)
                 Request big = (soap12 ? post12(g, "/s", "urn:a") : post11(g, "/s", "urn:a"))

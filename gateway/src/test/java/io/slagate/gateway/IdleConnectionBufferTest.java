@@ -49,13 +49,13 @@ class IdleConnectionBufferTest {
                 long holding;
                 do {
                     holding = 0;
-                    for (Connection c : g.clientConnections()) {
+                    for (Connection c : g.dataPlane().clientConnections()) {
                         if (c instanceof HttpConnection && jettyBuffer.get(c) != null || c instanceof RelayConnection r && r.holdsBuffer()) {
                             holding++;
                         }
                     }
                 } while (holding > 0 && System.nanoTime() - deadline < 0);
-                assertTrue(g.clientConnections().size() >= CLIENTS, "the clients' connections are open: " + g.clientConnections().size());
+                assertTrue(g.dataPlane().clientConnections().size() >= CLIENTS, "the clients' connections are open: " + g.dataPlane().clientConnections().size());
                 assertEquals(0, holding, "quiet connections holding a read buffer");
             } finally {
                 for (Socket s : clients) {

@@ -82,32 +82,32 @@ class LocalLimitGatewayTest {
                 }
                 // the window learns the normal service time
                 await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().completedTotal() > 400);
-                assertEquals(10, g.queues().effectiveCap(0), "normal: the granted cap");
+                assertEquals(10, g.queues().caps().effectiveCap(0), "normal: the granted cap");
                 if (!overloaded) {
                     backend.behave(backend.delayed(100));
-                    await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().effectiveCap(0) < 10);
+                    await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().caps().effectiveCap(0) < 10);
                     long cutAt = System.nanoTime();
-                    await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().effectiveCap(0) == 10);
+                    await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().caps().effectiveCap(0) == 10);
                     assertTrue(System.nanoTime() - cutAt < LocalLimits.HOLD_MILLIS * 1_000_000,
                             "given back as useless, not after the hold");
                     long done = g.metrics().completedTotal();
                     await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().completedTotal() > done + 300);
-                    assertEquals(10, g.queues().effectiveCap(0), "the slower pace is the new normal: no cut again");
+                    assertEquals(10, g.queues().caps().effectiveCap(0), "the slower pace is the new normal: no cut again");
                 } else {
                     backend.behave(backend.sharing(20)); // 10 executing: 200 ms each
-                    await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().effectiveCap(0) < 10);
+                    await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().caps().effectiveCap(0) < 10);
                     await().atMost(Duration.ofSeconds(20)).until(() -> agent.statsMessage().servers().get(0).locallyLimited());
                     int reduced = agent.statsMessage().servers().get(0).cap();
                     assertTrue(reduced >= 1 && reduced <= 5, "held where the server keeps up: " + reduced);
                     long done = g.metrics().completedTotal();
                     await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().completedTotal() > done + 100);
-                    assertTrue(g.queues().effectiveCap(0) <= 5, "still held while overloaded: " + g.queues().effectiveCap(0));
+                    assertTrue(g.queues().caps().effectiveCap(0) <= 5, "still held while overloaded: " + g.queues().caps().effectiveCap(0));
                 }
                 backend.behave(backend.delayed(20));
                 // each tenth given back is judged on real answers: one that a stall of these two busy cores makes look
                 // over 1.1x slower is taken back and held another HOLD_MILLIS, as it would be for a server still
                 // overloaded; the wait leaves room for the hold in force when the server recovers, four more, and the probes
-                await().atMost(Duration.ofMillis(5 * LocalLimits.HOLD_MILLIS + 10_000)).until(() -> g.queues().effectiveCap(0) == 10);
+                await().atMost(Duration.ofMillis(5 * LocalLimits.HOLD_MILLIS + 10_000)).until(() -> g.queues().caps().effectiveCap(0) == 10);
             } finally {
                 run.set(false);
                 clients.shutdown();

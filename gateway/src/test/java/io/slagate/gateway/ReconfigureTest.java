@@ -58,7 +58,7 @@ class ReconfigureTest {
                 for (int i = 0; i < 3; i++) {
                     old.add(send(client, gw, "bob"));
                 }
-                await().atMost(Duration.ofSeconds(10)).until(() -> s1.heldCount() == 2 && gw.queues().waiting(1) == 1);
+                await().atMost(Duration.ofSeconds(10)).until(() -> s1.heldCount() == 2 && gw.queues().counts().waiting(1) == 1);
 
                 // add class gold (first), delete basic, add server s2 with s1 kept
                 String after = "{ name: gold, target: 500ms }, { name: premium, target: 1s }";
@@ -131,7 +131,7 @@ class ReconfigureTest {
                 assertTrue(gw.reconfigure(config("", oneServer, classes + ", { name: gold, target: 1s }", "")));
                 // the third configuration's request waits: s1's two slots are held by the first configuration
                 CompletableFuture<ContentResponse> latest = send(client, gw, "c");
-                await().atMost(Duration.ofSeconds(10)).until(() -> gw.queues().waiting(2) == 1);
+                await().atMost(Duration.ofSeconds(10)).until(() -> gw.queues().counts().waiting(2) == 1);
                 s1.behave(TestBackend.echo());
                 s1.takeHeld(10_000).reply("<one/>");
                 assertEquals(200, latest.get(20, TimeUnit.SECONDS).getStatus(),

@@ -25,7 +25,7 @@ class RequestBufferTest {
                     classes: [ { name: basic, target: 1s } ]
                     """.formatted(backend.url()), "buffer.yaml")).start();
             try {
-                assertArrayEquals(new int[] {1024, 8192}, g.inputBufferSizes(), "the client listener's, then the admin's");
+                assertArrayEquals(new int[] {1024, 8192}, g.dataPlane().inputBufferSizes(), "the client listener's, then the admin's");
                 String body = Soap.envelope11("getQuote" + "x".repeat(20_000));
                 String head = "X-Padding: " + "p".repeat(3_000) + "\r\n";
                 for (int i = 0; i < 3; i++) {

@@ -73,7 +73,7 @@ class ServerBoundaryTest {
         assertEquals(0, o.crossed(), "answers that were another client's");
         assertEquals(0, o.forged(), "a connection is reused only once the server proved it speaks when asked: none was");
         assertEquals(500, o.own() + g.metrics().faultedTotal(), "every request answered once");
-        assertFalse(g.reusesConnections(0), "the server that spoke out of turn is distrusted");
+        assertFalse(g.dataPlane().reusesConnections(0), "the server that spoke out of turn is distrusted");
         assertTrue(g.queues().server(0).inRotation());
         assertBalanced(g);
     }

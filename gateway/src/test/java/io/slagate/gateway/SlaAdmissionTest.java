@@ -71,11 +71,11 @@ class SlaAdmissionTest {
         for (int i = 1; i < 12; i++) {
             all.add(send(g.port(), "X-Customer: noisy\r\n").whenComplete((r, x) -> order.add("noisy")));
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> g.queues().waiting(0) == 11 && b.heldCount() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.queues().counts().waiting(0) == 11 && b.heldCount() == 1);
         for (int i = 0; i < 2; i++) {
             all.add(send(g.port(), "X-Customer: quiet\r\n").whenComplete((r, x) -> order.add("quiet")));
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> g.queues().waiting(0) == 13);
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.queues().counts().waiting(0) == 13);
         for (int i = 0; i < 14; i++) { // one slot: answer the held request, the next one is admitted and held
             b.takeHeld(10_000).reply("<ok/>");
             int answered = i + 1;
@@ -110,7 +110,7 @@ class SlaAdmissionTest {
         // one in service, three waiting, two refused
         await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().faulted(FaultReason.QUEUE_FULL) == 2);
         CompletableFuture<RawHttp.Response> quiet = send(g.port(), "X-Customer: quiet\r\n");
-        await().atMost(Duration.ofSeconds(10)).until(() -> g.queues().waiting(0) == 4);
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.queues().counts().waiting(0) == 4);
         for (int i = 0; i < 5; i++) {
             b.takeHeld(10_000).reply("<ok/>");
         }
@@ -137,7 +137,7 @@ class SlaAdmissionTest {
         assertTrue(late.header("Retry-After") != null, "retryable: " + late.headers());
         // a header that does not parse is ignored (counted): the class's deadline applies
         CompletableFuture<RawHttp.Response> odd = send(g.port(), "X-Request-Deadline: soon\r\n");
-        await().atMost(Duration.ofSeconds(10)).until(() -> g.queues().waiting(0) == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.queues().counts().waiting(0) == 1);
         b.takeHeld(10_000).reply("<ok/>");
         assertEquals(200, first.get(10, TimeUnit.SECONDS).status());
         b.takeHeld(10_000).reply("<ok/>");

@@ -56,7 +56,7 @@ class StrayAnswerDelayTest {
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
         await("both servers earn connection reuse").atMost(Duration.ofSeconds(30)).until(() -> {
             RawHttp.exchange(g.port(), RawHttp.post("/services/S", "X-Req: 99.warm.0\r\n", BODY));
-            return g.reusesConnections(0);
+            return g.dataPlane().reusesConnections(0);
         });
         return g;
     }
@@ -70,15 +70,15 @@ class StrayAnswerDelayTest {
     @CsvSource({"shared", "customer", "client-connection"})
     void strayOnAnIdleConnection_distrustsWithoutAnotherRequest(String reuse) throws Exception {
         Gateway g = gateway(reuse, 400);
-        long closedBefore = g.upstreamConnections(0).closedConnections();
+        long closedBefore = g.dataPlane().upstreamConnections(0).closedConnections();
         try (Socket client = RawHttp.open(g.port(), 15_000)) { // kept open: its server connection stays idle in its group
             client.getOutputStream().write(RawHttp.post("/services/S?mode=late_tail", "X-Req: 1.tail.0\r\n", BODY)
                     .getBytes(StandardCharsets.ISO_8859_1));
             assertEquals("<answer>1.tail.0</answer>", RawHttp.read(client.getInputStream()).body());
             await("the stray distrusts its server with no request after it").atMost(Duration.ofSeconds(10))
-                    .until(() -> !g.reusesConnections(0));
+                    .until(() -> !g.dataPlane().reusesConnections(0));
             await("the connection it came on is closed").atMost(Duration.ofSeconds(10)).until(() ->
-                    g.upstreamConnections(0).closedConnections() > closedBefore);
+                    g.dataPlane().upstreamConnections(0).closedConnections() > closedBefore);
         }
     }
 
@@ -90,7 +90,7 @@ class StrayAnswerDelayTest {
         int pairs = delayMillis >= 1000 ? 4 : 10;
         LateTail.Outcome o = LateTail.run(g.port(), "/services/S", CLIENTS, pairs, BODY, true);
         await("a stray arriving on an idle connection distrusts its server").atMost(Duration.ofMillis(delayMillis + 10_000))
-                .until(() -> !g.reusesConnections(0));
+                .until(() -> !g.dataPlane().reusesConnections(0));
         System.out.printf("| %.1f s | %s | %d | %d | %d | %d | %d | yes |%n", delayMillis / 1000.0, reuse, CLIENTS * pairs * 2,
                 o.notOwn(), o.crossedClients(), o.crossedCustomers(), o.other());
         assertEquals(CLIENTS * pairs * 2, o.own() + o.notOwn() + o.other(), "every request got one answer: " + o);

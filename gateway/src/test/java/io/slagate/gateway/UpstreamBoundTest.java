@@ -59,9 +59,9 @@ class UpstreamBoundTest {
         closeables.add(() -> g.stop(Duration.ofSeconds(2)));
         await("the server earns connection reuse").atMost(Duration.ofSeconds(30)).until(() -> {
             RawHttp.exchange(g.port(), RawHttp.post("/services/S", "X-Req: 99.warm.0\r\n", BODY));
-            return g.reusesConnections(0);
+            return g.dataPlane().reusesConnections(0);
         });
-        GatewayMetrics.UpstreamConnections pool = g.upstreamConnections(0);
+        GatewayMetrics.UpstreamConnections pool = g.dataPlane().upstreamConnections(0);
         long openedBefore = pool.opened();
         long reusedBefore = pool.reused();
 

@@ -82,7 +82,7 @@ class UpstreamConnectionsTest {
         TestBackend b = new TestBackend();
         closeables.add(b);
         Gateway g = gateway(b.url(), 8, loops);
-        assertEquals(loops, g.loops());
+        assertEquals(loops, g.dataPlane().loops());
         provenAfterOneRequest(g);
         int before = b.connectionsOpened();
         for (int round = 0; round < 100; round++) {
@@ -104,9 +104,9 @@ class UpstreamConnectionsTest {
         int opened = b.connectionsOpened() - before;
         // one per slot on each event loop (a loop's connections serve only its own clients), plus one
         // for each connection taken out of the pool for a quiet check
-        assertTrue(opened <= loops * 8 + g.quietChecks(0), "connections opened to the server: " + opened + " for 8 slots, "
-                + loops + " loops and " + g.quietChecks(0) + " quiet checks");
-        assertEquals(0, g.crossLoopHandOuts(0), "connections given to an exchange of another loop");
+        assertTrue(opened <= loops * 8 + g.dataPlane().quietChecks(0), "connections opened to the server: " + opened + " for 8 slots, "
+                + loops + " loops and " + g.dataPlane().quietChecks(0) + " quiet checks");
+        assertEquals(0, g.dataPlane().crossLoopHandOuts(0), "connections given to an exchange of another loop");
         // the gateway counts a completion once the last write's callback ran, which may be just after the client read it
         await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().completedTotal() == 1601);
     }
@@ -160,7 +160,7 @@ class UpstreamConnectionsTest {
             assertEquals(200, r.getStatus());
             assertEquals("<done/>", r.getContentAsString());
             assertFalse(r.getHeaders().contains("X-Step"), "an interim answer's headers are not the answer's");
-            await().atMost(Duration.ofSeconds(5)).until(() -> g.reusesConnections(0));
+            await().atMost(Duration.ofSeconds(5)).until(() -> g.dataPlane().reusesConnections(0));
         }
         assertEquals(1, b.connectionsAccepted(), "the connection stays usable after interim answers");
     }
@@ -207,7 +207,7 @@ class UpstreamConnectionsTest {
             ContentResponse r = post(g).send();
             assertEquals(200, r.getStatus());
             assertEquals("<a>123<b/>", r.getContentAsString());
-            await().atMost(Duration.ofSeconds(5)).until(() -> g.reusesConnections(0));
+            await().atMost(Duration.ofSeconds(5)).until(() -> g.dataPlane().reusesConnections(0));
         }
         assertEquals(1, b.connectionsAccepted());
     }
@@ -256,7 +256,7 @@ class UpstreamConnectionsTest {
             assertEquals(200, r.getStatus());
             assertEquals("<a>123<b/>", r.getContentAsString());
             assertEquals("pieces", r.getHeaders().get("X-Note"));
-            await().atMost(Duration.ofSeconds(5)).until(() -> g.reusesConnections(0));
+            await().atMost(Duration.ofSeconds(5)).until(() -> g.dataPlane().reusesConnections(0));
         }
         assertEquals(1, b.connectionsAccepted());
     }
@@ -294,7 +294,7 @@ class UpstreamConnectionsTest {
     /** One request, then the wait until its connection stayed quiet and the gateway reuses connections to the server. */
     private void provenAfterOneRequest(Gateway g) throws Exception {
         assertEquals(200, post(g).send().getStatus());
-        await().atMost(Duration.ofSeconds(5)).until(() -> g.reusesConnections(0));
+        await().atMost(Duration.ofSeconds(5)).until(() -> g.dataPlane().reusesConnections(0));
     }
 
     private static int count(String s, String part) {

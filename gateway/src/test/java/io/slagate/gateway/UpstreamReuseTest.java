@@ -64,7 +64,7 @@ class UpstreamReuseTest {
     private static void earnReuse(Gateway g) {
         await("both servers earn connection reuse").atMost(Duration.ofSeconds(30)).until(() -> {
             RawHttp.exchange(g.port(), RawHttp.post("/services/S", "X-Req: 99.warm.0\r\n", BODY));
-            return g.reusesConnections(0) && g.reusesConnections(1);
+            return g.dataPlane().reusesConnections(0) && g.dataPlane().reusesConnections(1);
         });
     }
 
@@ -82,15 +82,15 @@ class UpstreamReuseTest {
         assertEquals(0, o.crossedClients(), "answers of another client connection: " + o);
         assertEquals(CLIENTS * GOOD_PER_CLIENT * 2, o.own() + o.other(), o.toString());
         assertBalanced(g);
-        long reusedBefore = g.upstreamConnections(0).reused() + g.upstreamConnections(1).reused();
+        long reusedBefore = g.dataPlane().upstreamConnections(0).reused() + g.dataPlane().upstreamConnections(1).reused();
         RawHttp.exchange(g.port(), RawHttp.post("/services/S", "X-Req: 99.after.0\r\nConnection: close\r\n", BODY));
-        assertEquals(reusedBefore, g.upstreamConnections(0).reused() + g.upstreamConnections(1).reused(),
+        assertEquals(reusedBefore, g.dataPlane().upstreamConnections(0).reused() + g.dataPlane().upstreamConnections(1).reused(),
                 "a client on Connection: close gets a fresh server connection");
         for (int s = 0; s < 2; s++) {
-            GatewayMetrics.UpstreamConnections u = g.upstreamConnections(s);
+            GatewayMetrics.UpstreamConnections u = g.dataPlane().upstreamConnections(s);
             assertEquals("client-connection", u.reuseMode());
             int server = s;
-            await().atMost(Duration.ofSeconds(10)).until(() -> g.upstreamConnections(server).open() == 0);
+            await().atMost(Duration.ofSeconds(10)).until(() -> g.dataPlane().upstreamConnections(server).open() == 0);
             assertEquals(u.opened(), u.closedConnections(), "every connection closed with its client connection");
         }
     }
@@ -103,7 +103,7 @@ class UpstreamReuseTest {
         System.out.println("upstreamReuse customer: " + o);
         assertEquals(0, o.crossedCustomers(), "answers of another customer: " + o);
         assertBalanced(g);
-        assertEquals("customer", g.upstreamConnections(0).reuseMode());
+        assertEquals("customer", g.dataPlane().upstreamConnections(0).reuseMode());
     }
 
     /**
@@ -119,7 +119,7 @@ class UpstreamReuseTest {
         earnReuse(g);
         LateTail.Outcome first = run(g.port());
         System.out.println("upstreamReuse shared: " + first);
-        assertTrue(!g.reusesConnections(0) && !g.reusesConnections(1), "both misbehaving servers distrusted");
+        assertTrue(!g.dataPlane().reusesConnections(0) && !g.dataPlane().reusesConnections(1), "both misbehaving servers distrusted");
         LateTail.Outcome after = run(g.port());
         System.out.println("upstreamReuse shared, distrusted: " + after);
         assertEquals(0, after.crossedClients(), "no answer crosses once the servers are distrusted: " + after);
@@ -151,7 +151,7 @@ class UpstreamReuseTest {
         int own = LateTail.ownAnswersOnKeepAlive(g.port(), "/services/S", CLIENTS, 20, BODY);
         assertEquals(CLIENTS * 20, own, "every answer its own");
         assertBalanced(g);
-        long evicted = g.upstreamConnections(0).evicted() + g.upstreamConnections(1).evicted();
+        long evicted = g.dataPlane().upstreamConnections(0).evicted() + g.dataPlane().upstreamConnections(1).evicted();
         assertTrue(evicted > 0, "8 client connections on 2 × 3 server connections: some idle ones closed to make room");
     }
 }

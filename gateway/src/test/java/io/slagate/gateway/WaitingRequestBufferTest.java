@@ -53,11 +53,11 @@ class WaitingRequestBufferTest {
                     out.write(request.getBytes(StandardCharsets.UTF_8));
                     out.flush();
                 }
-                await(() -> backend.heldCount() == 1 && g.queues().waiting(0) == WAITING);
+                await(() -> backend.heldCount() == 1 && g.queues().counts().waiting(0) == WAITING);
                 Field buffer = HttpConnection.class.getDeclaredField("_requestBuffer");
                 buffer.setAccessible(true);
                 long holding = 0;
-                for (Connection c : g.clientConnections()) {
+                for (Connection c : g.dataPlane().clientConnections()) {
                     if (c instanceof HttpConnection && buffer.get(c) != null || c instanceof RelayConnection r && r.holdsBuffer()) {
                         holding++;
                     }

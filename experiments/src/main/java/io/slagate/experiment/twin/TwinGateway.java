@@ -7,7 +7,7 @@ import io.slagate.bus.message.AllocationMessage;
 import io.slagate.bus.message.GatewayAllocation;
 import io.slagate.bus.message.StatsMessage;
 import io.slagate.config.SlagateConfig;
-import io.slagate.gateway.Gateway;
+import io.slagate.gateway.GatewayTimers;
 import io.slagate.gateway.agent.AllocationShare;
 import io.slagate.gateway.agent.StatsReport;
 import io.slagate.gateway.sched.Allocation;
@@ -54,7 +54,7 @@ public final class TwinGateway {
         this.queues = QueueManager.create(config, Allocation.fromConfig(config), time);
         this.metrics = new GatewayMetrics(config, new SimpleMeterRegistry(SimpleConfig.DEFAULT, clock(time)), queues,
                 new GatewayMetrics.Totals());
-        long sweep = TimeUnit.MILLISECONDS.toNanos(Gateway.sweepIntervalMillis(config.classes()));
+        long sweep = TimeUnit.MILLISECONDS.toNanos(GatewayTimers.sweepIntervalMillis(config.classes()));
         time.every(sweep, sweep, queues::expireOverdue);
     }
 
@@ -86,13 +86,13 @@ public final class TwinGateway {
     /** Applies this gateway's share of a manager's allocation, if newer than the one in force. */
     public boolean apply(AllocationMessage a) {
         GatewayAllocation mine = a.gateways().get(id);
-        Allocation current = queues.allocation();
+        Allocation current = queues.caps().allocation();
         if (mine == null || a.version() <= current.version()) {
             return false;
         }
-        queues.setQueueTimeouts(AllocationShare.queueTimeouts(a, config));
+        queues.timeouts().set(AllocationShare.queueTimeouts(a, config));
         metrics.windowIntervals(AllocationShare.windowIntervals(a, metrics));
-        queues.assignPools(a.serverPools());
+        queues.pools().assignPools(a.serverPools());
         queues.setAllocation(AllocationShare.of(a, mine, config, current));
         return true;
     }

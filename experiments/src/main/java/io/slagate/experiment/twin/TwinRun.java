@@ -90,7 +90,7 @@ public final class TwinRun {
             manager = new TwinManager(config, time, config.controller().cycle().toNanos() / 2);
             manager.join(gateway);
             manager.onDecision(d -> {
-                weights.add(new WeightPoint(time.now(), gateway.queues().allocation().weights()));
+                weights.add(new WeightPoint(time.now(), gateway.queues().caps().allocation().weights()));
                 outOfRange[0] += outOfRange(d);
             });
         } else {

@@ -94,7 +94,7 @@ public final class GatewayAgent implements AutoCloseable {
         });
         listenForCredentials();
         bus.onConnected(() -> heartbeat(HeartbeatMessage.JOIN));
-        bus.onRefused(gateway::notReady);
+        bus.onRefused(gateway.readiness()::refused);
         bus.whileLost("the last allocation stays in force; requests keep flowing under it");
         gateway.addReportListener(this::report);
         // a surge is reported at once, naming the class, so the manager runs a cycle now rather than at its next
@@ -127,7 +127,7 @@ public final class GatewayAgent implements AutoCloseable {
             String why = "resource manager " + r.managerId() + " refused this gateway's join (bus account " + own + "): " + r.reason();
             LOG.warn("{}; it runs on its last or startup allocation until a manager admits it", why);
             refusedJoin = true;
-            gateway.awaitAllocation(why);
+            gateway.readiness().awaitAllocation(why);
         } else {
             impersonations.incrementAndGet();
             LOG.warn("bus account {} tried to join as this gateway ({}); resource manager {} refused it: {}", r.account(), id,
@@ -248,7 +248,7 @@ public final class GatewayAgent implements AutoCloseable {
     private boolean applyLocked(AllocationMessage a, SlagateConfig config) {
         GatewayAllocation mine = a.gateways().get(id);
         QueueManager q = gateway.queues();
-        Allocation current = q.allocation();
+        Allocation current = q.caps().allocation();
         if (mine == null || a.version() <= current.version()) {
             return false;
         }
@@ -261,23 +261,23 @@ public final class GatewayAgent implements AutoCloseable {
         }
         Allocation next = AllocationShare.of(a, mine, config, current);
         long[] timeouts = AllocationShare.queueTimeouts(a, config);
-        long[] before = q.setQueueTimeouts(timeouts);
+        long[] before = q.timeouts().set(timeouts);
         for (int c = 0; c < timeouts.length; c++) {
-            if (before[c] != q.queueTimeoutNanos(c)) {
+            if (before[c] != q.timeouts().nanos(c)) {
                 LOG.info("class {}: queue timeout {} ms -> {} ms ({}; requests already waiting keep theirs)", config.classes().get(c).name(),
-                        before[c] / 1_000_000, q.queueTimeoutNanos(c) / 1_000_000,
+                        before[c] / 1_000_000, q.timeouts().nanos(c) / 1_000_000,
                         timeouts[c] > 0 ? "set by resource manager " + a.managerId() + "'s tuner" : "configured");
             }
         }
         applyWindow(a);
         gateway.quotas().applyShares(mine.quotas(), a.gateways().size());
         gateway.capacity(capacityView(a));
-        q.assignPools(a.serverPools()); // before the caps computed for the servers' new pools
+        q.pools().assignPools(a.serverPools()); // before the caps computed for the servers' new pools
         gateway.setAllocation(next);
         startup.allocated();
         if (refusedJoin) {
             refusedJoin = false; // a manager admitted it since: /ready no longer gives the refusal
-            gateway.allocationInForce();
+            gateway.readiness().allocationInForce();
         }
         applied.incrementAndGet();
         lastAppliedMillis.set(System.currentTimeMillis());
@@ -315,7 +315,7 @@ public final class GatewayAgent implements AutoCloseable {
 
     private void heartbeat(String event) {
         bus.publish(Topics.HEARTBEAT_GATEWAY, new HeartbeatMessage(BusMessage.SCHEMA, id, "gateway", event,
-                System.currentTimeMillis(), gateway.queues().allocation().version(), credentialsVersion()));
+                System.currentTimeMillis(), gateway.queues().caps().allocation().version(), credentialsVersion()));
     }
 
     public long allocationsApplied() {

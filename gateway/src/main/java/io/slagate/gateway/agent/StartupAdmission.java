@@ -42,11 +42,11 @@ final class StartupAdmission {
         this.timeoutNanos = config.gateway().startup().managerTimeout(config.controller().cycle()).toNanos();
         this.lastHeard = nanoClock.getAsLong();
         synchronized (gateway) {
-            if (gateway.queues().allocation().version() == 0) {
+            if (gateway.queues().caps().allocation().version() == 0) {
                 waiting = true;
                 gateway.setAllocation(startupAllocation(config));
                 int caps = config.gateway().startup().caps();
-                gateway.awaitAllocation("waiting for the first allocation from a resource manager (" + (caps == 0
+                gateway.readiness().awaitAllocation("waiting for the first allocation from a resource manager (" + (caps == 0
                         ? "requests wait in their queues for it)" : "serving at most " + caps + " request(s) per server meanwhile)"));
             }
         }
@@ -70,7 +70,7 @@ final class StartupAdmission {
     void allocated() {
         if (waiting) {
             waiting = false;
-            gateway.allocationInForce();
+            gateway.readiness().allocationInForce();
         }
     }
 
@@ -91,14 +91,14 @@ final class StartupAdmission {
         }
         Allocation fallback;
         synchronized (gateway) {
-            if (!waiting || gateway.queues().allocation().version() != 0) {
+            if (!waiting || gateway.queues().caps().allocation().version() != 0) {
                 return;
             }
             fallback = Allocation.fromConfig(gateway.config());
             gateway.setAllocation(fallback);
             waiting = false;
         }
-        gateway.allocationInForce();
+        gateway.readiness().allocationInForce();
         LOG.warn("no resource manager heard for {} ms: gateway {} serves on the static allocation {} (each server's whole"
                 + " configured cap); a manager's allocation replaces it when one is heard", TimeUnit.NANOSECONDS.toMillis(timeoutNanos),
                 gateway.config().gateway().id(), fallback);

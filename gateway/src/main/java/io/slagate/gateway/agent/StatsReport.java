@@ -28,7 +28,7 @@ public final class StatsReport {
      */
     public static StatsMessage of(String gatewayId, long sequence, long timestampMillis, SlagateConfig config, QueueManager q,
                                   GatewayMetrics metrics, List<FlowStats> stats, Map<String, Double> quotaDemand) {
-        Allocation a = q.allocation();
+        Allocation a = q.caps().allocation();
         List<FlowStatsMessage> flows = new ArrayList<>(stats.size());
         double window = 0;
         for (int c = 0; c < stats.size(); c++) {
@@ -42,9 +42,9 @@ public final class StatsReport {
         for (int s = 0; s < q.serverCount(); s++) {
             double[] measured = metrics.serverWindow(s);
             // the cap in force here: below the allocation's while a local limit holds the server
-            ServerStatusMessage st = new ServerStatusMessage(config.servers().get(s).id(), q.effectiveCap(s), q.server(s).outstanding(),
-                    q.server(s).inRotation(), measured[0], measured[1], q.effectiveCap(s) < a.cap(s), q.localityGroupOf(s),
-                    config.servers().get(s).movable() ? q.servingPool(s) : null, q.refusedPool(s));
+            ServerStatusMessage st = new ServerStatusMessage(config.servers().get(s).id(), q.caps().effectiveCap(s), q.server(s).outstanding(),
+                    q.server(s).inRotation(), measured[0], measured[1], q.caps().effectiveCap(s) < a.cap(s), q.pools().localityGroupOf(s),
+                    config.servers().get(s).movable() ? q.pools().servingPool(s) : null, q.pools().refusedPool(s));
             if (!st.idle()) {
                 servers.add(st); // an idle server goes without saying (ServerStatusMessage.idle)
             }

@@ -33,7 +33,7 @@ public final class LocalLimits {
         LocalLimit[] l = limits;
         for (int s = 0; s < l.length; s++) {
             double[] tick = metrics.serverTick(s);
-            int granted = queues.allocation().cap(s);
+            int granted = queues.caps().allocation().cap(s);
             boolean before = l[s].limiting();
             int cap = l[s].tick((int) tick[0], tick[1], metrics.serverWindow(s)[1], granted);
             queues.limitLocally(s, l[s].limiting() ? cap : -1);

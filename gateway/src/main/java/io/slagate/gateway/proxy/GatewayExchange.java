@@ -275,7 +275,7 @@ final class GatewayExchange extends QueuedRequest {
         if (!readsWorkingSet()) {
             return;
         }
-        LocalityLearner learner = context.queues.learner(classIndex());
+        LocalityLearner learner = context.queues.pools().learner(classIndex());
         if (learner != null) {
             learner.workingSet(requestType(), serverHeaders.get(context.workingSetHeader));
         }
@@ -323,7 +323,7 @@ final class GatewayExchange extends QueuedRequest {
         if (s != null) {
             context.metrics.serverCompleted(s.index(), now - admitted);
             LocalityLearner learner = requestType() >= 0 || localityKey != null
-                    ? context.queues.learner(classIndex()) : null;
+                    ? context.queues.pools().learner(classIndex()) : null;
             if (learner != null && requestType() >= 0) {
                 learner.served(requestType(), s.index(), now - admitted);
             } else if (learner != null && response.getStatus() / 100 == 2) {
@@ -352,7 +352,7 @@ final class GatewayExchange extends QueuedRequest {
         }
         if (reason == FaultReason.QUEUE_FULL || reason == FaultReason.QUEUE_TIMEOUT) {
             LOG.debug("{}: class {} waiting {}, executing {}", reason.code(), className(),
-                    context.queues.waiting(classIndex()), context.queues.executing(classIndex()));
+                    context.queues.counts().waiting(classIndex()), context.queues.counts().executing(classIndex()));
         }
         writeFault(context, response, callback, soapVersion, reason, className());
         logged(reason);

@@ -16,7 +16,7 @@ final class LocalityStage implements IngressStage {
 
     @Override
     public Verdict apply(Ingress in) {
-        LocalityLearner learner = context.queues.learner(in.cls);
+        LocalityLearner learner = context.queues.pools().learner(in.cls);
         if (learner == null) {
             return Verdict.NEXT;
         }

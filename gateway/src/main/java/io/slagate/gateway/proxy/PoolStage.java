@@ -12,7 +12,7 @@ final class PoolStage implements IngressStage {
 
     @Override
     public Verdict apply(Ingress in) {
-        if (context.queues.poolAvailable(in.cls)) {
+        if (context.queues.pools().poolAvailable(in.cls)) {
             return Verdict.NEXT;
         }
         in.exchange.fault(FaultReason.SERVER_UNREACHABLE);

@@ -8,14 +8,16 @@ import java.util.function.LongSupplier;
  * queueTimeout knob). A request is given its deadline when it is queued; replaced whole, read
  * lock-free on every arrival.
  */
-final class QueueTimeouts {
+public final class QueueTimeouts {
     private final int classCount;
     private final long[] configured;
     private final int[] classQueue;
     private final ClassQueue[] queues;
+    private final LongSupplier clock;
     private volatile long[] inForce;
 
-    QueueTimeouts(long[] configured, int[] classQueue, ClassQueue[] queues) {
+    QueueTimeouts(long[] configured, int[] classQueue, ClassQueue[] queues, LongSupplier clock) {
+        this.clock = clock;
         this.classCount = configured.length;
         this.configured = configured;
         this.classQueue = classQueue;
@@ -23,20 +25,21 @@ final class QueueTimeouts {
         this.inForce = configured.clone();
     }
 
-    long nanos(int c) {
+    /** Class {@code c}'s queue timeout in force, nanoseconds. */
+    public long nanos(int c) {
         return inForce[c];
     }
 
     /**
      * The queue timeouts from now on (the queueTimeout knob, set by the manager): {@code nanos[c]} for class c, or
      * its configured timeout where {@code nanos[c]} ≤ 0. Requests already waiting keep the deadline they were given;
-     * the sweep scans a changed class's whole queue until the longest old timeout has passed, since deadlines are then
-     * out of queue order. Called by one thread (the bus listener, under the gateway's lock).
+     * the sweep scans a changed class's whole queue until the longest old timeout has passed from now (the clock read
+     * once the new ones are in force), since deadlines are then out of queue order. Called by one thread (the bus
+     * listener, under the gateway's lock).
      *
-     * @param clock read once the new timeouts are in force: the sweep scans whole queues until now + the longest old one
      * @return the timeouts in force before, per class
      */
-    long[] set(long[] nanos, LongSupplier clock) {
+    public long[] set(long[] nanos) {
         if (nanos.length != classCount) {
             throw new IllegalArgumentException("one timeout per class: " + nanos.length + " for " + classCount);
         }

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 final class ServerPicker {
     private static final Logger LOG = LoggerFactory.getLogger(QueueManager.class);
 
-    private final QueueManager queues;
+    private final CapTable caps;
     private final ServerSlots[] servers;
     private final int[][] poolServers;
     private final PoolAssignment assignment;
@@ -37,9 +37,9 @@ final class ServerPicker {
     private final int[] roundRobinCursor;
     private final ServerChooser.ServerLoad serverLoad;
 
-    ServerPicker(QueueManager queues, SlagateConfig config, ServerSlots[] servers, String[] poolNames, int[][] poolServers,
+    ServerPicker(CapTable caps, SlagateConfig config, ServerSlots[] servers, String[] poolNames, int[][] poolServers,
                  PoolAssignment assignment) {
-        this.queues = queues;
+        this.caps = caps;
         this.servers = servers;
         this.poolServers = poolServers;
         this.assignment = assignment;
@@ -60,7 +60,7 @@ final class ServerPicker {
         serverLoad = new ServerChooser.ServerLoad() {
             @Override
             public boolean available(int s) {
-                return servers[s].inRotation() && servers[s].outstanding() < queues.effectiveCap(s);
+                return servers[s].inRotation() && servers[s].outstanding() < caps.effectiveCap(s);
             }
 
             @Override
@@ -75,7 +75,7 @@ final class ServerPicker {
 
             @Override
             public int cap(int s) {
-                return queues.effectiveCap(s);
+                return caps.effectiveCap(s);
             }
         };
     }
@@ -87,7 +87,7 @@ final class ServerPicker {
             for (int k = 0; k < ss.length; k++) {
                 int idx = (roundRobinCursor[pool] + k) % ss.length;
                 ServerSlots s = servers[ss[idx]];
-                if (assignment.serves(s.index(), pool) && s.inRotation() && s.outstanding() < queues.cap(a, s.index())) {
+                if (assignment.serves(s.index(), pool) && s.inRotation() && s.outstanding() < caps.cap(a, s.index())) {
                     roundRobinCursor[pool] = (idx + 1) % ss.length;
                     return s;
                 }
@@ -98,7 +98,7 @@ final class ServerPicker {
         double bestLoad = Double.MAX_VALUE;
         for (int s : ss) {
             ServerSlots server = servers[s];
-            int cap = queues.cap(a, s);
+            int cap = caps.cap(a, s);
             int out = server.outstanding();
             if (!assignment.serves(s, pool) || !server.inRotation() || out >= cap) {
                 continue;
@@ -127,7 +127,7 @@ final class ServerPicker {
             return reserved;
         }
         if (s < 0 || s == reserved.index() || !assignment.serves(s, p) || !servers[s].inRotation()
-                || !servers[s].tryAcquire(queues.cap(a, s))) {
+                || !servers[s].tryAcquire(caps.cap(a, s))) {
             return reserved;
         }
         reserved.release();
@@ -152,7 +152,7 @@ final class ServerPicker {
             return;
         }
         try {
-            learner[pool].remap(s -> servers[s].inRotation(), s -> Math.max(1, queues.effectiveCap(s)));
+            learner[pool].remap(s -> servers[s].inRotation(), s -> Math.max(1, caps.effectiveCap(s)));
         } catch (RuntimeException e) {
             LOG.error("locality remap failed; the previous mapping stays", e);
         }

@@ -336,11 +336,11 @@ public final class GatewayMetrics {
         for (int c = 0; c < classNames.length; c++) {
             String cls = classNames[c];
             int ci = c;
-            gauges.add(Gauge.builder("slagate.queue.length", queues, q -> q.waiting(ci)).tag("gateway", gw).tag("class", cls)
+            gauges.add(Gauge.builder("slagate.queue.length", queues, q -> q.counts().waiting(ci)).tag("gateway", gw).tag("class", cls)
                     .description("Requests waiting in the class queue").register(registry));
-            gauges.add(Gauge.builder("slagate.outstanding", queues, q -> q.executing(ci)).tag("gateway", gw).tag("class", cls)
+            gauges.add(Gauge.builder("slagate.outstanding", queues, q -> q.counts().executing(ci)).tag("gateway", gw).tag("class", cls)
                     .description("Requests of the class executing on servers").register(registry));
-            gauges.add(Gauge.builder("slagate.allocation.weight", queues, q -> q.allocation().weight(ci)).tag("gateway", gw).tag("class", cls)
+            gauges.add(Gauge.builder("slagate.allocation.weight", queues, q -> q.caps().allocation().weight(ci)).tag("gateway", gw).tag("class", cls)
                     .description("w_{g,c} of the allocation in force").register(registry));
             gauges.add(Gauge.builder("slagate.class.attainment", windows[ci],
                             w -> w.summary(cls, intervalSeconds, 0, 0, Double.NaN, goalNanos[ci] >= 0).attainment())
@@ -360,7 +360,7 @@ public final class GatewayMetrics {
                     .description("Requests outstanding on the server from this gateway").register(registry));
             gauges.add(Gauge.builder("slagate.server.in.rotation", queues, q -> q.server(si).inRotation() ? 1 : 0).tag("gateway", gw).tag("server", id)
                     .description("1 while the server is offered requests, 0 while health checking keeps it out").register(registry));
-            gauges.add(Gauge.builder("slagate.allocation.cap", queues, q -> q.allocation().cap(si)).tag("gateway", gw).tag("server", id)
+            gauges.add(Gauge.builder("slagate.allocation.cap", queues, q -> q.caps().allocation().cap(si)).tag("gateway", gw).tag("server", id)
                     .description("N_{g,s} of the allocation in force").register(registry));
         }
         for (Map.Entry<Integer, UpstreamConnections> e : upstream.entrySet()) {
@@ -381,7 +381,7 @@ public final class GatewayMetrics {
         }
         gauges.add(Gauge.builder("slagate.requests.in.flight", inFlight, AtomicInteger::get).tag("gateway", gw)
                 .description("Requests accepted and not yet answered").register(registry));
-        gauges.add(Gauge.builder("slagate.allocation.version", queues, q -> q.allocation().version()).tag("gateway", gw)
+        gauges.add(Gauge.builder("slagate.allocation.version", queues, q -> q.caps().allocation().version()).tag("gateway", gw)
                 .description("Version of the allocation in force (0: the static one)").register(registry));
     }
 
@@ -461,7 +461,7 @@ public final class GatewayMetrics {
         List<FlowStats> out = new ArrayList<>(windows.length);
         double[] percentiles = measuredPercentileSeconds;
         for (int c = 0; c < windows.length; c++) {
-            out.add(windows[c].summary(classNames[c], intervalSeconds, queues.waiting(c), queues.executing(c),
+            out.add(windows[c].summary(classNames[c], intervalSeconds, queues.counts().waiting(c), queues.counts().executing(c),
                     percentiles[c], goalNanos[c] >= 0));
         }
         return out;

@@ -47,7 +47,7 @@ class GatewayAgentTest {
     @Test
     void newerAllocation_isApplied_olderOrForOthersIgnored() {
         assertTrue(agent.apply(alloc(10, "gw1", Map.of("premium", 7.5, "basic", 2.5), Map.of("s1", 3, "s2", 2))));
-        Allocation a = gateway.queues().allocation();
+        Allocation a = gateway.queues().caps().allocation();
         assertEquals(10, a.version());
         assertEquals(7.5, a.weight(0));
         assertEquals(2.5, a.weight(1));
@@ -56,7 +56,7 @@ class GatewayAgentTest {
         assertFalse(agent.apply(alloc(9, "gw1", Map.of("premium", 1.0), Map.of())), "older: ignored");
         assertFalse(agent.apply(alloc(10, "gw1", Map.of("premium", 1.0), Map.of())), "same version: ignored");
         assertFalse(agent.apply(alloc(11, "gw2", Map.of("premium", 1.0), Map.of())), "for another gateway");
-        assertEquals(7.5, gateway.queues().allocation().weight(0));
+        assertEquals(7.5, gateway.queues().caps().allocation().weight(0));
         assertEquals(1, agent.allocationsApplied());
     }
 
@@ -64,7 +64,7 @@ class GatewayAgentTest {
     void unknownNamesIgnored_missingWeightsKept_missingCapsZero_nonPositiveWeightsFloored() {
         agent.apply(alloc(4, "gw1", Map.of(), Map.of("s1", 5, "s2", 2)));
         agent.apply(alloc(5, "gw1", Map.of("gold", 9.0, "basic", 0.0), Map.of("s9", 1, "s2", 1)));
-        Allocation a = gateway.queues().allocation();
+        Allocation a = gateway.queues().caps().allocation();
         assertEquals(3, a.weight(0), "premium not named: kept");
         assertTrue(a.weight(1) > 0 && a.weight(1) < 0.01, "0 becomes the positive floor the WRR needs");
         assertEquals(0, a.cap(0), "s1 not named: no slots here, whatever the last allocation gave it (5)");
@@ -84,14 +84,14 @@ class GatewayAgentTest {
         hostile.put("basic", 86_400_000L);
         assertTrue(agent.apply(new AllocationMessage(BusMessage.SCHEMA, 5, 0, "rm",
                 Map.of("gw1", new GatewayAllocation(Map.of(), Map.of())), Map.of(), hostile)));
-        assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(0));
-        assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(1));
+        assertEquals(30_000_000_000L, gateway.queues().timeouts().nanos(0));
+        assertEquals(30_000_000_000L, gateway.queues().timeouts().nanos(1));
         assertTrue(agent.apply(new AllocationMessage(BusMessage.SCHEMA, 6, 0, "rm",
                 Map.of("gw1", new GatewayAllocation(Map.of(), Map.of())), Map.of(), Map.of("premium", 750L))));
-        assertEquals(750_000_000L, gateway.queues().queueTimeoutNanos(0));
-        assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(1));
+        assertEquals(750_000_000L, gateway.queues().timeouts().nanos(0));
+        assertEquals(30_000_000_000L, gateway.queues().timeouts().nanos(1));
         assertTrue(agent.apply(alloc(7, "gw1", Map.of(), Map.of())));
-        assertEquals(30_000_000_000L, gateway.queues().queueTimeoutNanos(0), "not named any more: configured again");
+        assertEquals(30_000_000_000L, gateway.queues().timeouts().nanos(0), "not named any more: configured again");
     }
 
     /** The manager's statistics window (the window knob): shortened in whole intervals, never beyond the configured. */
@@ -139,7 +139,7 @@ class GatewayAgentTest {
         assertSame(queuesBefore, gateway.queues(), "a classification change keeps the queues");
         assertTrue(gateway.reconfigure(TestConfigs.parse(same.replace("name: basic", "name: bronze")
                 .replace("defaultClass: basic", "defaultClass: bronze"), "t")), "a renamed class is applied live");
-        assertEquals(3.0, gateway.queues().allocation().weight(0), "premium keeps its weight across the change");
+        assertEquals(3.0, gateway.queues().caps().allocation().weight(0), "premium keeps its weight across the change");
         assertEquals("bronze", gateway.config().classes().get(1).name());
         assertTrue(gateway.reconfigure(TestConfigs.parse(same.replace("127.0.0.1:2", "127.0.0.1:3"), "t")), "a moved server too");
         assertEquals("127.0.0.1:3", gateway.config().servers().get(1).url().getAuthority());

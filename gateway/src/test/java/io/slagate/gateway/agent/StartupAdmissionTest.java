@@ -30,34 +30,34 @@ class StartupAdmissionTest {
     void beforeTheFirstAllocation_noSlot_notReady_thenTheManagersShare() throws Exception {
         Gateway g = gateway("");
         StartupAdmission s = new StartupAdmission(g, now::get, () -> busAnswered);
-        assertArrayEquals(new int[] {0, 0}, g.queues().allocation().caps(), "not the static 10 and 6: others may hold them");
-        assertArrayEquals(new double[] {3, 1}, g.queues().allocation().weights(), 1e-9);
-        assertTrue(g.notReadyReason().startsWith("waiting for the first allocation"), g.notReadyReason());
+        assertArrayEquals(new int[] {0, 0}, g.queues().caps().allocation().caps(), "not the static 10 and 6: others may hold them");
+        assertArrayEquals(new double[] {3, 1}, g.queues().caps().allocation().weights(), 1e-9);
+        assertTrue(g.readiness().reason().startsWith("waiting for the first allocation"), g.readiness().reason());
         g.setAllocation(new Allocation(42, new double[] {1, 1}, new int[] {5, 3}));
         s.allocated();
         assertFalse(s.waiting());
-        assertEquals("not started", g.notReadyReason(), "no longer waiting (only not started, in this test)");
+        assertEquals("not started", g.readiness().reason(), "no longer waiting (only not started, in this test)");
         now.addAndGet(60 * SECOND);
         s.checkTimeout();
-        assertArrayEquals(new int[] {5, 3}, g.queues().allocation().caps(), "a manager's share is never replaced by the static one");
+        assertArrayEquals(new int[] {5, 3}, g.queues().caps().allocation().caps(), "a manager's share is never replaced by the static one");
     }
 
     @Test
     void noManagerHeard_forTheTimeout_theStaticAllocation() throws Exception {
         Gateway g = gateway(", startupCaps: 2");
         StartupAdmission s = new StartupAdmission(g, now::get, () -> busAnswered);
-        assertArrayEquals(new int[] {2, 2}, g.queues().allocation().caps());
+        assertArrayEquals(new int[] {2, 2}, g.queues().caps().allocation().caps());
         s.checkTimeout(); // the bus answers now: the timeout counts from here
         now.addAndGet(2 * SECOND);
         s.managerHeard(); // a manager is there (listening, say): keep waiting for it
         now.addAndGet(2 * SECOND);
         s.checkTimeout();
-        assertArrayEquals(new int[] {2, 2}, g.queues().allocation().caps(), "heard 2 s ago: within the 3 s");
+        assertArrayEquals(new int[] {2, 2}, g.queues().caps().allocation().caps(), "heard 2 s ago: within the 3 s");
         now.addAndGet(SECOND + 1);
         s.checkTimeout();
-        assertArrayEquals(new int[] {10, 6}, g.queues().allocation().caps(), "none heard for 3 s: the static caps");
+        assertArrayEquals(new int[] {10, 6}, g.queues().caps().allocation().caps(), "none heard for 3 s: the static caps");
         assertFalse(s.waiting());
-        assertEquals("not started", g.notReadyReason(), "no longer waiting (only not started, in this test)");
+        assertEquals("not started", g.readiness().reason(), "no longer waiting (only not started, in this test)");
     }
 
     @Test
@@ -67,24 +67,24 @@ class StartupAdmissionTest {
         StartupAdmission s = new StartupAdmission(g, now::get, () -> busAnswered);
         now.addAndGet(60 * SECOND);
         s.checkTimeout();
-        assertArrayEquals(new int[] {0, 0}, g.queues().allocation().caps());
-        assertTrue(s.waiting() && g.notReadyReason().startsWith("waiting"), g.notReadyReason());
+        assertArrayEquals(new int[] {0, 0}, g.queues().caps().allocation().caps());
+        assertTrue(s.waiting() && g.readiness().reason().startsWith("waiting"), g.readiness().reason());
         busAnswered = true; // unreachable (or connected), and still no manager
         s.checkTimeout();
-        assertArrayEquals(new int[] {0, 0}, g.queues().allocation().caps(), "no manager could be heard before the bus answered");
+        assertArrayEquals(new int[] {0, 0}, g.queues().caps().allocation().caps(), "no manager could be heard before the bus answered");
         now.addAndGet(3 * SECOND);
         s.checkTimeout();
-        assertArrayEquals(new int[] {10, 6}, g.queues().allocation().caps());
+        assertArrayEquals(new int[] {10, 6}, g.queues().caps().allocation().caps());
     }
 
     @Test
     void explicitManagerTimeout_andACapAboveTheStaticOne() throws Exception {
         Gateway g = gateway(", startupCaps: 8, managerTimeout: 500ms");
         StartupAdmission s = new StartupAdmission(g, now::get, () -> busAnswered);
-        assertArrayEquals(new int[] {8, 6}, g.queues().allocation().caps(), "never above the static cap");
+        assertArrayEquals(new int[] {8, 6}, g.queues().caps().allocation().caps(), "never above the static cap");
         s.checkTimeout();
         now.addAndGet(SECOND / 2);
         s.checkTimeout();
-        assertArrayEquals(new int[] {10, 6}, g.queues().allocation().caps());
+        assertArrayEquals(new int[] {10, 6}, g.queues().caps().allocation().caps());
     }
 }

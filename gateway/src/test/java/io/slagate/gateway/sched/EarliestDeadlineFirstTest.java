@@ -101,7 +101,7 @@ class EarliestDeadlineFirstTest {
         assertEquals(overdue, n);
         assertEquals(overdue, expired.size());
         assertEquals(expired.stream().distinct().count(), expired.size());
-        assertEquals(all.size() - overdue, qm.waiting(0));
+        assertEquals(all.size() - overdue, qm.counts().waiting(0));
         for (int i = 0; i < all.size() - overdue; i++) {
             assertEquals(true, completeNext(qm).admitByMillis > 500, "an overdue request is never admitted");
         }

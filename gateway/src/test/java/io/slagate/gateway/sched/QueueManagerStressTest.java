@@ -128,9 +128,9 @@ class QueueManagerStressTest {
         assertEquals(0, capViolations.get());
         assertEquals(0, doubleEnds.get());
         assertEquals(offered.get(), ended.get(), "every request ended exactly once");
-        assertEquals(0, qm.executingTotal());
+        assertEquals(0, qm.counts().executingTotal());
         for (int c = 0; c < 3; c++) {
-            assertEquals(0, qm.waiting(c));
+            assertEquals(0, qm.counts().waiting(c));
         }
         for (int s = 0; s < 3; s++) {
             assertEquals(0, qm.server(s).outstanding());

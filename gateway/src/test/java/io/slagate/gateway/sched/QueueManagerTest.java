@@ -79,10 +79,10 @@ class QueueManagerTest {
         for (int d = 0; d < decisions; d++) {
             completeRandom(qm, rnd);
             for (int c = 0; c < classes; c++) {
-                if (qm.waiting(c) < 20) {
+                if (qm.counts().waiting(c) < 20) {
                     qm.offer(new TestRequest(c));
                 }
-                sum[c] += qm.executing(c);
+                sum[c] += qm.counts().executing(c);
             }
         }
         double total = 0;
@@ -104,12 +104,12 @@ class QueueManagerTest {
             qm.offer(new TestRequest(0, "customer-" + i));
         }
         assertEquals(customers, qm.customers(0), "a lane per customer");
-        assertEquals(customers - 1, qm.waiting(0));
+        assertEquals(customers - 1, qm.counts().waiting(0));
         for (int i = 0; i < customers; i++) { // one slot: each release admits the next customer's request
             TestRequest r = running.remove(0);
             qm.release(r.server, 0);
         }
-        assertEquals(0, qm.waiting(0));
+        assertEquals(0, qm.counts().waiting(0));
         assertEquals(customers, admittedOrder.size(), "every request admitted exactly once");
         qm.expireOverdue();
         assertEquals(0, qm.customers(0), "idle lanes dropped: an idle customer costs nothing");
@@ -151,14 +151,14 @@ class QueueManagerTest {
         for (int d = 0; d < 20_000; d++) {
             // contention: both queues stay non-empty (an idle class may lose a slot to work conservation)
             for (int c = 0; c < 2; c++) {
-                while (qm.waiting(c) < 1 + rnd.nextInt(3)) {
+                while (qm.counts().waiting(c) < 1 + rnd.nextInt(3)) {
                     qm.offer(new TestRequest(c));
                 }
             }
             completeRandom(qm, rnd);
-            assertTrue(qm.executing(0) >= 6 || qm.waiting(0) == 0, "class p below its 6 guaranteed slots");
-            assertTrue(qm.executing(1) >= 3 || qm.waiting(1) == 0, "class b below its 3 guaranteed slots");
-            assertEquals(10, qm.executingTotal());
+            assertTrue(qm.counts().executing(0) >= 6 || qm.counts().waiting(0) == 0, "class p below its 6 guaranteed slots");
+            assertTrue(qm.counts().executing(1) >= 3 || qm.counts().waiting(1) == 0, "class b below its 3 guaranteed slots");
+            assertEquals(10, qm.counts().executingTotal());
         }
     }
 
@@ -168,12 +168,12 @@ class QueueManagerTest {
         for (int i = 0; i < 15; i++) {
             qm.offer(new TestRequest(1));
         }
-        assertEquals(10, qm.executing(1), "the small-weight class must use idle capacity");
-        assertEquals(5, qm.waiting(1));
+        assertEquals(10, qm.counts().executing(1), "the small-weight class must use idle capacity");
+        assertEquals(5, qm.counts().waiting(1));
         qm.offer(new TestRequest(0));
-        assertEquals(1, qm.waiting(0), "no slot is free: it waits");
+        assertEquals(1, qm.counts().waiting(0), "no slot is free: it waits");
         completeRandom(qm, new Random(5));
-        assertEquals(1, qm.executing(0), "the freed slot goes to the class below its share");
+        assertEquals(1, qm.counts().executing(0), "the freed slot goes to the class below its share");
     }
 
     @Test
@@ -227,7 +227,7 @@ class QueueManagerTest {
         assertEquals(6, qm.server(0).outstanding());
         assertEquals(4, qm.server(1).outstanding());
         qm.setAllocation(new Allocation(2, new double[] {1}, new int[] {2, 1}));
-        assertEquals(10, qm.executingTotal(), "requests already out simply finish");
+        assertEquals(10, qm.counts().executingTotal(), "requests already out simply finish");
         Random rnd = new Random(8);
         int[] newCaps = {2, 1};
         for (int i = 0; i < 20; i++) {
@@ -239,7 +239,7 @@ class QueueManagerTest {
             }
         }
         assertTrue(qm.server(0).outstanding() <= 2 && qm.server(1).outstanding() <= 1);
-        assertEquals(3, qm.executingTotal(), "N_g = 2 + 1 once the old requests drained");
+        assertEquals(3, qm.counts().executingTotal(), "N_g = 2 + 1 once the old requests drained");
     }
 
     @Test
@@ -289,11 +289,11 @@ class QueueManagerTest {
         assertEquals(0, qm.server(0).outstanding());
         qm.setInRotation(0, true);
         assertEquals(2, qm.server(0).outstanding(), "s1 takes its share of the queue at once");
-        assertEquals(2, qm.allocation().caps()[0]);
-        assertEquals(3, qm.allocation().version(), "provisional, under the allocation in force");
+        assertEquals(2, qm.caps().allocation().caps()[0]);
+        assertEquals(3, qm.caps().allocation().version(), "provisional, under the allocation in force");
         assertEquals(2, announced.get(), "out and back, each announced");
         qm.setAllocation(new Allocation(4, new double[] {1}, new int[] {3, 1}));
-        assertEquals(3, qm.allocation().caps()[0], "the next allocation rules");
+        assertEquals(3, qm.caps().allocation().caps()[0], "the next allocation rules");
     }
 
     @Test
@@ -346,7 +346,7 @@ class QueueManagerTest {
         assertNull(qm.offer(new TestRequest(0)));
         assertNull(qm.offer(new TestRequest(0)));
         assertEquals(Rejection.QUEUE_FULL, qm.offer(new TestRequest(0)));
-        assertEquals(2, qm.waiting(0));
+        assertEquals(2, qm.counts().waiting(0));
     }
 
     @Test
@@ -371,7 +371,7 @@ class QueueManagerTest {
         qm.release(running0.server, 0);
         assertEquals(1, young.admissions, "the next slot skips the expired entry");
         assertEquals(0, old.admissions);
-        assertEquals(0, qm.waiting(0));
+        assertEquals(0, qm.counts().waiting(0));
     }
 
     /**
@@ -391,9 +391,9 @@ class QueueManagerTest {
         qm.offer(running0);
         TestRequest before = new TestRequest(0);
         qm.offer(before);
-        qm.setQueueTimeouts(new long[] {1_000_000_000L, 0});
-        assertEquals(1_000_000_000L, qm.queueTimeoutNanos(0));
-        assertEquals(10_000_000_000L, qm.queueTimeoutNanos(1), "a class not named keeps its configured timeout");
+        qm.timeouts().set(new long[] {1_000_000_000L, 0});
+        assertEquals(1_000_000_000L, qm.timeouts().nanos(0));
+        assertEquals(10_000_000_000L, qm.timeouts().nanos(1), "a class not named keeps its configured timeout");
         TestRequest after = new TestRequest(0);
         qm.offer(after);
         now.addAndGet(1_100_000_000L);
@@ -404,8 +404,8 @@ class QueueManagerTest {
         assertEquals(1, qm.expireOverdue(), "the head's own 10 s");
         assertEquals(1, before.expirations);
 
-        qm.setQueueTimeouts(new long[] {0, 0});
-        assertEquals(10_000_000_000L, qm.queueTimeoutNanos(0), "back to the configured timeout");
+        qm.timeouts().set(new long[] {0, 0});
+        assertEquals(10_000_000_000L, qm.timeouts().nanos(0), "back to the configured timeout");
         TestRequest later = new TestRequest(0);
         qm.offer(later);
         now.addAndGet(5_000_000_000L);
@@ -413,7 +413,7 @@ class QueueManagerTest {
         qm.release(running0.server, 0);
         assertEquals(1, later.admissions);
         assertEquals(0, before.admissions + after.admissions, "an expired request is never admitted");
-        assertEquals(0, qm.waiting(0));
+        assertEquals(0, qm.counts().waiting(0));
     }
 
     /** FCFS shares one queue among a pool's classes: once their timeouts differ, the sweep scans it whole for good. */
@@ -427,7 +427,7 @@ class QueueManagerTest {
         QueueManager qm = manager(cfg, 1, 1);
         TestRequest running0 = new TestRequest(0);
         qm.offer(running0);
-        qm.setQueueTimeouts(new long[] {0, 1_000_000_000L});
+        qm.timeouts().set(new long[] {0, 1_000_000_000L});
         now.addAndGet(20_000_000_000L); // long past the transition
         TestRequest slow = new TestRequest(0);
         qm.offer(slow);
@@ -455,7 +455,7 @@ class QueueManagerTest {
                   - { name: b, target: 1s, queueBound: 100000, queueTimeout: 10s }
                 """, "test");
         QueueManager qm = manager(cfg, 6.5, 3.5);
-        LocalityLearner learner = qm.learner(0);
+        LocalityLearner learner = qm.pools().learner(0);
         int[] types = new int[2];
         for (int i = 0; i < 20; i++) {
             types[0] = learner.learn("/s a");
@@ -463,7 +463,7 @@ class QueueManagerTest {
             types[1] = learner.learn("/s b");
             learner.workingSet(types[1], "50,51");
         }
-        qm.remapLocality();
+        qm.pools().remapLocality();
         int homeOfA = learner.map().ranking(types[0])[0];
         int homeOfB = learner.map().ranking(types[1])[0];
         assertTrue(homeOfA != homeOfB);
@@ -485,7 +485,7 @@ class QueueManagerTest {
         }
         for (int d = 0; d < 20_000; d++) {
             for (int c = 0; c < 2; c++) {
-                while (qm.waiting(c) < 1 + rnd.nextInt(3)) {
+                while (qm.counts().waiting(c) < 1 + rnd.nextInt(3)) {
                     TestRequest r = new TestRequest(c);
                     r.requestType(types[rnd.nextInt(2)]); // every type in every class
                     qm.offer(r);
@@ -494,10 +494,10 @@ class QueueManagerTest {
             completeRandom(qm, rnd);
             // the first arrivals split the free slots 5:5 (work conservation); completions then restore 6.5:3.5
             if (d >= 100) {
-                assertTrue(qm.executing(0) >= 6 || qm.waiting(0) == 0, "class p below its 6 guaranteed slots");
-                assertTrue(qm.executing(1) >= 3 || qm.waiting(1) == 0, "class b below its 3 guaranteed slots");
+                assertTrue(qm.counts().executing(0) >= 6 || qm.counts().waiting(0) == 0, "class p below its 6 guaranteed slots");
+                assertTrue(qm.counts().executing(1) >= 3 || qm.counts().waiting(1) == 0, "class b below its 3 guaranteed slots");
             }
-            assertEquals(10, qm.executingTotal());
+            assertEquals(10, qm.counts().executingTotal());
             assertTrue(qm.server(0).outstanding() <= 5 && qm.server(1).outstanding() <= 5, "a server over its cap");
         }
     }
@@ -510,8 +510,8 @@ class QueueManagerTest {
         for (int i = 0; i < 30; i++) {
             assertNull(qm.offer(new TestRequest(1)));
         }
-        assertEquals(4, qm.executing(1), "b at its share, 4 of 10, though p is idle");
-        assertEquals(26, qm.waiting(1));
+        assertEquals(4, qm.counts().executing(1), "b at its share, 4 of 10, though p is idle");
+        assertEquals(26, qm.counts().waiting(1));
         TestRequest premium = new TestRequest(0);
         assertNull(qm.offer(premium));
         assertEquals(1, premium.admissions, "p's request is admitted at once, on a slot kept for it");
@@ -519,11 +519,11 @@ class QueueManagerTest {
         TestRequest done = running.stream().filter(r -> r.classIndex() == 1).findFirst().orElseThrow();
         running.remove(done);
         qm.release(done.server, 1);
-        assertEquals(4, qm.executing(1));
+        assertEquals(4, qm.counts().executing(1));
         // the crowd is over: work conservation again, b takes what p leaves
         qm.protectAgainst(1, false);
-        assertEquals(9, qm.executing(1));
-        assertEquals(10, qm.executingTotal());
+        assertEquals(9, qm.counts().executing(1));
+        assertEquals(10, qm.counts().executingTotal());
     }
 
     /** Pool a with s1, pool b with s2, which may serve a; a class for each. */
@@ -544,18 +544,18 @@ class QueueManagerTest {
         for (int i = 0; i < 4; i++) {
             qm.offer(new TestRequest(0));
         }
-        assertEquals(2, qm.executing(0), "pool a has s1's 2 slots only");
+        assertEquals(2, qm.counts().executing(0), "pool a has s1's 2 slots only");
         assertTrue(running.stream().allMatch(r -> r.server.id().equals("s1")));
         qm.offer(new TestRequest(1));
-        assertEquals(1, qm.executing(1));
+        assertEquals(1, qm.counts().executing(1));
         assertEquals("s2", running.get(running.size() - 1).server.id());
-        qm.assignPools(Map.of("s2", "a", "s1", "b")); // s1 is not movable: ignored
-        assertEquals("a", qm.servingPool(1));
-        assertEquals("a", qm.servingPool(0));
-        assertEquals(3, qm.executing(0), "s2 takes a's waiting request at once, on its one free slot (cb's still runs there)");
+        qm.pools().assignPools(Map.of("s2", "a", "s1", "b")); // s1 is not movable: ignored
+        assertEquals("a", qm.pools().servingPool(1));
+        assertEquals("a", qm.pools().servingPool(0));
+        assertEquals(3, qm.counts().executing(0), "s2 takes a's waiting request at once, on its one free slot (cb's still runs there)");
         assertEquals(2, qm.server(1).outstanding(), "s2 holds its cap of 2 across both pools");
-        assertTrue(!qm.poolAvailable(1), "pool b has no server now: its requests fail fast");
-        assertEquals(1, qm.waiting(0), "of a's four, two on s1, one on s2, one waiting");
+        assertTrue(!qm.pools().poolAvailable(1), "pool b has no server now: its requests fail fast");
+        assertEquals(1, qm.counts().waiting(0), "of a's four, two on s1, one on s2, one waiting");
     }
 
     /** A server moved to a pool whose service it does not have is moved back by its own answers. */
@@ -563,33 +563,33 @@ class QueueManagerTest {
     void aMovedServerThatAnswersNoSuchService_goesBack_andIsReportedUntilTheManagerAsksForAnotherPool() {
         SlagateConfig cfg = ConfigLoader.parse(TWO_POOLS, "test");
         QueueManager qm = manager(cfg, 1, 1);
-        qm.assignPools(Map.of("s2", "a"));
-        assertEquals("a", qm.servingPool(1));
+        qm.pools().assignPools(Map.of("s2", "a"));
+        assertEquals("a", qm.pools().servingPool(1));
         qm.answered(1, 1, 404); // pool b's answer: not the new pool's, says nothing
         qm.answered(1, 0, 404);
         qm.answered(1, 0, 404);
-        assertEquals("a", qm.servingPool(1), "two refusals are not yet a verdict");
-        assertNull(qm.refusedPool(1));
+        assertEquals("a", qm.pools().servingPool(1), "two refusals are not yet a verdict");
+        assertNull(qm.pools().refusedPool(1));
         qm.answered(1, 0, 405);
-        assertEquals("b", qm.servingPool(1), "the third in a row moves it back");
-        assertEquals("a", qm.refusedPool(1), "and is reported");
+        assertEquals("b", qm.pools().servingPool(1), "the third in a row moves it back");
+        assertEquals("a", qm.pools().refusedPool(1), "and is reported");
         qm.answered(1, 0, 200); // a late answer from before the verdict changes nothing
-        assertEquals("b", qm.servingPool(1));
-        qm.assignPools(Map.of("s2", "a")); // the manager has not heard yet
-        assertEquals("b", qm.servingPool(1), "an allocation still naming the refused pool is not followed");
-        assertEquals("a", qm.refusedPool(1));
-        qm.assignPools(Map.of("s2", "b")); // it has reverted the move
-        assertNull(qm.refusedPool(1), "reported until the manager asks for another pool");
+        assertEquals("b", qm.pools().servingPool(1));
+        qm.pools().assignPools(Map.of("s2", "a")); // the manager has not heard yet
+        assertEquals("b", qm.pools().servingPool(1), "an allocation still naming the refused pool is not followed");
+        assertEquals("a", qm.pools().refusedPool(1));
+        qm.pools().assignPools(Map.of("s2", "b")); // it has reverted the move
+        assertNull(qm.pools().refusedPool(1), "reported until the manager asks for another pool");
 
         QueueManager ok = manager(cfg, 1, 1);
-        ok.assignPools(Map.of("s2", "a"));
+        ok.pools().assignPools(Map.of("s2", "a"));
         ok.answered(1, 0, 404);
         ok.answered(1, 0, 500); // a SOAP fault: the service exists there
         for (int i = 0; i < 5; i++) {
             ok.answered(1, 0, 404);
         }
-        assertEquals("a", ok.servingPool(1), "once accepted, later 404s are the service's own answers");
-        assertNull(ok.refusedPool(1));
+        assertEquals("a", ok.pools().servingPool(1), "once accepted, later 404s are the service's own answers");
+        assertNull(ok.pools().refusedPool(1));
     }
 }
 
