@@ -179,8 +179,8 @@ class ConsoleBrowserTest {
                     form.findElement(By.cssSelector("button[type=submit]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> system.gateway().config().classIndex("gold") >= 0
                             && system.controlLoop().status().config().classIndex("gold") >= 0);
-                    long answeredBefore = system.gateway().metrics().completedTotal();
-                    await().atMost(DEADLINE).until(() -> system.gateway().metrics().completedTotal() > answeredBefore + 20);
+                    long answeredBefore = system.gateway().metrics().totals().completed();
+                    await().atMost(DEADLINE).until(() -> system.gateway().metrics().totals().completed() > answeredBefore + 20);
                     browser.findElement(By.cssSelector("a[data-tab=overview]")).click();
                     await().atMost(DEADLINE).ignoreExceptions().until(() -> browser.findElements(By.cssSelector("#flows tbody tr")).size() == 3);
                     assertEquals(95, ConfigLoader.load(file).classes().get(system.controlLoop().status().config().classIndex("gold"))

@@ -185,7 +185,7 @@ class ControlPlaneEndToEndTest {
         for (Gateway g : gws) {
             // a completion is counted once its last write's callback ran, which may be just after the client read it
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
-            assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(),
+            assertEquals(g.metrics().totals().arrived(), g.metrics().totals().completed() + g.metrics().totals().faulted(),
                     "the gateway's counters balance");
         }
     }

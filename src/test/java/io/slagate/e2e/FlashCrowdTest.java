@@ -97,7 +97,7 @@ class FlashCrowdTest {
                         + (peakHeap.get() >> 20) + " MiB");
                 // a completion is counted once its last write's callback ran, which may be just after the client read it
                 Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
-                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
+                assertEquals(gw.metrics().totals().arrived(), gw.metrics().totals().completed() + gw.metrics().totals().faulted()
                         + gw.metrics().inFlight(), "the gateway's counters balance");
             }
         }

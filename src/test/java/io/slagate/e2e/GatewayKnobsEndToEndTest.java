@@ -137,7 +137,7 @@ class GatewayKnobsEndToEndTest {
         assertEquals(1, gateway.metrics().faulted(FaultReason.QUEUE_TIMEOUT));
         // a completion is counted once its last write's callback ran, which may be just after the client read it
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gateway.metrics().inFlight() == 0);
-        assertEquals(gateway.metrics().arrivedTotal(), gateway.metrics().completedTotal() + gateway.metrics().faultedTotal(),
+        assertEquals(gateway.metrics().totals().arrived(), gateway.metrics().totals().completed() + gateway.metrics().totals().faulted(),
                 "every request ended once");
         await("the report counts the shed request as the trial class's failure").atMost(DEADLINE).until(() -> {
             FlowStatsMessage trial = agent.statsMessage().flows().get(1);

@@ -152,7 +152,7 @@ class PoolReconfigurationEndToEndTest {
         while (gw.metrics().inFlight() > 0 && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
-        assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
+        assertEquals(gw.metrics().totals().arrived(), gw.metrics().totals().completed() + gw.metrics().totals().faulted()
                 + gw.metrics().inFlight(), "the gateway's counters balance");
     }
 }

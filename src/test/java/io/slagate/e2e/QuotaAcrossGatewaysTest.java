@@ -102,9 +102,9 @@ class QuotaAcrossGatewaysTest {
                     .tag("outcome", "refused").functionCounter().count();
             GatewayMetrics m = cluster.gateway(i).metrics();
             await().atMost(Duration.ofSeconds(10)).until(() -> m.inFlight() == 0);
-            assertEquals(m.arrivedTotal(), m.completedTotal() + m.faultedTotal(), "counters balance at gw" + (i + 1));
-            assertEquals(0, m.faultedTotal(), "no arrival faulted at gw" + (i + 1));
-            arrived += m.arrivedTotal();
+            assertEquals(m.totals().arrived(), m.totals().completed() + m.totals().faulted(), "counters balance at gw" + (i + 1));
+            assertEquals(0, m.totals().faulted(), "no arrival faulted at gw" + (i + 1));
+            arrived += m.totals().arrived();
         }
         assertTrue(refusedForQuota >= noisyRefused, "the gateways counted every refusal the clients saw after their warm-up");
         assertEquals(sent - (long) refusedForQuota, arrived, "arrivals: every request sent but the ones over quota");

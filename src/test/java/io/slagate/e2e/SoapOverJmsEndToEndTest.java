@@ -142,7 +142,7 @@ class SoapOverJmsEndToEndTest {
 
                 // a completion is counted once its last write's callback ran, which may be just after the client read it
                 Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
-                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal()
+                assertEquals(gw.metrics().totals().arrived(), gw.metrics().totals().completed() + gw.metrics().totals().faulted()
                         + gw.metrics().inFlight(), "the counters balance");
                 assertEquals(0, gw.metrics().inFlight());
                 System.out.printf("SOAP/JMS: %d requests through the JMS server, max outstanding %d (cap 3)%n", ok.get(), maxOutstanding.get());

@@ -73,10 +73,10 @@ class TrustBoundariesEndToEndTest {
             String head = "POST " + SERVICE + " HTTP/1.1\r\nHost: gw\r\nContent-Type: text/xml\r\nSOAPAction: \"urn:getQuote\"\r\n"
                     + "Transfer-Encoding: chunked\r\n\r\n";
             for (int i = 0; i < 6; i++) {
-                long before = gw.metrics().arrivedTotal();
+                long before = gw.metrics().totals().arrived();
                 try (Socket s = RawHttp.open(gw.port(), 10_000)) {
                     s.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
-                    await().atMost(Duration.ofSeconds(5)).until(() -> gw.metrics().arrivedTotal() > before); // the gateway has it
+                    await().atMost(Duration.ofSeconds(5)).until(() -> gw.metrics().totals().arrived() > before); // the gateway has it
                     s.getOutputStream().write("fffffffffffffffffff\r\n<soap/>\r\n0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
                     RawHttp.Response r = RawHttp.read(s.getInputStream());
                     assertEquals("malformed-request", r.header("X-Slagate-Fault"), r.headers().toString());
@@ -89,7 +89,7 @@ class TrustBoundariesEndToEndTest {
             assertTrue(servers.path("s1").path("inRotation").asBoolean(), servers.toString());
             assertTrue(servers.path("s2").path("inRotation").asBoolean(), servers.toString());
             await().atMost(Duration.ofSeconds(5)).until(() -> gw.metrics().inFlight() == 0);
-            assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal());
+            assertEquals(gw.metrics().totals().arrived(), gw.metrics().totals().completed() + gw.metrics().totals().faulted());
             System.out.println("trust e2e: 6 invalid chunk sizes -> 6 malformed-request faults; valid request 200; "
                     + "s1, s2 in rotation: " + servers);
         }
@@ -135,7 +135,7 @@ class TrustBoundariesEndToEndTest {
                 }
                 assertEquals(0, o.other());
                 await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
-                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal());
+                assertEquals(gw.metrics().totals().arrived(), gw.metrics().totals().completed() + gw.metrics().totals().faulted());
             }
         }
     }
@@ -161,14 +161,14 @@ class TrustBoundariesEndToEndTest {
                             + "SOAPAction: \"urn:getQuote\"\r\nContent-Length: " + body.length() + "\r\n\r\n" + body.charAt(0))
                             .getBytes(StandardCharsets.ISO_8859_1));
                 }
-                long arrivedBefore = gw.metrics().arrivedTotal();
+                long arrivedBefore = gw.metrics().totals().arrived();
                 long withSlow = timedGood(gw, 20);
                 RawHttp.Response good = RawHttp.exchange(gw.port(), soapPost(""));
                 assertEquals("0", good.header("X-Slagate-Queue-Millis"), "the good request waited for no slot");
                 System.out.printf(Locale.ROOT, "trust e2e: slow bodies: good request %.1f ms alone, %.1f ms beside 20 slow-body "
                         + "clients (mean of 20 each, same run); queue time 0 ms%n", baseline / 1e6, withSlow / 1e6);
                 assertTrue(withSlow - baseline < 100_000_000L, "delayed by " + (withSlow - baseline) / 1e6 + " ms");
-                assertTrue(gw.metrics().arrivedTotal() >= arrivedBefore);
+                assertTrue(gw.metrics().totals().arrived() >= arrivedBefore);
             } finally {
                 for (Socket s : slow) {
                     s.close();
@@ -235,7 +235,7 @@ class TrustBoundariesEndToEndTest {
                 assertEquals(0, other.get());
                 assertTrue(full.get() > 0 && timedOut.get() > 0, "the overload filled the queues and timed requests out");
                 await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
-                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal());
+                assertEquals(gw.metrics().totals().arrived(), gw.metrics().totals().completed() + gw.metrics().totals().faulted());
                 assertTrue(gw.queues().server(0).inRotation() && gw.queues().server(1).inRotation());
             }
         }

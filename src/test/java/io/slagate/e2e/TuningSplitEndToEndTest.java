@@ -81,9 +81,9 @@ class TuningSplitEndToEndTest {
                 assertEquals(s.sent(), s.answered());
                 assertTrue(s.sent() > 1000, "the load ran: " + s.sent());
                 await("the gateway drains").atMost(DEADLINE).until(() -> gateway.metrics().inFlight() == 0);
-                assertEquals(gateway.metrics().arrivedTotal(), gateway.metrics().completedTotal() + gateway.metrics().faultedTotal(),
+                assertEquals(gateway.metrics().totals().arrived(), gateway.metrics().totals().completed() + gateway.metrics().totals().faulted(),
                         "the gateway's counters balance");
-                assertEquals(s.sent(), gateway.metrics().arrivedTotal(), "each request reached the gateway once");
+                assertEquals(s.sent(), gateway.metrics().totals().arrived(), "each request reached the gateway once");
             }
         }
     }

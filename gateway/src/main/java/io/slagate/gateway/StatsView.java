@@ -24,9 +24,9 @@ final class StatsView {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("gateway", config.gateway().id());
         m.put("inFlight", metrics.inFlight());
-        m.put("arrived", metrics.arrivedTotal());
-        m.put("completed", metrics.completedTotal());
-        m.put("faulted", metrics.faultedTotal());
+        m.put("arrived", metrics.totals().arrived());
+        m.put("completed", metrics.totals().completed());
+        m.put("faulted", metrics.totals().faulted());
         Allocation a = queues.caps().allocation();
         Map<String, Object> alloc = new LinkedHashMap<>();
         alloc.put("version", a.version());

@@ -94,7 +94,7 @@ class AuthenticationAttacksTest {
             Thread.onSpinWait();
         }
         assertEquals(0, gw.metrics().inFlight());
-        assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal(), "counters balance");
+        assertEquals(gw.metrics().totals().arrived(), gw.metrics().totals().completed() + gw.metrics().totals().faulted(), "counters balance");
     }
 
     private long checks() {
@@ -265,8 +265,8 @@ class AuthenticationAttacksTest {
             assertEquals(faults[i], r.header("X-Slagate-Fault"), "behind Basic, hostile header " + i);
         }
         assertEquals(0, backend.received(), "none of them reached the server");
-        assertEquals(hostile.length, gw.metrics().arrivedTotal(), "the Basic ones were arrivals of their class");
-        assertEquals(hostile.length, gw.metrics().faultedTotal());
+        assertEquals(hostile.length, gw.metrics().totals().arrived(), "the Basic ones were arrivals of their class");
+        assertEquals(hostile.length, gw.metrics().totals().faulted());
         assertCountersBalance();
     }
 }

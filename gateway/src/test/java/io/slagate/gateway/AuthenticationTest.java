@@ -113,7 +113,7 @@ class AuthenticationTest {
         }
         assertEquals(401, post(null, null).statusCode(), "no credentials, and they are required");
         assertEquals(0, backend.received(), "nothing unproven reached the server");
-        assertEquals(0, gw.metrics().arrivedTotal(), "an unproven request is no class's arrival");
+        assertEquals(0, gw.metrics().totals().arrived(), "an unproven request is no class's arrival");
         assertEquals(0, gw.quotas().buckets(), "and draws on no quota");
 
         for (int i = 0; i < 3; i++) { // the whole burst is still the real customer's
@@ -121,7 +121,7 @@ class AuthenticationTest {
             assertEquals(200, right.statusCode(), right.body());
             assertEquals("premium", right.headers().firstValue("X-Slagate-Class").orElse(null));
         }
-        assertEquals(3, gw.metrics().arrivedTotal());
+        assertEquals(3, gw.metrics().totals().arrived());
         assertEquals(6, gw.authenticator().count(Outcome.REFUSED));
         assertEquals(3, gw.authenticator().count(Outcome.VERIFIED));
         assertEquals(0, gw.metrics().faulted(FaultReason.QUOTA_EXCEEDED));

@@ -120,7 +120,7 @@ class BadInputTest {
         assertTrue(r[0].startsWith("HTTP/1.1 "), "one HTTP answer: " + r[0]);
         // the client can hold the answer while the gateway is still counting it
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gateway.metrics().inFlight() == 0);
-        assertEquals(gateway.metrics().arrivedTotal(), gateway.metrics().completedTotal() + gateway.metrics().faultedTotal());
+        assertEquals(gateway.metrics().totals().arrived(), gateway.metrics().totals().completed() + gateway.metrics().totals().faulted());
     }
 
     @Test
@@ -136,7 +136,7 @@ class BadInputTest {
         String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         assertFalse(metrics.contains("customer-"), "customers never become metric tags (unbounded series)");
-        assertEquals(2000, gateway.metrics().completedTotal());
+        assertEquals(2000, gateway.metrics().totals().completed());
     }
 
     /** Slowloris: a header line trickling in one byte every 200 ms is cut off after the 1 s header timeout. */

@@ -77,14 +77,14 @@ class ClientBoundaryTest {
         for (int s = 0; s < g.queues().serverCount(); s++) {
             assertTrue(g.queues().server(s).inRotation(), "server " + s + " must stay in rotation");
             for (ServerError kind : ServerError.values()) {
-                assertEquals(0, g.metrics().serverErrors(s, kind), "server " + s + " charged with " + kind);
+                assertEquals(0, g.metrics().servers().errors(s, kind), "server " + s + " charged with " + kind);
             }
         }
     }
 
     private static void assertBalanced(Gateway g) {
         await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
-        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
+        assertEquals(g.metrics().totals().arrived(), g.metrics().totals().completed() + g.metrics().totals().faulted(), "arrived = completed + faulted");
     }
 
     @Test
@@ -102,10 +102,10 @@ class ClientBoundaryTest {
                 r = RawHttp.exchange(g.port(), head + badChunk);
             } else {
                 // the head first: the gateway has the request and finds the bad chunk reading its body
-                long before = g.metrics().arrivedTotal();
+                long before = g.metrics().totals().arrived();
                 try (Socket s = RawHttp.open(g.port(), 10_000)) {
                     s.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
-                    await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().arrivedTotal() > before);
+                    await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().totals().arrived() > before);
                     s.getOutputStream().write(badChunk.getBytes(StandardCharsets.ISO_8859_1));
                     r = RawHttp.read(s.getInputStream());
                 }
@@ -115,7 +115,7 @@ class ClientBoundaryTest {
         assertEquals(200, RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", BODY)).status());
         assertEquals(1, a.received() + b.received(), "no broken request reached a server");
         assertNoServerBlamed(g);
-        long seen = g.metrics().arrivedTotal() - 1;
+        long seen = g.metrics().totals().arrived() - 1;
         assertTrue(seen >= 3, "the gateway's handler saw at least the three sent in two parts: " + seen);
         // Jetty answers a bad chunk itself (the malformed-request fault above) and tells the body's reader
         // only "early EOF": the gateway books those as client-aborted. Either way: the client's fault.
@@ -217,7 +217,7 @@ class ClientBoundaryTest {
                 s.getOutputStream().write(("POST /services/S HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nSOAPAction: \"urn:a\"\r\n"
                         + "Content-Length: " + BODY.length() + "\r\n\r\n" + BODY.substring(0, 10)).getBytes(StandardCharsets.ISO_8859_1));
             }
-            await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().arrivedTotal() == 20);
+            await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().totals().arrived() == 20);
             assertEquals(0, g.queues().counts().executingTotal(), "a trickling body holds no slot");
             RawHttp.Response good = RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", BODY));
             assertEquals(200, good.status());

@@ -105,7 +105,7 @@ class ClientCertificateTest {
                     status = -1;
                 }
                 assertEquals(true, status == -1 || status == 401, "a certificate the trust store does not vouch for proves nothing: " + status);
-                assertEquals(1, gw.metrics().arrivedTotal(), "only the proven request is an arrival");
+                assertEquals(1, gw.metrics().totals().arrived(), "only the proven request is an arrival");
             } finally {
                 gw.stop(Duration.ofSeconds(1));
             }

@@ -122,8 +122,8 @@ class EventLoopTest {
 
         held.reply(Soap.envelope11("late"));
         assertEquals(200, waiting.get(10, TimeUnit.SECONDS).getStatus());
-        await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().completedTotal() == 101);
-        assertEquals(0, g.metrics().faultedTotal());
+        await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().totals().completed() == 101);
+        assertEquals(0, g.metrics().totals().faulted());
         assertEquals(0, g.metrics().inFlight());
     }
 
@@ -178,8 +178,8 @@ class EventLoopTest {
         // exchange ran: about half the queued requests are admitted by the other loop's completion
         assertTrue(g.dataPlane().crossLoopTasks() - crossBefore > 10, "cross-loop admissions: " + (g.dataPlane().crossLoopTasks() - crossBefore));
         assertEquals(0, g.dataPlane().crossLoopHandOuts(0), "a server connection served an exchange of another loop");
-        await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().completedTotal() == n);
-        assertEquals(0, g.metrics().faultedTotal());
+        await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().totals().completed() == n);
+        assertEquals(0, g.metrics().totals().faulted());
         assertEquals(0, g.metrics().inFlight());
         assertEquals(n, b.received());
     }

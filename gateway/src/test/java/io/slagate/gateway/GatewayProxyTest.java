@@ -390,7 +390,7 @@ class GatewayProxyTest {
 
     private static void assertBalanced(Gateway g) {
         await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
-        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(),
+        assertEquals(g.metrics().totals().arrived(), g.metrics().totals().completed() + g.metrics().totals().faulted(),
                 "arrived = completed + faulted + in flight");
     }
 

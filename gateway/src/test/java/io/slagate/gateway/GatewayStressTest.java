@@ -115,8 +115,8 @@ class GatewayStressTest {
                 assertTrue(max >= 1);
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
-            assertEquals(total, g.metrics().arrivedTotal());
-            assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), statuses.toString());
+            assertEquals(total, g.metrics().totals().arrived());
+            assertEquals(g.metrics().totals().arrived(), g.metrics().totals().completed() + g.metrics().totals().faulted(), statuses.toString());
             assertTrue(statuses.getOrDefault(200, 0) > total / 2, statuses.toString());
         } finally {
             client.stop();

@@ -81,7 +81,7 @@ class LocalLimitGatewayTest {
                     });
                 }
                 // the window learns the normal service time
-                await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().completedTotal() > 400);
+                await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().totals().completed() > 400);
                 assertEquals(10, g.queues().caps().effectiveCap(0), "normal: the granted cap");
                 if (!overloaded) {
                     backend.behave(backend.delayed(100));
@@ -90,8 +90,8 @@ class LocalLimitGatewayTest {
                     await().atMost(Duration.ofSeconds(20)).until(() -> g.queues().caps().effectiveCap(0) == 10);
                     assertTrue(System.nanoTime() - cutAt < LocalLimits.HOLD_MILLIS * 1_000_000,
                             "given back as useless, not after the hold");
-                    long done = g.metrics().completedTotal();
-                    await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().completedTotal() > done + 300);
+                    long done = g.metrics().totals().completed();
+                    await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().totals().completed() > done + 300);
                     assertEquals(10, g.queues().caps().effectiveCap(0), "the slower pace is the new normal: no cut again");
                 } else {
                     backend.behave(backend.sharing(20)); // 10 executing: 200 ms each
@@ -99,8 +99,8 @@ class LocalLimitGatewayTest {
                     await().atMost(Duration.ofSeconds(20)).until(() -> agent.statsMessage().servers().get(0).locallyLimited());
                     int reduced = agent.statsMessage().servers().get(0).cap();
                     assertTrue(reduced >= 1 && reduced <= 5, "held where the server keeps up: " + reduced);
-                    long done = g.metrics().completedTotal();
-                    await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().completedTotal() > done + 100);
+                    long done = g.metrics().totals().completed();
+                    await().atMost(Duration.ofSeconds(20)).until(() -> g.metrics().totals().completed() > done + 100);
                     assertTrue(g.queues().caps().effectiveCap(0) <= 5, "still held while overloaded: " + g.queues().caps().effectiveCap(0));
                 }
                 backend.behave(backend.delayed(20));
@@ -116,8 +116,8 @@ class LocalLimitGatewayTest {
                 bus.close();
             }
             assertEquals(0, other.get(), "every request answered 200");
-            assertEquals(ok.get(), g.metrics().completedTotal(), "each answer counted once");
-            assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "counters balance");
+            assertEquals(ok.get(), g.metrics().totals().completed(), "each answer counted once");
+            assertEquals(g.metrics().totals().arrived(), g.metrics().totals().completed() + g.metrics().totals().faulted(), "counters balance");
         }
     }
 }

@@ -93,10 +93,10 @@ class ReconfigureTest {
                 String metrics = client.GET("http://127.0.0.1:" + gw.adminPort() + "/metrics").getContentAsString();
                 assertTrue(metrics.contains("slagate_queue_length{class=\"gold\""), "the new class has its gauges");
                 assertFalse(metrics.contains("slagate_queue_length{class=\"basic\""), "the deleted class's gauges are gone");
-                assertEquals(5, gw.metrics().arrivedTotal());
+                assertEquals(5, gw.metrics().totals().arrived());
                 // every request was answered; the last completion may still be counting when its client has the answer
                 await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
-                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal(),
+                assertEquals(gw.metrics().totals().arrived(), gw.metrics().totals().completed() + gw.metrics().totals().faulted(),
                         "the counters balance across the change");
                 assertEquals(0, gw.metrics().inFlight());
 
@@ -141,7 +141,7 @@ class ReconfigureTest {
                     assertEquals(200, f.get(20, TimeUnit.SECONDS).getStatus());
                 }
                 await().atMost(Duration.ofSeconds(10)).until(() -> gw.metrics().inFlight() == 0);
-                assertEquals(gw.metrics().arrivedTotal(), gw.metrics().completedTotal() + gw.metrics().faultedTotal(),
+                assertEquals(gw.metrics().totals().arrived(), gw.metrics().totals().completed() + gw.metrics().totals().faulted(),
                         "the counters balance across both changes");
             } finally {
                 client.stop();

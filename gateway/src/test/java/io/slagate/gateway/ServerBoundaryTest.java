@@ -53,7 +53,7 @@ class ServerBoundaryTest {
 
     private static void assertBalanced(Gateway g) {
         await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
-        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
+        assertEquals(g.metrics().totals().arrived(), g.metrics().totals().completed() + g.metrics().totals().faulted(), "arrived = completed + faulted");
     }
 
 
@@ -72,7 +72,7 @@ class ServerBoundaryTest {
         System.out.println("stray-answer server: 500 requests, " + o + ", connections " + b.connectionsAccepted());
         assertEquals(0, o.crossed(), "answers that were another client's");
         assertEquals(0, o.forged(), "a connection is reused only once the server proved it speaks when asked: none was");
-        assertEquals(500, o.own() + g.metrics().faultedTotal(), "every request answered once");
+        assertEquals(500, o.own() + g.metrics().totals().faulted(), "every request answered once");
         assertFalse(g.dataPlane().reusesConnections(0), "the server that spoke out of turn is distrusted");
         assertTrue(g.queues().server(0).inRotation());
         assertBalanced(g);
@@ -91,7 +91,7 @@ class ServerBoundaryTest {
             }
         }
         assertEquals(4, g.metrics().faulted(FaultReason.SERVER_FAILED));
-        assertEquals(4, g.metrics().serverErrors(0, ServerError.BROKEN), "the server is the one charged");
+        assertEquals(4, g.metrics().servers().errors(0, ServerError.BROKEN), "the server is the one charged");
         assertTrue(g.queues().server(0).inRotation(), "a server that answers, however badly, is not unreachable");
         assertBalanced(g);
     }
@@ -148,7 +148,7 @@ class ServerBoundaryTest {
         Gateway g = gateway(b.url(), 1);
         RawHttp.Response r = RawHttp.exchange(g.port(), RawHttp.post("/services/S", "", BODY));
         assertEquals("server-failed", r.header("X-Slagate-Fault"));
-        assertEquals(1, g.metrics().serverErrors(0, ServerError.BROKEN));
+        assertEquals(1, g.metrics().servers().errors(0, ServerError.BROKEN));
         assertBalanced(g);
     }
 
@@ -170,10 +170,10 @@ class ServerBoundaryTest {
             assertEquals("yes", r.header("X-Kept"));
         }
         assertEquals(3, b.connectionsAccepted(), "a connection with bytes left after the answer is never reused");
-        assertEquals(3, g.metrics().serverErrors(0, ServerError.PROTOCOL), "the server's protocol error, each time");
+        assertEquals(3, g.metrics().servers().errors(0, ServerError.PROTOCOL), "the server's protocol error, each time");
         assertEquals(0, g.metrics().faulted(FaultReason.MALFORMED_REQUEST), "the client is not blamed");
         assertBalanced(g); // a completion is counted once the last write's callback ran, maybe just after the client read it
-        assertEquals(3, g.metrics().completedTotal(), "every answer relayed");
+        assertEquals(3, g.metrics().totals().completed(), "every answer relayed");
     }
 
     /** 204 with a body: the 204 is relayed, the body bytes reach no one, the connection is not reused. */
@@ -188,7 +188,7 @@ class ServerBoundaryTest {
             assertEquals("", r.body());
         }
         assertEquals(3, b.connectionsAccepted(), "a connection with bytes left after the answer is never reused");
-        assertTrue(g.metrics().serverErrors(0, ServerError.PROTOCOL) >= 1);
+        assertTrue(g.metrics().servers().errors(0, ServerError.PROTOCOL) >= 1);
         assertBalanced(g);
     }
 }

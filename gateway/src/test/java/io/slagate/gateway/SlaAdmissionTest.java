@@ -84,7 +84,7 @@ class SlaAdmissionTest {
         for (CompletableFuture<RawHttp.Response> f : all) {
             assertEquals(200, f.get(10, TimeUnit.SECONDS).status());
         }
-        assertEquals(14, g.metrics().completedTotal());
+        assertEquals(14, g.metrics().totals().completed());
         return order;
     }
 
@@ -117,9 +117,9 @@ class SlaAdmissionTest {
         assertEquals(200, quiet.get(10, TimeUnit.SECONDS).status());
         long refused = noisy.stream().map(f -> f.join().header("X-Slagate-Fault")).filter("queue-full"::equals).count();
         assertEquals(2, refused);
-        assertEquals(7, g.metrics().arrivedTotal());
+        assertEquals(7, g.metrics().totals().arrived());
         await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0); // the last completions counted
-        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "counters balance");
+        assertEquals(g.metrics().totals().arrived(), g.metrics().totals().completed() + g.metrics().totals().faulted(), "counters balance");
     }
 
     @Test
@@ -146,10 +146,10 @@ class SlaAdmissionTest {
         assertTrue(passedOn > 0 && passedOn <= 5000, "what is left of the class's 5 s: " + passedOn);
         assertEquals("basic", b.lastHeaders().get("X-Slagate-Class"));
         assertEquals(1.0, g.registry().get("slagate.requests.deadline.header.invalid").counter().count());
-        assertEquals(3, g.metrics().arrivedTotal());
+        assertEquals(3, g.metrics().totals().arrived());
         // the client may read the last byte before the gateway's write callback has counted the completion: poll
         await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
-        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "counters balance");
+        assertEquals(g.metrics().totals().arrived(), g.metrics().totals().completed() + g.metrics().totals().faulted(), "counters balance");
         assertEquals(1, g.metrics().faulted(FaultReason.DEADLINE_EXCEEDED));
     }
 

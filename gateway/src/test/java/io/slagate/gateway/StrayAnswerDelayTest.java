@@ -103,7 +103,7 @@ class StrayAnswerDelayTest {
             }
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
-        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
+        assertEquals(g.metrics().totals().arrived(), g.metrics().totals().completed() + g.metrics().totals().faulted(), "arrived = completed + faulted");
         assertTrue(o.own() > 0, "the servers answered: " + o);
     }
 }

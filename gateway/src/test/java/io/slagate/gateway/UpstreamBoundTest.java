@@ -83,7 +83,7 @@ class UpstreamBoundTest {
         }
         assertEquals(CLIENTS * PER_CLIENT, own, "every answer its own");
         await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
-        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
+        assertEquals(g.metrics().totals().arrived(), g.metrics().totals().completed() + g.metrics().totals().faulted(), "arrived = completed + faulted");
         int bound = CAP + UpstreamSettings.idleSlack(CAP, LOOPS);
         assertTrue(peakHere.get() <= bound, "the gateway held " + peakHere.get() + " connections at once; bound " + bound);
         // what the server holds once the closes have reached it (without the bound each of the 4 loops keeps up to 4 idle)

@@ -108,7 +108,7 @@ class UpstreamConnectionsTest {
                 + loops + " loops and " + g.dataPlane().quietChecks(0) + " quiet checks");
         assertEquals(0, g.dataPlane().crossLoopHandOuts(0), "connections given to an exchange of another loop");
         // the gateway counts a completion once the last write's callback ran, which may be just after the client read it
-        await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().completedTotal() == 1601);
+        await().atMost(Duration.ofSeconds(5)).until(() -> g.metrics().totals().completed() == 1601);
     }
 
     @Test
@@ -124,7 +124,7 @@ class UpstreamConnectionsTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> b.connectionsOpen() == 0); // the server closed them all
         }
         assertEquals(200, post(g).send().getStatus());
-        assertEquals(0, g.metrics().faultedTotal(), "no request may land on a connection the server had closed");
+        assertEquals(0, g.metrics().totals().faulted(), "no request may land on a connection the server had closed");
         assertTrue(b.connectionsOpened() >= 4, "fresh connections after each close: " + b.connectionsOpened());
     }
 
@@ -178,7 +178,7 @@ class UpstreamConnectionsTest {
             assertEquals(body, r.getContentAsString());
         }
         assertEquals(3, b.connectionsAccepted());
-        assertEquals(0, g.metrics().faultedTotal());
+        assertEquals(0, g.metrics().totals().faulted());
     }
 
     @Test

@@ -123,7 +123,7 @@ public final class TwinGateway {
             queues.release(server, classIndex());
             long now = time.now();
             metrics.completed(classIndex(), admittedNanos - enqueuedNanos(), now - admittedNanos, now - enqueuedNanos());
-            metrics.serverCompleted(server.index(), now - admittedNanos);
+            metrics.servers().completed(server.index(), now - admittedNanos);
             reply.answered(now - enqueuedNanos());
         }
 

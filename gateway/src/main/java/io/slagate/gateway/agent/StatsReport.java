@@ -40,7 +40,7 @@ public final class StatsReport {
         }
         List<ServerStatusMessage> servers = new ArrayList<>(q.serverCount());
         for (int s = 0; s < q.serverCount(); s++) {
-            double[] measured = metrics.serverWindow(s);
+            double[] measured = metrics.servers().window(s);
             // the cap in force here: below the allocation's while a local limit holds the server
             ServerStatusMessage st = new ServerStatusMessage(config.servers().get(s).id(), q.caps().effectiveCap(s), q.server(s).outstanding(),
                     q.server(s).inRotation(), measured[0], measured[1], q.caps().effectiveCap(s) < a.cap(s), q.pools().localityGroupOf(s),

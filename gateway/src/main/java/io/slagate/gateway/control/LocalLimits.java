@@ -32,10 +32,10 @@ public final class LocalLimits {
         }
         LocalLimit[] l = limits;
         for (int s = 0; s < l.length; s++) {
-            double[] tick = metrics.serverTick(s);
+            double[] tick = metrics.servers().tick(s);
             int granted = queues.caps().allocation().cap(s);
             boolean before = l[s].limiting();
-            int cap = l[s].tick((int) tick[0], tick[1], metrics.serverWindow(s)[1], granted);
+            int cap = l[s].tick((int) tick[0], tick[1], metrics.servers().window(s)[1], granted);
             queues.limitLocally(s, l[s].limiting() ? cap : -1);
             if (l[s].limiting() != before) {
                 String id = config.servers().get(s).id();

@@ -96,13 +96,13 @@ final class Dispatcher {
         }
         if (ex.response.isCommitted()) {
             // Headers already went to the client: a fault can no longer be written.
-            context.metrics.serverError(server.index(), ServerError.BROKEN);
+            context.metrics.servers().error(server.index(), ServerError.BROKEN);
             ex.fault(FaultReason.SERVER_FAILED);
             return;
         }
         if (!ex.requestCommitted()) {
             // Never sent (connection refused, connect timeout): safe to try another server.
-            context.metrics.serverError(server.index(), ServerError.CONNECT);
+            context.metrics.servers().error(server.index(), ServerError.CONNECT);
             health.failed(server);
             ServerSlots other = context.queues.reassign(server, ex.markTried());
             if (other != null) {
@@ -115,12 +115,12 @@ final class Dispatcher {
             return;
         }
         if (failure instanceof TimeoutException) {
-            context.metrics.serverError(server.index(), ServerError.TIMEOUT);
+            context.metrics.servers().error(server.index(), ServerError.TIMEOUT);
             health.failed(server);
             ex.fault(FaultReason.SERVER_TIMEOUT);
             return;
         }
-        context.metrics.serverError(server.index(), ServerError.BROKEN);
+        context.metrics.servers().error(server.index(), ServerError.BROKEN);
         LOG.debug("{} S2P {} failed: {}", ex, server.id(), failure.toString());
         ex.fault(FaultReason.SERVER_FAILED);
     }

@@ -321,7 +321,7 @@ final class GatewayExchange extends QueuedRequest {
         logged(null);
         ServerSlots s = server;
         if (s != null) {
-            context.metrics.serverCompleted(s.index(), now - admitted);
+            context.metrics.servers().completed(s.index(), now - admitted);
             LocalityLearner learner = requestType() >= 0 || localityKey != null
                     ? context.queues.pools().learner(classIndex()) : null;
             if (learner != null && requestType() >= 0) {

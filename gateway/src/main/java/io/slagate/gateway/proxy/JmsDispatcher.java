@@ -281,7 +281,7 @@ final class JmsDispatcher extends AbstractLifeCycle {
             Pending p = pending.remove(corr);
             if (p != null) {
                 timeout.cancel(false);
-                context.metrics.serverError(server.index(), ServerError.CONNECT);
+                context.metrics.servers().error(server.index(), ServerError.CONNECT);
                 LOG.debug("{} SOAP/JMS send to {} failed: {}", ex, queueNames[server.index()], e.toString());
                 ex.fault(FaultReason.SERVER_UNREACHABLE);
             }
@@ -291,7 +291,7 @@ final class JmsDispatcher extends AbstractLifeCycle {
     private void timedOut(String corr, ServerSlots server) {
         Pending p = pending.remove(corr);
         if (p != null) {
-            context.metrics.serverError(server.index(), ServerError.TIMEOUT);
+            context.metrics.servers().error(server.index(), ServerError.TIMEOUT);
             p.exchange().fault(FaultReason.SERVER_TIMEOUT);
         }
     }

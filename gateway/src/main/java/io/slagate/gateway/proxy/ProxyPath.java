@@ -131,7 +131,7 @@ public final class ProxyPath extends ContainerLifeCycle {
                 // the bound follows the cap the manager or a local limit puts in force: busy connections never exceed it
                 IntSupplier bound = () -> upstream.maxConnections(queues.caps().effectiveCap(s), loopCount);
                 pools[i] = new ServerConnectionPool(loops, url, g.serverTimeout().toMillis() + 30_000, upstream.reuse(sc.pool()), bound);
-                metrics.upstreamConnections(i, pools[i]);
+                metrics.servers().upstreamConnections(i, pools[i]);
             }
         }
         return pools;

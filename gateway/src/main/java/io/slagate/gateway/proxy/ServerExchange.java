@@ -295,7 +295,7 @@ final class ServerExchange implements Promise<ServerConnection> {
             leftoverCounted = true;
             closeAfter = true;
             pool.distrust();
-            ex.context.metrics.serverError(server.index(), GatewayMetrics.ServerError.PROTOCOL);
+            ex.context.metrics.servers().error(server.index(), GatewayMetrics.ServerError.PROTOCOL);
         }
 
         @Override

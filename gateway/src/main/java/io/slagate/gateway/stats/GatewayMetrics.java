@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -38,6 +37,21 @@ public final class GatewayMetrics {
         final LongAdder arrived = new LongAdder();
         final LongAdder completed = new LongAdder();
         final LongAdder faulted = new LongAdder();
+
+        /** Requests received. */
+        public long arrived() {
+            return arrived.sum();
+        }
+
+        /** Requests a server answered. */
+        public long completed() {
+            return completed.sum();
+        }
+
+        /** Requests the gateway answered itself (any {@link FaultReason}). */
+        public long faulted() {
+            return faulted.sum();
+        }
     }
 
     private final String[] classNames;
@@ -48,12 +62,7 @@ public final class GatewayMetrics {
     private final Timer[] queueingTime;
     private final Timer[] serviceTime;
     private final SlidingWindow[] windows;
-    /** Per server: completions and service times over the window (the resource manager's view of a server's knee). */
-    private final SlidingWindow[] serverWindows;
-    /** Per server: answers and their service time since the last local-limit tick (read and reset by the tick). */
-    private final LongAdder[] serverTickAnswers;
-    private final LongAdder[] serverTickNanos;
-    private final Counter[][] serverErrors;
+    private final ServerMeters servers;
     private final Totals totals;
     private final AtomicInteger inFlight;
     // this configuration's own arrivals and answers: striped adders, uncontended on the request path
@@ -84,13 +93,6 @@ public final class GatewayMetrics {
         long evicted();
 
         int open();
-    }
-
-    private final Map<Integer, UpstreamConnections> upstream = new ConcurrentHashMap<>();
-
-    /** Server {@code s}'s connection counters, registered with the gauges. */
-    public void upstreamConnections(int s, UpstreamConnections c) {
-        upstream.put(s, c);
     }
 
     /** What a server did wrong, for {@code slagate_server_errors_total{kind}}. */
@@ -148,13 +150,7 @@ public final class GatewayMetrics {
         }
         badDeadlineHeaders = Counter.builder("slagate.requests.deadline.header.invalid").tag("gateway", gw)
                 .description("X-Request-Deadline headers that did not parse (ignored)").register(registry);
-        serverWindows = new SlidingWindow[config.servers().size()];
-        serverTickAnswers = new LongAdder[serverWindows.length];
-        serverTickNanos = new LongAdder[serverWindows.length];
-        serverErrors = new Counter[config.servers().size()][ServerError.values().length];
-        for (int s = 0; s < serverWindows.length; s++) {
-            serverMeters(s, config.servers().get(s).id(), gw, intervals, config.gateway().localLimit());
-        }
+        servers = new ServerMeters(config, registry, intervals, intervalSeconds);
     }
 
     private void classMeters(int c, String cls, String gw, int intervals) {
@@ -186,19 +182,6 @@ public final class GatewayMetrics {
         }
     }
 
-    /** Server {@code s}'s window, its error counters, and its answers per tick when local limits run. */
-    private void serverMeters(int s, String id, String gw, int intervals, boolean ticks) {
-        serverWindows[s] = new SlidingWindow(intervals);
-        if (ticks) {
-            serverTickAnswers[s] = new LongAdder();
-            serverTickNanos[s] = new LongAdder();
-        }
-        for (ServerError e : ServerError.values()) {
-            serverErrors[s][e.ordinal()] = Counter.builder("slagate.server.errors").tag("gateway", gw).tag("server", id)
-                    .tag("kind", e.name().toLowerCase()).description("Failed exchanges with the server").register(registry);
-        }
-    }
-
     /**
      * The statistics window from the next reporting interval on (the window knob, set by the manager): the last
      * {@code intervals} reporting intervals, at most the configured window's (what was allocated). Every class's and
@@ -212,9 +195,7 @@ public final class GatewayMetrics {
         for (SlidingWindow w : windows) {
             w.span(n);
         }
-        for (SlidingWindow w : serverWindows) {
-            w.span(n);
-        }
+        servers.span(n);
         for (int c = 0; c < windows.length; c++) {
             if (serviceQuantile[c] != null) {
                 serviceQuantile[c].span(n);
@@ -273,31 +254,6 @@ public final class GatewayMetrics {
         inFlight.decrementAndGet();
     }
 
-    /** A request the server answered completely, after {@code serviceNanos} from dispatch. */
-    public void serverCompleted(int serverIndex, long serviceNanos) {
-        serverWindows[serverIndex].served(serviceNanos);
-        if (serverTickAnswers[serverIndex] != null) {
-            serverTickAnswers[serverIndex].increment();
-            serverTickNanos[serverIndex].add(serviceNanos);
-        }
-    }
-
-    /** The server's answers since the last call and their mean service time (s; NaN without any); resets. Local limit only. */
-    public double[] serverTick(int serverIndex) {
-        if (serverTickAnswers[serverIndex] == null) {
-            return new double[] {0, Double.NaN};
-        }
-        long n = serverTickAnswers[serverIndex].sumThenReset();
-        long nanos = serverTickNanos[serverIndex].sumThenReset();
-        return new double[] {n, n > 0 ? nanos / 1e9 / n : Double.NaN};
-    }
-
-    /** The server's throughput (answers/s) and mean service time (s) over the window; NaN service time without answers. */
-    public double[] serverWindow(int serverIndex) {
-        FlowStats f = serverWindows[serverIndex].summary("", intervalSeconds, 0, 0, Double.NaN, false);
-        return new double[] {f.throughput(), f.throughput() > 0 ? f.meanServiceSeconds() : Double.NaN};
-    }
-
     public void faulted(int c, FaultReason reason) {
         faults[c][reason.ordinal()].increment();
         if (reason.senderFault()) {
@@ -308,15 +264,6 @@ public final class GatewayMetrics {
         totals.faulted.increment();
         ownAnswered.increment();
         inFlight.decrementAndGet();
-    }
-
-    public void serverError(int serverIndex, ServerError kind) {
-        serverErrors[serverIndex][kind.ordinal()].increment();
-    }
-
-    /** Failed exchanges of one kind charged to a server so far. */
-    public long serverErrors(int serverIndex, ServerError kind) {
-        return (long) serverErrors[serverIndex][kind.ordinal()].count();
     }
 
     public int inFlight() {
@@ -363,7 +310,7 @@ public final class GatewayMetrics {
             gauges.add(Gauge.builder("slagate.allocation.cap", queues, q -> q.caps().allocation().cap(si)).tag("gateway", gw).tag("server", id)
                     .description("N_{g,s} of the allocation in force").register(registry));
         }
-        for (Map.Entry<Integer, UpstreamConnections> e : upstream.entrySet()) {
+        for (Map.Entry<Integer, UpstreamConnections> e : servers.upstream().entrySet()) {
             String id = config.servers().get(e.getKey()).id();
             UpstreamConnections u = e.getValue();
             Tags tags = Tags.of("gateway", gw, "server", id, "reuse", u.reuseMode());
@@ -391,21 +338,19 @@ public final class GatewayMetrics {
         gauges.clear();
     }
 
+    /** The gateway's totals since start, whatever its configuration meanwhile. */
+    public Totals totals() {
+        return totals;
+    }
+
+    /** Per server: its window, its failed exchanges, the connections held to it. */
+    public ServerMeters servers() {
+        return servers;
+    }
+
     /** Requests of class {@code c} received so far (by this configuration's metrics). */
     public long arrivedCount(int c) {
         return (long) arrivals[c].count();
-    }
-
-    public long arrivedTotal() {
-        return totals.arrived.sum();
-    }
-
-    public long completedTotal() {
-        return totals.completed.sum();
-    }
-
-    public long faultedTotal() {
-        return totals.faulted.sum();
     }
 
     public long faulted(FaultReason reason) {
@@ -422,9 +367,7 @@ public final class GatewayMetrics {
 
     /** Closes the current reporting interval of every class (called every reporting interval). */
     public void rotate() {
-        for (SlidingWindow w : serverWindows) {
-            w.rotate();
-        }
+        servers.rotate();
         double[] percentiles = measuredPercentileSeconds.clone();
         for (int c = 0; c < windows.length; c++) {
             windows[c].rotate();

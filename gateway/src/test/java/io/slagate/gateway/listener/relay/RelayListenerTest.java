@@ -54,7 +54,7 @@ class RelayListenerTest {
 
     private static void assertBalanced(Gateway g) {
         await().atMost(Duration.ofSeconds(10)).until(() -> g.metrics().inFlight() == 0);
-        assertEquals(g.metrics().arrivedTotal(), g.metrics().completedTotal() + g.metrics().faultedTotal(), "arrived = completed + faulted");
+        assertEquals(g.metrics().totals().arrived(), g.metrics().totals().completed() + g.metrics().totals().faulted(), "arrived = completed + faulted");
     }
 
     @Test
@@ -106,7 +106,7 @@ class RelayListenerTest {
             assertEquals(-1, in.read(), "nothing after the refusal: the connection ends");
         }
         assertEquals(0, b.received(), "neither the refused request nor the one behind it reached a server");
-        assertEquals(0, g.metrics().arrivedTotal(), "a head outside the grammar is never a class's arrival");
+        assertEquals(0, g.metrics().totals().arrived(), "a head outside the grammar is never a class's arrival");
     }
 
     @Test
