@@ -6,6 +6,7 @@ import com.github.javaparser.ParserConfiguration;
 import com.github.javaparser.StaticJavaParser;
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.body.CallableDeclaration;
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -193,6 +195,20 @@ class HouseRulesTest {
         ArchRuleDefinition.noClasses().that().resideOutsideOfPackage("io.slagate.gateway.listener..").should().dependOnClassesThat()
                 .resideInAnyPackage("io.slagate.gateway.listener.relay..", "io.slagate.gateway.listener.jetty..")
                 .because("the rest of the gateway asks a client connection through listener.ClientConnection").check(mainClasses());
+    }
+
+    /**
+     * The way in knows the request path only through the context, the exchange and its body: it never names a server
+     * leg (the dispatcher, the upstreams, their connections), so a new stage cannot send a request past the queue.
+     */
+    @Test
+    void ingressStages_doNotReachTheUpstreamLegs() {
+        Set<String> exchange = Set.of("GatewayContext", "GatewayExchange", "RequestBody", "AccessLog", "HopByHop", "ClientHandler");
+        ArchRuleDefinition.noClasses().that().resideInAPackage("io.slagate.gateway.ingress..").should().dependOnClassesThat(
+                DescribedPredicate.describe("the request path's classes but the context, the exchange and its body",
+                        (JavaClass c) -> c.getPackageName().equals("io.slagate.gateway.proxy")
+                                && !exchange.contains(c.getName().substring(c.getPackageName().length() + 1).split("\\$")[0])))
+                .check(mainClasses());
     }
 
     @Test

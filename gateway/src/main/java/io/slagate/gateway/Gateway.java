@@ -6,6 +6,7 @@ import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.loop.LoopConnector;
+import io.slagate.gateway.ingress.GatewayHandler;
 import io.slagate.gateway.proxy.ProxyPath;
 import io.slagate.gateway.proxy.RequestRecords;
 import io.slagate.gateway.sched.Allocation;
@@ -113,7 +114,7 @@ public final class Gateway implements AutoCloseable {
         // controller's next cycle then splits N_s knowing it (on the timer, where reports are always made)
         queues.onRotationChange(() -> timers.reportSoon());
         return new Generations.Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock, gatewayConnector, records, quotas,
-                authenticator));
+                authenticator, GatewayHandler::new));
     }
 
     /** The data plane's connections and event loops, read-only. */

@@ -26,7 +26,7 @@ public final class AccessLog {
 
     /** JSON when null; else the format's literal text and field indexes, alternating. */
     private final Object[] format;
-    final boolean startTrace;
+    public final boolean startTrace;
     private final AccessLogWriter writer;
 
     AccessLog(AccessLogSettings settings, AccessLogWriter writer) {
@@ -70,13 +70,13 @@ public final class AccessLog {
     }
 
     /** A request refused before it became an exchange (a method, a header or a size the gateway does not take). */
-    void refused(Request request, Response response, String customer, String className, String operation, FaultReason reason) {
+    public void refused(Request request, Response response, String customer, String className, String operation, FaultReason reason) {
         write(request, response, customer, className, operation, null, reason, 0, -1, 0, request.getLength(),
                 traceId(traceparent(request.getHeaders())));
     }
 
     /** The request's {@code traceparent}, found by its length first (a lookup by name compares every header's). */
-    static String traceparent(HttpFields headers) {
+    public static String traceparent(HttpFields headers) {
         for (HttpField f : headers) {
             String name = f.getName();
             if (name.length() == TRACEPARENT.length() && name.equalsIgnoreCase(TRACEPARENT)) {

@@ -18,44 +18,44 @@ import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.PreEncodedHttpField;
 
 /** What every exchange of one gateway shares: set once at start, read on the request path. */
-final class GatewayContext {
+public final class GatewayContext {
     static final String CLASS_HEADER = "X-Slagate-Class";
     static final String QUEUE_MILLIS_HEADER = "X-Slagate-Queue-Millis";
     static final String FAULT_HEADER = "X-Slagate-Fault";
 
     final String gatewayId;
-    final String[] classNames;
-    final QueueManager queues;
-    final GatewayMetrics metrics;
+    public final String[] classNames;
+    public final QueueManager queues;
+    public final GatewayMetrics metrics;
     /** For work that may block or take long (SOAP/JMS sends): never run on an event loop. */
     final Executor executor;
     /** The client listener's event loops: an exchange's server leg runs on its client's loop. */
-    final LoopConnector loops;
-    final LongSupplier clock;
+    public final LoopConnector loops;
+    public final LongSupplier clock;
     final FaultStatus faultStatus;
     final int retryAfterSeconds;
     /** {@link #CLASS_HEADER} per class, encoded once rather than on every response. */
     final HttpField[] classFields;
     /** How far clients are trusted and waited for. */
-    final ClientPolicy clients;
+    public final ClientPolicy clients;
     final Forwarded forwarded;
     /** Body deadlines (only for bodies that do not come with their headers). */
-    final ScheduledExecutorService timer;
+    public final ScheduledExecutorService timer;
     /** Set once, right after construction: the dispatcher is built over this context (its one late field). */
     Dispatcher dispatcher;
     /** Locality dispatch: the request header that is part of a request type (null: none), and the response header declaring working sets (null: none). */
-    final String localityKeyHeader;
+    public final String localityKeyHeader;
     final String workingSetHeader;
     /** Per class, its deadline ({@code deadline:}), or null: the class has none, and no client header gives it one. */
     final Duration[] deadlines;
     /** The access log, or null when it is off. */
-    final AccessLog accessLog;
+    public final AccessLog accessLog;
     /** Decides which requests are traced and takes their spans when they end; null: tracing off. */
-    final Tracer tracer;
+    public final Tracer tracer;
     /** The subscription quotas (every configuration's: they outlive a reload). */
-    final Quotas quotas;
+    public final Quotas quotas;
     /** Proves customers, or null: the customer is the name a request claims. */
-    final Authenticator authenticator;
+    public final Authenticator authenticator;
     /** What of a client's credentials is kept from the server, and the verified-identity header; null: authentication off. */
     final CredentialFields credentialFields;
     /** The WWW-Authenticate fields of a 401, encoded once. */

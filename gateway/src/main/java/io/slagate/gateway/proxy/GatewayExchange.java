@@ -1,5 +1,6 @@
 package io.slagate.gateway.proxy;
 
+import io.slagate.gateway.loop.LoopConnector;
 import io.slagate.gateway.locality.LocalityLearner;
 import io.slagate.gateway.listener.ClientConnection;
 import io.slagate.gateway.sched.QueuedRequest;
@@ -38,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * the server broke off after the response had started) an aborted client connection. One CAS on
  * {@code flags} decides which; the slot on the server is released exactly once, by another.
  */
-final class GatewayExchange extends QueuedRequest {
+public final class GatewayExchange extends QueuedRequest {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayExchange.class);
     private static final int SLOT_RELEASED = 1;
     private static final int FINISHED = 2;
@@ -84,27 +85,53 @@ final class GatewayExchange extends QueuedRequest {
     /** Its spans when it is traced, else null. */
     RequestSpan span;
 
-    GatewayExchange(GatewayContext context, int classIndex, long arrivedNanos, Request request, Response response,
-                    Callback callback, SoapVersion soapVersion) {
-        this(context, classIndex, arrivedNanos, request, response, callback, soapVersion, null);
-    }
-
-    GatewayExchange(GatewayContext context, int classIndex, long arrivedNanos, Request request, Response response,
-                    Callback callback, SoapVersion soapVersion, String customer) {
+    /** A classified request of {@code customer} (null: none claimed), for SOAP operation {@code operation} (null: unknown). */
+    public GatewayExchange(GatewayContext context, int classIndex, long arrivedNanos, Request request, Response response,
+                    Callback callback, SoapVersion soapVersion, String customer, String operation) {
         super(classIndex, arrivedNanos, customer);
         this.context = context;
         this.request = request;
         this.response = response;
         this.callback = callback;
         this.soapVersion = soapVersion;
+        this.operation = operation;
+        this.loop = LoopConnector.loopOf(request.getConnectionMetaData().getConnection().getEndPoint());
+    }
+
+    /** The request's spans where it is traced (else null), and the traceparent sent to the server in place of the client's (null: the client's). */
+    public void trace(RequestSpan span, String startedTrace) {
+        this.span = span;
+        this.startedTrace = startedTrace;
+    }
+
+    /** The client's body, read before admission (null: the request has none). */
+    public RequestBody body() {
+        return body;
+    }
+
+    /** The body as read before the customer was known (its credential was in it). */
+    public void body(RequestBody body) {
+        this.body = body;
+    }
+
+    /** A request type locality dispatch does not know yet: learned under {@code key} if a server answers it 2xx. */
+    public void localityKey(String key) {
+        this.localityKey = key;
     }
 
     /** The thread offering this request to the queue manager, while it does; see {@link #onAdmitted}. */
     private Thread offeringThread;
     private boolean admittedDuringOffer;
 
+    /** Queues this request; one admitted at once goes to its server now, from the caller's thread. */
+    public void enqueue() {
+        if (offer()) {
+            context.dispatcher.forward(this);
+        }
+    }
+
     /** Offers this request; true when it was admitted at once and the caller must forward it. */
-    boolean offer() {
+    private boolean offer() {
         offeringThread = Thread.currentThread();
         Rejection r = context.queues.offer(this);
         offeringThread = null;
@@ -165,7 +192,7 @@ final class GatewayExchange extends QueuedRequest {
      * early enough for the class's predicted service time to fit; past that it is answered with
      * {@code deadline-exceeded} instead of being sent. A header that does not parse is ignored and counted.
      */
-    void deadline(HttpFields headers) {
+    public void deadline(HttpFields headers) {
         Duration classDeadline = context.deadlines[classIndex()];
         if (classDeadline == null) {
             return;
@@ -338,7 +365,7 @@ final class GatewayExchange extends QueuedRequest {
      * (the server broke off mid-stream) a fault can no longer be written: the client connection is
      * aborted instead, so the client sees a failure rather than a truncated success.
      */
-    void fault(FaultReason reason) {
+    public void fault(FaultReason reason) {
         releaseSlot();
         if (!finish()) {
             return;
@@ -397,7 +424,7 @@ final class GatewayExchange extends QueuedRequest {
      * Answers a request refused before it was classified (its credentials, or its body before they could be read): never
      * a class's arrival; the authentication counters and the access log say it.
      */
-    static void refuseUnclassified(GatewayContext context, Request request, Response response, Callback callback,
+    public static void refuseUnclassified(GatewayContext context, Request request, Response response, Callback callback,
                                    FaultReason reason) {
         HttpFields headers = request.getHeaders();
         String contentType = headers.get(HttpHeader.CONTENT_TYPE);
@@ -412,13 +439,13 @@ final class GatewayExchange extends QueuedRequest {
         }
     }
 
-    static void writeFault(GatewayContext context, Response response, Callback callback, SoapVersion version,
+    public static void writeFault(GatewayContext context, Response response, Callback callback, SoapVersion version,
                            FaultReason reason, String className) {
         writeFault(context, response, callback, version, reason, className, context.retryAfterSeconds);
     }
 
     /** A fault whose Retry-After (for a reason worth retrying) is {@code retryAfterSeconds}. */
-    static void writeFault(GatewayContext context, Response response, Callback callback, SoapVersion version,
+    public static void writeFault(GatewayContext context, Response response, Callback callback, SoapVersion version,
                            FaultReason reason, String className, int retryAfterSeconds) {
         SoapVersion v = version == null ? SoapVersion.SOAP_11 : version;
         byte[] body = SoapFaults.body(v, reason, className, context.gatewayId);

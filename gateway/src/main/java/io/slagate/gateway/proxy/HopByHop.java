@@ -19,7 +19,7 @@ import org.eclipse.jetty.http.HttpHeader;
  * name to its enum whatever its case), and a
  * {@code Connection} header that lists only {@code keep-alive} or {@code close} lists nothing more.
  */
-final class HopByHop {
+public final class HopByHop {
     private static final EnumSet<HttpHeader> FIXED = EnumSet.of(HttpHeader.CONNECTION, HttpHeader.KEEP_ALIVE,
             HttpHeader.PROXY_CONNECTION, HttpHeader.PROXY_AUTHENTICATE, HttpHeader.PROXY_AUTHORIZATION, HttpHeader.TE,
             HttpHeader.TRAILER, HttpHeader.TRANSFER_ENCODING, HttpHeader.UPGRADE, HttpHeader.HTTP2_SETTINGS);
@@ -84,7 +84,7 @@ final class HopByHop {
      * servers behind CGI-style adapters do that, so such a header could frame or route a request
      * differently at the server than at the gateway.
      */
-    static boolean isDisguised(HttpField field) {
+    public static boolean isDisguised(HttpField field) {
         String name = field.getName();
         if (name.indexOf('_') < 0) {
             return false;

@@ -8,8 +8,6 @@ import io.slagate.config.TrafficClassConfig;
 import io.slagate.config.UpstreamSettings;
 import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.auth.CredentialFields;
-import io.slagate.gateway.classify.Classifier;
-import io.slagate.gateway.classify.TwinSplit;
 import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
@@ -37,14 +35,14 @@ import org.slf4j.LoggerFactory;
  * pool). A lifecycle bean of the Jetty server, so the client starts and stops with it.
  */
 public final class ProxyPath extends ContainerLifeCycle {
-    private final GatewayHandler handler;
+    private final ClientHandler handler;
     private final HttpClient client;
     private final JmsDispatcher jms;
     private final ServerConnectionPool[] pools;
 
     public ProxyPath(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, QueuedThreadPool threads,
                      ScheduledExecutorService timer, LongSupplier clock, LoopConnector loops, RequestRecords records,
-                     Quotas quotas, Authenticator authenticator) {
+                     Quotas quotas, Authenticator authenticator, ClientHandler.Factory ingress) {
         GatewaySettings g = config.gateway();
         client = httpClient(config, threads);
         addBean(client);
@@ -74,8 +72,7 @@ public final class ProxyPath extends ContainerLifeCycle {
         pools = directPools(config, metrics, loops, queues);
         context.dispatcher = new Dispatcher(context, client, pools, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(),
                 health, jms);
-        handler = new GatewayHandler(context, new Classifier(config), config.classification().customerHeader(), g.maxRequestBytes(),
-                TwinSplit.of(config));
+        handler = ingress.create(context, config);
     }
 
     /**
@@ -158,8 +155,7 @@ public final class ProxyPath extends ContainerLifeCycle {
 
     /** A new classification (rules, subscriptions, customer source) for the same classes, in force for the next request. */
     public void reclassify(SlagateConfig next) {
-        handler.setClassification(new Classifier(next), next.classification().customerHeader(),
-                TwinSplit.of(next));
+        handler.reclassify(next);
     }
 
     /**

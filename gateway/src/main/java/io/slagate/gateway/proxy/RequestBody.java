@@ -35,7 +35,7 @@ import org.eclipse.jetty.util.thread.Invocable;
  * body) the rest from the client. A whole body has a known length, so it goes upstream with
  * {@code Content-Length} whatever framing the client used.
  */
-final class RequestBody implements Runnable, Invocable {
+public final class RequestBody implements Runnable, Invocable {
     /** Answers the client with its fault: through its exchange, or, before it has one, unclassified. */
     private final Consumer<FaultReason> onFault;
     private final Request c2p;
@@ -58,10 +58,10 @@ final class RequestBody implements Runnable, Invocable {
     /** Bytes cut from the buffered part ({@link #cut}): the announced length is that much shorter upstream. */
     private int removed;
     /** What the body's SOAP header holds for the gateway, once read (null: not read). */
-    SecurityHeader.Read security;
+    public SecurityHeader.Read security;
 
     /** The bytes of the body read so far. */
-    int size() {
+    public int size() {
         return size;
     }
     private volatile boolean complete;
@@ -89,7 +89,7 @@ final class RequestBody implements Runnable, Invocable {
     }
 
     /** Whether the request announces a body (a length or a transfer coding); one that does not has none. */
-    static boolean announced(Request c2p) {
+    public static boolean announced(Request c2p) {
         return c2p.getLength() > 0 || c2p.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
     }
 
@@ -97,7 +97,7 @@ final class RequestBody implements Runnable, Invocable {
      * Reads {@code ex}'s body, then runs {@code admit}; or answers the client with its fault and never
      * runs it. {@code ex.body} is this reader from the start.
      */
-    static void read(GatewayExchange ex, long bufferLimit, long maxBytes, ScheduledExecutorService timer,
+    public static void read(GatewayExchange ex, long bufferLimit, long maxBytes, ScheduledExecutorService timer,
                      long timeoutMillis, boolean releaseBuffer, Runnable admit) {
         RequestBody b = new RequestBody(ex.request, ex::clientFault, bufferLimit, maxBytes, admit, releaseBuffer);
         ex.body = b; // before it is read: admission may follow at once, and reads it
@@ -108,7 +108,7 @@ final class RequestBody implements Runnable, Invocable {
      * Reads {@code c2p}'s body before it has an exchange (its credential may be in it), then runs {@code ready}; or gives
      * {@code onFault} the client's fault and never runs it.
      */
-    static void read(Request c2p, Consumer<FaultReason> onFault, long bufferLimit, long maxBytes,
+    public static void read(Request c2p, Consumer<FaultReason> onFault, long bufferLimit, long maxBytes,
                      ScheduledExecutorService timer, long timeoutMillis, boolean releaseBuffer, Consumer<RequestBody> ready) {
         RequestBody b = new RequestBody(c2p, onFault, bufferLimit, maxBytes, null, releaseBuffer).growing();
         b.admit = () -> ready.accept(b);
@@ -131,7 +131,7 @@ final class RequestBody implements Runnable, Invocable {
     }
 
     /** The buffered bytes (the first {@link #size} of them), for a reader of the SOAP header. */
-    byte[] buffered() {
+    public byte[] buffered() {
         return bytes;
     }
 
@@ -139,7 +139,7 @@ final class RequestBody implements Runnable, Invocable {
      * Takes the bytes {@code [from, to)} out of the buffered part (a credential the server is not to see): the body goes
      * upstream that much shorter.
      */
-    void cut(int from, int to) {
+    public void cut(int from, int to) {
         System.arraycopy(bytes, to, bytes, from, size - to);
         size -= to - from;
         removed += to - from;
@@ -232,7 +232,7 @@ final class RequestBody implements Runnable, Invocable {
     }
 
     /** Whether the whole body is here (so the client has nothing more to send on this request). */
-    boolean complete() {
+    public boolean complete() {
         return complete;
     }
 

@@ -1,4 +1,8 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.ingress;
+
+import io.slagate.gateway.proxy.GatewayContext;
+import io.slagate.gateway.proxy.GatewayExchange;
+import io.slagate.gateway.proxy.RequestBody;
 
 import io.slagate.config.AuthenticationSettings;
 import io.slagate.gateway.auth.Authenticator;

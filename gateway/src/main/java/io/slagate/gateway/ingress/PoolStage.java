@@ -1,4 +1,6 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.ingress;
+
+import io.slagate.gateway.proxy.GatewayContext;
 
 import io.slagate.gateway.soap.FaultReason;
 

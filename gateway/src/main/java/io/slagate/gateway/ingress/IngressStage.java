@@ -1,4 +1,4 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.ingress;
 
 /**
  * One step of a request's way in, with one job: it lets the request go on, answers it (a refusal), or waits for

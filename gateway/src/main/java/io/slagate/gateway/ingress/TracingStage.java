@@ -1,5 +1,9 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.ingress;
 
+import io.slagate.gateway.proxy.AccessLog;
+import io.slagate.gateway.proxy.GatewayContext;
+
+import io.slagate.gateway.trace.RequestSpan;
 import io.slagate.gateway.trace.TraceParent;
 import org.eclipse.jetty.http.HttpFields;
 
@@ -16,15 +20,12 @@ final class TracingStage implements IngressStage {
 
     @Override
     public Verdict apply(Ingress in) {
-        GatewayExchange ex = in.exchange;
         HttpFields headers = in.request.getHeaders();
-        if (context.tracer != null) {
-            ex.span = context.tracer.start(AccessLog.traceparent(headers));
-        }
-        if (ex.span != null) {
-            ex.startedTrace = ex.span.upstreamTraceparent();
+        RequestSpan span = context.tracer == null ? null : context.tracer.start(AccessLog.traceparent(headers));
+        if (span != null) {
+            in.exchange.trace(span, span.upstreamTraceparent());
         } else if (context.accessLog != null && context.accessLog.startTrace && !headers.contains("traceparent")) {
-            ex.startedTrace = TraceParent.started();
+            in.exchange.trace(null, TraceParent.started());
         }
         return Verdict.NEXT;
     }

@@ -1,4 +1,7 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.ingress;
+
+import io.slagate.gateway.proxy.GatewayContext;
+import io.slagate.gateway.proxy.GatewayExchange;
 
 import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.loop.LoopConnector;

@@ -1,4 +1,4 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.ingress;
 
 /** The request's deadline: its class's, or the one its client asks for within it. */
 final class DeadlineStage implements IngressStage {

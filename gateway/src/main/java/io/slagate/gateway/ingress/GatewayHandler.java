@@ -1,8 +1,10 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.ingress;
 
+import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.classify.Classifier;
 import io.slagate.gateway.classify.TwinSplit;
-import org.eclipse.jetty.server.Handler;
+import io.slagate.gateway.proxy.ClientHandler;
+import io.slagate.gateway.proxy.GatewayContext;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -14,16 +16,16 @@ import org.eclipse.jetty.util.Callback;
  * check, the body) returns, and the request resumes at the next stage on its own loop: no thread is held, and this
  * method returns at once.
  */
-final class GatewayHandler extends Handler.Abstract.NonBlocking {
+public final class GatewayHandler extends ClientHandler {
     private final GatewayContext context;
     private volatile Ingress.Classification classification;
     private final RefusalStage refusals;
     private final IngressStage[] stages;
 
-    GatewayHandler(GatewayContext context, Classifier classifier, String customerHeader, long maxRequestBytes,
-                   TwinSplit split) {
+    public GatewayHandler(GatewayContext context, SlagateConfig config) {
         this.context = context;
-        this.classification = new Ingress.Classification(classifier, customerHeader, split);
+        long maxRequestBytes = config.gateway().maxRequestBytes();
+        this.classification = classification(config);
         UsernameTokens tokens = context.authenticator == null ? null
                 : UsernameTokens.of(context, context.authenticator.settings(), maxRequestBytes);
         this.refusals = new RefusalStage(context, maxRequestBytes);
@@ -41,13 +43,17 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
         };
     }
 
-    /** Replaces the rules, subscriptions and customer source; requests already classified keep their class. */
-    void setClassification(Classifier classifier, String customerHeader, TwinSplit split) {
-        this.classification = new Ingress.Classification(classifier, customerHeader, split);
+    private static Ingress.Classification classification(SlagateConfig config) {
+        return new Ingress.Classification(new Classifier(config), config.classification().customerHeader(), TwinSplit.of(config));
     }
 
-    /** After this, new requests get a shutting-down fault; requests already accepted finish. */
-    void stopAccepting() {
+    @Override
+    public void reclassify(SlagateConfig next) {
+        this.classification = classification(next);
+    }
+
+    @Override
+    public void stopAccepting() {
         refusals.stopAccepting();
     }
 
@@ -65,9 +71,6 @@ final class GatewayHandler extends Handler.Abstract.NonBlocking {
                 return;
             }
         }
-        GatewayExchange ex = in.exchange;
-        if (ex.offer()) {
-            context.dispatcher.forward(ex);
-        }
+        in.exchange.enqueue();
     }
 }

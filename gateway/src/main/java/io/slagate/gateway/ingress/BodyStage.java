@@ -1,4 +1,8 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.ingress;
+
+import io.slagate.gateway.proxy.GatewayContext;
+import io.slagate.gateway.proxy.GatewayExchange;
+import io.slagate.gateway.proxy.RequestBody;
 
 import io.slagate.gateway.soap.FaultReason;
 
@@ -23,15 +27,15 @@ final class BodyStage implements IngressStage {
     public Verdict apply(Ingress in) {
         GatewayExchange ex = in.exchange;
         if (in.body != null) {
-            ex.body = in.body; // read before the customer was known: its credential was in it
-            return stripped(ex) ? Verdict.NEXT : Verdict.ANSWERED;
+            ex.body(in.body); // read before the customer was known: its credential was in it
+            return stripped(in) ? Verdict.NEXT : Verdict.ANSWERED;
         }
         if (!RequestBody.announced(in.request)) {
             return Verdict.NEXT;
         }
         RequestBody.read(ex, tokens == null ? context.clients.bufferedRequestBytes() : tokens.bufferLimit(), maxRequestBytes,
                 context.timer, context.clients.requestBodyTimeout().toMillis(), context.clients.releaseRequestBuffer(), () -> {
-                    if (stripped(ex)) {
+                    if (stripped(in)) {
                         handler.resume(in);
                     }
                 });
@@ -39,8 +43,9 @@ final class BodyStage implements IngressStage {
     }
 
     /** False when the body's security header was refused (the exchange answered with its fault). */
-    private boolean stripped(GatewayExchange ex) {
-        FaultReason refused = tokens == null ? null : tokens.strip(ex.request, ex.body);
+    private boolean stripped(Ingress in) {
+        GatewayExchange ex = in.exchange;
+        FaultReason refused = tokens == null ? null : tokens.strip(in.request, ex.body());
         if (refused != null) {
             ex.fault(refused);
             return false;

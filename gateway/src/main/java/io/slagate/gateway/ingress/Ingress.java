@@ -1,4 +1,7 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.ingress;
+
+import io.slagate.gateway.proxy.GatewayExchange;
+import io.slagate.gateway.proxy.RequestBody;
 
 import io.slagate.gateway.classify.Classifier;
 import io.slagate.gateway.classify.TwinSplit;

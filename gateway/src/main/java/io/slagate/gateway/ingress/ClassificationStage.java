@@ -1,4 +1,4 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.ingress;
 
 import io.slagate.gateway.soap.SoapVersion;
 import org.eclipse.jetty.http.HttpFields;

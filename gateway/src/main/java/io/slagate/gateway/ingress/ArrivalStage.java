@@ -1,6 +1,8 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.ingress;
 
-import io.slagate.gateway.loop.LoopConnector;
+import io.slagate.gateway.proxy.GatewayContext;
+import io.slagate.gateway.proxy.GatewayExchange;
+
 
 /**
  * The request counts as its class's arrival; a refused one is answered with its fault (and logged), any other
@@ -24,11 +26,8 @@ final class ArrivalStage implements IngressStage {
             }
             return Verdict.ANSWERED;
         }
-        GatewayExchange ex = new GatewayExchange(context, in.cls, in.now, in.request, in.response, in.callback, in.version,
-                in.customer);
-        ex.loop = LoopConnector.loopOf(in.request.getConnectionMetaData().getConnection().getEndPoint());
-        ex.operation = in.operation;
-        in.exchange = ex;
+        in.exchange = new GatewayExchange(context, in.cls, in.now, in.request, in.response, in.callback, in.version,
+                in.customer, in.operation);
         return Verdict.NEXT;
     }
 }

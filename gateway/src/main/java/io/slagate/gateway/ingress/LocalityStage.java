@@ -1,4 +1,6 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.ingress;
+
+import io.slagate.gateway.proxy.GatewayContext;
 
 import io.slagate.gateway.locality.LocalityLearner;
 
@@ -24,7 +26,7 @@ final class LocalityStage implements IngressStage {
         int type = key == null ? -1 : learner.arrived(key);
         in.exchange.requestType(type);
         if (type < 0 && key != null) {
-            in.exchange.localityKey = key;
+            in.exchange.localityKey(key);
         }
         return Verdict.NEXT;
     }
