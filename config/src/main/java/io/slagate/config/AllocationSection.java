@@ -12,7 +12,6 @@ final class AllocationSection {
     }
 
     static StaticAllocation allocation(ConfigNode a, List<TrafficClassConfig> classes, List<ServerConfig> servers) {
-        a.allowOnly("weights", "caps");
         Set<String> classNames = new HashSet<>();
         classes.forEach(tc -> classNames.add(tc.name()));
         Map<String, Double> weights = new LinkedHashMap<>();

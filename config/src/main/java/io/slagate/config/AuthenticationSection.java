@@ -16,8 +16,6 @@ final class AuthenticationSection {
             return AuthenticationSettings.OFF;
         }
         ConfigNode a = g.object("authentication");
-        a.allowOnly("mode", "realm", "basic", "apiKey", "jwt", "clientCertificate", "revocation", "cache", "workers", "failures",
-                "failuresPerName", "successes", "forwardCredentials", "identityHeader", "wsSecurity");
         AuthenticationSettings d = AuthenticationSettings.OFF;
         AuthenticationSettings.Mode mode = a.choice("mode", AuthenticationSettings.Mode.REQUIRED,
                 s -> switch (s) {
@@ -33,14 +31,12 @@ final class AuthenticationSection {
         String htpasswd = null;
         if (!a.child("basic").isMissing()) {
             ConfigNode b = a.object("basic");
-            b.allowOnly("htpasswd");
             htpasswd = ConfigLoader.readable(b, "htpasswd", b.requiredString("htpasswd"));
         }
         String keyHeader = null;
         String keys = null;
         if (!a.child("apiKey").isMissing()) {
             ConfigNode k = a.object("apiKey");
-            k.allowOnly("header", "file");
             keyHeader = k.string("header", "X-Api-Key");
             if (keyHeader != null && !ConfigLoader.HEADER.matcher(keyHeader).matches()) {
                 k.problem("header", keyHeader, "must be an HTTP header name, e.g. X-Api-Key");
@@ -53,7 +49,6 @@ final class AuthenticationSection {
             cert = a.choice("clientCertificate", null, s -> List.of(CLIENT_CERTIFICATE).contains(s) ? s : null, CLIENT_CERTIFICATE);
         }
         ConfigNode c = a.object("cache");
-        c.allowOnly("entries", "ttl");
         String identity = a.string("identityHeader", null);
         if (identity != null && !ConfigLoader.HEADER.matcher(identity).matches()) {
             a.problem("identityHeader", identity, "must be an HTTP header name, e.g. X-Authenticated-Customer");
@@ -74,7 +69,6 @@ final class AuthenticationSection {
     /** {@code name: {rate, burst}}: a generic cell rate. */
     private static AuthenticationSettings.Limit limit(ConfigNode a, String name, AuthenticationSettings.Limit d) {
         ConfigNode f = a.object(name);
-        f.allowOnly("rate", "burst");
         return new AuthenticationSettings.Limit(f.number("rate", d.rate(), 0.001, 1e6), f.integer("burst", d.burst(), 1, 1_000_000));
     }
 
@@ -83,14 +77,12 @@ final class AuthenticationSection {
             return AuthenticationSettings.Revocation.NONE;
         }
         ConfigNode r = a.object("revocation");
-        r.allowOnly("crl", "denyList");
         return new AuthenticationSettings.Revocation(ConfigLoader.existingFile(r, "crl"), ConfigLoader.existingFile(r, "denyList"));
     }
 
     private static AuthenticationSettings.WsSecurity wsSecurity(ConfigNode a, String htpasswd) {
         AuthenticationSettings.WsSecurity d = AuthenticationSettings.WsSecurity.OFF;
         ConfigNode w = a.object("wsSecurity");
-        w.allowOnly("usernameToken", "maxHeaderBytes", "clockSkew");
         boolean token = w.bool("usernameToken", false);
         if (token && htpasswd == null) {
             w.problem("usernameToken", true, "needs basic.htpasswd: a UsernameToken's password is checked against it");
@@ -101,7 +93,6 @@ final class AuthenticationSection {
     }
 
     private static AuthenticationSettings.JwtSettings jwt(ConfigNode j) {
-        j.allowOnly("jwks", "issuer", "audience", "claim", "clockSkew", "refresh");
         String jwks = j.requiredString("jwks");
         if (jwks != null && (jwks.startsWith("https://") || jwks.startsWith("http://"))) {
             URI u;

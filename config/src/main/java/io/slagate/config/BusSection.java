@@ -13,7 +13,6 @@ final class BusSection {
     }
 
     static BusSettings bus(ConfigNode b) {
-        b.allowOnly("url", "embedded", "listen", "user", "passwordEnv", "accounts", "tls", "gatewayAccounts", "network", "plaintext");
         boolean embedded = b.bool("embedded", true);
         String url = b.string("url", "vm://slagate");
         if (url != null && !url.matches("(vm|tcp|ssl|nio|nio\\+ssl|failover|auto|auto\\+ssl):.*")) {
@@ -28,7 +27,6 @@ final class BusSection {
         String password = ConfigLoader.secretFromEnv(b, b.string("passwordEnv", null));
         List<BusAccount> accounts = new ArrayList<>();
         for (ConfigNode a : b.list("accounts")) {
-            a.allowOnly("user", "role", "passwordEnv");
             String u = a.requiredString("user");
             String role = a.string("role", null);
             if (role == null || !BusAccount.ROLES.contains(role)) {
@@ -122,7 +120,6 @@ final class BusSection {
     }
 
     static BusTls busTls(ConfigNode t) {
-        t.allowOnly("keyStore", "keyStoreType", "keyStorePasswordEnv", "trustStore", "trustStoreType", "trustStorePasswordEnv");
         String keyStore = ConfigLoader.existingFile(t, "keyStore");
         String keyPassword = null;
         if (keyStore != null) {

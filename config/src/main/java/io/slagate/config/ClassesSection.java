@@ -31,8 +31,6 @@ final class ClassesSection {
 
     /** One class: its name (unique), its goal (a mean, a percentile, both, or none if discretionary), its utility and its queue. */
     private static TrafficClassConfig trafficClass(ConfigNode c, Set<String> names, String[] discretionaryName) {
-        c.allowOnly(ConfigLoader.PERCENTILE_KEY, "pNN (a percentile goal, e.g. p95: 300ms)", "name", "target", "utility",
-                "queueBound", "queueTimeout", "pool", "fairness", "customerQueueBound", "deadline", "importance", "discretionary");
         String name = c.requiredString("name");
         if (name != null && !ConfigLoader.NAME.matcher(name).matches()) {
             c.problem("name", name, "must be 1-64 letters, digits, '.', '_' or '-'");
@@ -107,10 +105,7 @@ final class ClassesSection {
     /** The class's percentile goal, or null; at most one per class, its percentile in (0, 100). */
     static PercentileGoal percentileGoal(ConfigNode c) {
         PercentileGoal goal = null;
-        for (String key : c.keys()) {
-            if (!ConfigLoader.PERCENTILE_KEY.matcher(key).matches()) {
-                continue;
-            }
+        for (String key : c.keysMatching(ConfigLoader.PERCENTILE_KEY, "pNN (a percentile goal, e.g. p95: 300ms)")) {
             double p = Double.parseDouble(key.substring(1));
             if (!(p > 0 && p < 100)) {
                 c.problem(key, key, "is not a percentile in (0, 100); write e.g. p95: 300ms or p99.9: 2s");
@@ -140,7 +135,6 @@ final class ClassesSection {
         }
         List<String> keys = new ArrayList<>(p.parameterNames());
         keys.add("type");
-        u.allowOnly(keys.toArray(String[]::new));
         Map<String, Double> params = new LinkedHashMap<>(p.parameters());
         for (String name : p.parameterNames()) {
             params.put(name, u.number(name, p.parameters().get(name), -1e12, 1e12));

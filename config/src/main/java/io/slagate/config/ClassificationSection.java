@@ -14,7 +14,6 @@ final class ClassificationSection {
     }
 
     static ClassificationConfig classification(ConfigNode c, List<TrafficClassConfig> classes) {
-        c.allowOnly("customerFrom", "subscriptions", "defaultGrade", "rules", "defaultClass", "grades", "customers");
         Set<String> classNames = new HashSet<>();
         classes.forEach(tc -> classNames.add(tc.name()));
         String from = c.string("customerFrom", "basic");
@@ -32,7 +31,6 @@ final class ClassificationSection {
         ConfigLoader.safeText(c, "defaultGrade", defaultGrade);
         List<RuleConfig> rules = new ArrayList<>();
         for (ConfigNode r : c.list("rules")) {
-            r.allowOnly("customer", "service", "operation", "grade", "class");
             String cls = r.requiredString("class");
             if (cls != null && !classNames.isEmpty() && !classNames.contains(cls)) {
                 r.problem("class", cls, "is not a configured class; classes: " + String.join(", ", ConfigLoader.sorted(classNames)));

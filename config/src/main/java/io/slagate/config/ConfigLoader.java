@@ -100,8 +100,9 @@ public final class ConfigLoader {
         String source = file.toString();
         List<String> problems = new ArrayList<>();
         ConfigNode top = new ConfigNode(root(read(file), source, YAML), "", problems);
-        top.allowOnly("gateway", "servers", "classes", "classification", "allocation", "bus", "controller", "console");
-        BusSettings bus = BusSection.bus(top.object("bus"));
+        ConfigNode section = top.object("bus");
+        BusSettings bus = BusSection.bus(section);
+        section.reportUnknownKeys(); // the other sections are the node's, not checked here
         if (!problems.isEmpty()) {
             throw new ConfigException(source, problems);
         }
@@ -172,7 +173,6 @@ public final class ConfigLoader {
     }
 
     private static SlagateConfig parse(ConfigNode top, List<String> problems, String source) {
-        top.allowOnly("gateway", "servers", "classes", "classification", "allocation", "bus", "controller", "console");
         GatewaySettings gateway = GatewaySection.gateway(top.object("gateway"));
         List<ServerConfig> servers = ServersSection.servers(top);
         List<TrafficClassConfig> classes = ClassesSection.classes(top);
@@ -183,6 +183,7 @@ public final class ConfigLoader {
         ConsoleSettings console = ConsoleSection.console(top.object("console"));
         CrossChecks.crossCheck(top, servers, classes, gateway, controller);
         IdentityChecks.check(top, gateway, servers, classification, bus);
+        top.reportUnknownKeys();
         if (!problems.isEmpty()) {
             throw new ConfigException(source, problems);
         }

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,22 +32,34 @@ final class ConfigNode {
     private final DeclaredKeys declared;
     /** Whether this mapping's keys are names its user chose ({@link #namesChosen}). */
     private final boolean chosen;
+    /** The keys the reading looked up, per mapping of the whole document ({@link #reportUnknownKeys}). */
+    private final KnownKeys known;
 
     ConfigNode(JsonNode node, String path, List<String> problems) {
         this(node, path, problems, path, null);
     }
 
     ConfigNode(JsonNode node, String path, List<String> problems, String shape, DeclaredKeys declared) {
-        this(node, path, problems, shape, declared, false);
+        this(node, path, problems, shape, declared, false, new KnownKeys());
     }
 
-    private ConfigNode(JsonNode node, String path, List<String> problems, String shape, DeclaredKeys declared, boolean chosen) {
+    private ConfigNode(JsonNode node, String path, List<String> problems, String shape, DeclaredKeys declared, boolean chosen,
+                       KnownKeys known) {
         this.node = node;
         this.path = path;
         this.problems = problems;
         this.shape = shape;
         this.declared = declared;
         this.chosen = chosen;
+        this.known = known;
+    }
+
+    /**
+     * Reports, under this node, every key of a mapping the reading looked into that it never looked up: a key is
+     * declared where it is read, and a typo must not be silently ignored. Called once the reading is done.
+     */
+    void reportUnknownKeys() {
+        known.report(node, path, problems);
     }
 
     /**
@@ -56,7 +67,7 @@ final class ConfigNode {
      * the same; only what a recorder is told differs.
      */
     ConfigNode namesChosen() {
-        return new ConfigNode(node, path, problems, shape + ".*", declared, true);
+        return new ConfigNode(node, path, problems, shape + ".*", declared, true, known);
     }
 
     /** The shape of key {@code name} here. */
@@ -68,7 +79,7 @@ final class ConfigNode {
         if (declared != null) {
             declared.accessed(childShape);
         }
-        return new ConfigNode(child, childPath, problems, childShape, declared);
+        return new ConfigNode(child, childPath, problems, childShape, declared, false, known);
     }
 
     /** Records a value read here, with its type, default and bounds (when a recorder is set). */
@@ -110,10 +121,12 @@ final class ConfigNode {
     }
 
     void problem(String key, Object value, String allowed) {
+        looked(key);
         problems.add(key(key) + ": " + show(value) + " " + allowed);
     }
 
     void missing(String key, String what) {
+        looked(key);
         problems.add(key(key) + ": missing; " + what);
     }
 
@@ -121,39 +134,67 @@ final class ConfigNode {
         problems.add((path.isEmpty() ? "(top level)" : path) + ": " + message);
     }
 
-    /** Reports keys that this object does not know: a typo must not be silently ignored. */
-    void allowOnly(String... keys) {
-        allowOnly(null, null, keys);
-    }
-
-    /** As {@link #allowOnly(String...)}, and also any key matching {@code pattern} (described by {@code patternText}). */
-    void allowOnly(Pattern pattern, String patternText, String... keys) {
-        if (declared != null && !chosen) { // the keys of a mapping of chosen names are the user's, not the loader's
-            declared.allowed(shape, List.of(keys), patternText);
-        }
-        if (isMissing() || !node.isObject()) {
-            return;
-        }
-        Set<String> allowed = Set.of(keys);
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            String name = it.next();
-            if (!allowed.contains(name) && (pattern == null || !pattern.matcher(name).matches())) {
-                problems.add(key(name) + ": unknown key; allowed here: " + String.join(", ", new TreeSet<>(allowed))
-                        + (patternText == null ? "" : ", " + patternText));
+    /** The reading looked up {@code name} here: a key the loader knows at this place. */
+    private void looked(String name) {
+        if (!isMissing() && node.isObject()) {
+            known.named(node, name);
+            // the keys of a mapping of chosen names are the user's, and a pattern's are the pattern's: not the loader's keys
+            if (declared != null && !chosen && !known.byUser(node, name)) {
+                declared.allowed(shape, List.of(name), null);
             }
         }
     }
 
-    /** The keys of this mapping (none when it is missing or not a mapping). */
+    /** The keys the reading looked up in this mapping so far. */
+    Set<String> lookedUp() {
+        return isMissing() ? Set.of() : known.named(node);
+    }
+
+    /**
+     * Keys present here, not looked up here, that belong elsewhere ({@code names}: where the reading looked them up):
+     * each reported with {@code why}, rather than as an unknown key.
+     */
+    void misplaced(Set<String> names, String why) {
+        if (isMissing() || !node.isObject()) {
+            return;
+        }
+        Set<String> here = known.named(node);
+        for (String name : names) {
+            if (!here.contains(name) && node.has(name)) {
+                problem(name, node.get(name).isValueNode() ? node.get(name).asText() : node.get(name), why);
+            }
+        }
+    }
+
+    /** The keys of this mapping that match {@code pattern} (described by {@code text}, e.g. {@code pNN}): known here. */
+    List<String> keysMatching(Pattern pattern, String text) {
+        List<String> out = new ArrayList<>();
+        if (!isMissing() && node.isObject()) {
+            known.pattern(node, pattern, text);
+            if (declared != null) {
+                declared.allowed(shape, List.of(), text);
+            }
+            node.fieldNames().forEachRemaining(k -> {
+                if (pattern.matcher(k).matches()) {
+                    out.add(k);
+                }
+            });
+        }
+        return out;
+    }
+
+    /** The keys of this mapping, names its user chose (none when it is missing or not a mapping). */
     List<String> keys() {
         List<String> out = new ArrayList<>();
         if (!isMissing() && node.isObject()) {
+            known.chosen(node);
             node.fieldNames().forEachRemaining(out::add);
         }
         return out;
     }
 
     ConfigNode child(String name) {
+        looked(name);
         JsonNode child = (isMissing() || !node.isObject()) ? null : node.get(name);
         return at(child, key(name), shapeOf(name));
     }
@@ -163,7 +204,7 @@ final class ConfigNode {
         ConfigNode child = child(name);
         if (!child.isMissing() && !child.node.isObject()) {
             problems.add(child.path + ": " + show(child.node) + " must be a mapping of keys to values");
-            return new ConfigNode(null, child.path, problems, child.shape, declared);
+            return new ConfigNode(null, child.path, problems, child.shape, declared, false, known);
         }
         return child;
     }
@@ -195,6 +236,7 @@ final class ConfigNode {
         if (isMissing() || !node.isObject()) {
             return out;
         }
+        known.chosen(node);
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             out.put(e.getKey(), at(e.getValue(), key(e.getKey()), DeclaredKeys.shape(shape, "*")));

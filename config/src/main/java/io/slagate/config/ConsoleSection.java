@@ -8,7 +8,6 @@ final class ConsoleSection {
     }
 
     static ConsoleSettings console(ConfigNode c) {
-        c.allowOnly("listen", "usersFile", "sessionTimeout");
         HostPort listen = GatewaySection.hostPort(c, "listen", new HostPort("127.0.0.1", 8082));
         String users = c.string("usersFile", "console-users.json");
         Duration timeout = c.duration("sessionTimeout", Duration.ofHours(8), Duration.ofMinutes(1), Duration.ofDays(30));

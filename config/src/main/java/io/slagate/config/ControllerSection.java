@@ -12,9 +12,6 @@ final class ControllerSection {
     }
 
     static ControllerSettings controller(ConfigNode c) {
-        c.allowOnly("cycle", "combining", "model", "resolution", "minWeight", "gatewayExpiry", "damping", "maxGateways",
-                "correctionBound", "minGain", "forecast", "capacityStabilization", "reconfiguration", "tuning",
-                "solve");
         Duration cycle = c.duration("cycle", Duration.ofSeconds(5), Duration.ofMillis(20), Duration.ofHours(1));
         Combining combining = c.choice("combining", Combining.SUM, Combining::parse, "sum", "min");
         String model = c.string("model", "auto");
@@ -84,7 +81,6 @@ final class ControllerSection {
     }
 
     static ReconfigurationSettings reconfiguration(ConfigNode r) {
-        r.allowOnly("every", "high", "low", "dwell", "minServers");
         ReconfigurationSettings d = ReconfigurationSettings.DEFAULTS;
         Duration every = r.duration("every", d.every(), Duration.ofMillis(100), Duration.ofHours(24));
         double high = r.number("high", d.high(), 0.01, 10);

@@ -18,11 +18,6 @@ final class GatewaySection {
     }
 
     static GatewaySettings gateway(ConfigNode g) {
-        g.allowOnly("id", "listen", "admin", "scheduler", "loadBalancing", "faultStatus", "maxRequestBytes",
-                "connectTimeout", "serverTimeout", "health", "stats", "headerTimeout", "maxConnections", "tls",
-                "bufferedRequestBytes", "requestBodyTimeout", "minRequestDataRate", "bufferedResponseBytes",
-                "responseWriteTimeout", "trustedProxies", "underscoreHeaders", "requestBufferBytes", "releaseRequestBuffer", "listener", "adminDump", "localLimit", "locality", "flashCrowd",
-                "loops", "upstreamReuse", "maxUpstreamConnections", "startupCaps", "managerTimeout", "accessLog", "authentication", "tracing");
         String id = g.string("id", "gw1");
         if (id != null && !ConfigLoader.NAME.matcher(id).matches()) {
             g.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -37,7 +32,6 @@ final class GatewaySection {
         Duration connect = g.duration("connectTimeout", Duration.ofSeconds(2), Duration.ofMillis(10), Duration.ofMinutes(5));
         Duration server = g.duration("serverTimeout", Duration.ofSeconds(30), Duration.ofMillis(10), ConfigLoader.MAX_TIMEOUT);
         ConfigNode h = g.object("health");
-        h.allowOnly("failuresToEject", "backoff", "maxBackoff");
         HealthSettings health = new HealthSettings(
                 h.integer("failuresToEject", 3, 1, 1000),
                 h.duration("backoff", Duration.ofSeconds(1), Duration.ofMillis(10), ConfigLoader.MAX_TIMEOUT),
@@ -47,7 +41,6 @@ final class GatewaySection {
                     "must be at least health.backoff (" + ConfigNode.human(health.backoff()) + ")");
         }
         ConfigNode st = g.object("stats");
-        st.allowOnly("reportingInterval", "window");
         StatsSettings stats = new StatsSettings(
                 st.duration("reportingInterval", Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMinutes(10)),
                 st.duration("window", Duration.ofSeconds(30), Duration.ofMillis(50), Duration.ofHours(1)));
@@ -60,7 +53,6 @@ final class GatewaySection {
         TlsSettings tls = null;
         if (!g.child("tls").isMissing()) {
             ConfigNode t = g.object("tls");
-            t.allowOnly("keyStore", "type", "passwordEnv", "trustStore", "trustStoreType", "trustStorePasswordEnv");
             String ks = ConfigLoader.readable(t, "keyStore", t.requiredString("keyStore"));
             tls = new TlsSettings(ks, t.string("type", "PKCS12"), ConfigLoader.secretFromEnv(t, t.requiredString("passwordEnv")),
                     ConfigLoader.existingFile(t, "trustStore"), t.string("trustStoreType", "PKCS12"),
@@ -83,7 +75,6 @@ final class GatewaySection {
             return TracingSettings.OFF;
         }
         ConfigNode t = g.object("tracing");
-        t.allowOnly("endpoint", "sampling", "serviceName", "exportInterval", "maxQueuedSpans", "headersEnv");
         TracingSettings d = TracingSettings.OFF;
         String endpoint = t.requiredString("endpoint");
         URI uri = null;
@@ -133,7 +124,6 @@ final class GatewaySection {
             return AccessLogSettings.OFF;
         }
         ConfigNode a = g.object("accessLog");
-        a.allowOnly("to", "format", "maxFileSize", "maxHistory", "startTrace");
         AccessLogSettings d = AccessLogSettings.OFF;
         String to = a.string("to", "stdout");
         if (to == null || to.isBlank()) {
@@ -199,7 +189,6 @@ final class GatewaySection {
             return null;
         }
         ConfigNode f = g.object("flashCrowd");
-        f.allowOnly("factor", "minRate", "maxDuration", "protect");
         double factor = f.number("factor", 5, 1.5, 1000);
         double minRate = f.number("minRate", 5, 0.01, 1e6);
         Duration max = f.duration("maxDuration", Duration.ofMinutes(2), Duration.ofSeconds(5), Duration.ofHours(24));
@@ -231,7 +220,6 @@ final class GatewaySection {
 
     static LocalitySettings locality(ConfigNode g, Map<String, LoadBalancing> perPool) {
         ConfigNode l = g.object("locality");
-        l.allowOnly("epsilon", "key", "workingSetHeader", "remapInterval");
         LocalitySettings d = LocalitySettings.DEFAULTS;
         double epsilon = l.number("epsilon", d.epsilon(), -1e9, 100);
         if (!(epsilon > 0)) {

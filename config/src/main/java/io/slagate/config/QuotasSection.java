@@ -29,7 +29,6 @@ final class QuotasSection {
                         + String.join(", ", ConfigLoader.sorted(known)));
                 continue;
             }
-            q.allowOnly("rate", "burst");
             String text = q.requiredString("rate");
             if (text == null) {
                 continue;

@@ -20,7 +20,6 @@ final class ServersSection {
         }
         Set<String> ids = new HashSet<>();
         for (ConfigNode s : list) {
-            s.allowOnly("id", "url", "concurrency", "pool", "pools", "healthPath");
             String id = s.requiredString("id");
             if (id != null && !ConfigLoader.NAME.matcher(id).matches()) {
                 s.problem("id", id, "must be 1-64 letters, digits, '.', '_' or '-'");
@@ -75,7 +74,6 @@ final class ServersSection {
         int max = AutoConcurrency.DEFAULT_MAX;
         int start = 1;
         if (c.isObject()) {
-            c.allowOnly("auto", "min", "max", "start");
             if (!c.bool("auto", false)) {
                 c.problemHere("a mapping here is the automatic N_s: {auto: true, min: 1, max: 200, start: 10}; for a fixed N_s write a number");
                 return null;

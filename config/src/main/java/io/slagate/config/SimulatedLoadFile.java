@@ -43,7 +43,6 @@ public final class SimulatedLoadFile {
         }
         List<String> problems = new ArrayList<>();
         ConfigNode top = new ConfigNode(root, "", problems);
-        top.allowOnly("seeds", "servers", "classes", "phases");
         int seeds = top.integer("seeds", 10, 1, 10_000);
         Map<String, SimulatedLoad.ServerLoad> servers = new LinkedHashMap<>();
         top.entries("servers").forEach((id, n) -> {
@@ -57,7 +56,6 @@ public final class SimulatedLoadFile {
             if (config.classIndex(name) < 0) {
                 n.problemHere("the configuration has no class " + name);
             }
-            n.allowOnly("customer", "think", "work");
             String customer = n.string("customer", null);
             classes.put(name, new SimulatedLoad.ClassLoad(customer, time(n.object("think")), time(n.object("work"))));
         });
@@ -72,6 +70,7 @@ public final class SimulatedLoadFile {
         for (int i = 0; i < list.size(); i++) {
             phases.add(phase(list.get(i), i, classes));
         }
+        top.reportUnknownKeys();
         if (!problems.isEmpty()) {
             throw new ConfigException(source, problems);
         }
@@ -79,20 +78,17 @@ public final class SimulatedLoadFile {
     }
 
     private static SimulatedLoad.ServerLoad server(ConfigNode n) {
-        n.allowOnly("discipline", "processors", "speed", "slowdown");
         String d = n.string("discipline", "delay");
         if (!List.of("delay", "ps", "fcfs").contains(d)) {
             n.problem("discipline", d, "must be delay, ps or fcfs");
         }
         ConfigNode slow = n.object("slowdown");
-        slow.allowOnly("at", "speed");
         double at = slow.isMissing() ? -1 : slow.duration("at", Duration.ZERO, Duration.ZERO, MAX_PHASE).toNanos() / 1e9;
         return new SimulatedLoad.ServerLoad(d, n.integer("processors", 1, 1, 100_000), n.number("speed", 1, 1e-3, 1e3), at,
                 slow.number("speed", 1, 1e-3, 1e3));
     }
 
     private static SimulatedLoad.Time time(ConfigNode n) {
-        n.allowOnly("type", "mean", "cv", "p", "longMean");
         String type = n.string("type", "exponential");
         if (!List.of("exponential", "lognormal", "bimodal", "fixed").contains(type)) {
             n.problem("type", type, "must be exponential, lognormal, bimodal or fixed");
@@ -106,7 +102,6 @@ public final class SimulatedLoadFile {
     }
 
     private static SimulatedLoad.Phase phase(ConfigNode n, int i, Map<String, SimulatedLoad.ClassLoad> classes) {
-        n.allowOnly("name", "duration", "clients", "rates");
         String name = n.string("name", "phase " + (i + 1));
         if (n.child("duration").isMissing()) {
             n.missing("duration", "how long the phase lasts, e.g. 10m");

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** The {@code controller.tuning:} section: partitions, knobs and the search's settings. */
 final class TuningSection {
@@ -16,8 +18,6 @@ final class TuningSection {
     /** Tuning knobs slagate sets itself on a side: N_s of its servers, the queue timeout of its classes (seconds). */
     static final List<String> GATEWAY_KNOBS = List.of("concurrency", "queueTimeout");
 
-    static final String[] WORK_LINE_KEYS = {"safe", "experimental", "share", "twins", "knobs", "best", "interleaved"};
-
     /**
      * {@code controller.tuning}: checked here; its pools and classes against the rest in crossCheck. Either one work line
      * (its pools, twins and knobs beside the search settings) or {@code partitions}: a name → work line each, every one
@@ -25,18 +25,6 @@ final class TuningSection {
      */
     static List<TuningSettings> tuning(ConfigNode t) {
         ConfigNode parts = t.object("partitions");
-        if (parts.isMissing()) {
-            t.allowOnly("strategy", "period", "settle", "minGain", "abortDrop", "stallTrials", "drift", "safe", "experimental", "share",
-                    "twins", "knobs", "best", "partitions", "interleaved");
-        } else {
-            t.allowOnly("strategy", "period", "settle", "minGain", "abortDrop", "stallTrials", "drift", "safe", "experimental", "share",
-                    "twins", "knobs", "best", "partitions", "interleaved");
-            for (String k : WORK_LINE_KEYS) {
-                if (!t.child(k).isMissing()) {
-                    t.problem(k, t.child(k).text(), "belongs in each partition when partitions are given (each work line has its own)");
-                }
-            }
-        }
         String strategy = t.string("strategy", "simplex");
         if (strategy != null && !List.of("simplex", "hill", "restarts").contains(strategy)) {
             t.problem("strategy", strategy, "is not allowed; use one of: simplex, hill, restarts");
@@ -56,6 +44,7 @@ final class TuningSection {
         if (parts.keys().isEmpty()) {
             t.missing("partitions", "at least one partition: {name: {safe: POOL, experimental: POOL, twins: {...}, knobs: [...]}}");
         }
+        Set<String> workLineKeys = new TreeSet<>();
         for (Map.Entry<String, ConfigNode> e : parts.entries().entrySet()) {
             if (!e.getKey().matches("[A-Za-z0-9_-]{1,64}")) {
                 parts.problem(e.getKey(), e.getKey(), "is not a partition name: letters, digits, '-' and '_', at most 64");
@@ -66,16 +55,15 @@ final class TuningSection {
                 continue;
             }
             out.add(workLine(e.getValue(), e.getKey(), strategy, period, settle, minGain, abortDrop, stall, drift));
+            workLineKeys.addAll(e.getValue().lookedUp());
         }
+        t.misplaced(workLineKeys, "belongs in each partition when partitions are given (each work line has its own)");
         return out;
     }
 
     /** One work line of the tuner: its two pools, the share of each class on the experimental one, twins, knobs, best. */
     static TuningSettings workLine(ConfigNode t, String name, String strategy, Duration period, Duration settle,
                                            double minGain, double abortDrop, int stall, double drift) {
-        if (!TuningSettings.DEFAULT.equals(name)) {
-            t.allowOnly(WORK_LINE_KEYS);
-        }
         // the operator's consent to trials on all traffic, with no safe side (the controller's own knobs are global)
         boolean interleaved = t.bool("interleaved", false);
         String safe = null;
@@ -119,7 +107,6 @@ final class TuningSection {
 
     /** One knob of a work line: a backend's (through its admin path), slagate's own on a side, or the controller's. */
     private static TuningSettings.Knob knob(ConfigNode k, boolean interleaved) {
-        k.allowOnly("name", "path", "min", "max", "integer", "timeout", "choices");
         String knob = k.requiredString("name");
         String path = k.string("path", null);
         boolean controllerKnob = path == null && TuningSettings.CONTROLLER_KNOBS.contains(knob);
@@ -193,7 +180,6 @@ final class TuningSection {
                     best.put(k.name(), v);
                 }
             }
-            bestNode.namesChosen().allowOnly(knobs.stream().map(TuningSettings.Knob::name).filter(Objects::nonNull).toArray(String[]::new));
         }
         return best;
     }

@@ -15,12 +15,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The loader, its allow-lists and docs/CONFIGURATION.md held to one declaration at every depth. Two documents
+ * The loader and docs/CONFIGURATION.md held to one declaration at every depth. A key is declared once, where the loader
+ * reads it (its name, type, default and bounds); what a mapping accepts is what the reading looked up there
+ * ({@link KnownKeys}), so no section keeps a list of its keys beside the reads. Two documents
  * (src/test/resources/every-key*.yaml) use every key the loader reads; a reading of them with a recorder
- * ({@link DeclaredKeys}) gives each object's allow-list and each value's shape, type and default. Then: every allowed
- * key is read; every key read is allowed; every key read has its row in the reference, with the default the loader
- * uses; every row names a key the loader reads. List items are written {@code []} and names a user chooses {@code *}
- * ({@code classification.grades.*.rate}).
+ * ({@link DeclaredKeys}) gives each mapping's keys and each value's shape, type and default. Then: every key read has
+ * its row in the reference, with the default the loader uses; every row names a key the loader reads. List items are
+ * written {@code []} and names a user chooses {@code *} ({@code classification.grades.*.rate}).
  */
 class ConfigurationReferenceTest {
     private static final Path DOC = Path.of("..", "docs", "CONFIGURATION.md");
@@ -112,6 +113,22 @@ class ConfigurationReferenceTest {
             }
         }
         assertEquals(Set.of(), refused, "keys the loader reads that its allow-list refuses (no file could set them)");
+    }
+
+    /** The one place: no section lists its keys beside the reads that declare them. */
+    @Test
+    void noSection_listsItsKeysBesideTheirReads() throws IOException {
+        Pattern list = Pattern.compile("allowOnly\\(|String\\[\\] \\w*KEYS\\b|List<String> \\w*KEYS\\b");
+        Set<String> found = new TreeSet<>();
+        try (var files = Files.list(Path.of("src/main/java/io/slagate/config"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                Matcher m = list.matcher(Files.readString(f));
+                while (m.find()) {
+                    found.add(f.getFileName() + ": " + m.group());
+                }
+            }
+        }
+        assertEquals(Set.of(), found, "a list of keys beside their reads: declare a key once, where it is read");
     }
 
     @Test
