@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,23 @@ class SimulateCommandTest {
         assertTrue(undamped.out().contains("twin B seeds 3 "), undamped.out());
         LauncherTest.Outcome typo = LauncherTest.run("simulate", "--experiment", "B", "--controller", "dampign: 1.0");
         assertTrue(typo.code() != 0 && typo.err().contains("dampign"), typo.err());
+    }
+
+    @Test
+    void experimentB_writesTheControllersSplitAtEveryCycle(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("weights.csv");
+        LauncherTest.Outcome o = LauncherTest.run("simulate", "--experiment", "B", "--seeds", "2", "--phase-seconds", "100",
+                "--first-seed", "7", "--weights", csv.toString());
+        assertEquals(0, o.code(), o.err());
+        List<String> lines = Files.readAllLines(csv);
+        assertEquals("seed,second,phase,premium,basic", lines.get(0));
+        // 4 phases of 100 paper-seconds at a 5 s cycle: about 80 cycles per seed, both seeds, each split summing to 1
+        assertTrue(lines.stream().filter(l -> l.startsWith("7,")).count() >= 70, lines.size() + " lines");
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("8,") && l.contains(",Φ_D,")), "the second seed reaches the last phase");
+        for (String l : lines.subList(1, lines.size())) {
+            String[] f = l.split(",");
+            assertEquals(1.0, Double.parseDouble(f[3]) + Double.parseDouble(f[4]), 0.002, l);
+        }
     }
 
     @Test

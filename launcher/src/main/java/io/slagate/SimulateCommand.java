@@ -36,6 +36,8 @@ final class SimulateCommand {
               --grid             experiment C on the paper's grid, 5 to 20 clients of each class: per point
                                  the gap to the best static split and the settling
               --first-seed K     the first seed (default 1); seeds K..K+N-1
+              --weights FILE     B and C: the controller's split at every cycle of every seed, as CSV
+                                 (seed, second, phase, each class's share): what settling is read from
               --controller KEYS  more controller settings for B and C, as in a configuration's controller:
                                  mapping, e.g. "minGain: 0.1, damping: 0.3" (a change judged before it ships;
                                  cycle, combining, resolution and model are the experiment's own)
@@ -55,6 +57,7 @@ final class SimulateCommand {
     private double phaseSeconds = TwinExperiments.B_PHASE_SECONDS;
     private int[] point = {20, 20};
     private final boolean grid;
+    private String weightsFile;
 
     private SimulateCommand(List<String> args) {
         grid = args.remove("--grid");
@@ -75,6 +78,7 @@ final class SimulateCommand {
                 case "--first-seed" -> firstSeed = Long.parseLong(v);
                 case "--phase-seconds" -> phaseSeconds = positive(a, Double.parseDouble(v));
                 case "--point" -> point = point(v);
+                case "--weights" -> weightsFile = v;
                 default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
             }
         }
@@ -119,6 +123,10 @@ final class SimulateCommand {
         out.println("under the controller:");
         out.print(TwinReport.controllerClasses(o));
         out.println(o.line());
+        if (weightsFile != null) {
+            java.nio.file.Files.writeString(Path.of(weightsFile), TwinReport.weightsCsv(o, firstSeed));
+            out.println("the controller's split at every cycle of every seed: " + weightsFile);
+        }
         out.printf(Locale.ROOT, "(%d seeds × %d runs in %.1f s)%n", seeds, sc.candidates().size() + 2, (System.nanoTime() - t0) / 1e9);
         return 0;
     }

@@ -35,11 +35,12 @@ public final class PolicyComparison {
      * @param controllerWeights per phase and class, the controller's weight as a share of the total, averaged over the
      *                        cycles of the measured part and the seeds
      * @param settleByChange  per change of phase (the start, for one phase), the cycles until settled, per seed
+     * @param weightSeries    per seed, the controller's weights at each cycle
      */
     public record Outcome(Scenario scenario, int seeds, double[][] staticScore, double[][] staticPhase, int best, int[] phaseBest,
                           double[] controllerScore, double[] oracleScore, double[] controllerPhase, int[] settle,
                           long predictionsOutOfRange, double[][][] controllerFigures, double[][] controllerWeights,
-                          int[][] settleByChange) {
+                          int[][] settleByChange, List<List<TwinRun.WeightPoint>> weightSeries) {
         public double[] gapToBestStatic() {
             return paired(controllerScore, staticScore[best]);
         }
@@ -132,7 +133,8 @@ public final class PolicyComparison {
             int[][] settleByChange = settling(sc, staticPhase, weights);
             return new Outcome(sc, seeds, staticScore, staticPhase, best, phaseBest, control.stream().mapToDouble(Scored::score).toArray(),
                     oracleScore, phaseMeans(control, phases), Arrays.stream(settleByChange).flatMapToInt(Arrays::stream).toArray(),
-                    control.stream().mapToLong(Scored::outOfRange).sum(), classMeans(control), shares(sc, weights), settleByChange);
+                    control.stream().mapToLong(Scored::outOfRange).sum(), classMeans(control), shares(sc, weights), settleByChange,
+                    weights);
         } finally {
             pool.shutdownNow();
         }

@@ -99,4 +99,32 @@ public final class TwinReport {
         }
         return s.toString();
     }
+
+    /**
+     * The controller's split at every cycle of every seed, as CSV: {@code seed,second,phase} and each class's share of the
+     * weights (paper-seconds from the start; seeds numbered from {@code firstSeed}). What the settling figures are read from.
+     */
+    public static String weightsCsv(PolicyComparison.Outcome o, long firstSeed) {
+        Scenario sc = o.scenario();
+        StringBuilder b = new StringBuilder("seed,second,phase");
+        sc.load().classes().forEach(c -> b.append(',').append(c.className()));
+        b.append('\n');
+        int phases = sc.load().phases().size();
+        for (int i = 0; i < o.weightSeries().size(); i++) {
+            for (TwinRun.WeightPoint p : o.weightSeries().get(i)) {
+                int k = 0;
+                while (k + 1 < phases && p.atNanos() > sc.load().startNanos(k + 1)) {
+                    k++;
+                }
+                double total = java.util.Arrays.stream(p.weights()).sum();
+                b.append(firstSeed + i).append(',').append(String.format(Locale.ROOT, "%.1f", p.atNanos() / 1e9)).append(',')
+                        .append(sc.load().phases().get(k).name());
+                for (double w : p.weights()) {
+                    b.append(',').append(String.format(Locale.ROOT, "%.3f", w / total));
+                }
+                b.append('\n');
+            }
+        }
+        return b.toString();
+    }
 }
