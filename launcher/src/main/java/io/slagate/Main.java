@@ -54,6 +54,8 @@ public final class Main {
                                 environment variables it names, its key stores), prints the effective
                                 configuration with defaults filled in and secrets masked; exit 0, or 2 with
                                 every problem
+              slo-rules         Prometheus recording and alerting rules for every class's objective
+                                (multi-window, multi-burn-rate), on standard output (docs/SLA.md)
               console-password [USER]
                                 a lost console password: a new random one for USER (default admin), printed
                                 once; restart a running console afterwards
@@ -135,11 +137,21 @@ public final class Main {
                 case "load" -> runLoad(rest, out, err);
                 case "experiment" -> ExperimentCommand.run(rest, out, err);
                 case "simulate" -> SimulateCommand.run(rest, out, err);
+                case "slo-rules" -> {
+                    out.print(SloRules.of(ConfigLoader.load(configPath(rest))));
+                    if (!rest.isEmpty()) {
+                        throw new IllegalArgumentException("unknown option " + rest.get(0));
+                    }
+                    yield 0;
+                }
                 default -> null;
             };
         } catch (IllegalArgumentException e) {
             err.println("slagate " + command + ": " + e.getMessage());
             return 1;
+        } catch (ConfigException e) {
+            err.println("slagate " + command + ": configuration refused: " + e.getMessage());
+            return 2;
         } catch (Exception e) {
             err.println("slagate " + command + ": failed: " + e);
             return 3;

@@ -78,8 +78,10 @@ final class ClassesSection {
         }
         Duration deadline = c.child("deadline").isMissing() ? null
                 : c.duration("deadline", null, Duration.ofMillis(1), ConfigLoader.MAX_TIMEOUT);
+        SlaObjective objective = ObjectiveSection.objective(c, discretionary);
         return new TrafficClassConfig(name, target, utility, bound, timeout, pool, !"none".equals(fairness),
-                Math.min(customerBound, Math.max(bound, 1)), deadline, percentile, discretionary ? 0 : importance, discretionary);
+                Math.min(customerBound, Math.max(bound, 1)), deadline, percentile, discretionary ? 0 : importance, discretionary,
+                objective);
     }
 
     /**

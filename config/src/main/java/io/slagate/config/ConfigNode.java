@@ -20,7 +20,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  * file reports all of its problems.
  */
 final class ConfigNode {
-    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)");
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h|d)");
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB|KB|MB|GB)?", Pattern.CASE_INSENSITIVE);
 
     private final JsonNode node;
@@ -429,7 +429,8 @@ final class ConfigNode {
             case "ms" -> 1e6;
             case "s" -> 1e9;
             case "m" -> 60e9;
-            default -> 3600e9;
+            case "h" -> 3600e9;
+            default -> 86400e9;
         };
         double nanos = v * nanosPer;
         return nanos > Long.MAX_VALUE / 2.0 ? null : Duration.ofNanos(Math.round(nanos));

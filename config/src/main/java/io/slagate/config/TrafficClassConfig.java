@@ -9,13 +9,13 @@ import java.time.Duration;
  * how its queue treats the class's customers (a lane each, served in turn, at most
  * {@code customerQueueBound} waiting per customer; or one FIFO); its deadline, past which no answer is
  * useful (null: none); its {@code importance} (when not every goal can be met, a higher level's are
- * met first); and whether it is the {@code discretionary} class, which has no goal and gets what the
- * classes with goals leave.
+ * met first); whether it is the {@code discretionary} class, which has no goal and gets what the
+ * classes with goals leave; and its service-level {@code objective} as contracts judge it (null: none stated).
  */
 public record TrafficClassConfig(String name, Duration target, UtilityConfig utility,
                                  int queueBound, Duration queueTimeout, String pool,
                                  boolean fairByCustomer, int customerQueueBound, Duration deadline,
-                                 PercentileGoal percentileGoal, int importance, boolean discretionary) {
+                                 PercentileGoal percentileGoal, int importance, boolean discretionary, SlaObjective objective) {
     public TrafficClassConfig {
         if (discretionary && (target != null || percentileGoal != null)) {
             throw new IllegalArgumentException("the discretionary class " + name + " has no goal");
@@ -26,7 +26,7 @@ public record TrafficClassConfig(String name, Duration target, UtilityConfig uti
     }
 
     public TrafficClassConfig(String name, Duration target, UtilityConfig utility, int queueBound, Duration queueTimeout, String pool) {
-        this(name, target, utility, queueBound, queueTimeout, pool, true, queueBound, null, null, 0, false);
+        this(name, target, utility, queueBound, queueTimeout, pool, true, queueBound, null, null, 0, false, null);
     }
 
     /** Whether the class has a goal (mean, percentile or both): every class but the discretionary one. */

@@ -13,6 +13,7 @@ import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.FlowStats;
 import io.slagate.gateway.stats.GatewayMetrics;
+import io.slagate.gateway.stats.SlaLedger;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,8 @@ public final class Gateway implements AutoCloseable {
     /** The access log's writer and the spans' exporter (one for the gateway's life: a reload does not move them). */
     private final RequestRecords records;
     private final Quotas quotas;
+    /** The counts toward the classes' objectives (one for the gateway's life: a reload keeps them). */
+    private final SlaLedger sla;
     /** Proves customers (null: names are claimed); one for the gateway's life, its files read again on a reload. */
     private final Authenticator authenticator;
     private volatile boolean accepting = true;
@@ -80,6 +83,7 @@ public final class Gateway implements AutoCloseable {
         adminConnector = listening.admin();
         timer = GatewayTimers.executor(g.id());
         quotas = new Quotas(config.classification(), registry, g.id());
+        sla = new SlaLedger(registry, g.id());
         authenticator = Authenticator.of(config, registry, nanoClock);
         records = new RequestRecords(g, registry, nanoClock);
         Listeners.meters(registry, g.id(), gatewayConnector);
@@ -114,7 +118,7 @@ public final class Gateway implements AutoCloseable {
         // controller's next cycle then splits N_s knowing it (on the timer, where reports are always made)
         queues.onRotationChange(() -> timers.reportSoon());
         return new Generations.Generation(config, queues, metrics, new ProxyPath(config, queues, metrics, threads, timer, nanoClock, gatewayConnector, records, quotas,
-                authenticator, GatewayHandler::new));
+                authenticator, sla, GatewayHandler::new));
     }
 
     /** The data plane's connections and event loops, read-only. */
@@ -252,6 +256,11 @@ public final class Gateway implements AutoCloseable {
     public List<FlowStats> flowStats() {
         Generations.Generation gen = generations.current();
         return gen.metrics().flowStats(gen.queues());
+    }
+
+    /** Per class and customer, the requests counted toward the class's objective and the good ones. */
+    public SlaLedger sla() {
+        return sla;
     }
 
     /** The subscription quotas' buckets at this gateway. */

@@ -20,6 +20,7 @@ final class ArrivalStage implements IngressStage {
         context.metrics.arrived(in.cls);
         if (in.refused != null) {
             context.metrics.faulted(in.cls, in.refused);
+            context.sla.faulted(in.cls, in.customer, in.refused);
             GatewayExchange.writeFault(context, in.response, in.callback, in.version, in.refused, context.classNames[in.cls]);
             if (context.accessLog != null) {
                 context.accessLog.refused(in.request, in.response, in.customer, context.classNames[in.cls], in.operation, in.refused);

@@ -9,6 +9,7 @@ import io.slagate.gateway.auth.CredentialFields;
 import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
+import io.slagate.gateway.stats.SlaCounts;
 import io.slagate.gateway.trace.Tracer;
 import java.time.Duration;
 import java.util.concurrent.Executor;
@@ -60,10 +61,12 @@ public final class GatewayContext {
     final CredentialFields credentialFields;
     /** The WWW-Authenticate fields of a 401, encoded once. */
     final HttpField[] challenges;
+    /** What each answer counts toward its class's objective. */
+    public final SlaCounts sla;
 
     /** What the gateway's settings decide for every request: its records, quotas, authentication and locality headers. */
     record Policies(AccessLog accessLog, Tracer tracer, Quotas quotas, Authenticator authenticator, CredentialFields credentialFields,
-                    HttpField[] challenges, String localityKeyHeader, String workingSetHeader) {
+                    HttpField[] challenges, String localityKeyHeader, String workingSetHeader, SlaCounts sla) {
     }
     private static final HttpField[] QUEUE_MILLIS = new HttpField[100];
 
@@ -91,6 +94,7 @@ public final class GatewayContext {
         this.challenges = policies.challenges();
         this.localityKeyHeader = policies.localityKeyHeader();
         this.workingSetHeader = policies.workingSetHeader();
+        this.sla = policies.sla();
         this.clients = clients;
         this.forwarded = new Forwarded(new ClientAddress(clients.trustedProxies()));
         this.timer = timer;

@@ -345,6 +345,7 @@ public final class GatewayExchange extends QueuedRequest {
         long now = context.clock.getAsLong();
         long admitted = admittedNanos;
         context.metrics.completed(classIndex(), admitted - enqueuedNanos(), now - admitted, now - enqueuedNanos());
+        context.sla.answered(classIndex(), customer(), now - enqueuedNanos(), response.getStatus());
         logged(null);
         ServerSlots s = server;
         if (s != null) {
@@ -371,6 +372,7 @@ public final class GatewayExchange extends QueuedRequest {
             return;
         }
         context.metrics.faulted(classIndex(), reason);
+        context.sla.faulted(classIndex(), customer(), reason);
         if (response.isCommitted()) {
             LOG.debug("{} P2C abort after commit: {}", this, reason.code());
             logged(reason);
@@ -403,6 +405,7 @@ public final class GatewayExchange extends QueuedRequest {
         releaseSlot();
         if (finish()) {
             context.metrics.faulted(classIndex(), reason);
+            context.sla.faulted(classIndex(), customer(), reason);
             logged(reason);
             callback.failed(new TimeoutException(reason.text()));
         }

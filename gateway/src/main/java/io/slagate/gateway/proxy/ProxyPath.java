@@ -11,6 +11,8 @@ import io.slagate.gateway.auth.CredentialFields;
 import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;
+import io.slagate.gateway.stats.SlaCounts;
+import io.slagate.gateway.stats.SlaLedger;
 import io.slagate.gateway.trace.Tracer;
 import java.net.URI;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,7 +44,7 @@ public final class ProxyPath extends ContainerLifeCycle {
 
     public ProxyPath(SlagateConfig config, QueueManager queues, GatewayMetrics metrics, QueuedThreadPool threads,
                      ScheduledExecutorService timer, LongSupplier clock, LoopConnector loops, RequestRecords records,
-                     Quotas quotas, Authenticator authenticator, ClientHandler.Factory ingress) {
+                     Quotas quotas, Authenticator authenticator, SlaLedger sla, ClientHandler.Factory ingress) {
         GatewaySettings g = config.gateway();
         client = httpClient(config, threads);
         addBean(client);
@@ -53,7 +55,8 @@ public final class ProxyPath extends ContainerLifeCycle {
         GatewayContext.Policies policies = new GatewayContext.Policies(
                 g.accessLog().on() || g.accessLog().startTrace() ? new AccessLog(g.accessLog(), records.accessLog) : null,
                 records.spans == null ? null : new Tracer(g.tracing().sampling(), records.spans), quotas, authenticator,
-                CredentialFields.of(g.authentication()), challenges, g.locality().key(), g.locality().workingSetHeader());
+                CredentialFields.of(g.authentication()), challenges, g.locality().key(), g.locality().workingSetHeader(),
+                new SlaCounts(config, sla));
         GatewayContext context = new GatewayContext(g.id(), names, queues, metrics, threads, clock, g.faultStatus(), 1,
                 g.clients(), timer, loops, policies);
         for (int c = 0; c < names.length; c++) {

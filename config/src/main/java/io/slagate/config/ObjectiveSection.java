@@ -1,0 +1,52 @@
+package io.slagate.config;
+
+import java.time.Duration;
+
+/** A class's {@code objective:} and {@code period:}: the share of its requests that must be good, and over what. */
+final class ObjectiveSection {
+    private ObjectiveSection() {
+    }
+
+    /** The class's objective, or null when it states none; a class without a goal cannot state one. */
+    static SlaObjective objective(ConfigNode c, boolean discretionary) {
+        String text = c.string("objective", null);
+        String period = c.string("period", "30d");
+        if (text == null) {
+            if (!c.child("period").isMissing()) {
+                c.problem("period", period, "needs an objective beside it, e.g. objective: 99%");
+            }
+            return null;
+        }
+        if (discretionary) {
+            c.problem("objective", text, "is not allowed on the discretionary class: it has no goal to meet");
+            return null;
+        }
+        Double fraction = fraction(text);
+        if (fraction == null) {
+            c.problem("objective", text, "is not a share of requests; write e.g. 99%, 99.9% or 0.995 (above 0, below 100%)");
+            return null;
+        }
+        if (period == null) {
+            return null;
+        }
+        if (period.equals("calendar-month")) {
+            return new SlaObjective(fraction, null);
+        }
+        Duration d = ConfigNode.parseDuration(new com.fasterxml.jackson.databind.node.TextNode(period));
+        if (d == null || d.compareTo(Duration.ofHours(1)) < 0 || d.compareTo(Duration.ofDays(400)) > 0) {
+            c.problem("period", period, "is not a period; write a rolling one from 1h to 400d (30d, 7d) or calendar-month");
+            return null;
+        }
+        return new SlaObjective(fraction, d);
+    }
+
+    private static Double fraction(String text) {
+        try {
+            double v = text.endsWith("%") ? Double.parseDouble(text.substring(0, text.length() - 1).trim()) / 100
+                    : Double.parseDouble(text);
+            return v > 0 && v < 1 ? v : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.slagate.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** A class's objective and period as a file writes them, and the problems a wrong one gets, each naming its key. */
+class ObjectiveSectionTest {
+    private static SlagateConfig parse(String gold) {
+        return ConfigLoader.parse("""
+                servers: [ { id: s1, url: "http://127.0.0.1:9001", concurrency: 4 } ]
+                classes:
+                  - { name: gold, target: 1s%s }
+                  - { name: spare, discretionary: true }
+                """.formatted(gold), "objective.yaml");
+    }
+
+    @Test
+    void percentShareAndPeriods_areRead() {
+        SlaObjective o = parse(", objective: 99.9%").classes().get(0).objective();
+        assertEquals(0.999, o.fraction(), 1e-12);
+        assertEquals(Duration.ofDays(30), o.rolling(), "30 days rolling unless said otherwise");
+        assertEquals(0.001, o.budget(), 1e-12);
+        assertEquals("99.9%", o.percentText());
+        SlaObjective month = parse(", objective: 0.995, period: calendar-month").classes().get(0).objective();
+        assertTrue(month.calendarMonth());
+        assertEquals(0.995, month.fraction(), 1e-12);
+        assertEquals("calendar-month", month.periodText());
+        assertEquals(Duration.ofDays(7), parse(", objective: 99%, period: 7d").classes().get(0).objective().rolling());
+        assertNull(parse("").classes().get(0).objective(), "no objective stated: none");
+    }
+
+    @Test
+    void wrongObjectives_areRefused_namingTheKey() {
+        String[][] cases = {
+                {", objective: 100%", "classes[0].objective: \"100%\" is not a share of requests"},
+                {", objective: 0", "classes[0].objective: \"0\" is not a share of requests"},
+                {", objective: most", "classes[0].objective: \"most\" is not a share of requests"},
+                {", objective: 99%, period: 2w", "classes[0].period: \"2w\" is not a period"},
+                {", objective: 99%, period: 30m", "classes[0].period: \"30m\" is not a period"},
+                {", period: 30d", "classes[0].period: \"30d\" needs an objective beside it"},
+                {", objectve: 99%", "classes[0].objectve: unknown key"},
+        };
+        for (String[] c : cases) {
+            ConfigException e = assertThrows(ConfigException.class, () -> parse(c[0]), c[0]);
+            assertTrue(e.getMessage().contains(c[1]), c[0] + " → " + e.getMessage());
+        }
+        ConfigException spare = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                servers: [ { id: s1, url: "http://127.0.0.1:9001", concurrency: 4 } ]
+                classes: [ { name: gold, target: 1s }, { name: spare, discretionary: true, objective: 99% } ]
+                """, "spare.yaml"));
+        assertTrue(spare.getMessage().contains("classes[1].objective: \"99%\" is not allowed on the discretionary class"),
+                spare.getMessage());
+    }
+}

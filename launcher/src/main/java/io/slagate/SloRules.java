@@ -1,0 +1,103 @@
+package io.slagate;
+
+import io.slagate.config.SlaObjective;
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.TrafficClassConfig;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Prometheus recording and alerting rules for every class's objective, multi-window and multi-burn-rate as the SRE
+ * workbook states them: the error ratio per class and customer over 5 m, 30 m, 1 h, 6 h and 3 d (summed over every
+ * gateway), and per objective three alerts, each firing only while a long and a short window both burn: fast (1 h and
+ * 5 m at 14.4 times the error ratio the budget allows: 2% of a 30-day budget in an hour), slow (6 h and 30 m at 6
+ * times: 5% of it in six hours) and the budget going (3 d and 6 h at once the allowed ratio: spent as fast as the period
+ * allows). A burn rate is the error ratio over the budget, whatever the period; what it leaves of a period of another
+ * length is said in the alert (a calendar month counts as 30 days).
+ */
+final class SloRules {
+    /** The windows of the recording rules. */
+    static final List<String> WINDOWS = List.of("5m", "30m", "1h", "6h", "3d");
+
+    /** One alert: its name's suffix, its long and short windows, the burn rate and the severity. */
+    record Burn(String name, String longWindow, String shortWindow, double rate, String severity) {
+    }
+
+    static final List<Burn> BURNS = List.of(
+            new Burn("Fast", "1h", "5m", 14.4, "page"),
+            new Burn("Slow", "6h", "30m", 6, "page"),
+            new Burn("Budget", "3d", "6h", 1, "ticket"));
+
+    private SloRules() {
+    }
+
+    /** The rules file for {@code config}'s objectives (its groups empty of alerts when no class states one). */
+    static String of(SlagateConfig config) {
+        StringBuilder b = new StringBuilder();
+        b.append("# Prometheus rules for slagate's objectives (bin/slagate slo-rules): error ratios per class and customer,\n")
+                .append("# and multi-window multi-burn-rate alerts per objective. Counters: slagate_sla_requests_total and\n")
+                .append("# slagate_sla_requests_good_total, per gateway, class and customer.\n")
+                .append("groups:\n")
+                .append("  - name: slagate-sla-ratios\n")
+                .append("    rules:\n");
+        for (String w : WINDOWS) {
+            b.append("      - record: ").append(record(w)).append('\n')
+                    .append("        expr: |-\n")
+                    .append("          1 - (\n")
+                    .append("            sum by (class, customer) (rate(slagate_sla_requests_good_total[").append(w).append("]))\n")
+                    .append("            /\n")
+                    .append("            sum by (class, customer) (rate(slagate_sla_requests_total[").append(w).append("]))\n")
+                    .append("          )\n");
+        }
+        b.append("  - name: slagate-sla-alerts\n")
+                .append("    rules:");
+        boolean any = false;
+        for (TrafficClassConfig c : config.classes()) {
+            SlaObjective o = c.objective();
+            if (o == null) {
+                continue;
+            }
+            any = true;
+            for (Burn burn : BURNS) {
+                String t = number(burn.rate() * o.budget());
+                double hoursLeft = o.length().toHours() / burn.rate();
+                String meaning = burn.rate() <= 1 ? "its budget is being spent as fast as the period allows, or faster"
+                        : String.format(Locale.ROOT, "at this rate its budget is gone in %s", hoursLeft >= 48
+                        ? number(Math.round(hoursLeft / 2.4) / 10.0) + " days" : number(Math.round(hoursLeft * 10) / 10.0) + " hours");
+                b.append('\n')
+                        .append("      - alert: SlagateSla").append(burn.name()).append("Burn\n")
+                        .append("        expr: |-\n")
+                        .append("          ").append(record(burn.longWindow())).append("{class=\"").append(c.name()).append("\"} > ").append(t)
+                        .append('\n')
+                        .append("          and\n")
+                        .append("          ").append(record(burn.shortWindow())).append("{class=\"").append(c.name()).append("\"} > ")
+                        .append(t).append('\n')
+                        .append("        labels:\n")
+                        .append("          severity: ").append(burn.severity()).append('\n')
+                        .append("          class: ").append(quoted(c.name())).append('\n')
+                        .append("        annotations:\n")
+                        .append("          summary: ").append(quoted("{{ $labels.customer }} on class " + c.name() + ": objective "
+                                + o.percentText() + " over " + o.periodText() + ", " + meaning)).append('\n')
+                        .append("          description: ").append(quoted("error ratio over " + burn.longWindow() + " and "
+                                + burn.shortWindow() + " above " + t + " (" + number(burn.rate()) + " times the budget's rate)"))
+                        .append('\n');
+            }
+        }
+        if (!any) {
+            b.append(" []\n");
+        }
+        return b.toString();
+    }
+
+    static String record(String window) {
+        return "slagate:sla_error_ratio:rate" + window;
+    }
+
+    private static String number(double v) {
+        return String.format(Locale.ROOT, "%.6g", v).replaceAll("(\\.\\d*?)0+(e|$)", "$1$2").replaceAll("\\.(e|$)", "$1");
+    }
+
+    private static String quoted(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+}
