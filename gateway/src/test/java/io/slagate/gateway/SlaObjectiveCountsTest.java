@@ -41,6 +41,16 @@ class SlaObjectiveCountsTest {
         return RawHttp.exchange(g.port(), RawHttp.post(path, "X-Customer: " + customer + "\r\n", Soap.envelope11("getQuote")));
     }
 
+    private static CompletableFuture<RawHttp.Response> postAsync(Gateway g, String customer) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return post(g, "/services/Quote", customer);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
     private static double counter(Gateway g, String name, String customer) {
         FunctionCounter c = g.registry().find(name).tags("class", "gold", "customer", customer).functionCounter();
         return c == null ? -1 : c.count();
@@ -61,13 +71,7 @@ class SlaObjectiveCountsTest {
             }
             // late: the clock moves 2 s while the server holds the request
             b.behave(b.hold());
-            CompletableFuture<RawHttp.Response> late = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return post(g, "/services/Quote", "acme");
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            CompletableFuture<RawHttp.Response> late = postAsync(g, "acme");
             TestBackend.Held held = b.takeHeld(10_000);
             clock.addAndGet(Duration.ofSeconds(2).toNanos());
             held.reply("<late/>");
@@ -117,21 +121,9 @@ class SlaObjectiveCountsTest {
         try (TestBackend b = new TestBackend();
              Gateway g = new Gateway(TestConfigs.parse(config.formatted(b.url()), "timeout.yaml"), clock::get).start()) {
             b.behave(b.hold());
-            CompletableFuture<RawHttp.Response> first = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return post(g, "/services/Quote", "acme");
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            CompletableFuture<RawHttp.Response> first = postAsync(g, "acme");
             TestBackend.Held held = b.takeHeld(10_000);
-            CompletableFuture<RawHttp.Response> queued = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return post(g, "/services/Quote", "umbrella");
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            CompletableFuture<RawHttp.Response> queued = postAsync(g, "umbrella");
             await().atMost(Duration.ofSeconds(10)).until(() -> g.queues().counts().waiting(0) == 1);
             clock.addAndGet(Duration.ofMillis(1500).toNanos()); // past the queue timeout: the sweep answers it
             RawHttp.Response timedOut = queued.get(10, TimeUnit.SECONDS);
