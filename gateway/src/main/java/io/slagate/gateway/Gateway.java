@@ -7,7 +7,7 @@ import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.loop.LoopConnector;
 import io.slagate.gateway.ingress.GatewayHandler;
-import io.slagate.gateway.proxy.ProxyPath;
+import io.slagate.gateway.upstream.ProxyPath;
 import io.slagate.gateway.proxy.RequestRecords;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.sched.QueueManager;

@@ -1,7 +1,7 @@
 package io.slagate.gateway;
 
 import io.slagate.config.SlagateConfig;
-import io.slagate.gateway.proxy.ProxyPath;
+import io.slagate.gateway.upstream.ProxyPath;
 import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.GatewayMetrics;

@@ -1,5 +1,6 @@
 package io.slagate.gateway.ingress;
 
+import io.slagate.gateway.proxy.FaultAnswers;
 import io.slagate.gateway.proxy.GatewayContext;
 import io.slagate.gateway.proxy.GatewayExchange;
 
@@ -21,7 +22,7 @@ final class ArrivalStage implements IngressStage {
         if (in.refused != null) {
             context.metrics.faulted(in.cls, in.refused);
             context.sla.faulted(in.cls, in.customer, in.refused);
-            GatewayExchange.writeFault(context, in.response, in.callback, in.version, in.refused, context.classNames[in.cls]);
+            FaultAnswers.write(context, in.response, in.callback, in.version, in.refused, context.classNames[in.cls]);
             if (context.accessLog != null) {
                 context.accessLog.refused(in.request, in.response, in.customer, context.classNames[in.cls], in.operation, in.refused);
             }

@@ -1,7 +1,7 @@
 package io.slagate.gateway.ingress;
 
+import io.slagate.gateway.proxy.FaultAnswers;
 import io.slagate.gateway.proxy.GatewayContext;
-import io.slagate.gateway.proxy.GatewayExchange;
 
 import io.slagate.gateway.auth.Authenticator;
 import io.slagate.gateway.loop.LoopConnector;
@@ -76,7 +76,7 @@ final class AuthenticationStage implements IngressStage {
             case BUSY -> FaultReason.AUTHENTICATION_BUSY;
         };
         if (refused != null) {
-            GatewayExchange.refuseUnclassified(context, in.request, in.response, in.callback, refused);
+            FaultAnswers.refuseUnclassified(context, in.request, in.response, in.callback, refused);
             return Verdict.ANSWERED;
         }
         in.customer = proven.customer();

@@ -1,7 +1,7 @@
 package io.slagate.gateway.ingress;
 
+import io.slagate.gateway.proxy.FaultAnswers;
 import io.slagate.gateway.proxy.GatewayContext;
-import io.slagate.gateway.proxy.GatewayExchange;
 
 import io.slagate.gateway.quota.Quotas;
 import io.slagate.gateway.soap.FaultReason;
@@ -33,7 +33,7 @@ final class QuotaStage implements IngressStage {
             return Verdict.NEXT;
         }
         int retryAfter = (int) Math.min(3600, Math.max(1, (waitNanos + 999_999_999L) / 1_000_000_000L));
-        GatewayExchange.writeFault(context, in.response, in.callback, in.version, FaultReason.QUOTA_EXCEEDED,
+        FaultAnswers.write(context, in.response, in.callback, in.version, FaultReason.QUOTA_EXCEEDED,
                 context.classNames[in.cls], retryAfter);
         if (context.accessLog != null) {
             context.accessLog.refused(in.request, in.response, in.customer, context.classNames[in.cls], in.operation,

@@ -1,7 +1,7 @@
 package io.slagate.gateway.ingress;
 
+import io.slagate.gateway.proxy.FaultAnswers;
 import io.slagate.gateway.proxy.GatewayContext;
-import io.slagate.gateway.proxy.GatewayExchange;
 import io.slagate.gateway.proxy.RequestBody;
 
 import io.slagate.config.AuthenticationSettings;
@@ -60,13 +60,13 @@ final class UsernameTokens {
             then.accept(auth.checkToken(request, null, null), null);
             return;
         }
-        RequestBody.read(request, reason -> GatewayExchange.refuseUnclassified(context, request, response, callback, reason),
+        RequestBody.read(request, reason -> FaultAnswers.refuseUnclassified(context, request, response, callback, reason),
                 bufferLimit(), maxRequestBytes, context.timer, context.clients.requestBodyTimeout().toMillis(),
                 context.clients.releaseRequestBuffer(), body -> {
                     SecurityHeader.Read read = read(body);
                     if (read.fault() != null) {
                         boolean charged = auth.malformedToken(request).outcome() != Authenticator.Outcome.THROTTLED;
-                        GatewayExchange.refuseUnclassified(context, request, response, callback,
+                        FaultAnswers.refuseUnclassified(context, request, response, callback,
                                 charged ? read.fault() : FaultReason.AUTHENTICATION_THROTTLED);
                     } else {
                         then.accept(auth.checkToken(request, read.user(), read.password()), body);

@@ -29,7 +29,7 @@ public final class AccessLog {
     public final boolean startTrace;
     private final AccessLogWriter writer;
 
-    AccessLog(AccessLogSettings settings, AccessLogWriter writer) {
+    public AccessLog(AccessLogSettings settings, AccessLogWriter writer) {
         this.writer = writer;
         this.format = settings.format().equals("json") ? null : compile(settings.format());
         this.startTrace = settings.startTrace();

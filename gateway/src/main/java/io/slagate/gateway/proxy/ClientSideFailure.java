@@ -9,18 +9,18 @@ import org.eclipse.jetty.io.EofException;
 /**
  * A failure on the client's side of an exchange that was already sent upstream: the client's body
  * broke off, was malformed, stalled or came too slowly. Carried through the upstream leg so that
- * {@link Dispatcher#upstreamFailed} charges it to the client (its reason) and never to the server.
+ * the dispatcher ({@code upstream.Dispatcher}) charges it to the client (its reason) and never to the server.
  */
-final class ClientSideFailure extends RuntimeException {
-    final FaultReason reason;
+public final class ClientSideFailure extends RuntimeException {
+    public final FaultReason reason;
 
-    ClientSideFailure(FaultReason reason, String message) {
+    public ClientSideFailure(FaultReason reason, String message) {
         super(message, null, false, false);
         this.reason = reason;
     }
 
     /** What reading the client's body failed with, as the client's fault. */
-    static ClientSideFailure of(Throwable readFailure) {
+    public static ClientSideFailure of(Throwable readFailure) {
         if (readFailure instanceof ClientSideFailure c) {
             return c;
         }

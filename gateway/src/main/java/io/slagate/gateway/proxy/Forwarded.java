@@ -17,7 +17,7 @@ import org.eclipse.jetty.server.Request;
  * ({@link #isClientForwarding}) and the gateway states its own, so a client cannot make a service
  * publish another host in its WSDL.
  */
-final class Forwarded {
+public final class Forwarded {
     /** Where a connection keeps its {@link #untrustedLines}. */
     private static final String LINES_ATTRIBUTE = Forwarded.class.getName() + ".lines";
 
@@ -28,7 +28,7 @@ final class Forwarded {
     }
 
     /** Whether the client's forwarding headers are to be believed: it is one of the trusted proxies. */
-    boolean trusts(Request c2p) {
+    public boolean trusts(Request c2p) {
         return clients.trusts(c2p);
     }
 
@@ -47,7 +47,7 @@ final class Forwarded {
      * trusted proxy, as bytes: the same for every request on a connection, so rendered once per connection and kept in
      * its attributes. {@code X-Forwarded-Host} is the request's own (its Host).
      */
-    static byte[] untrustedLines(Request c2p) {
+    public static byte[] untrustedLines(Request c2p) {
         ConnectionMetaData connection = c2p.getConnectionMetaData();
         if (connection.getAttribute(LINES_ATTRIBUTE) instanceof byte[] lines) {
             return lines;
@@ -67,7 +67,7 @@ final class Forwarded {
      * (all but X-Forwarded-For, which is extended here); otherwise none of its headers were copied.
      * {@code host} is the Host the request is sent with.
      */
-    static void put(Request c2p, HttpFields c2pHeaders, boolean trusted, String host, BiConsumer<String, String> out) {
+    public static void put(Request c2p, HttpFields c2pHeaders, boolean trusted, String host, BiConsumer<String, String> out) {
         String remote = Request.getRemoteAddr(c2p);
         String prior = trusted ? c2pHeaders.get(HttpHeader.X_FORWARDED_FOR) : null;
         out.accept("X-Forwarded-For", prior == null ? remote : prior + ", " + remote);
@@ -87,7 +87,7 @@ final class Forwarded {
      * the gateway's own address as the client reached it — never the server's, which would make the
      * server publish its own address.
      */
-    static String host(Request c2p, HttpFields c2pHeaders) {
+    public static String host(Request c2p, HttpFields c2pHeaders) {
         String host = c2pHeaders.get(HttpHeader.HOST);
         if (host != null && !host.isEmpty()) {
             return host;

@@ -20,35 +20,35 @@ import org.eclipse.jetty.http.PreEncodedHttpField;
 
 /** What every exchange of one gateway shares: set once at start, read on the request path. */
 public final class GatewayContext {
-    static final String CLASS_HEADER = "X-Slagate-Class";
-    static final String QUEUE_MILLIS_HEADER = "X-Slagate-Queue-Millis";
+    public static final String CLASS_HEADER = "X-Slagate-Class";
+    public static final String QUEUE_MILLIS_HEADER = "X-Slagate-Queue-Millis";
     static final String FAULT_HEADER = "X-Slagate-Fault";
 
-    final String gatewayId;
+    public final String gatewayId;
     public final String[] classNames;
     public final QueueManager queues;
     public final GatewayMetrics metrics;
     /** For work that may block or take long (SOAP/JMS sends): never run on an event loop. */
-    final Executor executor;
+    public final Executor executor;
     /** The client listener's event loops: an exchange's server leg runs on its client's loop. */
     public final LoopConnector loops;
     public final LongSupplier clock;
     final FaultStatus faultStatus;
     final int retryAfterSeconds;
     /** {@link #CLASS_HEADER} per class, encoded once rather than on every response. */
-    final HttpField[] classFields;
+    public final HttpField[] classFields;
     /** How far clients are trusted and waited for. */
     public final ClientPolicy clients;
-    final Forwarded forwarded;
+    public final Forwarded forwarded;
     /** Body deadlines (only for bodies that do not come with their headers). */
     public final ScheduledExecutorService timer;
     /** Set once, right after construction: the dispatcher is built over this context (its one late field). */
-    Dispatcher dispatcher;
+    private Forwarding dispatcher;
     /** Locality dispatch: the request header that is part of a request type (null: none), and the response header declaring working sets (null: none). */
     public final String localityKeyHeader;
     final String workingSetHeader;
     /** Per class, its deadline ({@code deadline:}), or null: the class has none, and no client header gives it one. */
-    final Duration[] deadlines;
+    public final Duration[] deadlines;
     /** The access log, or null when it is off. */
     public final AccessLog accessLog;
     /** Decides which requests are traced and takes their spans when they end; null: tracing off. */
@@ -58,14 +58,14 @@ public final class GatewayContext {
     /** Proves customers, or null: the customer is the name a request claims. */
     public final Authenticator authenticator;
     /** What of a client's credentials is kept from the server, and the verified-identity header; null: authentication off. */
-    final CredentialFields credentialFields;
+    public final CredentialFields credentialFields;
     /** The WWW-Authenticate fields of a 401, encoded once. */
     final HttpField[] challenges;
     /** What each answer counts toward its class's objective. */
     public final SlaCounts sla;
 
     /** What the gateway's settings decide for every request: its records, quotas, authentication and locality headers. */
-    record Policies(AccessLog accessLog, Tracer tracer, Quotas quotas, Authenticator authenticator, CredentialFields credentialFields,
+    public record Policies(AccessLog accessLog, Tracer tracer, Quotas quotas, Authenticator authenticator, CredentialFields credentialFields,
                     HttpField[] challenges, String localityKeyHeader, String workingSetHeader, SlaCounts sla) {
     }
     private static final HttpField[] QUEUE_MILLIS = new HttpField[100];
@@ -76,13 +76,25 @@ public final class GatewayContext {
         }
     }
 
+    /** The dispatcher, built over this context: set once, right after construction. */
+    public void dispatcher(Forwarding d) {
+        if (dispatcher != null) {
+            throw new IllegalStateException("the dispatcher is set once");
+        }
+        dispatcher = d;
+    }
+
+    Forwarding dispatcher() {
+        return dispatcher;
+    }
+
     /** {@link #QUEUE_MILLIS_HEADER} for a queueing time; the short ones (most of them) pre-encoded. */
-    static HttpField queueMillisField(long millis) {
+    public static HttpField queueMillisField(long millis) {
         return millis >= 0 && millis < QUEUE_MILLIS.length ? QUEUE_MILLIS[(int) millis]
                 : new HttpField(QUEUE_MILLIS_HEADER, Long.toString(millis));
     }
 
-    GatewayContext(String gatewayId, String[] classNames, QueueManager queues, GatewayMetrics metrics, Executor executor,
+    public GatewayContext(String gatewayId, String[] classNames, QueueManager queues, GatewayMetrics metrics, Executor executor,
                    LongSupplier clock, FaultStatus faultStatus, int retryAfterSeconds, ClientPolicy clients,
                    ScheduledExecutorService timer, LoopConnector loops, Policies policies) {
         this.loops = loops;

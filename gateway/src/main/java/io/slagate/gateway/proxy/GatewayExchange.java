@@ -7,39 +7,31 @@ import io.slagate.gateway.sched.QueuedRequest;
 import io.slagate.gateway.sched.Rejection;
 import io.slagate.gateway.sched.ServerSlots;
 import io.slagate.gateway.soap.FaultReason;
-import io.slagate.gateway.soap.SoapFaults;
 import io.slagate.gateway.soap.SoapVersion;
 import io.slagate.gateway.trace.FinishedRequest;
 import io.slagate.gateway.trace.RequestSpan;
-import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.jetty.http.DateGenerator;
 import org.eclipse.jetty.http.HttpFields;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One client request through the gateway, from arrival to its single response. It waits in its
- * class queue as a {@link QueuedRequest} (no thread), is forwarded by the {@link Dispatcher} once
+ * class queue as a {@link QueuedRequest} (no thread), is forwarded by the dispatcher ({@link Forwarding}) once
  * admitted, and ends in exactly one of: the server's response relayed, a SOAP fault, or (only when
  * the server broke off after the response had started) an aborted client connection. One CAS on
  * {@code flags} decides which; the slot on the server is released exactly once, by another.
  */
-public final class GatewayExchange extends QueuedRequest {
+public final class GatewayExchange extends QueuedRequest implements UpstreamExchange {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayExchange.class);
     private static final int SLOT_RELEASED = 1;
     private static final int FINISHED = 2;
@@ -104,7 +96,38 @@ public final class GatewayExchange extends QueuedRequest {
         this.startedTrace = startedTrace;
     }
 
+    @Override
+    public Request request() {
+        return request;
+    }
+
+    @Override
+    public Response response() {
+        return response;
+    }
+
+    @Override
+    public GatewayContext context() {
+        return context;
+    }
+
+    @Override
+    public SoapVersion soapVersion() {
+        return soapVersion;
+    }
+
+    @Override
+    public int loop() {
+        return loop;
+    }
+
+    @Override
+    public String startedTrace() {
+        return startedTrace;
+    }
+
     /** The client's body, read before admission (null: the request has none). */
+    @Override
     public RequestBody body() {
         return body;
     }
@@ -126,7 +149,7 @@ public final class GatewayExchange extends QueuedRequest {
     /** Queues this request; one admitted at once goes to its server now, from the caller's thread. */
     public void enqueue() {
         if (offer()) {
-            context.dispatcher.forward(this);
+            context.dispatcher().forward(this);
         }
     }
 
@@ -164,7 +187,7 @@ public final class GatewayExchange extends QueuedRequest {
         } else if (pastDeadline(context.clock.getAsLong())) {
             fault(FaultReason.DEADLINE_EXCEEDED); // releases the slot: the next request takes it
         } else {
-            context.dispatcher.forward(this);
+            context.dispatcher().forward(this);
         }
     }
 
@@ -214,7 +237,6 @@ public final class GatewayExchange extends QueuedRequest {
         admitBy(deadlineAtNanos - context.metrics.predictedServiceNanos(classIndex()));
     }
 
-    static final String DEADLINE_HEADER = "X-Request-Deadline";
 
     /** A whole number of milliseconds from 0 to one hour, or −1. */
     static long parseMillis(String s) {
@@ -239,20 +261,24 @@ public final class GatewayExchange extends QueuedRequest {
     }
 
     /** What a server should know of the deadline: the milliseconds left, passed on as X-Request-Deadline. */
-    long remainingDeadlineMillis(long nowNanos) {
+    @Override
+    public long remainingDeadlineMillis(long nowNanos) {
         return deadlineAtNanos == 0 ? -1 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineAtNanos - nowNanos));
     }
 
-    ServerSlots server() {
+    @Override
+    public ServerSlots server() {
         return server;
     }
 
-    void moveTo(ServerSlots other) {
+    @Override
+    public void moveTo(ServerSlots other) {
         server = other;
     }
 
     /** Records the current server as tried; returns the mask of every server tried so far. */
-    long markTried() {
+    @Override
+    public long markTried() {
         int i = server.index();
         if (i < 64) {
             tried |= 1L << i;
@@ -260,33 +286,40 @@ public final class GatewayExchange extends QueuedRequest {
         return tried;
     }
 
-    String className() {
+    @Override
+    public String className() {
         return context.classNames[classIndex()];
     }
 
-    long queueingNanos() {
+    @Override
+    public long queueingNanos() {
         long a = admittedNanos;
         return a == 0 ? 0 : a - enqueuedNanos();
     }
 
-    void markCommitted() {
+    @Override
+    public void markCommitted() {
         requestCommitted = true;
     }
 
-    boolean requestCommitted() {
+    @Override
+    public boolean requestCommitted() {
         return requestCommitted;
     }
 
-    void markTooLarge() {
+    @Override
+    public void markTooLarge() {
         tooLarge = true;
     }
 
-    boolean tooLarge() {
+    @Override
+    public boolean tooLarge() {
         return tooLarge;
     }
 
     /** Gives the server slot back (once) so the scheduler can admit the next request. */
-    void releaseSlot() {
+    @Override
+    public void releaseSlot() {
         ServerSlots s = server;
         if (s != null && ((int) FLAGS.getAndBitwiseOr(this, SLOT_RELEASED) & SLOT_RELEASED) == 0) {
             context.queues.release(s, classIndex());
@@ -298,7 +331,8 @@ public final class GatewayExchange extends QueuedRequest {
     }
 
     /** The response's headers, as the server sent them: the working set it may declare teaches locality dispatch. */
-    void workingSetDeclared(HttpFields serverHeaders) {
+    @Override
+    public void workingSetDeclared(HttpFields serverHeaders) {
         if (!readsWorkingSet()) {
             return;
         }
@@ -309,7 +343,8 @@ public final class GatewayExchange extends QueuedRequest {
     }
 
     /** Whether the server's answer declares a working set this gateway learns from (locality on, a typed request). */
-    boolean readsWorkingSet() {
+    @Override
+    public boolean readsWorkingSet() {
         return requestType() >= 0 && context.workingSetHeader != null;
     }
 
@@ -337,7 +372,8 @@ public final class GatewayExchange extends QueuedRequest {
     }
 
     /** The server's response was relayed completely. */
-    void completed() {
+    @Override
+    public void completed() {
         releaseSlot();
         if (!finish()) {
             return;
@@ -366,6 +402,7 @@ public final class GatewayExchange extends QueuedRequest {
      * (the server broke off mid-stream) a fault can no longer be written: the client connection is
      * aborted instead, so the client sees a failure rather than a truncated success.
      */
+    @Override
     public void fault(FaultReason reason) {
         releaseSlot();
         if (!finish()) {
@@ -383,12 +420,13 @@ public final class GatewayExchange extends QueuedRequest {
             LOG.debug("{}: class {} waiting {}, executing {}", reason.code(), className(),
                     context.queues.counts().waiting(classIndex()), context.queues.counts().executing(classIndex()));
         }
-        writeFault(context, response, callback, soapVersion, reason, className());
+        FaultAnswers.write(context, response, callback, soapVersion, reason, className());
         logged(reason);
     }
 
     /** The client went away or the response could not be written: its fault, nothing to answer. */
-    void clientFailed(Throwable failure) {
+    @Override
+    public void clientFailed(Throwable failure) {
         releaseSlot();
         if (finish()) {
             context.metrics.faulted(classIndex(), FaultReason.CLIENT_ABORTED);
@@ -401,7 +439,8 @@ public final class GatewayExchange extends QueuedRequest {
      * Cuts off a client that does not take its answer: the client's response ends in failure (its
      * connection is aborted), which fails the write the relay is waiting on and frees the server.
      */
-    void abortClient(FaultReason reason) {
+    @Override
+    public void abortClient(FaultReason reason) {
         releaseSlot();
         if (finish()) {
             context.metrics.faulted(classIndex(), reason);
@@ -415,70 +454,13 @@ public final class GatewayExchange extends QueuedRequest {
      * Ends the exchange for something its client did (a body that is malformed, too large or late; a
      * client that left). Charged to the client's class, never to a server: no health decision sees it.
      */
-    void clientFault(FaultReason reason) {
+    @Override
+    public void clientFault(FaultReason reason) {
         if (reason == FaultReason.CLIENT_ABORTED) {
             clientFailed(new EofException("the client closed its connection"));
         } else {
             fault(reason);
         }
-    }
-
-    /**
-     * Answers a request refused before it was classified (its credentials, or its body before they could be read): never
-     * a class's arrival; the authentication counters and the access log say it.
-     */
-    public static void refuseUnclassified(GatewayContext context, Request request, Response response, Callback callback,
-                                   FaultReason reason) {
-        HttpFields headers = request.getHeaders();
-        String contentType = headers.get(HttpHeader.CONTENT_TYPE);
-        if (reason == FaultReason.CLIENT_ABORTED) {
-            callback.failed(new EofException("the client closed its connection"));
-        } else {
-            writeFault(context, response, callback, SoapVersion.fromContentType(contentType), reason, null);
-        }
-        if (context.accessLog != null) {
-            context.accessLog.refused(request, response, null, null, SoapVersion.operation(headers.get("SOAPAction"), contentType),
-                    reason);
-        }
-    }
-
-    public static void writeFault(GatewayContext context, Response response, Callback callback, SoapVersion version,
-                           FaultReason reason, String className) {
-        writeFault(context, response, callback, version, reason, className, context.retryAfterSeconds);
-    }
-
-    /** A fault whose Retry-After (for a reason worth retrying) is {@code retryAfterSeconds}. */
-    public static void writeFault(GatewayContext context, Response response, Callback callback, SoapVersion version,
-                           FaultReason reason, String className, int retryAfterSeconds) {
-        SoapVersion v = version == null ? SoapVersion.SOAP_11 : version;
-        byte[] body = SoapFaults.body(v, reason, className, context.gatewayId);
-        response.reset();
-        response.setStatus(SoapFaults.httpStatus(context.faultStatus, v, reason));
-        var headers = response.getHeaders();
-        headers.put(HttpHeader.CONTENT_TYPE, v.contentType());
-        headers.put(HttpHeader.CONTENT_LENGTH, body.length);
-        headers.put(HttpHeader.DATE, DateGenerator.formatDate(System.currentTimeMillis()));
-        headers.put(GatewayContext.FAULT_HEADER, reason.code());
-        if (className != null) {
-            headers.put(GatewayContext.CLASS_HEADER, className);
-        }
-        if (reason.retryable()) {
-            headers.put(HttpHeader.RETRY_AFTER, retryAfterSeconds);
-        }
-        if (reason == FaultReason.METHOD_NOT_ALLOWED) {
-            headers.put(HttpHeader.ALLOW, "GET, HEAD, POST");
-        }
-        if (reason == FaultReason.UNAUTHENTICATED) {
-            for (HttpField challenge : context.challenges) {
-                headers.add(challenge);
-            }
-        }
-        if (reason.senderFault()) {
-            headers.put(HttpHeader.CONNECTION, "close"); // the rest of a bad body is not worth reading
-        }
-        // A client too slow to send its body is not waited for again: its connection closes with the fault.
-        Callback done = reason == FaultReason.REQUEST_TIMEOUT ? callback : BodyDrain.after(response.getRequest(), callback);
-        response.write(true, ByteBuffer.wrap(body), done);
     }
 
     @Override

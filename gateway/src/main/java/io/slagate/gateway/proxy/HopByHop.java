@@ -25,13 +25,13 @@ public final class HopByHop {
             HttpHeader.TRAILER, HttpHeader.TRANSFER_ENCODING, HttpHeader.UPGRADE, HttpHeader.HTTP2_SETTINGS);
 
     /** The fixed set's names in lower case, for reading a server's field lines without field objects. */
-    static final String[] FIXED_NAMES = FIXED.stream().map(HttpHeader::lowerCaseName).toArray(String[]::new);
+    public static final String[] FIXED_NAMES = FIXED.stream().map(HttpHeader::lowerCaseName).toArray(String[]::new);
 
     private HopByHop() {
     }
 
     /** The lower-case names listed in {@code Connection} beyond the fixed set, or null when it lists none. */
-    static Set<String> connectionListed(HttpFields headers) {
+    public static Set<String> connectionListed(HttpFields headers) {
         Set<String> names = null;
         for (HttpField f : headers) {
             if (f.getHeader() == HttpHeader.CONNECTION) {
@@ -42,7 +42,7 @@ public final class HopByHop {
     }
 
     /** Adds the names a {@code Connection} value lists beyond the fixed set to {@code names} (created when needed). */
-    static Set<String> listed(String connectionValue, Set<String> names) {
+    public static Set<String> listed(String connectionValue, Set<String> names) {
         for (String name : connectionValue.split(",")) {
             String n = name.trim().toLowerCase(Locale.ROOT);
             if (!n.isEmpty() && !"keep-alive".equals(n) && !"close".equals(n)) {
@@ -62,7 +62,7 @@ public final class HopByHop {
      * (extended by {@link Forwarded}), no forwarding header at all unless the client is a trusted proxy,
      * and no name that some servers would read as one of those ({@link #isDisguised}).
      */
-    static boolean copiedUpstream(HttpField field, Set<String> connectionListed, boolean trustForwarding) {
+    public static boolean copiedUpstream(HttpField field, Set<String> connectionListed, boolean trustForwarding) {
         HttpHeader known = field.getHeader();
         if (known == null) {
             if (isDisguised(field)) {
@@ -97,7 +97,7 @@ public final class HopByHop {
                 || as == HttpHeader.FORWARDED || as.name().startsWith("X_FORWARDED");
     }
 
-    static boolean isHopByHop(HttpField field, Set<String> connectionListed) {
+    public static boolean isHopByHop(HttpField field, Set<String> connectionListed) {
         HttpHeader known = field.getHeader();
         if (known != null && FIXED.contains(known)) {
             return true;

@@ -27,7 +27,7 @@ import org.eclipse.jetty.util.thread.Invocable;
  *
  * <p>A body up to {@code bufferedRequestBytes} (most SOAP requests) is read whole; of a larger one that
  * much is read and the rest streams to the server after admission (under the stall and data-rate
- * limits of {@link ServerExchange}). The buffered part must arrive within {@code requestBodyTimeout} of
+ * limits of the server leg, {@code upstream.ServerExchange}). The buffered part must arrive within {@code requestBodyTimeout} of
  * the request's arrival. A body that comes with the headers (the common case) is read on the arrival
  * thread with no timer at all; a timer is set only when the body has to be waited for.
  *
@@ -237,13 +237,13 @@ public final class RequestBody implements Runnable, Invocable {
     }
 
     /** The body's length when known (whole, or announced by the client), else -1: it goes upstream chunked. */
-    long length() {
+    public long length() {
         long announced = c2p.getLength();
         return complete ? size : announced < 0 ? -1 : announced - removed;
     }
 
     /** The buffered bytes first, then the rest from the client. */
-    Content.Chunk read() {
+    public Content.Chunk read() {
         if (!served) {
             served = true;
             if (size > 0 || complete) {
@@ -253,12 +253,12 @@ public final class RequestBody implements Runnable, Invocable {
         return complete ? Content.Chunk.EOF : c2p.read();
     }
 
-    void demand(Runnable demandCallback) {
+    public void demand(Runnable demandCallback) {
         c2p.demand(demandCallback);
     }
 
     /** The body as one array, when whole (SOAP over JMS sends it as one message); null otherwise. */
-    byte[] whole() {
+    public byte[] whole() {
         return complete ? Arrays.copyOf(bytes, size) : null;
     }
 }

@@ -10,8 +10,8 @@ import java.util.function.LongSupplier;
  * the access log's writer and the spans' exporter, each null when off.
  */
 public final class RequestRecords implements AutoCloseable {
-    final AccessLogWriter accessLog;
-    final SpanExporter spans;
+    public final AccessLogWriter accessLog;
+    public final SpanExporter spans;
 
     public RequestRecords(GatewaySettings g, MeterRegistry registry, LongSupplier clock) {
         accessLog = g.accessLog().on() ? new AccessLogWriter(g.accessLog(), registry, g.id()) : null;

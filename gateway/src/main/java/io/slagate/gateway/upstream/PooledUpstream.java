@@ -1,4 +1,6 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
+
+import io.slagate.gateway.proxy.UpstreamExchange;
 
 /** The pooled HTTP/1.1 client: the exchange runs on its client's loop over the server's keep-alive connections. */
 final class PooledUpstream implements Upstream {
@@ -15,7 +17,7 @@ final class PooledUpstream implements Upstream {
     }
 
     @Override
-    public void send(GatewayExchange ex) {
+    public void send(UpstreamExchange ex) {
         new ServerExchange(dispatcher, ex, ex.server(), pool, serverTimeoutMillis, maxRequestBytes).start();
     }
 }

@@ -1,4 +1,8 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
+
+import io.slagate.gateway.proxy.ClientSideFailure;
+import io.slagate.gateway.proxy.UpstreamExchange;
+import io.slagate.gateway.proxy.RequestBody;
 
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.http.HttpHeader;
@@ -12,13 +16,13 @@ import org.eclipse.jetty.io.Content;
 final class LimitedRequestContent implements Request.Content {
     private final org.eclipse.jetty.server.Request clientToProxy;
     private final RequestBody body;
-    private final GatewayExchange exchange;
+    private final UpstreamExchange exchange;
     private final long maxBytes;
     private long seen;
 
-    LimitedRequestContent(GatewayExchange exchange, long maxBytes) {
-        this.clientToProxy = exchange.request;
-        this.body = exchange.body;
+    LimitedRequestContent(UpstreamExchange exchange, long maxBytes) {
+        this.clientToProxy = exchange.request();
+        this.body = exchange.body();
         this.exchange = exchange;
         this.maxBytes = maxBytes;
     }

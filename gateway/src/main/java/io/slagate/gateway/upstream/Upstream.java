@@ -1,4 +1,6 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
+
+import io.slagate.gateway.proxy.UpstreamExchange;
 
 /**
  * A leg that sends an admitted exchange to the server holding its slot and relays the answer: the pooled HTTP/1.1
@@ -7,5 +9,5 @@ package io.slagate.gateway.proxy;
  */
 interface Upstream {
     /** Starts {@code ex}'s server leg; its one outcome (answer, fault, retry) follows from it. */
-    void send(GatewayExchange ex);
+    void send(UpstreamExchange ex);
 }

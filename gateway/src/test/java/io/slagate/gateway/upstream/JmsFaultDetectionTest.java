@@ -1,4 +1,4 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,9 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
+
+import io.slagate.gateway.proxy.Forwarded;
+import io.slagate.gateway.proxy.GatewayContext;
+import io.slagate.gateway.proxy.UpstreamExchange;
+import io.slagate.gateway.proxy.HopByHop;
 
 import io.slagate.config.ServerConfig;
 import io.slagate.gateway.auth.CredentialFields;
@@ -52,8 +57,8 @@ final class HttpClientUpstream implements Upstream {
     }
 
     @Override
-    public void send(GatewayExchange ex) {
-        Request c2p = ex.request;
+    public void send(UpstreamExchange ex) {
+        Request c2p = ex.request();
         ServerSlots server = ex.server();
         HttpURI uri = c2p.getHttpURI();
         String pathQuery = uri.getPathQuery();
@@ -73,14 +78,14 @@ final class HttpClientUpstream implements Upstream {
                 }
             }
             Forwarded.put(c2p, c2pHeaders, trusted, host, h::put);
-            if (ex.startedTrace != null) {
-                h.put("traceparent", ex.startedTrace);
+            if (ex.startedTrace() != null) {
+                h.put("traceparent", ex.startedTrace());
             }
             if (credentials != null && credentials.identityHeader() != null && ex.customer() != null) {
                 h.put(credentials.identityHeader(), CredentialFields.identityValue(ex.customer()));
             }
         });
-        if (ex.body != null) {
+        if (ex.body() != null) {
             p2s.body(new LimitedRequestContent(ex, maxRequestBytes));
         }
         p2s.onRequestCommit(r -> ex.markCommitted());
@@ -102,7 +107,7 @@ final class HttpClientUpstream implements Upstream {
      * per occurrence, a deadlock once the pool is bounded).
      */
     private final class ServerResponseListener implements Response.Listener {
-        private final GatewayExchange ex;
+        private final UpstreamExchange ex;
         private final ServerSlots server;
         /** Set once the whole response was received; then a late request-side failure is harmless. */
         private volatile boolean responseSucceeded;
@@ -110,7 +115,7 @@ final class HttpClientUpstream implements Upstream {
         private final AtomicInteger pendingEnds = new AtomicInteger(2);
         private volatile Throwable clientWriteFailure;
 
-        ServerResponseListener(GatewayExchange ex, ServerSlots server) {
+        ServerResponseListener(UpstreamExchange ex, ServerSlots server) {
             this.ex = ex;
             this.server = server;
         }
@@ -118,7 +123,7 @@ final class HttpClientUpstream implements Upstream {
         @Override
         public void onHeaders(Response s2p) {
             dispatcher.answered(ex, server, s2p.getStatus());
-            var p2c = ex.response;
+            var p2c = ex.response();
             p2c.setStatus(s2p.getStatus());
             HttpFields s2pHeaders = s2p.getHeaders();
             Set<String> listed = HopByHop.connectionListed(s2pHeaders);
@@ -141,7 +146,7 @@ final class HttpClientUpstream implements Upstream {
                 return;
             }
             chunk.retain();
-            ex.response.write(false, content, new Callback() {
+            ex.response().write(false, content, new Callback() {
                 @Override
                 public void succeeded() {
                     chunk.release();
@@ -166,7 +171,7 @@ final class HttpClientUpstream implements Upstream {
             responseSucceeded = true;
             // The server is done: its slot can serve the next request while the last bytes go out.
             ex.releaseSlot();
-            ex.response.write(true, BufferUtil.EMPTY_BUFFER, Callback.from(this::ended, x -> {
+            ex.response().write(true, BufferUtil.EMPTY_BUFFER, Callback.from(this::ended, x -> {
                 clientWriteFailure = x;
                 ended();
             }));

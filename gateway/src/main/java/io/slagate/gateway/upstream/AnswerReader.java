@@ -1,4 +1,4 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
 
 import io.slagate.gateway.http1.ChunkedBody;
 import io.slagate.gateway.http1.ResponseHead;

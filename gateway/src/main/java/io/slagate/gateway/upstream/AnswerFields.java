@@ -1,10 +1,11 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
+
+import io.slagate.gateway.proxy.HopByHop;
 
 import io.slagate.gateway.http1.ResponseHead;
 import io.slagate.gateway.http1.SplicedFields;
 import java.util.Set;
 import org.eclipse.jetty.http.HttpFields;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Response;
 
 /**

@@ -1,4 +1,9 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
+
+import io.slagate.gateway.proxy.AccessLog;
+import io.slagate.gateway.proxy.ClientHandler;
+import io.slagate.gateway.proxy.GatewayContext;
+import io.slagate.gateway.proxy.RequestRecords;
 
 import io.slagate.gateway.loop.LoopConnector;
 import io.slagate.config.GatewaySettings;
@@ -73,8 +78,8 @@ public final class ProxyPath extends ContainerLifeCycle {
         // servers, and every server when -Dslagate.upstream=httpclient (a fallback and the benchmark's
         // comparison), go through HttpClient.
         pools = directPools(config, metrics, loops, queues);
-        context.dispatcher = new Dispatcher(context, client, pools, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(),
-                health, jms);
+        context.dispatcher(new Dispatcher(context, client, pools, config.servers(), g.serverTimeout().toMillis(), g.maxRequestBytes(),
+                health, jms));
         handler = ingress.create(context, config);
     }
 

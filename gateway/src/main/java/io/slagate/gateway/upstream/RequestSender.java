@@ -1,4 +1,10 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
+
+import io.slagate.gateway.proxy.ClientSideFailure;
+import io.slagate.gateway.proxy.Forwarded;
+import io.slagate.gateway.proxy.GatewayContext;
+import io.slagate.gateway.proxy.UpstreamExchange;
+import io.slagate.gateway.proxy.HopByHop;
 
 import io.slagate.gateway.auth.CredentialFields;
 import io.slagate.config.ClientPolicy;
@@ -26,7 +32,7 @@ final class RequestSender extends IteratingCallback {
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final ServerExchange exchange;
-    private final GatewayExchange ex;
+    private final UpstreamExchange ex;
     private final ClientPolicy clients;
     private final String pathPrefix;
     private final long maxRequestBytes;
@@ -45,10 +51,10 @@ final class RequestSender extends IteratingCallback {
     volatile boolean waitingForClient;
     private long bodyStartNanos;
 
-    RequestSender(ServerExchange exchange, GatewayExchange ex, String pathPrefix, long maxRequestBytes) {
+    RequestSender(ServerExchange exchange, UpstreamExchange ex, String pathPrefix, long maxRequestBytes) {
         this.exchange = exchange;
         this.ex = ex;
-        this.clients = ex.context.clients;
+        this.clients = ex.context().clients;
         this.pathPrefix = pathPrefix;
         this.maxRequestBytes = maxRequestBytes;
     }
@@ -75,7 +81,7 @@ final class RequestSender extends IteratingCallback {
                 write(pendingHead);
                 return Action.SCHEDULED;
             }
-            Content.Chunk chunk = ex.body.read();
+            Content.Chunk chunk = ex.body().read();
             if (chunk == null) {
                 if (pendingHead != null) {
                     write(pendingHead); // the head goes out now; the body follows as the client sends it
@@ -83,7 +89,7 @@ final class RequestSender extends IteratingCallback {
                 }
                 waitingForClient = true;
                 connection.awaitClient(clients.requestBodyTimeout().toMillis());
-                ex.body.demand(this::clientSent);
+                ex.body().demand(this::clientSent);
                 return Action.IDLE;
             }
             if (Content.Chunk.isFailure(chunk)) {
@@ -182,13 +188,13 @@ final class RequestSender extends IteratingCallback {
 
     /** Request line and headers: end-to-end headers as the client sent them, Host kept, forwarding added. */
     private ByteBuffer encodeHead() {
-        Request c2p = ex.request;
+        Request c2p = ex.request();
         HttpFields headers = c2p.getHeaders();
-        if (ex.body == null) {
+        if (ex.body() == null) {
             length = c2p.getLength();
             chunked = false;
         } else {
-            length = ex.body.length();
+            length = ex.body().length();
             chunked = length < 0;
         }
         hasBody = length > 0 || chunked;
@@ -215,15 +221,15 @@ final class RequestSender extends IteratingCallback {
         put(b, " HTTP/1.1");
         b.put(CRLF);
         Set<String> listed = HopByHop.connectionListed(headers);
-        boolean trusted = ex.context.forwarded.trusts(c2p);
+        boolean trusted = ex.context().forwarded.trusts(c2p);
         String host = Forwarded.host(c2p, headers);
         header(b, "Host", host); // the address the client used: the server publishes it, not its own
-        long deadlineMillis = ex.remainingDeadlineMillis(ex.context.clock.getAsLong());
-        CredentialFields credentials = ex.context.credentialFields;
+        long deadlineMillis = ex.remainingDeadlineMillis(ex.context().clock.getAsLong());
+        CredentialFields credentials = ex.context().credentialFields;
         for (HttpField f : headers) {
             if (HopByHop.copiedUpstream(f, listed, trusted) && (credentials == null || !credentials.withheld(f))
-                    && !(deadlineMillis >= 0 && f.getName().equalsIgnoreCase(GatewayExchange.DEADLINE_HEADER))
-                    && !(ex.startedTrace != null && f.getName().equalsIgnoreCase("traceparent"))) {
+                    && !(deadlineMillis >= 0 && f.getName().equalsIgnoreCase(UpstreamExchange.DEADLINE_HEADER))
+                    && !(ex.startedTrace() != null && f.getName().equalsIgnoreCase("traceparent"))) {
                 header(b, f.getName(), f.getValue());
             }
         }
@@ -233,15 +239,15 @@ final class RequestSender extends IteratingCallback {
             header(b, "X-Forwarded-Host", host);
             b.put(Forwarded.untrustedLines(c2p)); // the connection's: rendered once for all its requests
         }
-        if (ex.startedTrace != null) {
-            header(b, "traceparent", ex.startedTrace);
+        if (ex.startedTrace() != null) {
+            header(b, "traceparent", ex.startedTrace());
         }
         if (credentials != null && credentials.identityHeader() != null && ex.customer() != null) {
             header(b, credentials.identityHeader(), CredentialFields.identityValue(ex.customer()));
         }
         if (deadlineMillis >= 0) {
             // what is left of the deadline after queueing here, and the class: a service (or a next gateway) can use both
-            header(b, GatewayExchange.DEADLINE_HEADER, Long.toString(deadlineMillis));
+            header(b, UpstreamExchange.DEADLINE_HEADER, Long.toString(deadlineMillis));
             header(b, GatewayContext.CLASS_HEADER, ex.className());
         }
         if (chunked) {

@@ -1,4 +1,4 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
 
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;

@@ -1,4 +1,8 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
+
+import io.slagate.gateway.proxy.ClientSideFailure;
+import io.slagate.gateway.proxy.GatewayContext;
+import io.slagate.gateway.proxy.UpstreamExchange;
 
 import io.slagate.bus.BusConnections;
 import io.slagate.config.BusSettings;
@@ -59,7 +63,7 @@ final class JmsDispatcher extends AbstractLifeCycle {
     private static final Logger LOG = LoggerFactory.getLogger(JmsDispatcher.class);
     private static final long RETRY_MILLIS = 2000;
 
-    private record Pending(GatewayExchange exchange, ScheduledFuture<?> timeout) {
+    private record Pending(UpstreamExchange exchange, ScheduledFuture<?> timeout) {
     }
 
     private final GatewayContext context;
@@ -222,12 +226,12 @@ final class JmsDispatcher extends AbstractLifeCycle {
     }
 
     /** Reads the body (bounded), then sends; runs on the thread that forwards the admitted request. */
-    void send(GatewayExchange ex) {
-        if (!HttpMethod.POST.is(ex.request.getMethod())) {
+    void send(UpstreamExchange ex) {
+        if (!HttpMethod.POST.is(ex.request().getMethod())) {
             ex.fault(FaultReason.MALFORMED_REQUEST); // a JMS server has no WSDL to GET
             return;
         }
-        byte[] whole = ex.body.whole(); // a POST always has a body (refused at arrival otherwise)
+        byte[] whole = ex.body().whole(); // a POST always has a body (refused at arrival otherwise)
         if (whole != null) {
             sendMessage(ex, whole); // read before admission, as most are
             return;
@@ -245,13 +249,13 @@ final class JmsDispatcher extends AbstractLifeCycle {
         });
     }
 
-    private void sendMessage(GatewayExchange ex, byte[] body) {
+    private void sendMessage(UpstreamExchange ex, byte[] body) {
         ServerSlots server = ex.server();
         String corr = correlationPrefix + sequence.incrementAndGet();
         ScheduledFuture<?> timeout = timer.schedule(() -> timedOut(corr, server), serverTimeoutMillis, TimeUnit.MILLISECONDS);
         pending.put(corr, new Pending(ex, timeout));
-        String contentType = ex.request.getHeaders().get(HttpHeader.CONTENT_TYPE);
-        String action = SoapVersion.operation(ex.request.getHeaders().get("SOAPAction"), contentType);
+        String contentType = ex.request().getHeaders().get(HttpHeader.CONTENT_TYPE);
+        String action = SoapVersion.operation(ex.request().getHeaders().get("SOAPAction"), contentType);
         try {
             if (!brokerUp) {
                 throw new JMSException("not connected to the broker");
@@ -318,12 +322,12 @@ final class JmsDispatcher extends AbstractLifeCycle {
             LOG.warn("SOAP/JMS: unreadable reply: {}", e.toString());
             return; // its request is answered by its timeout
         }
-        GatewayExchange ex = p.exchange();
+        UpstreamExchange ex = p.exchange();
         if (contentType == null) {
-            contentType = ex.soapVersion == null ? "text/xml; charset=UTF-8" : ex.soapVersion.contentType();
+            contentType = ex.soapVersion() == null ? "text/xml; charset=UTF-8" : ex.soapVersion().contentType();
         }
         ex.releaseSlot();
-        var response = ex.response;
+        var response = ex.response();
         response.setStatus(fault ? 500 : 200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);

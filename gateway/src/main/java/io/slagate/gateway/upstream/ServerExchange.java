@@ -1,4 +1,8 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
+
+import io.slagate.gateway.proxy.ClientSideFailure;
+import io.slagate.gateway.proxy.GatewayContext;
+import io.slagate.gateway.proxy.UpstreamExchange;
 
 import io.slagate.config.ClientPolicy;
 import io.slagate.gateway.sched.ServerSlots;
@@ -32,7 +36,7 @@ import org.eclipse.jetty.util.Promise;
  */
 final class ServerExchange implements Promise<ServerConnection> {
     private final Dispatcher dispatcher;
-    private final GatewayExchange ex;
+    private final UpstreamExchange ex;
     private final ServerSlots server;
     private final ServerConnectionPool pool;
     private final long timeoutMillis;
@@ -50,20 +54,20 @@ final class ServerExchange implements Promise<ServerConnection> {
     /** Request leg and answer leg: the one that ends last decides what becomes of the connection. */
     private final AtomicInteger legs = new AtomicInteger(2);
 
-    ServerExchange(Dispatcher dispatcher, GatewayExchange ex, ServerSlots server, ServerConnectionPool pool,
+    ServerExchange(Dispatcher dispatcher, UpstreamExchange ex, ServerSlots server, ServerConnectionPool pool,
                    long timeoutMillis, long maxRequestBytes) {
         this.dispatcher = dispatcher;
         this.ex = ex;
         this.server = server;
         this.pool = pool;
         this.timeoutMillis = timeoutMillis;
-        this.clients = ex.context.clients;
+        this.clients = ex.context().clients;
         this.sender = new RequestSender(this, ex, pool.pathPrefix, maxRequestBytes);
     }
 
     void start() {
         group = pool.groupOf(ex);
-        pool.acquire(ex.loop, group, this);
+        pool.acquire(ex.loop(), group, this);
     }
 
     /** A connection is ours: arm the timeout, listen for the answer, send the request. */
@@ -71,8 +75,8 @@ final class ServerExchange implements Promise<ServerConnection> {
     public void succeeded(ServerConnection c) {
         connection = c;
         c.group = group; // a new connection joins the request's group; a reused one is in it already
-        Request c2p = ex.request;
-        pool.handedOut(c, ex.loop);
+        Request c2p = ex.request();
+        pool.handedOut(c, ex.loop());
         c.attach(this, timeoutMillis, HttpMethod.HEAD.is(c2p.getMethod()));
         c.needInput(); // an early answer (before the body is sent) is read as it comes
         sender.start(c);
@@ -269,7 +273,7 @@ final class ServerExchange implements Promise<ServerConnection> {
             }
             writing = true;
             c.awaitClient(clients.responseWriteTimeout().toMillis());
-            ex.response.write(false, piece, this);
+            ex.response().write(false, piece, this);
             return true;
         }
 
@@ -295,7 +299,7 @@ final class ServerExchange implements Promise<ServerConnection> {
             leftoverCounted = true;
             closeAfter = true;
             pool.distrust();
-            ex.context.metrics.servers().error(server.index(), GatewayMetrics.ServerError.PROTOCOL);
+            ex.context().metrics.servers().error(server.index(), GatewayMetrics.ServerError.PROTOCOL);
         }
 
         @Override
@@ -310,7 +314,7 @@ final class ServerExchange implements Promise<ServerConnection> {
             answered = true;
             if (describesService()) {
                 // rewriting a description's addresses scans up to bufferedResponseBytes: off the event loop
-                ex.context.executor.execute(() -> settle(rewritten(lastPiece)));
+                ex.context().executor.execute(() -> settle(rewritten(lastPiece)));
             } else {
                 settle(lastPiece);
             }
@@ -342,24 +346,24 @@ final class ServerExchange implements Promise<ServerConnection> {
          * gateway's, and the length follows. One that streamed (over {@code bufferedResponseBytes}) goes as it is.
          */
         private boolean describesService() {
-            return !streaming && status == HttpStatus.OK_200 && WsdlAddresses.asksForDescription(ex.request);
+            return !streaming && status == HttpStatus.OK_200 && WsdlAddresses.asksForDescription(ex.request());
         }
 
         private ByteBuffer rewritten(ByteBuffer answer) {
-            String base = WsdlAddresses.publicBase(ex.request, ex.context.forwarded.trusts(ex.request));
+            String base = WsdlAddresses.publicBase(ex.request(), ex.context().forwarded.trusts(ex.request()));
             if (base == null) {
                 return answer;
             }
             ByteBuffer rewritten = WsdlAddresses.rewrite(answer, base);
             if (rewritten != answer) {
-                ex.response.getHeaders().put(HttpHeader.CONTENT_LENGTH, rewritten.remaining());
+                ex.response().getHeaders().put(HttpHeader.CONTENT_LENGTH, rewritten.remaining());
             }
             return rewritten;
         }
 
         /** The answer's end (its last piece, possibly empty) to the client: the exchange completes with it. */
         void finish() {
-            ex.response.write(true, lastPiece, Callback.from(ex::completed, ex::clientFailed));
+            ex.response().write(true, lastPiece, Callback.from(ex::completed, ex::clientFailed));
         }
 
         private void fail(Throwable cause) {
@@ -403,7 +407,7 @@ final class ServerExchange implements Promise<ServerConnection> {
             closeAfter |= h.minorVersion() == 0 || !h.keepAlive() || connection.answer.untilClose();
             responseStarted = true;
             dispatcher.answered(ex, server, status);
-            var p2c = ex.response;
+            var p2c = ex.response();
             p2c.setStatus(status);
             if (AnswerFields.carry(h, p2c, bodiless(), ex.readsWorkingSet())) {
                 // a 204 or 304 has no body whatever its framing says (RFC 9112 6.3): what the server sent after the
@@ -412,7 +416,7 @@ final class ServerExchange implements Promise<ServerConnection> {
                 leftover();
             }
             HttpFields.Mutable out = p2c.getHeaders();
-            out.add(ex.context.classFields[ex.classIndex()]);
+            out.add(ex.context().classFields[ex.classIndex()]);
             out.add(GatewayContext.queueMillisField(TimeUnit.NANOSECONDS.toMillis(ex.queueingNanos())));
             ex.workingSetDeclared(out);
             return true;

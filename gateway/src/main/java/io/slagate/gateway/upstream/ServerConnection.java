@@ -1,4 +1,4 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,6 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
+
+import io.slagate.gateway.proxy.Forwarded;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

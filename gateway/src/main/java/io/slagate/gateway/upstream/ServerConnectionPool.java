@@ -1,4 +1,6 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
+
+import io.slagate.gateway.proxy.UpstreamExchange;
 
 import io.slagate.gateway.loop.LoopConnector;
 import io.slagate.gateway.loop.UpstreamFactory;
@@ -104,11 +106,11 @@ final class ServerConnectionPool implements GatewayMetrics.UpstreamConnections, 
      * The group whose connections a request may use: {@link #SHARED}, its customer, or its client
      * connection (a client connection is given a listener that closes its group's connections with it).
      */
-    Object groupOf(GatewayExchange ex) {
+    Object groupOf(UpstreamExchange ex) {
         return switch (reuse) {
             case SHARED -> SHARED;
             case CUSTOMER -> ex.customer() == null ? ANONYMOUS : ex.customer();
-            case CLIENT_CONNECTION -> ex.request.getConnectionMetaData().getConnection();
+            case CLIENT_CONNECTION -> ex.request().getConnectionMetaData().getConnection();
         };
     }
 

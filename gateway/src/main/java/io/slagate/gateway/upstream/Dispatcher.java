@@ -1,4 +1,9 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
+
+import io.slagate.gateway.proxy.ClientSideFailure;
+import io.slagate.gateway.proxy.Forwarding;
+import io.slagate.gateway.proxy.GatewayContext;
+import io.slagate.gateway.proxy.UpstreamExchange;
 
 import io.slagate.config.ServerConfig;
 import io.slagate.gateway.sched.ServerSlots;
@@ -20,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * sent) is retried on another server of the pool with a free slot; anything after the request was
  * sent is not retried, since the server may have executed it.
  */
-final class Dispatcher {
+final class Dispatcher implements Forwarding {
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
 
     private final GatewayContext context;
@@ -53,7 +58,8 @@ final class Dispatcher {
     }
 
     /** Sends {@code ex} to the server holding its slot, on that server's leg; a send that cannot start is a server failure. */
-    void forward(GatewayExchange ex) {
+    @Override
+    public void forward(UpstreamExchange ex) {
         try {
             upstreams[ex.server().index()].send(ex);
         } catch (RuntimeException e) {
@@ -68,7 +74,7 @@ final class Dispatcher {
      * the answer: the slot is freed when the server's leg ends, before that, and a freed slot admitted another of the
      * pool's requests to a server that had already refused it (CI saw 9 and 11 refusals where 3 + its 5 slots can be).
      */
-    void answered(GatewayExchange ex, ServerSlots server, int status) {
+    void answered(UpstreamExchange ex, ServerSlots server, int status) {
         health.answered(server);
         context.queues.answered(server.index(), ex.classIndex(), status);
     }
@@ -81,7 +87,7 @@ final class Dispatcher {
      * @param requestFailure why sending the request failed, if it did (reading the client's body included)
      * @param responseStarted whether the server's response head had arrived
      */
-    void upstreamFailed(GatewayExchange ex, ServerSlots server, Throwable failure, Throwable requestFailure,
+    void upstreamFailed(UpstreamExchange ex, ServerSlots server, Throwable failure, Throwable requestFailure,
                         boolean responseStarted) {
         // Blame first: what the client did is the client's, whatever it did to the upstream exchange.
         ClientSideFailure client = clientSide(failure, requestFailure);
@@ -94,7 +100,7 @@ final class Dispatcher {
             ex.fault(FaultReason.REQUEST_TOO_LARGE);
             return;
         }
-        if (ex.response.isCommitted()) {
+        if (ex.response().isCommitted()) {
             // Headers already went to the client: a fault can no longer be written.
             context.metrics.servers().error(server.index(), ServerError.BROKEN);
             ex.fault(FaultReason.SERVER_FAILED);
@@ -108,7 +114,7 @@ final class Dispatcher {
             if (other != null) {
                 LOG.debug("{} P2S {} unreachable ({}); retrying on {}", ex, server.id(), failure.toString(), other.id());
                 ex.moveTo(other);
-                context.loops.execute(ex.loop, () -> forward(ex));
+                context.loops.execute(ex.loop(), () -> forward(ex));
                 return;
             }
             ex.fault(FaultReason.SERVER_UNREACHABLE);

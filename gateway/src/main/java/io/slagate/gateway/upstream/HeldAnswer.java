@@ -1,4 +1,4 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
 
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.util.BufferUtil;

@@ -1,4 +1,4 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
 
 import io.slagate.config.HealthSettings;
 import io.slagate.config.ServerConfig;

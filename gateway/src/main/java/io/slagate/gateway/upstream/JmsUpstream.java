@@ -1,4 +1,7 @@
-package io.slagate.gateway.proxy;
+package io.slagate.gateway.upstream;
+
+import io.slagate.gateway.proxy.GatewayContext;
+import io.slagate.gateway.proxy.UpstreamExchange;
 
 import io.slagate.gateway.soap.FaultReason;
 import org.slf4j.Logger;
@@ -17,7 +20,7 @@ final class JmsUpstream implements Upstream {
     }
 
     @Override
-    public void send(GatewayExchange ex) {
+    public void send(UpstreamExchange ex) {
         context.executor.execute(() -> {
             try {
                 jms.send(ex);
