@@ -76,26 +76,11 @@ public final class KneeLimit implements ConcurrencyLimit {
     private final int settleCycles;
     private final int windowCycles;
     private int limit;
-    private boolean measuring = true; // the baseline at min is not yet the mean of enough answers
-    private double baselineWork; // Σ service · answers and Σ answers of the disjoint windows measured at min
-    private double baselineAnswers;
-    // Σ, Σ² and count of (a slot's time per answer / service time) over the windows at min that had requests waiting
-    private double slotRatio;
-    private double slotRatioSq;
-    private int slotWindows;
-    /**
-     * How much longer a slot is held per answer than the server's service time, measured at min (X(1) · S ≤ 1): the
-     * gateway's dispatch and relay around each answer. The knee is N* = X_max / X(1) (Fig. 7), so it is X_max times the
-     * slot's time, not the server's: experiment A's CPU-bound backend answered in 50 ms, and a slot at N_s = 1 gave 17.3
-     * answers/s (58 ms), so X_max · S_0 put the knee at 8.4 where the curve's is 9.8.
-     */
-    private double slotFactor = 1;
-    private int nextBaselineWindow; // cyclesAtLimit at which the next disjoint window is complete
+    private final ServiceBaseline baseline = new ServiceBaseline();
     private int slowCycles; // consecutive cycles whose window said "slower server"
 
     private int resumeAt; // the start value, restored once the baseline is measured (0: not measuring)
     private int cyclesAtLimit;
-    private double baseline = Double.NaN;
     private double knee = Double.NaN;
     private double plateau; // the most answers/s a settled window measured (X_max), since the last new baseline
     private Step last = Step.NONE;
@@ -149,10 +134,10 @@ public final class KneeLimit implements ConcurrencyLimit {
         double x = s.throughput();
         double service = s.serviceSeconds();
         plateau = Math.max(plateau, x);
-        if (measuring) {
+        if (baseline.measuring()) {
             return measureBaseline(s, x, service);
         }
-        refineBaseline(s, service);
+        baseline.refine(s, service, knee);
         boolean demand = s.waiting() > 0 || s.inUse() >= 0.9 * limit;
         if (!demand) {
             reason = "no demand: holding";
@@ -170,32 +155,13 @@ public final class KneeLimit implements ConcurrencyLimit {
         return next == UNDECIDED ? steady(s, x, service) : next;
     }
 
-    /** A settled window at min while the baseline is measured: counted if disjoint from the last one. */
+    /** A settled window at min while the baseline is measured ({@link ServiceBaseline}). */
     private int measureBaseline(Sample s, double x, double service) {
-        if (cyclesAtLimit < nextBaselineWindow) {
-            return limit; // overlaps the window already counted
+        if (!baseline.measure(s, limit, x, service, cyclesAtLimit, windowCycles)) {
+            reason = String.format(Locale.ROOT, "measuring the baseline service time at N_s = %d: %.0f of %d answers",
+                    limit, baseline.answers(), BASELINE_ANSWERS);
+            return limit;
         }
-        if (Double.isFinite(s.answers()) && s.answers() > 0) {
-            baselineWork += service * s.answers();
-            baselineAnswers += s.answers();
-            if (s.waiting() > 0) { // a slot without a request waiting for it idles: no measure of its time
-                double r = limit / x / service;
-                slotRatio += r;
-                slotRatioSq += r * r;
-                slotWindows++;
-            }
-            nextBaselineWindow = cyclesAtLimit + windowCycles;
-            if (baselineAnswers < BASELINE_ANSWERS) {
-                reason = String.format(Locale.ROOT, "measuring the baseline service time at N_s = %d: %.0f of %d answers",
-                        limit, baselineAnswers, BASELINE_ANSWERS);
-                return limit;
-            }
-            baseline = baselineWork / baselineAnswers;
-            measureSlotFactor();
-        } else {
-            baseline = service; // how many answers is unknown: one window
-        }
-        measuring = false;
         // this window is part of the baseline: nothing to judge against it
         if (resumeAt > 0) {
             return resume(s);
@@ -205,36 +171,12 @@ public final class KneeLimit implements ConcurrencyLimit {
             return limit;
         }
         return change(grow(), Step.GROW, s, String.format(Locale.ROOT, "baseline service time %.4f s measured (a slot's %.4f s): growing",
-                baseline, slot()));
-    }
-
-    /**
-     * The slot factor, taken only when it is above 1 by twice its standard error, judged from the windows' own spread:
-     * in a window the throughput and the service time come from the same answers, so the ratio is exact where the slot
-     * really is held longer, and only noise where it is not.
-     */
-    private void measureSlotFactor() {
-        if (slotWindows < 3) {
-            return;
-        }
-        double mean = slotRatio / slotWindows;
-        double sd = Math.sqrt(Math.max(0, slotRatioSq / slotWindows - mean * mean) * slotWindows / (slotWindows - 1));
-        if (mean - 2 * sd / Math.sqrt(slotWindows) > 1) {
-            slotFactor = Math.min(2, mean);
-        }
-    }
-
-    private void refineBaseline(Sample s, double service) {
-        if (service < (1 - drop(s.answers())) * baseline) {
-            baseline = service; // a real drop (a faster server), beyond the window's own sampling noise
-        } else if (!Double.isNaN(knee) && s.inUse() <= BELOW_KNEE * knee && service < (1 + SATURATED) * baseline) {
-            baseline = 0.75 * baseline + 0.25 * service; // averaged: a running minimum of noisy windows only falls
-        }
+                baseline.value(), slot()));
     }
 
     /** A service time far above the baseline at or below the knee, with throughput down, for two windows: a slower server. */
     private int slowerServer(Sample s, double x, double service) {
-        boolean slower = !Double.isNaN(knee) && limit <= target() && service >= SLOWER * baseline && x <= plateau / SLOWER;
+        boolean slower = !Double.isNaN(knee) && limit <= target() && service >= SLOWER * baseline.value() && x <= plateau / SLOWER;
         slowCycles = slower ? slowCycles + 1 : 0;
         if (!slower) {
             return UNDECIDED;
@@ -245,7 +187,7 @@ public final class KneeLimit implements ConcurrencyLimit {
             return limit;
         }
         // at or below the knee no server queues this much, for this long: it is slower (a slow database, a GC storm)
-        baseline = service;
+        baseline.restart(service);
         knee = Double.NaN;
         fromAbove = false;
         plateau = x;
@@ -372,7 +314,7 @@ public final class KneeLimit implements ConcurrencyLimit {
      * plateau dragged the knee down.
      */
     private boolean saturatedBeyondKnee(double service) {
-        boolean saturated = service > (1 + SATURATED) * baseline;
+        boolean saturated = service > (1 + SATURATED) * baseline.value();
         return saturated && limit > min && (Double.isNaN(knee)
                 || limit > target() + probeStep() && service > (1 + SATURATED) * slot() * limit / knee);
     }
@@ -385,7 +327,7 @@ public final class KneeLimit implements ConcurrencyLimit {
         // 200 read 0.8 of it, still draining; a thrashing server stays below it), so the estimate is a lower bound
         fromAbove = limit >= 1.5 * knee;
         return change(target(), Step.CUT, s, String.format(Locale.ROOT,
-                "saturated (service %.4f s, baseline %.4f s, %.1f answers/s at N_s %d%s): knee %s%.1f", service, baseline, x, limit,
+                "saturated (service %.4f s, baseline %.4f s, %.1f answers/s at N_s %d%s): knee %s%.1f", service, baseline.value(), x, limit,
                 Double.isNaN(was) ? "" : String.format(Locale.ROOT, ", knee was %.1f", was), fromAbove ? "at least " : "", knee));
     }
 
@@ -406,27 +348,19 @@ public final class KneeLimit implements ConcurrencyLimit {
 
     /** S_0 of the knee N* = X_max · S_0 = X_max / X(1): the time a slot is held per answer at min. */
     private double slot() {
-        return baseline * slotFactor;
+        return baseline.slot();
     }
 
     private int resume(Sample s) {
         int start = resumeAt;
         resumeAt = 0;
         return change(start, Step.CUT, s, String.format(Locale.ROOT, "baseline service time %.4f s measured; back to the start value",
-                baseline));
+                baseline.value()));
     }
 
     /** Whether the step from {@code fromLimit} to the limit bought at least {@value #EFFICIENCY} of its proportional gain. */
     private boolean paid(double x) {
         return x >= fromThroughput * (1 + EFFICIENCY * ((double) limit / fromLimit - 1));
-    }
-
-    /**
-     * How much faster than the baseline a window must be to replace it: a tenth, and three times the sampling error of
-     * the window's mean (1/√answers for exponential service), so that noisy windows do not ratchet the baseline down.
-     */
-    private static double drop(double answers) {
-        return Double.isFinite(answers) && answers > 0 ? Math.max(DROP, 3 / Math.sqrt(answers)) : DROP;
     }
 
     private int probeStep() {
