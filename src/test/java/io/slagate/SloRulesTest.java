@@ -65,6 +65,19 @@ class SloRulesTest {
     }
 
     @Test
+    void aCustomersOwnContract_getsItsOwnAlerts_andLeavesTheClasssOnes() throws Exception {
+        JsonNode alerts = rules(CONFIG.replace("objective: 99.5% }", "objective: 99.5%, customerObjectives: { acme: 99.9%, \"a.b\": 99% } }"))
+                .get("groups").get(1).get("rules");
+        assertEquals(12, alerts.size(), "gold: everyone else, acme, a.b; silver");
+        assertEquals("slagate:sla_error_ratio:rate1h{class=\"gold\",customer!~\"a\\\\.b|acme\"} > 0.072\nand\n"
+                + "slagate:sla_error_ratio:rate5m{class=\"gold\",customer!~\"a\\\\.b|acme\"} > 0.072", alerts.get(0).get("expr").asText());
+        JsonNode acmeFast = alerts.get(6);
+        assertEquals("slagate:sla_error_ratio:rate1h{class=\"gold\",customer=\"acme\"} > 0.0144\nand\n"
+                + "slagate:sla_error_ratio:rate5m{class=\"gold\",customer=\"acme\"} > 0.0144", acmeFast.get("expr").asText());
+        assertTrue(acmeFast.get("annotations").get("summary").asText().startsWith("acme on class gold: objective 99.9%"), acmeFast.toString());
+    }
+
+    @Test
     void noObjective_noAlerts() throws Exception {
         String none = CONFIG.replace(", objective: 99.5%", "").replace(", objective: 99.9%, period: calendar-month", "");
         JsonNode groups = rules(none).get("groups");

@@ -58,35 +58,53 @@ final class SloRules {
                 continue;
             }
             any = true;
-            for (Burn burn : BURNS) {
-                String t = number(burn.rate() * o.budget());
-                double hoursLeft = o.length().toHours() / burn.rate();
-                String meaning = burn.rate() <= 1 ? "its budget is being spent as fast as the period allows, or faster"
-                        : String.format(Locale.ROOT, "at this rate its budget is gone in %s", hoursLeft >= 48
-                        ? number(Math.round(hoursLeft / 2.4) / 10.0) + " days" : number(Math.round(hoursLeft * 10) / 10.0) + " hours");
-                b.append('\n')
-                        .append("      - alert: SlagateSla").append(burn.name()).append("Burn\n")
-                        .append("        expr: |-\n")
-                        .append("          ").append(record(burn.longWindow())).append("{class=\"").append(c.name()).append("\"} > ").append(t)
-                        .append('\n')
-                        .append("          and\n")
-                        .append("          ").append(record(burn.shortWindow())).append("{class=\"").append(c.name()).append("\"} > ")
-                        .append(t).append('\n')
-                        .append("        labels:\n")
-                        .append("          severity: ").append(burn.severity()).append('\n')
-                        .append("          class: ").append(quoted(c.name())).append('\n')
-                        .append("        annotations:\n")
-                        .append("          summary: ").append(quoted("{{ $labels.customer }} on class " + c.name() + ": objective "
-                                + o.percentText() + " over " + o.periodText() + ", " + meaning)).append('\n')
-                        .append("          description: ").append(quoted("error ratio over " + burn.longWindow() + " and "
-                                + burn.shortWindow() + " above " + t + " (" + number(burn.rate()) + " times the budget's rate)"))
-                        .append('\n');
-            }
+            // everyone else under the class's objective; a customer with a contract of its own under its share
+            String others = o.customers().isEmpty() ? "" : ",customer!~\"" + String.join("|", o.customers().keySet().stream()
+                    .map(SloRules::regexQuoted).toList()) + "\"";
+            alerts(b, c.name(), "class=\"" + promQuoted(c.name()) + "\"" + others, o, o.fraction(), "{{ $labels.customer }}");
+            o.customers().forEach((customer, fraction) -> alerts(b, c.name(),
+                    "class=\"" + promQuoted(c.name()) + "\",customer=\"" + promQuoted(customer) + "\"", o, fraction, customer));
         }
         if (!any) {
             b.append(" []\n");
         }
         return b.toString();
+    }
+
+    /** The three alerts of one objective: {@code fraction} of the requests the {@code matchers} select over its period. */
+    private static void alerts(StringBuilder b, String className, String matchers, SlaObjective o, double fraction, String who) {
+        for (Burn burn : BURNS) {
+            String t = number(burn.rate() * (1 - fraction));
+            double hoursLeft = o.length().toHours() / burn.rate();
+            String meaning = burn.rate() <= 1 ? "its budget is being spent as fast as the period allows, or faster"
+                    : String.format(Locale.ROOT, "at this rate its budget is gone in %s", hoursLeft >= 48
+                    ? number(Math.round(hoursLeft / 2.4) / 10.0) + " days" : number(Math.round(hoursLeft * 10) / 10.0) + " hours");
+            b.append('\n')
+                    .append("      - alert: SlagateSla").append(burn.name()).append("Burn\n")
+                    .append("        expr: |-\n")
+                    .append("          ").append(record(burn.longWindow())).append('{').append(matchers).append("} > ").append(t).append('\n')
+                    .append("          and\n")
+                    .append("          ").append(record(burn.shortWindow())).append('{').append(matchers).append("} > ").append(t).append('\n')
+                    .append("        labels:\n")
+                    .append("          severity: ").append(burn.severity()).append('\n')
+                    .append("          class: ").append(quoted(className)).append('\n')
+                    .append("        annotations:\n")
+                    .append("          summary: ").append(quoted(who + " on class " + className + ": objective "
+                            + SlaObjective.percentText(fraction) + " over " + o.periodText() + ", " + meaning)).append('\n')
+                    .append("          description: ").append(quoted("error ratio over " + burn.longWindow() + " and "
+                            + burn.shortWindow() + " above " + t + " (" + number(burn.rate()) + " times the budget's rate)"))
+                    .append('\n');
+        }
+    }
+
+    /** A label value inside PromQL's double quotes. */
+    private static String promQuoted(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
+    /** A customer's name as a literal inside a PromQL regular expression (RE2), then inside double quotes. */
+    private static String regexQuoted(String s) {
+        return promQuoted(s.replaceAll("[\\\\.^$|?*+()\\[\\]{}]", "\\\\$0"));
     }
 
     static String record(String window) {

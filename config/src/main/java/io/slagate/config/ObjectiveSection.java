@@ -1,6 +1,9 @@
 package io.slagate.config;
 
+import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** A class's {@code objective:} and {@code period:}: the share of its requests that must be good, and over what. */
 final class ObjectiveSection {
@@ -14,6 +17,9 @@ final class ObjectiveSection {
         if (text == null) {
             if (!c.child("period").isMissing()) {
                 c.problem("period", period, "needs an objective beside it, e.g. objective: 99%");
+            }
+            if (!c.child("customerObjectives").isMissing()) {
+                c.problem("customerObjectives", "a customer's objective", "needs the class's objective beside it (everyone else's)");
             }
             return null;
         }
@@ -29,21 +35,38 @@ final class ObjectiveSection {
         if (period == null) {
             return null;
         }
+        Map<String, Double> customers = customers(c);
         if (period.equals("calendar-month")) {
-            return new SlaObjective(fraction, null);
+            return new SlaObjective(fraction, null, customers);
         }
         Duration d = ConfigNode.parseDuration(new com.fasterxml.jackson.databind.node.TextNode(period));
         if (d == null || d.compareTo(Duration.ofHours(1)) < 0 || d.compareTo(Duration.ofDays(400)) > 0) {
             c.problem("period", period, "is not a period; write a rolling one from 1h to 400d (30d, 7d) or calendar-month");
             return null;
         }
-        return new SlaObjective(fraction, d);
+        return new SlaObjective(fraction, d, customers);
+    }
+
+    /** {@code customerObjectives}: a customer's own share for the class, by its name. */
+    private static Map<String, Double> customers(ConfigNode c) {
+        Map<String, Double> out = new TreeMap<>();
+        c.entries("customerObjectives").forEach((name, n) -> {
+            String text = n.asString();
+            Double f = text == null ? null : fraction(text);
+            if (text != null && f == null) {
+                n.problemHere("\"" + text + "\" is not a share of requests; write e.g. 99.9%");
+            } else if (f != null) {
+                out.put(name, f);
+            }
+        });
+        return out;
     }
 
     private static Double fraction(String text) {
         try {
-            double v = text.endsWith("%") ? Double.parseDouble(text.substring(0, text.length() - 1).trim()) / 100
-                    : Double.parseDouble(text);
+            // decimal arithmetic: 99.9% is 0.999, not 0.9990000000000001
+            double v = text.endsWith("%") ? new BigDecimal(text.substring(0, text.length() - 1).trim()).movePointLeft(2).doubleValue()
+                    : new BigDecimal(text).doubleValue();
             return v > 0 && v < 1 ? v : null;
         } catch (NumberFormatException e) {
             return null;

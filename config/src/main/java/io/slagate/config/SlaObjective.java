@@ -1,24 +1,40 @@
 package io.slagate.config;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A class's service-level objective as a contract states it: the share of its requests that must be good (answered
  * within the class's goal threshold) over a period, a rolling one ({@code 30d}) or the calendar month. What is left of
- * {@code 1 − fraction} is the period's error budget.
+ * {@code 1 − fraction} is the period's error budget. A customer's contract may state its own share for the class, over
+ * the same period.
  *
- * @param fraction      the share of requests that must be good, in (0, 1), e.g. 0.99
- * @param rolling       the rolling period, or null for the calendar month
+ * @param fraction  the share of requests that must be good, in (0, 1), e.g. 0.99
+ * @param rolling   the rolling period, or null for the calendar month
+ * @param customers per customer with a contract of its own, its share (the class's for everyone else)
  */
-public record SlaObjective(double fraction, Duration rolling) {
+public record SlaObjective(double fraction, Duration rolling, Map<String, Double> customers) {
     /** A 30-day month: what burn rates are stated against when the period is the calendar month. */
     public static final Duration MONTH = Duration.ofDays(30);
 
     public SlaObjective {
-        if (!(fraction > 0 && fraction < 1)) {
-            throw new IllegalArgumentException("an objective is a share in (0, 1): " + fraction);
+        if (!(fraction > 0 && fraction < 1) || customers.values().stream().anyMatch(f -> !(f > 0 && f < 1))) {
+            throw new IllegalArgumentException("an objective is a share in (0, 1): " + fraction + " " + customers);
         }
+        customers = Collections.unmodifiableMap(new TreeMap<>(customers));
+    }
+
+    public SlaObjective(double fraction, Duration rolling) {
+        this(fraction, rolling, Map.of());
+    }
+
+    /** As a file writes a share: {@code 99.9%}. */
+    public static String percentText(double fraction) {
+        String s = String.format(Locale.ROOT, "%.6f", fraction * 100).replaceAll("0+$", "").replaceAll("\\.$", "");
+        return s + "%";
     }
 
     public boolean calendarMonth() {
@@ -37,8 +53,7 @@ public record SlaObjective(double fraction, Duration rolling) {
 
     /** As a file writes it: {@code 99.9%}. */
     public String percentText() {
-        String s = String.format(Locale.ROOT, "%.6f", fraction * 100).replaceAll("0+$", "").replaceAll("\\.$", "");
-        return s + "%";
+        return percentText(fraction);
     }
 
     /** The period as a file writes it: {@code 30d} or {@code calendar-month}. */

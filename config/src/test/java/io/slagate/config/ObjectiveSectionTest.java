@@ -31,6 +31,11 @@ class ObjectiveSectionTest {
         assertEquals("calendar-month", month.periodText());
         assertEquals(Duration.ofDays(7), parse(", objective: 99%, period: 7d").classes().get(0).objective().rolling());
         assertNull(parse("").classes().get(0).objective(), "no objective stated: none");
+        SlaObjective own = parse(", objective: 99%, customerObjectives: { acme: 99.9%, initech: 0.995 }").classes().get(0).objective();
+        assertEquals(java.util.List.of("acme", "initech"), java.util.List.copyOf(own.customers().keySet()));
+        assertEquals(0.999, own.customers().get("acme"), 1e-12);
+        assertEquals(0.995, own.customers().get("initech"), 1e-12);
+        assertEquals(0.99, own.fraction(), 1e-12, "everyone else's");
     }
 
     @Test
@@ -43,6 +48,8 @@ class ObjectiveSectionTest {
                 {", objective: 99%, period: 30m", "classes[0].period: \"30m\" is not a period"},
                 {", period: 30d", "classes[0].period: \"30d\" needs an objective beside it"},
                 {", objectve: 99%", "classes[0].objectve: unknown key"},
+                {", objective: 99%, customerObjectives: { acme: all }", "classes[0].customerObjectives.acme: \"all\" is not a share"},
+                {", customerObjectives: { acme: 99.9% }", "classes[0].customerObjectives: \"a customer's objective\" needs the class's objective"},
         };
         for (String[] c : cases) {
             ConfigException e = assertThrows(ConfigException.class, () -> parse(c[0]), c[0]);
