@@ -46,7 +46,7 @@ class PoolReconfigurationEndToEndTest {
                 Summary s = saturatePoolA(gw);
 
                 assertEquals(1, system.controlLoop().status().pools().moves(), "one move, and the dwell keeps it: " + system.controlLoop().status().pools().moveLog());
-                assertEquals("a", system.controlLoop().status().pools().serverPools().get("b2"));
+                assertEquals("a", system.controlLoop().status().serverPools().get("b2"));
                 assertEquals("a", gw.queues().pools().servingPool(3), "the gateway sends pool a's requests to b2");
                 assertTrue(b[3].received() > trades2Before, "b2 served");
                 assertEquals(0, s.lost(), "every request got exactly one response");
@@ -95,7 +95,7 @@ class PoolReconfigurationEndToEndTest {
 
                 assertEquals(1, system.controlLoop().status().pools().moves(), "the manager moved b2 once: " + system.controlLoop().status().pools().moveLog());
                 assertEquals(1, system.controlLoop().status().pools().refusedMoves(), "and reverted it: " + system.controlLoop().status().pools().moveLog());
-                assertEquals("b", system.controlLoop().status().pools().serverPools().get("b2"), "the manager has b2 back in b");
+                assertEquals("b", system.controlLoop().status().serverPools().get("b2"), "the manager has b2 back in b");
                 assertEquals("b", gw.queues().pools().servingPool(3), "the gateway sends b2 pool b's requests again");
                 long refusals = s.classes().get("quotes").errors().getOrDefault("http-404", 0L);
                 assertEquals(refusedThere.get(), refusals, "each 404 went to its own client, and only those");

@@ -81,7 +81,7 @@ final class RunningSystem implements AutoCloseable {
     }
 
     Map<String, String> serverPools() {
-        return embedded == null || embedded.controlLoop() == null ? Map.of() : embedded.controlLoop().status().pools().serverPools();
+        return embedded == null || embedded.controlLoop() == null ? Map.of() : embedded.controlLoop().status().serverPools();
     }
 
     List<String> poolMoveLog() {

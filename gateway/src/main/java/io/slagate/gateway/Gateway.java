@@ -62,7 +62,6 @@ public final class Gateway implements AutoCloseable {
     /** Proves customers (null: names are claimed); one for the gateway's life, its files read again on a reload. */
     private final Authenticator authenticator;
     private volatile boolean accepting = true;
-    private volatile boolean started;
     /** Per pool, the resource manager's capacity line from the last allocation (empty without one). */
     private volatile List<Map<String, Object>> capacity = List.of();
 
@@ -90,7 +89,7 @@ public final class Gateway implements AutoCloseable {
         generations = new Generations(server, timer, this::generation, config);
         timers = new GatewayTimers(timer, generations, quotas, nanoClock);
         figures = new DataPlaneFigures(gatewayConnector, adminConnector, generations);
-        readiness = new Readiness(() -> started, () -> generations.current().queues());
+        readiness = new Readiness(() -> generations.current().queues());
         generations.current().metrics().registerGauges();
         AdminHandler admin = new AdminHandler(registry, readiness::reason, this::statsView, g.adminDump() ? server::dump : null);
         // Declared non-blocking: a client's request is classified, queued or forwarded by the event loop
@@ -139,7 +138,7 @@ public final class Gateway implements AutoCloseable {
         if (authenticator != null) {
             authenticator.start(timer);
         }
-        started = true;
+        readiness.started(true);
         String budget = Listeners.directMemoryProblem(config.gateway());
         if (budget != null) {
             LOG.warn(budget);
@@ -160,7 +159,7 @@ public final class Gateway implements AutoCloseable {
      * the accepted ones to be answered, then stops.
      */
     public void stop(Duration grace) throws Exception {
-        started = false;
+        readiness.started(false);
         synchronized (this) {
             accepting = false;
             generations.current().proxy().stopAccepting();

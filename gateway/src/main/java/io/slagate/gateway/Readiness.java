@@ -1,7 +1,6 @@
 package io.slagate.gateway;
 
 import io.slagate.gateway.sched.QueueManager;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -9,16 +8,20 @@ import java.util.function.Supplier;
  * (for good), waiting for its share of the servers, not started, or no server in rotation.
  */
 public final class Readiness {
-    private final BooleanSupplier started;
     private final Supplier<QueueManager> queues;
+    private volatile boolean started;
     /** Set when the control plane refused the gateway: it stays out of rotation. */
     private volatile String refused;
     /** Why a gateway with a control bus is not ready yet (no allocation in force), or null. */
     private volatile String awaiting;
 
-    Readiness(BooleanSupplier started, Supplier<QueueManager> queues) {
-        this.started = started;
+    Readiness(Supplier<QueueManager> queues) {
         this.queues = queues;
+    }
+
+    /** The gateway started (its listeners accept) or began to stop. */
+    void started(boolean on) {
+        started = on;
     }
 
     /**
@@ -48,7 +51,7 @@ public final class Readiness {
             return awaiting;
         }
         QueueManager q = queues.get();
-        if (!started.getAsBoolean() || q == null) {
+        if (!started || q == null) {
             return "not started";
         }
         for (int s = 0; s < q.serverCount(); s++) {

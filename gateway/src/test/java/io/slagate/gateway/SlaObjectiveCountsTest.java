@@ -33,7 +33,8 @@ class SlaObjectiveCountsTest {
               - { name: free, target: 1s }
             classification:
               customerFrom: "header:X-Customer"
-              rules: [ { service: "/services/Free", class: free } ]
+              subscriptions: { acme: { "*": gold }, initech: { "*": gold }, umbrella: { "*": gold } }
+              rules: [ { service: "/services/Free", class: free }, { grade: gold, class: gold } ]
               defaultClass: gold
             """;
 
@@ -110,6 +111,21 @@ class SlaObjectiveCountsTest {
             String scrape = g.registry().scrape();
             assertTrue(Pattern.compile("(?m)^slagate_sla_requests_good_total\\{[^}]*customer=\"acme\"[^}]*\\} 3\\.0$")
                     .matcher(scrape).find(), scrape.lines().filter(l -> l.contains("sla")).toList().toString());
+        }
+    }
+
+    @Test
+    void claimedNamesTheConfigurationDoesNotKnow_areCountedAsOther() throws Exception {
+        try (TestBackend b = new TestBackend();
+             Gateway g = new Gateway(TestConfigs.parse(CONFIG.formatted(b.url()), "claims.yaml")).start()) {
+            // names are claimed here (no authentication): a client inventing them gets no series of its own
+            for (int i = 0; i < 5; i++) {
+                assertEquals(200, post(g, "/services/Quote", "mallory-" + i).status());
+            }
+            assertEquals(200, post(g, "/services/Quote", "acme").status());
+            await().atMost(Duration.ofSeconds(5)).until(() -> total(g, SlaLedger.OTHER) == 5 && total(g, "acme") == 1);
+            assertNull(g.sla().counted("gold", "mallory-0"));
+            assertEquals(-1, counter(g, "slagate.sla.requests", "mallory-0"), "no series for an invented name");
         }
     }
 

@@ -36,7 +36,6 @@ public final class ControlLoop implements AutoCloseable {
     private final Overrides overrides;
     private final ScheduledExecutorService loop;
     private final ManagerCore core;
-    private volatile boolean started;
     private boolean soleManager;
     private ScheduledFuture<?> timer; // set by start(), then on the loop thread only
     private ScheduledFuture<?> beats; // likewise
@@ -56,7 +55,7 @@ public final class ControlLoop implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.core = new ManagerCore(id, config, bus, overrides, registry, nanoClock, loop, () -> started,
+        this.core = new ManagerCore(id, config, bus, overrides, registry, nanoClock, loop,
                 cycle -> loop.execute(() -> scheduleCycles(cycle)));
         subscribe();
     }
@@ -127,7 +126,7 @@ public final class ControlLoop implements AutoCloseable {
     }
 
     public ControlLoop start() {
-        started = true;
+        core.started();
         SlagateConfig config = core.config();
         long listen = Standing.listenWindow(config.controller().cycle(), soleManager);
         loop.execute(() -> {

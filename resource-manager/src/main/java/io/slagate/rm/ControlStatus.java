@@ -18,11 +18,16 @@ import java.util.Set;
  * @param lastDecision   the last decision published, or null before the first
  * @param lastAllocation the last allocation published, or null before the first
  * @param counts         what the manager counted
- * @param pools          where each server serves and the moves between pools
+ * @param pools          the moves between pools
  * @param figures        per flow, server and pool, the figures of the last cycle
  */
 public record ControlStatus(long cycles, boolean active, SlagateConfig config, DecisionMessage lastDecision,
                             AllocationMessage lastAllocation, Counts counts, Pools pools, Figures figures) {
+
+    /** The pool each server serves now, by id (the configuration's, pool moves applied). */
+    public Map<String, String> serverPools() {
+        return PoolMoves.serverPools(config);
+    }
 
     /**
      * @param changeCycles          cycles run at once for a detected change of a flow's load or response time
@@ -34,15 +39,13 @@ public record ControlStatus(long cycles, boolean active, SlagateConfig config, D
     }
 
     /**
-     * @param serverPools the pool each server serves now, by id
      * @param pins        the servers the operator pinned to their pool
      * @param moves       servers moved between pools since start
      * @param refusedMoves moves reverted because the server refused its new pool
      * @param moveLog     the last moves, oldest first
      */
-    public record Pools(Map<String, String> serverPools, Set<String> pins, long moves, long refusedMoves, List<String> moveLog) {
+    public record Pools(Set<String> pins, long moves, long refusedMoves, List<String> moveLog) {
         public Pools {
-            serverPools = Map.copyOf(serverPools);
             pins = Set.copyOf(pins);
             moveLog = List.copyOf(moveLog);
         }

@@ -22,7 +22,6 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
@@ -43,7 +42,8 @@ final class ManagerCore {
     private final ControlBus bus;
     private final Overrides overrides;
     private final LongSupplier nanoClock;
-    private final BooleanSupplier started;
+    /** Whether the manager runs on its own timer (until then a caller's thread drives the cycles). */
+    private volatile boolean started;
     private final Consumer<Duration> reschedule;
     private SlagateConfig config;
     private ResourceManager rm;
@@ -62,17 +62,15 @@ final class ManagerCore {
     private volatile ControlStatus status;
 
     /**
-     * @param started    whether the manager runs on its own timer (until then a caller's thread drives the cycles)
      * @param reschedule runs the cycles every Γ from now on, for a Γ that changed
      */
     ManagerCore(String id, SlagateConfig config, ControlBus bus, Overrides overrides, MeterRegistry registry, LongSupplier nanoClock,
-                ScheduledExecutorService loop, BooleanSupplier started, Consumer<Duration> reschedule) {
+                ScheduledExecutorService loop, Consumer<Duration> reschedule) {
         this.id = id;
         this.config = config;
         this.bus = bus;
         this.overrides = overrides;
         this.nanoClock = nanoClock;
-        this.started = started;
         this.reschedule = reschedule;
         this.rm = new ResourceManager(id, config, overrides, System.currentTimeMillis());
         this.membership = new Membership(id, new GatewayRoster(config.controller().maxGateways(), config.bus().gatewayAccounts(),
@@ -82,6 +80,11 @@ final class ManagerCore {
         this.fanOut = new AllocationFanOut(bus, metrics, loop, this::cycle);
         this.tuning = new Tuning(id, overrides, () -> this.config, this::applyController);
         publishStatus();
+    }
+
+    /** The manager runs on its own timer from now on. */
+    void started() {
+        started = true;
     }
 
     ControlStatus status() {
@@ -106,7 +109,7 @@ final class ManagerCore {
                 && membership.plausible(s, config.classes().size(), config.servers().size())) {
             Set<String> changed = rm.onStats(s, nanoClock.getAsLong());
             // a surge or a detected change: a cycle now, unless one ran within min(1 s, Γ/4)
-            if (started.getAsBoolean() && surges.admit(s.flashCrowd(), changed, s.gatewayId(), nanoClock.getAsLong(),
+            if (started && surges.admit(s.flashCrowd(), changed, s.gatewayId(), nanoClock.getAsLong(),
                     config.controller().cycle())) {
                 cycle();
             }
@@ -120,13 +123,13 @@ final class ManagerCore {
             case RESUMED -> rm.onJoin(h.componentId(), nanoClock.getAsLong());
             case JOINED -> {
                 rm.onJoin(h.componentId(), nanoClock.getAsLong());
-                if (standing.activeNow(started.getAsBoolean())) {
+                if (standing.activeNow(started)) {
                     AllocationMessage last = rm.lastAllocation();
                     if (last != null && last.gateways().containsKey(h.componentId())) {
                         fanOut.publishTo(h.componentId(), last); // at once
                     } else {
                         // a gateway the last allocation does not cover: decided with soon (now, when not started: a caller's thread drives)
-                        fanOut.joined(started.getAsBoolean());
+                        fanOut.joined(started);
                     }
                 }
             }
@@ -195,7 +198,7 @@ final class ManagerCore {
         LOG.info("configuration v{} by {} applied: classes {}, cycle {}, combining {}", c.version(), who,
                 next.classes().stream().map(x -> x.name() + "(" + x.goalText() + ")").toList(),
                 next.controller().cycle(), next.controller().combining().name().toLowerCase());
-        if (newCycle && started.getAsBoolean()) {
+        if (newCycle && started) {
             reschedule.accept(next.controller().cycle());
         }
         cycle();
@@ -253,7 +256,7 @@ final class ManagerCore {
         config = poolMoves.change(config, c -> c.withController(change.apply(c.controller())));
         rm = rm.reconfigured(config);
         Duration after = config.controller().cycle();
-        if (!after.equals(before) && started.getAsBoolean()) {
+        if (!after.equals(before) && started) {
             reschedule.accept(after);
         }
     }
@@ -264,7 +267,7 @@ final class ManagerCore {
         surges.cycled(now);
         try {
             reconfigurePools(now);
-            if (standing.activeNow(started.getAsBoolean())) {
+            if (standing.activeNow(started)) {
                 rm.advanceVersionTo(maxVersionSeen);
             }
             long t0 = System.nanoTime();
@@ -308,7 +311,7 @@ final class ManagerCore {
     private void publishStatus() {
         status = new ControlStatus(cycles, standing.active(), config, lastDecision, lastAllocation,
                 new ControlStatus.Counts(surges.changeCycles(), surges.granted(), rm.predictionsOutOfRange(), membership.refusedMessages()),
-                new ControlStatus.Pools(PoolMoves.serverPools(config), poolMoves.pins(), poolMoves.moves(), poolMoves.refusedMoves(),
+                new ControlStatus.Pools(poolMoves.pins(), poolMoves.moves(), poolMoves.refusedMoves(),
                         poolMoves.log()),
                 new ControlStatus.Figures(forecastErrors, tuning.sideUtilities(), metrics.concurrencies(), metrics.deficitServers()));
     }

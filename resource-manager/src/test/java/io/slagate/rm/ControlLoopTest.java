@@ -468,7 +468,7 @@ class ControlLoopTest {
                 loop.core().cycle();
             }
             assertEquals(1, loop.status().pools().moves(), "unpinned, it moves: " + loop.status().pools().moveLog());
-            assertEquals("a", loop.status().pools().serverPools().get("b2"));
+            assertEquals("a", loop.status().serverPools().get("b2"));
         } finally {
             bus.close();
         }
