@@ -162,11 +162,17 @@ class TrustBoundariesEndToEndTest {
                             .getBytes(StandardCharsets.ISO_8859_1));
                 }
                 long arrivedBefore = gw.metrics().totals().arrived();
+                // the slow bodies hold no slot and nothing queues behind them: counted, not timed (a queue time in
+                // milliseconds also holds the machine's hiccups)
+                // (the good requests before may still be releasing theirs: a moment, where a slow body would hold one for 30 s)
+                await("a client still sending its body holds no slot, and nothing waits for one").atMost(Duration.ofSeconds(5))
+                        .until(() -> gw.queues().counts().executingTotal() == 0
+                                && gw.queues().counts().waiting(0) + gw.queues().counts().waiting(1) == 0);
                 long withSlow = timedGood(gw, 20);
                 RawHttp.Response good = RawHttp.exchange(gw.port(), soapPost(""));
-                assertEquals("0", good.header("X-Slagate-Queue-Millis"), "the good request waited for no slot");
+                assertEquals(200, good.status());
                 System.out.printf(Locale.ROOT, "trust e2e: slow bodies: good request %.1f ms alone, %.1f ms beside 20 slow-body "
-                        + "clients (mean of 20 each, same run); queue time 0 ms%n", baseline / 1e6, withSlow / 1e6);
+                        + "clients (mean of 20 each, same run)%n", baseline / 1e6, withSlow / 1e6);
                 assertTrue(withSlow - baseline < 100_000_000L, "delayed by " + (withSlow - baseline) / 1e6 + " ms");
                 assertTrue(gw.metrics().totals().arrived() >= arrivedBefore);
             } finally {
