@@ -88,7 +88,7 @@ public final class ConfigLoader {
                     + "\" must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"));
         }
         return new SlagateConfig(c.source(), c.gateway().withId(id), c.servers(), c.classes(), c.classification(), c.allocation(),
-                c.bus(), c.controller(), c.console());
+                c.bus(), c.controller(), c.console(), c.sla());
     }
 
     /**
@@ -181,13 +181,14 @@ public final class ConfigLoader {
         BusSettings bus = BusSection.bus(top.object("bus"));
         ControllerSettings controller = ControllerSection.controller(top.object("controller"));
         ConsoleSettings console = ConsoleSection.console(top.object("console"));
+        SlaSettings sla = SlaSection.sla(top.object("sla"));
         CrossChecks.crossCheck(top, servers, classes, gateway, controller);
         IdentityChecks.check(top, gateway, servers, classification, bus);
         top.reportUnknownKeys();
         if (!problems.isEmpty()) {
             throw new ConfigException(source, problems);
         }
-        return new SlagateConfig(source, gateway, servers, classes, classification, allocation, bus, controller, console);
+        return new SlagateConfig(source, gateway, servers, classes, classification, allocation, bus, controller, console, sla);
     }
 
     /** {@code p95}, {@code p99.9}: a percentile goal's key. */

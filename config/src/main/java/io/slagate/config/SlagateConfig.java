@@ -9,8 +9,9 @@ import java.util.Map;
 public record SlagateConfig(String source, GatewaySettings gateway, List<ServerConfig> servers,
                             List<TrafficClassConfig> classes, ClassificationConfig classification,
                             StaticAllocation allocation, BusSettings bus, ControllerSettings controller,
-                            ConsoleSettings console) {
+                            ConsoleSettings console, SlaSettings sla) {
     public SlagateConfig {
+        sla = sla == null ? SlaSettings.DEFAULT : sla;
         servers = List.copyOf(servers);
         classes = List.copyOf(classes);
     }
@@ -26,17 +27,17 @@ public record SlagateConfig(String source, GatewaySettings gateway, List<ServerC
 
     /** This configuration with other gateway settings. */
     public SlagateConfig withGateway(GatewaySettings next) {
-        return new SlagateConfig(source, next, servers, classes, classification, allocation, bus, controller, console);
+        return new SlagateConfig(source, next, servers, classes, classification, allocation, bus, controller, console, sla);
     }
 
     /** This configuration with other bus settings. */
     public SlagateConfig withBus(BusSettings next) {
-        return new SlagateConfig(source, gateway, servers, classes, classification, allocation, next, controller, console);
+        return new SlagateConfig(source, gateway, servers, classes, classification, allocation, next, controller, console, sla);
     }
 
     /** This configuration with other controller settings (the tuner's controller knobs). */
     public SlagateConfig withController(ControllerSettings next) {
-        return new SlagateConfig(source, gateway, servers, classes, classification, allocation, bus, next, console);
+        return new SlagateConfig(source, gateway, servers, classes, classification, allocation, bus, next, console, sla);
     }
 
     public int classIndex(String name) {

@@ -82,7 +82,7 @@ public final class Gateway implements AutoCloseable {
         adminConnector = listening.admin();
         timer = GatewayTimers.executor(g.id());
         quotas = new Quotas(config.classification(), registry, g.id());
-        sla = new SlaLedger(registry, g.id());
+        sla = new SlaLedger(registry, g.id(), System.currentTimeMillis());
         authenticator = Authenticator.of(config, registry, nanoClock);
         records = new RequestRecords(g, registry, nanoClock);
         Listeners.meters(registry, g.id(), gatewayConnector);
@@ -238,7 +238,7 @@ public final class Gateway implements AutoCloseable {
         GatewaySettings live = gen.config().gateway().withSchedulingOf(next.gateway());
         boolean complete = live.equals(next.gateway());
         SlagateConfig effective = complete ? next : new SlagateConfig(next.source(), live, next.servers(), next.classes(),
-                next.classification(), next.allocation(), next.bus(), next.controller(), next.console());
+                next.classification(), next.allocation(), next.bus(), next.controller(), next.console(), next.sla());
         if (!effective.classification().equals(gen.config().classification())) {
             quotas.reconfigure(effective.classification());
         }

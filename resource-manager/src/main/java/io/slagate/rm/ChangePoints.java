@@ -123,7 +123,7 @@ final class ChangePoints {
             }
         }
         StatsMessage kept = spans.isEmpty() ? s : new StatsMessage(s.schema(), s.gatewayId(), s.sequence(), s.timestampMillis(),
-                s.windowSeconds(), s.allocationVersion(), out, s.servers(), s.flashCrowd(), s.quotaDemand());
+                s.windowSeconds(), s.allocationVersion(), out, s.servers(), s.flashCrowd(), s.quotaDemand(), s.sla());
         return new Seen(kept, spans, changed);
     }
 

@@ -143,7 +143,7 @@ final class PoolMoves {
         }
         moved.keySet().removeIf(id -> c.servers().stream().noneMatch(sc -> sc.id().equals(id) && sc.pools().contains(moved.get(id))));
         return new SlagateConfig(c.source(), c.gateway(), servers, c.classes(), c.classification(), c.allocation(), c.bus(),
-                c.controller(), c.console());
+                c.controller(), c.console(), c.sla());
     }
 
     /** The operator pins a server to the pool it serves now, or unpins it. */

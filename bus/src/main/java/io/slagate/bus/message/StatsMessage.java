@@ -9,11 +9,12 @@ import java.util.Map;
  * because a class's arrivals surged names that class in {@code flashCrowd}: the resource
  * manager then runs a control cycle at once; otherwise it is null. {@code quotaDemand}: per bucket key of
  * a subscription quota, the requests per second offered over the last reporting interval (admitted or
- * not), at most {@value #MAX_QUOTA_DEMAND} keys.
+ * not), at most {@value #MAX_QUOTA_DEMAND} keys. {@code sla}: the gateway's running totals toward its classes' objectives
+ * (null: none to report).
  */
 public record StatsMessage(int schema, String gatewayId, long sequence, long timestampMillis, double windowSeconds,
                            long allocationVersion, List<FlowStatsMessage> flows, List<ServerStatusMessage> servers,
-                           String flashCrowd, Map<String, Double> quotaDemand)
+                           String flashCrowd, Map<String, Double> quotaDemand, SlaTally sla)
         implements BusMessage {
     public static final int MAX_QUOTA_DEMAND = 1_000;
 
@@ -30,6 +31,13 @@ public record StatsMessage(int schema, String gatewayId, long sequence, long tim
     }
 
     public StatsMessage(int schema, String gatewayId, long sequence, long timestampMillis, double windowSeconds,
+                        long allocationVersion, List<FlowStatsMessage> flows, List<ServerStatusMessage> servers,
+                        String flashCrowd, Map<String, Double> quotaDemand) {
+        this(schema, gatewayId, sequence, timestampMillis, windowSeconds, allocationVersion, flows, servers, flashCrowd, quotaDemand,
+                null);
+    }
+
+    public StatsMessage(int schema, String gatewayId, long sequence, long timestampMillis, double windowSeconds,
                         long allocationVersion, List<FlowStatsMessage> flows, List<ServerStatusMessage> servers) {
         this(schema, gatewayId, sequence, timestampMillis, windowSeconds, allocationVersion, flows, servers, null, Map.of());
     }
@@ -42,12 +50,18 @@ public record StatsMessage(int schema, String gatewayId, long sequence, long tim
     /** The same report, sent out of turn for a flash crowd of {@code className}. */
     public StatsMessage withFlashCrowd(String className) {
         return new StatsMessage(schema, gatewayId, sequence, timestampMillis, windowSeconds, allocationVersion, flows, servers,
-                className, quotaDemand);
+                className, quotaDemand, sla);
     }
 
     /** The same report with the quota demand of the last interval. */
     public StatsMessage withQuotaDemand(Map<String, Double> demand) {
         return new StatsMessage(schema, gatewayId, sequence, timestampMillis, windowSeconds, allocationVersion, flows, servers,
-                flashCrowd, demand);
+                flashCrowd, demand, sla);
+    }
+
+    /** The same report with the gateway's SLA totals. */
+    public StatsMessage withSla(SlaTally tally) {
+        return new StatsMessage(schema, gatewayId, sequence, timestampMillis, windowSeconds, allocationVersion, flows, servers,
+                flashCrowd, quotaDemand, tally);
     }
 }

@@ -25,6 +25,7 @@ import io.slagate.gateway.sched.Allocation;
 import io.slagate.gateway.sched.QueueManager;
 import io.slagate.gateway.stats.FlowStats;
 import io.slagate.gateway.stats.GatewayMetrics;
+import io.slagate.gateway.stats.SlaTallies;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,6 +55,8 @@ public final class GatewayAgent implements AutoCloseable {
     private final ControlBus bus;
     private final String id;
     private final AtomicLong sequence = new AtomicLong();
+    /** The SLA rows of the reports: under the gateway's lock, as the reports are made. */
+    private final SlaTallies slaTallies;
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong lastAppliedMillis = new AtomicLong();
     private final AtomicLong refusedAllocations = new AtomicLong();
@@ -63,6 +66,7 @@ public final class GatewayAgent implements AutoCloseable {
         this.gateway = gateway;
         this.bus = bus;
         this.id = gateway.config().gateway().id();
+        this.slaTallies = new SlaTallies(gateway.sla());
         // the static allocation only once the bus answered: connected (the credentials accepted), or unreachable;
         // never while a refusal of the credentials may still be on its way
         this.startup = new StartupAdmission(gateway, System::nanoTime,
@@ -304,7 +308,7 @@ public final class GatewayAgent implements AutoCloseable {
 
     private StatsMessage statsMessage(SlagateConfig config) {
         return StatsReport.of(id, sequence.incrementAndGet(), System.currentTimeMillis(), config, gateway.queues(), gateway.metrics(),
-                gateway.flowStats(), gateway.quotas().lastDemand());
+                gateway.flowStats(), gateway.quotas().lastDemand()).withSla(slaTallies.next());
     }
 
     private void report() {

@@ -1,6 +1,7 @@
 package io.slagate.gateway.stats;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.slagate.bus.message.SlaTally;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,12 +40,24 @@ public final class SlaLedger {
 
     private final MeterRegistry registry;
     private final String gateway;
+    private final long epochMillis;
     private final Map<String, Map<String, Counts>> byClass = new ConcurrentHashMap<>();
     private final AtomicBoolean warned = new AtomicBoolean();
 
-    public SlaLedger(MeterRegistry registry, String gateway) {
+    /** @param epochMillis when the counts begin (the gateway's start), which names them in its reports */
+    public SlaLedger(MeterRegistry registry, String gateway, long epochMillis) {
         this.registry = registry;
         this.gateway = gateway;
+        this.epochMillis = epochMillis;
+    }
+
+    public long epochMillis() {
+        return epochMillis;
+    }
+
+    /** Every class's counts by customer, as counted so far (the maps are live). */
+    Map<String, Map<String, Counts>> classes() {
+        return byClass;
     }
 
     /** The class's counts by customer (made on first use; the map is the class's for the gateway's life). */
@@ -54,7 +67,8 @@ public final class SlaLedger {
 
     /** The counts of {@code customer} (null: none) in a class's map, with its series registered on first sight. */
     Counts counts(String className, Map<String, Counts> customers, String customer) {
-        String key = customer == null ? NO_CUSTOMER : customer;
+        // a name longer than a report row may carry is counted with the others rather than not reported
+        String key = customer == null ? NO_CUSTOMER : customer.length() > SlaTally.MAX_NAME ? OTHER : customer;
         Counts c = customers.get(key);
         if (c != null) {
             return c;

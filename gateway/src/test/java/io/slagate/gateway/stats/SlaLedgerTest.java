@@ -10,7 +10,7 @@ class SlaLedgerTest {
     @Test
     void customersPastTheBound_areCountedAsOther_andAddNoSeries() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        SlaLedger ledger = new SlaLedger(registry, "gw1");
+        SlaLedger ledger = new SlaLedger(registry, "gw1", 0);
         Map<String, SlaLedger.Counts> gold = ledger.of("gold");
         for (int i = 0; i < SlaLedger.MAX_CUSTOMERS + 5; i++) {
             ledger.counts("gold", gold, "customer-" + i).total.increment();

@@ -1,0 +1,33 @@
+package io.slagate.sla;
+
+import io.slagate.config.SlagateConfig;
+import io.slagate.config.SlaSettings;
+import java.nio.file.Path;
+import java.sql.SQLException;
+
+/** How to open the configured store: its URL, an SQLite file's relative path resolved beside the configuration file. */
+public record SlaStores(String url, String user, String password) {
+    public static SlaStores of(SlagateConfig config) {
+        SlaSettings s = config.sla();
+        return new SlaStores(resolve(s.store(), config.source()), s.user(), s.password());
+    }
+
+    static String resolve(String url, String configSource) {
+        String prefix = "jdbc:sqlite:";
+        if (!url.startsWith(prefix)) {
+            return url;
+        }
+        String file = url.substring(prefix.length());
+        if (file.isEmpty() || file.startsWith(":") || file.startsWith("file:") || Path.of(file).isAbsolute()) {
+            return url;
+        }
+        Path source = configSource == null ? null : Path.of(configSource);
+        Path base = source != null && source.toFile().isFile() && source.toAbsolutePath().getParent() != null
+                ? source.toAbsolutePath().getParent() : Path.of("").toAbsolutePath();
+        return prefix + base.resolve(file);
+    }
+
+    public SlaStore open() throws SQLException {
+        return SlaStore.open(url, user, password);
+    }
+}
