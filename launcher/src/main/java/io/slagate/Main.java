@@ -59,6 +59,10 @@ public final class Main {
               console-password [USER]
                                 a lost console password: a new random one for USER (default admin), printed
                                 once; restart a running console afterwards
+              stop              stops what start (or gateway, resource-manager, console) runs from this
+                                configuration, and waits until it has ended
+              sla-report        attainment per customer and class from the SLA store against each contract's
+                                objective (slagate sla-report --help)
               demo              the embedded system, two synthetic backends on the configured servers' ports and
                                 a load that changes mix every 2 minutes: watch the console differentiate
               backend           synthetic StockUtility SOAP servers (Axis2): --port N (repeat) [--mean 1s]
@@ -122,7 +126,12 @@ public final class Main {
         String command = args[0];
         List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
         if (rest.contains("--help") || rest.contains("-h")) {
-            out.print(command.equals("load") ? LoadCommand.USAGE : command.equals("simulate") ? SimulateCommand.USAGE : USAGE);
+            out.print(switch (command) {
+                case "load" -> LoadCommand.USAGE;
+                case "simulate" -> SimulateCommand.USAGE;
+                case "sla-report" -> SlaReportCommand.USAGE;
+                default -> USAGE;
+            });
             return 0;
         }
         Integer tool = runTool(command, rest, out, err);
@@ -137,6 +146,14 @@ public final class Main {
                 case "load" -> runLoad(rest, out, err);
                 case "experiment" -> ExperimentCommand.run(rest, out, err);
                 case "simulate" -> SimulateCommand.run(rest, out, err);
+                case "sla-report" -> SlaReportCommand.run(ConfigLoader.load(configPath(rest)), rest, out, err);
+                case "stop" -> {
+                    Path config = configPath(rest);
+                    if (!rest.isEmpty()) {
+                        throw new IllegalArgumentException("unknown option " + rest.get(0));
+                    }
+                    yield PidFiles.stop(config, out, err);
+                }
                 case "slo-rules" -> {
                     out.print(SloRules.of(ConfigLoader.load(configPath(rest))));
                     if (!rest.isEmpty()) {
@@ -191,10 +208,10 @@ public final class Main {
             return 2;
         }
         return switch (command) {
-            case "start" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.ALL, err);
-            case "gateway" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.GATEWAY, err);
-            case "resource-manager" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.RESOURCE_MANAGER, err);
-            case "console" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.CONSOLE, err);
+            case "start" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.ALL, "start", err);
+            case "gateway" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.GATEWAY, "gateway", err);
+            case "resource-manager" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.RESOURCE_MANAGER, "resource-manager", err);
+            case "console" -> runUntilStopped(config, configPath, EmbeddedSystem.Parts.CONSOLE, "console", err);
             case "demo" -> runDemo(config, out, err);
             case "console-password" -> consolePassword(config, user, out, err);
             case "check-config" -> {
@@ -254,7 +271,8 @@ public final class Main {
         }
     }
 
-    private static int runUntilStopped(SlagateConfig config, Path configPath, EmbeddedSystem.Parts parts, PrintStream err) {
+    private static int runUntilStopped(SlagateConfig config, Path configPath, EmbeddedSystem.Parts parts, String role,
+                                       PrintStream err) {
         EmbeddedSystem system;
         try {
             system = EmbeddedSystem.start(config, parts);
@@ -262,6 +280,7 @@ public final class Main {
             err.println("slagate: could not start: " + e.getMessage());
             return 3;
         }
+        PidFiles.write(configPath, role, err);
         try {
             // kill -HUP PID reloads the configuration file; a bad one is refused and the running one stays
             sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> system.reload(configPath));

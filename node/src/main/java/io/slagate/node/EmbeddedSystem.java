@@ -10,6 +10,7 @@ import io.slagate.config.ConfigCheck;
 import io.slagate.config.ConfigException;
 import io.slagate.config.SlagateConfig;
 import io.slagate.console.ConsoleServer;
+import io.slagate.sla.SlaWriter;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.agent.GatewayAgent;
 import io.slagate.rm.ControlLoop;
@@ -46,6 +47,7 @@ public final class EmbeddedSystem implements AutoCloseable {
     private ControlLoop controlLoop;
     private ControlBus gatewayBus;
     private ConsoleServer console;
+    private SlaWriter slaWriter;
     /** A bus client any process with a control plane has, for publishing a reloaded configuration. */
     private ControlBus reloadBus;
     private final List<ControlBus> buses = new CopyOnWriteArrayList<>();
@@ -132,6 +134,9 @@ public final class EmbeddedSystem implements AutoCloseable {
             controlLoop.soleManager(); // an in-VM broker with no listener: no other manager can be on it
         }
         stopOrder.push(controlLoop);
+        // the SLA counts are written where a manager runs; the store's lease keeps it to one writer among them
+        slaWriter = SlaWriter.start(id + "@" + host, config, rmBus);
+        stopOrder.push(slaWriter);
         rmBus.start();
         controlLoop.start();
     }
@@ -194,6 +199,11 @@ public final class EmbeddedSystem implements AutoCloseable {
 
     public ConsoleServer console() {
         return console;
+    }
+
+    /** The SLA counts' writer of this process's manager, or null when it runs none. */
+    public SlaWriter slaWriter() {
+        return slaWriter;
     }
 
     /**

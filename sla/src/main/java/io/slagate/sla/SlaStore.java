@@ -114,55 +114,19 @@ public final class SlaStore implements AutoCloseable {
         try {
             claim(owner, nowMillis, leaseMillis);
             int grown = 0;
-            try (PreparedStatement read = db.prepareStatement(
-                    "SELECT requests, good, seen FROM sla_cursor WHERE gateway = ? AND epoch = ? AND customer = ? AND class = ?");
-                 PreparedStatement insert = db.prepareStatement(
-                         "INSERT INTO sla_cursor (gateway, epoch, customer, class, requests, good, seen) VALUES (?, ?, ?, ?, ?, ?, ?)");
-                 PreparedStatement move = db.prepareStatement("UPDATE sla_cursor SET requests = ?, good = ?, seen = ?"
-                         + " WHERE gateway = ? AND epoch = ? AND customer = ? AND class = ? AND requests = ? AND good = ?");
-                 PreparedStatement minute = db.prepareStatement(add("sla_minute", "minute"));
-                 PreparedStatement hour = db.prepareStatement(add("sla_hour", "hour"))) {
+            try (Statements st = new Statements(db)) {
                 for (Map.Entry<String, SlaTally> e : tallies.entrySet()) {
                     for (SlaTally.Row r : e.getValue().rows()) {
-                        long[] was = cursor(read, e.getKey(), e.getValue().epochMillis(), r);
-                        long dr;
-                        long dg;
-                        if (was == null) {
-                            bind(insert, e.getKey(), e.getValue().epochMillis(), r);
-                            insert.setLong(5, r.requests());
-                            insert.setLong(6, r.good());
-                            insert.setLong(7, nowMillis);
-                            insert.executeUpdate();
-                            dr = r.requests();
-                            dg = r.good();
-                        } else {
-                            dr = r.requests() - was[0];
-                            dg = r.good() - was[1];
-                            if (dr < 0 || dg < 0 || (dr == 0 && dg == 0 && nowMillis - was[2] < SEEN_REFRESH)) {
-                                continue; // an older report than the one stored, or nothing new
-                            }
-                            move.setLong(1, r.requests());
-                            move.setLong(2, r.good());
-                            move.setLong(3, nowMillis);
-                            move.setString(4, e.getKey());
-                            move.setLong(5, e.getValue().epochMillis());
-                            move.setString(6, r.customer());
-                            move.setString(7, r.className());
-                            move.setLong(8, was[0]);
-                            move.setLong(9, was[1]);
-                            if (move.executeUpdate() != 1) {
-                                throw new SQLException("the SLA cursor of " + e.getKey() + " moved under this writer");
-                            }
-                        }
-                        if (dr > 0 || dg > 0) {
+                        long[] delta = advance(st, e.getKey(), e.getValue().epochMillis(), r, nowMillis);
+                        if (delta[0] > 0 || delta[1] > 0) {
                             grown++;
-                            increment(minute, nowMillis / MINUTE, r, dr, dg);
-                            increment(hour, nowMillis / HOUR, r, dr, dg);
+                            increment(st.minute, nowMillis / MINUTE, r, delta[0], delta[1]);
+                            increment(st.hour, nowMillis / HOUR, r, delta[0], delta[1]);
                         }
                     }
                 }
-                minute.executeBatch();
-                hour.executeBatch();
+                st.minute.executeBatch();
+                st.hour.executeBatch();
             }
             db.commit();
             return grown;
@@ -170,6 +134,66 @@ public final class SlaStore implements AutoCloseable {
             rollbackQuietly();
             throw e;
         }
+    }
+
+    /** The statements of one application, prepared once for all its rows. */
+    private static final class Statements implements AutoCloseable {
+        final PreparedStatement read;
+        final PreparedStatement insert;
+        final PreparedStatement move;
+        final PreparedStatement minute;
+        final PreparedStatement hour;
+
+        Statements(Connection db) throws SQLException {
+            read = db.prepareStatement("SELECT requests, good, seen FROM sla_cursor WHERE gateway = ? AND epoch = ? AND customer = ? AND class = ?");
+            insert = db.prepareStatement("INSERT INTO sla_cursor (gateway, epoch, customer, class, requests, good, seen) VALUES (?, ?, ?, ?, ?, ?, ?)");
+            move = db.prepareStatement("UPDATE sla_cursor SET requests = ?, good = ?, seen = ?"
+                    + " WHERE gateway = ? AND epoch = ? AND customer = ? AND class = ? AND requests = ? AND good = ?");
+            minute = db.prepareStatement(add("sla_minute", "minute"));
+            hour = db.prepareStatement(add("sla_hour", "hour"));
+        }
+
+        @Override
+        public void close() throws SQLException {
+            for (PreparedStatement p : new PreparedStatement[] {read, insert, move, minute, hour}) {
+                p.close();
+            }
+        }
+    }
+
+    /**
+     * Moves a ledger row's cursor to its new running total and returns the increment {requests, good}: all of it for a
+     * row not seen before, nothing for one older than stored or unchanged. The cursor moves only from the values read
+     * (compare and set), so a second writer racing this one fails its transaction instead of counting twice.
+     */
+    private static long[] advance(Statements st, String gateway, long epoch, SlaTally.Row r, long now) throws SQLException {
+        long[] was = cursor(st.read, gateway, epoch, r);
+        if (was == null) {
+            bind(st.insert, gateway, epoch, r);
+            st.insert.setLong(5, r.requests());
+            st.insert.setLong(6, r.good());
+            st.insert.setLong(7, now);
+            st.insert.executeUpdate();
+            return new long[] {r.requests(), r.good()};
+        }
+        long dr = r.requests() - was[0];
+        long dg = r.good() - was[1];
+        if (dr < 0 || dg < 0 || (dr == 0 && dg == 0 && now - was[2] < SEEN_REFRESH)) {
+            return new long[2]; // an older report than the one stored, or nothing new
+        }
+        st.move.setLong(1, r.requests());
+        st.move.setLong(2, r.good());
+        st.move.setLong(3, now);
+        st.move.setString(4, gateway);
+        st.move.setLong(5, epoch);
+        st.move.setString(6, r.customer());
+        st.move.setString(7, r.className());
+        st.move.setLong(8, was[0]);
+        st.move.setLong(9, was[1]);
+        if (st.move.executeUpdate() != 1) {
+            throw new SQLException("the SLA cursor of " + gateway + " moved under this writer");
+        }
+        return new long[] {dr, dg};
     }
 
     private static String add(String table, String bucket) {

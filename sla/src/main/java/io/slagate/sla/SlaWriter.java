@@ -44,6 +44,7 @@ public final class SlaWriter implements AutoCloseable {
     private final SlaStores stores;
     private final LongSupplier millis;
     private final GatewayRoster roster;
+    private final int maxPending;
     private final Map<Ledger, Map<String, SlaTally.Row>> pending = new LinkedHashMap<>(); // under this
     private int pendingRows; // under this
     private final AtomicLong dropped = new AtomicLong();
@@ -60,7 +61,8 @@ public final class SlaWriter implements AutoCloseable {
     private String standingBy; // the writer's thread: the other writer's description while this one stands by
     private long lastPurge;
 
-    SlaWriter(String owner, SlaStores stores, SlagateConfig config, LongSupplier millis) {
+    SlaWriter(String owner, SlaStores stores, SlagateConfig config, LongSupplier millis, int maxPending) {
+        this.maxPending = maxPending;
         this.owner = owner;
         this.stores = stores;
         this.millis = millis;
@@ -69,7 +71,7 @@ public final class SlaWriter implements AutoCloseable {
 
     /** A writer on the bus, flushing every {@link #FLUSH} on its own thread. */
     public static SlaWriter start(String owner, SlagateConfig config, ControlBus bus) {
-        SlaWriter w = new SlaWriter(owner, SlaStores.of(config), config, System::currentTimeMillis);
+        SlaWriter w = new SlaWriter(owner, SlaStores.of(config), config, System::currentTimeMillis, MAX_PENDING);
         bus.subscribeWithSender(Topics.STATS, (m, account) -> {
             if (m instanceof StatsMessage s) {
                 w.offer(s, account);
@@ -92,7 +94,7 @@ public final class SlaWriter implements AutoCloseable {
         for (SlaTally.Row r : s.sla().rows()) {
             String key = r.customer() + '\u0000' + r.className();
             SlaTally.Row was = rows.get(key);
-            if (was == null && pendingRows >= MAX_PENDING) {
+            if (was == null && pendingRows >= maxPending) {
                 dropped.incrementAndGet();
                 continue;
             }
@@ -154,7 +156,7 @@ public final class SlaWriter implements AutoCloseable {
             long n = failures.incrementAndGet();
             if (warnings.allow()) {
                 LOG.warn("the SLA store {} failed ({}; {} failures so far): the counts are kept here, at most {} rows, and written"
-                        + " when it answers; the gateways serve on", stores.url(), e.getMessage(), n, MAX_PENDING);
+                        + " when it answers; the gateways serve on", stores.url(), e.getMessage(), n, maxPending);
             }
             closeStore();
         }

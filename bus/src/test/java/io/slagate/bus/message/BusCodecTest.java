@@ -117,4 +117,19 @@ class BusCodecTest {
         IllegalArgumentException e = Assertions.assertThrows(IllegalArgumentException.class, () -> BusCodec.decode(hostile));
         assertTrue(e.getMessage().contains("quotaDemand"), e.getMessage());
     }
+
+    @Test
+    void slaTally_roundTrips_isAbsentFromAnOlderSender_andAHostileRowIsRefusedWhole() {
+        SlaTally tally = new SlaTally(42, List.of(new SlaTally.Row("acme", "gold", 10, 9)));
+        StatsMessage sent = new StatsMessage(BusMessage.SCHEMA, "gw1", 3, 1000, 30, 7, List.of(), List.of()).withSla(tally);
+        String json = BusCodec.encode(sent);
+        assertEquals(tally, ((StatsMessage) BusCodec.decode(json)).sla());
+        String older = BusCodec.encode(new StatsMessage(BusMessage.SCHEMA, "gw1", 3, 1000, 30, 7, List.of(), List.of()));
+        assertEquals(null, ((StatsMessage) BusCodec.decode(older)).sla(), "no SLA totals: nothing to write");
+        for (String hostile : List.of(json.replace("\"good\":9", "\"good\":11"), json.replace("\"requests\":10", "\"requests\":-1"),
+                json.replace("\"acme\"", "\"" + "a".repeat(SlaTally.MAX_NAME + 1) + "\""))) {
+            assertTrue(!hostile.equals(json), hostile);
+            Assertions.assertThrows(IllegalArgumentException.class, () -> BusCodec.decode(hostile), hostile);
+        }
+    }
 }
