@@ -27,6 +27,7 @@ function showTab(name) {
   if (name === 'audit') loadAudit();
   if (name === 'users' && me.role === 'admin') loadUsers();
   if (name === 'customers' && me.role === 'admin') loadCustomers();
+  if (name === 'sla') loadSla();
 }
 
 /** Shows an API error next to its field in {@code form}, or in its result line. */
@@ -667,6 +668,7 @@ async function start() {
   serversAndClassification();
   usersAndPassword();
   customerForms();
+  slaForms();
   document.getElementById('logout').addEventListener('click', async () => {
     await api('/api/logout', {method: 'POST'}).catch(() => {});
     window.location.href = '/login.html';

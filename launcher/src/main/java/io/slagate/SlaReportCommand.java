@@ -1,19 +1,13 @@
 package io.slagate;
 
-import io.slagate.config.SlaObjective;
 import io.slagate.config.SlagateConfig;
-import io.slagate.config.TrafficClassConfig;
 import io.slagate.sla.SlaReport;
+import io.slagate.sla.SlaSpan;
 import io.slagate.sla.SlaStore;
 import io.slagate.sla.SlaStores;
 import java.io.PrintStream;
 import java.sql.SQLException;
-import java.time.YearMonth;
-import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** {@code slagate sla-report}: attainment per customer and class from the SLA store, as a table, CSV or JSON. */
 final class SlaReportCommand {
@@ -29,7 +23,6 @@ final class SlaReportCommand {
               --customer N    only this customer's rows
               --format F      table (default), csv or json
             """;
-    private static final Pattern SPAN = Pattern.compile("([0-9]{1,9})([smhd])");
 
     private SlaReportCommand() {
     }
@@ -53,18 +46,14 @@ final class SlaReportCommand {
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
-        if (since != null && month != null) {
-            throw new IllegalArgumentException("--since and --month name two spans; give one");
-        }
         if (!List.of("table", "csv", "json").contains(format)) {
             throw new IllegalArgumentException("--format " + format + ": table, csv or json");
         }
         long now = System.currentTimeMillis();
-        SlaReport.Span span = since != null ? SlaReport.Span.since(seconds(since), now, since)
-                : month != null ? SlaReport.Span.month(month) : period(config, now);
+        SlaSpan span = SlaSpan.of(since, month, config, now);
         SlaStores stores = SlaStores.of(config);
         SlaReport report;
-        try (SlaStore store = stores.open()) {
+        try (SlaStore store = stores.openForReading()) {
             report = SlaReport.of(store, config, span, customer, now);
         } catch (SQLException e) {
             err.println("slagate sla-report: the SLA store " + stores.url() + " cannot be read: " + e.getMessage());
@@ -76,35 +65,5 @@ final class SlaReportCommand {
             default -> report.table();
         });
         return 0;
-    }
-
-    static long seconds(String text) {
-        Matcher m = SPAN.matcher(text.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw new IllegalArgumentException("--since " + text + ": a span is a number and s, m, h or d, e.g. 10m or 7d");
-        }
-        long n = Long.parseLong(m.group(1));
-        return n * switch (m.group(2)) {
-            case "s" -> 1;
-            case "m" -> 60;
-            case "h" -> 3600;
-            default -> 86_400;
-        };
-    }
-
-    /** With no span asked for: the calendar month so far if a class is judged by it, else the longest rolling period. */
-    private static SlaReport.Span period(SlagateConfig config, long now) {
-        long longest = 0;
-        for (TrafficClassConfig tc : config.classes()) {
-            SlaObjective o = tc.objective();
-            if (o != null && o.calendarMonth()) {
-                return SlaReport.Span.month(YearMonth.now(ZoneOffset.UTC).toString());
-            }
-            if (o != null) {
-                longest = Math.max(longest, o.rolling().toSeconds());
-            }
-        }
-        long seconds = longest > 0 ? longest : SlaObjective.MONTH.toSeconds();
-        return SlaReport.Span.since(seconds, now, seconds / 86_400 + "d");
     }
 }

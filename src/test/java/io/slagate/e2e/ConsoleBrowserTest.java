@@ -416,7 +416,7 @@ class ConsoleBrowserTest {
                 .statusCode();
     }
 
-    private static WebDriver headlessChromium() {
+    static WebDriver headlessChromium() {
         ChromeOptions options = new ChromeOptions();
         options.setBinary("/usr/bin/chromium");
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000");
@@ -424,7 +424,7 @@ class ConsoleBrowserTest {
     }
 
     /** Logs in as operator on the login page the browser shows, and waits for the console to say who is logged in. */
-    private static void logIn(WebDriver browser, String password) {
+    static void logIn(WebDriver browser, String password) {
         browser.findElement(By.id("user")).sendKeys("operator");
         browser.findElement(By.id("password")).clear();
         browser.findElement(By.id("password")).sendKeys(password);

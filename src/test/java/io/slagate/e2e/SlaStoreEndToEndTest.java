@@ -12,6 +12,7 @@ import io.slagate.gateway.agent.GatewayAgent;
 import io.slagate.gateway.testing.Soap;
 import io.slagate.node.EmbeddedSystem;
 import io.slagate.sla.SlaReport;
+import io.slagate.sla.SlaSpan;
 import io.slagate.sla.SlaStore;
 import io.slagate.sla.SlaStores;
 import java.net.URI;
@@ -119,7 +120,7 @@ class SlaStoreEndToEndTest {
     private static List<SlaReport.Row> report(SlagateConfig config) throws Exception {
         try (SlaStore store = SlaStores.of(config).open()) {
             long now = System.currentTimeMillis();
-            return SlaReport.of(store, config, SlaReport.Span.since(600, now, "10m"), null, now).rows();
+            return SlaReport.of(store, config, SlaSpan.since(600, now, "10m"), null, now).rows();
         }
     }
 

@@ -23,7 +23,7 @@ import org.eclipse.jetty.util.Promise;
  * the admin role and the session's CSRF token in {@code X-CSRF-Token}; bodies are JSON (a
  * cross-site form cannot send that without a CORS preflight, which is never granted). This class
  * checks that and routes; each resource is its own class ({@link UsersApi}, {@link ConfigApi},
- * {@link ControlApi}, {@link CustomersApi}, {@link StaticPages}), and the live view (state, history, events, audit) is here.
+ * {@link ControlApi}, {@link CustomersApi}, {@link SlaApi}, {@link StaticPages}), and the live view (state, history, events, audit) is here.
  */
 public final class ConsoleHandler extends Handler.Abstract {
     static final String COOKIE = UsersApi.COOKIE;
@@ -37,6 +37,7 @@ public final class ConsoleHandler extends Handler.Abstract {
     private final ConfigApi config;
     private final ControlApi control;
     private final CustomersApi customers;
+    private final SlaApi sla;
 
     public ConsoleHandler(ConfigEditor editor, UserStore users, Sessions sessions, LoginThrottle throttle, AuditLog audit,
                           LiveState state, ControlBus bus) {
@@ -51,6 +52,7 @@ public final class ConsoleHandler extends Handler.Abstract {
         CredentialsRollout rollout = new CredentialsRollout(credentialFiles, bus, state, System::nanoTime);
         rollout.attach();
         this.customers = new CustomersApi(credentialFiles, rollout, audit);
+        this.sla = new SlaApi(editor::config);
     }
 
     @Override
@@ -118,6 +120,7 @@ public final class ConsoleHandler extends Handler.Abstract {
                 }
                 case "GET /api/audit" -> call.ok(audit.recent((int) Api.longParam(call.request(), "limit", 100, 1, 1000)));
                 case "GET /api/events" -> events(call.request(), call.response(), call.callback());
+                case "GET /api/sla", "GET /api/sla/hours" -> sla.get(call);
                 default -> {
                     if (!change) {
                         throw new ApiError(404, "no such API: " + method + " " + path, null);

@@ -8,8 +8,6 @@ import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.YearMonth;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,30 +19,6 @@ import java.util.Locale;
  * remains of it is {@code 1 − bad / (budget · requests)}: 1 untouched, 0 spent, below 0 the objective missed.
  */
 public final class SlaReport {
-    /** A span of time the report covers, [from, to), as it was asked for. */
-    public record Span(long fromMillis, long toMillis, String text) {
-        /** The last {@code seconds} up to now. */
-        public static Span since(long seconds, long nowMillis, String text) {
-            if (seconds <= 0 || seconds > SlaStore.HOUR_DAYS * 86_400L) {
-                throw new IllegalArgumentException("--since " + text + ": a span from 1 s to " + SlaStore.HOUR_DAYS + " days");
-            }
-            return new Span(nowMillis - seconds * 1000, nowMillis + 1, "since " + text);
-        }
-
-        /** A calendar month (UTC), {@code 2026-11}. */
-        public static Span month(String text) {
-            YearMonth m;
-            try {
-                m = YearMonth.parse(text);
-            } catch (java.time.format.DateTimeParseException e) {
-                throw new IllegalArgumentException("--month " + text + ": a month is written YYYY-MM, e.g. 2026-11");
-            }
-            long from = m.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).toEpochMilli();
-            long to = m.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).toEpochMilli();
-            return new Span(from, to, "month " + m);
-        }
-    }
-
     /** One row of the report. {@code objective} NaN: the class states none. */
     public record Row(String customer, String className, long requests, long good, double objective) {
         public double attainment() {
@@ -61,15 +35,15 @@ public final class SlaReport {
         }
     }
 
-    private final Span span;
+    private final SlaSpan span;
     private final List<Row> rows;
 
-    private SlaReport(Span span, List<Row> rows) {
+    private SlaReport(SlaSpan span, List<Row> rows) {
         this.span = span;
         this.rows = List.copyOf(rows);
     }
 
-    public static SlaReport of(SlaStore store, SlagateConfig config, Span span, String customer, long nowMillis) throws SQLException {
+    public static SlaReport of(SlaStore store, SlagateConfig config, SlaSpan span, String customer, long nowMillis) throws SQLException {
         List<Row> rows = new ArrayList<>();
         for (SlaStore.Totals t : store.totals(span.fromMillis(), span.toMillis(), customer, nowMillis)) {
             rows.add(new Row(t.customer(), t.className(), t.requests(), t.good(), objective(config, t.className(), t.customer())));
@@ -88,7 +62,7 @@ public final class SlaReport {
         return Double.NaN;
     }
 
-    public Span span() {
+    public SlaSpan span() {
         return span;
     }
 
@@ -125,8 +99,18 @@ public final class SlaReport {
     }
 
     public String json() {
-        ObjectMapper json = new ObjectMapper();
-        ObjectNode root = json.createObjectNode();
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(view()) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The report as JSON: the span, and a row per customer and class with the CSV's columns (no objective: null). */
+    public ObjectNode view() {
+        ObjectNode root = JSON.createObjectNode();
         root.put("span", span.text());
         root.put("from", Instant.ofEpochMilli(span.fromMillis()).toString());
         root.put("to", Instant.ofEpochMilli(span.toMillis()).toString());
@@ -141,14 +125,10 @@ public final class SlaReport {
             number(o, "objective", r.objective());
             number(o, "budget_remaining", r.budgetRemaining());
         }
-        try {
-            return json.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return root;
     }
 
-    private static void number(ObjectNode o, String key, double v) {
+    static void number(ObjectNode o, String key, double v) {
         if (Double.isNaN(v)) {
             o.putNull(key);
         } else {

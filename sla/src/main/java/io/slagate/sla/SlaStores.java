@@ -30,4 +30,17 @@ public record SlaStores(String url, String user, String password) {
     public SlaStore open() throws SQLException {
         return SlaStore.open(url, user, password);
     }
+
+    /** The store for reading: an SQLite file that does not exist yet is said to be missing, not made. */
+    public SlaStore openForReading() throws SQLException {
+        String prefix = "jdbc:sqlite:";
+        if (url.startsWith(prefix)) {
+            String file = url.substring(prefix.length());
+            if (!file.startsWith(":") && !file.startsWith("file:") && !java.nio.file.Files.exists(Path.of(file))) {
+                throw new SQLException("there is no store at " + file + " yet: it is made when the first counts of a class with an"
+                        + " objective are written");
+            }
+        }
+        return open();
+    }
 }

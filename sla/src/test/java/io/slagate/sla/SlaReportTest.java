@@ -29,7 +29,7 @@ class SlaReportTest {
     private SlaReport report(SlaTally.Row... rows) throws Exception {
         try (SlaStore s = SlaStore.open("jdbc:sqlite:" + dir.resolve("r.db"), null, null)) {
             s.apply(Map.of("gw1", new SlaTally(1, List.of(rows))), "w", T0, 30_000);
-            return SlaReport.of(s, CONFIG, SlaReport.Span.since(600, T0 + 1, "10m"), null, T0 + 1);
+            return SlaReport.of(s, CONFIG, SlaSpan.since(600, T0 + 1, "10m"), null, T0 + 1);
         }
     }
 
@@ -65,16 +65,16 @@ class SlaReportTest {
 
     @Test
     void spans_refuseWhatTheStoreCannotAnswer() {
-        assertThrows(IllegalArgumentException.class, () -> SlaReport.Span.month("2026-13"));
-        assertThrows(IllegalArgumentException.class, () -> SlaReport.Span.since(401L * 86_400, T0, "401d"));
-        SlaReport.Span nov = SlaReport.Span.month("2026-11");
+        assertThrows(IllegalArgumentException.class, () -> SlaSpan.month("2026-13"));
+        assertThrows(IllegalArgumentException.class, () -> SlaSpan.since(401L * 86_400, T0, "401d"));
+        SlaSpan nov = SlaSpan.month("2026-11");
         assertEquals(30L * 86_400_000, nov.toMillis() - nov.fromMillis());
     }
 
     @Test
     void aMonthWithNoData_reportsNoRows_andSaysSo() throws Exception {
         try (SlaStore s = SlaStore.open("jdbc:sqlite:" + dir.resolve("empty.db"), null, null)) {
-            SlaReport r = SlaReport.of(s, CONFIG, SlaReport.Span.month("2020-01"), null, T0);
+            SlaReport r = SlaReport.of(s, CONFIG, SlaSpan.month("2020-01"), null, T0);
             assertEquals(List.of(), r.rows());
             assertTrue(r.table().contains("no requests counted"), r.table());
         }
