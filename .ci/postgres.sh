@@ -4,6 +4,8 @@
 # in a temporary directory; stop it with: pg_ctl -D "$dir" stop (the directory is printed to stderr).
 set -euo pipefail
 port="${1:-55432}"
+# the first port from there that nothing listens on (another server, a run before this one)
+while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
 bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
 if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
   sudo_cmd=""
