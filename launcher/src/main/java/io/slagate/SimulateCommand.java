@@ -2,6 +2,7 @@ package io.slagate;
 
 import ch.qos.logback.classic.Level;
 import io.slagate.experiment.twin.Calibration;
+import io.slagate.experiment.twin.ErrorBudgetTwin;
 import io.slagate.experiment.twin.PolicyComparison;
 import io.slagate.experiment.twin.Scenario;
 import io.slagate.experiment.twin.TwinExperiments;
@@ -42,6 +43,11 @@ final class SimulateCommand {
                                  mapping, e.g. "minGain: 0.1, damping: 0.3" (a change judged before it ships;
                                  cycle, combining, resolution and model are the experiment's own)
               --threads T        runs at once (default: the cores)
+              --experiment budget  two customers alone in two classes alike, one having spent 80% of its error
+                                 budget with half the period gone: the shipped controller, the controller with
+                                 errorBudget: true and every static split, each over the rest of the period
+                                 (--phase-seconds, default 2000) on the same seeds (default 50); --point A,B
+                                 their clients (default 15,15), --target S (4), --objective F (0.95)
               --experiment calibration  the twin's side of its calibration: B's full phases under the
                                  controller, C's grid under FCFS (docs/experiments/twin/RESULTS.md)
             """;
@@ -58,6 +64,10 @@ final class SimulateCommand {
     private int[] point = {20, 20};
     private final boolean grid;
     private String weightsFile;
+    private boolean phaseSecondsGiven;
+    private boolean pointGiven;
+    private double budgetObjective = ErrorBudgetTwin.OBJECTIVE;
+    private double budgetTarget = ErrorBudgetTwin.TARGET_SECONDS;
 
     private SimulateCommand(List<String> args) {
         grid = args.remove("--grid");
@@ -76,8 +86,16 @@ final class SimulateCommand {
                 case "--controller" -> controllerKeys = v;
                 case "--threads" -> threads = positive(a, Integer.parseInt(v));
                 case "--first-seed" -> firstSeed = Long.parseLong(v);
-                case "--phase-seconds" -> phaseSeconds = positive(a, Double.parseDouble(v));
-                case "--point" -> point = point(v);
+                case "--phase-seconds" -> {
+                    phaseSeconds = positive(a, Double.parseDouble(v));
+                    phaseSecondsGiven = true;
+                }
+                case "--objective" -> budgetObjective = Double.parseDouble(v);
+                case "--target" -> budgetTarget = positive(a, Double.parseDouble(v));
+                case "--point" -> {
+                    point = point(v);
+                    pointGiven = true;
+                }
                 case "--weights" -> weightsFile = v;
                 default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
             }
@@ -107,6 +125,18 @@ final class SimulateCommand {
             }
             out.print(TwinReport.grid(seeds, phaseSeconds, controllerKeys, threads));
             out.printf(Locale.ROOT, "(%d points × %d seeds in %.1f s)%n", 16, seeds, (System.nanoTime() - t0) / 1e9);
+            return 0;
+        }
+        if (experiment.equals("budget")) {
+            int[] clients = pointGiven ? point : ErrorBudgetTwin.CLIENTS;
+            ErrorBudgetTwin setup = new ErrorBudgetTwin(budgetTarget, budgetObjective, clients[0], clients[1],
+                    phaseSecondsGiven ? phaseSeconds : ErrorBudgetTwin.REST_SECONDS, 0.5, 0.8, 0);
+            try {
+                out.print(setup.compare(seedsGiven != null ? seedsGiven : 50, firstSeed, threads).report());
+            } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException("the twin's runs failed", e);
+            }
+            out.printf(Locale.ROOT, "(%.1f s)%n", (System.nanoTime() - t0) / 1e9);
             return 0;
         }
         if (experiment.equals("calibration")) {

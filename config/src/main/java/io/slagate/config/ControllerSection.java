@@ -46,8 +46,11 @@ final class ControllerSection {
         Duration stabilization = c.duration("capacityStabilization", null, Duration.ZERO, Duration.ofHours(1)); // null: 3 windows
         List<TuningSettings> tuning = c.child("tuning").isMissing() ? List.of() : TuningSection.tuning(c.object("tuning"));
         checkTuningStart(c, tuning, cycle, damping, resolution, model);
+        boolean budgetOn = c.bool("errorBudget", false);
+        double budgetBound = c.number("errorBudgetBound", 4.0, 1.0, 100.0);
         return new ControllerSettings(cycle, combining, model, resolution, minWeight, expiry, damping, maxGateways, correctionBound,
-                minGain, forecast == null ? "none" : forecast, stabilization, reconfiguration(c.object("reconfiguration")), tuning, solve);
+                minGain, forecast == null ? "none" : forecast, stabilization, reconfiguration(c.object("reconfiguration")), tuning, solve,
+                new ErrorBudgetSettings(budgetOn, budgetBound));
     }
 
     /**

@@ -30,6 +30,7 @@ import java.util.List;
  *                      it: one noisy window must not move it); zero: each cycle's reading as it is; null: three
  *                      statistics windows ({@link #capacityStabilization(Duration)})
  * @param tuning        the online tuner's partitions, each its own tuner over its own pools; empty: no tuning
+ * @param errorBudget   whether (and how far) each class's utility is weighed by what is left of its error budget
  * @param solve         {@code flows}: the allocation problem over every flow (g, c), its work growing with gateways ×
  *                      classes; {@code classes}: over each pool's classes, each class's table over its gateways built
  *                      by marginal gains where its utility is concave (exact), else the class seen as one flow and its
@@ -39,7 +40,8 @@ import java.util.List;
 public record ControllerSettings(Duration cycle, Combining combining, String model, double resolution,
                                  double minWeight, int gatewayExpiry, double damping, int maxGateways,
                                  double correctionBound, double minGain, String forecast, Duration capacityStabilization,
-                                 ReconfigurationSettings reconfiguration, List<TuningSettings> tuning, String solve) {
+                                 ReconfigurationSettings reconfiguration, List<TuningSettings> tuning, String solve,
+                                 ErrorBudgetSettings errorBudget) {
     /** Under {@code solve: auto}, a pool with this many flows (g, c) or more is solved over its classes. */
     public static final int AUTO_CLASSES_FLOWS = 64;
 
@@ -49,6 +51,7 @@ public record ControllerSettings(Duration cycle, Combining combining, String mod
     public ControllerSettings {
         tuning = tuning == null ? List.of() : List.copyOf(tuning);
         solve = solve == null ? "auto" : solve;
+        errorBudget = errorBudget == null ? ErrorBudgetSettings.OFF : errorBudget;
     }
 
 
@@ -63,25 +66,25 @@ public record ControllerSettings(Duration cycle, Combining combining, String mod
     /** These settings with a new control cycle Γ (the tuner's {@code cycle} knob). */
     public ControllerSettings withCycle(Duration next) {
         return new ControllerSettings(next, combining, model, resolution, minWeight, gatewayExpiry, damping, maxGateways,
-                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning, solve);
+                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning, solve, errorBudget);
     }
 
     /** These settings with a new damping (the tuner's {@code damping} knob). */
     public ControllerSettings withDamping(double next) {
         return new ControllerSettings(cycle, combining, model, resolution, minWeight, gatewayExpiry, next, maxGateways,
-                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning, solve);
+                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning, solve, errorBudget);
     }
 
     /** These settings with a new weight resolution (the tuner's {@code resolution} knob). */
     public ControllerSettings withResolution(double next) {
         return new ControllerSettings(cycle, combining, model, next, minWeight, gatewayExpiry, damping, maxGateways,
-                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning, solve);
+                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning, solve, errorBudget);
     }
 
     /** These settings with another response-time model (the tuner's {@code model} knob). */
     public ControllerSettings withModel(String next) {
         return new ControllerSettings(cycle, combining, next, resolution, minWeight, gatewayExpiry, damping, maxGateways,
-                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning, solve);
+                correctionBound, minGain, forecast, capacityStabilization, reconfiguration, tuning, solve, errorBudget);
     }
 
     /**

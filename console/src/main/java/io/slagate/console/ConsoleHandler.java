@@ -114,10 +114,7 @@ public final class ConsoleHandler extends Handler.Abstract {
                 case "GET /api/controller" -> call.ok(config.controller());
                 case "POST /api/classify" -> call.ok(config.classify(call.json()));
                 case "GET /api/state" -> call.ok(stateView());
-                case "GET /api/history" -> {
-                    long seconds = Api.longParam(call.request(), "seconds", 300, 1, 86_400);
-                    call.ok(state.history(System.currentTimeMillis() - seconds * 1000));
-                }
+                case "GET /api/history" -> call.ok(history(call));
                 case "GET /api/audit" -> call.ok(audit.recent((int) Api.longParam(call.request(), "limit", 100, 1, 1000)));
                 case "GET /api/events" -> events(call.request(), call.response(), call.callback());
                 case "GET /api/sla", "GET /api/sla/hours" -> sla.get(call);
@@ -142,6 +139,11 @@ public final class ConsoleHandler extends Handler.Abstract {
         } catch (ApiError e) {
             Api.error(call.response(), call.callback(), e.status, e.getMessage(), e.field);
         }
+    }
+
+    private Object history(Call call) {
+        long seconds = Api.longParam(call.request(), "seconds", 300, 1, 86_400);
+        return state.history(System.currentTimeMillis() - seconds * 1000);
     }
 
     private Map<String, Object> stateView() {

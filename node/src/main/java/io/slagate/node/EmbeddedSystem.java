@@ -11,6 +11,7 @@ import io.slagate.config.ConfigException;
 import io.slagate.config.SlagateConfig;
 import io.slagate.console.ConsoleServer;
 import io.slagate.sla.SlaWriter;
+import io.slagate.rm.BudgetSource;
 import io.slagate.gateway.Gateway;
 import io.slagate.gateway.agent.GatewayAgent;
 import io.slagate.rm.ControlLoop;
@@ -135,8 +136,13 @@ public final class EmbeddedSystem implements AutoCloseable {
         }
         stopOrder.push(controlLoop);
         // the SLA counts are written where a manager runs; the store's lease keeps it to one writer among them
-        slaWriter = SlaWriter.start(id + "@" + host, config, rmBus);
-        stopOrder.push(slaWriter);
+        SlaWriter sla = SlaWriter.start(id + "@" + host, config, rmBus);
+        slaWriter = sla;
+        stopOrder.push(sla);
+        controlLoop.budgetSource(name -> { // controller.errorBudget: what the store last said of each class's budget
+            double[] b = sla.budget(name);
+            return b == null ? null : new BudgetSource.State(b[0], b[1]);
+        });
         rmBus.start();
         controlLoop.start();
     }

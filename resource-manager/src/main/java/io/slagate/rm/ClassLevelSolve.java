@@ -35,8 +35,10 @@ final class ClassLevelSolve {
     private final ControlSetup setup;
     private final ModelCorrection correction;
     private final FlowKeys keys;
+    private final ErrorBudgets budgets;
 
-    ClassLevelSolve(ControlSetup setup, ModelCorrection correction, FlowKeys keys) {
+    ClassLevelSolve(ControlSetup setup, ModelCorrection correction, FlowKeys keys, ErrorBudgets budgets) {
+        this.budgets = budgets;
         this.setup = setup;
         this.correction = correction;
         this.keys = keys;
@@ -67,7 +69,8 @@ final class ClassLevelSolve {
         boolean concave = true;
         for (int x = 0; x < classes.size(); x++) {
             cls[x] = x;
-            concave &= setup.concave(classes.get(x));
+            concave &= setup.concave(classes.get(x))
+                    && budgets.keepsConcave(classes.get(x), setup.config.controller().combining() == Combining.MIN);
             views[x] = view(p, full, classes.get(x), busy.flows().get(x), spare);
             values[x] = views[x].value();
         }
@@ -103,7 +106,7 @@ final class ClassLevelSolve {
     }
 
     private ClassView view(PoolProblem p, AllocationProblem full, int c, List<Integer> js, int spare) {
-        if (setup.concave(c)) {
+        if (setup.concave(c) && budgets.keepsConcave(c, setup.config.controller().combining() == Combining.MIN)) {
             MarginalTable t = MarginalTable.of(full, js, p.minUnits(), spare);
             return new ClassView(k -> t.value()[k], t, null);
         }
@@ -115,7 +118,8 @@ final class ClassLevelSolve {
         int base = p.minUnits() * n;
         double resolution = p.resolution();
         ModelCorrection.Curve curve = correction.curve(key, setup.model, o);
-        return new ClassView(k -> n * goal.utility(curve, (base + k) * resolution), null, o);
+        boolean min = setup.config.controller().combining() == Combining.MIN;
+        return new ClassView(k -> n * budgets.weigh(c, goal.utility(curve, (base + k) * resolution), min), null, o);
     }
 
     /** The classes with traffic among a pool's free flows, and per class the indexes j into the free flows of its busy ones. */

@@ -125,6 +125,12 @@ public final class ControlLoop implements AutoCloseable {
         return this;
     }
 
+    /** Where the classes' error budgets stand, for {@code controller.errorBudget} (the SLA store's reader, set before start). */
+    public ControlLoop budgetSource(BudgetSource source) {
+        loop.execute(() -> core.budgetSource(source));
+        return this;
+    }
+
     public ControlLoop start() {
         core.started();
         SlagateConfig config = core.config();

@@ -83,6 +83,10 @@ final class ManagerCore {
     }
 
     /** The manager runs on its own timer from now on. */
+    void budgetSource(BudgetSource source) {
+        rm.budgetSource(source);
+    }
+
     void started() {
         started = true;
     }

@@ -1,5 +1,6 @@
 package io.slagate.rm;
 
+import io.slagate.config.Combining;
 import io.slagate.bus.message.DecisionMessage.FlowDecision;
 import io.slagate.rm.model.FlowObservation;
 import io.slagate.rm.model.ModelCorrection;
@@ -27,12 +28,14 @@ final class PoolSolver {
     private final Damper damper;
     private final ClassLevelSolve byClass;
     private final TieredSolve tiers;
+    private final ErrorBudgets budgets;
 
-    PoolSolver(ControlSetup setup, ModelCorrection correction, Damper damper, FlowKeys keys) {
+    PoolSolver(ControlSetup setup, ModelCorrection correction, Damper damper, FlowKeys keys, ErrorBudgets budgets) {
         this.setup = setup;
         this.correction = correction;
         this.damper = damper;
-        this.byClass = new ClassLevelSolve(setup, correction, keys);
+        this.budgets = budgets;
+        this.byClass = new ClassLevelSolve(setup, correction, keys, budgets);
         this.tiers = new TieredSolve(setup, correction);
     }
 
@@ -114,17 +117,19 @@ final class PoolSolver {
             PoolFlows.Flow f = p.freeFlow(j);
             cls[j] = p.classes().indexOf(f.cls());
             values[j] = value(f, p.resolution(), 0);
-            allConcave &= setup.concave(f.cls());
+            allConcave &= setup.concave(f.cls()) && budgets.keepsConcave(f.cls(), setup.config.controller().combining() == Combining.MIN);
         }
         return new AllocationProblem(p.classes().size(), cls, values, p.units(), p.minUnits(), setup.config.controller().combining(),
                 allConcave);
     }
 
-    /** U_c of a flow at {@code floor + k} units, for the optimizer. */
+    /** U_c of a flow at {@code floor + k} units, for the optimizer, weighed by its class's error budget ({@link ErrorBudgets}). */
     AllocationProblem.FlowValue value(PoolFlows.Flow f, double resolution, int floor) {
         ClassGoals goal = setup.goals(f.cls());
         ModelCorrection.Curve curve = correction.curve(f.key(), setup.model, f.obs());
-        return kk -> goal.utility(curve, (floor + kk) * resolution);
+        int c = f.cls();
+        boolean min = setup.config.controller().combining() == Combining.MIN;
+        return kk -> budgets.weigh(c, goal.utility(curve, (floor + kk) * resolution), min);
     }
 
     /**

@@ -72,6 +72,8 @@ public final class ResourceManager {
     private final CapacitySignal capacitySignal;
     private final FlowObserver observer;
     private final PoolSolver solver;
+    private final ErrorBudgets budgets = new ErrorBudgets();
+    private BudgetSource budgetSource = BudgetSource.NONE;
     /** Per pool, what the last decision found it lacks for every class to meet its target (read from any thread). */
     private final Map<String, CapacityDeficit.Result> deficits = new ConcurrentHashMap<>();
     private long version;
@@ -99,7 +101,12 @@ public final class ResourceManager {
         capacitySignal = new CapacitySignal(config.controller().capacityStabilization(window).toNanos());
         FlowKeys keys = new FlowKeys(config);
         observer = new FlowObserver(setup, overrides, correction, shares, forecasts, keys, refusedFigures);
-        solver = new PoolSolver(setup, correction, damper, keys);
+        solver = new PoolSolver(setup, correction, damper, keys, budgets);
+    }
+
+    /** Where the classes' error budgets stand ({@code controller.errorBudget}); {@link BudgetSource#NONE} until set. */
+    public void budgetSource(BudgetSource source) {
+        this.budgetSource = source;
     }
 
     /** The model correction, learned per flow across cycles. */
@@ -140,6 +147,7 @@ public final class ResourceManager {
         r.capacitySignal.keep(capacitySignal);
         r.refusedFigures.set(refusedFigures.get());
         r.last = last;
+        r.budgetSource = budgetSource;
         return r;
     }
 
@@ -247,6 +255,7 @@ public final class ResourceManager {
         if (in.reports().isEmpty()) {
             return new Decision(null, null);
         }
+        budgets.update(setup, budgetSource);
         List<String> gws = in.gateways();
         Map<String, Map<String, Double>> weights = new TreeMap<>();
         Map<String, Map<String, Integer>> caps = new TreeMap<>();
@@ -277,6 +286,7 @@ public final class ResourceManager {
         boolean changed = last == null || !withoutQuotas(last.gateways()).equals(withoutQuotas(perGateway));
         last = allocation(perGateway, now);
         double solveMillis = (System.nanoTime() - started) / 1e6;
+        logLine.append(budgets.describe(setup));
         logCycle(changed, gws, clusterUtility, solveMillis, logLine);
         return new Decision(last, new DecisionMessage(BusMessage.SCHEMA, version, now, id, false, clusterUtility, solveMillis,
                 DecisionDigest.of(flowDecisions), limits.decisions(), List.of(), last.capacity()));

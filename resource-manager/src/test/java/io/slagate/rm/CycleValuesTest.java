@@ -65,7 +65,7 @@ class CycleValuesTest {
     void poolSolve_isAFunctionOfItsProblem_pinnedAndIdleFlowsAsKnown() {
         ControlSetup setup = new ControlSetup(CONFIG);
         FlowKeys keys = new FlowKeys(CONFIG);
-        PoolSolver solver = new PoolSolver(setup, new ModelCorrection(1), new Damper(), keys);
+        PoolSolver solver = new PoolSolver(setup, new ModelCorrection(1), new Damper(), keys, new ErrorBudgets());
         // no traffic anywhere: the configured static split 7 : 3 of N = 10
         PoolFlows idle = new PoolFlows(List.of(
                 new PoolFlows.Flow("gw1", 0, keys.of("gw1", 0), FlowObservation.NONE, null, null),

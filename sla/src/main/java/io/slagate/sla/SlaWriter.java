@@ -35,6 +35,7 @@ public final class SlaWriter implements AutoCloseable {
     public static final int MAX_PENDING = 200_000;
     static final Duration FLUSH = Duration.ofSeconds(5);
     static final Duration LEASE = Duration.ofSeconds(30);
+    static final Duration BUDGETS_EVERY = Duration.ofSeconds(30);
 
     /** One gateway ledger's latest totals by customer and class. */
     private record Ledger(String gateway, long epoch) {
@@ -60,9 +61,14 @@ public final class SlaWriter implements AutoCloseable {
     private SlaStore store; // the writer's thread
     private String standingBy; // the writer's thread: the other writer's description while this one stands by
     private long lastPurge;
+    private final SlagateConfig config;
+    /** Per class {elapsed, spent} as the store last said ({@link SlaBudgets}); read from the manager's thread. */
+    private volatile Map<String, double[]> budgets = Map.of();
+    private long lastBudgets; // the writer's thread
 
     SlaWriter(String owner, SlaStores stores, SlagateConfig config, LongSupplier millis, int maxPending) {
         this.maxPending = maxPending;
+        this.config = config;
         this.owner = owner;
         this.stores = stores;
         this.millis = millis;
@@ -79,6 +85,32 @@ public final class SlaWriter implements AutoCloseable {
         });
         w.thread.scheduleWithFixedDelay(w::flushQuietly, FLUSH.toMillis(), FLUSH.toMillis(), TimeUnit.MILLISECONDS);
         return w;
+    }
+
+    /** Where class {@code className}'s error budget stands, {elapsed, spent}, as of the last reading; null: unknown. */
+    public double[] budget(String className) {
+        return budgets.get(className);
+    }
+
+    /** Reads the classes' budgets every {@link #BUDGETS_EVERY} (a standby reads too: the store is shared). */
+    private void readBudgets(long now) {
+        if (now - lastBudgets < BUDGETS_EVERY.toMillis() || !config.controller().errorBudget().on()
+                || config.classes().stream().noneMatch(c -> c.objective() != null)) {
+            return;
+        }
+        lastBudgets = now;
+        try {
+            if (store == null) {
+                store = stores.open();
+            }
+            budgets = Map.copyOf(SlaBudgets.of(store, config, now));
+        } catch (SQLException e) {
+            if (warnings.allow()) {
+                LOG.warn("the SLA store {} could not be read for the error budgets ({}): the controller weighs the classes as"
+                        + " it last read them", stores.url(), e.getMessage());
+            }
+            closeStore();
+        }
     }
 
     /** A gateway's report: its totals kept until the next flush, if its sender may speak for it. */
@@ -110,6 +142,7 @@ public final class SlaWriter implements AutoCloseable {
     private void flushQuietly() {
         try {
             flush();
+            readBudgets(millis.getAsLong());
         } catch (RuntimeException e) {
             LOG.error("the SLA writer failed; it goes on at the next flush", e);
         }

@@ -38,6 +38,11 @@ public final class TwinManager {
         time.every(phaseNanos, cycle.toNanos(), this::cycle);
     }
 
+    /** Where the classes' error budgets stand, for a controller with {@code controller.errorBudget}. */
+    public void budgetSource(io.slagate.rm.BudgetSource source) {
+        rm.budgetSource(source);
+    }
+
     public void join(TwinGateway g) {
         gateways.add(g);
         rm.onJoin(g.id(), time.now());

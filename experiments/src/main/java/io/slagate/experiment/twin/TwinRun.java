@@ -5,6 +5,8 @@ import io.slagate.config.SlagateConfig;
 import io.slagate.gateway.sched.Allocation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
+import io.slagate.rm.BudgetSource;
 
 /**
  * One run of the twin: a workload against one gateway and its servers, under one policy, from one seed. The
@@ -59,6 +61,15 @@ public final class TwinRun {
     }
 
     public static Result run(SlagateConfig config, Workload load, List<ServerSpec> plant, Policy policy, long seed) {
+        return run(config, load, plant, policy, seed, null);
+    }
+
+    /**
+     * As above, the controller told where the classes' error budgets stand by {@code budgets}, made from the run's
+     * answers and its clock (null: not told).
+     */
+    public static Result run(SlagateConfig config, Workload load, List<ServerSpec> plant, Policy policy, long seed,
+                             BiFunction<Completions, VirtualTime, BudgetSource> budgets) {
         VirtualTime time = new VirtualTime();
         PlantServer[] servers = new PlantServer[plant.size()];
         for (int s = 0; s < servers.length; s++) {
@@ -89,6 +100,9 @@ public final class TwinRun {
         if (policy instanceof Controlled) {
             manager = new TwinManager(config, time, config.controller().cycle().toNanos() / 2);
             manager.join(gateway);
+            if (budgets != null) {
+                manager.budgetSource(budgets.apply(done, time));
+            }
             manager.onDecision(d -> {
                 weights.add(new WeightPoint(time.now(), gateway.queues().caps().allocation().weights()));
                 outOfRange[0] += outOfRange(d);
