@@ -96,10 +96,17 @@ class SloRulesTest {
         LauncherTest.Outcome refused = LauncherTest.run("slo-rules", "--config", bad.toString());
         assertEquals(2, refused.code());
         assertTrue(refused.err().contains("classes[0].objective"), refused.err());
-        Path rulesFile = Files.writeString(dir.resolve("rules.yaml"), o.out());
+        // two customers with contracts of their own beside the class's: no two rules may share their name and labels
+        Path contracts = Files.writeString(dir.resolve("contracts.yaml"), CONFIG.replace("objective: 99.5% }",
+                "objective: 99.5%, customerObjectives: { acme: 99.9%, initech: 99.9% } }"));
+        LauncherTest.Outcome withContracts = LauncherTest.run("slo-rules", "--config", contracts.toString());
+        assertEquals(0, withContracts.code(), withContracts.err());
+        assertTrue(withContracts.out().contains("contract: \"initech\""), withContracts.out());
+        Path rulesFile = Files.writeString(dir.resolve("rules.yaml"), withContracts.out());
         Path promtool = promtool();
-        if (promtool != null) { // Debian's prometheus package; the structure above is checked either way
-            Process p = new ProcessBuilder(promtool.toString(), "check", "rules", rulesFile.toString()).redirectErrorStream(true).start();
+        if (promtool != null) { // Debian's prometheus package (.ci/run installs it); the structure above is checked either way
+            Process p = new ProcessBuilder(promtool.toString(), "check", "rules", "--lint-fatal", rulesFile.toString())
+                    .redirectErrorStream(true).start();
             String said = new String(p.getInputStream().readAllBytes());
             assertTrue(p.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, p.exitValue(), said);

@@ -3,7 +3,6 @@ package io.slagate;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -14,6 +13,9 @@ import java.util.concurrent.TimeUnit;
  * configuration ({@code slagate.yaml} → {@code slagate.start.pid}) and removes it when it ends.
  */
 final class PidFiles {
+    /** The roles a configuration's processes run as, each with its own pid file. */
+    static final java.util.List<String> ROLES = java.util.List.of("start", "gateway", "resource-manager", "console");
+
     /** How long {@code stop} waits for a process to finish its shutdown (the last SLA flush, the drained requests). */
     static final long STOP_WAIT_SECONDS = 60;
 
@@ -49,7 +51,10 @@ final class PidFiles {
         }
     }
 
-    /** The live slagate process a pid file names, if any (a pid reused by another program is not it). */
+    /**
+     * The live slagate process a pid file names, if any: a pid the system reused for another program since is not it
+     * (its command line must be slagate's, and it must have started before the file was written).
+     */
     static Optional<ProcessHandle> running(Path file) throws IOException {
         if (!Files.isRegularFile(file)) {
             return Optional.empty();
@@ -60,17 +65,19 @@ final class PidFiles {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
+        java.time.Instant written = Files.getLastModifiedTime(file).toInstant();
         return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                .filter(p -> p.info().commandLine().map(c -> c.contains("slagate")).orElse(true));
+                .filter(p -> p.info().commandLine().map(c -> c.contains("slagate.jar") || c.contains("io.slagate.")).orElse(false))
+                .filter(p -> p.info().startInstant().map(t -> !t.isAfter(written.plusSeconds(1))).orElse(false));
     }
 
     /** Stops every role running from {@code config}: asks each to end and waits for it. Its exit code. */
     static int stop(Path config, PrintStream out, PrintStream err) {
         Path abs = config.toAbsolutePath();
-        String prefix = abs.getFileName().toString().replaceFirst("\\.ya?ml$", "") + ".";
         int stopped = 0;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(abs.getParent(), prefix + "*.pid")) {
-            for (Path f : files) {
+        try {
+            for (String role : ROLES) {
+                Path f = of(config, role);
                 Optional<ProcessHandle> p = running(f);
                 if (p.isEmpty()) {
                     Files.deleteIfExists(f); // a process that died without its shutdown

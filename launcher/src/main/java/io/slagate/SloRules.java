@@ -61,9 +61,9 @@ final class SloRules {
             // everyone else under the class's objective; a customer with a contract of its own under its share
             String others = o.customers().isEmpty() ? "" : ",customer!~\"" + String.join("|", o.customers().keySet().stream()
                     .map(SloRules::regexQuoted).toList()) + "\"";
-            alerts(b, c.name(), "class=\"" + promQuoted(c.name()) + "\"" + others, o, o.fraction(), "{{ $labels.customer }}");
+            alerts(b, c.name(), "class=\"" + promQuoted(c.name()) + "\"" + others, o, o.fraction(), "{{ $labels.customer }}", "class");
             o.customers().forEach((customer, fraction) -> alerts(b, c.name(),
-                    "class=\"" + promQuoted(c.name()) + "\",customer=\"" + promQuoted(customer) + "\"", o, fraction, customer));
+                    "class=\"" + promQuoted(c.name()) + "\",customer=\"" + promQuoted(customer) + "\"", o, fraction, customer, customer));
         }
         if (!any) {
             b.append(" []\n");
@@ -71,8 +71,13 @@ final class SloRules {
         return b.toString();
     }
 
-    /** The three alerts of one objective: {@code fraction} of the requests the {@code matchers} select over its period. */
-    private static void alerts(StringBuilder b, String className, String matchers, SlaObjective o, double fraction, String who) {
+    /**
+     * The three alerts of one objective: {@code fraction} of the requests the {@code matchers} select over its period.
+     * {@code contract} labels the rule ({@code class} for the class's objective, else the customer whose own it is), so
+     * that no two rules of a file share their name and labels.
+     */
+    private static void alerts(StringBuilder b, String className, String matchers, SlaObjective o, double fraction, String who,
+                               String contract) {
         for (Burn burn : BURNS) {
             String t = number(burn.rate() * (1 - fraction));
             double hoursLeft = o.length().toHours() / burn.rate();
@@ -88,6 +93,8 @@ final class SloRules {
                     .append("        labels:\n")
                     .append("          severity: ").append(burn.severity()).append('\n')
                     .append("          class: ").append(quoted(className)).append('\n')
+                    .append("          contract: ").append(quoted(contract)).append('\n')
+                    .append("          objective: ").append(quoted(SlaObjective.percentText(fraction))).append('\n')
                     .append("        annotations:\n")
                     .append("          summary: ").append(quoted(who + " on class " + className + ": objective "
                             + SlaObjective.percentText(fraction) + " over " + o.periodText() + ", " + meaning)).append('\n')

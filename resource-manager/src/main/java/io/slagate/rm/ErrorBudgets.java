@@ -8,11 +8,12 @@ import java.util.Arrays;
  * it may still afford. A class that spent a share s of its budget with a share e of its period gone keeps within its
  * objective if, over the rest of the period, its bad requests run at no more than a = (1 − s·e) / (1 − e) times the
  * budget's rate (requests arriving at a steady rate). Its factor is 1/a within [1/bound, bound]: a contract close to
- * breach (a below 1) counts for more, one with budget to spare (a above 1) for less, one already past recovery
- * (a ≤ 0) for the most. A class without an objective or without a known state weighs 1. The manager's thread only.
+ * breach (a below 1) counts for more, one with budget to spare (a above 1) for less. One already past recovery (a ≤ 0:
+ * no rate of the rest keeps it) weighs 1, as does a class without an objective or a known state: weight given to a
+ * period that is lost would be taken from contracts that can still be kept. The manager's thread only.
  */
 final class ErrorBudgets {
-    /** The share of a period beyond which its rest is too short to steer by: the factor is held from there on. */
+    /** The share of a period beyond which its rest is too short to steer by: the elapsed share is taken as this. */
     static final double LAST = 0.999;
 
     private double[] factor = new double[0];
@@ -39,11 +40,14 @@ final class ErrorBudgets {
     }
 
     static double factor(BudgetSource.State st, double bound) {
+        if (!Double.isFinite(st.elapsed()) || !Double.isFinite(st.spent())) {
+            return 1; // a state that says nothing weighs nothing
+        }
         double e = Math.max(0, Math.min(LAST, st.elapsed()));
         double spent = Math.max(0, st.spent());
         double afford = (1 - spent * e) / (1 - e);
         if (!(afford > 0)) {
-            return bound;
+            return 1; // past recovery: no share of the servers saves this period, and it must not starve one that can be saved
         }
         return Math.max(1 / bound, Math.min(bound, 1 / afford));
     }

@@ -36,7 +36,7 @@ final class PoolSolver {
         this.damper = damper;
         this.budgets = budgets;
         this.byClass = new ClassLevelSolve(setup, correction, keys, budgets);
-        this.tiers = new TieredSolve(setup, correction);
+        this.tiers = new TieredSolve(setup, correction, budgets);
     }
 
     /** The free flows' units and how they were found. */

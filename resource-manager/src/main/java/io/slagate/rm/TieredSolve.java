@@ -1,5 +1,6 @@
 package io.slagate.rm;
 
+import io.slagate.config.Combining;
 import io.slagate.rm.model.ModelCorrection;
 import io.slagate.rm.optimize.AllocationOptimizer;
 import io.slagate.rm.optimize.AllocationProblem;
@@ -15,8 +16,10 @@ import java.util.List;
 final class TieredSolve {
     private final ControlSetup setup;
     private final ModelCorrection correction;
+    private final ErrorBudgets budgets;
 
-    TieredSolve(ControlSetup setup, ModelCorrection correction) {
+    TieredSolve(ControlSetup setup, ModelCorrection correction, ErrorBudgets budgets) {
+        this.budgets = budgets;
         this.setup = setup;
         this.correction = correction;
     }
@@ -61,7 +64,9 @@ final class TieredSolve {
             ClassGoals goal = setup.goals(f.cls());
             int floor = plan.floor()[j];
             ModelCorrection.Curve curve = correction.curve(f.key(), setup.model, f.obs());
-            values[x] = kk -> goal.utility(curve, (floor + kk) * resolution);
+            int c = f.cls();
+            boolean min = setup.config.controller().combining() == Combining.MIN;
+            values[x] = kk -> budgets.weigh(c, goal.utility(curve, (floor + kk) * resolution), min);
         }
         Solution sol = AllocationOptimizer.dynamicProgramming(new AllocationProblem(classes.size(), cls, values, Math.max(0, left), 0,
                 setup.config.controller().combining(), false));

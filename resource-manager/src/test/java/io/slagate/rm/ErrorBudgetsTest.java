@@ -25,9 +25,12 @@ class ErrorBudgetsTest {
         assertEquals(0.5, ErrorBudgets.factor(new BudgetSource.State(0.5, 0), 4), 1e-12, "nothing spent at half time: twice the rate");
         assertEquals(1 / 1.2, ErrorBudgets.factor(new BudgetSource.State(0.5, 0.8), 4), 1e-12, "(1 − 0.8·0.5) / 0.5 = 1.2");
         assertEquals(2, ErrorBudgets.factor(new BudgetSource.State(0.5, 1.5), 4), 1e-12, "(1 − 0.75) / 0.5 = 0.5");
-        assertEquals(4, ErrorBudgets.factor(new BudgetSource.State(0.5, 3), 4), 1e-12, "past recovery: the most");
+        assertEquals(1, ErrorBudgets.factor(new BudgetSource.State(0.5, 3), 4), 1e-12, "past recovery: weighs as configured");
+        assertEquals(1, ErrorBudgets.factor(new BudgetSource.State(Double.NaN, 0.5), 4), 1e-12, "a state that says nothing");
+        assertEquals(1, ErrorBudgets.factor(new BudgetSource.State(0.5, Double.NaN), 4), 1e-12);
         assertEquals(0.25, ErrorBudgets.factor(new BudgetSource.State(0.9, 0), 4), 1e-12, "ten times the rate, bounded to 1/4");
-        assertEquals(4, ErrorBudgets.factor(new BudgetSource.State(1, 1.01), 4), 1e-12, "the period's end, just missed");
+        assertEquals(1, ErrorBudgets.factor(new BudgetSource.State(1, 1.01), 4), 1e-12, "the period's end, just missed: lost");
+        assertEquals(4, ErrorBudgets.factor(new BudgetSource.State(0.5, 1.9), 4), 1e-12, "(1 − 0.95) / 0.5 = 0.1: bounded to 4");
     }
 
     @Test

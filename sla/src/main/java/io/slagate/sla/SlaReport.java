@@ -153,12 +153,16 @@ public final class SlaReport {
         return v.contains(",") || v.contains("\"") ? '"' + v.replace("\"", "\"\"") + '"' : v;
     }
 
-    /** Control characters shown as \\uXXXX: a name is a customer's word, and a terminal's escape sequences are not its to send. */
+    /**
+     * Control characters and the bidirectional overrides shown as \\uXXXX: a name is a customer's word, and neither a
+     * terminal's escape sequences nor a reordering of the line are its to send.
+     */
     static String printable(String s) {
         StringBuilder b = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029' || c >= '\u202a' && c <= '\u202e'
+                    || c >= '\u2066' && c <= '\u2069') {
                 b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
             } else {
                 b.append(c);

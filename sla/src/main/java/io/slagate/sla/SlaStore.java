@@ -66,6 +66,14 @@ public final class SlaStore implements AutoCloseable {
 
     /** Opens the store at a JDBC URL (SQLite or PostgreSQL), making its tables on first use. */
     public static SlaStore open(String url, String user, String password) throws SQLException {
+        return open(url, user, password, true);
+    }
+
+    /**
+     * @param writer whether to make the tables (and SQLite's write-ahead log): a reader (a report, the console) changes
+     *               nothing, so a user that may only read can run it
+     */
+    static SlaStore open(String url, String user, String password, boolean writer) throws SQLException {
         Properties p = new Properties();
         if (user != null) {
             p.setProperty("user", user);
@@ -83,9 +91,11 @@ public final class SlaStore implements AutoCloseable {
                 if (url.startsWith("jdbc:sqlite:")) {
                     // readers (the report command, a console) beside the writer; a lock waited for, not failed on
                     s.execute("PRAGMA busy_timeout = 10000");
-                    s.execute("PRAGMA journal_mode = WAL");
+                    if (writer) {
+                        s.execute("PRAGMA journal_mode = WAL");
+                    }
                 }
-                for (String ddl : SCHEMA) {
+                for (String ddl : writer ? SCHEMA : new String[0]) {
                     s.execute(ddl);
                 }
             }
@@ -250,6 +260,15 @@ public final class SlaStore implements AutoCloseable {
             if (first.executeUpdate() != 1) {
                 throw new SQLException("another writer took the SLA store's lease at this moment");
             }
+        }
+    }
+
+    /** Whether the store still answers (a refused statement from one that does is the statement's fault). */
+    boolean answers() {
+        try {
+            return db.isValid(2);
+        } catch (SQLException e) {
+            return false;
         }
     }
 

@@ -37,10 +37,17 @@ public record SlaStores(String url, String user, String password) {
         if (url.startsWith(prefix)) {
             String file = url.substring(prefix.length());
             if (!file.startsWith(":") && !file.startsWith("file:") && !java.nio.file.Files.exists(Path.of(file))) {
-                throw new SQLException("there is no store at " + file + " yet: it is made when the first counts of a class with an"
+                throw new NoStoreYet("there is no store at " + file + " yet: it is made when the first counts of a class with an"
                         + " objective are written");
             }
         }
-        return open();
+        return SlaStore.open(url, user, password, false);
+    }
+
+    /** The store's file is not there yet: nothing was ever counted. */
+    public static final class NoStoreYet extends SQLException {
+        NoStoreYet(String message) {
+            super(message);
+        }
     }
 }

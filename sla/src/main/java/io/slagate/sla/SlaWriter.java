@@ -36,6 +36,10 @@ public final class SlaWriter implements AutoCloseable {
     static final Duration FLUSH = Duration.ofSeconds(5);
     static final Duration LEASE = Duration.ofSeconds(30);
     static final Duration BUDGETS_EVERY = Duration.ofSeconds(30);
+    /** Ledgers of one gateway waiting at once: its own and those of a restart or two. */
+    static final int MAX_LEDGERS = 3;
+    /** A gateway silent this long leaves the writer's roster. */
+    static final Duration SILENT = Duration.ofHours(1);
 
     /** One gateway ledger's latest totals by customer and class. */
     private record Ledger(String gateway, long epoch) {
@@ -48,6 +52,8 @@ public final class SlaWriter implements AutoCloseable {
     private final int maxPending;
     private final Map<Ledger, Map<String, SlaTally.Row>> pending = new LinkedHashMap<>(); // under this
     private int pendingRows; // under this
+    private final Map<String, Long> heard = new HashMap<>(); // under this: gateway id → when last heard
+    private final AtomicLong refusedRows = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
@@ -120,15 +126,29 @@ public final class SlaWriter implements AutoCloseable {
         }
         if (roster.join(s.gatewayId(), account) != null) {
             refused.incrementAndGet();
+            warn("SLA totals of gateway {} from bus account {} refused: the account may not speak for it", s.gatewayId(), account);
             return;
         }
-        Map<String, SlaTally.Row> rows = pending.computeIfAbsent(new Ledger(s.gatewayId(), s.sla().epochMillis()), k -> new HashMap<>());
+        heard.put(s.gatewayId(), millis.getAsLong());
+        Ledger ledger = new Ledger(s.gatewayId(), s.sla().epochMillis());
+        Map<String, SlaTally.Row> rows = pending.get(ledger);
+        if (rows == null && pending.keySet().stream().filter(l -> l.gateway().equals(ledger.gateway())).count() >= MAX_LEDGERS) {
+            refused.incrementAndGet(); // a gateway restarts now and then; one that begins a ledger at every report is broken
+            warn("SLA totals of gateway {} refused: it has {} ledgers waiting to be written already", s.gatewayId(), MAX_LEDGERS);
+            return;
+        }
         for (SlaTally.Row r : s.sla().rows()) {
             String key = r.customer() + '\u0000' + r.className();
-            SlaTally.Row was = rows.get(key);
+            SlaTally.Row was = rows == null ? null : rows.get(key);
             if (was == null && pendingRows >= maxPending) {
                 dropped.incrementAndGet();
+                warn("{} SLA rows are waiting to be written: a new row of gateway {} is dropped (its next report carries it)",
+                        pendingRows, s.gatewayId());
                 continue;
+            }
+            if (rows == null) {
+                rows = new HashMap<>();
+                pending.put(ledger, rows);
             }
             if (was == null) {
                 pendingRows++;
@@ -136,6 +156,12 @@ public final class SlaWriter implements AutoCloseable {
             } else if (r.requests() >= was.requests() && r.good() >= was.good()) {
                 rows.put(key, r);
             }
+        }
+    }
+
+    private void warn(String format, Object... args) {
+        if (warnings.allow()) {
+            LOG.warn(format, args);
         }
     }
 
@@ -148,33 +174,46 @@ public final class SlaWriter implements AutoCloseable {
         }
     }
 
-    /** Writes what is pending; keeps it when the store fails, drops it while another writer holds the store. */
+    /**
+     * Writes what is pending, a transaction per gateway ledger; keeps it when the store cannot be reached, drops it while
+     * another writer holds the store. A ledger the store refuses as data it cannot hold (SQLState class 22) is dropped and
+     * counted, so that it cannot hold the others back.
+     */
     void flush() {
-        Map<String, SlaTally> batch = new HashMap<>();
+        long now = millis.getAsLong();
         Map<Ledger, Map<String, SlaTally.Row>> taken;
         synchronized (this) {
+            forgetSilent(now);
             taken = new LinkedHashMap<>();
             pending.forEach((k, v) -> taken.put(k, new HashMap<>(v)));
         }
         if (taken.isEmpty()) {
             return;
         }
-        // one transaction per flush; a gateway's ledgers each a tally of their own
-        long now = millis.getAsLong();
+        Map<Ledger, Map<String, SlaTally.Row>> done = new LinkedHashMap<>();
         try {
             if (store == null) {
                 store = stores.open();
             }
             for (Map.Entry<Ledger, Map<String, SlaTally.Row>> e : taken.entrySet()) {
-                batch.clear();
-                batch.put(e.getKey().gateway(), new SlaTally(e.getKey().epoch(), List.copyOf(e.getValue().values())));
-                written.addAndGet(store.apply(batch, owner, now, LEASE.toMillis()));
+                SlaTally tally = new SlaTally(e.getKey().epoch(), List.copyOf(e.getValue().values()));
+                try {
+                    written.addAndGet(store.apply(Map.of(e.getKey().gateway(), tally), owner, now, LEASE.toMillis()));
+                } catch (SQLException refusedHere) {
+                    String state = refusedHere.getSQLState();
+                    if (state == null || !state.startsWith("22") || !store.answers()) {
+                        throw refusedHere; // not the data's fault (a lock, the network): kept, tried again
+                    }
+                    refusedRows.addAndGet(tally.rows().size());
+                    LOG.warn("the SLA store refused gateway {}'s ledger of {} ({}): its {} rows are dropped", e.getKey().gateway(),
+                            e.getKey().epoch(), refusedHere.getMessage(), tally.rows().size());
+                }
+                done.put(e.getKey(), e.getValue());
             }
             if (standingBy != null) {
                 LOG.info("the SLA store's lease is this process's ({}): it writes the gateways' counts", owner);
                 standingBy = null;
             }
-            forget(taken);
             if (now - lastPurge > SlaStore.HOUR) {
                 store.purge(now);
                 lastPurge = now;
@@ -184,15 +223,26 @@ public final class SlaWriter implements AutoCloseable {
                 LOG.warn("{}: this process ({}) stands by and writes nothing while it runs", e.getMessage(), owner);
                 standingBy = e.getMessage();
             }
-            forget(taken); // the writer that holds the store hears the same reports
+            done.putAll(taken); // the writer that holds the store hears the same reports
         } catch (SQLException e) {
             long n = failures.incrementAndGet();
-            if (warnings.allow()) {
-                LOG.warn("the SLA store {} failed ({}; {} failures so far): the counts are kept here, at most {} rows, and written"
-                        + " when it answers; the gateways serve on", stores.url(), e.getMessage(), n, maxPending);
-            }
+            warn("the SLA store {} failed ({}; {} failures so far): the counts are kept here, at most {} rows, and written"
+                    + " when it answers; the gateways serve on", stores.url(), e.getMessage(), n, maxPending);
             closeStore();
+        } finally {
+            forget(done);
         }
+    }
+
+    /** Gateways not heard from for {@link #SILENT}: out of the roster (their ids may be taken by new gateways). */
+    private void forgetSilent(long now) {
+        heard.entrySet().removeIf(e -> {
+            boolean silent = now - e.getValue() > SILENT.toMillis();
+            if (silent) {
+                roster.leave(e.getKey());
+            }
+            return silent;
+        });
     }
 
     /** Drops what was written, unless a newer total came in meanwhile. */
@@ -237,6 +287,11 @@ public final class SlaWriter implements AutoCloseable {
     /** Reports refused: their sender may not speak for the gateway they name. */
     public long refused() {
         return refused.get();
+    }
+
+    /** Rows the store refused while it answered (a value it cannot hold), dropped. */
+    public long refusedRows() {
+        return refusedRows.get();
     }
 
     /** Rows whose counts were written. */

@@ -100,4 +100,17 @@ class SlaWriterTest {
         assertEquals(15, requests(url, "acme"));
         second.close();
     }
+
+    @Test
+    void aGatewayBeginningALedgerAtEveryReport_isRefusedPastThree_andItsSilenceForgotten() throws Exception {
+        String url = "jdbc:sqlite:" + dir.resolve("d.db");
+        SlaWriter w = writer("w1", url, 100);
+        for (int epoch = 1; epoch <= 5; epoch++) {
+            w.offer(report("gw1", epoch, new SlaTally.Row("acme", "gold", 10, 10)), "edge");
+        }
+        assertEquals(2, w.refused(), "three ledgers of one gateway may wait at once; the fourth and fifth are refused");
+        w.flush();
+        assertEquals(30, requests(url, "acme"), "the three ledgers' totals");
+        w.close();
+    }
 }

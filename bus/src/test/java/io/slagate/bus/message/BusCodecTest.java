@@ -127,7 +127,9 @@ class BusCodecTest {
         String older = BusCodec.encode(new StatsMessage(BusMessage.SCHEMA, "gw1", 3, 1000, 30, 7, List.of(), List.of()));
         assertEquals(null, ((StatsMessage) BusCodec.decode(older)).sla(), "no SLA totals: nothing to write");
         for (String hostile : List.of(json.replace("\"good\":9", "\"good\":11"), json.replace("\"requests\":10", "\"requests\":-1"),
-                json.replace("\"acme\"", "\"" + "a".repeat(SlaTally.MAX_NAME + 1) + "\""))) {
+                json.replace("\"acme\"", "\"" + "a".repeat(SlaTally.MAX_NAME + 1) + "\""),
+                json.replace("\"acme\"", "\"ac\\u0000me\""), // no store keeps NUL
+                json.replace("\"requests\":10", "\"requests\":2000000000000000000"))) { // beyond MAX_COUNT: no sum may overflow
             assertTrue(!hostile.equals(json), hostile);
             Assertions.assertThrows(IllegalArgumentException.class, () -> BusCodec.decode(hostile), hostile);
         }

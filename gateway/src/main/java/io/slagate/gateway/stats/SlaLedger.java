@@ -67,8 +67,9 @@ public final class SlaLedger {
 
     /** The counts of {@code customer} (null: none) in a class's map, with its series registered on first sight. */
     Counts counts(String className, Map<String, Counts> customers, String customer) {
-        // a name longer than a report row may carry is counted with the others rather than not reported
-        String key = customer == null ? NO_CUSTOMER : customer.length() > SlaTally.MAX_NAME ? OTHER : customer;
+        // a name a report row cannot carry (too long, or holding NUL) is counted with the others rather than not reported
+        String key = customer == null ? NO_CUSTOMER
+                : customer.length() > SlaTally.MAX_NAME || customer.indexOf('\u0000') >= 0 ? OTHER : customer;
         Counts c = customers.get(key);
         if (c != null) {
             return c;

@@ -2,15 +2,17 @@ package io.slagate.gateway.stats;
 
 import io.slagate.bus.message.SlaTally;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The SLA rows of a gateway's reports: each report carries the running totals of the customers and classes whose counts
- * changed since they were last sent, then those not sent for {@value #REFRESH_REPORTS} reports (so that a report the
- * store never received is repaired within about a minute even where nothing changes), at most
- * {@link SlaTally#MAX_ROWS} per report: the rest wait for the next. Called by the reporting thread only.
+ * changed since they were last sent, and of those not sent for {@value #REFRESH_REPORTS} reports (so that a report the
+ * store never received is repaired within about a minute even where nothing changes), the longest unsent first, within
+ * {@link SlaTally#MAX_ROWS} rows and {@link SlaTally#MAX_NAME_CHARS} characters of names: the rest go in the next.
+ * Called by the reporting thread only.
  */
 public final class SlaTallies {
     /** Reports after which a row is sent again although it did not change. */
@@ -34,10 +36,7 @@ public final class SlaTallies {
     /** The next report's rows (null when there are none: no class states an objective, or nothing was ever counted). */
     public SlaTally next() {
         report++;
-        List<SlaTally.Row> changed = new ArrayList<>();
-        List<SlaTally.Row> stale = new ArrayList<>();
-        List<Sent> changedSent = new ArrayList<>();
-        List<Sent> staleSent = new ArrayList<>();
+        List<Candidate> due = new ArrayList<>();
         boolean any = false;
         for (Map.Entry<String, Map<String, SlaLedger.Counts>> byClass : ledger.classes().entrySet()) {
             if (byClass.getKey().length() > SlaTally.MAX_NAME) {
@@ -49,31 +48,33 @@ public final class SlaTallies {
                 long good = c.good(); // good first: a request counted between the two reads makes the total larger, never smaller
                 long requests = Math.max(c.total(), good);
                 Sent s = sent.computeIfAbsent(c, k -> new Sent());
-                boolean moved = requests != s.requests || good != s.good;
-                if (moved || report - s.report >= REFRESH_REPORTS) {
-                    SlaTally.Row row = new SlaTally.Row(e.getKey(), byClass.getKey(), requests, good);
-                    (moved ? changed : stale).add(row);
-                    (moved ? changedSent : staleSent).add(s);
+                if (requests != s.requests || good != s.good || report - s.report >= REFRESH_REPORTS) {
+                    due.add(new Candidate(new SlaTally.Row(e.getKey(), byClass.getKey(), requests, good), s));
                 }
             }
         }
         if (!any) {
             return null;
         }
-        List<SlaTally.Row> rows = new ArrayList<>(Math.min(SlaTally.MAX_ROWS, changed.size() + stale.size()));
-        take(changed, changedSent, rows);
-        take(stale, staleSent, rows);
+        // the longest unsent first: where more are due than a report holds, none waits for ever
+        due.sort(Comparator.comparingLong(x -> x.sent().report));
+        List<SlaTally.Row> rows = new ArrayList<>(Math.min(SlaTally.MAX_ROWS, due.size()));
+        long chars = 0;
+        for (Candidate x : due) {
+            int n = x.row().customer().length() + x.row().className().length();
+            if (rows.size() == SlaTally.MAX_ROWS || chars + n > SlaTally.MAX_NAME_CHARS) {
+                break;
+            }
+            chars += n;
+            x.sent().requests = x.row().requests();
+            x.sent().good = x.row().good();
+            x.sent().report = report;
+            rows.add(x.row());
+        }
         return new SlaTally(ledger.epochMillis(), rows);
     }
 
-    private void take(List<SlaTally.Row> from, List<Sent> marks, List<SlaTally.Row> rows) {
-        for (int i = 0; i < from.size() && rows.size() < SlaTally.MAX_ROWS; i++) {
-            SlaTally.Row r = from.get(i);
-            Sent s = marks.get(i);
-            s.requests = r.requests();
-            s.good = r.good();
-            s.report = report;
-            rows.add(r);
-        }
+    /** A row due in the next report, and what was last sent of it. */
+    private record Candidate(SlaTally.Row row, Sent sent) {
     }
 }
