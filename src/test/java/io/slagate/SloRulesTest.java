@@ -87,6 +87,30 @@ class SloRulesTest {
     }
 
     @Test
+    void gradeObjectives_coverTheGradesCustomers_eachCustomerInOneRuleSet() throws Exception {
+        JsonNode alerts = rules("""
+                servers: [ { id: s1, url: "http://127.0.0.1:9001", concurrency: 4 } ]
+                classes:
+                  - { name: gold, target: 1s, objective: 99%, gradeObjectives: { platinum: 99.9% }, customerObjectives: { acme: 99.95% } }
+                classification:
+                  defaultGrade: standard
+                  subscriptions: { acme: { "*": platinum }, initech: { "*": platinum }, hooli: { "*": silver } }
+                  rules: [ { class: gold } ]
+                """).get("groups").get(1).get("rules");
+        List<String> fast = new ArrayList<>();
+        alerts.forEach(a -> {
+            if (a.get("alert").asText().equals("SlagateSlaFastBurn")) {
+                fast.add(a.get("labels").get("contract").asText() + " " + a.get("labels").get("objective").asText() + " "
+                        + a.get("expr").asText().lines().findFirst().orElseThrow());
+            }
+        });
+        assertEquals(List.of(
+                "grade platinum 99.9% slagate:sla_error_ratio:rate1h{class=\"gold\",customer=~\"initech\"} > 0.0144",
+                "class 99% slagate:sla_error_ratio:rate1h{class=\"gold\",customer!~\"acme|initech\"} > 0.144",
+                "acme 99.95% slagate:sla_error_ratio:rate1h{class=\"gold\",customer=\"acme\"} > 0.0072"), fast);
+    }
+
+    @Test
     void theCommand_printsTheRules_orRefusesABadConfiguration(@TempDir Path dir) throws Exception {
         Path config = Files.writeString(dir.resolve("slagate.yaml"), CONFIG);
         LauncherTest.Outcome o = LauncherTest.run("slo-rules", "--config", config.toString());

@@ -5,6 +5,10 @@ import io.slagate.config.SlagateConfig;
 import io.slagate.config.TrafficClassConfig;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeSet;
+import java.util.TreeMap;
+import java.util.Set;
+import java.util.Map;
 
 /**
  * Prometheus recording and alerting rules for every class's objective, multi-window and multi-burn-rate as the SRE
@@ -58,12 +62,7 @@ final class SloRules {
                 continue;
             }
             any = true;
-            // everyone else under the class's objective; a customer with a contract of its own under its share
-            String others = o.customers().isEmpty() ? "" : ",customer!~\"" + String.join("|", o.customers().keySet().stream()
-                    .map(SloRules::regexQuoted).toList()) + "\"";
-            alerts(b, c.name(), "class=\"" + promQuoted(c.name()) + "\"" + others, o, o.fraction(), "{{ $labels.customer }}", "class");
-            o.customers().forEach((customer, fraction) -> alerts(b, c.name(),
-                    "class=\"" + promQuoted(c.name()) + "\",customer=\"" + promQuoted(customer) + "\"", o, fraction, customer, customer));
+            objectiveAlerts(b, config, c, o);
         }
         if (!any) {
             b.append(" []\n");
@@ -72,9 +71,67 @@ final class SloRules {
     }
 
     /**
+     * A class's alerts: a customer with a contract of its own under its share; the customers of a grade with an objective
+     * of its own under the grade's (the default grade's: everyone not subscribed otherwise); everyone else under the
+     * class's. Each customer is in exactly one of them.
+     */
+    private static void objectiveAlerts(StringBuilder b, SlagateConfig config, TrafficClassConfig c, SlaObjective o) {
+        String cls = "class=\"" + promQuoted(c.name()) + "\"";
+        String defaultGrade = config.classification().defaultGrade();
+        Set<String> own = o.customers().keySet();
+        // subscribed customers without a contract of their own, by the grade their objectives are judged by
+        Map<String, Set<String>> byGrade = new TreeMap<>();
+        for (String customer : config.classification().subscriptions().keySet()) {
+            if (!own.contains(customer)) {
+                byGrade.computeIfAbsent(config.classification().gradeOf(customer), g -> new TreeSet<>()).add(customer);
+            }
+        }
+        Set<String> graded = new TreeSet<>(); // under a grade's alerts (but the default grade's)
+        Set<String> otherGrades = new TreeSet<>(); // subscribed to a grade other than the default
+        byGrade.forEach((g, members) -> {
+            if (!g.equals(defaultGrade)) {
+                otherGrades.addAll(members);
+                if (o.grades().containsKey(g)) {
+                    graded.addAll(members);
+                }
+            }
+        });
+        for (Map.Entry<String, Double> g : o.grades().entrySet()) {
+            if (g.getKey().equals(defaultGrade)) {
+                Set<String> out = new TreeSet<>(own);
+                out.addAll(otherGrades);
+                alerts(b, c.name(), cls + notIn(out), o, g.getValue(), "{{ $labels.customer }}", "grade " + g.getKey());
+            } else if (byGrade.containsKey(g.getKey())) {
+                alerts(b, c.name(), cls + in(byGrade.get(g.getKey())), o, g.getValue(), "{{ $labels.customer }}", "grade " + g.getKey());
+            }
+        }
+        if (o.grades().containsKey(defaultGrade)) { // the class's share is left to the other grades' customers
+            Set<String> rest = new TreeSet<>(otherGrades);
+            rest.removeAll(graded);
+            if (!rest.isEmpty()) {
+                alerts(b, c.name(), cls + in(rest), o, o.fraction(), "{{ $labels.customer }}", "class");
+            }
+        } else {
+            Set<String> out = new TreeSet<>(own);
+            out.addAll(graded);
+            alerts(b, c.name(), cls + notIn(out), o, o.fraction(), "{{ $labels.customer }}", "class");
+        }
+        o.customers().forEach((customer, fraction) -> alerts(b, c.name(), cls + ",customer=\"" + promQuoted(customer) + "\"", o,
+                fraction, customer, customer));
+    }
+
+    private static String in(Set<String> customers) {
+        return ",customer=~\"" + String.join("|", customers.stream().map(SloRules::regexQuoted).toList()) + "\"";
+    }
+
+    private static String notIn(Set<String> customers) {
+        return customers.isEmpty() ? "" : ",customer!~\"" + String.join("|", customers.stream().map(SloRules::regexQuoted).toList()) + "\"";
+    }
+
+    /**
      * The three alerts of one objective: {@code fraction} of the requests the {@code matchers} select over its period.
-     * {@code contract} labels the rule ({@code class} for the class's objective, else the customer whose own it is), so
-     * that no two rules of a file share their name and labels.
+     * {@code contract} labels the rule ({@code class} for the class's objective, {@code grade G} for a grade's, else the
+     * customer whose own it is), so that no two rules of a file share their name and labels.
      */
     private static void alerts(StringBuilder b, String className, String matchers, SlaObjective o, double fraction, String who,
                                String contract) {

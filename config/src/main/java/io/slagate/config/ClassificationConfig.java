@@ -45,4 +45,21 @@ public record ClassificationConfig(String customerHeader, Map<String, Map<String
         }
         return null;
     }
+
+    /**
+     * The subscription grade a customer's objectives are judged by: its subscription's grade for every service
+     * ({@code *}), else the one grade its subscription names, else (none, or several) the default grade.
+     */
+    public String gradeOf(String customer) {
+        Map<String, String> sub = customer == null ? null : subscriptions.get(customer);
+        if (sub == null || sub.isEmpty()) {
+            return defaultGrade;
+        }
+        String all = sub.get("*");
+        if (all != null) {
+            return all;
+        }
+        java.util.Set<String> grades = new java.util.HashSet<>(sub.values());
+        return grades.size() == 1 ? grades.iterator().next() : defaultGrade;
+    }
 }

@@ -183,6 +183,7 @@ public final class ConfigLoader {
         ConsoleSettings console = ConsoleSection.console(top.object("console"));
         SlaSettings sla = SlaSection.sla(top.object("sla"));
         CrossChecks.crossCheck(top, servers, classes, gateway, controller);
+        CrossChecks.objectiveGrades(top, classes, classification);
         IdentityChecks.check(top, gateway, servers, classification, bus);
         top.reportUnknownKeys();
         if (!problems.isEmpty()) {

@@ -131,4 +131,26 @@ final class CrossChecks {
             }
         }
     }
+
+    /** Each class's {@code gradeObjectives} name grades that customers can have: in a subscription, a rule or the default. */
+    static void objectiveGrades(ConfigNode top, List<TrafficClassConfig> classes, ClassificationConfig classification) {
+        Set<String> grades = new HashSet<>();
+        grades.add(classification.defaultGrade());
+        classification.subscriptions().values().forEach(m -> grades.addAll(m.values()));
+        classification.rules().forEach(r -> grades.add(r.grade()));
+        classification.gradeQuotas().keySet().forEach(grades::add);
+        grades.remove(null);
+        for (int i = 0; i < classes.size(); i++) {
+            SlaObjective o = classes.get(i).objective();
+            if (o == null) {
+                continue;
+            }
+            for (String g : o.grades().keySet()) {
+                if (!grades.contains(g)) {
+                    top.problem("classes[" + i + "].gradeObjectives." + g, SlaObjective.percentText(o.grades().get(g)),
+                            "names a grade no subscription, rule or defaultGrade gives; grades: " + String.join(", ", ConfigLoader.sorted(grades)));
+                }
+            }
+        }
+    }
 }

@@ -21,6 +21,9 @@ final class ObjectiveSection {
             if (!c.child("customerObjectives").isMissing()) {
                 c.problem("customerObjectives", "a customer's objective", "needs the class's objective beside it (everyone else's)");
             }
+            if (!c.child("gradeObjectives").isMissing()) {
+                c.problem("gradeObjectives", "a grade's objective", "needs the class's objective beside it (everyone else's)");
+            }
             return null;
         }
         if (discretionary) {
@@ -35,22 +38,23 @@ final class ObjectiveSection {
         if (period == null) {
             return null;
         }
-        Map<String, Double> customers = customers(c);
+        Map<String, Double> customers = shares(c, "customerObjectives");
+        Map<String, Double> grades = shares(c, "gradeObjectives");
         if (period.equals("calendar-month")) {
-            return new SlaObjective(fraction, null, customers);
+            return new SlaObjective(fraction, null, customers, grades);
         }
         Duration d = ConfigNode.parseDuration(new com.fasterxml.jackson.databind.node.TextNode(period));
         if (d == null || d.compareTo(Duration.ofHours(1)) < 0 || d.compareTo(Duration.ofDays(400)) > 0) {
             c.problem("period", period, "is not a period; write a rolling one from 1h to 400d (30d, 7d) or calendar-month");
             return null;
         }
-        return new SlaObjective(fraction, d, customers);
+        return new SlaObjective(fraction, d, customers, grades);
     }
 
-    /** {@code customerObjectives}: a customer's own share for the class, by its name. */
-    private static Map<String, Double> customers(ConfigNode c) {
+    /** {@code customerObjectives} or {@code gradeObjectives}: a customer's own share for the class, or a grade's, by name. */
+    private static Map<String, Double> shares(ConfigNode c, String key) {
         Map<String, Double> out = new TreeMap<>();
-        c.entries("customerObjectives").forEach((name, n) -> {
+        c.entries(key).forEach((name, n) -> {
             String text = n.asString();
             Double f = text == null ? null : fraction(text);
             if (text != null && f == null) {

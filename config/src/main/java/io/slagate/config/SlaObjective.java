@@ -14,21 +14,42 @@ import java.util.TreeMap;
  *
  * @param fraction  the share of requests that must be good, in (0, 1), e.g. 0.99
  * @param rolling   the rolling period, or null for the calendar month
- * @param customers per customer with a contract of its own, its share (the class's for everyone else)
+ * @param customers per customer with a contract of its own, its share (before its grade's and the class's)
+ * @param grades    per subscription grade, the share of its customers without a contract of their own
  */
-public record SlaObjective(double fraction, Duration rolling, Map<String, Double> customers) {
+public record SlaObjective(double fraction, Duration rolling, Map<String, Double> customers, Map<String, Double> grades) {
     /** A 30-day month: what burn rates are stated against when the period is the calendar month. */
     public static final Duration MONTH = Duration.ofDays(30);
 
     public SlaObjective {
-        if (!(fraction > 0 && fraction < 1) || customers.values().stream().anyMatch(f -> !(f > 0 && f < 1))) {
-            throw new IllegalArgumentException("an objective is a share in (0, 1): " + fraction + " " + customers);
+        grades = grades == null ? Map.of() : grades;
+        if (!(fraction > 0 && fraction < 1) || customers.values().stream().anyMatch(f -> !(f > 0 && f < 1))
+                || grades.values().stream().anyMatch(f -> !(f > 0 && f < 1))) {
+            throw new IllegalArgumentException("an objective is a share in (0, 1): " + fraction + " " + customers + " " + grades);
         }
         customers = Collections.unmodifiableMap(new TreeMap<>(customers));
+        grades = Collections.unmodifiableMap(new TreeMap<>(grades));
+    }
+
+    public SlaObjective(double fraction, Duration rolling, Map<String, Double> customers) {
+        this(fraction, rolling, customers, Map.of());
     }
 
     public SlaObjective(double fraction, Duration rolling) {
         this(fraction, rolling, Map.of());
+    }
+
+    /**
+     * The share a customer's requests of this class must meet: its own contract's, else its subscription grade's
+     * ({@code grade}, null: none known), else the class's.
+     */
+    public double shareFor(String customer, String grade) {
+        Double own = customer == null ? null : customers.get(customer);
+        if (own != null) {
+            return own;
+        }
+        Double g = grade == null ? null : grades.get(grade);
+        return g != null ? g : fraction;
     }
 
     /** As a file writes a share: {@code 99.9%}. */

@@ -50,6 +50,9 @@ class ObjectiveSectionTest {
                 {", objectve: 99%", "classes[0].objectve: unknown key"},
                 {", objective: 99%, customerObjectives: { acme: all }", "classes[0].customerObjectives.acme: \"all\" is not a share"},
                 {", customerObjectives: { acme: 99.9% }", "classes[0].customerObjectives: \"a customer's objective\" needs the class's objective"},
+                {", objective: 99%, gradeObjectives: { gold: 101% }", "classes[0].gradeObjectives.gold: \"101%\" is not a share"},
+                {", objective: 99%, gradeObjectives: { platnum: 99.9% }",
+                    "classes[0].gradeObjectives.platnum: \"99.9%\" names a grade no subscription, rule or defaultGrade gives"},
         };
         for (String[] c : cases) {
             ConfigException e = assertThrows(ConfigException.class, () -> parse(c[0]), c[0]);
@@ -61,5 +64,25 @@ class ObjectiveSectionTest {
                 """, "spare.yaml"));
         assertTrue(spare.getMessage().contains("classes[1].objective: \"99%\" is not allowed on the discretionary class"),
                 spare.getMessage());
+    }
+
+    @Test
+    void aCustomersShare_isItsOwn_elseItsGrades_elseTheClasss() {
+        SlagateConfig c = ConfigLoader.parse("""
+                servers: [ { id: s1, url: "http://127.0.0.1:9001", concurrency: 4 } ]
+                classes:
+                  - { name: gold, target: 1s, objective: 99%, gradeObjectives: { platinum: 99.9%, standard: 98% }, customerObjectives: { acme: 99.95% } }
+                classification:
+                  defaultGrade: standard
+                  subscriptions: { acme: { "*": platinum }, initech: { "*": platinum }, hooli: { /svc: silver, /other: silver },
+                                   mixed: { /a: platinum, /b: silver } }
+                """, "grades.yaml");
+        SlaObjective o = c.classes().get(0).objective();
+        java.util.function.Function<String, Double> share = who -> o.shareFor(who, c.classification().gradeOf(who));
+        assertEquals(0.9995, share.apply("acme"), 1e-12, "its own contract");
+        assertEquals(0.999, share.apply("initech"), 1e-12, "its grade's");
+        assertEquals(0.99, share.apply("hooli"), 1e-12, "silver states none: the class's");
+        assertEquals(0.98, share.apply("mixed"), 1e-12, "two grades: judged by the default grade's");
+        assertEquals(0.98, share.apply("nobody"), 1e-12, "not subscribed: the default grade's");
     }
 }

@@ -14,7 +14,7 @@ import java.util.Locale;
 
 /**
  * Attainment per customer and class over a span, against the objective its contract states (the customer's own share
- * for the class, else the class's): the columns {@code customer, class, requests, good, attainment, objective,
+ * for the class, else its subscription grade's, else the class's): the columns {@code customer, class, requests, good, attainment, objective,
  * budget_remaining}. The error budget is the share of the span's requests that may be bad, {@code 1 − objective}; what
  * remains of it is {@code 1 − bad / (budget · requests)}: 1 untouched, 0 spent, below 0 the objective missed.
  */
@@ -51,12 +51,12 @@ public final class SlaReport {
         return new SlaReport(span, rows);
     }
 
-    /** The share the customer's contract states for the class, else the class's; NaN where the class states none. */
+    /** The share the customer's contract states for the class, else its grade's, else the class's; NaN where the class states none. */
     static double objective(SlagateConfig config, String className, String customer) {
         for (TrafficClassConfig tc : config.classes()) {
             if (tc.name().equals(className)) {
                 SlaObjective o = tc.objective();
-                return o == null ? Double.NaN : o.customers().getOrDefault(customer, o.fraction());
+                return o == null ? Double.NaN : o.shareFor(customer, config.classification().gradeOf(customer));
             }
         }
         return Double.NaN;
