@@ -1,5 +1,6 @@
 package io.slagate.rm.limit;
 
+import io.slagate.rm.limit.LastStep.Step;
 import java.util.Locale;
 
 /**
@@ -69,8 +70,6 @@ public final class KneeLimit implements ConcurrencyLimit {
      */
     static final double PROBE_UTILITY_BOUND = 0.05;
 
-    private enum Step { NONE, GROW, PLATEAU, PROBE, CUT }
-
     private final int min;
     private final int max;
     private final int settleCycles;
@@ -83,13 +82,8 @@ public final class KneeLimit implements ConcurrencyLimit {
     private int cyclesAtLimit;
     private double knee = Double.NaN;
     private double plateau; // the most answers/s a settled window measured (X_max), since the last new baseline
-    private Step last = Step.NONE;
-    private int fromLimit; // N_s before the last change, and what its window measured
-    private double fromThroughput;
-    private int probeWait = 1;
-    private double[] fromUtilities = new double[0];
-    private int windowsAtKnee;
-    private boolean kneeVerified; // a probe above the knee estimate was refuted since it was set
+    private final LastStep last = new LastStep();
+    private final ProbeSchedule probes = new ProbeSchedule(MAX_PROBE_WAIT);
     private boolean fromAbove; // the knee was estimated from a saturated window far above it: a lower bound to grow from
     private String reason = "start";
 
@@ -145,7 +139,7 @@ public final class KneeLimit implements ConcurrencyLimit {
         }
         int next = slowerServer(s, x, service);
         if (next == UNDECIDED) {
-            next = switch (last) {
+            next = switch (last.step()) {
                 case PLATEAU -> afterPlateauStep(s, x);
                 case PROBE -> afterProbe(s, x);
                 case GROW -> afterGrowthStep(s, x);
@@ -200,39 +194,39 @@ public final class KneeLimit implements ConcurrencyLimit {
     private int afterPlateauStep(Sample s, double x) {
         if (paid(x)) {
             return change(grow(), Step.GROW, s, String.format(Locale.ROOT,
-                    "%d → %d slots bought %.1f → %.1f answers/s: the step before was noise; growing", fromLimit, limit, fromThroughput, x));
+                    "%d → %d slots bought %.1f → %.1f answers/s: the step before was noise; growing", last.fromLimit(), limit, last.fromThroughput(), x));
         }
         // K = X_max · S_0 (Fig. 7's N*). X_max is the mean of the two windows past the knee: the most any window
         // measured is biased up by the noise
-        double xMax = (fromThroughput + x) / 2;
+        double xMax = (last.fromThroughput() + x) / 2;
         knee = xMax * slot();
-        kneeVerified = false;
+        probes.verified(false);
         fromAbove = false;
         return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                 "plateau %.1f answers/s at N_s %d: knee %.1f (X_max · S_0, S_0 %.4f s)", xMax, limit, knee, slot()));
     }
 
     private int afterProbe(Sample s, double x) {
-        String hurt = utilityDrop(s.utilities());
+        String hurt = last.utilityDrop(s.utilities(), PROBE_UTILITY_BOUND);
         if (hurt != null) {
             // undone whatever it bought. It does not confirm the knee: a class far under its goal moves by more than
             // the bound from window to window (experiment A: -1.418 → -1.653 on a probe below the knee), and
             // confirming on that held the limit 20% under the knee while the missed goal stopped every later probe
-            probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
+            probes.backOff();
             // back to the estimate, not to the step before: paid probes do not move the estimate (a probe's gain near
             // the knee is within a window's noise), and a run of them undone one step at a time crept 30% above it
-            return change(Math.min(fromLimit, target()), Step.CUT, s, String.format(Locale.ROOT,
+            return change(Math.min(last.fromLimit(), target()), Step.CUT, s, String.format(Locale.ROOT,
                     "the probe %d → %d lowered %s (bound %.2f): undone",
-                    fromLimit, limit, hurt, PROBE_UTILITY_BOUND));
+                    last.fromLimit(), limit, hurt, PROBE_UTILITY_BOUND));
         }
         if (!paid(x)) {
             return probeRefuted(s, x);
         }
         // the knee may have moved up: probe on in small steps (a probe's gain is near the noise, so a lucky window
         // must not start a slow-start burst)
-        probeWait = 1;
+        probes.paid();
         return change(Math.min(max, limit + probeStep()), Step.PROBE, s, String.format(Locale.ROOT,
-                "%d → %d slots bought %.1f → %.1f answers/s: probing on", fromLimit, limit, fromThroughput, x));
+                "%d → %d slots bought %.1f → %.1f answers/s: probing on", last.fromLimit(), limit, last.fromThroughput(), x));
     }
 
     /**
@@ -244,35 +238,35 @@ public final class KneeLimit implements ConcurrencyLimit {
      * windows, taken at every refutation, ratcheted a knee of 10 to 11 in three probes.
      */
     private int probeRefuted(Sample s, double x) {
-        double k = (fromThroughput + x) / 2 * slot();
+        double k = (last.fromThroughput() + x) / 2 * slot();
         double error = Double.isFinite(s.answers()) && s.answers() > 0 ? 1 / Math.sqrt(2 * s.answers()) : 0;
         if (k > knee * (1 + 2 * error)) {
             knee = (knee + k) / 2;
         }
-        probeWait = Math.min(MAX_PROBE_WAIT, probeWait * 2);
+        probes.backOff();
         // confirmed only if this probe went above the new estimate
-        kneeVerified = limit > target();
+        probes.verified(limit > target());
         return change(target(), Step.CUT, s, String.format(Locale.ROOT,
-                "%d → %d slots bought %.1f → %.1f answers/s: past the knee; knee %.1f (X_max · S_0, S_0 %.4f s)", fromLimit, limit,
-                fromThroughput, x, knee, slot()));
+                "%d → %d slots bought %.1f → %.1f answers/s: past the knee; knee %.1f (X_max · S_0, S_0 %.4f s)", last.fromLimit(), limit,
+                last.fromThroughput(), x, knee, slot()));
     }
 
     private int afterGrowthStep(Sample s, double x) {
         if (paid(x)) {
             return change(grow(), Step.GROW, s, String.format(Locale.ROOT, "%d → %d slots bought %.1f → %.1f answers/s: growing",
-                    fromLimit, limit, fromThroughput, x));
+                    last.fromLimit(), limit, last.fromThroughput(), x));
         }
         if (Double.isNaN(knee)) {
             // past the knee, maybe not yet on the plateau (a real knee is smooth): one more step measures X_max
             return change(grow(), Step.PLATEAU, s, String.format(Locale.ROOT,
-                    "%d → %d slots bought %.1f → %.1f answers/s: past the knee; measuring the plateau", fromLimit, limit,
-                    fromThroughput, x));
+                    "%d → %d slots bought %.1f → %.1f answers/s: past the knee; measuring the plateau", last.fromLimit(), limit,
+                    last.fromThroughput(), x));
         }
-        double k = Math.max(fromThroughput, x) * slot(); // both windows at or past the knee
+        double k = Math.max(last.fromThroughput(), x) * slot(); // both windows at or past the knee
         knee = (knee + k) / 2; // smoothed over detections
         return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                 "%d → %d slots bought %.1f → %.1f answers/s: past the plateau; knee %.1f (X_max · S_0, S_0 %.4f s)",
-                fromLimit, limit, fromThroughput, x, knee, slot()));
+                last.fromLimit(), limit, last.fromThroughput(), x, knee, slot()));
     }
 
     /** No step to judge: saturated beyond the knee in force, a lower bound to grow from, growth, or a probe. */
@@ -292,7 +286,7 @@ public final class KneeLimit implements ConcurrencyLimit {
         if (Double.isNaN(knee)) {
             return change(grow(), Step.GROW, s, "not saturated, requests waiting: growing");
         }
-        if (s.goalMissed() && kneeVerified) {
+        if (s.goalMissed() && probes.verified()) {
             // a class misses its goal at a knee a probe has confirmed: more slots past it cannot fix that, and a probe's
             // queueing at the server would add to it; the manager's weights are what can help. A knee no probe has
             // confirmed yet may be low (one measured far above it, where a thrashing server answers below its
@@ -300,7 +294,7 @@ public final class KneeLimit implements ConcurrencyLimit {
             reason = "at the knee, a class misses its goal: not probing";
             return limit;
         }
-        if (++windowsAtKnee >= probeWait && limit < max) {
+        if (probes.due() && limit < max) {
             return change(Math.min(max, limit + probeStep()), Step.PROBE, s, "probing above the knee");
         }
         reason = "at the knee: holding";
@@ -322,28 +316,13 @@ public final class KneeLimit implements ConcurrencyLimit {
     private int saturated(Sample s, double x, double service) {
         double was = knee;
         knee = x * slot(); // this window is at the plateau, or below it if the server thrashes
-        kneeVerified = false;
+        probes.verified(false);
         // a growth step or more above it: the window may be well below the plateau (experiment A's first window at
         // 200 read 0.8 of it, still draining; a thrashing server stays below it), so the estimate is a lower bound
         fromAbove = limit >= 1.5 * knee;
         return change(target(), Step.CUT, s, String.format(Locale.ROOT,
                 "saturated (service %.4f s, baseline %.4f s, %.1f answers/s at N_s %d%s): knee %s%.1f", service, baseline.value(), x, limit,
                 Double.isNaN(was) ? "" : String.format(Locale.ROOT, ", knee was %.1f", was), fromAbove ? "at least " : "", knee));
-    }
-
-    /** The class whose measured utility fell most since the probe began, if by more than the bound; else null. */
-    private String utilityDrop(double[] now) {
-        int worst = -1;
-        double drop = PROBE_UTILITY_BOUND;
-        for (int i = 0; i < Math.min(now.length, fromUtilities.length); i++) {
-            double d = fromUtilities[i] - now[i];
-            if (Double.isFinite(d) && d > drop) {
-                drop = d;
-                worst = i;
-            }
-        }
-        return worst < 0 ? null : String.format(Locale.ROOT, "class %d's utility by %.3f (%.3f → %.3f)", worst, drop,
-                fromUtilities[worst], now[worst]);
     }
 
     /** S_0 of the knee N* = X_max · S_0 = X_max / X(1): the time a slot is held per answer at min. */
@@ -358,9 +337,9 @@ public final class KneeLimit implements ConcurrencyLimit {
                 baseline.value()));
     }
 
-    /** Whether the step from {@code fromLimit} to the limit bought at least {@value #EFFICIENCY} of its proportional gain. */
+    /** Whether the last step bought at least {@value #EFFICIENCY} of its proportional gain. */
     private boolean paid(double x) {
-        return x >= fromThroughput * (1 + EFFICIENCY * ((double) limit / fromLimit - 1));
+        return last.paid(limit, x, EFFICIENCY);
     }
 
     private int probeStep() {
@@ -377,17 +356,14 @@ public final class KneeLimit implements ConcurrencyLimit {
 
     private int change(int next, Step step, Sample s, String why) {
         if (next == limit) {
-            last = Step.NONE; // nothing to compare next time
+            last.clear(); // nothing to compare next time
             reason = why + ": holding at " + limit;
             return limit;
         }
-        fromLimit = limit;
-        fromThroughput = s.throughput();
-        fromUtilities = s.utilities() == null ? new double[0] : s.utilities().clone();
-        last = step;
+        last.record(step, limit, s);
         limit = next;
         cyclesAtLimit = 0;
-        windowsAtKnee = 0;
+        probes.moved();
         slowCycles = 0;
         reason = why + " → N_s " + next;
         return limit;
