@@ -55,7 +55,8 @@ public final class Main {
                                 configuration with defaults filled in and secrets masked; exit 0, or 2 with
                                 every problem
               slo-rules         Prometheus recording and alerting rules for every class's objective
-                                (multi-window, multi-burn-rate), on standard output (docs/SLA.md)
+                                (multi-window, multi-burn-rate), on standard output (docs/SLA.md);
+                                --openslo: the objectives as OpenSLO v1 documents instead
               console-password [USER]
                                 a lost console password: a new random one for USER (default admin), printed
                                 once; restart a running console afterwards
@@ -155,7 +156,9 @@ public final class Main {
                     yield PidFiles.stop(config, out, err);
                 }
                 case "slo-rules" -> {
-                    out.print(SloRules.of(ConfigLoader.load(configPath(rest))));
+                    boolean openSlo = rest.remove("--openslo");
+                    SlagateConfig c = ConfigLoader.load(configPath(rest));
+                    out.print(openSlo ? OpenSlo.of(c) : SloRules.of(c));
                     if (!rest.isEmpty()) {
                         throw new IllegalArgumentException("unknown option " + rest.get(0));
                     }

@@ -62,7 +62,9 @@ final class SloRules {
                 continue;
             }
             any = true;
-            objectiveAlerts(b, config, c, o);
+            for (Selection sel : selections(config, c, o)) {
+                alerts(b, c.name(), sel.matchers(), o, sel.fraction(), sel.who(), sel.contract());
+            }
         }
         if (!any) {
             b.append(" []\n");
@@ -71,12 +73,21 @@ final class SloRules {
     }
 
     /**
-     * A class's alerts: a customer with a contract of its own under its share; the customers of a grade with an objective
-     * of its own under the grade's (the default grade's: everyone not subscribed otherwise); everyone else under the
-     * class's. Each customer is in exactly one of them.
+     * Which customers one objective judges: the label selector of their counters, the share they must meet, who they are
+     * for a summary, and the contract's name ({@code class}, {@code grade G}, or the customer's own).
      */
-    private static void objectiveAlerts(StringBuilder b, SlagateConfig config, TrafficClassConfig c, SlaObjective o) {
+    record Selection(String contract, String matchers, double fraction, String who) {
+    }
+
+    /**
+     * A class's objectives as selections of customers: a customer with a contract of its own under its share; the
+     * customers of a grade with an objective of its own under the grade's (the default grade's: everyone not subscribed
+     * otherwise); everyone else under the class's. Each customer is in exactly one of them.
+     */
+    static List<Selection> selections(SlagateConfig config, TrafficClassConfig c, SlaObjective o) {
+        List<Selection> out = new java.util.ArrayList<>();
         String cls = "class=\"" + promQuoted(c.name()) + "\"";
+        String anyone = "{{ $labels.customer }}";
         String defaultGrade = config.classification().defaultGrade();
         Set<String> own = o.customers().keySet();
         // subscribed customers without a contract of their own, by the grade their objectives are judged by
@@ -86,7 +97,7 @@ final class SloRules {
                 byGrade.computeIfAbsent(config.classification().gradeOf(customer), g -> new TreeSet<>()).add(customer);
             }
         }
-        Set<String> graded = new TreeSet<>(); // under a grade's alerts (but the default grade's)
+        Set<String> graded = new TreeSet<>(); // under a grade's objective (but the default grade's)
         Set<String> otherGrades = new TreeSet<>(); // subscribed to a grade other than the default
         byGrade.forEach((g, members) -> {
             if (!g.equals(defaultGrade)) {
@@ -98,26 +109,27 @@ final class SloRules {
         });
         for (Map.Entry<String, Double> g : o.grades().entrySet()) {
             if (g.getKey().equals(defaultGrade)) {
-                Set<String> out = new TreeSet<>(own);
-                out.addAll(otherGrades);
-                alerts(b, c.name(), cls + notIn(out), o, g.getValue(), "{{ $labels.customer }}", "grade " + g.getKey());
+                Set<String> excluded = new TreeSet<>(own);
+                excluded.addAll(otherGrades);
+                out.add(new Selection("grade " + g.getKey(), cls + notIn(excluded), g.getValue(), anyone));
             } else if (byGrade.containsKey(g.getKey())) {
-                alerts(b, c.name(), cls + in(byGrade.get(g.getKey())), o, g.getValue(), "{{ $labels.customer }}", "grade " + g.getKey());
+                out.add(new Selection("grade " + g.getKey(), cls + in(byGrade.get(g.getKey())), g.getValue(), anyone));
             }
         }
         if (o.grades().containsKey(defaultGrade)) { // the class's share is left to the other grades' customers
             Set<String> rest = new TreeSet<>(otherGrades);
             rest.removeAll(graded);
             if (!rest.isEmpty()) {
-                alerts(b, c.name(), cls + in(rest), o, o.fraction(), "{{ $labels.customer }}", "class");
+                out.add(new Selection("class", cls + in(rest), o.fraction(), anyone));
             }
         } else {
-            Set<String> out = new TreeSet<>(own);
-            out.addAll(graded);
-            alerts(b, c.name(), cls + notIn(out), o, o.fraction(), "{{ $labels.customer }}", "class");
+            Set<String> excluded = new TreeSet<>(own);
+            excluded.addAll(graded);
+            out.add(new Selection("class", cls + notIn(excluded), o.fraction(), anyone));
         }
-        o.customers().forEach((customer, fraction) -> alerts(b, c.name(), cls + ",customer=\"" + promQuoted(customer) + "\"", o,
-                fraction, customer, customer));
+        o.customers().forEach((customer, fraction) -> out.add(new Selection(customer,
+                cls + ",customer=\"" + promQuoted(customer) + "\"", fraction, customer)));
+        return out;
     }
 
     private static String in(Set<String> customers) {

@@ -139,6 +139,11 @@ public final class EmbeddedSystem implements AutoCloseable {
         SlaWriter sla = SlaWriter.start(id + "@" + host, config, rmBus);
         slaWriter = sla;
         stopOrder.push(sla);
+        ControlLoop loop = controlLoop;
+        sla.configuration(() -> { // a reload's objectives and controller.errorBudget, as the manager applied them
+            var status = loop.status();
+            return status == null ? config : status.config();
+        });
         controlLoop.budgetSource(name -> { // controller.errorBudget: what the store last said of each class's budget
             double[] b = sla.budget(name);
             return b == null ? null : new BudgetSource.State(b[0], b[1]);

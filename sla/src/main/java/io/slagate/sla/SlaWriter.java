@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,18 +68,24 @@ public final class SlaWriter implements AutoCloseable {
     private SlaStore store; // the writer's thread
     private String standingBy; // the writer's thread: the other writer's description while this one stands by
     private long lastPurge;
-    private final SlagateConfig config;
+    /** The configuration in force (its objectives and controller.errorBudget may change on a reload). */
+    private volatile Supplier<SlagateConfig> config;
     /** Per class {elapsed, spent} as the store last said ({@link SlaBudgets}); read from the manager's thread. */
     private volatile Map<String, double[]> budgets = Map.of();
     private long lastBudgets; // the writer's thread
 
     SlaWriter(String owner, SlaStores stores, SlagateConfig config, LongSupplier millis, int maxPending) {
         this.maxPending = maxPending;
-        this.config = config;
+        this.config = () -> config;
         this.owner = owner;
         this.stores = stores;
         this.millis = millis;
         this.roster = new GatewayRoster(config.controller().maxGateways(), config.bus().gatewayAccounts(), config.bus().user());
+    }
+
+    /** The configuration in force from now on (a reload): the objectives and the error budgets are read by it. */
+    public void configuration(Supplier<SlagateConfig> inForce) {
+        this.config = inForce;
     }
 
     /** A writer on the bus, flushing every {@link #FLUSH} on its own thread. */
@@ -100,8 +107,9 @@ public final class SlaWriter implements AutoCloseable {
 
     /** Reads the classes' budgets every {@link #BUDGETS_EVERY} (a standby reads too: the store is shared). */
     private void readBudgets(long now) {
-        if (now - lastBudgets < BUDGETS_EVERY.toMillis() || !config.controller().errorBudget().on()
-                || config.classes().stream().noneMatch(c -> c.objective() != null)) {
+        SlagateConfig inForce = config.get();
+        if (now - lastBudgets < BUDGETS_EVERY.toMillis() || !inForce.controller().errorBudget().on()
+                || inForce.classes().stream().noneMatch(c -> c.objective() != null)) {
             return;
         }
         lastBudgets = now;
@@ -109,7 +117,7 @@ public final class SlaWriter implements AutoCloseable {
             if (store == null) {
                 store = stores.open();
             }
-            budgets = Map.copyOf(SlaBudgets.of(store, config, now));
+            budgets = Map.copyOf(SlaBudgets.of(store, inForce, now));
         } catch (SQLException e) {
             if (warnings.allow()) {
                 LOG.warn("the SLA store {} could not be read for the error budgets ({}): the controller weighs the classes as"
