@@ -16,13 +16,13 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 import io.slagate.gateway.listener.relay.RelayConnection;
 import org.eclipse.jetty.io.Connection;
-import org.eclipse.jetty.server.internal.ConsumedRequestBuffer;
+import io.slagate.gateway.listener.jetty.RequestBufferRelease;
 import org.eclipse.jetty.server.internal.HttpConnection;
 import org.junit.jupiter.api.Test;
 
 /**
  * A request waiting in its class's queue, its body read, holds no read buffer of its client connection: Jetty would
- * keep one per connection until the answer ({@code ConsumedRequestBuffer} gives it back through a package-private
+ * keep one per connection until the answer ({@code RequestBufferRelease} gives it back through a package-private
  * method of Jetty's; the relay listener gives its pooled buffer back itself). Fails if a Jetty upgrade changes that
  * method's behaviour, and shows what turning it off costs.
  */
@@ -82,7 +82,7 @@ class WaitingRequestBufferTest {
 
     @Test
     void waitingRequests_holdNoReadBuffer() throws Exception {
-        assertTrue(ConsumedRequestBuffer.releases(), "this Jetty has the method the gateway releases buffers by");
+        assertTrue(RequestBufferRelease.releases(), "this Jetty has the method the gateway releases buffers by");
         long inUse = inUseWhileWaiting(true);
         assertTrue(inUse < WAITING / 4, inUse + " client connections holding a read buffer with " + WAITING + " requests waiting");
     }

@@ -10,7 +10,6 @@ import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.internal.ConsumedRequestBuffer;
 import org.eclipse.jetty.server.internal.HttpConnection;
 import org.eclipse.jetty.util.BufferUtil;
 
@@ -26,7 +25,7 @@ final class JettyConnection extends HttpConnection implements ClientConnection {
 
     @Override
     public void releaseBuffer() {
-        ConsumedRequestBuffer.release(this);
+        RequestBufferRelease.release(this);
     }
 
     @Override
