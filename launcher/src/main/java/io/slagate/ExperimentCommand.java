@@ -82,6 +82,10 @@ final class ExperimentCommand {
         Experiments experiments = new Experiments(scale, quick, dir, err, command, resolution);
         require(!has("--steady") || has("--auto") && is("A"),
                 "--steady is for experiment A --auto: ten minutes of constant load under concurrency: auto");
+        if (is("budget")) {
+            int clients = point == null ? io.slagate.experiment.ErrorBudgetExperiment.CLIENTS : Integer.parseInt(point.trim());
+            return report(out, "error-budget", new io.slagate.experiment.ErrorBudgetExperiment(scale, clients, err).runBoth());
+        }
         if (has("--two-tier")) {
             require(is("tuning") && !has("--workloads") && !has("--controller"),
                     "--two-tier is for experiment tuning (alone): both tiers' defaults against the tuned");

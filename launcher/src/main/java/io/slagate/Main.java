@@ -83,7 +83,9 @@ public final class Main {
                                 slagate knobs with a safe/experimental split), or capacity (the
                                 capacity signal acted on as an autoscaler would), or quota (a customer's
                                 quota held across three gateways), or scale (the control plane with up to
-                                500 gateways on a network of two brokers, one of them lost)
+                                500 gateways on a network of two brokers, one of them lost), or budget
+                                (one contract 80% spent at half time: the shipped controller and
+                                errorBudget: true, one run each; --point N clients per customer, 15)
                                 [--short] [--scale 0.05] [--resolution 1]
                                 [--out docs/experiments]; C --point L_P,L_B --sweep: one point against the
                                 best static weights (an empirical oracle), ending with "capture MODEL VALUE";

@@ -36,7 +36,8 @@ public final class SlaWriter implements AutoCloseable {
     public static final int MAX_PENDING = 200_000;
     static final Duration FLUSH = Duration.ofSeconds(5);
     static final Duration LEASE = Duration.ofSeconds(30);
-    static final Duration BUDGETS_EVERY = Duration.ofSeconds(30);
+    /** The error budgets are read every this many control cycles (30 s at the shipped 5 s cycle). */
+    static final int BUDGET_CYCLES = 6;
     /** Ledgers of one gateway waiting at once: its own and those of a restart or two. */
     static final int MAX_LEDGERS = 3;
     /** A gateway silent this long leaves the writer's roster. */
@@ -105,10 +106,11 @@ public final class SlaWriter implements AutoCloseable {
         return budgets.get(className);
     }
 
-    /** Reads the classes' budgets every {@link #BUDGETS_EVERY} (a standby reads too: the store is shared). */
+    /** Reads the classes' budgets every {@value #BUDGET_CYCLES} control cycles (a standby reads too: the store is shared). */
     private void readBudgets(long now) {
         SlagateConfig inForce = config.get();
-        if (now - lastBudgets < BUDGETS_EVERY.toMillis() || !inForce.controller().errorBudget().on()
+        long every = inForce.controller().cycle().multipliedBy(BUDGET_CYCLES).toMillis();
+        if (now - lastBudgets < every || !inForce.controller().errorBudget().on()
                 || inForce.classes().stream().noneMatch(c -> c.objective() != null)) {
             return;
         }
