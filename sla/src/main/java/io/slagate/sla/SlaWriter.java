@@ -40,6 +40,8 @@ public final class SlaWriter implements AutoCloseable {
     static final int BUDGET_CYCLES = 6;
     /** Ledgers of one gateway waiting at once: its own and those of a restart or two. */
     static final int MAX_LEDGERS = 3;
+    /** How long a stop waits for a flush under way: beyond PostgreSQL's 30 s socket timeout, so that one ends first. */
+    static final Duration STOP_WAIT = Duration.ofSeconds(35);
     /** A gateway silent this long leaves the writer's roster. */
     static final Duration SILENT = Duration.ofHours(1);
 
@@ -319,11 +321,15 @@ public final class SlaWriter implements AutoCloseable {
     public void close() {
         thread.shutdown();
         try {
-            if (!thread.awaitTermination(10, TimeUnit.SECONDS)) {
-                LOG.warn("the SLA writer's flush did not end within 10 s");
+            if (!thread.awaitTermination(STOP_WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                // its flush still holds the store's connection: a last flush beside it would share that connection
+                LOG.warn("the SLA writer's flush did not end within {} s: the counts since it began are carried by the"
+                        + " gateways' next totals to whichever writer runs next", STOP_WAIT.toSeconds());
+                return;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return;
         }
         flushQuietly();
         if (store != null && standingBy == null) {
