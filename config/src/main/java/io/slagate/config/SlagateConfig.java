@@ -48,4 +48,14 @@ public record SlagateConfig(String source, GatewaySettings gateway, List<ServerC
         }
         return -1;
     }
+
+    /**
+     * Where a relative file the configuration names lives: beside the configuration file, or the working directory when
+     * the configuration was not read from a file.
+     */
+    public java.nio.file.Path baseDir() {
+        java.nio.file.Path file = source == null ? null : java.nio.file.Path.of(source);
+        java.nio.file.Path parent = file == null ? null : file.toAbsolutePath().getParent();
+        return parent != null && file.toFile().isFile() ? parent : java.nio.file.Path.of("").toAbsolutePath();
+    }
 }

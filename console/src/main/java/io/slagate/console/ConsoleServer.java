@@ -39,7 +39,7 @@ public final class ConsoleServer implements AutoCloseable {
      */
     /** Where the console keeps its users (beside the configuration file, by {@code console.usersFile}). */
     public static Path usersFile(SlagateConfig config) {
-        return baseDir(config).resolve(config.console().usersFile());
+        return config.baseDir().resolve(config.console().usersFile());
     }
 
     public static ConsoleServer start(SlagateConfig config, ControlBus bus, PrintStream out) throws Exception {
@@ -78,12 +78,6 @@ public final class ConsoleServer implements AutoCloseable {
         server.start();
         LOG.info("console on http://{}:{}/ (users in {})", config.console().listen().host(), c.getLocalPort(), usersFile);
         return new ConsoleServer(server, c, users, state);
-    }
-
-    private static Path baseDir(SlagateConfig config) {
-        Path source = Path.of(config.source());
-        Path parent = source.toAbsolutePath().getParent();
-        return parent != null && source.toFile().isFile() ? parent : Path.of("").toAbsolutePath();
     }
 
     public int port() {

@@ -51,12 +51,9 @@ final class SlaApi {
         });
     }
 
+    /** Nothing counted yet: an empty report, with the chart's empty series for the hours' call. */
     private static JsonNode emptyView(SlaSpan span) {
-        ObjectNode v = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
-        v.put("span", span.text());
-        v.put("from", java.time.Instant.ofEpochMilli(span.fromMillis()).toString());
-        v.put("to", java.time.Instant.ofEpochMilli(span.toMillis()).toString());
-        v.putArray("rows");
+        ObjectNode v = SlaReport.none(span).view();
         v.putArray("hours");
         v.putArray("worst");
         return v;

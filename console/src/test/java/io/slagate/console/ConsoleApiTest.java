@@ -136,7 +136,7 @@ class ConsoleApiTest {
     @Test
     void anonymous_getsNothingButTheLoginPage() throws Exception {
         Client c = new Client();
-        for (String path : List.of("/api/classes", "/api/state", "/api/me", "/api/audit", "/api/history", "/api/servers")) {
+        for (String path : List.of("/api/classes", "/api/state", "/api/me", "/api/audit", "/api/history", "/api/servers", "/api/sla")) {
             assertEquals(401, c.get(path).statusCode(), path);
         }
         assertEquals(401, c.send("POST", "/api/controller/pause", null, false).statusCode());
@@ -181,6 +181,21 @@ class ConsoleApiTest {
         assertEquals(200, cls.statusCode(), cls.body());
         assertEquals("premium", json(cls).path("class").asText());
         assertEquals("gold", json(cls).path("grade").asText());
+    }
+
+    @Test
+    void slaReport_beforeAnyCount_isEmpty_andABadSpanNamesItsParameter() throws Exception {
+        Client viewer = new Client();
+        assertEquals(200, viewer.login("viewer", "viewer-password-for-test").statusCode());
+        JsonNode none = json(viewer.get("/api/sla?since=10m"));
+        assertEquals("since 10m", none.path("span").asText());
+        assertEquals(0, none.path("rows").size(), "no store yet: no rows, not an error");
+        for (String[] bad : new String[][] {{"since=10x", "since"}, {"since=401d", "since"}, {"month=2026-13", "month"},
+                {"since=1h&month=2026-11", "month"}}) {
+            HttpResponse<String> r = viewer.get("/api/sla?" + bad[0]);
+            assertEquals(400, r.statusCode(), bad[0] + " " + r.body());
+            assertEquals(bad[1], json(r).path("field").asText(), bad[0]);
+        }
     }
 
     @Test

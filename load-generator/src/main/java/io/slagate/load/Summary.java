@@ -8,13 +8,14 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The run's JSON summary: per class, after the warm-up, throughput and response-time statistics in
- * milliseconds, errors by kind; and the balance of requests sent and answered (lost must be 0).
+ * milliseconds, errors by kind, the answers within the class's target where one is given; and the balance of requests
+ * sent and answered (lost must be 0).
  */
 public record Summary(double durationSeconds, double measuredSeconds, Map<String, ClassSummary> classes,
                       long sent, long answered, long lost) {
     public record ClassSummary(long completed, double throughput, double meanMs, double p50Ms, double p95Ms,
                                double p99Ms, double maxMs, Map<String, Long> errors, Double targetMs,
-                               int maxInFlight, long sent, long answered) {
+                               int maxInFlight, long sent, long answered, Long withinTarget) {
     }
 
     /** @param measuredSeconds the time the measured (post-warm-up) answers were collected in */
@@ -35,7 +36,9 @@ public record Summary(double durationSeconds, double measuredSeconds, Map<String
                     n > 0 ? h.getValueAtPercentile(99) / 1000.0 : Double.NaN,
                     n > 0 ? h.getMaxValue() / 1000.0 : Double.NaN, errors,
                     c.spec.target() == null ? null : (double) c.spec.target().toMillis(), c.maxInFlight.get(),
-                    c.sent.get(), c.answered.get()));
+                    c.sent.get(), c.answered.get(),
+                    // answers within the class's target as the clients timed them (to the histogram's 3 digits)
+                    c.spec.target() == null || n == 0 ? null : h.getCountBetweenValues(0, c.spec.target().toNanos() / 1000)));
             sent += c.sent.get();
             answered += c.answered.get();
         }

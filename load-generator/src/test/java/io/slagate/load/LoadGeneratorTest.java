@@ -82,6 +82,11 @@ class LoadGeneratorTest {
             assertTrue(json.path("classes").path("premium").has(field), field);
         }
         assertEquals(50.0, json.path("classes").path("premium").path("targetMs").asDouble());
+        long within = json.path("classes").path("premium").path("withinTarget").asLong(-1);
+        long completed = json.path("classes").path("premium").path("completed").asLong();
+        assertTrue(within >= 0 && within <= completed, "answers within the 50 ms target, of " + completed + ": " + within);
+        assertTrue(json.path("classes").path("basic").path("withinTarget").isMissingNode()
+                || json.path("classes").path("basic").path("withinTarget").isNull(), "basic names no target: none counted");
         assertTrue(Files.size(out.resolve("response-time.png")) > 1000);
         assertTrue(Files.size(out.resolve("throughput.png")) > 1000);
     }

@@ -43,6 +43,11 @@ public final class SlaReport {
         this.rows = List.copyOf(rows);
     }
 
+    /** A report of no rows (nothing counted yet). */
+    public static SlaReport none(SlaSpan span) {
+        return new SlaReport(span, List.of());
+    }
+
     public static SlaReport of(SlaStore store, SlagateConfig config, SlaSpan span, String customer, long nowMillis) throws SQLException {
         List<Row> rows = new ArrayList<>();
         for (SlaStore.Totals t : store.totals(span.fromMillis(), span.toMillis(), customer, nowMillis)) {

@@ -9,10 +9,11 @@ import java.sql.SQLException;
 public record SlaStores(String url, String user, String password) {
     public static SlaStores of(SlagateConfig config) {
         SlaSettings s = config.sla();
-        return new SlaStores(resolve(s.store(), config.source()), s.user(), s.password());
+        return new SlaStores(resolve(s.store(), config.baseDir()), s.user(), s.password());
     }
 
-    static String resolve(String url, String configSource) {
+    /** An SQLite URL's relative file resolved against {@code base}; any other URL as it is. */
+    static String resolve(String url, Path base) {
         String prefix = "jdbc:sqlite:";
         if (!url.startsWith(prefix)) {
             return url;
@@ -21,9 +22,6 @@ public record SlaStores(String url, String user, String password) {
         if (file.isEmpty() || file.startsWith(":") || file.startsWith("file:") || Path.of(file).isAbsolute()) {
             return url;
         }
-        Path source = configSource == null ? null : Path.of(configSource);
-        Path base = source != null && source.toFile().isFile() && source.toAbsolutePath().getParent() != null
-                ? source.toAbsolutePath().getParent() : Path.of("").toAbsolutePath();
         return prefix + base.resolve(file);
     }
 

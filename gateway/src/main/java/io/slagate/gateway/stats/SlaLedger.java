@@ -67,15 +67,15 @@ public final class SlaLedger {
 
     /** The counts of {@code customer} (null: none) in a class's map, with its series registered on first sight. */
     Counts counts(String className, Map<String, Counts> customers, String customer) {
-        // a name a report row cannot carry (too long, or holding NUL) is counted with the others rather than not reported
-        String key = customer == null ? NO_CUSTOMER
-                : customer.length() > SlaTally.MAX_NAME || customer.indexOf('\u0000') >= 0 ? OTHER : customer;
+        String key = customer == null ? NO_CUSTOMER : customer;
         Counts c = customers.get(key);
         if (c != null) {
-            return c;
+            return c; // a name seen before: no check again on the request path
         }
-        if (customers.size() >= MAX_CUSTOMERS) {
-            if (warned.compareAndSet(false, true)) {
+        // a name a report row cannot carry (too long, or holding NUL) is counted with the others rather than not reported
+        boolean carried = key.length() <= SlaTally.MAX_NAME && key.indexOf('\u0000') < 0;
+        if (!carried || customers.size() >= MAX_CUSTOMERS) {
+            if (carried && warned.compareAndSet(false, true)) {
                 LOG.warn("class {} has {} customers with counts of their own; the objective's counts of the others go to '{}'",
                         className, MAX_CUSTOMERS, OTHER);
             }
