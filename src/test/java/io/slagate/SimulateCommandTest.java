@@ -64,6 +64,21 @@ class SimulateCommandTest {
     }
 
     @Test
+    void experimentCWithAnOpenBasic_andTheAlikePlants_printTheirLines() {
+        LauncherTest.Outcome open = LauncherTest.run("simulate", "--experiment", "C", "--point", "20,1", "--basic-rate", "2.5",
+                "--seeds", "2", "--phase-seconds", "100");
+        assertEquals(0, open.code(), open.err());
+        assertTrue(open.out().contains("twin C(20,2.5/s) seeds 2 gap-to-best-static mean"), open.out());
+        LauncherTest.Outcome misplaced = LauncherTest.run("simulate", "--experiment", "B", "--basic-rate", "2.5");
+        assertEquals(1, misplaced.code(), "a usage error, as any other of the command");
+        assertTrue(misplaced.err().contains("--basic-rate is for one point of experiment C"), misplaced.err());
+        LauncherTest.Outcome alike = LauncherTest.run("simulate", "--experiment", "alike", "--seeds", "2");
+        assertEquals(0, alike.code(), alike.err());
+        assertTrue(alike.out().matches("(?s).*twin alike seeds 2 splits-alike-through-cycle-3 2 bands-disjoint (true|false)"
+                + " settled-by-cycle-3 closed \\d+ open \\d+\n.*"), alike.out());
+    }
+
+    @Test
     void whatIf_printsEachClassUnderThreePoliciesAndWritesThePlot(@TempDir Path dir) throws Exception {
         Path load = write(dir, "load.yaml", """
                 seeds: 2

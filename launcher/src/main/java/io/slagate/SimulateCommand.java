@@ -1,6 +1,7 @@
 package io.slagate;
 
 import ch.qos.logback.classic.Level;
+import io.slagate.experiment.twin.AlikePlants;
 import io.slagate.experiment.twin.Calibration;
 import io.slagate.experiment.twin.ErrorBudgetTwin;
 import io.slagate.experiment.twin.PolicyComparison;
@@ -34,6 +35,8 @@ final class SimulateCommand {
               --seeds N          seeds (default 100; a what-if: the load file's seeds:, else 10)
               --phase-seconds S  each phase's length in paper-seconds (default 500: the real experiment's --short)
               --point P,B        experiment C's point: premium and basic clients (default 20,20)
+              --basic-rate R     experiment C with Basic an open Poisson stream of R requests per second in
+                                 place of its clients (the point's B is then not used)
               --grid             experiment C on the paper's grid, 5 to 20 clients of each class: per point
                                  the gap to the best static split and the settling
               --first-seed K     the first seed (default 1); seeds K..K+N-1
@@ -50,6 +53,10 @@ final class SimulateCommand {
                                  their clients (default 15,15), --target S (4), --objective F (0.95)
               --experiment calibration  the twin's side of its calibration: B's full phases under the
                                  controller, C's grid under FCFS (docs/experiments/twin/RESULTS.md)
+              --experiment alike  B's change to Φ_D beside a plant alike in every report the manager has by
+                                 the third cycle after it (Basic's clients give way to an open stream at
+                                 their own rate): the splits decided by then, and each plant's best splits
+                                 (default 100 seeds)
             """;
 
     private String experiment;
@@ -68,6 +75,7 @@ final class SimulateCommand {
     private boolean pointGiven;
     private double budgetObjective = ErrorBudgetTwin.OBJECTIVE;
     private double budgetTarget = ErrorBudgetTwin.TARGET_SECONDS;
+    private Double basicRate;
 
     private SimulateCommand(List<String> args) {
         grid = args.remove("--grid");
@@ -97,6 +105,7 @@ final class SimulateCommand {
                     pointGiven = true;
                 }
                 case "--weights" -> weightsFile = v;
+                case "--basic-rate" -> basicRate = positive(a, Double.parseDouble(v));
                 default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
             }
         }
@@ -119,6 +128,9 @@ final class SimulateCommand {
         }
         int seeds = seedsGiven != null ? seedsGiven : 100;
         long t0 = System.nanoTime();
+        if (basicRate != null && (!experiment.equals("C") || grid)) {
+            throw new IllegalArgumentException("--basic-rate is for one point of experiment C");
+        }
         if (grid) {
             if (!experiment.equals("C")) {
                 throw new IllegalArgumentException("--grid is experiment C's");
@@ -139,13 +151,19 @@ final class SimulateCommand {
             out.printf(Locale.ROOT, "(%.1f s)%n", (System.nanoTime() - t0) / 1e9);
             return 0;
         }
+        if (experiment.equals("alike")) {
+            out.print(AlikePlants.compare(seedsGiven != null ? seedsGiven : 100, firstSeed, threads).report());
+            out.printf(Locale.ROOT, "(%.1f s)%n", (System.nanoTime() - t0) / 1e9);
+            return 0;
+        }
         if (experiment.equals("calibration")) {
             out.print(Calibration.report(seedsGiven != null ? seedsGiven : 20, threads));
             return 0;
         }
         Scenario sc = switch (experiment) {
             case "B" -> TwinExperiments.b(phaseSeconds, controllerKeys);
-            case "C" -> TwinExperiments.c(point[0], point[1], phaseSeconds, controllerKeys);
+            case "C" -> basicRate != null ? TwinExperiments.cOpenBasic(point[0], basicRate, phaseSeconds, controllerKeys)
+                    : TwinExperiments.c(point[0], point[1], phaseSeconds, controllerKeys);
             default -> throw new IllegalArgumentException("no experiment " + experiment + " in the twin: B or C");
         };
         PolicyComparison.Outcome o = PolicyComparison.run(sc, seeds, firstSeed, threads);

@@ -25,7 +25,9 @@ import java.util.Set;
  * </ul>
  *
  * A test beyond {@value #Z} standard deviations is a change (about one false alarm per 10⁵ tests, a day of cycles for
- * a few flows): the intervals before it are dropped, and until the window has filled with intervals after the one
+ * a few flows); at a report where one flow changed, the gateway's other flows are tested at that point at
+ * {@value #Z_JOINT} (a class held to few slots shows its clients' change weakly: they queue rather than send). At a
+ * change the intervals before it are dropped, and until the window has filled with intervals after the one
  * the change began in, the flow's rates and times are those of the intervals since the change, not the window's,
  * which still mostly holds the load before. At the report that shows the change they are the intervals that showed it
  * (the manager acts at once); from the next report on, those after the first: the interval a change began in mixes
@@ -36,6 +38,14 @@ import java.util.Set;
 final class ChangePoints {
     /** How many standard deviations a difference must reach to count as a change. */
     static final double Z = 4.5;
+    /**
+     * The same for a flow of a gateway at whose report another of its flows changed: a test at one given point, not a
+     * watch over every report, so a conventional level (a false alarm in about 370 such tests) is enough. Flows behind
+     * one gateway share its clients' changes (a population that grew sends more of every class), and a flow that
+     * shows its change weakly (a class held to few slots queues its new clients rather than sending more) would
+     * otherwise be decided on a window of the old load beside its neighbour's new one.
+     */
+    static final double Z_JOINT = 3;
     /** The fewest intervals before the tested ones: with fewer, nothing is known to differ from. */
     static final int MIN_BEFORE = 2;
     /** The fewest intervals before the tested ones whose spread says how much a response time varies by itself. */
@@ -86,20 +96,42 @@ final class ChangePoints {
         List<FlowStatsMessage> out = new ArrayList<>(s.flows().size());
         Set<String> changed = new LinkedHashSet<>();
         Map<String, Double> spans = new HashMap<>();
-        for (FlowStatsMessage f : s.flows()) {
+        // first every flow's own test; then, where one flow changed, the others at the lower level a given point needs
+        History[] histories = new History[s.flows().size()];
+        int[] windows = new int[histories.length];
+        int[] recents = new int[histories.length];
+        boolean any = false;
+        for (int x = 0; x < histories.length; x++) {
+            FlowStatsMessage f = s.flows().get(x);
             FlowStatsMessage.Interval last = f.lastInterval();
             if (last == null || !last.plausible() || !(s.windowSeconds() > 0) || last.seconds() > s.windowSeconds()
                     || s.windowSeconds() / last.seconds() > MAX_WINDOW_INTERVALS) {
+                continue;
+            }
+            windows[x] = (int) Math.max(1, Math.round(s.windowSeconds() / last.seconds()));
+            History h = flows.computeIfAbsent(s.gatewayId() + '\u0000' + f.className(), k -> new History());
+            histories[x] = h;
+            h.intervals.addLast(new Interval(last, f.weight()));
+            while (h.intervals.size() > 2 * windows[x]) {
+                h.intervals.removeFirst();
+            }
+            recents[x] = changedAt(List.copyOf(h.intervals), Z);
+            any |= recents[x] > 0;
+        }
+        for (int x = 0; any && x < histories.length; x++) {
+            if (histories[x] != null && recents[x] == 0) {
+                recents[x] = changedAt(List.copyOf(histories[x].intervals), Z_JOINT);
+            }
+        }
+        for (int x = 0; x < histories.length; x++) {
+            FlowStatsMessage f = s.flows().get(x);
+            History h = histories[x];
+            if (h == null) {
                 out.add(f);
                 continue;
             }
-            int window = (int) Math.max(1, Math.round(s.windowSeconds() / last.seconds()));
-            History h = flows.computeIfAbsent(s.gatewayId() + '\u0000' + f.className(), k -> new History());
-            h.intervals.addLast(new Interval(last, f.weight()));
-            while (h.intervals.size() > 2 * window) {
-                h.intervals.removeFirst();
-            }
-            int recent = changedAt(List.copyOf(h.intervals));
+            int window = windows[x];
+            int recent = recents[x];
             if (recent > 0) {
                 while (h.intervals.size() > recent) {
                     h.intervals.removeFirst();
@@ -129,17 +161,22 @@ final class ChangePoints {
 
     /** How many of the newest intervals differ from those before them (1 or 2, the stronger), or 0 for no change. */
     static int changedAt(List<Interval> in) {
+        return changedAt(in, Z);
+    }
+
+    /** As {@link #changedAt(List)}, a difference beyond {@code z} standard deviations counting as a change. */
+    static int changedAt(List<Interval> in, double z) {
         int best = 0;
-        double strongest = Z;
+        double strongest = z;
         for (int recent = 1; recent <= 2; recent++) {
             if (in.size() - recent < MIN_BEFORE) {
                 break;
             }
             List<Interval> before = in.subList(0, in.size() - recent);
             List<Interval> after = in.subList(in.size() - recent, in.size());
-            double z = Math.max(Math.abs(arrivalsZ(before, after)), Math.abs(responseZ(before, after)));
-            if (z > strongest) {
-                strongest = z;
+            double d = Math.max(Math.abs(arrivalsZ(before, after)), Math.abs(responseZ(before, after)));
+            if (d > strongest) {
+                strongest = d;
                 best = recent;
             }
         }

@@ -5,6 +5,7 @@ import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.GatewayAllocation;
 import io.slagate.bus.message.ServerStatusMessage;
 import io.slagate.bus.message.StatsMessage;
+import io.slagate.rm.model.ErlangCModel;
 import io.slagate.rm.model.FlowObservation;
 import io.slagate.rm.model.ModelCorrection;
 import io.slagate.util.LogLimiter;
@@ -149,9 +150,16 @@ final class FlowObserver {
      * work λ~·S~ fits within the gateway's slots of the pool, some share serves it: the flow is read as served at λ~, its
      * response time the measured one stretched by the arriving work's slots over its share, λ~·S~/w~, where that is more.
      * Where it does not fit (a flood), no share serves it, and the flow stays read as overloaded, which wins it no slots.
+     * A flow whose answers outran its arrivals there is the opposite case, a population that shrank: {@link #drained}.
      */
     static FlowObservation arriving(FlowObservation o, int slots) {
-        if (o.isEmpty() || !o.overloaded() || !o.hasServiceTime()) {
+        if (o.isEmpty() || !o.hasServiceTime()) {
+            return o;
+        }
+        if (o.draining()) {
+            return drained(o);
+        }
+        if (!o.overloaded()) {
             return o;
         }
         double work = o.arrivalRate() * o.serviceSeconds();
@@ -160,6 +168,22 @@ final class FlowObserver {
         }
         return new FlowObservation(o.arrivalRate(), o.responseSeconds() * Math.max(1, work / o.weight()), o.weight(),
                 o.arrivalRate(), o.serviceSeconds(), o.percentileSeconds());
+    }
+
+    private static final ErlangCModel OPEN = new ErlangCModel();
+
+    /**
+     * A flow estimated from the intervals since its change whose answers outran its arrivals there: a population that
+     * shrank, whose answers are the backlog its clients of before left queued, as slow as that queue was. They say
+     * nothing of the load now arriving, and read as they are they would make the flow look short of slots it no longer
+     * needs. It is read as served at its arrival rate, its response time what open arrivals at that rate would wait at
+     * its measured share (Erlang C: no queueing assumed away), never more than was measured nor less than its service.
+     */
+    static FlowObservation drained(FlowObservation o) {
+        FlowObservation served = new FlowObservation(o.arrivalRate(), o.responseSeconds(), o.weight(), o.arrivalRate(),
+                o.serviceSeconds(), Double.NaN);
+        double r = Math.min(o.responseSeconds(), Math.max(o.serviceSeconds(), OPEN.predictSeconds(served, o.weight())));
+        return new FlowObservation(o.arrivalRate(), r, o.weight(), o.arrivalRate(), o.serviceSeconds(), Double.NaN);
     }
 
     /** One gateway's report read once for one pool: its flows by class name, the pool's weights there, its slots in rotation. */

@@ -170,6 +170,41 @@ class ChangePointsTest {
         assertTrue(b.isEmpty());
     }
 
+    /** A report of two flows, premium and basic, each of whose last interval counted the given arrivals and answers. */
+    private static StatsMessage pair(long seq, long premium, long basic) {
+        List<FlowStatsMessage> flows = new java.util.ArrayList<>();
+        for (Object[] f : new Object[][] {{"premium", premium}, {"basic", basic}}) {
+            long n = (Long) f[1];
+            FlowStatsMessage.Interval last = new FlowStatsMessage.Interval(INTERVAL, n, n, 0, 0.05, 0.025, 0.025);
+            flows.add(new FlowStatsMessage((String) f[0], 48, 48, 0, 0.05, 0.025, 0.025, 0, 0, 5, Double.NaN, Double.NaN, 0, last));
+        }
+        return new StatsMessage(BusMessage.SCHEMA, "gw1", seq, 0, WINDOW, 1, flows, List.of(new ServerStatusMessage("s1", 10, 0, true)));
+    }
+
+    /**
+     * Basic's arrivals go from 12 to 24 an interval: 3.2 standard deviations of the Poisson count (pooled rate 52/s over
+     * 0.25 s, with the earlier rate's own error), short of the 4.5 a watch over every report needs. Alone that is no
+     * change; at the report where premium's arrivals jumped past any doubt it is, and basic is estimated from that
+     * interval too. A rise of half as much (18, 1.6 standard deviations) is no change even then.
+     */
+    @Test
+    void aChangeOfOneFlow_testsTheGatewaysOtherFlowsAtTheLowerLevelOfAGivenPoint() {
+        ChangePoints alone = new ChangePoints(), beside = new ChangePoints(), small = new ChangePoints();
+        for (int i = 0; i < 12; i++) {
+            for (ChangePoints c : List.of(alone, beside, small)) {
+                assertTrue(c.observe(pair(i, 12, 12)).changed().isEmpty());
+            }
+        }
+        assertTrue(alone.observe(pair(12, 12, 24)).changed().isEmpty(), "basic's rise alone is within a watch's noise");
+        ChangePoints.Seen both = beside.observe(pair(12, 40, 24));
+        assertEquals(Set.of("premium", "basic"), both.changed());
+        assertEquals(24 / INTERVAL, both.stats().flows().get(1).arrivalRate(), 1e-9, "basic from the interval since the change");
+        assertEquals(INTERVAL, both.spans().get("basic"), 1e-9);
+        ChangePoints.Seen one = small.observe(pair(12, 40, 18));
+        assertEquals(Set.of("premium"), one.changed(), "a rise of 1.6 standard deviations is no change of basic");
+        assertEquals(48, one.stats().flows().get(1).arrivalRate(), 1e-9, "basic as its report gave it");
+    }
+
     @Test
     void anImplausibleInterval_isPassedAsItCameAndTestsNothing() {
         ChangePoints c = new ChangePoints();

@@ -113,6 +113,34 @@ class GrownPopulationTest {
     }
 
     /**
+     * Basic's population shrank at the same change: its interval answers 32 requests of the backlog its twenty clients
+     * left, slow (126 ms), while only 6 arrive (24/s). Those answers say nothing of the load now arriving, whose work,
+     * 24/s × 56 ms = 1.3 slots, open arrivals would wait about 30 ms for on 2 slots (Erlang C), well within basic's
+     * 150 ms; premium's arriving work asks 8.8. Read as measured, basic's backlog held its 3 slots.
+     */
+    @Test
+    void aPopulationThatShrank_isNotHeldToItsSlotsByTheBacklogItLeft() {
+        steady("premium");
+        double after = changed(new Figures(35, 10, 0.067, 0.063), new Figures(6, 32, 0.126, 0.056), Set.of("premium", "basic"),
+                "basic");
+        assertTrue(after <= 2, "basic gives up the slots its backlog held: " + after);
+    }
+
+    @Test
+    void theDrainedReading_isServedAtTheArrivalRate_betweenTheServiceAndTheMeasuredTime() {
+        io.slagate.rm.model.FlowObservation o = new io.slagate.rm.model.FlowObservation(24, 0.126, 3, 128, 0.056);
+        assertTrue(o.draining());
+        io.slagate.rm.model.FlowObservation d = FlowObserver.arriving(o, 10);
+        assertEquals(24, d.throughput(), 1e-12, "served at the rate now arriving");
+        // Erlang C at a = 24 × 0.056 = 1.344 on 3 slots: C = 0.184, R = 0.056 + 0.184 × 0.056 / 1.656 = 0.0622 s
+        assertEquals(0.0622, d.responseSeconds(), 0.0002, "open arrivals' wait at 3 slots");
+        io.slagate.rm.model.FlowObservation slow = new io.slagate.rm.model.FlowObservation(24, 0.05, 3, 128, 0.05);
+        assertEquals(0.05, FlowObserver.arriving(slow, 10).responseSeconds(), 1e-12, "never more than was measured");
+        io.slagate.rm.model.FlowObservation steady = new io.slagate.rm.model.FlowObservation(24, 0.126, 3, 24, 0.056);
+        assertTrue(!steady.draining() && FlowObserver.arriving(steady, 10) == steady, "a flow served at its rate passes as it is");
+    }
+
+    /**
      * A flood is not such a population: basic's arrivals fivefold in one interval, 720/s × 45 ms asking 32 slots of 10,
      * no share serves it, and at the change it takes none of premium's slots (the figure it then reads is its overload's,
      * flat in the share).

@@ -196,15 +196,7 @@ public final class PolicyComparison {
         int phases = sc.load().phases().size(), n = sc.candidates().size();
         List<int[]> out = new ArrayList<>();
         for (int k = phases == 1 ? 0 : 1; k < phases; k++) { // one phase: settling from the start
-            double hi = Double.NEGATIVE_INFINITY, lo = Double.POSITIVE_INFINITY;
-            for (int j = 0; j < n; j++) {
-                hi = Math.max(hi, staticPhase[j][k]);
-                lo = Math.min(lo, staticPhase[j][k]);
-            }
-            boolean[] band = new boolean[n];
-            for (int j = 0; j < n; j++) {
-                band[j] = staticPhase[j][k] >= hi - BAND * (hi - lo);
-            }
+            boolean[] band = band(staticPhase, k);
             long from = sc.load().startNanos(k), to = sc.load().startNanos(k + 1);
             int[] change = new int[weights.size()];
             int i = 0;
@@ -250,6 +242,21 @@ public final class PolicyComparison {
             }
         }
         return out;
+    }
+
+    /** Per candidate, whether its mean utility in phase {@code k} lies within {@link #BAND} of the phase's range of its best. */
+    static boolean[] band(double[][] staticPhase, int k) {
+        int n = staticPhase.length;
+        double hi = Double.NEGATIVE_INFINITY, lo = Double.POSITIVE_INFINITY;
+        for (double[] u : staticPhase) {
+            hi = Math.max(hi, u[k]);
+            lo = Math.min(lo, u[k]);
+        }
+        boolean[] band = new boolean[n];
+        for (int j = 0; j < n; j++) {
+            band[j] = staticPhase[j][k] >= hi - BAND * (hi - lo);
+        }
+        return band;
     }
 
     /** The candidate whose shares of the total weight are nearest {@code w}'s. */

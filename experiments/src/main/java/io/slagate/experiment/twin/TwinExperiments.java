@@ -62,10 +62,25 @@ public final class TwinExperiments {
                 premium, basic)), config("wrr", controllerKeys), MEASURED);
     }
 
+    /**
+     * Experiment C's set-up with Basic an open Poisson stream at {@code basicRate} per second in place of its clients,
+     * beside {@code premium} closed clients, for {@code seconds}.
+     */
+    public static Scenario cOpenBasic(int premium, double basicRate, double seconds, String controllerKeys) {
+        return scenario(String.format(java.util.Locale.ROOT, "C(%d,%.1f/s)", premium, basicRate), List.of(new Workload.Phase(
+                String.format(java.util.Locale.ROOT, "(%d,%.1f/s)", premium, basicRate), seconds, new int[] {premium, 0},
+                new double[] {0, basicRate})), config("wrr", controllerKeys), MEASURED);
+    }
+
     /** One point of experiment C as the real run measures it: {@code measured} of each phase, the scheduler given. */
     public static Scenario c(int premium, int basic, double seconds, String scheduler, double measured) {
         return scenario("C(" + premium + "," + basic + ")", List.of(Workload.Phase.closed("(" + premium + "," + basic + ")", seconds,
                 premium, basic)), config(scheduler, ""), measured);
+    }
+
+    /** Experiment B's set-up with phases of one's own (premium and basic, closed or open). */
+    static Scenario b(String name, List<Workload.Phase> phases) {
+        return scenario(name, phases, config("wrr", ""), MEASURED);
     }
 
     private static Scenario scenario(String name, List<Workload.Phase> phases, SlagateConfig config, double measured) {

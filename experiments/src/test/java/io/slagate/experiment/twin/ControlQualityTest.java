@@ -21,10 +21,10 @@ class ControlQualityTest {
         assertTrue(a[0] - a[1] > 0, "the controller against the best static weights: " + o.line());
         assertTrue(b[0] - b[1] >= -0.05, "the controller against the phase oracle: " + o.line());
         assertEquals(0, o.predictionsOutOfRange(), o.line());
-        // Settling within 3 cycles at the 90th percentile is not met today (p90 19): in Φ_B and Φ_D one split alone is
-        // within 1% of the best, and the controller moves between it and its neighbour (while beating every static
-        // split there). This bound keeps it from getting worse.
-        assertTrue(o.settlePercentile(0.9) <= 25, "settling: " + o.line());
+        // Settling within 3 cycles at the 90th percentile is out of reach on B: Φ_D's one best split needs a bet on data
+        // that an open plant gives alike (AlikePlantsTest), and on Φ_C's plateau the band's edge moves with the seeds.
+        // Over these 20 seeds the p90 reads 8; this bound keeps it from getting worse.
+        assertTrue(o.settlePercentile(0.9) <= 12, "settling: " + o.line());
     }
 
     @Test

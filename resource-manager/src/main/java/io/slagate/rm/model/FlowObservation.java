@@ -60,6 +60,11 @@ public record FlowObservation(double arrivalRate, double responseSeconds, double
         return throughput < (1 - OVERLOAD) * arrivalRate;
     }
 
+    /** Whether its answers outran its arrivals by more than {@value #OVERLOAD} of them: a queue draining meanwhile. */
+    public boolean draining() {
+        return throughput > (1 + OVERLOAD) * arrivalRate;
+    }
+
     /** Whether the service time was measured (models other than M/M/1 need it). */
     public boolean hasServiceTime() {
         return serviceSeconds > 0 && Double.isFinite(serviceSeconds) && serviceSeconds <= responseSeconds * 1.0001;
