@@ -139,25 +139,10 @@ final class SimulateCommand {
             out.printf(Locale.ROOT, "(%d points × %d seeds in %.1f s)%n", 16, seeds, (System.nanoTime() - t0) / 1e9);
             return 0;
         }
-        if (experiment.equals("budget")) {
-            int[] clients = pointGiven ? point : ErrorBudgetTwin.CLIENTS;
-            ErrorBudgetTwin setup = new ErrorBudgetTwin(budgetTarget, budgetObjective, clients[0], clients[1],
-                    phaseSecondsGiven ? phaseSeconds : ErrorBudgetTwin.REST_SECONDS, 0.5, 0.8, 0);
-            try {
-                out.print(setup.compare(seedsGiven != null ? seedsGiven : 50, firstSeed, threads).report());
-            } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
-                throw new IllegalStateException("the twin's runs failed", e);
-            }
+        String report = report(experiment);
+        if (report != null) {
+            out.print(report);
             out.printf(Locale.ROOT, "(%.1f s)%n", (System.nanoTime() - t0) / 1e9);
-            return 0;
-        }
-        if (experiment.equals("alike")) {
-            out.print(AlikePlants.compare(seedsGiven != null ? seedsGiven : 100, firstSeed, threads).report());
-            out.printf(Locale.ROOT, "(%.1f s)%n", (System.nanoTime() - t0) / 1e9);
-            return 0;
-        }
-        if (experiment.equals("calibration")) {
-            out.print(Calibration.report(seedsGiven != null ? seedsGiven : 20, threads));
             return 0;
         }
         Scenario sc = switch (experiment) {
@@ -177,6 +162,25 @@ final class SimulateCommand {
         }
         out.printf(Locale.ROOT, "(%d seeds × %d runs in %.1f s)%n", seeds, sc.candidates().size() + 2, (System.nanoTime() - t0) / 1e9);
         return 0;
+    }
+
+    /** The report of one of the twin's experiments that is not a comparison of policies on B or C; null for B and C. */
+    private String report(String name) {
+        return switch (name) {
+            case "budget" -> {
+                int[] clients = pointGiven ? point : ErrorBudgetTwin.CLIENTS;
+                ErrorBudgetTwin setup = new ErrorBudgetTwin(budgetTarget, budgetObjective, clients[0], clients[1],
+                        phaseSecondsGiven ? phaseSeconds : ErrorBudgetTwin.REST_SECONDS, 0.5, 0.8, 0);
+                try {
+                    yield setup.compare(seedsGiven != null ? seedsGiven : 50, firstSeed, threads).report();
+                } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+                    throw new IllegalStateException("the twin's runs failed", e);
+                }
+            }
+            case "alike" -> AlikePlants.compare(seedsGiven != null ? seedsGiven : 100, firstSeed, threads).report();
+            case "calibration" -> Calibration.report(seedsGiven != null ? seedsGiven : 20, threads);
+            default -> null;
+        };
     }
 
     private static int[] point(String v) {

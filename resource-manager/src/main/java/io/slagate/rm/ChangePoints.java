@@ -96,33 +96,9 @@ final class ChangePoints {
         List<FlowStatsMessage> out = new ArrayList<>(s.flows().size());
         Set<String> changed = new LinkedHashSet<>();
         Map<String, Double> spans = new HashMap<>();
-        // first every flow's own test; then, where one flow changed, the others at the lower level a given point needs
         History[] histories = new History[s.flows().size()];
         int[] windows = new int[histories.length];
-        int[] recents = new int[histories.length];
-        boolean any = false;
-        for (int x = 0; x < histories.length; x++) {
-            FlowStatsMessage f = s.flows().get(x);
-            FlowStatsMessage.Interval last = f.lastInterval();
-            if (last == null || !last.plausible() || !(s.windowSeconds() > 0) || last.seconds() > s.windowSeconds()
-                    || s.windowSeconds() / last.seconds() > MAX_WINDOW_INTERVALS) {
-                continue;
-            }
-            windows[x] = (int) Math.max(1, Math.round(s.windowSeconds() / last.seconds()));
-            History h = flows.computeIfAbsent(s.gatewayId() + '\u0000' + f.className(), k -> new History());
-            histories[x] = h;
-            h.intervals.addLast(new Interval(last, f.weight()));
-            while (h.intervals.size() > 2 * windows[x]) {
-                h.intervals.removeFirst();
-            }
-            recents[x] = changedAt(List.copyOf(h.intervals), Z);
-            any |= recents[x] > 0;
-        }
-        for (int x = 0; any && x < histories.length; x++) {
-            if (histories[x] != null && recents[x] == 0) {
-                recents[x] = changedAt(List.copyOf(histories[x].intervals), Z_JOINT);
-            }
-        }
+        int[] recents = test(s, histories, windows);
         for (int x = 0; x < histories.length; x++) {
             FlowStatsMessage f = s.flows().get(x);
             History h = histories[x];
@@ -157,6 +133,39 @@ final class ChangePoints {
         StatsMessage kept = spans.isEmpty() ? s : new StatsMessage(s.schema(), s.gatewayId(), s.sequence(), s.timestampMillis(),
                 s.windowSeconds(), s.allocationVersion(), out, s.servers(), s.flashCrowd(), s.quotaDemand(), s.sla());
         return new Seen(kept, spans, changed);
+    }
+
+    /**
+     * Adds each flow's last interval to its history ({@code histories} and {@code windows} filled per flow; null where the
+     * interval is passed as it came) and tests it: every flow at {@value #Z}, then, where one changed, the others at
+     * {@value #Z_JOINT}. Per flow, how many of its newest intervals changed (0: none).
+     */
+    private int[] test(StatsMessage s, History[] histories, int[] windows) {
+        int[] recents = new int[histories.length];
+        boolean any = false;
+        for (int x = 0; x < histories.length; x++) {
+            FlowStatsMessage f = s.flows().get(x);
+            FlowStatsMessage.Interval last = f.lastInterval();
+            if (last == null || !last.plausible() || !(s.windowSeconds() > 0) || last.seconds() > s.windowSeconds()
+                    || s.windowSeconds() / last.seconds() > MAX_WINDOW_INTERVALS) {
+                continue;
+            }
+            windows[x] = (int) Math.max(1, Math.round(s.windowSeconds() / last.seconds()));
+            History h = flows.computeIfAbsent(s.gatewayId() + '\u0000' + f.className(), k -> new History());
+            histories[x] = h;
+            h.intervals.addLast(new Interval(last, f.weight()));
+            while (h.intervals.size() > 2 * windows[x]) {
+                h.intervals.removeFirst();
+            }
+            recents[x] = changedAt(List.copyOf(h.intervals), Z);
+            any |= recents[x] > 0;
+        }
+        for (int x = 0; any && x < histories.length; x++) {
+            if (histories[x] != null && recents[x] == 0) {
+                recents[x] = changedAt(List.copyOf(histories[x].intervals), Z_JOINT);
+            }
+        }
+        return recents;
     }
 
     /** How many of the newest intervals differ from those before them (1 or 2, the stronger), or 0 for no change. */
