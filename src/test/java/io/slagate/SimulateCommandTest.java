@@ -74,8 +74,8 @@ class SimulateCommandTest {
         assertTrue(misplaced.err().contains("--basic-rate is for one point of experiment C"), misplaced.err());
         LauncherTest.Outcome alike = LauncherTest.run("simulate", "--experiment", "alike", "--seeds", "2");
         assertEquals(0, alike.code(), alike.err());
-        assertTrue(alike.out().matches("(?s).*twin alike seeds 2 splits-alike-through-cycle-3 2 bands-disjoint (true|false)"
-                + " settled-by-cycle-3 closed \\d+ open \\d+\n.*"), alike.out());
+        assertTrue(alike.out().matches("(?s).*twin alike seeds 2 splits-alike-before-second-report 2 cycle-3-on-first-interval \\d+"
+                + " bands-disjoint (true|false) settled-by-cycle-3 closed \\d+ open \\d+\n.*"), alike.out());
     }
 
     @Test

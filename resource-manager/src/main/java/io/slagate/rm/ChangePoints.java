@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,8 @@ final class ChangePoints {
     static final double Z = 4.5;
     /**
      * The same for a flow of a gateway at whose report another of its flows changed: a test at one given point, not a
-     * watch over every report, so a conventional level (a false alarm in about 370 such tests) is enough. Flows behind
+     * watch over every report, so a conventional level is enough (each statistic 2.7e-3 a side; over the two statistics
+     * and the newest one or two intervals, about one false alarm in a hundred such tests). Flows behind
      * one gateway share its clients' changes (a population that grew sends more of every class), and a flow that
      * shows its change weakly (a class held to few slots queues its new clients rather than sending more) would
      * otherwise be decided on a window of the old load beside its neighbour's new one.
@@ -66,13 +68,18 @@ final class ChangePoints {
     private static final class History {
         final Deque<Interval> intervals = new ArrayDeque<>();
         boolean sinceChange;
+        /** Whether the arrivals since the change are fewer a second than before it (a load that fell). */
+        boolean fell;
     }
 
     /**
-     * A report as the manager keeps it, the seconds each flow estimated since its change spans, and the classes whose
-     * flows changed at this report.
+     * A report as the manager keeps it, the seconds each flow estimated since its change spans, the classes whose
+     * flows changed at this report, and the classes estimated since a change whose arrivals fell at it.
      */
-    record Seen(StatsMessage stats, Map<String, Double> spans, Set<String> changed) {
+    record Seen(StatsMessage stats, Map<String, Double> spans, Set<String> changed, Set<String> fell) {
+        Seen(StatsMessage stats, Map<String, Double> spans, Set<String> changed) {
+            this(stats, spans, changed, Set.of());
+        }
     }
 
     private final Map<String, History> flows = new HashMap<>();
@@ -96,6 +103,7 @@ final class ChangePoints {
         List<FlowStatsMessage> out = new ArrayList<>(s.flows().size());
         Set<String> changed = new LinkedHashSet<>();
         Map<String, Double> spans = new HashMap<>();
+        Set<String> fell = new HashSet<>();
         History[] histories = new History[s.flows().size()];
         int[] windows = new int[histories.length];
         int[] recents = test(s, histories, windows);
@@ -109,6 +117,8 @@ final class ChangePoints {
             int window = windows[x];
             int recent = recents[x];
             if (recent > 0) {
+                List<Interval> all = List.copyOf(h.intervals);
+                h.fell = rate(all.subList(all.size() - recent, all.size())) < rate(all.subList(0, all.size() - recent));
                 while (h.intervals.size() > recent) {
                     h.intervals.removeFirst();
                 }
@@ -124,15 +134,22 @@ final class ChangePoints {
                 // completion yet, which read as overload for as long as it stays in the estimate)
                 List<Interval> since = List.copyOf(h.intervals);
                 List<Interval> used = recent > 0 ? since : since.subList(1, since.size());
+                if (used.isEmpty()) { // a class named twice in one report shares one history: nothing of its own to estimate
+                    out.add(f);
+                    continue;
+                }
                 out.add(estimate(f, used));
                 spans.put(f.className(), used.stream().mapToDouble(i -> i.figures().seconds()).sum());
+                if (h.fell) {
+                    fell.add(f.className());
+                }
             } else {
                 out.add(f);
             }
         }
         StatsMessage kept = spans.isEmpty() ? s : new StatsMessage(s.schema(), s.gatewayId(), s.sequence(), s.timestampMillis(),
                 s.windowSeconds(), s.allocationVersion(), out, s.servers(), s.flashCrowd(), s.quotaDemand(), s.sla());
-        return new Seen(kept, spans, changed);
+        return new Seen(kept, spans, changed, fell);
     }
 
     /**
@@ -183,7 +200,7 @@ final class ChangePoints {
             }
             List<Interval> before = in.subList(0, in.size() - recent);
             List<Interval> after = in.subList(in.size() - recent, in.size());
-            double d = Math.max(Math.abs(arrivalsZ(before, after)), Math.abs(responseZ(before, after)));
+            double d = Math.max(Math.abs(arrivalsZ(before, after)), Math.abs(responseZ(before, after, z)));
             if (d > strongest) {
                 strongest = d;
                 best = recent;
@@ -231,6 +248,11 @@ final class ChangePoints {
      * 0 where the share moved over these intervals, too few earlier intervals answered, or too few answers are recent.
      */
     static double responseZ(List<Interval> before, List<Interval> after) {
+        return responseZ(before, after, Z);
+    }
+
+    /** As {@link #responseZ(List, List)}, on the scale of a test at {@code z} ({@value #Z} or {@value #Z_JOINT}). */
+    static double responseZ(List<Interval> before, List<Interval> after, double z) {
         double w = after.get(after.size() - 1).weight();
         for (List<Interval> part : List.of(before, after)) {
             for (Interval i : part) {
@@ -255,28 +277,49 @@ final class ChangePoints {
         spread = Math.max(spread, 0.05 * mean);
         double afterMean = weightedMean(after.stream().filter(i -> i.figures().completions() > 0).toList());
         double t = (afterMean - mean) / (spread * Math.sqrt(1.0 / after.size() + 1.0 / answered.size()));
-        return t * Z / tCritical(answered.size() - 1); // the spread is itself estimated: on Z's scale, as Student's t
+        return t * z / tCritical(answered.size() - 1, z); // the spread is itself estimated: on z's scale, as Student's t
     }
 
     /** Student's t at the two-sided tail of {@value #Z} normal deviations (6.8e-6), for 3 to 20 degrees of freedom. */
     private static final double[] T_CRITICAL = {68.70, 30.60, 19.35, 14.48, 11.88, 10.30, 9.25, 8.51, 7.97, 7.55, 7.22, 6.95,
         6.73, 6.54, 6.38, 6.25, 6.13, 6.03};
+    /** The same at {@value #Z_JOINT} normal deviations (2.7e-3). */
+    private static final double[] T_CRITICAL_JOINT = {9.22, 6.62, 5.51, 4.90, 4.53, 4.28, 4.09, 3.96, 3.85, 3.76, 3.69, 3.64,
+        3.59, 3.54, 3.51, 3.48, 3.45, 3.42};
 
     /**
      * Student's t at the tail probability of {@value #Z} standard normal deviations for {@code df} ≥ 3 degrees of
      * freedom: tabulated to 20, beyond by the Cornish–Fisher expansion (within 1% there).
      */
     static double tCritical(int df) {
+        return tCritical(df, Z);
+    }
+
+    /** As {@link #tCritical(int)}, at the tail of {@code z} normal deviations: {@value #Z} or {@value #Z_JOINT}. */
+    static double tCritical(int df, double z) {
         if (df < 3) {
             throw new IllegalArgumentException("at least 3 degrees of freedom, not " + df);
         }
-        if (df <= 20) {
-            return T_CRITICAL[df - 3];
+        if (z != Z && z != Z_JOINT) {
+            throw new IllegalArgumentException("tabulated at " + Z + " and " + Z_JOINT + " deviations, not " + z);
         }
-        double z = Z;
+        if (df <= 20) {
+            return (z == Z ? T_CRITICAL : T_CRITICAL_JOINT)[df - 3];
+        }
         double z3 = z * z * z;
         double z5 = z3 * z * z;
         return z + (z3 + z) / (4.0 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96.0 * df * df);
+    }
+
+    /** Arrivals a second over {@code in}. */
+    private static double rate(List<Interval> in) {
+        double seconds = 0;
+        long arrivals = 0;
+        for (Interval i : in) {
+            seconds += i.figures().seconds();
+            arrivals += i.figures().arrivals();
+        }
+        return seconds > 0 ? arrivals / seconds : 0;
     }
 
     private static double weightedMean(List<Interval> in) {

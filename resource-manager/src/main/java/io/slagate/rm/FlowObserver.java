@@ -137,7 +137,7 @@ final class FlowObserver {
         FlowObservation o = new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(),
                 mine.meanServiceSeconds(), mine.percentileSeconds());
         boolean sinceChange = r.spans().containsKey(name);
-        return new Observed(o, sinceChange ? arriving(o, view.slots) : o, window.weightMoved() && !o.isEmpty(),
+        return new Observed(o, sinceChange ? arriving(o, view.slots, r.fell().contains(name)) : o, window.weightMoved() && !o.isEmpty(),
                 window.woke() || sinceChange);
     }
 
@@ -150,13 +150,15 @@ final class FlowObserver {
      * work λ~·S~ fits within the gateway's slots of the pool, some share serves it: the flow is read as served at λ~, its
      * response time the measured one stretched by the arriving work's slots over its share, λ~·S~/w~, where that is more.
      * Where it does not fit (a flood), no share serves it, and the flow stays read as overloaded, which wins it no slots.
-     * A flow whose answers outran its arrivals there is the opposite case, a population that shrank: {@link #drained}.
+     * A flow whose arrivals fell at its change ({@code fell}) and whose answers outran them since is the opposite case, a
+     * population that shrank: {@link #drained}. (Answers outrunning arrivals that did not fall are a queue the flow's own
+     * larger share clears, which its measured times describe.)
      */
-    static FlowObservation arriving(FlowObservation o, int slots) {
+    static FlowObservation arriving(FlowObservation o, int slots, boolean fell) {
         if (o.isEmpty() || !o.hasServiceTime()) {
             return o;
         }
-        if (o.draining()) {
+        if (o.draining() && fell) {
             return drained(o);
         }
         if (!o.overloaded()) {

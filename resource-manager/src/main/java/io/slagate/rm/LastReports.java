@@ -16,12 +16,15 @@ final class LastReports {
     private final Map<String, GatewayReport> byGateway = new TreeMap<>();
 
     void report(StatsMessage stats, long nowNanos) {
-        report(stats, nowNanos, Map.of());
+        report(stats, nowNanos, Map.of(), java.util.Set.of());
     }
 
-    /** A report whose classes named in {@code spans} were estimated over that many seconds, not the window. */
-    void report(StatsMessage stats, long nowNanos, Map<String, Double> spans) {
-        byGateway.put(stats.gatewayId(), new GatewayReport(stats, nowNanos, spans));
+    /**
+     * A report whose classes named in {@code spans} were estimated over that many seconds, not the window, those in
+     * {@code fell} from arrivals that fell at their change.
+     */
+    void report(StatsMessage stats, long nowNanos, Map<String, Double> spans, java.util.Set<String> fell) {
+        byGateway.put(stats.gatewayId(), new GatewayReport(stats, nowNanos, spans, fell));
     }
 
     void join(String gatewayId, long nowNanos) {

@@ -160,7 +160,7 @@ public final class ResourceManager {
      */
     public Set<String> onStats(StatsMessage stats, long nowNanos) {
         ChangePoints.Seen seen = changes.observe(stats);
-        reports.report(seen.stats(), nowNanos, seen.spans());
+        reports.report(seen.stats(), nowNanos, seen.spans(), seen.fell());
         for (String c : seen.changed()) {
             setup.poolsOfClass(c).forEach(damper::restart);
             correction.restart(FlowKeys.named(stats.gatewayId(), c));

@@ -198,11 +198,29 @@ class ChangePointsTest {
         assertTrue(alone.observe(pair(12, 12, 24)).changed().isEmpty(), "basic's rise alone is within a watch's noise");
         ChangePoints.Seen both = beside.observe(pair(12, 40, 24));
         assertEquals(Set.of("premium", "basic"), both.changed());
+        assertTrue(both.fell().isEmpty(), "both rose");
         assertEquals(24 / INTERVAL, both.stats().flows().get(1).arrivalRate(), 1e-9, "basic from the interval since the change");
         assertEquals(INTERVAL, both.spans().get("basic"), 1e-9);
         ChangePoints.Seen one = small.observe(pair(12, 40, 18));
         assertEquals(Set.of("premium"), one.changed(), "a rise of 1.6 standard deviations is no change of basic");
         assertEquals(48, one.stats().flows().get(1).arrivalRate(), 1e-9, "basic as its report gave it");
+    }
+
+    @Test
+    void aFlowWhoseArrivalsFellAtItsChange_isNamedAsFallen_untilItsWindowHoldsOnlyTheNewLoad() {
+        ChangePoints c = new ChangePoints();
+        for (int i = 0; i < 12; i++) {
+            c.observe(served(i, 40, 40, 40, 40));
+        }
+        ChangePoints.Seen at = c.observe(served(12, 34, 40, 4, 40)); // a population that shrank: 4 arrive, the backlog answers
+        assertEquals(Set.of("premium"), at.changed());
+        assertEquals(Set.of("premium"), at.fell());
+        assertEquals(Set.of("premium"), c.observe(served(13, 28, 33, 5, 8)).fell(), "still estimated since the change");
+        ChangePoints.Seen later = null;
+        for (int k = 0; k < 8; k++) {
+            later = c.observe(served(14 + k, 5, 5, 5, 5));
+        }
+        assertTrue(later.fell().isEmpty() && later.spans().isEmpty(), "the window past the change passes as it came");
     }
 
     @Test
@@ -245,5 +263,10 @@ class ChangePointsTest {
         assertEquals(5.44, ChangePoints.tCritical(30), 0.05, "the expansion past the table");
         assertEquals(6.03, ChangePoints.tCritical(20), 0.01);
         assertEquals(4.5, ChangePoints.tCritical(100_000), 0.01);
+        // at 3 deviations (2.7e-3 two-sided), by the same integration: 9.22 at 3, 3.96 at 10, 3.42 at 20
+        assertEquals(9.22, ChangePoints.tCritical(3, ChangePoints.Z_JOINT), 0.01);
+        assertEquals(3.96, ChangePoints.tCritical(10, ChangePoints.Z_JOINT), 0.01);
+        assertEquals(3.42, ChangePoints.tCritical(20, ChangePoints.Z_JOINT), 0.01);
+        assertEquals(3.0, ChangePoints.tCritical(100_000, ChangePoints.Z_JOINT), 0.01);
     }
 }

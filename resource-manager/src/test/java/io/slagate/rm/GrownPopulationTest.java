@@ -115,8 +115,8 @@ class GrownPopulationTest {
     /**
      * Basic's population shrank at the same change: its interval answers 32 requests of the backlog its twenty clients
      * left, slow (126 ms), while only 6 arrive (24/s). Those answers say nothing of the load now arriving, whose work,
-     * 24/s × 56 ms = 1.3 slots, open arrivals would wait about 30 ms for on 2 slots (Erlang C), well within basic's
-     * 150 ms; premium's arriving work asks 8.8. Read as measured, basic's backlog held its 3 slots.
+     * 24/s × 56 ms = 1.3 slots, open arrivals would take about 102 ms on 2 slots (Erlang C: C = 0.54, 46 ms of wait),
+     * within basic's 150 ms; premium's arriving work asks 8.8. Read as measured, basic's backlog held its 3 slots.
      */
     @Test
     void aPopulationThatShrank_isNotHeldToItsSlotsByTheBacklogItLeft() {
@@ -126,18 +126,33 @@ class GrownPopulationTest {
         assertTrue(after <= 2, "basic gives up the slots its backlog held: " + after);
     }
 
+    /** Nor is the drained reading: the next interval still answering the backlog teaches the correction nothing. */
+    @Test
+    void theDrainedReading_teachesTheCorrectionNothing() {
+        steady("premium");
+        changed(new Figures(35, 10, 0.067, 0.063), new Figures(6, 32, 0.126, 0.056), Set.of("premium", "basic"), "basic");
+        double error = rm.correction().error("gw1/basic");
+        now += 250_000_000L;
+        rm.onStats(report(101, 8, PREMIUM_STEADY, new Figures(36, 34, 0.090, 0.063), BASIC_STEADY, new Figures(6, 14, 0.120, 0.056)),
+                now);
+        rm.step(now);
+        assertEquals(error, rm.correction().error("gw1/basic"), 1e-12, "basic still answering its backlog: no error judged");
+        assertEquals(1.0, rm.correction().gain("gw1/basic"), 1e-12, "and no gain learned");
+    }
+
     @Test
     void theDrainedReading_isServedAtTheArrivalRate_betweenTheServiceAndTheMeasuredTime() {
         io.slagate.rm.model.FlowObservation o = new io.slagate.rm.model.FlowObservation(24, 0.126, 3, 128, 0.056);
         assertTrue(o.draining());
-        io.slagate.rm.model.FlowObservation d = FlowObserver.arriving(o, 10);
+        io.slagate.rm.model.FlowObservation d = FlowObserver.arriving(o, 10, true);
         assertEquals(24, d.throughput(), 1e-12, "served at the rate now arriving");
         // Erlang C at a = 24 × 0.056 = 1.344 on 3 slots: C = 0.184, R = 0.056 + 0.184 × 0.056 / 1.656 = 0.0622 s
         assertEquals(0.0622, d.responseSeconds(), 0.0002, "open arrivals' wait at 3 slots");
         io.slagate.rm.model.FlowObservation slow = new io.slagate.rm.model.FlowObservation(24, 0.05, 3, 128, 0.05);
-        assertEquals(0.05, FlowObserver.arriving(slow, 10).responseSeconds(), 1e-12, "never more than was measured");
+        assertEquals(0.05, FlowObserver.arriving(slow, 10, true).responseSeconds(), 1e-12, "never more than was measured");
         io.slagate.rm.model.FlowObservation steady = new io.slagate.rm.model.FlowObservation(24, 0.126, 3, 24, 0.056);
-        assertTrue(!steady.draining() && FlowObserver.arriving(steady, 10) == steady, "a flow served at its rate passes as it is");
+        assertTrue(!steady.draining() && FlowObserver.arriving(steady, 10, true) == steady, "a flow served at its rate passes as it is");
+        assertTrue(FlowObserver.arriving(o, 10, false) == o, "answers outrunning arrivals that did not fall: a queue its share clears");
     }
 
     /**

@@ -68,7 +68,8 @@ public final class ModelCorrection {
      * under-reaction and drive the gain to its bound, and the corrected predictions at more slots to 0. A model that
      * misjudges how the rate follows the share (M/M/1 for closed-loop clients) still misjudges the change at the
      * measured rate, and the gain learns that. Observations without a finite response time are ignored, and so is a
-     * pair of which either was measured in overload ({@link FlowObservation#overloaded}).
+     * pair of which either was measured in overload ({@link FlowObservation#overloaded}) or whose newer one answered a
+     * backlog ({@link FlowObservation#draining}).
      */
     public void observe(String flow, FlowObservation o, ResponseTimeModel model) {
         State state = states.get(flow);
@@ -82,6 +83,9 @@ public final class ModelCorrection {
         FlowObservation from = p.from();
         if (from.overloaded() || o.overloaded()) {
             return; // its t~ is its queue's bound and timeout, which no open model describes: nothing to judge
+        }
+        if (o.draining()) {
+            return; // its answers are a backlog of requests queued before, as slow as that queue was: not the share's doing
         }
         double alone = model.predictSeconds(from.withForecast(o.arrivalRate()), o.weight());
         double atFrom = p.model() == model && !Double.isNaN(p.atFrom()) ? p.atFrom() : model.predictSeconds(from, from.weight());
