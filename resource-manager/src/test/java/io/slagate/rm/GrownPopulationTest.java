@@ -100,16 +100,24 @@ class GrownPopulationTest {
      */
     @Test
     void theArrivingWorkReading_teachesTheCorrectionNothing() {
+        learnsNothingAfterTheChange("premium", new Figures(36, 24, 0.090, 0.063), new Figures(6, 20, 0.110, 0.056),
+                "premium measured in overload");
+    }
+
+    /**
+     * After the change of the tests above, the next report's last intervals are {@code premium} and {@code basic}:
+     * {@code cls}'s correction judges no error and learns no gain from it.
+     */
+    private void learnsNothingAfterTheChange(String cls, Figures premium, Figures basic, String why) {
         steady("premium");
-        changed(new Figures(35, 10, 0.067, 0.063), new Figures(6, 32, 0.126, 0.056), Set.of("premium", "basic"), "premium");
-        assertEquals(1.0, rm.correction().gain("gw1/premium"), 1e-12, "restarted by the change");
-        double error = rm.correction().error("gw1/premium"); // the steady load's
+        changed(new Figures(35, 10, 0.067, 0.063), new Figures(6, 32, 0.126, 0.056), Set.of("premium", "basic"), cls);
+        assertEquals(1.0, rm.correction().gain("gw1/" + cls), 1e-12, "restarted by the change");
+        double error = rm.correction().error("gw1/" + cls);
         now += 250_000_000L;
-        rm.onStats(report(101, 8, PREMIUM_STEADY, new Figures(36, 24, 0.090, 0.063), BASIC_STEADY, new Figures(6, 20, 0.110, 0.056)),
-                now);
+        rm.onStats(report(101, 8, PREMIUM_STEADY, premium, BASIC_STEADY, basic), now);
         rm.step(now);
-        assertEquals(error, rm.correction().error("gw1/premium"), 1e-12, "premium measured in overload: no error judged");
-        assertEquals(1.0, rm.correction().gain("gw1/premium"), 1e-12, "and no gain learned");
+        assertEquals(error, rm.correction().error("gw1/" + cls), 1e-12, why + ": no error judged");
+        assertEquals(1.0, rm.correction().gain("gw1/" + cls), 1e-12, why + ": and no gain learned");
     }
 
     /**
@@ -129,15 +137,8 @@ class GrownPopulationTest {
     /** Nor is the drained reading: the next interval still answering the backlog teaches the correction nothing. */
     @Test
     void theDrainedReading_teachesTheCorrectionNothing() {
-        steady("premium");
-        changed(new Figures(35, 10, 0.067, 0.063), new Figures(6, 32, 0.126, 0.056), Set.of("premium", "basic"), "basic");
-        double error = rm.correction().error("gw1/basic");
-        now += 250_000_000L;
-        rm.onStats(report(101, 8, PREMIUM_STEADY, new Figures(36, 34, 0.090, 0.063), BASIC_STEADY, new Figures(6, 14, 0.120, 0.056)),
-                now);
-        rm.step(now);
-        assertEquals(error, rm.correction().error("gw1/basic"), 1e-12, "basic still answering its backlog: no error judged");
-        assertEquals(1.0, rm.correction().gain("gw1/basic"), 1e-12, "and no gain learned");
+        learnsNothingAfterTheChange("basic", new Figures(36, 34, 0.090, 0.063), new Figures(6, 14, 0.120, 0.056),
+                "basic still answering its backlog");
     }
 
     @Test
