@@ -4,9 +4,11 @@ import io.slagate.bus.message.FlowStatsMessage;
 import io.slagate.bus.message.StatsMessage;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -134,10 +136,6 @@ final class ChangePoints {
                 // completion yet, which read as overload for as long as it stays in the estimate)
                 List<Interval> since = List.copyOf(h.intervals);
                 List<Interval> used = recent > 0 ? since : since.subList(1, since.size());
-                if (used.isEmpty()) { // a class named twice in one report shares one history: nothing of its own to estimate
-                    out.add(f);
-                    continue;
-                }
                 out.add(estimate(f, used));
                 spans.put(f.className(), used.stream().mapToDouble(i -> i.figures().seconds()).sum());
                 if (h.fell) {
@@ -159,6 +157,7 @@ final class ChangePoints {
      */
     private int[] test(StatsMessage s, History[] histories, int[] windows) {
         int[] recents = new int[histories.length];
+        Set<History> taken = Collections.newSetFromMap(new IdentityHashMap<>());
         boolean any = false;
         for (int x = 0; x < histories.length; x++) {
             FlowStatsMessage f = s.flows().get(x);
@@ -167,8 +166,11 @@ final class ChangePoints {
                     || s.windowSeconds() / last.seconds() > MAX_WINDOW_INTERVALS) {
                 continue;
             }
-            windows[x] = (int) Math.max(1, Math.round(s.windowSeconds() / last.seconds()));
             History h = flows.computeIfAbsent(s.gatewayId() + '\u0000' + f.className(), k -> new History());
+            if (!taken.add(h)) {
+                continue; // the class named again in one report: its history takes one interval a report, the first
+            }
+            windows[x] = (int) Math.max(1, Math.round(s.windowSeconds() / last.seconds()));
             histories[x] = h;
             h.intervals.addLast(new Interval(last, f.weight()));
             while (h.intervals.size() > 2 * windows[x]) {

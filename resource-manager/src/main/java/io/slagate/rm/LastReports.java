@@ -5,6 +5,7 @@ import io.slagate.bus.message.StatsMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -16,14 +17,14 @@ final class LastReports {
     private final Map<String, GatewayReport> byGateway = new TreeMap<>();
 
     void report(StatsMessage stats, long nowNanos) {
-        report(stats, nowNanos, Map.of(), java.util.Set.of());
+        report(stats, nowNanos, Map.of(), Set.of());
     }
 
     /**
      * A report whose classes named in {@code spans} were estimated over that many seconds, not the window, those in
      * {@code fell} from arrivals that fell at their change.
      */
-    void report(StatsMessage stats, long nowNanos, Map<String, Double> spans, java.util.Set<String> fell) {
+    void report(StatsMessage stats, long nowNanos, Map<String, Double> spans, Set<String> fell) {
         byGateway.put(stats.gatewayId(), new GatewayReport(stats, nowNanos, spans, fell));
     }
 

@@ -223,6 +223,27 @@ class ChangePointsTest {
         assertTrue(later.fell().isEmpty() && later.spans().isEmpty(), "the window past the change passes as it came");
     }
 
+    /**
+     * A broken or hostile gateway names one class twice in a report: both entries share the class's history, and neither
+     * is estimated over no interval (a rate of 0/0 would be refused, and the flow kept at its weight for nothing).
+     */
+    @Test
+    void aClassNamedTwiceInOneReport_getsFiniteFigures() {
+        ChangePoints c = new ChangePoints();
+        for (int i = 0; i < 12; i++) {
+            c.observe(served(i, 12, 12, 12, 12));
+        }
+        for (int k = 0; k < 3; k++) {
+            FlowStatsMessage.Interval step = new FlowStatsMessage.Interval(INTERVAL, 60, 60, 0, 0.05, 0.025, 0.025);
+            FlowStatsMessage f = new FlowStatsMessage("premium", 48, 48, 0, 0.05, 0.025, 0.025, 0, 0, 5, Double.NaN, Double.NaN, 0, step);
+            ChangePoints.Seen seen = c.observe(new StatsMessage(BusMessage.SCHEMA, "gw1", 20 + k, 0, WINDOW, 1, List.of(f, f),
+                    List.of(new ServerStatusMessage("s1", 10, 0, true))));
+            for (FlowStatsMessage out : seen.stats().flows()) {
+                assertTrue(Double.isFinite(out.arrivalRate()) && Double.isFinite(out.throughput()), k + ": " + out);
+            }
+        }
+    }
+
     @Test
     void anImplausibleInterval_isPassedAsItCameAndTestsNothing() {
         ChangePoints c = new ChangePoints();

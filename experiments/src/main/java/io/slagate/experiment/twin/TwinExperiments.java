@@ -4,6 +4,7 @@ import io.slagate.config.SlagateConfig;
 import io.slagate.experiment.paper.ExperimentSetup;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The paper's experiments as twin scenarios, in paper-seconds (the twin needs no scale): one server whose
@@ -67,8 +68,8 @@ public final class TwinExperiments {
      * beside {@code premium} closed clients, for {@code seconds}.
      */
     public static Scenario cOpenBasic(int premium, double basicRate, double seconds, String controllerKeys) {
-        return scenario(String.format(java.util.Locale.ROOT, "C(%d,%.1f/s)", premium, basicRate), List.of(new Workload.Phase(
-                String.format(java.util.Locale.ROOT, "(%d,%.1f/s)", premium, basicRate), seconds, new int[] {premium, 0},
+        return scenario(String.format(Locale.ROOT, "C(%d,%.1f/s)", premium, basicRate), List.of(new Workload.Phase(
+                String.format(Locale.ROOT, "(%d,%.1f/s)", premium, basicRate), seconds, new int[] {premium, 0},
                 new double[] {0, basicRate})), config("wrr", controllerKeys), MEASURED);
     }
 
