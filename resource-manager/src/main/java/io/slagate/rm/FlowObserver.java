@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What each flow (g, c) of a pool looks like this cycle, from the cycle's input (eq. 3–4's λ~, t~ and w~): a
- * measurement that is not finite is dropped and the flow keeps its weight, a gateway not yet heard from takes a fair
- * share, and a forecast rate is put in where the controller forecasts. Feeds the model correction each flow's
- * measurement. Not thread-safe: the control loop's thread.
+ * measurement that is not finite is dropped and the flow keeps its weight, as does a flow with arrivals and no answer
+ * yet; a gateway not yet heard from takes a fair share, and a forecast rate is put in where the controller forecasts.
+ * Feeds the model correction each flow's measurement. Not thread-safe: the control loop's thread.
  */
 final class FlowObserver {
     private static final Logger LOG = LoggerFactory.getLogger(FlowObserver.class);
@@ -81,6 +81,8 @@ final class FlowObserver {
                     prior = pinned == null ? in.weightInForce(g, name) : null;
                 } else if (seen[x].moveUnmeasured() && !newLoad && pinned == null) {
                     prior = in.weightInForce(g, name);
+                } else if (seen[x].decideOn().unanswered() && pinned == null) {
+                    prior = unansweredWeight(in, g, name, seen[x].reportedWeight());
                 }
                 correction.observe(key, seen[x] == null ? FlowObservation.NONE : seen[x].measured(), setup.model);
                 o = forecasts.ahead(key, o, in.windowSeconds(g));
@@ -101,10 +103,11 @@ final class FlowObserver {
      * the move before the last (a swing around the optimum, each step decided on a window that had not seen the step
      * before it), and such a flow keeps its weight until its window has run wholly under it; and whether it shows a new
      * load (its figures are the intervals since a change, {@link ChangePoints}, or it was idle within the window), which
-     * is acted on as it is seen, at every flow of its gateway's pool.
+     * is acted on as it is seen, at every flow of its gateway's pool; and the weight its gateway reports for it.
      */
-    private record Observed(FlowObservation measured, FlowObservation decideOn, boolean moveUnmeasured, boolean newLoad) {
-        static final Observed NONE = new Observed(FlowObservation.NONE, FlowObservation.NONE, false, false);
+    private record Observed(FlowObservation measured, FlowObservation decideOn, boolean moveUnmeasured, boolean newLoad,
+                            double reportedWeight) {
+        static final Observed NONE = new Observed(FlowObservation.NONE, FlowObservation.NONE, false, false, 0);
     }
 
     /**
@@ -138,7 +141,7 @@ final class FlowObserver {
                 mine.meanServiceSeconds(), mine.percentileSeconds());
         boolean sinceChange = r.spans().containsKey(name);
         return new Observed(o, sinceChange ? arriving(o, view.slots, r.fell().contains(name)) : o, window.weightMoved() && !o.isEmpty(),
-                window.woke() || sinceChange);
+                window.woke() || sinceChange, mine.weight());
     }
 
     /**
@@ -209,6 +212,16 @@ final class FlowObserver {
             }
             return new GatewayView(flows, poolWeight, slots);
         }
+    }
+
+    /**
+     * A flow with arrivals and no answer yet says nothing of the share it needs: it keeps the weight in force, or,
+     * before the manager's first allocation, the weight its gateway reports (its configured one). Optimized on its zero
+     * response time it would be given the minimum while its first requests wait.
+     */
+    private static Double unansweredWeight(CycleInput in, String g, String name, double reported) {
+        Double w = in.weightInForce(g, name);
+        return w != null ? w : reported;
     }
 
     /**

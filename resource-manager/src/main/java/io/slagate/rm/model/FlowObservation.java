@@ -52,6 +52,14 @@ public record FlowObservation(double arrivalRate, double responseSeconds, double
         return !(arrivalRate > 0) || !(responseSeconds > 0) || !(weight > 0);
     }
 
+    /**
+     * Whether requests arrived and none was answered within the window (the first requests of a flow still queued, or
+     * every one refused): its response time is unknown, not zero, and a model fed zero would give it nothing.
+     */
+    public boolean unanswered() {
+        return arrivalRate > 0 && !(responseSeconds > 0);
+    }
+
     /** A flow whose arrivals outran its throughput by more than this share of them was measured in overload. */
     public static final double OVERLOAD = 0.05;
 
