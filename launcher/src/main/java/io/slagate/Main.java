@@ -278,6 +278,7 @@ public final class Main {
 
     private static int runUntilStopped(SlagateConfig config, Path configPath, EmbeddedSystem.Parts parts, String role,
                                        PrintStream err) {
+        PidFiles.write(configPath, role, err); // before the start: `slagate stop` finds a process still starting
         EmbeddedSystem system;
         try {
             system = EmbeddedSystem.start(config, parts);
@@ -285,7 +286,6 @@ public final class Main {
             err.println("slagate: could not start: " + e.getMessage());
             return 3;
         }
-        PidFiles.write(configPath, role, err);
         try {
             // kill -HUP PID reloads the configuration file; a bad one is refused and the running one stays
             sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> system.reload(configPath));

@@ -8,6 +8,7 @@ import io.slagate.gateway.http1.RequestHead;
 import io.slagate.gateway.loop.EventLoops;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpVersion;
@@ -59,12 +60,13 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
     private long messagesIn;
     private long beginNanos;
     /** The exchange under way, or null between requests. */
-    private Exchange exchange;
+    private RelayExchange exchange;
     /** Inside the handler's call: an exchange that ends there lets the read loop go on, rather than starting it again. */
     private boolean handling;
     private boolean endedWhileHandling;
     /** The answer is out and the output shut: what the client still sends is read and dropped until it closes. */
     private boolean closing;
+    private long closingSince;
 
     RelayConnection(Connector connector, EndPoint endPoint, HttpConfiguration config, int bufferSize, long maxBodyBytes,
                     LongAdder lengthMismatches) {
@@ -184,7 +186,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
         buffer.in().position(buffer.in().position() + head.length());
         body.start(head, request.getLength());
         RelayResponse response = new RelayResponse(this, request, head.minorVersion(), head.keepAlive());
-        Exchange ex = new Exchange(response);
+        RelayExchange ex = new RelayExchange(this, response);
         exchange = ex;
         handling = true;
         endedWhileHandling = false;
@@ -278,8 +280,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
     private void refuse(int status, String why) {
         LOG.debug("refused a request head on {}: {} {}", this, status, why);
         HttpFields.Mutable fields = HttpFields.build();
-        ByteBuffer faultBody = server.getErrorHandler() instanceof ErrorHandler e ? e.badMessageError(status, why, fields) : null;
-        ByteBuffer content = faultBody == null ? BufferUtil.EMPTY_BUFFER : faultBody;
+        ByteBuffer content = errorBody(status, why, fields);
         HeadBytes out = headBytes.statusLine(1, status);
         fields.forEach(f -> out.field(f.getName(), f.getValue()));
         out.ascii("Content-Length: ").number(content.remaining()).crlf().ascii("Connection: close").crlf().crlf();
@@ -287,9 +288,14 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
         send(Callback.from(this::shutOutput, x -> getEndPoint().close(x)), out.take(), content);
     }
 
-    /** Output shut after the last answer; the client's further bytes are dropped until it closes (no reset that could lose the answer). */
+    /**
+     * Output shut after the last answer; the client's further bytes are dropped until it closes (no reset that could
+     * lose the answer), for at most the connection's idle timeout: a client that streams on after its answer is then
+     * closed on (a silent one is, by the idle timeout itself).
+     */
     private void shutOutput() {
         closing = true;
+        closingSince = System.nanoTime();
         getEndPoint().shutdownOutput();
         discard();
     }
@@ -297,6 +303,10 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
     private void discard() {
         do {
             buffer.clear();
+            if (System.nanoTime() - closingSince > TimeUnit.MILLISECONDS.toNanos(getEndPoint().getIdleTimeout())) {
+                getEndPoint().close();
+                return;
+            }
         } while (readMore());
     }
 
@@ -314,7 +324,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
     }
 
     /** The end of {@code ex}: the next request is read, or the connection closed; on the connection's loop. */
-    private void ended(Exchange ex, boolean keep) {
+    void ended(RelayExchange ex, boolean keep) {
         if (loops != null && !loops.onLoop(loop)) {
             loops.execute(loop, () -> ended(ex, keep));
             return;
@@ -326,10 +336,11 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
         // a client that shut its side after pipelining is still answered for every request whole in the buffer
         boolean next = keep && body.finish(buffer.in()) && !closing && !(body.endedInput() && !buffer.in().hasRemaining());
         if (!next) {
-            if (keep) {
-                shutOutput(); // a body not read to its end: the next request's start is not known
-            } else if (getEndPoint().isOpen()) {
-                getEndPoint().close();
+            // the answer is out whole (an aborted one closed the connection already); the client may still be sending
+            // a body that was not read to its end, and a close with its bytes unread would reset the connection under
+            // it, losing the answer: the output is shut and what still comes is dropped until the client closes
+            if (getEndPoint().isOpen()) {
+                shutOutput();
             }
             return;
         }
@@ -373,60 +384,10 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
         }
     }
 
-    /** The handler's callback for one exchange: the answer's end, then the connection's next request. */
-    private final class Exchange implements Callback {
-        private final RelayResponse response;
-        private boolean over;
-
-        Exchange(RelayResponse response) {
-            this.response = response;
-        }
-
-        @Override
-        public void succeeded() {
-            if (response.hasLastWrite()) {
-                end(true);
-            } else {
-                response.write(true, BufferUtil.EMPTY_BUFFER, Callback.from(() -> end(true), this::abort));
-            }
-        }
-
-        @Override
-        public void failed(Throwable x) {
-            if (response.isCommitted()) {
-                abort(x);
-                return;
-            }
-            LOG.debug("answering 500 on {}", RelayConnection.this, x);
-            response.reset();
-            response.setStatus(500);
-            response.closeAfter();
-            ByteBuffer fault = server.getErrorHandler() instanceof ErrorHandler e
-                    ? e.badMessageError(500, x.toString(), response.getHeaders()) : BufferUtil.EMPTY_BUFFER;
-            response.write(true, fault, Callback.from(() -> end(false), this::abort));
-        }
-
-        private void abort(Throwable x) {
-            LOG.debug("aborting {}", RelayConnection.this, x);
-            if (!over) {
-                over = true;
-                getEndPoint().close(x);
-                ended(this, false);
-            }
-        }
-
-        private void end(boolean ok) {
-            if (!over) {
-                over = true;
-                response.completed();
-                ended(this, ok && response.persistent());
-            }
-        }
-
-        @Override
-        public InvocationType getInvocationType() {
-            return InvocationType.NON_BLOCKING;
-        }
+    /** The error handler's body for a status, or an empty one (for a fault the gateway answers itself). */
+    ByteBuffer errorBody(int status, String why, HttpFields.Mutable fields) {
+        ByteBuffer b = server.getErrorHandler() instanceof ErrorHandler e ? e.badMessageError(status, why, fields) : null;
+        return b == null ? BufferUtil.EMPTY_BUFFER : b;
     }
 
     /** This connection as the handler sees it: addresses, version, attributes. */
@@ -444,8 +405,8 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
 
     /** Whether the connection is to carry another request after the one under way. */
     boolean persistent() {
-        Exchange ex = exchange;
-        return ex == null || ex.response.persistent();
+        RelayExchange ex = exchange;
+        return ex == null || ex.response().persistent();
     }
 
     // the body, for RelayRequest
