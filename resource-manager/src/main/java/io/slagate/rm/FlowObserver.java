@@ -35,6 +35,7 @@ final class FlowObserver {
     private final FlowKeys keys;
     private final AtomicLong refusedFigures;
     private final LogLimiter warnings = new LogLimiter(Duration.ofSeconds(10));
+    private final UnansweredHold unanswered = new UnansweredHold();
 
     /**
      * @param refusedFigures counts the flow reports refused for a non-finite or negative figure
@@ -81,8 +82,8 @@ final class FlowObserver {
                     prior = pinned == null ? in.weightInForce(g, name) : null;
                 } else if (seen[x].moveUnmeasured() && !newLoad && pinned == null) {
                     prior = in.weightInForce(g, name);
-                } else if (seen[x].decideOn().unanswered() && pinned == null) {
-                    prior = unansweredWeight(in, g, name, seen[x].reportedWeight());
+                } else if (seen[x].unanswered() && pinned == null) {
+                    prior = unansweredWeight(in, g, name, seen[x]);
                 }
                 correction.observe(key, seen[x] == null ? FlowObservation.NONE : seen[x].measured(), setup.model);
                 o = forecasts.ahead(key, o, in.windowSeconds(g));
@@ -103,11 +104,12 @@ final class FlowObserver {
      * the move before the last (a swing around the optimum, each step decided on a window that had not seen the step
      * before it), and such a flow keeps its weight until its window has run wholly under it; and whether it shows a new
      * load (its figures are the intervals since a change, {@link ChangePoints}, or it was idle within the window), which
-     * is acted on as it is seen, at every flow of its gateway's pool; and the weight its gateway reports for it.
+     * is acted on as it is seen, at every flow of its gateway's pool; whether it keeps its weight for want of answers
+     * ({@link UnansweredHold}); and the share in slots its gateway runs it at, with the gateway's slots in the pool.
      */
     private record Observed(FlowObservation measured, FlowObservation decideOn, boolean moveUnmeasured, boolean newLoad,
-                            double reportedWeight) {
-        static final Observed NONE = new Observed(FlowObservation.NONE, FlowObservation.NONE, false, false, 0);
+                            boolean unanswered, double reportedShare, int slots) {
+        static final Observed NONE = new Observed(FlowObservation.NONE, FlowObservation.NONE, false, false, false, 0, 0);
     }
 
     /**
@@ -140,8 +142,10 @@ final class FlowObserver {
         FlowObservation o = new FlowObservation(mine.arrivalRate(), mine.meanResponseSeconds(), w, mine.throughput(),
                 mine.meanServiceSeconds(), mine.percentileSeconds());
         boolean sinceChange = r.spans().containsKey(name);
-        return new Observed(o, sinceChange ? arriving(o, view.slots, r.fell().contains(name)) : o, window.weightMoved() && !o.isEmpty(),
-                window.woke() || sinceChange, mine.weight());
+        FlowObservation decideOn = sinceChange ? arriving(o, view.slots, r.fell().contains(name)) : o;
+        boolean hold = unanswered.holds(key, decideOn, r.heardNanos(), r.windowSeconds(name));
+        return new Observed(o, decideOn, window.weightMoved() && !o.isEmpty(), window.woke() || sinceChange, hold,
+                view.slots * mine.weight() / view.poolWeight, view.slots);
     }
 
     /**
@@ -215,13 +219,20 @@ final class FlowObserver {
     }
 
     /**
-     * A flow with arrivals and no answer yet says nothing of the share it needs: it keeps the weight in force, or,
-     * before the manager's first allocation, the weight its gateway reports (its configured one). Optimized on its zero
-     * response time it would be given the minimum while its first requests wait.
+     * A flow with arrivals and no answer ({@link UnansweredHold}) says nothing of the share it needs: it keeps the weight
+     * in force, or, before the manager's first allocation for its gateway, the share in slots its gateway runs it at;
+     * within the minimum weight and the gateway's slots either way. Optimized on its zero response time it would be
+     * given the minimum while its first requests wait.
      */
-    private static Double unansweredWeight(CycleInput in, String g, String name, double reported) {
+    private Double unansweredWeight(CycleInput in, String g, String name, Observed seen) {
         Double w = in.weightInForce(g, name);
-        return w != null ? w : reported;
+        double keep = w != null ? w : seen.reportedShare();
+        return Math.max(setup.config.controller().minWeight(), Math.min(keep, seen.slots()));
+    }
+
+    /** A gateway that left: what was kept of its flows goes with it. */
+    void forget(String flowKey) {
+        unanswered.forget(flowKey);
     }
 
     /**

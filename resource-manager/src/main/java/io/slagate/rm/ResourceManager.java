@@ -182,6 +182,7 @@ public final class ResourceManager {
             String flow = FlowKeys.named(gatewayId, tc.name());
             correction.forget(flow);
             forecasts.forget(flow);
+            observer.forget(flow);
         }
     }
 

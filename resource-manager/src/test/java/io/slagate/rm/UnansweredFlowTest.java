@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A flow whose requests arrived and none was answered within the window (its first requests still queued) has an
  * unknown response time, not a zero one: it keeps the weight it runs under instead of being optimized down to the
- * minimum while those requests wait. Seen in the whole system: a cycle that came before premium's first answer gave it
- * the minimum and basic the rest.
+ * minimum while those requests wait, for at most one window, and within its gateway's slots. Seen in the whole system:
+ * a cycle that came before premium's first answer gave it the minimum and basic the rest.
  */
 class UnansweredFlowTest {
     private static final long SECOND = 1_000_000_000L;
@@ -39,8 +39,12 @@ class UnansweredFlowTest {
     }
 
     private static StatsMessage report(FlowStatsMessage premium, FlowStatsMessage basic) {
+        return report(premium, basic, 10);
+    }
+
+    private static StatsMessage report(FlowStatsMessage premium, FlowStatsMessage basic, int slots) {
         return new StatsMessage(BusMessage.SCHEMA, "gw1", 1, 0, 5, 1, List.of(premium, basic),
-                List.of(new ServerStatusMessage("s1", 10, 0, true)));
+                List.of(new ServerStatusMessage("s1", slots, 0, true)));
     }
 
     private static double w(AllocationMessage a, String cls) {
@@ -75,5 +79,37 @@ class UnansweredFlowTest {
         AllocationMessage answered = rm.step(now).allocation();
         assertTrue(w(answered, "premium") < premium, "answered fast and nearly idle, it gives basic slots again: "
                 + answered.gateways());
+    }
+
+    @Test
+    void beforeTheFirstAllocation_theGatewaysWeightsAreReadAsItsShareOfItsSlots() {
+        ResourceManager rm = new ResourceManager("rm", CONFIG, new Overrides(), 0);
+        rm.onStats(report(flow("premium", 5, 0, 1), flow("basic", 5, 2.0, 1)), now); // its own units: 1 : 1 of 10 slots
+        AllocationMessage a = rm.step(now).allocation();
+        assertEquals(5, w(a, "premium"), 1e-9, "half of its slots: " + a.gateways());
+
+        ResourceManager hostile = new ResourceManager("rm", CONFIG, new Overrides(), 0);
+        hostile.onStats(report(flow("premium", 5, 0, 1e12), flow("basic", 5, 2.0, 3), 4), now); // 4 slots of 10
+        AllocationMessage b = hostile.step(now).allocation();
+        assertTrue(w(b, "premium") <= 4, "no more than the slots its gateway has: " + b.gateways());
+        assertTrue(Double.isFinite(w(b, "basic")) && w(b, "basic") > 0, "finite weights: " + b.gateways());
+    }
+
+    @Test
+    void aFlowUnansweredForLongerThanAWindow_isDecidedOnWhatItReads() {
+        ResourceManager rm = new ResourceManager("rm", CONFIG, new Overrides(), 0);
+        rm.onStats(report(flow("premium", 2, 3.0, 7), flow("basic", 1, 1.0, 3)), now);
+        double premium = w(rm.step(now).allocation(), "premium");
+        for (int report = 1; report <= 3; report++) { // a window is one report: held at the first and 5 s on, not 10 s on
+            now += 5 * SECOND;
+            rm.onStats(report(flow("premium", 2, 0, premium), flow("basic", 1, 2.9, 10 - premium)), now);
+            AllocationMessage a = rm.step(now).allocation();
+            if (report < 3) {
+                assertEquals(premium, w(a, "premium"), 1e-9, "held within a window of the first: " + a.gateways());
+            } else {
+                assertEquals(1, w(a, "premium"), 1e-9, "no longer held: read as it reports, no answer, the minimum: "
+                        + a.gateways());
+            }
+        }
     }
 }

@@ -41,6 +41,10 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
     private static final Logger LOG = LoggerFactory.getLogger(RelayConnection.class);
     private static final int MAX_FIELDS = 1000;
     private static final int MAX_CHUNK_EXTENSION_BYTES = 256;
+    /** Bytes dropped after a last answer in one call before the loop's other connections go on. */
+    private static final int DISCARD_PER_CALL = 256 * 1024;
+    /** How long a client may send on after its last answer where the connection has no idle timeout. */
+    private static final long DEFAULT_LINGER_MILLIS = 30_000;
 
     private final Connector connector;
     private final Server server;
@@ -300,14 +304,37 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
         discard();
     }
 
+    /**
+     * Drops what the client still sends: at most {@value #DISCARD_PER_CALL} bytes a call, then the loop's other
+     * connections have their turn (a client sending as fast as the loop reads would hold it otherwise); the read buffer
+     * given back while nothing comes.
+     */
     private void discard() {
-        do {
+        long idle = getEndPoint().getIdleTimeout();
+        long linger = TimeUnit.MILLISECONDS.toNanos(idle > 0 ? idle : DEFAULT_LINGER_MILLIS);
+        int dropped = 0;
+        while (true) {
             buffer.clear();
-            if (System.nanoTime() - closingSince > TimeUnit.MILLISECONDS.toNanos(getEndPoint().getIdleTimeout())) {
+            if (System.nanoTime() - closingSince > linger) {
                 getEndPoint().close();
                 return;
             }
-        } while (readMore());
+            if (dropped >= DISCARD_PER_CALL) {
+                interested(); // bytes are waiting: the selector calls again once the others had their turn
+                return;
+            }
+            int n = fill();
+            if (n == 0) {
+                buffer.releaseIfEmpty();
+                interested();
+                return;
+            }
+            if (n < 0) {
+                getEndPoint().close();
+                return;
+            }
+            dropped += n;
+        }
     }
 
     /** Reads more: true when bytes came; else read interest is asked for (none yet) or the connection closed (its end). */
