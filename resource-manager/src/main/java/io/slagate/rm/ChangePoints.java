@@ -137,7 +137,7 @@ final class ChangePoints {
                 List<Interval> since = List.copyOf(h.intervals);
                 List<Interval> used = recent > 0 ? since : since.subList(1, since.size());
                 out.add(estimate(f, used));
-                spans.put(f.className(), used.stream().mapToDouble(i -> i.figures().seconds()).sum());
+                spans.put(f.className(), seconds(used));
                 if (h.fell) {
                     fell.add(f.className());
                 }
@@ -213,18 +213,10 @@ final class ChangePoints {
 
     /** The recent arrivals' distance from what the earlier rate predicts for their span, in standard deviations. */
     static double arrivalsZ(List<Interval> before, List<Interval> after) {
-        double beforeSeconds = 0;
-        long beforeCount = 0;
-        for (Interval i : before) {
-            beforeSeconds += i.figures().seconds();
-            beforeCount += i.figures().arrivals();
-        }
-        double afterSeconds = 0;
-        long afterCount = 0;
-        for (Interval i : after) {
-            afterSeconds += i.figures().seconds();
-            afterCount += i.figures().arrivals();
-        }
+        double beforeSeconds = seconds(before);
+        long beforeCount = arrivals(before);
+        double afterSeconds = seconds(after);
+        long afterCount = arrivals(after);
         double pooledRate = (beforeCount + afterCount) / (beforeSeconds + afterSeconds);
         double expected = pooledRate * afterSeconds;
         if (expected < MIN_COUNT && afterCount < MIN_COUNT) {
@@ -315,13 +307,16 @@ final class ChangePoints {
 
     /** Arrivals a second over {@code in}. */
     private static double rate(List<Interval> in) {
-        double seconds = 0;
-        long arrivals = 0;
-        for (Interval i : in) {
-            seconds += i.figures().seconds();
-            arrivals += i.figures().arrivals();
-        }
-        return seconds > 0 ? arrivals / seconds : 0;
+        double seconds = seconds(in);
+        return seconds > 0 ? arrivals(in) / seconds : 0;
+    }
+
+    private static double seconds(List<Interval> in) {
+        return in.stream().mapToDouble(i -> i.figures().seconds()).sum();
+    }
+
+    private static long arrivals(List<Interval> in) {
+        return in.stream().mapToLong(i -> i.figures().arrivals()).sum();
     }
 
     private static double weightedMean(List<Interval> in) {

@@ -66,6 +66,27 @@ final class ReadBuffer {
         return endPoint.fill(in);
     }
 
+    /**
+     * Reads and drops what the socket has, about {@code most} bytes at the most: −1 at its end, 0 once it has nothing
+     * more (the buffer given back meanwhile), more than 0 when {@code most} was dropped and more may be waiting.
+     */
+    int drop(EndPoint endPoint, int most) throws IOException {
+        int dropped = 0;
+        while (dropped < most) {
+            clear();
+            int n = fill(endPoint);
+            if (n <= 0) {
+                if (n == 0) {
+                    releaseIfEmpty();
+                }
+                return n;
+            }
+            dropped += n;
+        }
+        clear();
+        return dropped;
+    }
+
     /** Drops the bytes held (none of them is wanted any more); the ranges lent stay their readers'. */
     void clear() {
         keepLent(true);

@@ -8,7 +8,6 @@ import io.slagate.gateway.http1.RequestHead;
 import io.slagate.gateway.loop.EventLoops;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpVersion;
@@ -41,10 +40,6 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
     private static final Logger LOG = LoggerFactory.getLogger(RelayConnection.class);
     private static final int MAX_FIELDS = 1000;
     private static final int MAX_CHUNK_EXTENSION_BYTES = 256;
-    /** Bytes dropped after a last answer in one call before the loop's other connections go on. */
-    private static final int DISCARD_PER_CALL = 256 * 1024;
-    /** How long a client may send on after its last answer where the connection has no idle timeout. */
-    private static final long DEFAULT_LINGER_MILLIS = 30_000;
 
     private final Connector connector;
     private final Server server;
@@ -64,13 +59,12 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
     private long messagesIn;
     private long beginNanos;
     /** The exchange under way, or null between requests. */
-    private RelayExchange exchange;
+    private Exchange exchange;
     /** Inside the handler's call: an exchange that ends there lets the read loop go on, rather than starting it again. */
     private boolean handling;
     private boolean endedWhileHandling;
-    /** The answer is out and the output shut: what the client still sends is read and dropped until it closes. */
-    private boolean closing;
-    private long closingSince;
+    /** After the last answer: what the client still sends is read and dropped until it closes. */
+    private final LingeringClose closing;
 
     RelayConnection(Connector connector, EndPoint endPoint, HttpConfiguration config, int bufferSize, long maxBodyBytes,
                     LongAdder lengthMismatches) {
@@ -84,6 +78,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
         this.head = new RequestHead(config.getRequestHeaderSize(), MAX_FIELDS);
         this.chunks = new ChunkedBody(maxBodyBytes, MAX_CHUNK_EXTENSION_BYTES, config.getRequestHeaderSize());
         this.buffer = new ReadBuffer(connector.getByteBufferPool(), Math.max(bufferSize, config.getRequestHeaderSize()));
+        this.closing = new LingeringClose(endPoint, buffer);
         this.body = new RelayBody(chunks);
         this.metaData = new RelayMetaData(this, config);
     }
@@ -96,7 +91,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
 
     @Override
     public void onFillable() {
-        if (closing) {
+        if (closing.begun()) {
             discard();
         } else if (exchange != null) {
             Runnable reader = body.takeDemand();
@@ -148,7 +143,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
 
     /** Reads and handles requests until the bytes run out or one is under way. */
     private void readHeads() {
-        if (exchange != null || closing) {
+        if (exchange != null || closing.begun()) {
             return; // a read scheduled for pipelined bytes, overtaken by the selector's: that one started the exchange
         }
         while (getEndPoint().isOpen()) {
@@ -190,7 +185,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
         buffer.in().position(buffer.in().position() + head.length());
         body.start(head, request.getLength());
         RelayResponse response = new RelayResponse(this, request, head.minorVersion(), head.keepAlive());
-        RelayExchange ex = new RelayExchange(this, response);
+        Exchange ex = new Exchange(response);
         exchange = ex;
         handling = true;
         endedWhileHandling = false;
@@ -207,7 +202,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
         if (exchange == ex) {
             interested(); // read interest stays on while the answer is under way: no change of the selector's interest per request
         }
-        return endedWhileHandling && getEndPoint().isOpen() && !closing;
+        return endedWhileHandling && getEndPoint().isOpen() && !closing.begun();
     }
 
     /** Compacts what is held and reads more from the socket: bytes read, 0 for none yet, −1 at its end. */
@@ -253,7 +248,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
     /** Whether a request's head is partly here and not yet whole (for the slow-header guard). */
     @Override
     public boolean readingHead() {
-        return exchange == null && !closing && buffer.in().hasRemaining();
+        return exchange == null && !closing.begun() && buffer.in().hasRemaining();
     }
 
     @Override
@@ -292,48 +287,15 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
         send(Callback.from(this::shutOutput, x -> getEndPoint().close(x)), out.take(), content);
     }
 
-    /**
-     * Output shut after the last answer; the client's further bytes are dropped until it closes (no reset that could
-     * lose the answer), for at most the connection's idle timeout: a client that streams on after its answer is then
-     * closed on (a silent one is, by the idle timeout itself).
-     */
+    /** Output shut after the last answer; the client's further bytes dropped ({@link LingeringClose}). */
     private void shutOutput() {
-        closing = true;
-        closingSince = System.nanoTime();
-        getEndPoint().shutdownOutput();
+        closing.begin();
         discard();
     }
 
-    /**
-     * Drops what the client still sends: at most {@value #DISCARD_PER_CALL} bytes a call, then the loop's other
-     * connections have their turn (a client sending as fast as the loop reads would hold it otherwise); the read buffer
-     * given back while nothing comes.
-     */
     private void discard() {
-        long idle = getEndPoint().getIdleTimeout();
-        long linger = TimeUnit.MILLISECONDS.toNanos(idle > 0 ? idle : DEFAULT_LINGER_MILLIS);
-        int dropped = 0;
-        while (true) {
-            buffer.clear();
-            if (System.nanoTime() - closingSince > linger) {
-                getEndPoint().close();
-                return;
-            }
-            if (dropped >= DISCARD_PER_CALL) {
-                interested(); // bytes are waiting: the selector calls again once the others had their turn
-                return;
-            }
-            int n = fill();
-            if (n == 0) {
-                buffer.releaseIfEmpty();
-                interested();
-                return;
-            }
-            if (n < 0) {
-                getEndPoint().close();
-                return;
-            }
-            dropped += n;
+        if (closing.dropMore()) {
+            interested(); // none yet, or more waiting: the selector calls again, after the loop's other connections
         }
     }
 
@@ -342,7 +304,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
         int n = fill();
         if (n == 0) {
             interested();
-        } else if (n < 0 && exchange == null && !closing && buffer.in().hasRemaining()) {
+        } else if (n < 0 && exchange == null && !closing.begun() && buffer.in().hasRemaining()) {
             refuse(400, "the request ended inside its head"); // as Jetty's listener answers an early end of input
         } else if (n < 0) {
             getEndPoint().close();
@@ -351,7 +313,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
     }
 
     /** The end of {@code ex}: the next request is read, or the connection closed; on the connection's loop. */
-    void ended(RelayExchange ex, boolean keep) {
+    private void ended(Exchange ex, boolean keep) {
         if (loops != null && !loops.onLoop(loop)) {
             loops.execute(loop, () -> ended(ex, keep));
             return;
@@ -361,7 +323,7 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
         }
         exchange = null;
         // a client that shut its side after pipelining is still answered for every request whole in the buffer
-        boolean next = keep && body.finish(buffer.in()) && !closing && !(body.endedInput() && !buffer.in().hasRemaining());
+        boolean next = keep && body.finish(buffer.in()) && !closing.begun() && !(body.endedInput() && !buffer.in().hasRemaining());
         if (!next) {
             // the answer is out whole (an aborted one closed the connection already); the client may still be sending
             // a body that was not read to its end, and a close with its bytes unread would reset the connection under
@@ -411,8 +373,62 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
         }
     }
 
+    /** The handler's callback for one exchange: the answer's end, then the connection's next request. */
+    private final class Exchange implements Callback {
+        private final RelayResponse response;
+        private boolean over;
+
+        Exchange(RelayResponse response) {
+            this.response = response;
+        }
+
+        @Override
+        public void succeeded() {
+            if (response.hasLastWrite()) {
+                end(true);
+            } else {
+                response.write(true, BufferUtil.EMPTY_BUFFER, Callback.from(() -> end(true), this::abort));
+            }
+        }
+
+        @Override
+        public void failed(Throwable x) {
+            if (response.isCommitted()) {
+                abort(x);
+                return;
+            }
+            LOG.debug("answering 500 on {}", RelayConnection.this, x);
+            response.reset();
+            response.setStatus(500);
+            response.closeAfter();
+            response.write(true, errorBody(500, x.toString(), response.getHeaders()), Callback.from(() -> end(false), this::abort));
+        }
+
+        private void abort(Throwable x) {
+            LOG.debug("aborting {}", RelayConnection.this, x);
+            if (!over) {
+                over = true;
+                getEndPoint().close(x);
+                ended(this, false);
+            }
+        }
+
+        private void end(boolean ok) {
+            if (!over) {
+                over = true;
+                response.completed();
+                ended(this, ok && response.persistent());
+            }
+        }
+
+        @Override
+        public InvocationType getInvocationType() {
+            return InvocationType.NON_BLOCKING;
+        }
+    }
+
     /** The error handler's body for a status, or an empty one (for a fault the gateway answers itself). */
-    ByteBuffer errorBody(int status, String why, HttpFields.Mutable fields) {
+    private ByteBuffer errorBody(int status, String why, HttpFields.Mutable fields) {
         ByteBuffer b = server.getErrorHandler() instanceof ErrorHandler e ? e.badMessageError(status, why, fields) : null;
         return b == null ? BufferUtil.EMPTY_BUFFER : b;
     }
@@ -432,8 +448,8 @@ public final class RelayConnection extends AbstractConnection.NonBlocking implem
 
     /** Whether the connection is to carry another request after the one under way. */
     boolean persistent() {
-        RelayExchange ex = exchange;
-        return ex == null || ex.response().persistent();
+        Exchange ex = exchange;
+        return ex == null || ex.response.persistent();
     }
 
     // the body, for RelayRequest

@@ -69,4 +69,20 @@ class ReadBufferTest {
         assertEquals(true, before == buffer.in(), "no fresh buffer when no range is out");
         assertEquals("xyz", text(buffer.in()));
     }
+
+    @Test
+    void drop_takesAtMostWhatItIsAllowedACall_givesTheBufferBackWhenTheSocketIsDry_andSaysTheEnd() throws Exception {
+        client.addInput("x".repeat(100_000));
+        int first = buffer.drop(client, 20);
+        assertEquals(true, first >= 20 && first < 100_000, "one read's worth: the allowance spent, more waiting: " + first);
+        int dropped = first, calls = 1;
+        for (int n = first; n > 0; calls++) {
+            n = buffer.drop(client, 20);
+            dropped += Math.max(n, 0);
+        }
+        assertEquals(100_000, dropped, "all of it over " + calls + " calls, then nothing more");
+        assertEquals(false, buffer.holds(), "the buffer given back while nothing comes");
+        client.addInputEOF();
+        assertEquals(-1, buffer.drop(client, 1000));
+    }
 }
